@@ -1,0 +1,32 @@
+"""``python -m workbench COMMAND``: a thin dispatcher; each command is one library function."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+# command -> (module, function, one-line help). Modules are imported only when used.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "check": ("workbench.scenarios.cli", "main", "run scenario files and report PASS/FAIL/ERROR"),
+    "simulate": ("workbench.simulate.cli", "main", "play batches of AI games into a Parquet table"),
+    "report": ("workbench.balance.cli", "main", "write a balance report from a simulation table"),
+    "bench": ("workbench.bench", "main", "random-playout speed, against python-chess in the same run"),
+    "perft": ("workbench.perft", "main", "count action sequences to a depth (move-generation check)"),
+    "ladder": ("workbench.agents.ladder", "main", "agent strength ladder"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Dispatch to a command's ``main(argv)``."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help") or argv[0] not in COMMANDS:
+        print("usage: python -m workbench COMMAND [ARGS]\n\ncommands:")
+        for name, (_, _, text) in COMMANDS.items():
+            print(f"  {name:<9} {text}")
+        return 0 if argv and argv[0] in ("-h", "--help") else 2
+    module, func, _ = COMMANDS[argv[0]]
+    return int(getattr(importlib.import_module(module), func)(argv[1:]) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,910 @@
+"""TerraFeud game state: action generation, the W7 triggers, threat and checkmate.
+
+The state is a flat list of 91 piece codes plus a few small fields; ``apply`` pushes a snapshot
+of those fields so ``undo`` is exact and cheap. Actions are plain tuples (fast to build and hash):
+
+- ``(MOVE, from, to, promo)``               move or attack, ``promo`` a kind or 0
+- ``(SHOT, archer, target)``                archer places its marker
+- ``(CASTLE, feudal, infantryman)``         castling
+- ``(ORDER, a, a_to, a_promo, b, b_to, b_promo)``  the feudal's Order, steps in play order
+- ``(PASS,)``                                only when nothing else is legal (W16)
+
+Text notation lives in ``notation.py``; the W-rulings referred to are in BOARD-AND-RULINGS.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .geometry import (
+    ADJACENT,
+    BETWEEN,
+    CAVALRY_PATHS,
+    DISTANCE,
+    HEXES,
+    NEIGHBOURS,
+    PIKE_ZONE,
+    RAYS,
+    WITHIN,
+)
+from .pieces import (
+    ARCHER,
+    BLACK,
+    CAVALRY,
+    FEUDAL,
+    INFANTRY,
+    KNIGHT,
+    PIKEMAN,
+    SIDE_NAMES,
+    WHITE,
+)
+
+if TYPE_CHECKING:
+    from .game import Game
+
+MOVE, SHOT, CASTLE, ORDER, PASS = 0, 1, 2, 3, 4
+PASS_ACTION = (PASS,)
+Action = tuple  # one of the tuple shapes in the module docstring
+
+# Hexes at exactly distance 2 and 3, for archer shots.
+RING2 = [tuple(b for b in WITHIN[a][2] if DISTANCE[a][b] == 2) for a in HEXES]
+RING3 = [tuple(b for b in WITHIN[a][3] if DISTANCE[a][b] == 3) for a in HEXES]
+# Kinds that a coordinated infantry attack kills (W7 step 3).
+_COORD_TARGET = (False, True, True, True, True, False, False, False)
+_MAX_MATE_DEPTH = 2
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules forbid; the message names the action and the rule."""
+
+
+class GameState:
+    """A position plus whatever history ``undo`` needs.
+
+    Public fields are read-only by convention: ``squares`` (piece code per hex), ``to_move``,
+    ``markers`` (per side: archer hex -> marked hex), ``pending`` (ultimatum hexes for the side
+    to move), ``castled``, ``aura_ready``, ``destroyed`` (per side: kinds), ``ply``, ``quiet``
+    (plies since a piece was removed), ``winner`` and ``victory``.
+    """
+
+    __slots__ = (
+        "game",
+        "board",
+        "squares",
+        "to_move",
+        "markers",
+        "pending",
+        "castled",
+        "aura_ready",
+        "destroyed",
+        "ply",
+        "quiet",
+        "winner",
+        "victory",
+        "feudal",
+        "history",
+        "_stack",
+        "_mate_depth",
+        "_deaths",
+        "_cache",
+    )
+
+    def __init__(self, game: "Game") -> None:
+        self.game = game
+        self.board = game.board
+        self.squares: list[int] = [0] * 91
+        self.to_move = WHITE
+        self.markers: list[dict[int, int]] = [{}, {}]
+        self.pending: frozenset[int] = frozenset()
+        self.castled = [False, False]
+        self.aura_ready: set[int] = set()
+        self.destroyed: list[list[int]] = [[], []]
+        self.ply = 0
+        self.quiet = 0
+        self.winner: int | None = None
+        self.victory: str | None = None
+        self.feudal = [-1, -1]
+        self.history: list[Action] = []
+        self._stack: list[tuple] = []
+        self._mate_depth = 0
+        self._deaths: list[int] = []
+        self._cache: list | None = None
+
+    # ------------------------------------------------------------------ basic queries
+    @property
+    def rules(self):  # noqa: ANN201 - RulesConfig, avoided import cycle
+        """The game's ``RulesConfig``."""
+        return self.game.rules
+
+    def is_terminal(self) -> bool:
+        """True once a side has won or the game was drawn."""
+        return self.victory is not None
+
+    def returns(self) -> list[float]:
+        """OpenSpiel-style returns per side: +1 win, -1 loss, 0 otherwise."""
+        if self.winner is None:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self.winner == WHITE else [-1.0, 1.0]
+
+    def current_player(self) -> int:
+        """Side to move (0 White, 1 Black)."""
+        return self.to_move
+
+    def winner_name(self) -> str | None:
+        """``white``, ``black`` or None."""
+        return None if self.winner is None else SIDE_NAMES[self.winner]
+
+    def pieces(self, side: int | None = None) -> list[int]:
+        """Hexes holding pieces (of one side, or both), in board order."""
+        sq = self.squares
+        if side is None:
+            return [h for h in HEXES if sq[h]]
+        return [h for h in HEXES if sq[h] and sq[h] >> 3 == side]
+
+    def zone(self, side: int) -> set[int]:
+        """Hexes in the zone of control of ``side``'s pikemen (W2)."""
+        sq = self.squares
+        pike = PIKEMAN | (side << 3)
+        out: set[int] = set()
+        for h in HEXES:
+            if sq[h] == pike:
+                out.update(PIKE_ZONE[h])
+        return out
+
+    def marked_by(self, side: int) -> set[int]:
+        """Hexes holding a marker of ``side``."""
+        return set(self.markers[side].values())
+
+    # ------------------------------------------------------------------ generation
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the side to move (W1), ``[PASS]`` when there is none (W16)."""
+        if self.victory is not None:
+            return []
+        if self._cache is not None:
+            return self._cache
+        acts = self._generate(self.to_move)
+        if not acts:
+            acts = [PASS_ACTION]
+        self._cache = acts
+        return acts
+
+    def _generate(self, s: int, only: int | None = None) -> list[Action]:
+        """Actions of side ``s`` (as if to move); ``only`` restricts to one piece hex."""
+        sq = self.squares
+        bd = self.board
+        e = 1 - s
+        zone = self.zone(e)
+        mines = self.marked_by(e)
+        acts: list[Action] = []
+        hexes = (only,) if only is not None else HEXES
+        ef = self.feudal[e]
+        for h in hexes:
+            c = sq[h]
+            if not c or c >> 3 != s:
+                continue
+            k = c & 7
+            if k == INFANTRY:
+                self._gen_infantry(h, s, zone, mines, acts)
+            elif k == KNIGHT:
+                for t, _ in self._knight_targets(h, s, zone, mines):
+                    acts.append((MOVE, h, t, 0))
+            elif k == CAVALRY:
+                for t in self._cavalry_targets(h, s, zone):
+                    acts.append((MOVE, h, t, 0))
+            elif k == PIKEMAN:
+                walk = bd.walkable
+                for n in ADJACENT[h]:
+                    if walk[n] and (not sq[n] or sq[n] >> 3 == e):
+                        acts.append((MOVE, h, n, 0))
+            elif k == ARCHER:
+                self._gen_archer(h, s, acts)
+            elif k == FEUDAL:
+                self._gen_feudal(h, s, ef, acts)
+        return acts
+
+    def _gen_feudal(self, h: int, s: int, ef: int, acts: list[Action]) -> None:
+        sq = self.squares
+        walk = self.board.walkable
+        near_enemy_feudal = ADJACENT[ef] if ef >= 0 else ()
+        for n in ADJACENT[h]:
+            c = sq[n]
+            if not walk[n] or n == ef or n in near_enemy_feudal:
+                continue
+            if not c or c >> 3 != s:
+                acts.append((MOVE, h, n, 0))
+            elif c == (INFANTRY | (s << 3)) and not self.castled[s]:
+                acts.append((CASTLE, h, n))
+        # The Order (W12): two of the infantry within distance 2 step once each.
+        inf = INFANTRY | (s << 3)
+        ready = [i for i in WITHIN[h][2] if sq[i] == inf]
+        if len(ready) >= 2:
+            self._gen_orders(ready, s, acts)
+
+    def _order_steps(self, h: int, s: int) -> list[int]:
+        """1-hex steps of an ordered infantryman: onto a free hex or any enemy piece."""
+        sq = self.squares
+        walk = self.board.walkable
+        return [n for n in ADJACENT[h] if walk[n] and (not sq[n] or sq[n] >> 3 != s)]
+
+    def _gen_orders(self, ready: list[int], s: int, acts: list[Action]) -> None:
+        sq = self.squares
+        zone_e = self.board.castle_zone[1 - s]
+        centre_e = self.board.castle_centre[1 - s]
+        for a in ready:
+            for ta in self._order_steps(a, s):
+                captured = sq[ta]
+                sq[ta] = sq[a]
+                sq[a] = 0
+                for b in ready:
+                    if b == a:
+                        continue
+                    for tb in self._order_steps(b, s):
+                        acts.append((ORDER, a, ta, 0, b, tb, 0))
+                sq[a] = sq[ta]
+                sq[ta] = captured
+        # Promotion suffixes are rare; expand them in one pass over the built list.
+        if any(
+            (x[2] in zone_e and x[2] != centre_e) or (x[5] in zone_e and x[5] != centre_e)
+            for x in acts
+            if x[0] == ORDER
+        ):
+            expanded: list[Action] = []
+            for x in acts:
+                if x[0] == ORDER and (
+                    (x[2] in zone_e and x[2] != centre_e) or (x[5] in zone_e and x[5] != centre_e)
+                ):
+                    expanded.extend(self._with_promotions(x))
+                else:
+                    expanded.append(x)
+            acts[:] = expanded
+
+    def _gen_archer(self, h: int, s: int, acts: list[Action]) -> None:
+        sq = self.squares
+        bd = self.board
+        melee = self.game.rules.archer_melee
+        for n in ADJACENT[h]:
+            if bd.walkable[n] and (not sq[n] or (melee and sq[n] >> 3 != s)):
+                acts.append((MOVE, h, n, 0))
+        if bd.is_summer_ford[h]:
+            return  # no shooting from a summer ford (W8)
+        current = self.markers[s].get(h, -1)
+        targets = RING2[h] + RING3[h] if bd.is_hill[h] else RING2[h]
+        for t in targets:
+            c = sq[t]
+            if (c and c >> 3 == s) or t == current:
+                continue
+            for b in BETWEEN[(h, t)]:
+                if sq[b]:
+                    break
+            else:
+                acts.append((SHOT, h, t))
+
+    def _w6_ok(self, t: int, s: int) -> bool:
+        """W6: may an infantryman of side ``s`` attack the enemy on ``t`` alone?"""
+        k = self.squares[t] & 7
+        if k == ARCHER or k == INFANTRY:
+            return True
+        if k == KNIGHT or k == CAVALRY:
+            return t in self.zone(s)
+        return False
+
+    def _gen_infantry(self, h: int, s: int, zone: set[int], mines: set[int], acts: list[Action]) -> None:
+        sq = self.squares
+        bd = self.board
+        walk = bd.walkable
+        out: list[int] = []
+        for n in ADJACENT[h]:
+            if not walk[n]:
+                continue
+            c = sq[n]
+            if not c:
+                out.append(n)
+            elif c >> 3 != s and self._w6_ok(n, s):
+                out.append(n)
+        # Aura bonus (W5): in range of the own feudal now and at the end of the last turn.
+        f = self.feudal[s]
+        if f >= 0 and h in self.aura_ready and DISTANCE[h][f] <= 2:
+            stop = bd.stop_for[s]
+            for d in range(6):
+                n1 = NEIGHBOURS[h][d]
+                if n1 is None or not walk[n1] or sq[n1] or stop[n1] or n1 in zone or n1 in mines:
+                    continue
+                n2 = NEIGHBOURS[n1][d]
+                if n2 is None or not walk[n2]:
+                    continue
+                c = sq[n2]
+                if not c or (c >> 3 != s and self._w6_ok(n2, s)):
+                    out.append(n2)
+        zone_e = bd.castle_zone[1 - s]
+        centre_e = bd.castle_centre[1 - s]
+        for t in out:
+            if t in zone_e and t != centre_e:
+                acts.extend(self._with_promotions((MOVE, h, t, 0)))
+            else:
+                acts.append((MOVE, h, t, 0))
+
+    def _knight_targets(self, h: int, s: int, zone: set[int], mines: set[int]) -> list[tuple[int, int]]:
+        """Final hexes of the knight's slides (W3, section 2), with the bridge passed or -1."""
+        sq = self.squares
+        bd = self.board
+        kwalk = bd.knight_walkable
+        bridge = bd.is_bridge
+        stop = bd.stop_for[s]
+        out: list[tuple[int, int]] = []
+        for ray in RAYS[h]:
+            for i, n in enumerate(ray):
+                c = sq[n]
+                if c and c >> 3 == s:
+                    break
+                if bridge[n]:
+                    if n in mines:
+                        out.append((n, -1))  # the mine ends the slide on the bridge
+                        break
+                    if i + 1 >= len(ray):
+                        break
+                    m = ray[i + 1]
+                    cm = sq[m]
+                    if kwalk[m] and not (cm and cm >> 3 == s):
+                        out.append((m, n))
+                    break
+                if not kwalk[n]:
+                    break
+                out.append((n, -1))
+                if c or n in zone or stop[n] or n in mines:
+                    break
+        return out
+
+    def _cavalry_targets(self, h: int, s: int, zone: set[int]) -> list[int]:
+        """Final hexes of the cavalry's 18 landings after W2 stops (W4)."""
+        sq = self.squares
+        bd = self.board
+        walk = bd.walkable
+        swamp_stop = bd.cavalry_stop_for[s]
+        enemy_pike = PIKEMAN | ((1 - s) << 3)
+        seen: list[int] = []
+        for land, inter in CAVALRY_PATHS[h]:
+            final = land
+            exact_pike = sq[land] == enemy_pike
+            for i in inter:
+                if swamp_stop[i] or (not exact_pike and i in zone):
+                    final = i
+                    break
+            c = sq[final]
+            if not walk[final] or (c and c >> 3 == s) or final in seen:
+                continue
+            seen.append(final)
+        return seen
+
+    def _with_promotions(self, action: Action) -> list[Action]:
+        """The promotion variants of an action (W13): one per kind in the pool after triggers 1-4."""
+        choices = self._promotion_pool_after(action)
+        if not choices:
+            return [action]
+        if action[0] == MOVE:
+            return [(MOVE, action[1], action[2], k) for k in choices[0]] if choices[0] else [action]
+        # Order: each promoting step takes a choice; the second draws from what the first left.
+        first, second = choices
+        out: list[Action] = []
+        for k1 in first or [0]:
+            for k2 in second(k1) or [0]:
+                out.append((ORDER, action[1], action[2], k1, action[4], action[5], k2))
+        return out
+
+    def _promotion_pool_after(self, action: Action) -> Any:
+        """Kinds each promoting step may choose, judged after triggers 1-4 of the action."""
+        self._push()
+        saved_to_move, saved_deaths = self.to_move, self._deaths
+        side = self.squares[action[1]] >> 3
+        self.to_move = side
+        try:
+            steps = self._perform(action, side)
+            self._triggers_1_to_4(side, steps)
+            inf = INFANTRY | (side << 3)
+            zone_e = self.board.castle_zone[1 - side]
+            centre_e = self.board.castle_centre[1 - side]
+            promoting = [t for (_, t) in steps if t in zone_e and t != centre_e and self.squares[t] == inf]
+            pool = [k for k in self.destroyed[side] if k != FEUDAL]
+        finally:
+            self._pop()
+            self.to_move, self._deaths = saved_to_move, saved_deaths
+        kinds = sorted(set(pool))
+        if action[0] == MOVE:
+            return [kinds if action[2] in promoting else []]
+        a_prom = action[2] in promoting
+        b_prom = action[5] in promoting
+
+        def second(k1: int) -> list[int]:
+            if not b_prom:
+                return []
+            rest = list(pool)
+            if k1:
+                rest.remove(k1)
+            return sorted(set(rest))
+
+        return [kinds if a_prom else [], second]
+
+    # ------------------------------------------------------------------ applying
+    def _push(self) -> None:
+        self._stack.append(
+            (
+                self.squares[:],
+                self.to_move,
+                dict(self.markers[0]),
+                dict(self.markers[1]),
+                self.pending,
+                self.castled[:],
+                set(self.aura_ready),
+                self.destroyed[0][:],
+                self.destroyed[1][:],
+                self.ply,
+                self.quiet,
+                self.winner,
+                self.victory,
+                self.feudal[:],
+            )
+        )
+
+    def _pop(self) -> None:
+        (
+            self.squares,
+            self.to_move,
+            m0,
+            m1,
+            self.pending,
+            self.castled,
+            self.aura_ready,
+            d0,
+            d1,
+            self.ply,
+            self.quiet,
+            self.winner,
+            self.victory,
+            self.feudal,
+        ) = self._stack.pop()
+        self.markers = [m0, m1]
+        self.destroyed = [d0, d1]
+
+    def apply(self, action: Action) -> None:
+        """Play a legal action and resolve its triggers (W7); raises ``IllegalActionError`` otherwise."""
+        if action not in self.legal_actions():
+            from .notation import explain_illegal
+
+            raise IllegalActionError(explain_illegal(self, action))
+        self._apply_unchecked(action)
+        self.history.append(action)
+
+    def apply_action(self, action: Action) -> None:
+        """OpenSpiel-style alias of ``apply``."""
+        self.apply(action)
+
+    def undo(self) -> Action:
+        """Take back the last action exactly; returns it."""
+        if not self.history:
+            raise IndexError("nothing to undo: no action has been played in this state")
+        self._pop()
+        self._cache = None
+        return self.history.pop()
+
+    def _kill(self, h: int) -> None:
+        c = self.squares[h]
+        side = c >> 3
+        k = c & 7
+        self.squares[h] = 0
+        if k == FEUDAL:
+            self.feudal[side] = -1
+            self._deaths.append(side)
+        else:
+            self.destroyed[side].append(k)
+        if k == ARCHER:
+            self.markers[side].pop(h, None)
+        self.aura_ready.discard(h)
+
+    def _move_piece(self, a: int, t: int) -> None:
+        sq = self.squares
+        c = sq[a]
+        sq[t] = c
+        sq[a] = 0
+        if c & 7 == FEUDAL:
+            self.feudal[c >> 3] = t
+        elif c & 7 == ARCHER:
+            self.markers[c >> 3].pop(a, None)  # the archer moving removes its marker (W8)
+        self.aura_ready.discard(a)
+
+    def _perform(self, action: Action, s: int) -> list[tuple[int, int]]:
+        """Carry out the action's movement; returns (code, final hex) of each moved step."""
+        sq = self.squares
+        kind = action[0]
+        steps: list[tuple[int, int]] = []
+        if kind == MOVE:
+            _, a, t, _ = action
+            c = sq[a]
+            if c & 7 == KNIGHT and DISTANCE[a][t] > 1:
+                self._knight_bridge_kill(a, t, s)
+            self._strike(a, t, s)
+            if sq[a]:  # mutual destruction (W15) leaves no attacker to move
+                self._move_piece(a, t)
+                steps.append((c, t))
+        elif kind == SHOT:
+            self.markers[s][action[1]] = action[2]
+        elif kind == CASTLE:
+            _, f, i = action
+            fc, ic = sq[f], sq[i]
+            if self.game.rules.castling == "sacrifice":
+                self._kill(i)
+                sq[i] = fc
+                sq[f] = 0
+            else:
+                sq[f], sq[i] = ic, fc
+            self.feudal[s] = i
+            self.castled[s] = True
+            self.aura_ready.discard(f)
+            self.aura_ready.discard(i)
+        elif kind == ORDER:
+            for a, t in ((action[1], action[2]), (action[4], action[5])):
+                c = sq[a]
+                self._strike(a, t, s)
+                self._move_piece(a, t)
+                steps.append((c, t))
+        return steps
+
+    def _strike(self, a: int, t: int, s: int) -> None:
+        """Remove the enemy on ``t`` attacked from ``a``; W15's mutual rule removes the attacker too."""
+        sq = self.squares
+        target = sq[t]
+        if not target:
+            return
+        if self.game.rules.pike_cavalry_mutual:
+            ka, kt = sq[a] & 7, target & 7
+            if (ka, kt) in ((CAVALRY, PIKEMAN), (PIKEMAN, CAVALRY)):
+                self._kill(t)
+                self._kill(a)
+                return
+        self._kill(t)
+
+    def _knight_bridge_kill(self, a: int, t: int, s: int) -> None:
+        """Section 2: an enemy standing on a bridge the knight passes is killed in passing."""
+        for ray in RAYS[a]:
+            if t in ray:
+                i = ray.index(t)
+                if i >= 1:
+                    b = ray[i - 1]
+                    c = self.squares[b]
+                    if self.board.is_bridge[b] and c and c >> 3 != s:
+                        self._kill(b)
+                return
+
+    def _triggers_1_to_4(self, s: int, steps: list[tuple[int, int]]) -> None:
+        sq = self.squares
+        e = 1 - s
+        enemy_markers = self.markers[e]
+        # (1) mines: a piece that entered a hex holding an enemy marker dies there.
+        if enemy_markers:
+            for c, t in steps:
+                if sq[t] == c and t in enemy_markers.values():
+                    self._kill(t)
+                    self._spend(e, t)
+        self._triggers_2_3()
+        # (4) ultimatums placed before this turn fall on whatever of the acting side stands there.
+        if self.pending:
+            for t in sorted(self.pending):
+                c = sq[t]
+                if c and c >> 3 == s and t in self.markers[e].values():
+                    self._kill(t)
+                    self._spend(e, t)
+
+    def _spend(self, side: int, t: int) -> None:
+        """Markers of ``side`` on ``t`` that killed are used up."""
+        m = self.markers[side]
+        for a in [a for a, x in m.items() if x == t]:
+            del m[a]
+
+    def _triggers_2_3(self) -> None:
+        sq = self.squares
+        # (2) every archer adjacent to an enemy piece dies, all at once.
+        doomed = []
+        for h in HEXES:
+            c = sq[h]
+            if c & 7 == ARCHER:
+                side = c >> 3
+                for n in ADJACENT[h]:
+                    cn = sq[n]
+                    if cn and cn >> 3 != side:
+                        doomed.append(h)
+                        break
+        for h in doomed:
+            self._kill(h)
+        # (3) coordinated attacks, one target at a time in board order (ruling 6).
+        for h in HEXES:
+            c = sq[h]
+            if not _COORD_TARGET[c & 7] or not c:
+                continue
+            enemy_inf = INFANTRY | ((1 - (c >> 3)) << 3)
+            first = -1
+            count = 0
+            for n in ADJACENT[h]:
+                if sq[n] == enemy_inf:
+                    count += 1
+                    if first < 0 or n < first:
+                        first = n
+            if count >= 2:
+                self._kill(h)
+                self._kill(first)
+
+    def _apply_unchecked(self, action: Action) -> None:
+        self._push()
+        self._cache = None
+        s = self.to_move
+        e = 1 - s
+        sq = self.squares
+        self._deaths = []
+        before = sum(1 for c in sq if c)
+        steps = self._perform(action, s)
+        self._triggers_1_to_4(s, steps)
+        # (5) promotion, chosen as part of the action
+        if action[0] == MOVE and action[3] or action[0] == ORDER and (action[3] or action[6]):
+            promoted = False
+            inf = INFANTRY | (s << 3)
+            for t, k in ((action[2], action[3]),) if action[0] == MOVE else (
+                (action[2], action[3]),
+                (action[5], action[6]),
+            ):
+                if k and sq[t] == inf:
+                    self.destroyed[s].remove(k)
+                    sq[t] = k | (s << 3)
+                    promoted = True
+            if promoted:
+                self._triggers_2_3()
+        # (6) victory: a destroyed feudal first, then castle capture.
+        if self._deaths:
+            self.winner = 1 - self._deaths[0]
+            self.victory = "destroyed"
+        else:
+            centre = self.board.castle_centre[e]
+            c = sq[centre]
+            if c and c >> 3 == s:
+                self.winner = s
+                self.victory = "castle"
+        # bookkeeping for the next turn
+        f = self.feudal[s]
+        inf = INFANTRY | (s << 3)
+        inf_e = INFANTRY | (e << 3)
+        ready = {h for h in self.aura_ready if sq[h] == inf_e}
+        if f >= 0:
+            ready.update(h for h in WITHIN[f][2] if sq[h] == inf)
+        self.aura_ready = ready
+        self.pending = frozenset(t for t in self.markers[s].values() if sq[t] and sq[t] >> 3 == e)
+        after = sum(1 for c in sq if c)
+        self.quiet = 0 if after < before or self._deaths else self.quiet + 1
+        self.ply += 1
+        self.to_move = e
+        if self.victory is None:
+            draw_after = self.game.rules.draw_after
+            if draw_after is not None and self.quiet >= draw_after:
+                self.victory = "draw"
+            elif self._mate_depth < _MAX_MATE_DEPTH and self.is_checkmated(e):
+                self.winner = s
+                self.victory = "checkmate"
+
+    # ------------------------------------------------------------------ threat and mate (W10)
+    def is_threatened(self, side: int) -> bool:
+        """W10: could the opponent, given the move now, leave ``side``'s feudal dead?"""
+        f = self.feudal[side]
+        if f < 0:
+            return False
+        sq = self.squares
+        e = 1 - side
+        inf_e = INFANTRY | (e << 3)
+        adjacent_inf = sum(1 for n in ADJACENT[f] if sq[n] == inf_e)
+        if adjacent_inf >= 2:
+            return self._threat_by_search(side, self._generate(e))
+        zone = self.zone(side)
+        mines = self.marked_by(side)
+        # Direct strikes: any action whose final hex is the feudal (or a bridge kill over it).
+        melee = self.game.rules.archer_melee
+        for h in WITHIN[f][3]:
+            c = sq[h]
+            if not c or c >> 3 != e:
+                continue
+            k = c & 7
+            if k == PIKEMAN or (k == ARCHER and melee):
+                if DISTANCE[h][f] == 1:
+                    return True
+            elif k == CAVALRY and f in self._cavalry_targets(h, e, zone):
+                return True
+        kn = KNIGHT | (e << 3)
+        for h in HEXES:
+            if sq[h] == kn:
+                for t, passed in self._knight_targets(h, e, zone, mines):
+                    if t == f or passed == f:
+                        return True
+        # Infantry: ordered strikes, and coordinated attacks that one action would complete.
+        fe = self.feudal[e]
+        candidates: list[Action] = []
+        near = [h for h in WITHIN[f][3] if sq[h] == inf_e]
+        if fe >= 0 and near:
+            ready = [i for i in WITHIN[fe][2] if sq[i] == inf_e]
+            if len(ready) >= 2 and any(DISTANCE[i][f] == 1 for i in ready):
+                return True
+            if adjacent_inf == 1:
+                for h in near:
+                    for a in self._generate(e, only=h):
+                        if DISTANCE[a[2]][f] == 1:
+                            candidates.append(a)
+                if DISTANCE[fe][f] <= 3:
+                    for a in self._generate(e, only=fe):
+                        if a[0] == CASTLE and DISTANCE[a[1]][f] == 1:
+                            candidates.append(a)
+            if len(ready) >= 2:
+                acts: list[Action] = []
+                self._gen_orders(ready, e, acts)
+                for a in acts:
+                    adj = (DISTANCE[a[2]][f] == 1) + (DISTANCE[a[5]][f] == 1)
+                    if adj + adjacent_inf >= 2:
+                        candidates.append(a)
+        return self._threat_by_search(side, candidates) if candidates else False
+
+    def _threat_by_search(self, side: int, actions: list[Action]) -> bool:
+        """Play each action for the opponent and see whether ``side``'s feudal dies."""
+        saved = self.to_move
+        self.to_move = 1 - side
+        self._mate_depth += 10  # no mate tests inside a threat probe
+        try:
+            for a in actions:
+                self._apply_unchecked(a)
+                dead = self.feudal[side] < 0
+                self._pop()
+                if dead:
+                    return True
+            return False
+        finally:
+            self._mate_depth -= 10
+            self.to_move = saved
+            self._cache = None
+
+    def is_checkmated(self, side: int) -> bool:
+        """W10: at the start of ``side``'s turn, threatened and no parry (feudal's own, or any)."""
+        if self.feudal[side] < 0 or not self.is_threatened(side):
+            return False
+        f = self.feudal[side]
+        if self.game.rules.mate_defence == "any":
+            defences = self._generate(side)
+        else:
+            defences = [a for a in self._generate(side, only=f) if a[0] != ORDER]
+        saved = self.to_move
+        self.to_move = side
+        self._mate_depth += 1
+        try:
+            for a in defences:
+                self._apply_unchecked(a)
+                if self.victory is not None:
+                    ok = self.winner != 1 - side
+                else:
+                    ok = not self.is_threatened(side)
+                self._pop()
+                if ok:
+                    return False
+            return True
+        finally:
+            self._mate_depth -= 1
+            self.to_move = saved
+            self._cache = None
+
+    def destinations(self, h: int) -> set[int]:
+        """Final hexes of the move/attack actions of the piece on ``h`` (empty if not to move)."""
+        c = self.squares[h]
+        if self.victory is not None or not c or c >> 3 != self.to_move:
+            return set()
+        return {a[2] for a in self.legal_actions() if a[0] == MOVE and a[1] == h}
+
+    # ------------------------------------------------------------------ copies and text
+    def clone(self) -> "GameState":
+        """An independent copy (history included, so undo works on it too)."""
+        other = GameState.__new__(GameState)
+        other.game = self.game
+        other.board = self.board
+        other.squares = self.squares[:]
+        other.to_move = self.to_move
+        other.markers = [dict(self.markers[0]), dict(self.markers[1])]
+        other.pending = self.pending
+        other.castled = self.castled[:]
+        other.aura_ready = set(self.aura_ready)
+        other.destroyed = [self.destroyed[0][:], self.destroyed[1][:]]
+        other.ply = self.ply
+        other.quiet = self.quiet
+        other.winner = self.winner
+        other.victory = self.victory
+        other.feudal = self.feudal[:]
+        other.history = self.history[:]
+        # Snapshots hold lists that _pop hands back to the state, so each copy needs its own.
+        other._stack = [
+            (sn[0][:], sn[1], dict(sn[2]), dict(sn[3]), sn[4], sn[5][:], set(sn[6]), sn[7][:], sn[8][:], *sn[9:13], sn[13][:])
+            for sn in self._stack
+        ]
+        other._mate_depth = 0
+        other._deaths = []
+        other._cache = None
+        return other
+
+    def key(self) -> tuple:
+        """Hashable identity of the position (for transposition tables and equality)."""
+        return (
+            tuple(self.squares),
+            self.to_move,
+            tuple(sorted(self.markers[0].items())),
+            tuple(sorted(self.markers[1].items())),
+            tuple(sorted(self.pending)),
+            tuple(self.castled),
+            tuple(sorted(self.aura_ready)),
+            tuple(sorted(self.destroyed[0])),
+            tuple(sorted(self.destroyed[1])),
+            self.quiet,
+            self.winner,
+            self.victory,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and self.key() == other.key() and self.ply == other.ply
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready position in the scenario vocabulary (see ``serialize.py``)."""
+        from .serialize import state_to_dict
+
+        return state_to_dict(self)
+
+    def action_to_string(self, action: Action) -> str:
+        """Notation of a legal action in this position (SCENARIO-FORMAT.md)."""
+        from .notation import format_action
+
+        return format_action(self, action)
+
+    def parse_action(self, text: str) -> Action:
+        """Action of a notation text; raises ``IllegalActionError`` with the rule if it is not legal."""
+        from .notation import parse_action
+
+        return parse_action(self, text)
+
+    def play(self, *texts: str) -> "GameState":
+        """Apply actions given in notation, in order; returns self for chaining."""
+        for t in texts:
+            self.apply(self.parse_action(t))
+        return self
+
+    def __str__(self) -> str:
+        from .text import board_text
+
+        return board_text(self)
+
+    def __repr__(self) -> str:
+        status = (
+            f"{self.winner_name() or 'nobody'} won by {self.victory}"
+            if self.victory
+            else f"{SIDE_NAMES[self.to_move]} to move"
+        )
+        return f"<TerraFeud ply {self.ply}, {status}>"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(str(self))
+
+    def _repr_svg_(self) -> str | None:
+        try:
+            from workbench.viz.svg import board_svg
+        except ImportError:  # the engine works without the drawing layer
+            return None
+        return board_svg(self)
+
+
+__all__ = [
+    "BLACK",
+    "CASTLE",
+    "MOVE",
+    "ORDER",
+    "PASS",
+    "PASS_ACTION",
+    "SHOT",
+    "WHITE",
+    "Action",
+    "GameState",
+    "IllegalActionError",
+]

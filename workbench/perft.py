@@ -1,0 +1,57 @@
+"""Perft: the number of action sequences to a depth, the classic move-generation regression check.
+
+The table of expected counts is data (``workbench/data/perft.json``) and is checked by the tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from importlib import resources
+
+from .engine import GameState, new_game
+
+
+def perft(state: GameState, depth: int) -> int:
+    """Number of action sequences of length ``depth`` (a finished game counts as a leaf)."""
+    if depth == 0 or state.is_terminal():
+        return 1
+    actions = state.legal_actions()
+    if depth == 1:
+        return len(actions)
+    total = 0
+    for a in actions:
+        state._apply_unchecked(a)
+        state.history.append(a)
+        total += perft(state, depth - 1)
+        state.undo()
+    return total
+
+
+def expected_table() -> list[dict]:
+    """The stored perft rows: rules, seed, and counts per depth."""
+    text = resources.files("workbench.data").joinpath("perft.json").read_text(encoding="utf-8")
+    return json.loads(text)["rows"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print perft counts from the classic start; ``--check`` compares with the stored table."""
+    ap = argparse.ArgumentParser(prog="python -m workbench perft")
+    ap.add_argument("--depth", type=int, default=3)
+    ap.add_argument("--rules", default="")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--check", action="store_true", help="compare every stored row")
+    args = ap.parse_args(argv)
+    if args.check:
+        bad = 0
+        for row in expected_table():
+            st = new_game(row["rules"], seed=row["seed"])
+            got = [perft(st, d) for d in range(1, len(row["counts"]) + 1)]
+            ok = got == row["counts"]
+            bad += not ok
+            print(f"{'PASS' if ok else 'FAIL'} {row['rules'] or 'default'} seed={row['seed']}: {got}")
+        return 1 if bad else 0
+    st = new_game(args.rules or None, seed=args.seed)
+    for d in range(1, args.depth + 1):
+        print(d, perft(st, d))
+    return 0
