@@ -1,0 +1,1 @@
+"""Pictures of TerraFeud: one layout for SVG, matplotlib, heatmaps and the widget."""
