@@ -1,0 +1,220 @@
+"""Position queries behind the heatmaps: zone counts, threat counts, safe feudal hexes, mobility.
+
+Pure standard library, like the rest of the engine. Every answer is a list of 91 numbers in board
+order, so pictures and tables index it by hex. The queries never change the state they are given:
+where the opponent's next turn has to be played out they work on a ``clone()`` and take each action
+back, so the answers come from the engine's own move generation and triggers (W7), not from a
+re-derivation of the rules.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .geometry import ADJACENT, HEXES, N_HEXES, PIKE_ZONE, RAYS
+from .pieces import ARCHER, INFANTRY, KNIGHT, PIKEMAN
+from .state import CASTLE, MOVE, ORDER, SHOT
+
+if TYPE_CHECKING:
+    from .state import Action, GameState
+
+NAN = float("nan")
+
+
+def _check_side(side: int) -> None:
+    if side not in (0, 1):
+        raise ValueError(f"side must be 0 (white) or 1 (black), not {side!r}")
+
+
+def zone_counts(state: GameState, side: int) -> list[int]:
+    """How many of ``side``'s pikemen have each hex in their zone (the W2 stop "flower")."""
+    _check_side(side)
+    out = [0] * N_HEXES
+    pike = PIKEMAN | (side << 3)
+    for h in HEXES:
+        if state.squares[h] == pike:
+            for z in PIKE_ZONE[h]:
+                out[z] += 1
+    return out
+
+
+def _strikes(action: Action) -> list[tuple[int, int]]:
+    """(piece's hex, hex it may strike) of an action: moves and Order steps end there, a shot marks it."""
+    kind = action[0]
+    if kind == MOVE or kind == SHOT:
+        return [(action[1], action[2])]
+    if kind == ORDER:
+        return [(action[1], action[2]), (action[4], action[5])]
+    return []
+
+
+def _relocations(action: Action) -> list[tuple[int, int]]:
+    """(origin, new hex) of every piece an action puts somewhere else (castling swaps two)."""
+    kind = action[0]
+    if kind == MOVE:
+        return [(action[1], action[2])]
+    if kind == ORDER:
+        return [(action[1], action[2]), (action[4], action[5])]
+    if kind == CASTLE:
+        return [(action[1], action[2]), (action[2], action[1])]
+    return []
+
+
+def _passed_bridge(state: GameState, origin: int, final: int) -> int | None:
+    """The bridge a knight's slide passes just before ``final`` (section 2), if any."""
+    for ray in RAYS[origin]:
+        if final in ray:
+            i = ray.index(final)
+            if i >= 1 and state.board.is_bridge[ray[i - 1]]:
+                return ray[i - 1]
+            return None
+    return None
+
+
+def threat_sets(state: GameState, side: int) -> list[set[int]]:
+    """For each hex, the enemy pieces (by their hex now) that could attack it in the enemy's next turn.
+
+    The enemy is given the move in the current position (as W10 does). A piece counts on a hex if
+    one enemy action in which it takes part
+
+    - ends a move or attack on the hex, or passes over it as a knight kills on a bridge;
+    - marks the hex with an archer's shot (an ultimatum on a piece there, a mine on an empty hex);
+    - kills a piece of ``side`` standing there through the triggers (an archer dying next to the
+      enemy, a coordinated attack), as the engine resolves them: both infantry count;
+    - leaves two or more enemy infantry next to a hex without an enemy piece, so that a knight,
+      pikeman, cavalry or feudal there would die in a coordinated attack that one move completes.
+
+    Markers the enemy already has count too: a mine or ultimatum is a threat by its archer.
+    An empty hex counts as if it held a piece that the mover may attack (an infantryman alone
+    may attack only archers and infantry, W6, so its empty-hex reach is an upper bound).
+    """
+    _check_side(side)
+    e = 1 - side
+    out: list[set[int]] = [set() for _ in HEXES]
+    for archer, target in state.markers[e].items():
+        out[target].add(archer)
+    if state.is_terminal():
+        return out
+    probe = state.clone()
+    probe.to_move = e
+    probe._cache = None
+    actions = probe._generate(e)
+    enemy_inf = INFANTRY | (e << 3)
+    walk = state.board.walkable
+    before = probe.squares[:]
+    probe._mate_depth += 10  # a probe of the next turn needs no checkmate test
+    try:
+        for a in actions:
+            strikes = _strikes(a)
+            moved = _relocations(a)
+            for o, t in strikes:
+                out[t].add(o)
+                if a[0] == MOVE and before[o] & 7 == KNIGHT:
+                    b = _passed_bridge(probe, o, t)
+                    if b is not None and before[b] and before[b] >> 3 == side:
+                        out[b].add(o)
+            probe._apply_unchecked(a)
+            after = probe.squares
+            # Where each enemy piece now stands came from: moved pieces moved, the rest stayed.
+            origin_of = {h: h for h in HEXES if after[h] and after[h] >> 3 == e}
+            for o, t in moved:
+                if after[t] and after[t] >> 3 == e:
+                    origin_of[t] = o
+            for h in HEXES:
+                c = before[h]
+                if not c or c >> 3 != side or after[h] == c or any(t == h for _, t in strikes):
+                    continue
+                # A piece of ``side`` died on h by a trigger: the movers that came next to it and
+                # the enemy pieces next to it (any for an archer, W7.2; infantry otherwise, W7.3).
+                killers = {o for o, t in moved if h in ADJACENT[t]}
+                for n in ADJACENT[h]:
+                    if c & 7 == ARCHER:
+                        if after[n] and after[n] >> 3 == e:
+                            killers.add(origin_of[n])
+                    elif after[n] == enemy_inf:
+                        killers.add(origin_of[n])
+                    elif before[n] == enemy_inf and not any(o == n for o, _ in moved):
+                        killers.add(n)  # the infantryman that died together with its target
+                out[h] |= killers
+            for h in HEXES:
+                if after[h] or not walk[h]:
+                    continue
+                inf = [origin_of[n] for n in ADJACENT[h] if after[n] == enemy_inf]
+                if len(inf) >= 2:
+                    out[h].update(inf)
+            probe._pop()
+    finally:
+        probe._mate_depth -= 10
+    return out
+
+
+def threat_counts(state: GameState, side: int) -> list[int]:
+    """How many enemy pieces could attack each hex in their next turn (see ``threat_sets``)."""
+    return [len(s) for s in threat_sets(state, side)]
+
+
+def safe_feudal_hexes(state: GameState, side: int) -> list[float]:
+    """1.0 where ``side``'s feudal would not be under threat (W10), 0.0 where it would, NaN elsewhere.
+
+    Each empty hex the feudal may stand on is tried with the feudal moved there and every other
+    piece left in place; hexes next to the enemy feudal (W9) and enemy markers (a mine would kill it)
+    count as unsafe. NaN marks the river in summer, other pieces' hexes, and a side with no feudal.
+    """
+    _check_side(side)
+    out = [NAN] * N_HEXES
+    f = state.feudal[side]
+    if f < 0:
+        return out
+    probe = state.clone()
+    sq = probe.squares
+    fc = sq[f]
+    ef = state.feudal[1 - side]
+    mines = state.marked_by(1 - side)
+    walk = state.board.walkable
+    for h in HEXES:
+        if not walk[h] or (sq[h] and h != f):
+            continue
+        if h in mines or (ef >= 0 and (h == ef or h in ADJACENT[ef])):
+            out[h] = 0.0
+            continue
+        sq[f] = 0
+        sq[h] = fc
+        probe.feudal[side] = h
+        try:
+            out[h] = 0.0 if probe.is_threatened(side) else 1.0
+        finally:
+            sq[h] = 0
+            sq[f] = fc
+            probe.feudal[side] = f
+    return out
+
+
+def mobility(state: GameState, side: int, per: str = "reach") -> list[float]:
+    """Mobility of ``side`` as if it were to move.
+
+    ``per="reach"``: how many of the side's pieces can end a move or attack on each hex (Order
+    steps included). ``per="piece"``: the number of actions (moves, shots, castlings, Orders it
+    takes part in) of the piece on each hex, NaN on hexes without a piece of the side.
+    """
+    _check_side(side)
+    if per not in ("reach", "piece"):
+        raise ValueError(f"mobility per={per!r}: use 'reach' or 'piece'")
+    probe = state.clone()
+    probe.to_move = side
+    probe._cache = None
+    actions = probe._generate(side)
+    if per == "reach":
+        reach: list[set[int]] = [set() for _ in HEXES]
+        for a in actions:
+            if a[0] in (MOVE, ORDER):
+                for o, t in _strikes(a):
+                    reach[t].add(o)
+        return [float(len(r)) for r in reach]
+    out = [NAN] * N_HEXES
+    for h in state.pieces(side):
+        out[h] = 0.0
+    for a in actions:
+        for o in {o for o, _ in _strikes(a) + _relocations(a)}:
+            if out[o] == out[o]:  # not NaN
+                out[o] += 1.0
+    return out
