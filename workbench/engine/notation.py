@@ -28,7 +28,7 @@ from .state import CASTLE, MOVE, ORDER, PASS, PASS_ACTION, SHOT, Action, Illegal
 if TYPE_CHECKING:
     from .state import GameState
 
-_HEX = r"([a-hikl](?:1[01]|[1-9]))"
+_HEX = r"([a-z][0-9]{1,2})"
 _STEP = re.compile(rf"^{_HEX}([-x]){_HEX}(?:=([fkpcaiFKPCAI]))?$")
 _SHOT = re.compile(rf"^{_HEX}\*{_HEX}$")
 _CASTLE = re.compile(rf"^{_HEX}<>{_HEX}$")

@@ -723,8 +723,12 @@ class GameState:
         near = [h for h in WITHIN[f][3] if sq[h] == inf_e]
         if fe >= 0 and near:
             ready = [i for i in WITHIN[fe][2] if sq[i] == inf_e]
-            if len(ready) >= 2 and any(DISTANCE[i][f] == 1 for i in ready):
-                return True
+            orders: list[Action] = []
+            if len(ready) >= 2 and any(DISTANCE[i][f] <= 2 for i in ready):
+                # The Order needs both steps to exist, so generate it rather than assume it.
+                self._gen_orders(ready, e, orders)
+                if any(a[2] == f or a[5] == f for a in orders):
+                    return True
             if adjacent_inf == 1:
                 for h in near:
                     for a in self._generate(e, only=h):
@@ -734,10 +738,8 @@ class GameState:
                     for a in self._generate(e, only=fe):
                         if a[0] == CASTLE and DISTANCE[a[1]][f] == 1:
                             candidates.append(a)
-            if len(ready) >= 2:
-                acts: list[Action] = []
-                self._gen_orders(ready, e, acts)
-                for a in acts:
+            if orders:
+                for a in orders:
                     adj = (DISTANCE[a[2]][f] == 1) + (DISTANCE[a[5]][f] == 1)
                     if adj + adjacent_inf >= 2:
                         candidates.append(a)

@@ -1,0 +1,74 @@
+"""AI agents for TerraFeud, all seeded and reproducible: ``random``, ``greedy``, ``alphabeta``, ``mcts``.
+
+``make_agent("alphabeta", seed=3, depth=2)`` or ``make_agent("alphabeta:depth=3,nodes=8000", seed=3)``
+builds one; the text form is what the simulation command line and tables use as an agent's name.
+An agent's ``select_action(state)`` returns an action and leaves ``state`` as it found it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .alphabeta import AlphaBetaAgent
+from .base import Agent
+from .evaluate import evaluate, material, material_white, piece_weights
+from .greedy import GreedyAgent
+from .mcts import MCTSAgent
+from .random_agent import RandomAgent
+
+# name -> factory(seed=..., **params). ``register_agent`` adds more (e.g. in tests or notebooks).
+AGENTS: dict[str, Callable[..., Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "alphabeta": AlphaBetaAgent,
+    "mcts": MCTSAgent,
+}
+
+
+def register_agent(name: str, factory: Callable[..., Agent]) -> None:
+    """Make ``factory`` available to ``make_agent`` (and so to ``simulate``) under ``name``."""
+    if not name or ":" in name or "," in name:
+        raise ValueError(f"agent name {name!r} must be non-empty and contain no ':' or ','")
+    AGENTS[name] = factory
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"mcts:iterations=200,rollout=random"`` into ``("mcts", {"iterations": 200, "rollout": "random"})``."""
+    name, _, rest = str(spec).strip().partition(":")
+    params: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        if "=" not in part:
+            raise ValueError(f"agent {spec!r}: parameter {part!r} needs the form name=value")
+        key, value = (x.strip() for x in part.split("=", 1))
+        params[key] = _number(value)
+    return name, params
+
+
+def _number(text: str) -> Any:
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return {"none": None, "true": True, "false": False}.get(text.lower(), text)
+
+
+def make_agent(name: str, seed: int | None = None, **params: Any) -> Agent:
+    """An agent by registered name (parameters may also follow the name: ``alphabeta:depth=3``)."""
+    base, spec_params = parse_agent_spec(name)
+    if base not in AGENTS:
+        raise ValueError(f"unknown agent {base!r}; known agents: {', '.join(sorted(AGENTS))}")
+    spec_params.update(params)
+    try:
+        agent = AGENTS[base](seed=seed, **spec_params)
+    except TypeError as exc:
+        raise ValueError(f"agent {name!r}: bad parameters {sorted(spec_params)}: {exc}") from None
+    agent.name = str(name).strip() if not params else base
+    return agent
+
+
+__all__ = [
+    "AGENTS", "Agent", "AlphaBetaAgent", "GreedyAgent", "MCTSAgent", "RandomAgent", "evaluate",
+    "make_agent", "material", "material_white", "parse_agent_spec", "piece_weights", "register_agent",
+]

@@ -1,0 +1,109 @@
+"""Position evaluation for the AI agents, built on the rulebook's AI material weights.
+
+The weights (feudal 1000, knight 4.5, cavalry 3.5, pikeman 3, archer 2, infantry 1) are data in
+``workbench/data/terrafeud.json`` under ``ai_weights``, so a designer can change them without code.
+
+``material`` is what the greedy agent and the simulation's ``eval_white`` column use.
+``evaluate`` adds what a one-ply material count cannot see and the search needs: pikeman zones,
+markers (ultimatums and mines), the feudal's safety and progress towards the enemy castle.
+It deliberately leaves tactics to the search: no exchange analysis here.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from workbench.engine import GameState
+from workbench.engine.board import board_data
+from workbench.engine.geometry import ADJACENT, DISTANCE, WITHIN
+from workbench.engine.pieces import ARCHER, FEUDAL, INFANTRY, KIND_BY_LETTER, PIKEMAN
+
+WIN_SCORE = 100_000.0  # a finished game dwarfs any material count
+
+
+@lru_cache(maxsize=1)
+def piece_weights() -> tuple[float, ...]:
+    """Weight per piece code (index ``kind | side << 3``), from the data file's ``ai_weights``."""
+    raw = board_data()["ai_weights"]
+    by_kind = [0.0] * 8
+    for letter, w in raw.items():
+        by_kind[KIND_BY_LETTER[letter]] = float(w)
+    return tuple(by_kind + by_kind)
+
+
+def material(state: GameState, side: int) -> float:
+    """Sum of the AI weights of ``side``'s pieces minus the opponent's (feudal counted)."""
+    w = piece_weights()
+    total = 0.0
+    for c in state.squares:
+        if c:
+            total += w[c] if c >> 3 == side else -w[c]
+    return total
+
+
+def material_white(state: GameState) -> float:
+    """``material`` from White's view: the simulation's ``eval_white``."""
+    return material(state, 0)
+
+
+def terminal_score(state: GameState, side: int) -> float:
+    """Score of a finished game for ``side``: a win, a loss (sooner is stronger) or 0."""
+    if state.winner is None:
+        return 0.0
+    sign = 1.0 if state.winner == side else -1.0
+    return sign * (WIN_SCORE - state.ply)
+
+
+def evaluate(state: GameState, side: int) -> float:
+    """Heuristic value of the position for ``side`` (higher is better), in material units.
+
+    Terms, each small next to a piece: material; an enemy marker on an own piece (an ultimatum)
+    costs part of its weight, because the piece must leave or die; enemy pieces standing in own
+    pikeman zones are held back; pieces near the enemy castle centre threaten a castle victory;
+    infantry near the own feudal keeps the aura and the Order available; and a feudal under
+    threat (W10) is a big debt for the side not to move, a lesser one for the side to move.
+    """
+    if state.victory is not None:
+        return terminal_score(state, side)
+    w = piece_weights()
+    sq = state.squares
+    board = state.board
+    score = material(state, side)
+    for s, sign in ((side, 1.0), (1 - side, -1.0)):
+        e = 1 - s
+        centre_e = board.castle_centre[e]
+        zone_e = state.zone(e)
+        ultimatum = set(state.markers[e].values())
+        f = state.feudal[s]
+        inf = INFANTRY | (s << 3)
+        part = 0.0
+        for h in range(91):
+            c = sq[h]
+            if not c or c >> 3 != s:
+                continue
+            k = c & 7
+            if h in ultimatum:
+                part -= 0.5 * min(w[c], 5.0)
+            if h in zone_e and k != PIKEMAN:
+                part -= 0.1
+            if k != FEUDAL:
+                part += 0.06 * (10 - DISTANCE[h][centre_e])
+            if k == ARCHER:
+                for n in ADJACENT[h]:
+                    cn = sq[n]
+                    if cn and cn >> 3 == e:
+                        part -= w[c]  # an archer next to an enemy dies at the next trigger pass
+                        break
+        if f >= 0:
+            part += 0.05 * sum(1 for i in WITHIN[f][2] if sq[i] == inf)
+        fe = state.feudal[e]
+        if fe >= 0:
+            part += 0.2 * sum(1 for t in state.markers[s].values() if DISTANCE[t][fe] == 1)  # mines hem it in
+        score += sign * part
+    for s, sign in ((side, 1.0), (1 - side, -1.0)):
+        if state.feudal[s] >= 0 and state.is_threatened(s):
+            score -= sign * (3.0 if s == state.to_move else 40.0)
+    return score
+
+
+__all__ = ["WIN_SCORE", "evaluate", "material", "material_white", "piece_weights", "terminal_score"]

@@ -1,0 +1,131 @@
+"""``mcts``: Monte Carlo tree search with the UCT selection rule.
+
+Each iteration walks the tree by UCT, expands one untried action, values the new position and
+backs the value up. The value comes from the ``rollout`` policy: ``eval`` scores the leaf with
+``evaluate`` squashed to a win probability; ``random`` first plays ``rollout_depth`` random
+actions (full random games are far too long and too noisy in TerraFeud) and then scores.
+Untried actions are expanded captures first, so a few hundred iterations see the tactics.
+The tree lives for one decision; the same seed and position give the same action.
+"""
+
+from __future__ import annotations
+
+import math
+
+from workbench.engine import Action, GameState
+
+from .alphabeta import AlphaBetaAgent
+from .base import Agent
+from .evaluate import evaluate
+
+_SCALE = 3.0  # material units per logistic unit: a knight up is about an 80 % win chance
+
+
+class _Node:
+    __slots__ = ("action", "parent", "children", "untried", "visits", "value", "mover")
+
+    def __init__(self, action: Action | None, parent: _Node | None, mover: int) -> None:
+        self.action = action
+        self.parent = parent
+        self.children: list[_Node] = []
+        self.untried: list[Action] | None = None
+        self.visits = 0
+        self.value = 0.0  # summed rewards for ``mover``, the side that played ``action``
+        self.mover = mover
+
+
+class MCTSAgent(Agent):
+    """UCT over the legal actions with an evaluation or short-rollout leaf policy."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int = 300,
+        rollout: str = "eval",
+        rollout_depth: int = 6,
+        c: float = 1.0,
+    ) -> None:
+        super().__init__(seed)
+        if rollout not in ("eval", "random"):
+            raise ValueError(f"mcts: rollout={rollout!r} must be 'eval' or 'random'")
+        if iterations < 1:
+            raise ValueError(f"mcts: iterations={iterations} must be at least 1")
+        self.iterations = int(iterations)
+        self.rollout = rollout
+        self.rollout_depth = int(rollout_depth)
+        self.c = float(c)
+
+    def select_action(self, state: GameState) -> Action:
+        """The most visited root action after ``iterations`` UCT iterations."""
+        acts = self._legal(state)
+        if len(acts) == 1:
+            return acts[0]
+        root = _Node(None, None, 1 - state.to_move)
+        for _ in range(self.iterations):
+            self._iterate(state, root)
+        best = max(root.children, key=lambda n: (n.visits, n.value))
+        return best.action  # type: ignore[return-value]
+
+    def _iterate(self, state: GameState, root: _Node) -> None:
+        node = root
+        played = 0
+        try:
+            # selection
+            while node.untried is not None and not node.untried and node.children:
+                node = self._uct_child(node)
+                state.apply(node.action)
+                played += 1
+            # expansion
+            if state.victory is None:
+                if node.untried is None:
+                    node.untried = self._expansion_order(state)
+                if node.untried:
+                    a = node.untried.pop()
+                    mover = state.to_move
+                    state.apply(a)
+                    played += 1
+                    child = _Node(a, node, mover)
+                    node.children.append(child)
+                    node = child
+            reward = self._leaf_value(state, node.mover)
+        finally:
+            for _ in range(played):
+                state.undo()
+        # backpropagation: turns alternate (even a pass), so the reward flips at each level
+        while node is not None:
+            node.visits += 1
+            node.value += reward
+            reward = 1.0 - reward
+            node = node.parent
+
+    def _uct_child(self, node: _Node) -> _Node:
+        log_n = math.log(node.visits)
+        c = self.c
+        return max(node.children, key=lambda ch: ch.value / ch.visits + c * math.sqrt(log_n / ch.visits))
+
+    def _expansion_order(self, state: GameState) -> list[Action]:
+        """Untried actions, popped from the end: the capture ordering reversed, ties shuffled."""
+        acts = list(state.legal_actions())
+        self.rng.shuffle(acts)
+        ordered = AlphaBetaAgent._ordered(state, acts, None)
+        ordered.reverse()
+        return ordered
+
+    def _leaf_value(self, state: GameState, side: int) -> float:
+        """Win probability for ``side`` at the leaf (after an optional short random rollout)."""
+        played = 0
+        try:
+            if self.rollout == "random":
+                while state.victory is None and played < self.rollout_depth:
+                    state.apply(self.rng.choice(state.legal_actions()))
+                    played += 1
+            if state.victory is not None:
+                return 0.5 if state.winner is None else (1.0 if state.winner == side else 0.0)
+            v = evaluate(state, side)
+        finally:
+            for _ in range(played):
+                state.undo()
+        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, v / _SCALE))))
+

@@ -1,0 +1,17 @@
+"""``random``: uniform over the legal actions; the floor of the strength ladder."""
+
+from __future__ import annotations
+
+from workbench.engine import Action, GameState
+
+from .base import Agent
+
+
+class RandomAgent(Agent):
+    """Picks uniformly among the legal actions with its own seeded generator."""
+
+    name = "random"
+
+    def select_action(self, state: GameState) -> Action:
+        """A uniformly random legal action."""
+        return self.rng.choice(self._legal(state))
