@@ -1,0 +1,163 @@
+"""``python -m workbench check PATH... [--rules k=v ...] [--json] [--compare k=v ...]``.
+
+One line per scenario (``PASS id``, ``FAIL id: what differed``, ``ERROR file: line N: reason``),
+exit 0 only when every scenario passes. ``--rules`` overrides the toggles of every scenario.
+``--compare`` runs everything twice, as written and under the variant, and lists the checks whose
+outcome changes: how a designer sees what a rule change touches. A bad file never stops the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from workbench.engine import RulesConfig, RulesError
+from workbench.engine.rules import parse_pairs
+
+from .checks import CheckResult
+from .loader import Scenario, ScenarioError, find_scenario_files, load_scenarios, scenario_status
+
+
+def _pairs(groups: list[list[str]] | None) -> dict[str, str]:
+    """``--rules a=1 b=2 --rules c=3`` (commas also allowed) into one validated mapping."""
+    out: dict[str, str] = {}
+    for group in groups or []:
+        for item in group:
+            out.update(parse_pairs(item))
+    RulesConfig().replace(**out)  # unknown toggles or values fail here, before any file runs
+    return out
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m workbench check", description=__doc__.split("\n\n")[0])
+    p.add_argument("paths", nargs="+", help="scenario files or directories (every *.yaml below them)")
+    p.add_argument("--rules", action="append", nargs="+", metavar="KEY=VALUE",
+                   help="override these rule toggles in every scenario, e.g. castling=sacrifice")
+    p.add_argument("--compare", action="append", nargs="+", metavar="KEY=VALUE",
+                   help="also run under this variant and list the checks whose outcome changes")
+    p.add_argument("--json", action="store_true", help="print one JSON document instead of lines")
+    return p
+
+
+def _failure_text(results: list[CheckResult], status: str) -> str:
+    return "; ".join(r.message for r in results if r.status == status)
+
+
+def scenario_line(path: Path, item: Scenario | ScenarioError, results: list[CheckResult] | None) -> str:
+    """The one report line of a scenario."""
+    if isinstance(item, ScenarioError):
+        return f"ERROR {item}"
+    assert results is not None
+    status = scenario_status(results)
+    if status == "error":
+        return f"ERROR {path}: {_failure_text(results, 'error')}"
+    if status == "fail":
+        return f"FAIL {item.id}: {_failure_text(results, 'fail')}"
+    return f"PASS {item.id}" + ("" if item.checks else " (no checks)")
+
+
+def _record(path: Path, item: Scenario | ScenarioError, results: list[CheckResult] | None) -> dict[str, Any]:
+    if isinstance(item, ScenarioError):
+        return {"path": str(path), "id": None, "status": "error", "error": str(item), "line": item.line, "checks": []}
+    assert results is not None
+    return {
+        "path": str(path), "id": item.id, "title": item.title, "ruling": item.ruling, "status": scenario_status(results),
+        "error": None, "checks": [r.to_dict() for r in results],
+    }
+
+
+def run_check_command(paths: list[str], overrides: dict[str, str], as_json: bool, out: TextIO) -> int:
+    """Run every scenario under ``paths``; print lines or JSON; 0 only when all pass."""
+    records = []
+    counts = {"pass": 0, "fail": 0, "error": 0}
+    for path, item in load_scenarios(paths):
+        results = None if isinstance(item, ScenarioError) else item.run(overrides or None)
+        rec = _record(path, item, results)
+        counts[rec["status"]] += 1
+        records.append(rec)
+        if not as_json:
+            print(scenario_line(path, item, results), file=out)
+    if as_json:
+        json.dump({"rules": overrides, "summary": counts, "scenarios": records}, out, indent=1)
+        out.write("\n")
+    else:
+        print(f"{sum(counts.values())} scenarios: {counts['pass']} pass, {counts['fail']} fail, "
+              f"{counts['error']} error", file=sys.stderr)
+    return 0 if counts["fail"] == counts["error"] == 0 else 1
+
+
+def compare_variant(paths: list[str], base: dict[str, str], variant: dict[str, str]) -> dict[str, Any]:
+    """Run every scenario under ``base`` and ``base + variant``; the checks whose outcome changes."""
+    changes: list[dict[str, Any]] = []
+    errors: list[str] = []
+    total = 0
+    merged = {**base, **variant}
+    for _path, item in load_scenarios(paths):
+        if isinstance(item, ScenarioError):
+            errors.append(str(item))
+            continue
+        before = {r.index: r for r in item.run(base or None)}
+        after = {r.index: r for r in item.run(merged)}
+        total += len(item.checks)
+        for index in sorted(set(before) | set(after)):
+            b, a = before.get(index), after.get(index)
+            b_status, a_status = (b.status if b else "not run"), (a.status if a else "not run")
+            if b_status != a_status:
+                line = (a or b).line  # type: ignore[union-attr]
+                changes.append({
+                    "id": item.id, "title": item.title, "check": index, "line": line,
+                    "before": b_status, "after": a_status, "message": (a.message if a and not a.ok else (b.message if b else "")),
+                })
+    return {"base": base, "variant": variant, "checks": total, "changes": changes, "errors": errors}
+
+
+def _print_compare(report: dict[str, Any], out: TextIO) -> None:
+    label = ",".join(f"{k}={v}" for k, v in report["variant"].items())
+    base = ",".join(f"{k}={v}" for k, v in report["base"].items()) or "each scenario's own rules"
+    changes = report["changes"]
+    scenarios = len({c["id"] for c in changes})
+    print(f"variant {label} against {base}: {len(changes)} of {report['checks']} checks change outcome "
+          f"in {scenarios} scenarios", file=out)
+    for c in changes:
+        where = "position" if c["check"] == 0 else f"check {c['check']} (line {c['line']})"
+        text = f"CHANGED {c['id']} {where}: {c['before']} -> {c['after']}"
+        if c["message"]:
+            text += f": {c['message']}"
+        print(text, file=out)
+    for e in report["errors"]:
+        print(f"ERROR {e}", file=out)
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
+    """Entry point of ``python -m workbench check``; exit 0 all pass, 1 otherwise, 2 usage."""
+    out = out or sys.stdout
+    args = _parser().parse_args(argv)
+    try:
+        overrides = _pairs(args.rules)
+        variant = _pairs(args.compare)
+    except RulesError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if not find_scenario_files(args.paths):
+        print(f"error: no scenario files (*.yaml) under {' '.join(args.paths)}", file=sys.stderr)
+        return 2
+    missing = [p for p in args.paths if not Path(p).exists()]
+    if missing:
+        print(f"error: no such file or directory: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    if variant:
+        report = compare_variant(args.paths, overrides, variant)
+        if args.json:
+            json.dump(report, out, indent=1)
+            out.write("\n")
+        else:
+            _print_compare(report, out)
+        return 1 if report["errors"] else 0
+    return run_check_command(args.paths, overrides, args.json, out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
