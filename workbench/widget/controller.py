@@ -28,7 +28,6 @@ from workbench.engine import (
     load_record,
     make_game,
     parse_hex,
-    record_of,
     save_record,
     state_from_dict,
     state_to_dict,
