@@ -68,7 +68,7 @@ class Comparison:
         against = f"than with {base}"
         p_text = f"p = {_p(self.p_value)}"
         if self.correction != "none":
-            p_text += f" ({CORRECTION_NAMES[self.correction]}-adjusted {_p(self.p_adjusted)})"
+            p_text += f", {CORRECTION_NAMES[self.correction]}-adjusted p = {_p(self.p_adjusted)}"
         if self.significant:
             how = "more" if self.diff > 0 else "less"
             return (f"{self.name}: White wins {abs(points):.1f} points {how} often {against}, "

@@ -1,0 +1,348 @@
+"""Balance reports: a self-contained HTML page (figures as base64 PNG) and a Markdown twin.
+
+A report is a pure function of the games table (and optionally the events table): summary table,
+win rates with Wilson interval bars, victory-kind stacked bars, length distributions, the
+comparisons with their verdicts in plain words, captures by side and kind, and batch heatmaps
+from ``workbench.viz.heat`` when that module and an events table are available.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from .cells import KINDS, SIDES, VICTORIES, cell_columns, check_games, summarize_cells  # noqa: E402
+from .compare import CORRECTION_NAMES, Comparison, compare_toggles, variant_name  # noqa: E402
+from .stats import BalanceError  # noqa: E402
+
+VICTORY_COLOURS = {"destroyed": "#b2182b", "checkmate": "#ef8a62", "castle": "#67a9cf", "draw": "#999999",
+                   "unfinished": "#dddddd"}
+
+
+@dataclass
+class Section:
+    """One heading of the report: paragraphs, an optional table and optional figures (PNG bytes)."""
+
+    title: str
+    paragraphs: list[str] = field(default_factory=list)
+    table: pd.DataFrame | None = None
+    figures: list[tuple[str, bytes]] = field(default_factory=list)  # (file stem, PNG)
+
+
+@dataclass
+class Report:
+    """A built report; ``write(dir)`` saves ``report.html`` and ``report.md`` (with ``figures/``)."""
+
+    title: str
+    sections: list[Section]
+    summary: pd.DataFrame
+    comparisons: list[Comparison]
+
+    def html(self) -> str:
+        """The whole report as one HTML page with every figure embedded."""
+        parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(self.title)}</title>"
+                 f"<style>{_CSS}</style></head><body><h1>{html.escape(self.title)}</h1>"]
+        for s in self.sections:
+            parts.append(f"<h2>{html.escape(s.title)}</h2>")
+            parts.extend(f"<p>{html.escape(p)}</p>" for p in s.paragraphs)
+            if s.table is not None:
+                parts.append(s.table.to_html(index=False, border=0, classes="t", na_rep="–"))
+            for stem, png in s.figures:
+                data = base64.b64encode(png).decode("ascii")
+                parts.append(f"<figure><img alt='{html.escape(stem)}' src='data:image/png;base64,{data}'></figure>")
+        parts.append("</body></html>")
+        return "\n".join(parts)
+
+    def markdown(self, figure_dir: str = "figures") -> str:
+        """The report as Markdown; figures are linked from ``figure_dir`` (``write`` saves them there)."""
+        lines = [f"# {self.title}", ""]
+        for s in self.sections:
+            lines += [f"## {s.title}", ""]
+            for p in s.paragraphs:
+                lines += [p, ""]
+            if s.table is not None:
+                lines += [markdown_table(s.table), ""]
+            for stem, _ in s.figures:
+                lines += [f"![{stem}]({figure_dir}/{stem}.png)", ""]
+        return "\n".join(lines)
+
+    def write(self, out_dir: str | Path) -> tuple[Path, Path]:
+        """Write ``report.html``, ``report.md`` and ``figures/*.png`` into ``out_dir``; return both paths."""
+        out = Path(out_dir)
+        (out / "figures").mkdir(parents=True, exist_ok=True)
+        for s in self.sections:
+            for stem, png in s.figures:
+                (out / "figures" / f"{stem}.png").write_bytes(png)
+        html_path, md_path = out / "report.html", out / "report.md"
+        html_path.write_text(self.html(), encoding="utf-8")
+        md_path.write_text(self.markdown(), encoding="utf-8")
+        return html_path, md_path
+
+    def _repr_html_(self) -> str:
+        return self.html()
+
+
+_CSS = ("body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+        "table.t{border-collapse:collapse;font-size:13px;margin:1em 0}"
+        "table.t th,table.t td{padding:3px 8px;border-bottom:1px solid #ddd;text-align:right}"
+        "table.t td:first-child,table.t th:first-child{text-align:left}"
+        "img{max-width:100%}figure{margin:1em 0}")
+
+
+def markdown_table(df: pd.DataFrame) -> str:
+    """A GitHub-flavoured Markdown table (no extra dependency)."""
+    def cell(v: Any) -> str:
+        text = "–" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
+        return text.replace("|", "\\|")
+    head = "| " + " | ".join(map(str, df.columns)) + " |"
+    rule = "|" + "|".join("---" for _ in df.columns) + "|"
+    body = ["| " + " | ".join(cell(v) for v in row) + " |" for row in df.itertuples(index=False)]
+    return "\n".join([head, rule, *body])
+
+
+def _pct(x: float) -> str:
+    return "–" if x is None or math.isnan(x) else f"{100 * x:.1f}"
+
+
+def _interval(x: float, lo: float, hi: float, pct: bool = True, digits: int = 1) -> str:
+    if x is None or math.isnan(x):
+        return "–"
+    if pct:
+        return f"{100 * x:.{digits}f} [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}]"
+    if math.isnan(lo):
+        return f"{x:.{digits}f}"
+    return f"{x:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """The human-readable summary: one row per cell, intervals in brackets, percentages."""
+    rows = []
+    for r in summary.to_dict("records"):
+        row = {
+            "cell": r["label"], "games": r["games"],
+            "White win % [95% CI]": _interval(r["white_rate"], r["white_low"], r["white_high"]),
+            "Black win % [95% CI]": _interval(r["black_rate"], r["black_low"], r["black_high"]),
+            "balance": f"{r['balance']:.3f}",
+            "completion %": _pct(r["completion"]),
+            "timeouts": r["timeouts"],
+            **{f"{k} %": _pct(r[f"share_{k}"]) for k in ("destroyed", "checkmate", "castle")},
+            "plies mean [CI]": _interval(r["plies_mean"], r["plies_low"], r["plies_high"], pct=False),
+            "plies median (Q1–Q3)": f"{r['plies_median']:.0f} ({r['plies_q1']:.0f}–{r['plies_q3']:.0f})",
+        }
+        for col, name, digits in (("mean_branching", "branching", 1), ("decision_share", "decision %", 1),
+                                  ("lead_changes", "lead change", 3), ("drama", "drama", 3)):
+            if col in r and not _missing(r.get(col)):
+                if col == "decision_share":
+                    row[name] = _interval(r[col], r[f"{col}_low"], r[f"{col}_high"])
+                else:
+                    row[name] = _interval(r[col], r[f"{col}_low"], r[f"{col}_high"], pct=False, digits=digits)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _missing(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def captures_table(summary: pd.DataFrame) -> pd.DataFrame | None:
+    """Mean pieces lost per game, by side and kind, one row per cell (None without loss columns)."""
+    cols = [(s, k) for s in SIDES for k in KINDS if f"lost_{s}_{k}" in summary.columns]
+    if not cols:
+        return None
+    out = pd.DataFrame({"cell": summary["label"]})
+    for s, k in cols:
+        out[f"{s[0].upper()} {k}"] = summary[f"lost_{s}_{k}"].map(lambda v: f"{v:.2f}")
+    return out
+
+
+def comparisons_frame(comparisons: Sequence[Comparison]) -> pd.DataFrame:
+    """The comparisons as a readable table."""
+    return pd.DataFrame([{
+        "variant": c.name, "baseline": c.baseline if not isinstance(c.baseline, bool) else ("on" if c.baseline else "off"),
+        "games": f"{c.games_variant} vs {c.games_baseline}",
+        "White win %": f"{100 * c.white_variant:.1f} vs {100 * c.white_baseline:.1f}",
+        "diff [95% CI]": f"{100 * c.diff:+.1f} [{100 * c.low:.1f}, {100 * c.high:.1f}]",
+        "test": c.test, "p": f"{c.p_value:.4f}", "p adjusted": f"{c.p_adjusted:.4f}",
+        "plies diff [95% CI]": f"{c.length_diff:+.1f} [{c.length_low:.1f}, {c.length_high:.1f}]",
+    } for c in comparisons])
+
+
+def _png(fig: plt.Figure) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _height(n: int) -> float:
+    return max(2.2, 0.45 * n + 1.2)
+
+
+def plot_win_rates(summary: pd.DataFrame) -> bytes:
+    """White and Black win rates per cell with 95% Wilson interval bars."""
+    n = len(summary)
+    fig, ax = plt.subplots(figsize=(8, _height(n)))
+    y = range(n)
+    for side, colour, shift in (("white", "#444444", -0.15), ("black", "#c0392b", 0.15)):
+        rate = summary[f"{side}_rate"]
+        err = [rate - summary[f"{side}_low"], summary[f"{side}_high"] - rate]
+        ax.errorbar(rate, [v + shift for v in y], xerr=err, fmt="o", color=colour, capsize=3,
+                    label=f"{side.capitalize()} wins")
+    ax.axvline(0.5, color="#bbbbbb", lw=1, ls="--")
+    ax.set_yticks(list(y), summary["label"])
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("win rate (95% Wilson interval)")
+    ax.legend(loc="lower right", fontsize=8)
+    ax.set_title("Win rates per cell")
+    return _png(fig)
+
+
+def plot_victory_kinds(summary: pd.DataFrame) -> bytes:
+    """How games ended, per cell, as stacked bars of shares."""
+    n = len(summary)
+    fig, ax = plt.subplots(figsize=(8, _height(n)))
+    left = pd.Series(0.0, index=summary.index)
+    for kind in VICTORIES:
+        share = summary[f"share_{kind}"]
+        ax.barh(summary["label"], share, left=left, color=VICTORY_COLOURS[kind], label=kind)
+        left = left + share
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of games")
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(VICTORIES), fontsize=8, frameon=False)
+    return _png(fig)
+
+
+def plot_lengths(games: pd.DataFrame, summary: pd.DataFrame, keys: list[str]) -> bytes:
+    """Game-length distributions (plies) per cell as box plots."""
+    data = []
+    for r in summary.to_dict("records"):
+        mask = pd.Series(True, index=games.index)
+        for k in keys:
+            mask &= games[k].map(lambda v: "none" if _missing(v) else v) == r[k]
+        data.append(games.loc[mask, "plies"].astype(float).to_numpy())
+    fig, ax = plt.subplots(figsize=(8, _height(len(data))))
+    ax.boxplot(data, vert=False, showmeans=True)
+    ax.set_yticks(range(1, len(data) + 1), summary["label"])
+    ax.invert_yaxis()
+    ax.set_xlabel("game length (plies); triangle = mean")
+    ax.set_title("Game lengths")
+    return _png(fig)
+
+
+def plot_comparisons(comparisons: Sequence[Comparison]) -> bytes:
+    """Forest plot: change in White's win rate (points) per comparison with 95% intervals."""
+    fig, ax = plt.subplots(figsize=(8, _height(len(comparisons))))
+    for i, c in enumerate(comparisons):
+        colour = "#c0392b" if c.significant else "#444444"
+        ax.errorbar([100 * c.diff], [i], xerr=[[100 * (c.diff - c.low)], [100 * (c.high - c.diff)]], fmt="o",
+                    color=colour, capsize=3)
+    ax.axvline(0, color="#bbbbbb", lw=1)
+    ax.set_yticks(range(len(comparisons)),
+                  [f"{c.name} vs {variant_name(c.column, c.baseline).lower()}" for c in comparisons])
+    ax.set_ylim(len(comparisons) - 0.5, -0.5)
+    ax.set_xlabel("change in White win rate, points (95% Newcombe interval; red = significant)")
+    ax.set_title("Comparisons")
+    return _png(fig)
+
+
+def heatmap_section(games: pd.DataFrame, events: pd.DataFrame | None) -> Section:
+    """Batch heatmaps from ``workbench.viz.heat`` when it and the events table exist; a note otherwise."""
+    section = Section("Where captures happen and where feudals die")
+    if events is None or len(events) == 0:
+        section.paragraphs.append("Skipped: no events table was given (simulate with events=True).")
+        return section
+    try:
+        from workbench.viz import heat
+    except ImportError:
+        section.paragraphs.append("Skipped: the heatmap module workbench.viz.heat is not available in this install.")
+        return section
+    result = heat.batch_heatmaps(games, events)
+    figures = _figures_of(result)
+    if not figures:
+        section.paragraphs.append("Skipped: workbench.viz.heat.batch_heatmaps returned no figures.")
+    for i, (name, fig) in enumerate(figures):
+        section.figures.append((f"heatmap_{i}_{_stem(name)}", _png(fig)))
+    return section
+
+
+def _figures_of(result: Any) -> list[tuple[str, plt.Figure]]:
+    """Figures from whatever ``batch_heatmaps`` returns: a Figure, Axes, or a dict/list of them."""
+    if isinstance(result, dict):
+        items = list(result.items())
+    elif isinstance(result, (list, tuple)):
+        items = [(str(i), r) for i, r in enumerate(result)]
+    else:
+        items = [("heatmaps", result)]
+    out = []
+    for name, obj in items:
+        fig = obj if isinstance(obj, plt.Figure) else getattr(obj, "figure", None)
+        if isinstance(fig, plt.Figure):
+            out.append((str(name), fig))
+    return out
+
+
+def _stem(name: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in name)[:40]
+
+
+def build_report(
+    games: pd.DataFrame, events: pd.DataFrame | None = None, title: str = "TerraFeud balance report",
+    correction: str = "holm", alpha: float = 0.05, n_boot: int = 2000, source: str | None = None,
+) -> Report:
+    """Build every section of the report from the tables (nothing is written until ``write``)."""
+    usable = check_games(games, what="a balance report")
+    summary = summarize_cells(usable, events)
+    keys = cell_columns(usable)
+    comparisons = compare_toggles(usable, correction=correction, alpha=alpha, n_boot=n_boot)
+    errors = len(games) - len(usable)
+    intro = [f"{len(usable)} games in {len(summary)} cell{'s' if len(summary) != 1 else ''}"
+             + (f" from {source}" if source else "") + "."
+             + (f" {errors} game{'s' if errors != 1 else ''} ended in an error and {'are' if errors != 1 else 'is'} left out."
+                if errors else ""),
+             "Win rates carry 95% Wilson intervals; means carry 95% Student-t intervals. Balance is "
+             "1 - |White win rate - Black win rate|; completion is the share of games with a winner; "
+             "timeouts are games that reached the ply cap."]
+    sections = [Section("Summary", intro, summary_table(summary)),
+                Section("Win rates", figures=[("win_rates", plot_win_rates(summary))]),
+                Section("Victory kinds", figures=[("victory_kinds", plot_victory_kinds(summary))]),
+                Section("Game lengths", figures=[("lengths", plot_lengths(usable, summary, keys))])]
+    if comparisons:
+        corr = CORRECTION_NAMES[correction]
+        words = [c.verdict() + "." for c in comparisons] + [c.length_verdict() + "." for c in comparisons]
+        sections.append(Section(
+            "Comparisons",
+            [f"Each varying toggle against its rulebook default, pooled over the other toggles. p-values are "
+             f"two-proportion z-tests (Fisher's exact test for small counts), {corr}-corrected over "
+             f"{len(comparisons)} comparison{'s' if len(comparisons) != 1 else ''}; significant at {alpha}. "
+             f"Length differences carry percentile bootstrap intervals.", *words],
+            comparisons_frame(comparisons), [("comparisons", plot_comparisons(comparisons))]))
+    else:
+        sections.append(Section("Comparisons", ["No comparison: every toggle and agent takes one value in this table."]))
+    captures = captures_table(summary)
+    if captures is not None:
+        sections.append(Section("Captures", ["Mean pieces lost per game, by side (W/B) and kind."], captures))
+    sections.append(heatmap_section(usable, events))
+    return Report(title, sections, summary, comparisons)
+
+
+def write_report(games: pd.DataFrame, out_dir: str | Path, events: pd.DataFrame | None = None,
+                 **options: Any) -> tuple[Path, Path]:
+    """Build and write ``report.html`` and ``report.md`` into ``out_dir``."""
+    return build_report(games, events, **options).write(out_dir)
+
+
+__all__ = ["BalanceError", "Report", "Section", "build_report", "markdown_table", "summary_table", "write_report"]
