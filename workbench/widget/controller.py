@@ -339,8 +339,8 @@ class BoardController:
             scenario = load(path)
             states = list(scenario.play_states())
             start = scenario.initial_state()
-        except (OSError, ValueError) as exc:
-            raise WidgetError(f"{path}: {exc}") from None
+        except (OSError, ValueError) as exc:  # ScenarioError is a ValueError naming file and line
+            raise WidgetError(str(exc) if str(path) in str(exc) else f"{path}: {exc}") from None
         self._set_state(start)
         self.scenario_title = str(scenario.title)
         self.scenario_states = states or [start]

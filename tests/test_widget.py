@@ -1,0 +1,267 @@
+"""The HexBoard's click logic (``BoardController``) and message wiring, without a browser."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from workbench.engine import (
+    CASTLE,
+    MOVE,
+    ORDER,
+    PASS,
+    SHOT,
+    Action,
+    explain_illegal,
+    hex_name,
+    make_game,
+    new_game,
+    parse_hex,
+)
+from workbench.engine.pieces import parse_letter
+from workbench.widget import BoardController, WidgetError
+
+
+def position(pieces: dict[str, str], to_move: str = "white", **extra: object) -> BoardController:
+    """A controller on a hand-made position (rolled terrain off, so no swamp or hill interferes)."""
+    game = make_game("hill=false,swamp=false")
+    codes = {parse_hex(h): parse_letter(p) for h, p in pieces.items()}
+    return BoardController(game.state_from_pieces(codes, to_move=0 if to_move == "white" else 1, **extra))
+
+
+def click_action(ctrl: BoardController, action: Action) -> None:
+    """Play ``action`` the way a user would: clicks, the Order button, a promotion pick."""
+    if action[0] == PASS:
+        ctrl.pass_turn()
+        return
+    if action[0] == ORDER:
+        ctrl.click(ctrl.state.feudal[ctrl.state.to_move])
+        ctrl.start_order()
+        for h in (action[1], action[2], action[4], action[5]):
+            ctrl.click(h)
+    else:
+        ctrl.click(action[1])
+        ctrl.click(action[2])
+    if ctrl.choices:
+        ctrl.choose(ctrl.choices.index(action))
+
+
+def test_clicking_through_a_whole_game_plays_each_chosen_action() -> None:
+    ends = []
+    for seed in range(6):
+        rng = random.Random(seed)
+        ctrl = BoardController(new_game(seed=seed))
+        while not ctrl.state.is_terminal() and ctrl.state.ply < 400:
+            action = rng.choice(ctrl.state.legal_actions())
+            ply = ctrl.state.ply
+            click_action(ctrl, action)
+            assert ctrl.state.ply == ply + 1, ctrl.message
+            assert ctrl.state.history[-1] == action
+        if ctrl.state.is_terminal():
+            ends.append(ctrl)
+            break
+    assert ends, "no seeded game reached an end within 400 plies"
+    view = ends[0].view()
+    st = ends[0].state
+    assert view["result"].lower().startswith(st.winner_name() or "game over")
+    assert st.victory in view["result"]
+    assert len(view["moves"]) == st.ply
+    ends[0].click(0)
+    assert "the game is over" in ends[0].message
+
+
+def test_selecting_a_piece_lights_moves_stops_and_shots() -> None:
+    ctrl = BoardController(new_game(seed=0))
+    ctrl.click("f3")  # the knight: its slide up file f crosses the bridge f6 and must stop beyond it
+    assert ctrl.view()["targets"]["f7"] == "stop"
+    assert set(ctrl.view()["targets"]) == {hex_name(h) for h in ctrl.state.destinations(parse_hex("f3"))}
+    ctrl.click("d2")  # another own piece: the selection moves to the archer
+    lit = ctrl.view()["targets"]
+    shots = {hex_name(a[2]) for a in ctrl.state.legal_actions() if a[0] == SHOT and a[1] == parse_hex("d2")}
+    assert shots and {h for h, c in lit.items() if c == "shot"} == shots
+    target = sorted(shots)[0]
+    ctrl.click(target)
+    assert ctrl.state.markers[0] == {parse_hex("d2"): parse_hex(target)}
+    assert ctrl.view()["markers"] == [["d2", target, 0]]
+
+
+def test_attack_and_illegal_click_show_the_engines_reason() -> None:
+    ctrl = position({"f1": "F", "f11": "f", "d1": "K", "d4": "i", "l1": "k"})
+    ctrl.click("d1")
+    assert ctrl.targets(parse_hex("d1"))[parse_hex("d4")] == "attack"
+    ctrl.click("l1")  # not on one of the knight's lines: the engine says why
+    assert ctrl.message == explain_illegal(ctrl.state, (MOVE, parse_hex("d1"), parse_hex("l1"), 0))
+    assert ctrl.selected is None and ctrl.state.ply == 0
+    ctrl.click("f11")
+    assert "black piece" in ctrl.message and "white is to move" in ctrl.message
+
+
+def test_promotion_asks_which_destroyed_piece_to_take() -> None:
+    ctrl = position({"f1": "F", "l6": "f", "e9": "I"}, destroyed=[[4, 5], []])
+    ctrl.click("e9")
+    ctrl.click("e10")
+    assert ctrl.state.ply == 0 and len(ctrl.choices) == 2
+    letters = ctrl.view()["choices"]
+    assert sorted(letters) == ["A", "C"]
+    ctrl.choose(letters.index("C"))
+    assert ctrl.view()["pieces"]["e10"] == "C"
+    assert ctrl.state.destroyed[0] == [5]
+
+
+def test_castling_and_order() -> None:
+    ctrl = position({"f3": "F", "f11": "f", "f2": "I", "e3": "I", "g3": "I"})
+    ctrl.click("f3")
+    assert ctrl.view()["targets"]["f2"] == "castle" and ctrl.view()["can_order"]
+    ctrl.start_order()
+    ctrl.click("e3")
+    assert set(ctrl.view()["targets"].values()) == {"order"}
+    ctrl.click("a1")  # not a step of the infantryman on e3
+    assert "not a legal step" in ctrl.message and ctrl.order_steps == [parse_hex("e3")]
+    for h in ("e4", "g3", "g4"):
+        ctrl.click(h)
+    assert ctrl.state.history[-1][0] == ORDER
+    assert ctrl.view()["moves"] == ["order e3-e4 g3-g4"]
+    ctrl.undo()
+    ctrl.click("f3")
+    ctrl.click("f2")
+    assert ctrl.state.history[-1] == (CASTLE, parse_hex("f3"), parse_hex("f2"))
+    assert ctrl.view()["pieces"]["f2"] == "F"
+
+
+def test_undo_redo_against_an_agent_keeps_the_humans_turn() -> None:
+    ctrl = BoardController(new_game(seed=1))
+    ctrl.set_agent("random", "black", seed=5)
+    ctrl.click("f3")
+    ctrl.click("f4")
+    assert ctrl.state.ply == 2 and ctrl.state.to_move == 0 and ctrl.message.startswith("random played")
+    after = ctrl.state.key()
+    ctrl.undo()
+    assert ctrl.state.ply == 0 and ctrl.view()["can_redo"]
+    ctrl.redo()
+    assert ctrl.state.ply == 2 and ctrl.state.key() == after
+    ctrl.undo()
+    ctrl.click("f3")
+    ctrl.click("f5")  # a new action drops the redo line
+    assert not ctrl.view()["can_redo"]
+    ctrl.set_agent(None)
+    ctrl.undo()
+    assert ctrl.state.ply == 1
+
+
+def test_agent_as_white_moves_first_in_a_new_game() -> None:
+    ctrl = BoardController()
+    ctrl.set_agent("greedy", "white", seed=1)
+    assert ctrl.state.ply == 1 and ctrl.state.to_move == 1
+    ctrl.new_game(seed=2, season="winter", hill=False, castling="sacrifice")
+    assert ctrl.state.ply == 1 and ctrl.state.rules.season == "winter" and ctrl.state.rules.castling == "sacrifice"
+    ctrl.new_game(season="autumn")
+    assert "season" in ctrl.message and "autumn" in ctrl.message
+
+
+def test_scenario_loading_steps_through_its_play(tmp_path) -> None:
+    pytest.importorskip("workbench.scenarios")
+    path = tmp_path / "probe.yaml"
+    path.write_text(
+        "id: probe\ntitle: Knight and ford probe\nrules: {hill: false, swamp: false}\n"
+        "position:\n  to_move: white\n  pieces: {f1: F, f11: f, d3: K, a6: i}\n"
+        "checks:\n  - play: [f1-f2, a6-a5]\n    pieces: {f2: F}\n",
+        encoding="utf-8",
+    )
+    ctrl = BoardController()
+    ctrl.load_scenario(path)
+    view = ctrl.view()
+    assert view["scenario"] == {"title": "Knight and ford probe", "index": 0, "count": 3}
+    assert view["pieces"] == {"a6": "i", "d3": "K", "f1": "F", "f11": "f"}
+    ctrl.step(1)
+    ctrl.step(1)
+    ctrl.step(1)  # clamps at the last position
+    assert ctrl.view()["pieces"]["f2"] == "F" and ctrl.view()["moves"] == ["f1-f2", "a6-a5"]
+    ctrl.step(-2)
+    assert ctrl.state.ply == 0
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("id: bad\ntitle: Bad\nposition:\n  pieces: {j4: F}\n", encoding="utf-8")
+    with pytest.raises(WidgetError, match="bad.yaml"):
+        ctrl.load_scenario(bad)
+
+
+def test_editor_export_round_trips_through_the_scenario_loader() -> None:
+    scenarios = pytest.importorskip("workbench.scenarios")
+    ctrl = BoardController(new_game("hill=false,swamp=false", seed=0))
+    ctrl.start_editing()
+    ctrl.set_edit_piece("")
+    for h in ("a1", "c2", "e3"):
+        ctrl.click(h)
+    ctrl.set_edit_piece("k")
+    ctrl.click("d4")
+    ctrl.set_edit_piece("marker")
+    ctrl.click("d2")
+    ctrl.click("d4")  # the White archer on d2 marks the Black knight on d4: an ultimatum
+    ctrl.set_edit_to_move("black")
+    text = ctrl.export_scenario("edited-probe", "Edited probe")
+    loaded = scenarios.load_scenario_text(text).initial_state()
+    assert loaded.to_move == 1
+    assert {hex_name(h): loaded.squares[h] for h in loaded.pieces()} == {
+        h: parse_letter(p) for h, p in ctrl.view()["pieces"].items()
+    }
+    assert loaded.markers[0] == {parse_hex("d2"): parse_hex("d4")}
+    assert ctrl.finish_editing() and ctrl.state.key() == loaded.key()
+    ctrl.start_editing()
+    ctrl.set_edit_piece("")
+    ctrl.click("f1")  # no White feudal left: the editor refuses and says why
+    assert not ctrl.finish_editing() and "feudal" in ctrl.message and ctrl.editing
+    with pytest.raises(ValueError, match="unknown piece letter"):
+        ctrl.set_edit_piece("Q")
+
+
+def test_records_save_and_load(tmp_path) -> None:
+    ctrl = BoardController(new_game(seed=4))
+    for text in ("f3-f5", "f9-f7", "d2*d4"):
+        ctrl.play(text)
+    path = ctrl.save_record(tmp_path / "game.json")
+    other = BoardController()
+    other.load_record(path)
+    assert other.state.key() == ctrl.state.key() and other.view()["moves"] == ctrl.view()["moves"]
+    other.undo()
+    assert other.state.ply == 2
+    (tmp_path / "broken.json").write_text("{", encoding="utf-8")
+    with pytest.raises(WidgetError, match="broken.json"):
+        other.load_record(tmp_path / "broken.json")
+
+
+def test_overlays_zones_aura_and_heat() -> None:
+    ctrl = BoardController(new_game(seed=0))
+    ctrl.overlays.update(zones=True, aura=True)
+    view = ctrl.view()
+    assert set(view["zones"][0]) == {hex_name(h) for h in ctrl.state.zone(0)}
+    assert "f3" in view["aura"][0] and "f1" in view["aura"][0]
+    ctrl.overlays["threat"] = True
+    heat = ctrl.view()["heat"]
+    assert heat["kind"] == "threat"
+    if "error" in heat:
+        assert "workbench.viz.heat" in heat["error"]
+    else:
+        assert len(heat["values"]) == 91 and max(abs(v) for v in heat["values"]) <= 1.0
+
+
+def test_widget_messages_drive_the_controller() -> None:
+    pytest.importorskip("anywidget")
+    from workbench.widget import HexBoard
+
+    board = HexBoard(seed=0)
+    assert len(board.geometry["centres"]) == 91
+    board._on_msg(board, {"type": "click", "hex": "f3"}, [])
+    assert board.view["selected"] == "f3" and board.view["targets"]["f5"] == "move"
+    board._on_msg(board, {"type": "click", "hex": "f5"}, [])
+    assert board.view["moves"] == ["f3-f5"] and board.view["to_move"] == "black"
+    board._on_msg(board, {"type": "undo"}, [])
+    assert board.view["moves"] == [] and board.view["can_redo"]
+    board._on_msg(board, {"type": "new_game", "season": "winter", "hill": False, "swamp": True,
+                          "terrain": "fixed", "other": "castling=sacrifice", "seed": "3"}, [])
+    assert board.state.rules.label() == "season=winter,hill=false,terrain=fixed,castling=sacrifice"
+    board._on_msg(board, {"type": "load_record", "path": ""}, [])
+    assert "path box" in board.view["message"]
+    board._on_msg(board, {"type": "fly"}, [])
+    assert "unknown widget message 'fly'" in board.view["message"]
+    with pytest.raises(WidgetError, match="overlays"):
+        board.show(fog=True)
