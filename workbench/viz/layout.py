@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
-from workbench.engine.geometry import HEXES, N_HEXES, qy
+from workbench.engine.geometry import ADJACENT, HEXES, N_HEXES, qy
 
 SQRT3 = math.sqrt(3.0)
 
@@ -56,6 +57,23 @@ class Layout:
                 best, best_d = h, d
         return best
 
+    def edge_neighbours(self) -> list[tuple[int | None, ...]]:
+        """``[h][i]``: the hex across edge i (corners i..i+1) of hex ``h``, or None at the board's edge."""
+        return _edge_neighbours(self)
+
+    def boundary(self, hexes: set[int] | frozenset[int]) -> list[tuple[float, float, float, float]]:
+        """Edges (x1, y1, x2, y2) around a set of hexes: the outline of a zone or an aura ring."""
+        inside = set(hexes)
+        across = self.edge_neighbours()
+        out = []
+        for h in sorted(inside):
+            corners = self.polygon_corners(h)
+            for i, n in enumerate(across[h]):
+                if n is None or n not in inside:
+                    (x1, y1), (x2, y2) = corners[i], corners[(i + 1) % 6]
+                    out.append((x1, y1, x2, y2))
+        return out
+
     def to_json(self) -> dict:
         """Centres and corners of all 91 hexes, for the widget's JavaScript."""
         return {
@@ -64,3 +82,23 @@ class Layout:
             "centres": [self.hex_to_pixel(h) for h in range(N_HEXES)],
             "corners": [self.polygon_corners(h) for h in range(N_HEXES)],
         }
+
+
+@lru_cache(maxsize=8)
+def _edge_neighbours(layout: Layout) -> list[tuple[int | None, ...]]:
+    """Match each edge's outward direction to the neighbour whose centre lies that way."""
+    out = []
+    for h in HEXES:
+        cx, cy = layout.hex_to_pixel(h)
+        row: list[int | None] = []
+        for i in range(6):
+            ang = math.radians(60 * i + 30)
+            tx, ty = cx + SQRT3 * layout.size * math.cos(ang), cy + SQRT3 * layout.size * math.sin(ang)
+            found = None
+            for n in ADJACENT[h]:
+                nx, ny = layout.hex_to_pixel(n)
+                if (nx - tx) ** 2 + (ny - ty) ** 2 < (0.1 * layout.size) ** 2:
+                    found = n
+            row.append(found)
+        out.append(tuple(row))
+    return out
