@@ -226,6 +226,12 @@ def plot_victory_kinds(summary: pd.DataFrame) -> bytes:
     return _png(fig)
 
 
+# matplotlib 3.10 renamed boxplot's ``vert=False`` to ``orientation="horizontal"`` (3.13 drops the old name).
+_HORIZONTAL: dict[str, Any] = ({"orientation": "horizontal"}
+                               if tuple(int(x) for x in matplotlib.__version__.split(".")[:2]) >= (3, 10)
+                               else {"vert": False})
+
+
 def plot_lengths(games: pd.DataFrame, summary: pd.DataFrame, keys: list[str]) -> bytes:
     """Game-length distributions (plies) per cell as box plots."""
     data = []
@@ -235,7 +241,7 @@ def plot_lengths(games: pd.DataFrame, summary: pd.DataFrame, keys: list[str]) ->
             mask &= games[k].map(lambda v: "none" if _missing(v) else v) == r[k]
         data.append(games.loc[mask, "plies"].astype(float).to_numpy())
     fig, ax = plt.subplots(figsize=(8, _height(len(data))))
-    ax.boxplot(data, vert=False, showmeans=True)
+    ax.boxplot(data, showmeans=True, **_HORIZONTAL)
     ax.set_yticks(range(1, len(data) + 1), summary["label"])
     ax.invert_yaxis()
     ax.set_xlabel("game length (plies); triangle = mean")

@@ -1,0 +1,146 @@
+"""Per-cell summaries and comparisons on small hand-built games tables with known answers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from workbench.balance import BalanceError, compare, compare_toggles, simulation_runner, summarize_cells
+from workbench.balance.cells import drama, lead_change_rate, per_game_event_measures
+
+KINDS = ("feudal", "knight", "pikeman", "cavalry", "archer", "infantry")
+
+
+def game_row(game_id: int, winner: str, victory: str, plies: int, season: str = "summer", swamp: bool = True,
+             **extra: object) -> dict:
+    """One row with every column ``workbench.simulate`` writes."""
+    row = dict(game_id=game_id, cell=f"season={season}", season=season, hill=True, swamp=swamp, terrain="rolled",
+               castling="swap", archer_melee=False, mate_defence="feudal", draw_after=None,
+               pike_cavalry_mutual=False, hill_white="h4", hill_black="c6", swamp_white="e3", swamp_black="g9",
+               white_agent="greedy", black_agent="random", seed=game_id, winner=winner, victory=victory,
+               plies=plies, seconds=0.01, error="", lead_changes=math.nan, drama=math.nan,
+               mean_branching=math.nan, decision_share=math.nan)
+    row.update({f"lost_{s}_{k}": 0 for s in ("white", "black") for k in KINDS})
+    row.update(extra)
+    return row
+
+
+def synthetic_games(per_cell: int = 60, white_rates: dict | None = None, seed: int = 0) -> pd.DataFrame:
+    """A season x swamp grid whose White win rate per season is known (Black wins the rest of decided games)."""
+    rates = white_rates or {"summer": 0.45, "winter": 0.45}
+    rng = np.random.default_rng(seed)
+    rows, gid = [], 0
+    for season in ("summer", "winter"):
+        for swamp in (True, False):
+            for _ in range(per_cell):
+                u = rng.random()
+                winner = "white" if u < rates[season] else ("black" if u < 0.9 else "none")
+                victory = "unfinished" if winner == "none" else str(rng.choice(["destroyed", "checkmate", "castle"]))
+                plies = int(rng.integers(20, 80)) + (30 if season == "winter" else 0)
+                rows.append(game_row(gid, winner, victory, plies, season, swamp,
+                                     lost_black_knight=int(rng.integers(0, 3))))
+                gid += 1
+    return pd.DataFrame(rows)
+
+
+def test_one_cell_known_counts() -> None:
+    winners = ["white"] * 6 + ["black"] * 3 + ["none"]
+    victories = ["destroyed"] * 4 + ["checkmate"] * 2 + ["castle"] * 3 + ["unfinished"]
+    plies = [10, 20, 30, 40, 50, 60, 70, 80, 90, 300]
+    rows = [game_row(i, w, v, p, lost_white_pikeman=i % 2) for i, (w, v, p) in enumerate(zip(winners, victories, plies,
+                                                                                              strict=True))]
+    rows.append(game_row(99, "none", "error", 0))  # an error row is left out
+    s = summarize_cells(pd.DataFrame(rows))
+    assert len(s) == 1
+    r = s.iloc[0]
+    assert (r.games, r.white_wins, r.black_wins, r.timeouts) == (10, 6, 3, 1)
+    assert r.white_rate == 0.6 and r.balance == pytest.approx(0.7) and r.completion == 0.9
+    assert (r.share_destroyed, r.share_checkmate, r.share_castle, r.share_unfinished) == (0.4, 0.2, 0.3, 0.1)
+    assert r.plies_median == 55 and r.plies_mean == 75
+    assert (r.plies_q1, r.plies_q3) == tuple(np.percentile(plies, [25, 75]))
+    assert r.lost_white_pikeman == 0.5
+    assert r.label == "all games"
+    assert r.draw_after == "none"
+
+
+def test_cells_are_split_by_toggles_and_labelled() -> None:
+    s = summarize_cells(synthetic_games(per_cell=10))
+    assert len(s) == 4
+    assert set(s.label) == {f"season={a} swamp={b}" for a in ("summer", "winter") for b in ("on", "off")}
+    assert (s.games == 10).all()
+    assert (s.white_low <= s.white_rate).all() and (s.white_rate <= s.white_high).all()
+
+
+@pytest.mark.parametrize("rows", [0, 1])
+def test_empty_and_single_row_tables_are_refused_in_plain_words(rows: int) -> None:
+    df = pd.DataFrame([game_row(i, "white", "destroyed", 30) for i in range(rows)], columns=list(game_row(0, "", "", 0)))
+    with pytest.raises(BalanceError, match=f"has {rows} finished or timed-out game.*at least 2"):
+        summarize_cells(df)
+
+
+def test_missing_column_is_named() -> None:
+    with pytest.raises(BalanceError, match="no column 'plies'"):
+        summarize_cells(pd.DataFrame({"winner": ["white"] * 3, "victory": ["castle"] * 3}))
+
+
+def test_event_measures() -> None:
+    events = pd.DataFrame({
+        "game_id": [0, 0, 0, 0, 1, 1],
+        "ply": [0, 1, 2, 3, 0, 1],
+        "n_legal": [30, 1, 20, 1, 10, 10],
+        "eval_white": [0.5, -0.5, 0.2, 0.3, 0.1, 0.2],
+    })
+    m = per_game_event_measures(events, pd.Series({0: "black", 1: "white"})).set_index("game_id")
+    assert m.loc[0, "mean_branching"] == 13 and m.loc[0, "decision_share"] == 0.5
+    assert m.loc[0, "lead_changes"] == pytest.approx(2 / 3) and m.loc[1, "lead_changes"] == 0
+    assert m.loc[0, "drama"] == pytest.approx((0.5 + 0.2 + 0.3) / 3) and m.loc[1, "drama"] == 0
+    assert lead_change_rate([0.0, 1.0, 0.0, -1.0]) == 1.0
+    assert math.isnan(drama([1.0], "none"))
+    games = pd.DataFrame([game_row(0, "black", "castle", 4), game_row(1, "white", "castle", 2)])
+    s = summarize_cells(games, events)
+    assert s.iloc[0].mean_branching == pytest.approx(np.mean([13, 10]))
+    assert s.iloc[0].decision_share == pytest.approx(0.75)
+
+
+def test_a_real_shift_is_found_and_worded() -> None:
+    games = synthetic_games(per_cell=150, white_rates={"summer": 0.35, "winter": 0.55}, seed=3)
+    comps = {c.column: c for c in compare_toggles(games)}
+    winter, swamp = comps["season"], comps["swamp"]
+    w = games[games.season == "winter"].winner.eq("white").mean()
+    s = games[games.season == "summer"].winner.eq("white").mean()
+    assert winter.diff == pytest.approx(w - s)
+    assert winter.significant and winter.p_adjusted == pytest.approx(min(1.0, 2 * winter.p_value))  # Holm, 2 tests
+    assert winter.verdict().startswith(f"Winter: White wins {100 * (w - s):.1f} points more often than with summer, "
+                                       "95% CI [")
+    assert "Holm-adjusted p =" in winter.verdict()
+    assert 20 < winter.length_diff < 40 and winter.length_low > 0  # winter games were built 30 plies longer
+    assert "longer" in winter.length_verdict()
+    assert swamp.name == "Swamp off" and swamp.baseline is True
+    assert not swamp.significant and "no clear change" in swamp.verdict()
+
+
+def test_compare_within_a_slice_and_errors() -> None:
+    games = synthetic_games(per_cell=20)
+    c = compare(games, "season", "summer", "winter", where={"swamp": False})
+    assert c.games_baseline == c.games_variant == 20
+    with pytest.raises(BalanceError, match="no games with season=spring"):
+        compare(games, "season", "summer", "spring")
+    with pytest.raises(BalanceError, match="no column 'weather'"):
+        compare(games, "weather", "a", "b")
+    assert compare_toggles(games[(games.season == "summer") & games.swamp]) == []
+
+
+def test_simulation_runner_numbers_seeds_by_offset() -> None:
+    calls = []
+
+    def fake_simulate(rules, white, black, games, seed, max_plies, progress):
+        calls.append((rules, games, seed, max_plies, progress))
+        return pd.DataFrame({"winner": ["white", "black", "none"][:games]})
+
+    run = simulation_runner("season=winter", "greedy", "random", seed=100, max_plies=50, simulate=fake_simulate)
+    assert run(3, 0) == [1, 0, 0]
+    assert run(2, 3) == [1, 0]
+    assert calls == [("season=winter", 3, 100, 50, False), ("season=winter", 2, 103, 50, False)]

@@ -1,0 +1,60 @@
+"""``python -m workbench report FILE.parquet --out DIR``: write DIR/report.html and DIR/report.md.
+
+The events table is read from ``--events FILE`` or, when not given, from a sibling file named like
+the games file with ``events`` in place of ``games`` (or ``NAME.events.parquet``), if one exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from .report import build_report
+from .stats import BalanceError
+
+
+def sibling_events(path: Path) -> Path | None:
+    """The events table that ``simulate`` writes next to a games table, if there is one."""
+    candidates = [path.with_name(path.name.replace("games", "events"))] if "games" in path.name else []
+    candidates += [path.with_name(f"{path.stem}.events{path.suffix}"), path.with_name(f"{path.stem}_events{path.suffix}")]
+    return next((c for c in candidates if c != path and c.exists()), None)
+
+
+def read_table(path: Path, what: str) -> pd.DataFrame:
+    """Read a Parquet (or CSV) table, or raise a ``BalanceError`` naming the file."""
+    if not path.exists():
+        raise BalanceError(f"{path}: no such {what} file")
+    try:
+        return pd.read_csv(path) if path.suffix == ".csv" else pd.read_parquet(path)
+    except Exception as exc:  # pyarrow raises several kinds; the user needs the file name and the cause
+        raise BalanceError(f"{path}: cannot read the {what} table ({exc})") from exc
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse arguments, build the report, print where it went; plain-words error and exit 1 on bad input."""
+    parser = argparse.ArgumentParser(prog="python -m workbench report", description=__doc__.splitlines()[0])
+    parser.add_argument("games", type=Path, help="games table written by `python -m workbench simulate` (Parquet)")
+    parser.add_argument("--out", type=Path, required=True, help="directory for report.html, report.md and figures/")
+    parser.add_argument("--events", type=Path, default=None, help="events table (default: a sibling file if present)")
+    parser.add_argument("--correction", choices=("holm", "bh", "none"), default="holm",
+                        help="multiple-comparison correction (default holm)")
+    parser.add_argument("--alpha", type=float, default=0.05, help="significance level after correction")
+    parser.add_argument("--title", default="TerraFeud balance report")
+    args = parser.parse_args(argv)
+    try:
+        games = read_table(args.games, "games")
+        events_path = args.events or sibling_events(args.games)
+        events = read_table(events_path, "events") if events_path else None
+        report = build_report(games, events, title=args.title, correction=args.correction, alpha=args.alpha,
+                              source=str(args.games))
+        html_path, md_path = report.write(args.out)
+    except BalanceError as exc:
+        print(f"report: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {html_path} and {md_path} ({len(report.summary)} cells, {len(report.comparisons)} comparisons)")
+    for c in report.comparisons:
+        print("  " + c.verdict())
+    return 0
