@@ -8,7 +8,6 @@ engine, so a table from an older run or another machine summarizes the same way.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -71,9 +70,17 @@ def cell_label(row: pd.Series | dict, columns: Sequence[str]) -> str:
 def _fmt(value: object) -> str:
     if isinstance(value, (bool, np.bool_)):
         return "on" if value else "off"
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    if _is_missing(value):
         return "none"
     return str(value)
+
+
+def _is_missing(value: object) -> bool:
+    """None, NaN or pandas' NA (``draw_after`` is a nullable integer column)."""
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):  # lists and other non-scalars are values, not missing
+        return False
 
 
 def _group_keys(games: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
@@ -81,7 +88,7 @@ def _group_keys(games: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     keys = cell_columns(games)
     frame = games.copy()
     for c in keys:
-        frame[c] = frame[c].map(lambda v: "none" if v is None or (isinstance(v, float) and math.isnan(v)) else v)
+        frame[c] = frame[c].astype(object).map(lambda v: "none" if _is_missing(v) else v)
     return frame, keys
 
 
@@ -149,12 +156,15 @@ def summarize_games(g: pd.DataFrame) -> dict[str, float]:
 def per_game_event_measures(events: pd.DataFrame, winners: pd.Series | None = None) -> pd.DataFrame:
     """Per game from the events table: mean branching factor, decision share, lead changes, drama.
 
+    The same definitions as the games table columns that ``workbench.simulate`` writes, so either
+    source gives the same numbers:
+
     - branching factor: mean number of legal actions at each turn (``n_legal``);
     - decision share: share of turns with more than one legal action;
-    - lead changes: share of turns after which the leader (sign of ``eval_white``) differs from
-      before (Ludii's *lead change*);
-    - drama: mean, over turns on which the eventual winner was behind, of how far behind they
-      were (Ludii's *drama*); 0 when the winner was never behind, NaN without a winner.
+    - lead changes: how often the leader (sign of ``eval_white`` after each action) changes,
+      level evaluations skipped (Ludii's *lead change*, as a count per game);
+    - drama: mean, over the positions the eventual winner faced (after the opponent's actions),
+      of how far behind the winner was (0 when ahead); Ludii's *drama*. 0 without a winner.
       Needs ``winners`` (game_id -> 'white'|'black'|'none').
     """
     need = {"game_id", "ply", "n_legal"}
@@ -166,30 +176,27 @@ def per_game_event_measures(events: pd.DataFrame, winners: pd.Series | None = No
         decision_share=("n_legal", lambda s: float((s > 1).mean())),
     )
     if "eval_white" in ev.columns:
-        out["lead_changes"] = ev.groupby("game_id")["eval_white"].apply(lead_change_rate)
-        if winners is not None:
-            out["drama"] = [drama(g["eval_white"], str(winners.get(gid, "none")))
+        out["lead_changes"] = ev.groupby("game_id")["eval_white"].apply(lead_changes)
+        if winners is not None and "side" in ev.columns:
+            out["drama"] = [drama(g["eval_white"], g["side"], str(winners.get(gid, "none")))
                             for gid, g in ev.groupby("game_id")]
     return out.reset_index()
 
 
-def lead_change_rate(evals: Sequence[float] | pd.Series) -> float:
-    """Share of consecutive evaluations where the leader changes sign (level evaluations skipped)."""
+def lead_changes(evals: Sequence[float] | pd.Series) -> int:
+    """Number of times the sign of White's evaluation changes along a game, level evaluations skipped."""
     signs = [np.sign(v) for v in np.asarray(evals, dtype=float) if not np.isnan(v) and v != 0]
-    if len(signs) < 2:
-        return 0.0 if signs else math.nan
-    return sum(a != b for a, b in zip(signs, signs[1:], strict=False)) / (len(signs) - 1)
+    return int(sum(a != b for a, b in zip(signs, signs[1:], strict=False)))
 
 
-def drama(evals: Sequence[float], winner: str) -> float:
-    """How far behind the eventual winner was, on average over the turns they were behind.
+def drama(evals: Sequence[float], movers: Sequence[str], winner: str) -> float:
+    """Mean shortfall of the winner over the positions they faced (after the opponent moved).
 
-    ``evals`` are White's evaluations (positive: White ahead). NaN when nobody won.
+    ``evals`` are White's evaluations after each action (positive: White ahead) and ``movers``
+    the side ('white'/'black') that made it. 0 when nobody won or the winner never faced one.
     """
     if winner not in SIDES:
-        return math.nan
-    x = np.asarray(evals, dtype=float)
-    x = x[~np.isnan(x)]
-    own = x if winner == "white" else -x
-    behind = own[own < 0]
-    return float(-behind.mean()) if len(behind) else 0.0
+        return 0.0
+    sign = 1.0 if winner == "white" else -1.0
+    faced = [max(0.0, -sign * float(v)) for v, m in zip(evals, movers, strict=True) if m != winner]
+    return sum(faced) / len(faced) if faced else 0.0

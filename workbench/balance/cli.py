@@ -1,7 +1,8 @@
 """``python -m workbench report FILE.parquet --out DIR``: write DIR/report.html and DIR/report.md.
 
-The events table is read from ``--events FILE`` or, when not given, from a sibling file named like
-the games file with ``events`` in place of ``games`` (or ``NAME.events.parquet``), if one exists.
+FILE is what ``python -m workbench simulate --out FILE.parquet`` wrote (a Parquet dataset
+directory, or a single Parquet/CSV file). The events table is read from ``--events FILE`` or,
+when not given, from the sibling ``FILE.events.parquet`` that ``simulate --events`` writes.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from .stats import BalanceError
 
 
 def sibling_events(path: Path) -> Path | None:
-    """The events table that ``simulate`` writes next to a games table, if there is one."""
-    candidates = [path.with_name(path.name.replace("games", "events"))] if "games" in path.name else []
-    candidates += [path.with_name(f"{path.stem}.events{path.suffix}"), path.with_name(f"{path.stem}_events{path.suffix}")]
-    return next((c for c in candidates if c != path and c.exists()), None)
+    """The events table that ``simulate`` writes next to a games table (``NAME.events.parquet``), if any."""
+    stem = path.name[: -len(path.suffix)] if path.suffix else path.name
+    candidate = path.with_name(f"{stem}.events{path.suffix or '.parquet'}")
+    return candidate if candidate != path and candidate.exists() else None
 
 
 def read_table(path: Path, what: str) -> pd.DataFrame:
@@ -28,7 +29,12 @@ def read_table(path: Path, what: str) -> pd.DataFrame:
     if not path.exists():
         raise BalanceError(f"{path}: no such {what} file")
     try:
-        return pd.read_csv(path) if path.suffix == ".csv" else pd.read_parquet(path)
+        if path.suffix == ".csv":
+            return pd.read_csv(path)
+        if path.is_dir():  # a simulate dataset: its reader merges the part files and drops repeats
+            from workbench.simulate.core import read_events, read_results
+            return read_events(path) if what == "events" else read_results(path)
+        return pd.read_parquet(path)
     except Exception as exc:  # pyarrow raises several kinds; the user needs the file name and the cause
         raise BalanceError(f"{path}: cannot read the {what} table ({exc})") from exc
 

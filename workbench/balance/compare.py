@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from .cells import AGENTS, _fmt, check_games, varying_columns
+from .cells import AGENTS, _fmt, _is_missing, check_games, varying_columns
 from .stats import BalanceError, SPRTResult, adjust, bootstrap_difference, compare_proportions, sprt
 
 # The rulebook default of each toggle (BOARD-AND-RULINGS.md section 7): the baseline of a comparison.
@@ -106,7 +106,7 @@ def variant_name(column: str, value: Any) -> str:
 
 
 def _key(value: Any) -> Any:
-    return "none" if value is None or (isinstance(value, float) and math.isnan(value)) else value
+    return "none" if _is_missing(value) else value
 
 
 def compare(
@@ -172,13 +172,14 @@ def simulation_runner(
 ) -> Callable[[int, int], list[int]]:
     """A ``run_batch(n, offset)`` for ``sprt`` that plays ``n`` real games of one cell.
 
-    Games numbered from ``offset`` get seeds ``seed + offset ...``, so no two batches repeat a game.
+    The batch starting at game ``offset`` is simulated with seed ``seed + offset``; ``simulate``
+    hashes (seed, cell, index) into each game's seed, so no two batches repeat a game.
     """
     if simulate is None:
         from workbench.simulate import simulate
 
     def run_batch(n: int, offset: int) -> list[int]:
-        df = simulate(rules, white, black, games=n, seed=seed + offset, max_plies=max_plies, progress=False,
+        df = simulate([rules], white, black, games=n, seed=seed + offset, max_plies=max_plies, progress=False,
                       **options)
         if isinstance(df, tuple):
             df = df[0]

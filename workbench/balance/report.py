@@ -23,7 +23,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from .cells import KINDS, SIDES, VICTORIES, cell_columns, check_games, summarize_cells  # noqa: E402
+from .cells import KINDS, SIDES, VICTORIES, _is_missing, cell_columns, check_games, summarize_cells  # noqa: E402
 from .compare import CORRECTION_NAMES, Comparison, compare_toggles, variant_name  # noqa: E402
 from .stats import BalanceError  # noqa: E402
 
@@ -142,7 +142,7 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
             "plies median (Q1–Q3)": f"{r['plies_median']:.0f} ({r['plies_q1']:.0f}–{r['plies_q3']:.0f})",
         }
         for col, name, digits in (("mean_branching", "branching", 1), ("decision_share", "decision %", 1),
-                                  ("lead_changes", "lead change", 3), ("drama", "drama", 3)):
+                                  ("lead_changes", "lead changes", 2), ("drama", "drama", 3)):
             if col in r and not _missing(r.get(col)):
                 if col == "decision_share":
                     row[name] = _interval(r[col], r[f"{col}_low"], r[f"{col}_high"])
@@ -153,7 +153,7 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def _missing(v: Any) -> bool:
-    return v is None or (isinstance(v, float) and math.isnan(v))
+    return _is_missing(v)
 
 
 def captures_table(summary: pd.DataFrame) -> pd.DataFrame | None:
@@ -321,7 +321,10 @@ def build_report(
                 if errors else ""),
              "Win rates carry 95% Wilson intervals; means carry 95% Student-t intervals. Balance is "
              "1 - |White win rate - Black win rate|; completion is the share of games with a winner; "
-             "timeouts are games that reached the ply cap."]
+             "timeouts are games that reached the ply cap. Where the table has them: branching is the mean "
+             "number of legal actions per turn; decision % the share of turns with more than one legal action; "
+             "lead changes how often the leader by the agents' evaluation changed in a game; drama how far "
+             "behind the eventual winner was, on average over the positions they faced (Ludii's measures)."]
     sections = [Section("Summary", intro, summary_table(summary)),
                 Section("Win rates", figures=[("win_rates", plot_win_rates(summary))]),
                 Section("Victory kinds", figures=[("victory_kinds", plot_victory_kinds(summary))]),
