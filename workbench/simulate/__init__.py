@@ -1,0 +1,147 @@
+"""Batches of AI games into pandas tables: in-process, on a local process pool, or on Dask.
+
+``simulate(grid, white, black, games, seed)`` plays ``games`` games in every cell of the grid
+(the cartesian product of rule toggles) and returns the games table, one row per game, sorted
+by ``game_id``. Columns are listed in ``core.GAME_COLUMNS``; the long-format events table
+(``core.EVENT_COLUMNS``) is produced with ``events=True``.
+
+Return value: the games DataFrame, or ``(games, events)`` when ``events=True``. With ``out``,
+games are also appended to the Parquet dataset directory ``out`` as they finish (events to
+``FILE.events.parquet`` beside it), and the returned tables are the whole file's contents, so a
+resumed run returns every game of the batch. Read a file back with ``read_results(path)`` and
+``read_events(path)``. See ``core`` for seeds and the file layout, ``backends`` for retries.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from workbench.engine import RulesConfig
+
+from .backends import cpu_workers, run_dask, run_inprocess, run_pool
+from .core import (
+    EVENT_COLUMNS,
+    GAME_COLUMNS,
+    GameResult,
+    GameSpec,
+    PartWriter,
+    SimulationError,
+    events_frame,
+    events_path,
+    expand_grid,
+    game_seed,
+    games_frame,
+    make_specs,
+    play_game,
+    prepare_output,
+    read_events,
+    read_results,
+    replay_game,
+    run_manifest,
+)
+
+Grid = dict[str, Sequence[Any]] | Sequence[RulesConfig | dict | str] | None
+
+
+def simulate(
+    grid: Grid,
+    white: str,
+    black: str,
+    games: int,
+    seed: int = 0,
+    max_plies: int = 300,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    events: bool = False,
+    out: str | os.PathLike | None = None,
+    resume: bool = False,
+    progress: bool = True,
+    overwrite: bool = False,
+    flush_seconds: float = 1.0,
+    chunk_size: int | None = None,
+) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
+    """Play ``games`` games of ``white`` against ``black`` in every grid cell.
+
+    ``workers``: processes (default: every core); ``0`` plays in this process.
+    ``scheduler``: None for the local process pool, ``"local-cluster"`` for a Dask ``LocalCluster``,
+    or a Dask scheduler address ``"tcp://host:port"``. ``resume`` completes an interrupted ``out``
+    without replaying its games; ``overwrite`` replaces it. A failing game is a row with
+    ``victory='error'``; a game whose worker dies is retried (see ``backends``).
+    """
+    if not isinstance(games, int) or games < 1:
+        raise SimulationError(f"games={games!r} must be a positive number of games per grid cell")
+    if max_plies < 1:
+        raise SimulationError(f"max_plies={max_plies!r} must be at least 1")
+    from workbench.agents import make_agent
+
+    for name in (white, black):
+        try:
+            make_agent(name, seed=0)
+        except ValueError as exc:
+            raise SimulationError(str(exc)) from None
+    cells = expand_grid(grid)
+    specs = make_specs(cells, white, black, games, seed, max_plies, events)
+    writer = None
+    total = len(specs)
+    if out is not None:
+        manifest = run_manifest(cells, white, black, games, seed, max_plies)
+        done = prepare_output(out, manifest, events, resume, overwrite)
+        specs = [s for s in specs if s.game_id not in done]
+        writer = PartWriter(out, events, flush_seconds=flush_seconds)
+    n_workers = cpu_workers() if workers is None else int(workers)
+    if scheduler is None or scheduler in ("processes", "pool"):
+        stream = run_inprocess(specs) if n_workers <= 0 else run_pool(specs, n_workers, chunk_size)
+    elif scheduler == "inprocess":
+        stream = run_inprocess(specs)
+    elif scheduler == "local-cluster" or scheduler.startswith(("tcp://", "tls://", "ws://", "inproc://")):
+        stream = run_dask(specs, scheduler, max(1, n_workers), chunk_size)
+    else:
+        raise SimulationError(f"scheduler={scheduler!r}: use local-cluster, a tcp://host:port address, or none")
+    rows: list[dict[str, Any]] = []
+    event_rows: list[dict[str, Any]] = []
+    bar = _progress_bar(total, total - len(specs), progress)
+    try:
+        for results in stream:
+            for r in results:
+                if writer is not None:
+                    writer.add(r)
+                else:
+                    rows.append(r.row)
+                    event_rows.extend(r.events)
+            if bar is not None:
+                bar.update(len(results))
+    finally:
+        if bar is not None:
+            bar.close()
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()
+        if writer is not None:
+            writer.flush()
+    if writer is not None:
+        writer.close(compact=True)
+        table = read_results(out)  # type: ignore[arg-type]
+        return (table, read_events(out)) if events else table  # type: ignore[arg-type]
+    table = games_frame(sorted(rows, key=lambda r: r["game_id"]))
+    if events:
+        return table, events_frame(sorted(event_rows, key=lambda e: (e["game_id"], e["ply"])))
+    return table
+
+
+def _progress_bar(total: int, done: int, enabled: bool) -> Any:
+    """tqdm's notebook-aware bar: games done, games per second and ETA."""
+    if not enabled:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, initial=done, unit="game", desc="games", smoothing=0.1)
+
+
+__all__ = [
+    "EVENT_COLUMNS", "GAME_COLUMNS", "GameResult", "GameSpec", "SimulationError", "events_path", "expand_grid",
+    "game_seed", "play_game", "read_events", "read_results", "replay_game", "simulate",
+]

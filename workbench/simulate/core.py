@@ -1,0 +1,534 @@
+"""Playing one simulated game into a table row, and the tables' schemas, seeds and files.
+
+Everything a backend needs is here, so the in-process loop, the process pool and Dask workers
+run exactly the same code: a ``GameSpec`` in, a ``GameResult`` (one games-table row, and the
+game's events when asked) out. A game that raises becomes a row with ``victory='error'``, the
+error text and its seed, so it can be replayed with ``replay_game``; the batch goes on.
+
+Seeds: a game's seed is a hash of (batch seed, cell index, game index), so the same batch gives
+the same games on every backend, in any order, and a resumed batch plays exactly the games
+that are missing. The game seed draws the rolled terrain; each agent's seed derives from it.
+
+Files: ``out`` is a Parquet *dataset directory* ``FILE.parquet/`` of part files. A part is
+written under a hidden temporary name and renamed into place, so a kill -9 leaves only whole
+parts; ``read_results`` reads them all (deduplicated by ``game_id``). ``_run.json`` in the
+directory records the batch parameters that ``resume`` checks. With events, the event table is
+a sibling dataset ``FILE.events.parquet/`` written alongside, part for part.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import time
+import traceback
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from workbench.agents import make_agent, material_white
+from workbench.engine import CASTLE, MOVE, ORDER, SHOT, RulesConfig, make_game
+from workbench.engine.geometry import hex_name
+from workbench.engine.pieces import INFANTRY, LETTERS
+
+SIDES = ("white", "black")
+KINDS = ("feudal", "knight", "pikeman", "cavalry", "archer", "infantry")
+_KIND_INDEX = {1: 0, 2: 1, 3: 2, 4: 3, 5: 4, 6: 5}  # piece kind code -> position in KINDS
+TOGGLES = ("season", "hill", "swamp", "terrain", "castling", "archer_melee", "mate_defence", "draw_after",
+           "pike_cavalry_mutual")
+LOST_COLUMNS = [f"lost_{s}_{k}" for s in SIDES for k in KINDS]
+
+GAMES_SCHEMA = pa.schema(
+    [("game_id", pa.int64()), ("cell", pa.string())]
+    + [(t, pa.bool_() if t in ("hill", "swamp", "archer_melee", "pike_cavalry_mutual") else
+        pa.int64() if t == "draw_after" else pa.string()) for t in TOGGLES]
+    + [(c, pa.string()) for c in ("hill_white", "hill_black", "swamp_white", "swamp_black",
+                                  "white_agent", "black_agent")]
+    + [("seed", pa.int64()), ("winner", pa.string()), ("victory", pa.string()), ("plies", pa.int64())]
+    + [(c, pa.int64()) for c in LOST_COLUMNS]
+    + [("seconds", pa.float64()), ("error", pa.string()), ("lead_changes", pa.int64()), ("drama", pa.float64()),
+       ("mean_branching", pa.float64()), ("decision_share", pa.float64())]
+)
+EVENTS_SCHEMA = pa.schema(
+    [("game_id", pa.int64()), ("ply", pa.int64()), ("side", pa.string()), ("action", pa.string()),
+     ("piece", pa.string()), ("from", pa.string()), ("to", pa.string()), ("captured", pa.string()),
+     ("victims", pa.string()), ("n_legal", pa.int64()), ("eval_white", pa.float64())]
+)
+GAME_COLUMNS = GAMES_SCHEMA.names
+EVENT_COLUMNS = EVENTS_SCHEMA.names
+
+
+class SimulationError(ValueError):
+    """A batch that cannot run as asked (bad grid, output clash, resume mismatch)."""
+
+
+# ---------------------------------------------------------------------- seeds and specs
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from any parts, stable across processes, machines and Python versions."""
+    text = "/".join(str(p) for p in parts).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+def game_seed(seed: int, cell: int, index: int) -> int:
+    """Seed of game ``index`` of grid cell ``cell`` in a batch seeded ``seed``."""
+    return derive_seed("terrafeud-game", seed, cell, index)
+
+
+def agent_seed(game_seed_: int, side: int) -> int:
+    """Seed of the agent playing ``side`` (0 White, 1 Black) in the game seeded ``game_seed_``."""
+    return derive_seed("terrafeud-agent", game_seed_, side)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything needed to play one game anywhere: picklable and small."""
+
+    game_id: int
+    cell: str
+    rules: dict[str, Any]
+    white: str
+    black: str
+    seed: int
+    max_plies: int = 300
+    events: bool = False
+
+
+@dataclass
+class GameResult:
+    """One games-table row and, when asked, the game's event rows."""
+
+    row: dict[str, Any]
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+def expand_grid(grid: dict[str, Sequence[Any]] | Sequence[RulesConfig | dict | str] | None) -> list[RulesConfig]:
+    """Grid cells: the cartesian product of a toggle -> values mapping, or a list of configs."""
+    if grid is None:
+        return [RulesConfig()]
+    try:
+        if isinstance(grid, dict):
+            keys = list(grid)
+            values = [list(v) if isinstance(v, (list, tuple)) else [v] for v in grid.values()]
+            for k, v in zip(keys, values, strict=True):
+                if not v:
+                    raise SimulationError(f"grid toggle {k!r} has no values")
+            return [RulesConfig.from_dict(dict(zip(keys, combo, strict=True))) for combo in itertools.product(*values)]
+        cells: list[RulesConfig] = []
+        for item in grid:
+            if isinstance(item, RulesConfig):
+                cells.append(item)
+            elif isinstance(item, dict):
+                cells.append(RulesConfig.from_dict(item))
+            elif isinstance(item, str):
+                cells.append(RulesConfig.parse(item))
+            else:
+                raise SimulationError(f"grid cell {item!r} must be a RulesConfig, a dict or a 'key=value' string")
+    except ValueError as exc:
+        if isinstance(exc, SimulationError):
+            raise
+        raise SimulationError(f"grid: {exc}") from None
+    if not cells:
+        raise SimulationError("grid: no cells to play")
+    return cells
+
+
+def make_specs(cells: list[RulesConfig], white: str, black: str, games: int, seed: int, max_plies: int,
+               events: bool) -> list[GameSpec]:
+    """Game specs for ``games`` games per cell; ``game_id = cell_index * games + game_index``."""
+    specs = []
+    for ci, rules in enumerate(cells):
+        data = rules.to_dict()
+        label = rules.label()
+        for gi in range(games):
+            specs.append(GameSpec(ci * games + gi, label, data, white, black, game_seed(seed, ci, gi),
+                                  max_plies, events))
+    return specs
+
+
+# ---------------------------------------------------------------------- one game
+def lead_changes(evals: Sequence[float]) -> int:
+    """Number of times the sign of ``eval_white`` changes along the game, zeros ignored."""
+    count, last = 0, 0
+    for v in evals:
+        sign = (v > 0) - (v < 0)
+        if sign:
+            if last and sign != last:
+                count += 1
+            last = sign
+    return count
+
+
+def drama(evals: Sequence[float], sides: Sequence[int], winner: int | None) -> float:
+    """Ludii-style drama: mean, over the positions the winner faced (after the opponent's actions),
+    of how far below 0 the winner's evaluation was; 0 if nobody won or it never faced one."""
+    if winner is None:
+        return 0.0
+    sign = 1.0 if winner == 0 else -1.0
+    faced = [max(0.0, -sign * v) for v, s in zip(evals, sides, strict=True) if s != winner]
+    return sum(faced) / len(faced) if faced else 0.0
+
+
+def _counts(squares: list[int]) -> list[int]:
+    out = [0] * 16
+    for c in squares:
+        if c:
+            out[c] += 1
+    return out
+
+
+def _steps(action: tuple) -> list[tuple[int, int]]:
+    kind = action[0]
+    if kind == MOVE:
+        return [(action[1], action[2])]
+    if kind == ORDER:
+        return [(action[1], action[2]), (action[4], action[5])]
+    return []
+
+
+def _promotions(action: tuple, side: int, after: list[int]) -> list[tuple[int, int]]:
+    """(hex, kind) of promotions that happened: the step carried ``=X`` and the piece stands there."""
+    if action[0] == MOVE:
+        cand = [(action[2], action[3])]
+    elif action[0] == ORDER:
+        cand = [(action[2], action[3]), (action[5], action[6])]
+    else:
+        return []
+    return [(t, k) for t, k in cand if k and after[t] == k | (side << 3)]
+
+
+def _deaths(before: list[int], after: list[int], action: tuple, side: int, rules_castling: str) -> tuple[list[int], list[int]]:
+    """Piece codes removed by the action, and the hexes where they died.
+
+    Counts come from the board (a promotion turns one infantryman into another kind, so it is
+    added back); hexes from comparing the board with what the movement alone would leave.
+    """
+    promoted = _promotions(action, side, after)
+    cb, ca = _counts(before), _counts(after)
+    inf = INFANTRY | (side << 3)
+    for _, k in promoted:
+        ca[k | (side << 3)] -= 1
+        ca[inf] += 1
+    dead = [c for c in range(16) for _ in range(max(0, cb[c] - ca[c]))]
+    if not dead:
+        return [], []
+    expected = before[:]
+    victims: set[int] = set()
+    for a, t in _steps(action):
+        if expected[t] and expected[t] >> 3 != side:
+            victims.add(t)
+        expected[t], expected[a] = expected[a], 0
+    if action[0] == CASTLE:
+        f, i = action[1], action[2]
+        if rules_castling == "sacrifice":
+            victims.add(i)
+            expected[i], expected[f] = expected[f], 0
+        else:
+            expected[f], expected[i] = expected[i], expected[f]
+    promo_at = {t for t, _ in promoted}
+    for h in range(91):
+        if expected[h] and after[h] != expected[h] and h not in promo_at:
+            victims.add(h)
+    return dead, sorted(victims)
+
+
+def _letter(c: int) -> str:
+    ch = LETTERS[c & 7]
+    return ch if c >> 3 == 0 else ch.lower()
+
+
+def _base_row(spec: GameSpec) -> dict[str, Any]:
+    rules = RulesConfig.from_dict(spec.rules)
+    row: dict[str, Any] = {"game_id": spec.game_id, "cell": spec.cell}
+    for t in TOGGLES:
+        row[t] = getattr(rules, t)
+    row.update({"hill_white": None, "hill_black": None, "swamp_white": None, "swamp_black": None,
+                "white_agent": spec.white, "black_agent": spec.black, "seed": spec.seed, "winner": "none",
+                "victory": "unfinished", "plies": 0})
+    row.update(dict.fromkeys(LOST_COLUMNS, 0))
+    row.update({"seconds": 0.0, "error": None, "lead_changes": 0, "drama": 0.0, "mean_branching": 0.0,
+                "decision_share": 0.0})
+    return row
+
+
+def play_game(spec: GameSpec) -> GameResult:
+    """Play one game to its end or the ply cap; never raises for a failure inside the game."""
+    t0 = time.perf_counter()
+    row = _base_row(spec)
+    events: list[dict[str, Any]] = []
+    evals: list[float] = []
+    movers: list[int] = []
+    n_legal: list[int] = []
+    lost = [[0] * 6, [0] * 6]
+    st = None
+    try:
+        game = make_game(spec.rules, seed=spec.seed)
+        terrain = game.terrain.to_dict()
+        for s in SIDES:
+            row[f"hill_{s}"] = terrain["hills"][s]
+            row[f"swamp_{s}"] = terrain["swamps"][s]
+        st = game.new_initial_state()
+        agents = [make_agent(spec.white, seed=agent_seed(spec.seed, 0)),
+                  make_agent(spec.black, seed=agent_seed(spec.seed, 1))]
+        castling = game.rules.castling
+        while st.victory is None and st.ply < spec.max_plies:
+            side = st.to_move
+            n = len(st.legal_actions())
+            action = agents[side].select_action(st)
+            before = st.squares[:]
+            text = st.action_to_string(action) if spec.events else ""
+            st.apply(action)
+            dead, victims = _deaths(before, st.squares, action, side, castling)
+            for c in dead:
+                lost[c >> 3][_KIND_INDEX[c & 7]] += 1
+            ev = material_white(st)
+            evals.append(ev)
+            movers.append(side)
+            n_legal.append(n)
+            if spec.events:
+                steps = _steps(action)
+                if action[0] in (SHOT, CASTLE):
+                    frm, to = hex_name(action[1]), hex_name(action[2])
+                elif steps:
+                    frm, to = hex_name(steps[0][0]), hex_name(steps[0][1])
+                else:
+                    frm = to = ""
+                piece = _letter(before[action[1]]) if len(action) > 1 else ""
+                events.append({"game_id": spec.game_id, "ply": st.ply, "side": SIDES[side], "action": text,
+                               "piece": piece, "from": frm, "to": to,
+                               "captured": " ".join(_letter(c) for c in dead),
+                               "victims": " ".join(hex_name(h) for h in victims), "n_legal": n, "eval_white": ev})
+        if st.victory is not None:
+            row["victory"] = st.victory
+            row["winner"] = st.winner_name() or "none"
+    except Exception as exc:  # noqa: BLE001 - a failing game is data, the batch goes on
+        where = f" at ply {st.ply}" if st is not None else ""
+        tb = traceback.extract_tb(exc.__traceback__)[-1]
+        row["victory"] = "error"
+        row["winner"] = "none"
+        row["error"] = f"{type(exc).__name__}{where}: {exc} ({Path(tb.filename).name}:{tb.lineno})"
+    row["plies"] = st.ply if st is not None else 0
+    for s in (0, 1):
+        for k, name in enumerate(KINDS):
+            row[f"lost_{SIDES[s]}_{name}"] = lost[s][k]
+    winner = None if row["winner"] == "none" else SIDES.index(row["winner"])
+    row["lead_changes"] = lead_changes(evals)
+    row["drama"] = drama(evals, movers, winner)
+    if n_legal:
+        row["mean_branching"] = sum(n_legal) / len(n_legal)
+        row["decision_share"] = sum(1 for n in n_legal if n > 1) / len(n_legal)
+    row["seconds"] = time.perf_counter() - t0
+    return GameResult(row, events)
+
+
+def play_chunk(specs: Sequence[GameSpec]) -> list[GameResult]:
+    """Several games in one task, to keep scheduling overhead small next to the games."""
+    return [play_game(s) for s in specs]
+
+
+def replay_game(row: dict[str, Any] | pd.Series, max_plies: int = 300, events: bool = True) -> GameResult:
+    """Play again the game of a games-table row (e.g. one with ``victory='error'``), from its seed."""
+    r = dict(row)
+    rules = {t: (None if pd.isna(r[t]) else int(r[t])) if t == "draw_after" else _plain(r[t]) for t in TOGGLES}
+    for kind in ("hill", "swamp"):  # the recorded hexes, so explicit terrain is replayed too
+        placed = {s: r[f"{kind}_{s}"] for s in SIDES if r.get(f"{kind}_{s}") is not None}
+        if placed:
+            rules[kind + "s"] = placed
+    spec = GameSpec(int(r["game_id"]), str(r["cell"]), rules, str(r["white_agent"]), str(r["black_agent"]),
+                    int(r["seed"]), max_plies, events)
+    return play_game(spec)
+
+
+def _plain(v: Any) -> Any:
+    """numpy scalars from a DataFrame row back to Python values for ``RulesConfig``."""
+    return v.item() if hasattr(v, "item") else v
+
+
+def error_result(spec: GameSpec, message: str) -> GameResult:
+    """The row of a game that could not be played at all (its worker kept dying)."""
+    row = _base_row(spec)
+    row["victory"] = "error"
+    row["error"] = message
+    return GameResult(row)
+
+
+# ---------------------------------------------------------------------- tables and files
+def games_frame(rows: Iterable[dict[str, Any]]) -> pd.DataFrame:
+    """The games table with its fixed column types (``draw_after`` nullable integer)."""
+    return _frame(pa.Table.from_pylist(list(rows), schema=GAMES_SCHEMA))
+
+
+def events_frame(rows: Iterable[dict[str, Any]]) -> pd.DataFrame:
+    """The long-format events table with its fixed column types."""
+    return pa.Table.from_pylist(list(rows), schema=EVENTS_SCHEMA).to_pandas()
+
+
+def _frame(table: pa.Table) -> pd.DataFrame:
+    df = table.to_pandas()
+    if "draw_after" in df:
+        df["draw_after"] = df["draw_after"].astype("Int64")
+    return df
+
+
+def events_path(out: str | os.PathLike) -> Path:
+    """``FILE.events.parquet`` beside ``FILE.parquet``."""
+    p = Path(out)
+    stem = p.name[: -len(".parquet")] if p.name.endswith(".parquet") else p.name
+    return p.with_name(stem + ".events.parquet")
+
+
+def _parts(path: Path) -> list[Path]:
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        return []
+    return sorted(p for p in path.iterdir() if p.suffix == ".parquet" and not p.name.startswith((".", "_")))
+
+
+def read_results(path: str | os.PathLike, columns: list[str] | None = None) -> pd.DataFrame:
+    """The whole games table of a simulation output (every part, each game once, by ``game_id``)."""
+    p = Path(path)
+    parts = _parts(p)
+    if not parts:
+        if not p.exists():
+            raise FileNotFoundError(f"{p}: no simulation output here")
+        return games_frame([])[columns] if columns else games_frame([])
+    table = pa.concat_tables([pq.read_table(f, columns=columns, schema=GAMES_SCHEMA) if columns is None
+                              else pq.read_table(f, columns=columns) for f in parts])
+    df = _frame(table)
+    if "game_id" in df:
+        df = df.drop_duplicates("game_id", keep="last").sort_values("game_id", kind="stable")
+    return df.reset_index(drop=True)
+
+
+def read_events(path: str | os.PathLike) -> pd.DataFrame:
+    """The events table beside a simulation output (``FILE.events.parquet``), or the path itself."""
+    p = Path(path)
+    if not p.name.endswith(".events.parquet"):
+        p = events_path(p)
+    parts = _parts(p)
+    if not parts:
+        return events_frame([])
+    df = pa.concat_tables([pq.read_table(f, schema=EVENTS_SCHEMA) for f in parts]).to_pandas()
+    return df.drop_duplicates(["game_id", "ply"], keep="last").sort_values(["game_id", "ply"]).reset_index(drop=True)
+
+
+def _write_atomic(table: pa.Table, directory: Path, name: str) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    tmp = directory / f".tmp-{name}"
+    pq.write_table(table, tmp)
+    final = directory / name
+    os.replace(tmp, final)
+    return final
+
+
+class PartWriter:
+    """Appends finished games to the output dataset in whole, atomically renamed part files.
+
+    A part is flushed every ``flush_seconds`` or ``flush_games`` games, whichever comes first,
+    so a kill -9 loses at most that much; ``close`` flushes the rest and compacts the parts.
+    """
+
+    def __init__(self, out: str | os.PathLike, events: bool, flush_seconds: float = 1.0, flush_games: int = 500) -> None:
+        self.out = Path(out)
+        self.events_out = events_path(out) if events else None
+        self.flush_seconds = flush_seconds
+        self.flush_games = flush_games
+        self._rows: list[dict[str, Any]] = []
+        self._events: list[dict[str, Any]] = []
+        self._last = time.monotonic()
+        self._run = uuid.uuid4().hex[:8]
+        self._n = 0
+
+    def add(self, result: GameResult) -> None:
+        """Buffer one game; flush when the buffer is due."""
+        self._rows.append(result.row)
+        self._events.extend(result.events)
+        if len(self._rows) >= self.flush_games or time.monotonic() - self._last >= self.flush_seconds:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the buffered games (events first, so a games row never lacks its events)."""
+        self._last = time.monotonic()
+        if not self._rows:
+            return
+        name = f"part-{self._run}-{self._n:05d}.parquet"
+        if self.events_out is not None:
+            _write_atomic(pa.Table.from_pylist(self._events, schema=EVENTS_SCHEMA), self.events_out, name)
+        _write_atomic(pa.Table.from_pylist(self._rows, schema=GAMES_SCHEMA), self.out, name)
+        self._n += 1
+        self._rows, self._events = [], []
+
+    def close(self, compact: bool = True) -> None:
+        """Flush, then merge the parts into one file (duplicates are harmless if killed midway)."""
+        self.flush()
+        if compact:
+            compact_dataset(self.out, GAMES_SCHEMA, ["game_id"])
+            if self.events_out is not None:
+                compact_dataset(self.events_out, EVENTS_SCHEMA, ["game_id", "ply"])
+
+
+def compact_dataset(directory: Path, schema: pa.Schema, keys: list[str]) -> None:
+    """Merge a dataset's parts into one part: write the merged file, then remove the old ones."""
+    parts = _parts(directory)
+    if len(parts) <= 1:
+        return
+    table = pa.concat_tables([pq.read_table(f, schema=schema) for f in parts])
+    df = table.to_pandas()
+    df = df.drop_duplicates(keys, keep="last").sort_values(keys, kind="stable")
+    merged = pa.Table.from_pandas(df, schema=schema, preserve_index=False)
+    _write_atomic(merged, directory, f"part-{uuid.uuid4().hex[:8]}-merged.parquet")
+    for f in parts:
+        f.unlink(missing_ok=True)
+
+
+def run_manifest(cells: list[RulesConfig], white: str, black: str, games: int, seed: int, max_plies: int) -> dict:
+    """What identifies a batch: a resumed run must match it exactly."""
+    return {"cells": [c.label() for c in cells], "white": white, "black": black, "games": games, "seed": seed,
+            "max_plies": max_plies}
+
+
+def prepare_output(out: str | os.PathLike, manifest: dict, events: bool, resume: bool, overwrite: bool) -> set[int]:
+    """Check or create the output directory; returns the ``game_id``s already done (resume)."""
+    p = Path(out)
+    ep = events_path(p)
+    if p.exists() and not p.is_dir():
+        raise SimulationError(f"{p}: exists and is a file, not a simulation dataset directory")
+    existing = _parts(p)
+    manifest_file = p / "_run.json"
+    if existing or manifest_file.exists():
+        if overwrite:
+            for f in [*existing, manifest_file, *_parts(ep)]:
+                f.unlink(missing_ok=True)
+        elif not resume:
+            raise SimulationError(f"{p}: already holds a simulation; use resume (--resume) or overwrite")
+        else:
+            old = json.loads(manifest_file.read_text()) if manifest_file.exists() else None
+            if old is not None and old != manifest:
+                diff = [k for k in manifest if old.get(k) != manifest[k]]
+                raise SimulationError(
+                    f"{p}: cannot resume, the batch differs in {', '.join(diff)} "
+                    f"(stored {[old.get(k) for k in diff]}, asked {[manifest[k] for k in diff]})")
+            done = set(read_results(p, columns=["game_id"])["game_id"].tolist()) if existing else set()
+            p.mkdir(parents=True, exist_ok=True)
+            manifest_file.write_text(json.dumps(manifest, indent=1))
+            return done
+    p.mkdir(parents=True, exist_ok=True)
+    if events:
+        ep.mkdir(parents=True, exist_ok=True)
+    manifest_file.write_text(json.dumps(manifest, indent=1))
+    return set()
+
+
+__all__ = [
+    "EVENT_COLUMNS", "GAME_COLUMNS", "GameResult", "GameSpec", "PartWriter", "SimulationError", "agent_seed",
+    "drama", "error_result", "events_frame", "events_path", "expand_grid", "game_seed", "games_frame",
+    "lead_changes", "make_specs", "play_chunk", "play_game", "read_events", "read_results", "replay_game",
+]
