@@ -8,6 +8,7 @@ engine, so a table from an older run or another machine summarizes the same way.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -139,7 +140,7 @@ def summarize_games(g: pd.DataFrame) -> dict[str, float]:
     for kind in VICTORIES:
         out[f"share_{kind}"] = float((g["victory"] == kind).mean())
     plies = g["plies"].astype(float)
-    out["plies_mean"], out["plies_low"], out["plies_high"] = mean_interval(plies)
+    out["plies_mean"], out["plies_low"], out["plies_high"] = _non_negative(mean_interval(plies))
     out["plies_median"] = float(plies.median())
     out["plies_q1"], out["plies_q3"] = (float(q) for q in plies.quantile([0.25, 0.75]))
     for side in SIDES:
@@ -149,8 +150,14 @@ def summarize_games(g: pd.DataFrame) -> dict[str, float]:
                 out[col] = float(g[col].astype(float).mean())
     for col in ("mean_branching", "decision_share", "lead_changes", "drama"):
         if col in g.columns and g[col].notna().any():
-            out[col], out[f"{col}_low"], out[f"{col}_high"] = mean_interval(g[col].astype(float))
+            out[col], out[f"{col}_low"], out[f"{col}_high"] = _non_negative(mean_interval(g[col].astype(float)))
     return out
+
+
+def _non_negative(interval: tuple[float, float, float]) -> tuple[float, float, float]:
+    """A t-interval of a measure that cannot be negative (plies, counts, shares), cut at 0."""
+    mean, low, high = interval
+    return mean, low if math.isnan(low) else max(0.0, low), high
 
 
 def per_game_event_measures(events: pd.DataFrame, winners: pd.Series | None = None) -> pd.DataFrame:

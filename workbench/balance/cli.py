@@ -60,7 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     except BalanceError as exc:
         print(f"report: {exc}", file=sys.stderr)
         return 1
-    print(f"wrote {html_path} and {md_path} ({len(report.summary)} cells, {len(report.comparisons)} comparisons)")
+    cells, comps = len(report.summary), len(report.comparisons)
+    print(f"wrote {html_path} and {md_path} ({cells} cell{'s' * (cells != 1)}, "
+          f"{comps} comparison{'s' * (comps != 1)})")
     for c in report.comparisons:
         print("  " + c.verdict())
     return 0

@@ -276,8 +276,15 @@ def heatmap_section(games: pd.DataFrame, events: pd.DataFrame | None) -> Section
     except ImportError:
         section.paragraphs.append("Skipped: the heatmap module workbench.viz.heat is not available in this install.")
         return section
-    result = heat.batch_heatmaps(games, events)
+    try:
+        result = heat.batch_heatmaps(games, events)
+    except (ValueError, KeyError) as exc:  # e.g. an events table without the columns the maps read
+        section.paragraphs.append(f"Skipped: the batch heatmaps could not be drawn ({exc}).")
+        return section
     figures = _figures_of(result)
+    if figures:
+        section.paragraphs.append("Per season, from the events table (workbench.viz.heat.batch_heatmaps): how often "
+                                  "pieces entered each hex, where pieces died, and where feudals died.")
     if not figures:
         section.paragraphs.append("Skipped: workbench.viz.heat.batch_heatmaps returned no figures.")
     for i, (name, fig) in enumerate(figures):
