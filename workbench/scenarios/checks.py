@@ -93,7 +93,7 @@ def play_actions(check: Check, state: GameState) -> tuple[list[GameState], Check
             if not reason.startswith(text):
                 reason = f"{text}: {reason}"
             return states, CheckResult(
-                check.index, line, ERROR_STATUS, f"line {line}: {check.describe()}: play step {i}: {reason}"
+                check.index, line, ERROR_STATUS, f"line {line}: check {check.index}: play step {i}: {reason}"
             )
         states.append(state.clone())
     return states, None
