@@ -34,6 +34,7 @@ from workbench.engine import (
 )
 from workbench.engine.geometry import CAVALRY_PATHS, DISTANCE, HEXES, RAYS
 from workbench.engine.pieces import (
+    ARCHER,
     CAVALRY,
     KIND_NAMES,
     KNIGHT,
@@ -205,7 +206,9 @@ class BoardController:
             if (a[0] == MOVE and a[1] == frm and a[2] == h) or (a[0] in (SHOT, CASTLE) and a[1] == frm and a[2] == h)
         ]
         if not matching:
-            self.message = explain_illegal(st, (MOVE, frm, h, 0))
+            # An archer reaches hexes beyond its neighbours only by a shot (W8): explain that action.
+            shot = st.squares[frm] & 7 == ARCHER and DISTANCE[frm][h] >= 2
+            self.message = explain_illegal(st, (SHOT, frm, h) if shot else (MOVE, frm, h, 0))
             self.selected = None
             return
         self._play_or_choose(matching)

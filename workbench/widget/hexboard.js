@@ -33,9 +33,9 @@ function hexNames() {
 }
 
 function heatColour(v) {
-  // viridis-like ramp for 0..1, a blue-red diverging one for negative values.
-  if (v < 0) return `rgba(40, 90, 220, ${Math.min(0.65, -v * 0.65)})`;
-  return `rgba(230, 60, 30, ${Math.min(0.65, v * 0.65)})`;
+  // Translucent red for positive values, blue for negative ones (values arrive scaled to -1..1).
+  if (v < 0) return `rgba(40, 90, 220, ${Math.min(0.45, -v * 0.45)})`;
+  return `rgba(230, 60, 30, ${Math.min(0.45, v * 0.45)})`;
 }
 
 function render({ model, el }) {
