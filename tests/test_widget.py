@@ -247,7 +247,7 @@ def test_overlays_zones_aura_and_heat() -> None:
         assert len(heat["values"]) == 91 and max(abs(v) for v in heat["values"]) <= 1.0
 
 
-def test_widget_messages_drive_the_controller() -> None:
+def test_widget_messages_drive_the_controller(tmp_path) -> None:
     pytest.importorskip("anywidget")
     from workbench.widget import HexBoard
 
@@ -266,5 +266,8 @@ def test_widget_messages_drive_the_controller() -> None:
     assert "path box" in board.view["message"]
     board._on_msg(board, {"type": "fly"}, [])
     assert "unknown widget message 'fly'" in board.view["message"]
+    board._on_msg(board, {"type": "export", "path": str(tmp_path / "My Probe.yaml")}, [])
+    written = (tmp_path / "My Probe.yaml").read_text(encoding="utf-8")
+    assert written == board.export_text and "id: my-probe" in written
     with pytest.raises(WidgetError, match="overlays"):
         board.show(fog=True)

@@ -9,6 +9,7 @@ messages (``{"type": "click", "hex": "f3"}``, ``{"type": "undo"}``, ...). All ga
 from __future__ import annotations
 
 import pathlib
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -168,7 +169,8 @@ class HexBoard(anywidget.AnyWidget):
         self._do(handlers[kind])
 
     def _export(self, path: str) -> None:
-        text = self.controller.export_scenario(pathlib.Path(path).stem if path else "edited-position")
+        stem = re.sub(r"[^a-z0-9]+", "-", pathlib.Path(path).stem.lower()).strip("-") if path else ""
+        text = self.controller.export_scenario(stem or "edited-position")
         self.export_text = text
         if path:
             pathlib.Path(path).write_text(text, encoding="utf-8")
