@@ -26,6 +26,25 @@ def _check_side(side: int) -> None:
         raise ValueError(f"side must be 0 (white) or 1 (black), not {side!r}")
 
 
+def _side_actions(probe: GameState, side: int) -> list[Action]:
+    """``side``'s actions as if it were to move, keeping only those whose pieces really stand there.
+
+    The filter guards against actions generated from a stale board after a promotion probe
+    (docs/engine-bugs-found.md); it removes nothing once the generator reads the live board.
+    """
+    probe.to_move = side
+    probe._cache = None
+    sq = probe.squares
+    out = []
+    for a in probe._generate(side):
+        if len(a) > 1 and not (sq[a[1]] and sq[a[1]] >> 3 == side):
+            continue
+        if a[0] == ORDER and not (sq[a[4]] and sq[a[4]] >> 3 == side):
+            continue
+        out.append(a)
+    return out
+
+
 def zone_counts(state: GameState, side: int) -> list[int]:
     """How many of ``side``'s pikemen have each hex in their zone (the W2 stop "flower")."""
     _check_side(side)
@@ -77,7 +96,8 @@ def threat_sets(state: GameState, side: int) -> list[set[int]]:
     The enemy is given the move in the current position (as W10 does). A piece counts on a hex if
     one enemy action in which it takes part
 
-    - ends a move or attack on the hex, or passes over it as a knight kills on a bridge;
+    - ends a move or attack on the hex, or passes over it as a knight kills on a bridge (an archer's
+      move counts only under ``archer_melee``);
     - marks the hex with an archer's shot (an ultimatum on a piece there, a mine on an empty hex);
     - kills a piece of ``side`` standing there through the triggers (an archer dying next to the
       enemy, a coordinated attack), as the engine resolves them: both infantry count;
@@ -96,16 +116,17 @@ def threat_sets(state: GameState, side: int) -> list[set[int]]:
     if state.is_terminal():
         return out
     probe = state.clone()
-    probe.to_move = e
-    probe._cache = None
-    actions = probe._generate(e)
+    actions = _side_actions(probe, e)
     enemy_inf = INFANTRY | (e << 3)
     walk = state.board.walkable
+    melee = state.rules.archer_melee
     before = probe.squares[:]
     probe._mate_depth += 10  # a probe of the next turn needs no checkmate test
     try:
         for a in actions:
             strikes = _strikes(a)
+            if a[0] == MOVE and before[a[1]] & 7 == ARCHER and not melee:
+                strikes = []  # an archer never attacks by moving (W8)
             moved = _relocations(a)
             for o, t in strikes:
                 out[t].add(o)
@@ -200,9 +221,7 @@ def mobility(state: GameState, side: int, per: str = "reach") -> list[float]:
     if per not in ("reach", "piece"):
         raise ValueError(f"mobility per={per!r}: use 'reach' or 'piece'")
     probe = state.clone()
-    probe.to_move = side
-    probe._cache = None
-    actions = probe._generate(side)
+    actions = _side_actions(probe, side)
     if per == "reach":
         reach: list[set[int]] = [set() for _ in HEXES]
         for a in actions:
