@@ -11,6 +11,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.collections import LineCollection, PolyCollection
@@ -129,10 +130,9 @@ def heat_collection(values: Sequence[float], layout: Layout, cmap: Any = "viridi
         finite = arr.compressed()
         lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
         norm = Normalize(vmin=lo, vmax=hi if hi > lo else lo + 1.0)
-    coll = PolyCollection([layout.polygon_corners(h) for h in HEXES], array=arr, cmap=cmap, norm=norm,
+    cm = (matplotlib.colormaps[cmap] if isinstance(cmap, str) else cmap).with_extremes(bad=(0, 0, 0, 0))
+    return PolyCollection([layout.polygon_corners(h) for h in HEXES], array=arr, cmap=cm, norm=norm,
                           edgecolors="#3a3a3a", linewidths=0.4, alpha=alpha)
-    coll.cmap.set_bad(alpha=0.0)
-    return coll
 
 
 def heatmap(
