@@ -87,7 +87,7 @@ def _lower_hexes(text: str) -> str:
     return text.lower()
 
 
-def _step_text(state: "GameState", a: int, t: int, promo: int, side: int) -> str:
+def _step_text(state: GameState, a: int, t: int, promo: int, side: int) -> str:
     c = state.squares[t]
     sep = "x" if c and c >> 3 != side else "-"
     suffix = ""
@@ -97,7 +97,7 @@ def _step_text(state: "GameState", a: int, t: int, promo: int, side: int) -> str
     return f"{hex_name(a)}{sep}{hex_name(t)}{suffix}"
 
 
-def format_action(state: "GameState", action: Action) -> str:
+def format_action(state: GameState, action: Action) -> str:
     """Notation of an action in ``state`` (``x`` when the final hex holds an enemy)."""
     kind = action[0]
     side = state.to_move
@@ -121,7 +121,7 @@ def format_action(state: "GameState", action: Action) -> str:
     return f"order {first} {second}"
 
 
-def parse_action(state: "GameState", text: str) -> Action:
+def parse_action(state: GameState, text: str) -> Action:
     """Read notation and return the legal action it names; explain the rule when it is not legal."""
     try:
         action = read_action(text)
@@ -133,7 +133,7 @@ def parse_action(state: "GameState", text: str) -> Action:
     raise IllegalActionError(explain_illegal(state, action, text=" ".join(str(text).split())))
 
 
-def explain_illegal(state: "GameState", action: Action, text: str | None = None) -> str:
+def explain_illegal(state: GameState, action: Action, text: str | None = None) -> str:
     """Why ``action`` is not legal in ``state``, prefixed by its text."""
     if text is None:
         try:
@@ -143,7 +143,7 @@ def explain_illegal(state: "GameState", action: Action, text: str | None = None)
     return f"{text}: {_reason(state, action)}"
 
 
-def _reason(state: "GameState", action: Action) -> str:  # noqa: C901 - one branch per rule
+def _reason(state: GameState, action: Action) -> str:  # noqa: C901 - one branch per rule
     sq = state.squares
     s = state.to_move
     side = SIDE_NAMES[s].capitalize()
@@ -284,7 +284,7 @@ def _rays(h: int):  # noqa: ANN202
     return RAYS[h]
 
 
-def _promotion_reason(state: "GameState", action: Action) -> str:
+def _promotion_reason(state: GameState, action: Action) -> str:
     s = state.to_move
     pool = sorted({LETTERS[k] for k in state.destroyed[s] if k != FEUDAL})
     if not pool:

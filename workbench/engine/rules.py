@@ -69,7 +69,7 @@ class RulesConfig:
         return [f.name for f in dataclasses.fields(cls) if not f.name.startswith("_")]
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any] | None) -> "RulesConfig":
+    def from_dict(cls, data: dict[str, Any] | None) -> RulesConfig:
         """Build from a mapping of toggle names; values may be strings as typed by a user."""
         data = dict(data or {})
         unknown = sorted(set(data) - set(cls.names()))
@@ -78,11 +78,11 @@ class RulesConfig:
         return cls(**{k: _coerce(k, v) for k, v in data.items()})
 
     @classmethod
-    def parse(cls, text: str) -> "RulesConfig":
+    def parse(cls, text: str) -> RulesConfig:
         """Parse ``season=winter,castling=sacrifice`` (commas or spaces between pairs)."""
         return cls.from_dict(parse_pairs(text))
 
-    def replace(self, **changes: Any) -> "RulesConfig":
+    def replace(self, **changes: Any) -> RulesConfig:
         """A copy with some toggles changed (values coerced like ``from_dict``)."""
         merged = self.to_dict()
         merged.update(changes)

@@ -89,7 +89,7 @@ class GameState:
         "_cache",
     )
 
-    def __init__(self, game: "Game") -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
         self.board = game.board
         self.squares: list[int] = [0] * 91
@@ -799,7 +799,7 @@ class GameState:
         return {a[2] for a in self.legal_actions() if a[0] == MOVE and a[1] == h}
 
     # ------------------------------------------------------------------ copies and text
-    def clone(self) -> "GameState":
+    def clone(self) -> GameState:
         """An independent copy (history included, so undo works on it too)."""
         other = GameState.__new__(GameState)
         other.game = self.game
@@ -867,7 +867,7 @@ class GameState:
 
         return parse_action(self, text)
 
-    def play(self, *texts: str) -> "GameState":
+    def play(self, *texts: str) -> GameState:
         """Apply actions given in notation, in order; returns self for chaining."""
         for t in texts:
             self.apply(self.parse_action(t))

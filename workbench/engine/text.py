@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from .state import GameState
 
 
-def board_text(state: "GameState") -> str:
+def board_text(state: GameState) -> str:
     """Rows of the doubled-row model from the top (Black) down; ``~`` river, ``=`` bridge,
     ``:`` ford, ``^`` hill, ``%`` swamp, ``*`` marker on an empty hex, ``.`` land."""
     bd = state.board
