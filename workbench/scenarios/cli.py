@@ -123,10 +123,7 @@ def _print_compare(report: dict[str, Any], out: TextIO) -> None:
           f"in {scenarios} scenarios", file=out)
     for c in changes:
         where = "position" if c["check"] == 0 else f"check {c['check']} (line {c['line']})"
-        text = f"CHANGED {c['id']} {where}: {c['before']} -> {c['after']}"
-        if c["message"]:
-            text += f": {c['message']}"
-        print(text, file=out)
+        print(f"CHANGED {c['id']}: {c['before']} -> {c['after']}: {c['message'] or where}", file=out)
     for e in report["errors"]:
         print(f"ERROR {e}", file=out)
 
@@ -141,12 +138,12 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     except RulesError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if not find_scenario_files(args.paths):
-        print(f"error: no scenario files (*.yaml) under {' '.join(args.paths)}", file=sys.stderr)
-        return 2
     missing = [p for p in args.paths if not Path(p).exists()]
     if missing:
         print(f"error: no such file or directory: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    if not find_scenario_files(args.paths):
+        print(f"error: no scenario files (*.yaml) under {' '.join(args.paths)}", file=sys.stderr)
         return 2
     if variant:
         report = compare_variant(args.paths, overrides, variant)
