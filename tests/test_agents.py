@@ -1,0 +1,103 @@
+"""Agents: legal, leave the state untouched, seeded, and see the obvious tactics."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from enginehelp import pos
+
+from workbench.agents import AGENTS, make_agent, parse_agent_spec
+from workbench.agents.evaluate import material, piece_weights
+from workbench.engine import new_game
+
+FAST = {"random": {}, "greedy": {}, "alphabeta": {"depth": 2, "nodes": 300}, "mcts": {"iterations": 40}}
+
+
+def _midgame(seed: int, plies: int = 12):
+    st = new_game(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        st.apply(rng.choice(st.legal_actions()))
+    return st
+
+
+@pytest.mark.parametrize("name", sorted(FAST))
+def test_agent_plays_legal_actions_and_leaves_the_state_alone(name):
+    st = _midgame(5)
+    agent = make_agent(name, seed=1, **FAST[name])
+    for _ in range(4):
+        key, ply, history = st.key(), st.ply, list(st.history)
+        action = agent.select_action(st)
+        assert (st.key(), st.ply, st.history) == (key, ply, history)
+        assert action in st.legal_actions()
+        st.apply(action)
+
+
+@pytest.mark.parametrize("name", sorted(FAST))
+def test_agent_is_reproducible_from_its_seed(name):
+    def game(seed: int) -> list:
+        st = new_game(seed=7)
+        agents = [make_agent(name, seed=seed, **FAST[name]), make_agent(name, seed=seed + 1, **FAST[name])]
+        for _ in range(6):
+            st.apply(agents[st.to_move].select_action(st))
+        return st.history
+
+    assert game(3) == game(3)
+
+
+def test_random_agents_with_other_seeds_play_other_games():
+    def game(seed: int) -> list:
+        st = new_game(seed=7)
+        agent = make_agent("random", seed=seed)
+        for _ in range(6):
+            st.apply(agent.select_action(st))
+        return st.history
+
+    assert game(1) != game(2)
+
+
+def test_greedy_takes_a_free_piece():
+    st = pos({"f1": "F", "f11": "f", "f3": "K", "f5": "i"})
+    assert st.action_to_string(make_agent("greedy", seed=0).select_action(st)) == "f3xf5"
+
+
+@pytest.mark.parametrize("name", ["greedy", "alphabeta", "mcts"])
+def test_agents_take_the_castle_rather_than_the_bait(name):
+    # f9-f11 wins on the spot (castle); k1xk3 only wins a knight.
+    st = pos({"f1": "F", "a6": "f", "f9": "C", "k1": "K", "k3": "k"})
+    action = make_agent(name, seed=0, **FAST[name]).select_action(st)
+    assert st.action_to_string(action) == "f9-f11"
+
+
+def test_alphabeta_sees_the_reply():
+    # Taking the infantryman on f5 puts the knight where the black knight on f9 recaptures it
+    # (sliding over the f6 bridge); greedy grabs the infantryman, a two-ply search keeps the knight.
+    st = pos({"f1": "F", "a6": "f", "f3": "K", "f5": "i", "f9": "k"})
+    greedy = st.action_to_string(make_agent("greedy", seed=0).select_action(st))
+    ab = make_agent("alphabeta", seed=0, depth=2, nodes=5000).select_action(st)
+    assert greedy == "f3xf5"
+    st.apply(ab)
+    reply_captures = [a for a in st.legal_actions() if a[0] == 0 and st.squares[a[2]] and st.squares[a[2]] >> 3 == 0
+                      and st.squares[a[2]] & 7 == 2]
+    assert not reply_captures, f"alphabeta played {st.history[-1]} and left its knight en prise"
+
+
+def test_material_uses_the_rulebook_weights():
+    w = piece_weights()
+    assert (w[1], w[2], w[3], w[4], w[5], w[6]) == (1000, 4.5, 3, 3.5, 2, 1)
+    st = pos({"f1": "F", "f11": "f", "f3": "K", "f5": "i"})
+    assert material(st, 0) == pytest.approx(4.5 - 1)
+    assert material(st, 1) == pytest.approx(1 - 4.5)
+
+
+def test_agent_specs_and_errors():
+    assert parse_agent_spec("mcts:iterations=200,rollout=random") == ("mcts", {"iterations": 200, "rollout": "random"})
+    assert make_agent("alphabeta:depth=3", seed=1).depth == 3
+    assert set(AGENTS) >= {"random", "greedy", "alphabeta", "mcts"}
+    with pytest.raises(ValueError, match="unknown agent 'minimax'"):
+        make_agent("minimax")
+    with pytest.raises(ValueError, match="rollout"):
+        make_agent("mcts:rollout=deep")
+    with pytest.raises(ValueError, match="bad parameters"):
+        make_agent("greedy:depth=2")
