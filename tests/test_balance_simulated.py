@@ -35,6 +35,7 @@ def test_report_from_a_simulated_dataset(batch: tuple, tmp_path: Path, capsys: p
     assert "Winter:" in printed and "(2 cells, 1 comparison)" in printed
     md = (tmp_path / "report.md").read_text()
     assert "season=winter" in md and "| 4 |" in md
+    assert "](figures/heatmap_" in md  # the sibling events table was found and drawn
     report = build_report(games, n_boot=200)
     assert list(report.summary["games"]) == [4, 4]
     assert report.summary["white_wins"].sum() == (games["winner"] == "white").sum()

@@ -35,6 +35,8 @@ def test_wilson_matches_scipy(k: int, n: int) -> None:
 def test_wilson_closed_form_at_zero_and_empty() -> None:
     z2 = 1.959963984540054 ** 2
     assert wilson_interval(0, 10) == pytest.approx((0.0, z2 / (10 + z2)))
+    # all wins or none: the interval reaches exactly 1 or 0 (rounding must not leave p outside it)
+    assert all(wilson_interval(n, n)[1] == 1.0 and wilson_interval(0, n)[0] == 0.0 for n in range(1, 200))
     assert all(math.isnan(x) for x in wilson_interval(0, 0))
     with pytest.raises(BalanceError, match="successes <= n"):
         wilson_interval(11, 10)
@@ -148,7 +150,7 @@ def test_sprt_bookkeeping() -> None:
     assert "inconclusive" in r.sentence()
     wins = sprt(lambda n, o: [1] * n, 0.5, p1=0.6, batch=5)
     assert wins.decision == "H1" and wins.games == 20  # 17 straight wins pass log(19) = 2.94
-    assert "accepted" in wins.sentence()
+    assert wins.sentence().startswith("SPRT accepts H1 after 20 games (20 White wins, 100.0%)")
 
 
 def test_sprt_rejects_bad_arguments() -> None:

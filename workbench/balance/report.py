@@ -197,7 +197,7 @@ def plot_win_rates(summary: pd.DataFrame) -> bytes:
     y = range(n)
     for side, colour, shift in (("white", "#444444", -0.15), ("black", "#c0392b", 0.15)):
         rate = summary[f"{side}_rate"]
-        err = [rate - summary[f"{side}_low"], summary[f"{side}_high"] - rate]
+        err = [(rate - summary[f"{side}_low"]).clip(lower=0), (summary[f"{side}_high"] - rate).clip(lower=0)]
         ax.errorbar(rate, [v + shift for v in y], xerr=err, fmt="o", color=colour, capsize=3,
                     label=f"{side.capitalize()} wins")
     ax.axvline(0.5, color="#bbbbbb", lw=1, ls="--")
@@ -254,7 +254,8 @@ def plot_comparisons(comparisons: Sequence[Comparison]) -> bytes:
     fig, ax = plt.subplots(figsize=(8, _height(len(comparisons))))
     for i, c in enumerate(comparisons):
         colour = "#c0392b" if c.significant else "#444444"
-        ax.errorbar([100 * c.diff], [i], xerr=[[100 * (c.diff - c.low)], [100 * (c.high - c.diff)]], fmt="o",
+        ax.errorbar([100 * c.diff], [i], xerr=[[max(0.0, 100 * (c.diff - c.low))], [max(0.0, 100 * (c.high - c.diff))]],
+                    fmt="o",
                     color=colour, capsize=3)
     ax.axvline(0, color="#bbbbbb", lw=1)
     ax.set_yticks(range(len(comparisons)),

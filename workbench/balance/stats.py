@@ -36,7 +36,8 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # rounding can put a bound a hair past p at 0 or 1; the interval always contains p
+    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 def newcombe_interval(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> tuple[float, float]:
@@ -206,11 +207,15 @@ class SPRTResult:
     def sentence(self) -> str:
         """The verdict in plain words, for reports and notebooks."""
         rate = self.wins / self.games if self.games else math.nan
-        what = {"H1": f"accepted: White's win rate is nearer {self.p1:.3f} than {self.p0:.3f}",
-                "H0": f"rejected: White's win rate is nearer {self.p0:.3f} than {self.p1:.3f}",
-                "inconclusive": "inconclusive: the game budget ran out before either bound"}[self.decision]
-        return (f"SPRT {what} after {self.games} games ({self.wins} White wins, {rate:.1%}); "
-                f"LLR {self.llr:.2f}, bounds [{self.lower:.2f}, {self.upper:.2f}]")
+        played = f"after {self.games} games ({self.wins} White wins, {rate:.1%})"
+        if self.decision == "H1":
+            return (f"SPRT accepts H1 {played}: White's win rate is nearer {self.p1:.3f} than {self.p0:.3f} "
+                    f"(LLR {self.llr:.2f} >= {self.upper:.2f})")
+        if self.decision == "H0":
+            return (f"SPRT accepts H0 {played}: White's win rate is nearer {self.p0:.3f} than {self.p1:.3f} "
+                    f"(LLR {self.llr:.2f} <= {self.lower:.2f})")
+        return (f"SPRT inconclusive {played}: the game budget ran out with LLR {self.llr:.2f} "
+                f"inside [{self.lower:.2f}, {self.upper:.2f}]")
 
 
 def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:

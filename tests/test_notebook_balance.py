@@ -1,0 +1,27 @@
+"""``notebooks/04_balance.ipynb`` runs top to bottom: a live grid, verdicts, an SPRT and the inline report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "04_balance.ipynb"
+
+
+@pytest.mark.notebook
+def test_balance_notebook_executes() -> None:
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                            resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
+    outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
+    text = "".join(o.get("text", "") for o in outputs)
+    markdown = "".join(o.get("data", {}).get("text/markdown", "") for o in outputs)
+    html = "".join(o.get("data", {}).get("text/html", "") for o in outputs)
+    assert "48 games" in text and " 0 errors" in text
+    assert markdown.count("- Winter:") == 2 and "Hill off:" in markdown and "Swamp off:" in markdown
+    assert "SPRT " in text and "LLR after each batch" in text
+    assert "report.html" in text
+    assert html.count("data:image/png;base64,") >= 4 and "White win % [95% CI]" in html
