@@ -87,6 +87,8 @@ class GameState:
         "_mate_depth",
         "_deaths",
         "_cache",
+        "_removed",
+        "_zones",
     )
 
     def __init__(self, game: Game) -> None:
@@ -109,6 +111,8 @@ class GameState:
         self._mate_depth = 0
         self._deaths: list[int] = []
         self._cache: list | None = None
+        self._removed = 0
+        self._zones: list[frozenset[int] | None] = [None, None]
 
     # ------------------------------------------------------------------ basic queries
     @property
@@ -141,15 +145,19 @@ class GameState:
             return [h for h in HEXES if sq[h]]
         return [h for h in HEXES if sq[h] and sq[h] >> 3 == side]
 
-    def zone(self, side: int) -> set[int]:
-        """Hexes in the zone of control of ``side``'s pikemen (W2)."""
-        sq = self.squares
+    def zone(self, side: int) -> frozenset[int]:
+        """Hexes in the zone of control of ``side``'s pikemen (W2); cached until the board changes."""
+        cached = self._zones[side]
+        if cached is not None:
+            return cached
         pike = PIKEMAN | (side << 3)
         out: set[int] = set()
-        for h in HEXES:
-            if sq[h] == pike:
+        for h, c in enumerate(self.squares):
+            if c == pike:
                 out.update(PIKE_ZONE[h])
-        return out
+        frozen = frozenset(out)
+        self._zones[side] = frozen
+        return frozen
 
     def marked_by(self, side: int) -> set[int]:
         """Hexes holding a marker of ``side``."""
@@ -176,7 +184,7 @@ class GameState:
         zone = self.zone(e)
         mines = self.marked_by(e)
         acts: list[Action] = []
-        hexes = (only,) if only is not None else HEXES
+        hexes = (only,) if only is not None else [h for h, c in enumerate(sq) if c and c >> 3 == s]
         ef = self.feudal[e]
         for h in hexes:
             c = sq[h]
@@ -288,7 +296,7 @@ class GameState:
             return t in self.zone(s)
         return False
 
-    def _gen_infantry(self, h: int, s: int, zone: set[int], mines: set[int], acts: list[Action]) -> None:
+    def _gen_infantry(self, h: int, s: int, zone: frozenset[int], mines: set[int], acts: list[Action]) -> None:
         sq = self.squares
         bd = self.board
         walk = bd.walkable
@@ -323,7 +331,7 @@ class GameState:
             else:
                 acts.append((MOVE, h, t, 0))
 
-    def _knight_targets(self, h: int, s: int, zone: set[int], mines: set[int]) -> list[tuple[int, int]]:
+    def _knight_targets(self, h: int, s: int, zone: frozenset[int], mines: set[int]) -> list[tuple[int, int]]:
         """Final hexes of the knight's slides (W3, section 2), with the bridge passed or -1."""
         sq = self.squares
         bd = self.board
@@ -354,7 +362,7 @@ class GameState:
                     break
         return out
 
-    def _cavalry_targets(self, h: int, s: int, zone: set[int]) -> list[int]:
+    def _cavalry_targets(self, h: int, s: int, zone: frozenset[int]) -> list[int]:
         """Final hexes of the cavalry's 18 landings after W2 stops (W4)."""
         sq = self.squares
         bd = self.board
@@ -463,6 +471,7 @@ class GameState:
         ) = self._stack.pop()
         self.markers = [m0, m1]
         self.destroyed = [d0, d1]
+        self._zones = [None, None]
 
     def apply(self, action: Action) -> None:
         """Play a legal action and resolve its triggers (W7); raises ``IllegalActionError`` otherwise."""
@@ -490,6 +499,7 @@ class GameState:
         side = c >> 3
         k = c & 7
         self.squares[h] = 0
+        self._removed += 1
         if k == FEUDAL:
             self.feudal[side] = -1
             self._deaths.append(side)
@@ -600,9 +610,10 @@ class GameState:
 
     def _triggers_2_3(self) -> None:
         sq = self.squares
+        occupied = [h for h, c in enumerate(sq) if c]
         # (2) every archer adjacent to an enemy piece dies, all at once.
         doomed = []
-        for h in HEXES:
+        for h in occupied:
             c = sq[h]
             if c & 7 == ARCHER:
                 side = c >> 3
@@ -614,7 +625,7 @@ class GameState:
         for h in doomed:
             self._kill(h)
         # (3) coordinated attacks, one target at a time in board order (ruling 6).
-        for h in HEXES:
+        for h in occupied:
             c = sq[h]
             if not _COORD_TARGET[c & 7] or not c:
                 continue
@@ -637,7 +648,8 @@ class GameState:
         e = 1 - s
         sq = self.squares
         self._deaths = []
-        before = sum(1 for c in sq if c)
+        self._removed = 0
+        self._zones = [None, None]
         steps = self._perform(action, s)
         self._triggers_1_to_4(s, steps)
         # (5) promotion, chosen as part of the action
@@ -654,6 +666,7 @@ class GameState:
                     promoted = True
             if promoted:
                 self._triggers_2_3()
+        self._zones = [None, None]
         # (6) victory: a destroyed feudal first, then castle capture.
         if self._deaths:
             self.winner = 1 - self._deaths[0]
@@ -673,8 +686,7 @@ class GameState:
             ready.update(h for h in WITHIN[f][2] if sq[h] == inf)
         self.aura_ready = ready
         self.pending = frozenset(t for t in self.markers[s].values() if sq[t] and sq[t] >> 3 == e)
-        after = sum(1 for c in sq if c)
-        self.quiet = 0 if after < before or self._deaths else self.quiet + 1
+        self.quiet = 0 if self._removed else self.quiet + 1
         self.ply += 1
         self.to_move = e
         if self.victory is None:
@@ -712,8 +724,8 @@ class GameState:
             elif k == CAVALRY and f in self._cavalry_targets(h, e, zone):
                 return True
         kn = KNIGHT | (e << 3)
-        for h in HEXES:
-            if sq[h] == kn:
+        for h, c in enumerate(sq):
+            if c == kn:
                 for t, passed in self._knight_targets(h, e, zone, mines):
                     if t == f or passed == f:
                         return True
@@ -825,6 +837,8 @@ class GameState:
         other._mate_depth = 0
         other._deaths = []
         other._cache = None
+        other._removed = 0
+        other._zones = [None, None]
         return other
 
     def key(self) -> tuple:
