@@ -150,14 +150,14 @@ class GameState:
         cached = self._zones[side]
         if cached is not None:
             return cached
-        pike = PIKEMAN | (side << 3)
-        out: set[int] = set()
+        # One pass finds both sides' pikemen: the generator and the threat test each need one.
+        w: set[int] = set()
+        b: set[int] = set()
         for h, c in enumerate(self.squares):
-            if c == pike:
-                out.update(PIKE_ZONE[h])
-        frozen = frozenset(out)
-        self._zones[side] = frozen
-        return frozen
+            if c & 7 == PIKEMAN:
+                (w if c >> 3 == WHITE else b).update(PIKE_ZONE[h])
+        self._zones = [frozenset(w), frozenset(b)]
+        return self._zones[side]  # type: ignore[return-value]
 
     def marked_by(self, side: int) -> set[int]:
         """Hexes holding a marker of ``side``."""
