@@ -486,3 +486,14 @@ def test_illegal_actions_explain_the_rule():
         st.play("j4-j5")
     with pytest.raises(IllegalActionError, match="ford|knight"):
         pos({"d4": "K", "a1": "F", "l6": "f"}).play("d4-d5")
+
+
+def test_promotion_probe_does_not_disturb_generation():
+    # Regression: the probe that finds promotion choices used to leave the generator reading a
+    # board on which the infantryman had already moved (phantom actions from f10).
+    st = pos({"f9": "I", "a1": "F", "l6": "f"}, rules={"season": "winter"}, destroyed={"white": ["K"]})
+    acts = texts(st)
+    assert not any(t.startswith("f10") for t in acts)
+    assert {"f9-f10=K", "f9-e9", "f9-g9"} <= acts
+    st = pos({"f9": "I", "a1": "F", "l6": "f"}, rules={"season": "winter"})
+    assert not any(t.startswith("f10") for t in texts(st))

@@ -454,7 +454,7 @@ class GameState:
 
     def _pop(self) -> None:
         (
-            self.squares,
+            squares,
             self.to_move,
             m0,
             m1,
@@ -469,6 +469,8 @@ class GameState:
             self.victory,
             self.feudal,
         ) = self._stack.pop()
+        # In place: generators hold ``sq = self.squares`` across promotion probes that pop.
+        self.squares[:] = squares
         self.markers = [m0, m1]
         self.destroyed = [d0, d1]
         self._zones = [None, None]
