@@ -58,7 +58,8 @@ class Report:
             parts.append(f"<h2>{html.escape(s.title)}</h2>")
             parts.extend(f"<p>{html.escape(p)}</p>" for p in s.paragraphs)
             if s.table is not None:
-                parts.append(s.table.to_html(index=False, border=0, classes="t", na_rep="–"))
+                parts.append("<div class='scroll'>" + s.table.to_html(index=False, border=0, classes="t", na_rep="–")
+                             + "</div>")
             for stem, png in s.figures:
                 data = base64.b64encode(png).decode("ascii")
                 parts.append(f"<figure><img alt='{html.escape(stem)}' src='data:image/png;base64,{data}'></figure>")
@@ -94,7 +95,8 @@ class Report:
         return self.html()
 
 
-_CSS = ("body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+_CSS = ("body{font-family:system-ui,sans-serif;max-width:1300px;margin:2em auto;padding:0 1em;color:#222}"
+        ".scroll{overflow-x:auto}"
         "table.t{border-collapse:collapse;font-size:13px;margin:1em 0}"
         "table.t th,table.t td{padding:3px 8px;border-bottom:1px solid #ddd;text-align:right}"
         "table.t td:first-child,table.t th:first-child{text-align:left}"
@@ -203,10 +205,9 @@ def plot_win_rates(summary: pd.DataFrame) -> bytes:
     ax.axvline(0.5, color="#bbbbbb", lw=1, ls="--")
     ax.set_yticks(list(y), summary["label"])
     ax.invert_yaxis()
-    ax.set_xlim(0, 1)
+    ax.set_xlim(-0.02, 1.02)
     ax.set_xlabel("win rate (95% Wilson interval)")
-    ax.legend(loc="lower right", fontsize=8)
-    ax.set_title("Win rates per cell")
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=8, frameon=False)
     return _png(fig)
 
 
@@ -245,7 +246,6 @@ def plot_lengths(games: pd.DataFrame, summary: pd.DataFrame, keys: list[str]) ->
     ax.set_yticks(range(1, len(data) + 1), summary["label"])
     ax.invert_yaxis()
     ax.set_xlabel("game length (plies); triangle = mean")
-    ax.set_title("Game lengths")
     return _png(fig)
 
 
@@ -262,7 +262,6 @@ def plot_comparisons(comparisons: Sequence[Comparison]) -> bytes:
                   [f"{c.name} vs {variant_name(c.column, c.baseline).lower()}" for c in comparisons])
     ax.set_ylim(len(comparisons) - 0.5, -0.5)
     ax.set_xlabel("change in White win rate, points (95% Newcombe interval; red = significant)")
-    ax.set_title("Comparisons")
     return _png(fig)
 
 
