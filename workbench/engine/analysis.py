@@ -27,22 +27,10 @@ def _check_side(side: int) -> None:
 
 
 def _side_actions(probe: GameState, side: int) -> list[Action]:
-    """``side``'s actions as if it were to move, keeping only those whose pieces really stand there.
-
-    The filter guards against actions generated from a stale board after a promotion probe
-    (docs/engine-bugs-found.md); it removes nothing once the generator reads the live board.
-    """
+    """``side``'s actions as if it were to move (the W10 view: the opponent is given the move)."""
     probe.to_move = side
     probe._cache = None
-    sq = probe.squares
-    out = []
-    for a in probe._generate(side):
-        if len(a) > 1 and not (sq[a[1]] and sq[a[1]] >> 3 == side):
-            continue
-        if a[0] == ORDER and not (sq[a[4]] and sq[a[4]] >> 3 == side):
-            continue
-        out.append(a)
-    return out
+    return probe.actions_of(side)
 
 
 def zone_counts(state: GameState, side: int) -> list[int]:

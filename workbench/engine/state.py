@@ -176,6 +176,10 @@ class GameState:
         self._cache = acts
         return acts
 
+    def actions_of(self, side: int, only: int | None = None) -> list[Action]:
+        """Actions ``side`` would have if it were to move now (for threat maps and the W10 view)."""
+        return self._generate(side, only)
+
     def _generate(self, s: int, only: int | None = None) -> list[Action]:
         """Actions of side ``s`` (as if to move); ``only`` restricts to one piece hex."""
         sq = self.squares
