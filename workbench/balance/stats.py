@@ -170,11 +170,18 @@ def bootstrap_difference(
     if len(x) == 0 or len(y) == 0:
         raise BalanceError("bootstrap_difference needs at least one value in each group")
     rng = np.random.default_rng(seed)
-    bx = statistic(x[rng.integers(0, len(x), size=(n_boot, len(x)))], axis=1)
-    by = statistic(y[rng.integers(0, len(y), size=(n_boot, len(y)))], axis=1)
+    bx, by = _resampled(x, statistic, n_boot, rng), _resampled(y, statistic, n_boot, rng)
     tail = (1 - confidence) / 2 * 100
     low, high = np.percentile(by - bx, [tail, 100 - tail])
     return float(statistic(y) - statistic(x)), float(low), float(high)
+
+
+def _resampled(x: np.ndarray, statistic: Callable[..., np.ndarray], n_boot: int, rng: np.random.Generator,
+               budget: int = 2_000_000) -> np.ndarray:
+    """``statistic`` of ``n_boot`` resamples of ``x``, drawn in blocks so memory stays near ``budget`` values."""
+    rows = max(1, budget // len(x))
+    return np.concatenate([statistic(x[rng.integers(0, len(x), size=(min(rows, n_boot - i), len(x)))], axis=1)
+                           for i in range(0, n_boot, rows)])
 
 
 def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:
