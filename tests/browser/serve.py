@@ -1,6 +1,6 @@
-"""Serve a notebook with Voila on 127.0.0.1 for the browser tests, and stop it (and its kernel) by PID.
+"""Serve a notebook with Voila or JupyterLab on 127.0.0.1 for the browser tests; stop server and kernel by PID.
 
-Voila runs in its own process group with private Jupyter runtime/config directories, so nothing of
+The server runs in its own process group with private Jupyter runtime/config directories, so nothing of
 the user's Jupyter set-up leaks in. The kernel is started by jupyter_client in a session of its own,
 so the served notebook writes its PID to a file and ``stop`` kills it explicitly.
 """
@@ -54,17 +54,21 @@ def write_notebook(path: Path, code: str) -> Path:
 
 
 @dataclass
-class VoilaServer:
-    """A running Voila process serving one notebook."""
+class NotebookServer:
+    """A running Voila (``app="voila"``) or JupyterLab (``app="lab"``) process serving one notebook."""
 
     notebook: Path
     workdir: Path
+    app: str = "voila"
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen | None = None
     log_path: Path | None = None
 
     @property
     def url(self) -> str:
+        """The page that shows the notebook (Voila renders it; Lab opens it, cells not yet run)."""
+        if self.app == "lab":
+            return f"http://127.0.0.1:{self.port}/lab/tree/{self.notebook.name}"
         return f"http://127.0.0.1:{self.port}/"
 
     @property
@@ -72,7 +76,7 @@ class VoilaServer:
         return self.workdir / "kernel.pid"
 
     def start(self, timeout: float = 30.0) -> None:
-        """Start Voila and wait until it answers on its port."""
+        """Start the server and wait until it accepts connections on its port."""
         env = dict(os.environ)
         for name in ("runtime", "config"):
             d = self.workdir / f"jupyter-{name}"
@@ -80,12 +84,20 @@ class VoilaServer:
             env[f"JUPYTER_{name.upper()}_DIR"] = str(d)
         env[KERNEL_PID_ENV] = str(self.kernel_pid_file)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]), env.get("PYTHONPATH")]))
-        self.log_path = self.workdir / "voila.log"
-        cmd = [
-            sys.executable, "-m", "voila", str(self.notebook),
-            "--no-browser", f"--port={self.port}", "--Voila.ip=127.0.0.1",
-            f"--Voila.root_dir={self.notebook.parent}", "--Voila.tornado_settings={'disable_check_xsrf': True}",
-        ]
+        self.log_path = self.workdir / f"{self.app}.log"
+        if self.app == "lab":  # no token: the server listens on loopback only and lives for one test
+            cmd = [
+                sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={self.port}",
+                "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=", "--ServerApp.password=",
+                "--allow-root", f"--ServerApp.root_dir={self.notebook.parent}",
+                "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            ]
+        else:
+            cmd = [
+                sys.executable, "-m", "voila", str(self.notebook),
+                "--no-browser", f"--port={self.port}", "--Voila.ip=127.0.0.1",
+                f"--Voila.root_dir={self.notebook.parent}",
+            ]
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
                 cmd, cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
@@ -93,20 +105,20 @@ class VoilaServer:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"voila exited with code {self.proc.returncode}:\n{self.log()}")
+                raise RuntimeError(f"{self.app} exited with code {self.proc.returncode}:\n{self.log()}")
             try:  # a TCP connect: any GET of the page itself would start a kernel
                 with socket.create_connection(("127.0.0.1", self.port), timeout=2):
                     return
             except OSError:
                 time.sleep(0.3)
-        raise RuntimeError(f"voila did not answer on {self.url} within {timeout} s:\n{self.log()}")
+        raise RuntimeError(f"{self.app} did not answer on {self.url} within {timeout} s:\n{self.log()}")
 
     def log(self) -> str:
         """The server's output so far (for failure messages)."""
         return self.log_path.read_text(errors="replace")[-4000:] if self.log_path and self.log_path.exists() else ""
 
     def stop(self) -> None:
-        """Kill the kernel (its own session: PID from its file), then Voila's process group, and reap Voila."""
+        """Kill the kernel (its own session: PID from its file), then the server's process group, and reap it."""
         if self.kernel_pid_file.exists():
             text = self.kernel_pid_file.read_text().strip()
             if text.isdigit():
@@ -115,7 +127,7 @@ class VoilaServer:
             return
         try:
             os.killpg(self.proc.pid, signal.SIGTERM)
-            self.proc.wait(timeout=10)
+            self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=10)

@@ -1,8 +1,8 @@
-"""The HexBoard in a real browser: headless Debian Chromium (Playwright) against a Voila-served notebook.
+"""The HexBoard in a real browser: headless Debian Chromium (Playwright) against served notebooks.
 
 Proves the wiring the Python tests cannot: the anywidget front end loads offline from the local
-Jupyter server, a click on the SVG reaches the kernel, and the board redraws from the Python state.
-Every request not to 127.0.0.1 is blocked; the server and kernel are stopped by PID at the end.
+Jupyter server (Voila and JupyterLab), a click on the SVG reaches the kernel, and the board redraws
+from the Python state. Every request not to 127.0.0.1 is blocked; servers and kernels are stopped by PID.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 
 from workbench.engine import new_game
 
-from .serve import CHROMIUM, CHROMIUM_ARGS, VoilaServer, write_notebook
+from .serve import CHROMIUM, CHROMIUM_ARGS, NotebookServer, write_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -24,11 +24,20 @@ BOARD_CODE = "from workbench.widget import HexBoard\nboard = HexBoard(seed=0)\nb
 
 
 @pytest.fixture(scope="module")
-def voila(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
+def browser():  # noqa: ANN201 - playwright's Browser
     if not os.access(CHROMIUM, os.X_OK):
         pytest.fail(f"{CHROMIUM} is missing: `make chromium` installs Debian's chromium for the browser tests")
-    workdir = tmp_path_factory.mktemp("voila")
-    server = VoilaServer(write_notebook(workdir / "board.ipynb", BOARD_CODE), workdir)
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def serve(app: str, tmp_path: Path) -> Iterator[NotebookServer]:
+    server = NotebookServer(write_notebook(tmp_path / "board.ipynb", BOARD_CODE), tmp_path, app=app)
     try:
         server.start()
         yield server
@@ -36,47 +45,51 @@ def voila(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
         server.stop()
 
 
-@pytest.fixture(scope="module")
-def page(voila: VoilaServer):  # noqa: ANN201 - playwright's Page
-    sync_api = pytest.importorskip("playwright.sync_api")
-    blocked: list[tuple[str, str]] = []
+@pytest.fixture
+def voila(tmp_path: Path) -> Iterator[NotebookServer]:
+    yield from serve("voila", tmp_path)
+
+
+@pytest.fixture
+def lab(tmp_path: Path) -> Iterator[NotebookServer]:
+    yield from serve("lab", tmp_path)
+
+
+def open_page(browser, server: NotebookServer):  # noqa: ANN001, ANN201 - playwright's Browser and Page
+    """A page on the server's notebook that may reach 127.0.0.1 only; records what it blocked."""
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.blocked = []
 
     def only_loopback(route) -> None:  # noqa: ANN001 - playwright's Route
         if urlparse(route.request.url).hostname == "127.0.0.1":
             route.continue_()
         else:
-            blocked.append((route.request.resource_type, route.request.url))
+            page.blocked.append((route.request.resource_type, route.request.url))
             route.abort()
 
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            pg = browser.new_page(viewport={"width": 1200, "height": 900})
-            pg.route("**/*", only_loopback)
-            errors: list[str] = []
-            pg.on("pageerror", lambda exc: errors.append(str(exc)))
-            pg.goto(voila.url, wait_until="domcontentloaded", timeout=30_000)
-            try:
-                pg.wait_for_selector('svg.tf-svg .tf-piece[data-hex="f3"]', timeout=40_000)
-            except sync_api.TimeoutError:
-                pytest.fail(f"the board never rendered; page errors {errors}; blocked {blocked}\n{voila.log()}")
-            pg.blocked = blocked  # type: ignore[attr-defined]
-            yield pg
-        finally:
-            browser.close()
+    page.route("**/*", only_loopback)
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.goto(server.url, wait_until="domcontentloaded", timeout=30_000)
+    return page
 
 
-def test_click_piece_then_destination_plays_it_in_python(page, tmp_path: Path) -> None:  # noqa: ANN001
+def wait_for_board(page, server: NotebookServer) -> None:  # noqa: ANN001
+    try:
+        page.wait_for_selector('svg.tf-svg .tf-piece[data-hex="f3"]', timeout=40_000)
+    except Exception:  # playwright's TimeoutError: say what the page and the server saw
+        pytest.fail(f"the board never rendered; page errors {page.errors}; blocked {page.blocked}\n{server.log()}")
+
+
+def play_knight_and_check(page) -> None:  # noqa: ANN001
+    """Click the knight f3, then f5: the lit hexes, the redraw and the panel all come from Python."""
     board = page.locator("svg.tf-svg")
     assert board.locator(".tf-piece").count() == len(new_game(seed=0).pieces())
     assert page.locator(".tf-status").get_attribute("data-to-move") == "white"
-
     board.locator('polygon.tf-hex[data-hex="f3"]').click()
-    # The lit hexes come from Python's legal actions: their arrival proves the first round trip.
     page.wait_for_selector('polygon.tf-hex.tf-selected[data-hex="f3"]', timeout=15_000)
     page.wait_for_selector('.tf-target[data-hex="f5"][data-target="move"]', timeout=15_000)
     assert page.locator('.tf-target[data-hex="f7"]').get_attribute("data-target") == "stop"
-
     board.locator('polygon.tf-hex[data-hex="f5"]').click()
     page.wait_for_selector('.tf-piece[data-hex="f5"][data-piece="K"]', timeout=15_000)
     assert board.locator('.tf-piece[data-hex="f3"]').count() == 0
@@ -84,15 +97,30 @@ def test_click_piece_then_destination_plays_it_in_python(page, tmp_path: Path) -
     assert page.locator(".tf-moves li").all_inner_texts() == ["f3-f5"]
     assert board.locator(".tf-target").count() == 0
 
+
+def test_voila_click_piece_then_destination_plays_it_in_python(browser, voila: NotebookServer, tmp_path: Path) -> None:  # noqa: ANN001
+    page = open_page(browser, voila)
+    wait_for_board(page, voila)
+    play_knight_and_check(page)
     # An illegal click shows the engine's reason, written by Python into the panel.
-    board.locator('polygon.tf-hex[data-hex="f5"]').click()
+    page.locator('svg.tf-svg polygon.tf-hex[data-hex="f5"]').click()
     page.wait_for_function(
         "() => document.querySelector('.tf-message').textContent.includes('white piece')", timeout=15_000
     )
-    # Undo is a Python round trip too.
     page.locator("button.tf-btn-undo").click()
     page.wait_for_selector('.tf-piece[data-hex="f3"][data-piece="K"]', timeout=15_000)
     assert page.locator(".tf-moves li").count() == 0
-    page.screenshot(path=str(tmp_path / "hexboard.png"))
+    page.screenshot(path=str(tmp_path / "hexboard-voila.png"))
     # Voila's page template asks a CDN for icon fonts (blocked, harmless); the widget itself needs nothing outside.
     assert not [u for kind, u in page.blocked if kind not in ("stylesheet", "font")], page.blocked
+
+
+def test_jupyterlab_runs_the_cell_and_plays_a_click(browser, lab: NotebookServer, tmp_path: Path) -> None:  # noqa: ANN001
+    page = open_page(browser, lab)
+    page.wait_for_selector("text=Python 3 (ipykernel) | Idle", timeout=40_000)
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    wait_for_board(page, lab)
+    play_knight_and_check(page)
+    page.screenshot(path=str(tmp_path / "hexboard-lab.png"))
+    assert not [u for kind, u in page.blocked if kind not in ("stylesheet", "font", "image")], page.blocked
