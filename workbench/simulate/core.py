@@ -211,6 +211,8 @@ def _deaths(before: list[int], after: list[int], action: tuple, side: int, rules
     added back); hexes from comparing the board with what the movement alone would leave.
     """
     promoted = _promotions(action, side, after)
+    if not promoted and before.count(0) == after.count(0):
+        return [], []  # the fast path: nothing was removed (promotion keeps the count too)
     cb, ca = _counts(before), _counts(after)
     inf = INFANTRY | (side << 3)
     for _, k in promoted:
@@ -288,7 +290,8 @@ def play_game(spec: GameSpec) -> GameResult:
             dead, victims = _deaths(before, st.squares, action, side, castling)
             for c in dead:
                 lost[c >> 3][_KIND_INDEX[c & 7]] += 1
-            ev = material_white(st)
+            if dead or action[0] in (MOVE, ORDER) and (action[3] or action[-1]) or not evals:
+                ev = material_white(st)  # material only changes when pieces die or promote
             evals.append(ev)
             movers.append(side)
             n_legal.append(n)
