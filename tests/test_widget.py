@@ -101,7 +101,7 @@ def test_attack_and_illegal_click_show_the_engines_reason() -> None:
 
 
 def test_promotion_asks_which_destroyed_piece_to_take() -> None:
-    ctrl = position({"f1": "F", "l6": "f", "e9": "I"}, destroyed=[[4, 5], []])
+    ctrl = position({"f1": "F", "l6": "f", "e9": "I"}, destroyed=[[4, 5], []])  # cavalry, archer
     ctrl.click("e9")
     ctrl.click("e10")
     assert ctrl.state.ply == 0 and len(ctrl.choices) == 2
@@ -251,8 +251,9 @@ def test_widget_messages_drive_the_controller(tmp_path) -> None:
     pytest.importorskip("anywidget")
     from workbench.widget import HexBoard
 
-    board = HexBoard(seed=0)
-    assert len(board.geometry["centres"]) == 91
+    board = HexBoard(seed=3)
+    board.state = new_game(seed=0)
+    assert len(board.geometry["centres"]) == 91 and board.state.game.seed == 0
     board._on_msg(board, {"type": "click", "hex": "f3"}, [])
     assert board.view["selected"] == "f3" and board.view["targets"]["f5"] == "move"
     board._on_msg(board, {"type": "click", "hex": "f5"}, [])

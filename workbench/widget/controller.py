@@ -38,7 +38,6 @@ from workbench.engine.pieces import (
     CAVALRY,
     KIND_NAMES,
     KNIGHT,
-    LETTERS,
     SIDE_NAMES,
     letter,
     parse_letter,
@@ -306,6 +305,11 @@ class BoardController:
         self._set_state(make_game(rules, seed).new_initial_state())
         self.agent_move()
 
+    def set_state(self, state: GameState) -> None:
+        """Show another game state (a scripted position, a simulation's game); the agent moves if it is its turn."""
+        self._set_state(state)
+        self.agent_move()
+
     def _set_state(self, state: GameState) -> None:
         self.state = state
         self.redo_stack = []
@@ -536,7 +540,8 @@ class BoardController:
         choices = []
         for a in self.choices:
             promo = a[3] or (a[6] if a[0] == ORDER else 0)
-            choices.append(LETTERS.get(promo, "I") + (" " + st.action_to_string(a) if a[0] == ORDER else ""))
+            name = letter(promo | (st.to_move << 3)) if promo else "-"
+            choices.append(name + (" " + st.action_to_string(a) if a[0] == ORDER else ""))
         return {
             "terrain": {
                 hex_name(h): {

@@ -64,6 +64,10 @@ class HexBoard(anywidget.AnyWidget):
         """The game shown (the controller's live state: apply/undo on it, then call ``refresh``)."""
         return self.controller.state
 
+    @state.setter
+    def state(self, state: GameState) -> None:
+        self._do(self.controller.set_state, state)
+
     def refresh(self) -> None:
         """Redraw after the state was changed from Python directly."""
         self._sync()
