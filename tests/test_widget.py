@@ -208,6 +208,7 @@ def test_editor_export_round_trips_through_the_scenario_loader() -> None:
         h: parse_letter(p) for h, p in ctrl.view()["pieces"].items()
     }
     assert loaded.markers[0] == {parse_hex("d2"): parse_hex("d4")}
+    assert loaded.pending == {parse_hex("d4")}  # Black must move the knight away this turn
     assert ctrl.finish_editing() and ctrl.state.key() == loaded.key()
     ctrl.start_editing()
     ctrl.set_edit_piece("")

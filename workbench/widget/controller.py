@@ -437,13 +437,24 @@ class BoardController:
         """The editor's position as a state dict (the scenario vocabulary), with the game's rules."""
         base = state_to_dict(self.state)
         markers = {
-            hex_name(a): hex_name(t) for a, t in sorted(self.edit_markers.items()) if self.edit_pieces.get(a, 0) & 7 == 5
+            hex_name(a): hex_name(t) for a, t in sorted(self.edit_markers.items()) if self.edit_pieces.get(a, 0) & 7 == ARCHER
         }
+        # As after any action: a marker of the side that just acted on a piece of the side to move is an
+        # ultimatum that piece must answer this turn (BOARD-AND-RULINGS.md section 8).
+        pending = sorted(
+            hex_name(t)
+            for a, t in self.edit_markers.items()
+            if self.edit_pieces.get(a, 0) >> 3 != self.edit_to_move
+            and self.edit_pieces.get(a, 0) & 7 == ARCHER
+            and t in self.edit_pieces
+            and self.edit_pieces[t] >> 3 == self.edit_to_move
+        )
         return {
             "rules": base["rules"],
             "seed": base["seed"],
             "terrain": base["terrain"],
             "to_move": SIDE_NAMES[self.edit_to_move],
+            "ultimatum_pending": pending,
             "pieces": {hex_name(h): letter(c) for h, c in sorted(self.edit_pieces.items())},
             "markers": markers,
             "destroyed": base["destroyed"],
