@@ -20,7 +20,7 @@ def test_balance_notebook_executes() -> None:
     text = "".join(o.get("text", "") for o in outputs)
     markdown = "".join(o.get("data", {}).get("text/markdown", "") for o in outputs)
     html = "".join(o.get("data", {}).get("text/html", "") for o in outputs)
-    assert "48 games" in text and " 0 errors" in text
+    assert "40 games" in text and " 0 errors" in text
     assert markdown.count("- Winter:") == 2 and "Hill off:" in markdown and "Swamp off:" in markdown
     assert "SPRT " in text and "LLR after each batch" in text
     assert "report.html" in text
