@@ -11,7 +11,8 @@ from workbench.agents import AGENTS, make_agent, parse_agent_spec
 from workbench.agents.evaluate import material, piece_weights
 from workbench.engine import new_game
 
-FAST = {"random": {}, "greedy": {}, "alphabeta": {"depth": 2, "nodes": 300}, "mcts": {"iterations": 40}}
+FAST = {"random": {}, "greedy": {}, "alphabeta": {"depth": 2, "nodes": 300}, "mcts": {"iterations": 40},
+        "alphabeta:depth=3,nodes=500": {}, "mcts:rollout=random,rollout_depth=4": {"iterations": 20}}
 
 
 def _midgame(seed: int, plies: int = 12):
@@ -46,6 +47,13 @@ def test_agent_is_reproducible_from_its_seed(name):
     assert game(3) == game(3)
 
 
+def test_alphabeta_time_budget_still_answers_legally():
+    # A time budget makes the choice depend on the machine, so only legality is checked.
+    st = _midgame(8)
+    agent = make_agent("alphabeta:depth=4,nodes=1000000,seconds=0.05", seed=1)
+    assert agent.select_action(st) in st.legal_actions()
+
+
 def test_random_agents_with_other_seeds_play_other_games():
     def game(seed: int) -> list:
         st = new_game(seed=7)
@@ -62,7 +70,7 @@ def test_greedy_takes_a_free_piece():
     assert st.action_to_string(make_agent("greedy", seed=0).select_action(st)) == "f3xf5"
 
 
-@pytest.mark.parametrize("name", ["greedy", "alphabeta", "mcts"])
+@pytest.mark.parametrize("name", ["greedy", "alphabeta", "mcts", "mcts:rollout=random,rollout_depth=4"])
 def test_agents_take_the_castle_rather_than_the_bait(name):
     # f9-f11 wins on the spot (castle); k1xk3 only wins a knight.
     st = pos({"f1": "F", "a6": "f", "f9": "C", "k1": "K", "k3": "k"})

@@ -6,6 +6,8 @@ the agent is never worse than a full search one ply shallower. Move ordering put
 transposition table's move first, then wins on the spot (the enemy castle centre), attacks by
 victim value, archer shots at pieces (threats) and the rest. The transposition table lives for
 one decision, so memory stays flat over long batches. Root ties are broken by a seeded shuffle.
+A node budget keeps the agent reproducible; a time budget (``seconds``) makes its choices depend
+on the machine's speed, so simulations meant to be replayed should use ``nodes`` only.
 """
 
 from __future__ import annotations
