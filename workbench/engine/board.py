@@ -124,6 +124,12 @@ class Board:
         ]
         self.cavalry_stop_for = [[self.swamp_owner[h] == 1 - s for h in HEXES] for s in (WHITE, BLACK)]
         self.is_hill = [h in self.hills for h in HEXES]
+        # steps[h]: the neighbours a 1-hex mover may stand on (the summer river removed).
+        self.steps = [tuple(n for n in ADJACENT[h] if self.walkable[n]) for h in HEXES]
+        # promotes[s][h]: h is in side s's enemy castle zone but is not its centre (W13).
+        self.promotes = [
+            [h in self.castle_zone[1 - s] and h != self.castle_centre[1 - s] for h in HEXES] for s in (WHITE, BLACK)
+        ]
 
     def kind_of(self, h: int) -> str:
         """Terrain name of a hex for pictures: river, ford, bridge, or land."""

@@ -204,9 +204,8 @@ class GameState:
                 for t in self._cavalry_targets(h, s, zone):
                     acts.append((MOVE, h, t, 0))
             elif k == PIKEMAN:
-                walk = bd.walkable
-                for n in ADJACENT[h]:
-                    if walk[n] and (not sq[n] or sq[n] >> 3 == e):
+                for n in bd.steps[h]:
+                    if not sq[n] or sq[n] >> 3 == e:
                         acts.append((MOVE, h, n, 0))
             elif k == ARCHER:
                 self._gen_archer(h, s, acts)
@@ -235,8 +234,7 @@ class GameState:
     def _order_steps(self, h: int, s: int) -> list[int]:
         """1-hex steps of an ordered infantryman: onto a free hex or any enemy piece."""
         sq = self.squares
-        walk = self.board.walkable
-        return [n for n in ADJACENT[h] if walk[n] and (not sq[n] or sq[n] >> 3 != s)]
+        return [n for n in self.board.steps[h] if not sq[n] or sq[n] >> 3 != s]
 
     def _gen_orders(self, ready: list[int], s: int, acts: list[Action]) -> None:
         sq = self.squares
@@ -305,9 +303,7 @@ class GameState:
         bd = self.board
         walk = bd.walkable
         out: list[int] = []
-        for n in ADJACENT[h]:
-            if not walk[n]:
-                continue
+        for n in bd.steps[h]:
             c = sq[n]
             if not c:
                 out.append(n)
@@ -327,10 +323,9 @@ class GameState:
                 c = sq[n2]
                 if not c or (c >> 3 != s and self._w6_ok(n2, s)):
                     out.append(n2)
-        zone_e = bd.castle_zone[1 - s]
-        centre_e = bd.castle_centre[1 - s]
+        promotes = bd.promotes[s]
         for t in out:
-            if t in zone_e and t != centre_e:
+            if promotes[t]:
                 acts.extend(self._with_promotions((MOVE, h, t, 0)))
             else:
                 acts.append((MOVE, h, t, 0))
