@@ -43,8 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, required=True, help="games per grid cell")
     ap.add_argument("--white", required=True, help="agent for White, e.g. greedy or alphabeta:depth=2")
     ap.add_argument("--black", required=True, help="agent for Black")
-    ap.add_argument("--grid", action="append", default=[], metavar="TOGGLE=V1,V2",
-                    help="rule toggle values to cross (repeat for more toggles)")
+    ap.add_argument("--grid", action="extend", nargs="+", default=[], metavar="TOGGLE=V1,V2",
+                    help="rule toggle values to cross; several toggles after one --grid or repeated")
     ap.add_argument("--rules", default="", metavar="K=V,...", help="fixed toggles applied to every cell")
     ap.add_argument("--workers", type=int, default=None, help="processes (default: all cores; 0 = in-process)")
     ap.add_argument("--scheduler", default=None, help="local-cluster or a Dask address tcp://host:port")

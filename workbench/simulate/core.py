@@ -502,8 +502,10 @@ def prepare_output(out: str | os.PathLike, manifest: dict, events: bool, resume:
     """Check or create the output directory; returns the ``game_id``s already done (resume)."""
     p = Path(out)
     ep = events_path(p)
+    if p.exists() and not p.is_dir() and overwrite:
+        p.unlink()
     if p.exists() and not p.is_dir():
-        raise SimulationError(f"{p}: exists and is a file, not a simulation dataset directory")
+        raise SimulationError(f"{p}: exists and is a file, not a simulation dataset directory (overwrite replaces it)")
     existing = _parts(p)
     manifest_file = p / "_run.json"
     if existing or manifest_file.exists():
