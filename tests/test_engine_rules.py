@@ -497,3 +497,45 @@ def test_promotion_probe_does_not_disturb_generation():
     assert {"f9-f10=K", "f9-e9", "f9-g9"} <= acts
     st = pos({"f9": "I", "a1": "F", "l6": "f"}, rules={"season": "winter"})
     assert not any(t.startswith("f10") for t in texts(st))
+
+
+def test_w7_order_archer_dies_before_its_ultimatum_falls():
+    # Black's archer on d7 holds an ultimatum on White's d5. White ignores it but walks next to the
+    # archer: trigger 2 (archers) runs before trigger 4 (ultimatums), so the marker goes with the archer.
+    st = pos(
+        {"a1": "F", "d5": "I", "b6": "I", "d7": "a", "l6": "f"},
+        rules={"season": "winter"},
+        markers={"d7": "d5"},
+        ultimatum_pending=["d5"],
+    )
+    st.play("b6-c7")
+    assert piece(st, "d7") is None and piece(st, "d5") == "I" and st.markers[1] == {}
+    # Without that, the ultimatum falls.
+    st = pos(
+        {"a1": "F", "d5": "I", "b6": "I", "d7": "a", "l6": "f"},
+        rules={"season": "winter"},
+        markers={"d7": "d5"},
+        ultimatum_pending=["d5"],
+    )
+    st.play("b6-b5")
+    assert piece(st, "d5") is None and st.markers[1] == {}
+
+
+def test_victory_precedence_first_feudal_to_die_loses():
+    # White's feudal takes e5, where Black's own mine lies (trigger 1 kills it first); the coordinated
+    # attack on Black's feudal (trigger 3) comes later in the same action: White loses.
+    st = pos(
+        {"e4": "F", "e5": "i", "e7": "a", "a6": "f", "a5": "I", "b6": "I"},
+        rules={"season": "winter"},
+        markers={"e7": "e5"},
+    )
+    st.play("e4xe5")
+    assert st.feudal == [-1, -1]
+    assert st.winner == 1 and st.victory == "destroyed"
+
+
+def test_mine_on_the_enemy_centre_prevents_castle_capture():
+    # White's cavalry lands on f11, but Black's mine there kills it (trigger 1): no castle capture.
+    st = pos({"a1": "F", "d8": "C", "f9": "a", "l1": "f"}, rules={"season": "winter"}, markers={"f9": "f11"})
+    st.play("d8-f11")
+    assert piece(st, "f11") is None and st.victory is None
