@@ -138,6 +138,7 @@ def test_undo_redo_against_an_agent_keeps_the_humans_turn() -> None:
     ctrl.click("f3")
     ctrl.click("f4")
     assert ctrl.state.ply == 2 and ctrl.state.to_move == 0 and ctrl.message.startswith("random played")
+    assert "random" in ctrl.view()["agents"] and ctrl.view()["agent"] == {"name": "random", "side": "black"}
     after = ctrl.state.key()
     ctrl.undo()
     assert ctrl.state.ply == 0 and ctrl.view()["can_redo"]

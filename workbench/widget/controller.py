@@ -62,6 +62,15 @@ def _optional(module: str, name: str, what: str) -> Any:
         raise WidgetError(f"{what} needs {module}.{name}, which is not available in this installation") from None
 
 
+def _agent_names() -> list[str]:
+    """Names ``workbench.agents.make_agent`` knows (registered ones included), for the panel's menu."""
+    try:
+        from workbench.agents import AGENTS
+    except ImportError:
+        return []
+    return sorted(AGENTS)
+
+
 class BoardController:
     """One board's game, selection and panel state; every user gesture is a method."""
 
@@ -590,6 +599,7 @@ class BoardController:
             "aura": aura,
             "aura_ready": sorted(hex_name(h) for h in st.aura_ready) if self.overlays.get("aura") else [],
             "heat": self._heat(),
+            "agents": _agent_names(),
             "agent": {"name": self.agent_name, "side": None if self.agent_side is None else SIDE_NAMES[self.agent_side]},
             "scenario": {
                 "title": self.scenario_title,

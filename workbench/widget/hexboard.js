@@ -3,7 +3,6 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 const PIECE_NAMES = { F: "feudal", K: "knight", P: "pikeman", C: "cavalry", A: "archer", I: "infantryman" };
-const AGENTS = ["", "random", "greedy", "alphabeta", "mcts"];
 const OVERLAYS = ["zones", "markers", "aura", "zone_control", "threat"];
 
 function svgEl(tag, attrs = {}, parent = null) {
@@ -120,7 +119,7 @@ function render({ model, el }) {
 
   htmlEl("div", { class: "tf-heading" }, panel, "Agent");
   const ag = row("tf-agent");
-  const agentName = select(ag, AGENTS, "tf-agent-name");
+  const agentName = select(ag, [""], "tf-agent-name"); // filled from view.agents (workbench.agents.AGENTS)
   const agentSide = select(ag, ["black", "white"], "tf-agent-side");
   button(ag, "Play against", "agent", () => ({ name: agentName.value, side: agentSide.value }));
 
@@ -253,6 +252,11 @@ function render({ model, el }) {
     destroyed.textContent = `Destroyed: white ${dw} · black ${db}`;
     for (const name of OVERLAYS) overlayBoxes[name].checked = !!v.overlays[name];
     if (v.heat && v.heat.error) message.textContent = v.heat.error;
+    const known = ["", ...(v.agents || [])];
+    if (agentName.options.length !== known.length) {
+      agentName.replaceChildren();
+      for (const o of known) htmlEl("option", { value: o }, agentName, o === "" ? "none" : o);
+    }
     if (v.agent && v.agent.name) {
       agentName.value = v.agent.name;
       agentSide.value = v.agent.side;
