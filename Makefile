@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test lab lint bench chromium clean
+.PHONY: setup test lab play lint bench chromium clean
 
 setup: $(STAMP) chromium
 
@@ -27,6 +27,9 @@ test: setup
 
 lab: setup
 	$(BIN)/jupyter lab notebooks/
+
+play: setup
+	$(BIN)/voila notebooks/01_play.ipynb
 
 lint: setup
 	$(BIN)/ruff check workbench tests
