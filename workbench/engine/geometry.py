@@ -160,6 +160,12 @@ def _cavalry_paths(h: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
 
 
 CAVALRY_PATHS: list[tuple[tuple[int, tuple[int, ...]], ...]] = [_cavalry_paths(h) for h in HEXES]
+# CAVALRY_REACH[t]: hexes from which some gallop lands on or passes over t (a threat-test filter).
+CAVALRY_REACH: list[frozenset[int]] = [
+    frozenset(h for h in HEXES for land, inter in CAVALRY_PATHS[h] if t == land or t in inter) for t in HEXES
+]
+# DIRECTION_TO[a][b]: the direction d with b on RAYS[a][d] (b on one of a's six lines), if any.
+DIRECTION_TO: list[dict[int, int]] = [{b: d for d in range(6) for b in RAYS[a][d]} for a in HEXES]
 
 
 def mirror(h: int) -> int:

@@ -20,6 +20,8 @@ from .geometry import (
     ADJACENT,
     BETWEEN,
     CAVALRY_PATHS,
+    CAVALRY_REACH,
+    DIRECTION_TO,
     DISTANCE,
     HEXES,
     NEIGHBOURS,
@@ -330,7 +332,9 @@ class GameState:
             else:
                 acts.append((MOVE, h, t, 0))
 
-    def _knight_targets(self, h: int, s: int, zone: frozenset[int], mines: set[int]) -> list[tuple[int, int]]:
+    def _knight_targets(
+        self, h: int, s: int, zone: frozenset[int], mines: set[int], directions: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
+    ) -> list[tuple[int, int]]:
         """Final hexes of the knight's slides (W3, section 2), with the bridge passed or -1."""
         sq = self.squares
         bd = self.board
@@ -338,7 +342,9 @@ class GameState:
         bridge = bd.is_bridge
         stop = bd.stop_for[s]
         out: list[tuple[int, int]] = []
-        for ray in RAYS[h]:
+        rays = RAYS[h]
+        for d in directions:
+            ray = rays[d]
             for i, n in enumerate(ray):
                 c = sq[n]
                 if c and c >> 3 == s:
@@ -710,10 +716,9 @@ class GameState:
         adjacent_inf = sum(1 for n in ADJACENT[f] if sq[n] == inf_e)
         if adjacent_inf >= 2:
             return self._threat_by_search(side, self._generate(e))
-        zone = self.zone(side)
-        mines = self.marked_by(side)
         # Direct strikes: any action whose final hex is the feudal (or a bridge kill over it).
         melee = self.game.rules.archer_melee
+        cavalry_reach = CAVALRY_REACH[f]
         for h in WITHIN[f][3]:
             c = sq[h]
             if not c or c >> 3 != e:
@@ -722,12 +727,15 @@ class GameState:
             if k == PIKEMAN or (k == ARCHER and melee):
                 if DISTANCE[h][f] == 1:
                     return True
-            elif k == CAVALRY and f in self._cavalry_targets(h, e, zone):
+            elif k == CAVALRY and h in cavalry_reach and f in self._cavalry_targets(h, e, self.zone(side)):
                 return True
         kn = KNIGHT | (e << 3)
+        lines = DIRECTION_TO[f]
         for h, c in enumerate(sq):
-            if c == kn:
-                for t, passed in self._knight_targets(h, e, zone, mines):
+            if c == kn and h in lines:
+                # only the one line through the feudal can reach it
+                ray = ((lines[h] + 3) % 6,)
+                for t, passed in self._knight_targets(h, e, self.zone(side), self.marked_by(side), ray):
                     if t == f or passed == f:
                         return True
         # Infantry: ordered strikes, and coordinated attacks that one action would complete.
