@@ -46,6 +46,7 @@ class MCTSAgent(Agent):
         rollout: str = "eval",
         rollout_depth: int = 6,
         c: float = 1.0,
+        scale: float = _SCALE,
     ) -> None:
         super().__init__(seed)
         if rollout not in ("eval", "random"):
@@ -56,6 +57,7 @@ class MCTSAgent(Agent):
         self.rollout = rollout
         self.rollout_depth = int(rollout_depth)
         self.c = float(c)
+        self.scale = float(scale)
 
     def select_action(self, state: GameState) -> Action:
         """The most visited root action after ``iterations`` UCT iterations."""
@@ -127,5 +129,5 @@ class MCTSAgent(Agent):
         finally:
             for _ in range(played):
                 state.undo()
-        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, v / _SCALE))))
+        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, v / self.scale))))
 

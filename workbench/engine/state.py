@@ -188,6 +188,7 @@ class GameState:
         bd = self.board
         e = 1 - s
         zone = self.zone(e)
+        own_zone = self.zone(s)
         mines = self.marked_by(e)
         acts: list[Action] = []
         hexes = (only,) if only is not None else [h for h, c in enumerate(sq) if c and c >> 3 == s]
@@ -198,7 +199,7 @@ class GameState:
                 continue
             k = c & 7
             if k == INFANTRY:
-                self._gen_infantry(h, s, zone, mines, acts)
+                self._gen_infantry(h, s, zone, mines, acts, own_zone)
             elif k == KNIGHT:
                 for t, _ in self._knight_targets(h, s, zone, mines):
                     acts.append((MOVE, h, t, 0))
@@ -300,7 +301,9 @@ class GameState:
             return t in self.zone(s)
         return False
 
-    def _gen_infantry(self, h: int, s: int, zone: frozenset[int], mines: set[int], acts: list[Action]) -> None:
+    def _gen_infantry(
+        self, h: int, s: int, zone: frozenset[int], mines: set[int], acts: list[Action], own_zone: frozenset[int]
+    ) -> None:
         sq = self.squares
         bd = self.board
         walk = bd.walkable
@@ -309,8 +312,10 @@ class GameState:
             c = sq[n]
             if not c:
                 out.append(n)
-            elif c >> 3 != s and self._w6_ok(n, s):
-                out.append(n)
+            elif c >> 3 != s:
+                k = c & 7  # W6, inline: archer, infantryman, or knight/cavalry in an own zone
+                if k == ARCHER or k == INFANTRY or ((k == KNIGHT or k == CAVALRY) and n in own_zone):
+                    out.append(n)
         # Aura bonus (W5): in range of the own feudal now and at the end of the last turn.
         f = self.feudal[s]
         if f >= 0 and h in self.aura_ready and DISTANCE[h][f] <= 2:
