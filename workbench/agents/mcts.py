@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import math
 
-from workbench.engine import Action, GameState
+from workbench.engine import MOVE, ORDER, Action, GameState
 
 from .alphabeta import AlphaBetaAgent
 from .base import Agent
-from .evaluate import evaluate
+from .evaluate import evaluate, material
 
-_SCALE = 3.0  # material units per logistic unit: a knight up is about an 80 % win chance
+_SCALE = 1.0  # material units per logistic unit: sharp, so one infantryman up already counts
 
 
 class _Node:
@@ -45,8 +45,10 @@ class MCTSAgent(Agent):
         iterations: int = 300,
         rollout: str = "eval",
         rollout_depth: int = 6,
-        c: float = 1.0,
+        c: float = 0.3,
         scale: float = _SCALE,
+        widen: float = 2.0,
+        quiesce: bool = True,
     ) -> None:
         super().__init__(seed)
         if rollout not in ("eval", "random"):
@@ -58,6 +60,8 @@ class MCTSAgent(Agent):
         self.rollout_depth = int(rollout_depth)
         self.c = float(c)
         self.scale = float(scale)
+        self.widen = float(widen)
+        self.quiesce = bool(quiesce)
 
     def select_action(self, state: GameState) -> Action:
         """The most visited root action after ``iterations`` UCT iterations."""
@@ -74,16 +78,13 @@ class MCTSAgent(Agent):
         node = root
         played = 0
         try:
-            # selection
-            while node.untried is not None and not node.untried and node.children:
-                node = self._uct_child(node)
-                state.apply(node.action)
-                played += 1
-            # expansion
-            if state.victory is None:
+            while state.victory is None:
                 if node.untried is None:
                     node.untried = self._expansion_order(state)
-                if node.untried:
+                # Progressive widening below the root: a node opens its children one by one
+                # (captures first) as it gains visits, so replies are searched where they hurt.
+                room = node is root or len(node.children) < self.widen + math.sqrt(node.visits)
+                if node.untried and room:
                     a = node.untried.pop()
                     mover = state.to_move
                     state.apply(a)
@@ -91,6 +92,12 @@ class MCTSAgent(Agent):
                     child = _Node(a, node, mover)
                     node.children.append(child)
                     node = child
+                    break
+                if not node.children:
+                    break
+                node = self._uct_child(node)
+                state.apply(node.action)
+                played += 1
             reward = self._leaf_value(state, node.mover)
         finally:
             for _ in range(played):
@@ -115,6 +122,37 @@ class MCTSAgent(Agent):
         ordered.reverse()
         return ordered
 
+    def _best_capture_gain(self, state: GameState, side: int) -> float:
+        """Material the side to move at the leaf wins with its best capture, if ``side`` is not to move.
+
+        A one-capture horizon check: a leaf where the opponent simply takes a piece is not scored
+        as if the piece were safe. Captures are few, so this costs a handful of actions per leaf.
+        """
+        if state.victory is not None or state.to_move == side:
+            return 0.0
+        sq = state.squares
+        base = material(state, side)
+        worst = 0.0
+        for a in state.legal_actions():
+            if a[0] == MOVE:
+                targets: tuple[int, ...] = (sq[a[2]],)
+            elif a[0] == ORDER:
+                targets = (sq[a[2]], sq[a[5]])
+            else:
+                continue
+            if not any(c and c >> 3 == side for c in targets):
+                continue
+            state.apply(a)
+            try:
+                if state.victory is not None:
+                    loss = 0.0 if state.winner != 1 - side else 1e3
+                else:
+                    loss = base - material(state, side)
+            finally:
+                state.undo()
+            worst = max(worst, loss)
+        return worst
+
     def _leaf_value(self, state: GameState, side: int) -> float:
         """Win probability for ``side`` at the leaf (after an optional short random rollout)."""
         played = 0
@@ -126,6 +164,8 @@ class MCTSAgent(Agent):
             if state.victory is not None:
                 return 0.5 if state.winner is None else (1.0 if state.winner == side else 0.0)
             v = evaluate(state, side)
+            if self.quiesce:
+                v -= self._best_capture_gain(state, side)
         finally:
             for _ in range(played):
                 state.undo()
