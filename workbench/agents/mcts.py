@@ -2,10 +2,12 @@
 
 Each iteration walks the tree by UCT, expands one untried action, values the new position and
 backs the value up. The value comes from the ``rollout`` policy: ``eval`` scores the leaf with
-``evaluate`` squashed to a win probability; ``random`` first plays ``rollout_depth`` random
-actions (full random games are far too long and too noisy in TerraFeud) and then scores.
-Untried actions are expanded captures first, so a few hundred iterations see the tactics.
-The tree lives for one decision; the same seed and position give the same action.
+``evaluate`` squashed to a win probability (``scale`` material units per logistic unit);
+``random`` first plays ``rollout_depth`` random actions (full random games are far too long and
+too noisy in TerraFeud) and then scores. Two things make a few hundred iterations see tactics:
+untried actions are expanded captures first with progressive widening below the root (a node
+opens ``widen + sqrt(visits)`` children), and ``quiesce`` lowers a leaf's value by the best
+capture the opponent has there. The tree lives for one decision; same seed, same action.
 """
 
 from __future__ import annotations
