@@ -165,7 +165,7 @@ def test_output_dataset_and_errors(tmp_path):
 
 def test_interrupted_run_resumes_without_replaying(tmp_path):
     out = tmp_path / "batch.parquet"
-    args = [sys.executable, "-m", "workbench", "simulate", "--games", "60", "--white", "greedy", "--black", "random",
+    args = [sys.executable, "-m", "workbench", "simulate", "--games", "40", "--white", "greedy", "--black", "random",
             "--max-plies", "40", "--seed", "9", "--workers", "1", "--flush-every", "0.05", "--no-progress",
             "--out", str(out)]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -178,11 +178,11 @@ def test_interrupted_run_resumes_without_replaying(tmp_path):
         proc.send_signal(signal.SIGKILL)
         proc.wait()
     partial = read_results(out)
-    assert 0 < len(partial) < 60, "the run was not interrupted midway"
+    assert 0 < len(partial) < 40, "the run was not interrupted midway"
     subprocess.run([*args, "--resume"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     full = read_results(out)
-    assert len(full) == 60 and full.game_id.is_unique
+    assert len(full) == 40 and full.game_id.is_unique
     kept = full.set_index("game_id").loc[partial.game_id]
     assert (kept.seconds.values == partial.seconds.values).all(), "finished games were replayed"
-    fresh = simulate(None, "greedy", "random", 60, seed=9, max_plies=40, workers=2, progress=False)
+    fresh = simulate(None, "greedy", "random", 40, seed=9, max_plies=40, workers=2, progress=False)
     _same_games(full, fresh)
