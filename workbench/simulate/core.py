@@ -261,7 +261,11 @@ def _base_row(spec: GameSpec) -> dict[str, Any]:
 
 
 def play_game(spec: GameSpec) -> GameResult:
-    """Play one game to its end or the ply cap; never raises for a failure inside the game."""
+    """Play one game to its end or the ply cap; never raises for a failure inside the game.
+
+    Event rows are numbered by ``ply`` from 1 (the first action); ``eval_white`` is ``material``
+    from White's view after the action and its triggers, feudal counted at 1000.
+    """
     t0 = time.perf_counter()
     row = _base_row(spec)
     events: list[dict[str, Any]] = []
@@ -280,6 +284,7 @@ def play_game(spec: GameSpec) -> GameResult:
         agents = [make_agent(spec.white, seed=agent_seed(spec.seed, 0)),
                   make_agent(spec.black, seed=agent_seed(spec.seed, 1))]
         castling = game.rules.castling
+        ev = material_white(st)
         while st.victory is None and st.ply < spec.max_plies:
             side = st.to_move
             n = len(st.legal_actions())
@@ -290,7 +295,7 @@ def play_game(spec: GameSpec) -> GameResult:
             dead, victims = _deaths(before, st.squares, action, side, castling)
             for c in dead:
                 lost[c >> 3][_KIND_INDEX[c & 7]] += 1
-            if dead or action[0] in (MOVE, ORDER) and (action[3] or action[-1]) or not evals:
+            if dead or (action[0] in (MOVE, ORDER) and (action[3] or action[-1])):
                 ev = material_white(st)  # material only changes when pieces die or promote
             evals.append(ev)
             movers.append(side)
