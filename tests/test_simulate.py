@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from workbench.agents import register_agent
+from workbench.agents import AGENTS, register_agent
 from workbench.agents.random_agent import RandomAgent
 from workbench.simulate import (
     EVENT_COLUMNS,
@@ -61,7 +61,11 @@ class WorkerKiller(RandomAgent):
         return super().select_action(state)
 
 
-register_agent("flaky", FlakyAgent)
+@pytest.fixture
+def extra_agents(monkeypatch):
+    """Register test agents for this test only (the pool's forked workers inherit them)."""
+    monkeypatch.setattr("workbench.agents.AGENTS", dict(AGENTS))
+    return register_agent
 
 
 @pytest.fixture(scope="module")
@@ -124,7 +128,8 @@ def test_same_seed_same_games_on_a_dask_local_cluster(small_batch):
     _same_games(games, dask_games)
 
 
-def test_a_failing_game_is_recorded_and_the_batch_goes_on():
+def test_a_failing_game_is_recorded_and_the_batch_goes_on(extra_agents):
+    extra_agents("flaky", FlakyAgent)
     games = simulate(None, "flaky", "random", 12, seed=3, max_plies=20, workers=2, progress=False)
     failed = games[games.victory == "error"]
     assert 0 < len(failed) < len(games)
@@ -134,13 +139,13 @@ def test_a_failing_game_is_recorded_and_the_batch_goes_on():
     assert replay.row["victory"] == "error" and replay.row["seed"] == failed.iloc[0].seed
 
 
-def test_a_killed_worker_is_replaced_and_its_games_retried(tmp_path):
-    register_agent("killer", lambda seed=None: WorkerKiller(seed, marker=str(tmp_path / "killed")))
+def test_a_killed_worker_is_replaced_and_its_games_retried(tmp_path, extra_agents):
+    extra_agents("killer", lambda seed=None: WorkerKiller(seed, marker=str(tmp_path / "killed")))
     games = simulate(None, "killer", "random", 16, seed=5, max_plies=20, workers=2, progress=False, chunk_size=2)
     assert (tmp_path / "killed").exists(), "no game killed its worker: the test proves nothing"
     assert len(games) == 16 and games.game_id.is_unique
     assert (games.victory != "error").all()
-    register_agent("killer", lambda seed=None: WorkerKiller(seed, marker=str(tmp_path / "k2"), always=True))
+    extra_agents("killer", lambda seed=None: WorkerKiller(seed, marker=str(tmp_path / "k2"), always=True))
     games = simulate(None, "killer", "random", 8, seed=5, max_plies=20, workers=2, progress=False, chunk_size=2)
     dead = games[games.victory == "error"]
     assert len(games) == 8 and 0 < len(dead) < 8
