@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from workbench.engine import new_game, state_from_dict, state_to_dict
 from workbench.engine.geometry import HEX_NAMES, NEIGHBOURS
 
-from .rules import apply_action, is_checkmated, legal_actions
+from .rules import apply_action, is_checkmated, legal_actions, successors
 
 FIELDS = ("pieces", "to_move", "markers", "ultimatum_pending", "castled", "aura_ready", "winner", "victory", "ply")
 
@@ -50,6 +50,24 @@ class Tally:
     games: int = 0
     plies: int = 0
     disagreements: list[Disagreement] = field(default_factory=list)
+    events: Counter = field(default_factory=Counter)
+
+
+def categorize(text: str, before: dict, after: dict) -> list[str]:
+    """Rough labels of what an action exercised, for coverage counts."""
+    out = []
+    for mark, label in (("=", "promotion"), ("order", "order"), ("<>", "castling"), ("*", "shot"), ("pass", "pass")):
+        if mark in text:
+            out.append(label)
+    lost = len(before["pieces"]) - len(after["pieces"])
+    captures = text.count("x")
+    if lost > captures:
+        out.append("trigger-removal")
+    if len(after["markers"]) < len(before["markers"]) and "*" not in text:
+        out.append("marker-gone")
+    if after["victory"]:
+        out.append("victory-" + after["victory"])
+    return out
 
 
 INTERESTING = ("x", "=", "order", "<>", "*")
@@ -64,10 +82,33 @@ def pick(rng: random.Random, texts: list[str]) -> str:
     return rng.choice(texts)
 
 
-def play(st, rng: random.Random, max_plies: int, tally: Tally, stop_after: int = 20) -> None:
+def expand_all(st, tally: Tally) -> None:
+    """Apply every legal action of ``st`` in both implementations and compare the results."""
+    d = state_to_dict(st)
+    eng_actions = {st.action_to_string(a): a for a in st.legal_actions()}
+    ref_next = successors(d)
+    ref_actions = set(ref_next)
+    tally.plies += 1
+    if set(eng_actions) != ref_actions:
+        only_eng = sorted(set(eng_actions) - ref_actions)
+        only_ref = sorted(ref_actions - set(eng_actions))
+        tally.disagreements.append(Disagreement("legal", d, None, f"engine only {only_eng}; reference only {only_ref}"))
+    for text in sorted(set(eng_actions) & ref_actions):
+        child = st.clone()
+        child.apply(eng_actions[text])
+        eng_next = state_to_dict(child)
+        tally.events.update(categorize(text, d, eng_next))
+        diffs = compare_positions(ref_next[text], eng_next)
+        if diffs:
+            tally.disagreements.append(Disagreement("apply", d, text, "; ".join(diffs)))
+
+
+def play(st, rng: random.Random, max_plies: int, tally: Tally, stop_after: int = 20, expand: float = 0.0) -> None:
     """Play one game from engine state ``st``, comparing at every ply."""
     tally.games += 1
     d0 = state_to_dict(st)
+    if d0["victory"] == "checkmate":
+        tally.events["mate-at-load"] += 1
     if d0.get("ply", 0) == 0 and d0["victory"] in (None, "checkmate"):
         ref_mate = is_checkmated(dict(d0, victory=None, winner=None))
         if ref_mate != (d0["victory"] == "checkmate"):
@@ -75,11 +116,11 @@ def play(st, rng: random.Random, max_plies: int, tally: Tally, stop_after: int =
                 Disagreement("mate-at-load", d0, None, f"reference mated={ref_mate}, engine victory={d0['victory']}")
             )
     for _ in range(max_plies):
-        if st.is_terminal() if hasattr(st, "is_terminal") else st.victory is not None:
-            break
         d = state_to_dict(st)
         if d["victory"] is not None:
             break
+        if rng.random() < expand:
+            expand_all(st, tally)
         eng_actions = {st.action_to_string(a): a for a in st.legal_actions()}
         ref_actions = legal_actions(d)
         tally.plies += 1
@@ -98,6 +139,7 @@ def play(st, rng: random.Random, max_plies: int, tally: Tally, stop_after: int =
         st.apply(eng_actions[text])
         eng_next = state_to_dict(st)
         ref_next = apply_action(d, text)
+        tally.events.update(categorize(text, d, eng_next))
         diffs = compare_positions(ref_next, eng_next)
         if diffs:
             tally.disagreements.append(Disagreement("apply", d, text, "; ".join(diffs)))
@@ -194,7 +236,7 @@ def random_rules(rng: random.Random) -> dict:
     }
 
 
-def run_game(seed: int, max_plies: int, tally: Tally, scatter: bool) -> None:
+def run_game(seed: int, max_plies: int, tally: Tally, scatter: bool, expand: float = 0.0) -> None:
     rng = random.Random(seed)
     rules = random_rules(rng)
     if scatter:
@@ -211,4 +253,4 @@ def run_game(seed: int, max_plies: int, tally: Tally, scatter: bool) -> None:
             return
     else:
         st = new_game(rules, seed=seed)
-    play(st, rng, max_plies, tally)
+    play(st, rng, max_plies, tally, expand=expand)

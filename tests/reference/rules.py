@@ -8,8 +8,7 @@ Only hex names, neighbours, rays and distances come from ``workbench.engine.geom
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import permutations
 
@@ -125,10 +124,13 @@ class Pos:
     quiet: int = 0
     winner: str | None = None
     victory: str | None = None
-    extra: dict = field(default_factory=dict)
 
     def copy(self) -> Pos:
-        return copy.deepcopy(self)
+        return Pos(
+            self.rules, self.terrain, self.seed, self.to_move, dict(self.pieces), dict(self.markers),
+            set(self.pending), set(self.castled), set(self.aura),
+            {s: list(v) for s, v in self.destroyed.items()}, self.ply, self.quiet, self.winner, self.victory,
+        )
 
     # terrain and season
     @property
@@ -678,6 +680,12 @@ def apply_action(d: dict, text: str) -> dict:
         if t == text:
             return to_dict(apply_full(p, packed, 2))
     raise ValueError(f"reference: {text!r} is not legal")
+
+
+def successors(d: dict) -> dict[str, dict]:
+    """Every legal action and the position it leads to."""
+    p = from_dict(d)
+    return {t: to_dict(apply_full(p, packed, 2)) for t, _b, packed in full_actions(p, 0)}
 
 
 def is_checkmated(d: dict) -> bool:
