@@ -85,6 +85,29 @@ HANDMADE = {
         ultimatum_pending=[],
         to_move="white",
     ),
+    # pike_cavalry_mutual with the pikeman on its own side's marker: does the mine still fire? (W15, W7 1)
+    "mutual-mine": P(
+        {"f1": "F", "f11": "f", "d4": "C", "d6": "p", "d8": "a"},
+        markers={"d8": "d6"},
+        rules={"pike_cavalry_mutual": True},
+    ),
+    # both feudals die in one action: the white feudal on a mine (trigger 1) before the coordinated
+    # attack on the black one (trigger 3) (fine print: victory precedence)
+    "both-feudals": P({"e3": "F", "f9": "f", "e8": "I", "g8": "I", "h5": "a", "h8": "I"}, markers={"h5": "f4"}),
+    # a quiet move that mates and reaches draw_after at once (draw wins in both implementations)
+    "draw-and-mate": P(
+        {"a1": "F", "a2": "I", "b1": "I", "b2": "K", "f11": "f", "d4": "c", "d5": "c"},
+        to_move="black",
+        castled=["white"],
+        rules={"season": "winter", "draw_after": 1},
+    ),
+    # the same mate with mate_defence=any (W10 toggle)
+    "mate-any": P(
+        {"a1": "F", "a2": "I", "b1": "I", "b2": "K", "f11": "f", "d4": "c", "d5": "c"},
+        to_move="black",
+        castled=["white"],
+        rules={"season": "winter", "mate_defence": "any"},
+    ),
 }
 
 
@@ -100,4 +123,14 @@ def test_handmade_positions_agree(name, season):
     if loaded["victory"] is None:
         expand_all(st, tally)
         play(st, random.Random(len(name)), 8, tally)
+    assert not tally.disagreements, _report(tally)
+
+
+@pytest.mark.xfail(strict=True, reason="docs/reference-diff.md D1: castling onto summer ordinary river")
+@pytest.mark.parametrize("castling", ["swap", "sacrifice"])
+def test_castling_onto_summer_river(castling):
+    """Scenario-only: an infantryman placed on ordinary river in summer; may the feudal castle onto it?"""
+    st = state_from_dict(P({"e4": "F", "e5": "I", "f11": "f"}, rules={"castling": castling}))
+    tally = Tally()
+    expand_all(st, tally)
     assert not tally.disagreements, _report(tally)

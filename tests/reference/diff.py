@@ -154,13 +154,28 @@ LETTERS = "KPPCCAAIIIIII"
 def scatter_position(rng: random.Random, rules: dict, seed: int) -> dict | None:
     """A random crowded position near the river and castles, with markers and pools."""
     base = state_to_dict(new_game(rules, seed=seed))
-    hexes = [h for h in range(len(HEX_NAMES)) if HEX_NAMES[h] not in ("f1", "f11")]
+    # no piece on an enemy castle centre, and none on ordinary river in summer: no game reaches
+    # those (the second is disagreement D1 of docs/reference-diff.md, pinned by its own test)
+    unreachable = {"f1", "f11"}
+    if rules.get("season", "summer") == "summer":
+        unreachable |= {"a3", "a4", "c4", "c5", "e5", "e6", "g5", "g6", "i4", "i5", "l3", "l4"}
+    hexes = [h for h in range(len(HEX_NAMES)) if HEX_NAMES[h] not in unreachable]
     pieces: dict[int, str] = {}
     # feudals near their castles or somewhere in their half, never adjacent
     wf = rng.choice([h for h in hexes if HEX_NAMES[h] in ("e1", "g1", "f2", "e2", "g2", "f3", "d3", "h3", "f4")])
     bf = rng.choice([h for h in hexes if HEX_NAMES[h] in ("e10", "g10", "f10", "e9", "g9", "f9", "d8", "h8", "f8")])
+    focus = rng.choice(["river", "white_castle", "black_castle", "anywhere", "feudal", "duel"])
+    if focus == "duel":  # feudals facing each other across the river: threats, parries, mates
+        from workbench.engine.geometry import DISTANCE
+
+        def row(h: int) -> int:
+            return 2 * (int(HEX_NAMES[h][1:]) - 1) + abs("abcdefghikl".index(HEX_NAMES[h][0]) - 5)
+
+        wf = rng.choice([h for h in hexes if 3 <= row(h) <= 8])
+        near = [h for h in hexes if row(h) >= 9 and 2 <= DISTANCE[h][wf] <= 3]
+        bf = rng.choice(near) if near else bf
+        focus = "feudal"
     pieces[wf], pieces[bf] = "F", "f"
-    focus = rng.choice(["river", "white_castle", "black_castle", "anywhere", "feudal"])
 
     def weight(h: int) -> float:
         name = HEX_NAMES[h]
