@@ -126,10 +126,9 @@ def test_handmade_positions_agree(name, season):
     assert not tally.disagreements, _report(tally)
 
 
-@pytest.mark.xfail(strict=True, reason="docs/reference-diff.md D1: castling onto summer ordinary river")
 @pytest.mark.parametrize("castling", ["swap", "sacrifice"])
 def test_castling_onto_summer_river(castling):
-    """Scenario-only: an infantryman placed on ordinary river in summer; may the feudal castle onto it?"""
+    """D1 of docs/reference-diff.md, now a ruling: no castling onto ordinary summer river."""
     st = state_from_dict(P({"e4": "F", "e5": "I", "f11": "f"}, rules={"castling": castling}))
     tally = Tally()
     expand_all(st, tally)

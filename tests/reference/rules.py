@@ -397,6 +397,8 @@ def base_actions(p: Pos) -> list[tuple]:
             if p.pieces.get(n) == in_case("I", side):
                 if enemy_f is not None and enemy_f in adjacent(n):
                     continue
+                if not walkable(p, n):  # docs/rulings.md: a hex the feudal may stand on (D1)
+                    continue
                 out.append(("castle", f, n))
     if f is not None:  # W12 Order
         near = [h for h in sorted(p.pieces) if p.pieces[h] == in_case("I", side) and DISTANCE[h][f] <= 2]
