@@ -173,14 +173,15 @@ def test_interrupted_run_resumes_without_replaying(tmp_path):
     args = [sys.executable, "-m", "workbench", "simulate", "--games", "40", "--white", "greedy", "--black", "random",
             "--max-plies", "40", "--seed", "9", "--workers", "1", "--flush-every", "0.05", "--no-progress",
             "--out", str(out)]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # Its own session, so the kill takes the whole run (pool workers included), as a user's kill -9 of a job would.
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not any(out.glob("part-*.parquet")):
             time.sleep(0.02)
         time.sleep(0.2)
     finally:
-        proc.send_signal(signal.SIGKILL)
+        os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
     partial = read_results(out)
     assert 0 < len(partial) < 40, "the run was not interrupted midway"
