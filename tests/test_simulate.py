@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import subprocess
@@ -126,6 +127,17 @@ def test_same_seed_same_games_on_a_dask_local_cluster(small_batch):
     dask_games = simulate(GRID, "random", "greedy", 3, seed=11, max_plies=40, workers=2,
                           scheduler="local-cluster", progress=False)
     _same_games(games, dask_games)
+
+
+def test_a_killed_dask_worker_is_replaced_and_its_games_rerun(tmp_path, extra_agents):
+    # The killer agent reaches the Dask workers through the worker plugin; it kills its worker once.
+    extra_agents("killer", functools.partial(WorkerKiller, marker=str(tmp_path / "killed")))
+    games = simulate(None, "killer", "random", 10, seed=5, max_plies=20, workers=2, scheduler="local-cluster",
+                     progress=False, chunk_size=2)
+    assert (tmp_path / "killed").exists(), "no game killed its worker: the test proves nothing"
+    assert len(games) == 10 and games.game_id.is_unique
+    assert (games.victory != "error").all(), games.error.dropna().tolist()
+    _same_games(games, simulate(None, "killer", "random", 10, seed=5, max_plies=20, workers=0, progress=False))
 
 
 def test_a_failing_game_is_recorded_and_the_batch_goes_on(extra_agents):

@@ -24,6 +24,7 @@ AGENTS: dict[str, Callable[..., Agent]] = {
     "alphabeta": AlphaBetaAgent,
     "mcts": MCTSAgent,
 }
+BUILTIN_AGENTS: dict[str, Callable[..., Agent]] = dict(AGENTS)
 
 
 def register_agent(name: str, factory: Callable[..., Agent]) -> None:
@@ -69,6 +70,6 @@ def make_agent(name: str, seed: int | None = None, **params: Any) -> Agent:
 
 
 __all__ = [
-    "AGENTS", "Agent", "AlphaBetaAgent", "GreedyAgent", "MCTSAgent", "RandomAgent", "evaluate",
+    "AGENTS", "BUILTIN_AGENTS", "Agent", "AlphaBetaAgent", "GreedyAgent", "MCTSAgent", "RandomAgent", "evaluate",
     "make_agent", "material", "material_white", "parse_agent_spec", "piece_weights", "register_agent",
 ]

@@ -114,6 +114,7 @@ def run_dask(specs: Sequence[GameSpec], scheduler: str, workers: int, chunk_size
     else:
         client = Client(scheduler)
     try:
+        _ship_registered_agents(client)
         n_workers = max(1, len(client.scheduler_info().get("workers", {})) or workers)
         size = chunk_size or default_chunk_size(len(specs), n_workers)
         chunks = chunked(specs, size)
@@ -130,6 +131,32 @@ def run_dask(specs: Sequence[GameSpec], scheduler: str, workers: int, chunk_size
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _ship_registered_agents(client) -> None:  # noqa: ANN001 - dask.distributed.Client
+    """Agents added with ``register_agent`` exist only in this process; a worker plugin registers them
+    on every Dask worker, including workers restarted after a crash (their factories must pickle)."""
+    from dask.distributed import WorkerPlugin
+
+    from workbench.agents import AGENTS, BUILTIN_AGENTS
+
+    extra = {name: f for name, f in AGENTS.items() if BUILTIN_AGENTS.get(name) is not f}
+    if not extra:
+        return
+
+    class RegisterAgents(WorkerPlugin):
+        name = "workbench-agents"
+
+        def __init__(self, factories: dict) -> None:
+            self.factories = factories
+
+        def setup(self, worker) -> None:  # noqa: ANN001 - dask Worker
+            from workbench.agents import register_agent
+
+            for agent_name, factory in self.factories.items():
+                register_agent(agent_name, factory)
+
+    client.register_plugin(RegisterAgents(extra))
 
 
 def cpu_workers() -> int:
