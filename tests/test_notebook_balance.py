@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "04_balance.ipynb"
+from nbhelp import execute_notebook
 
 
 @pytest.mark.notebook
 def test_balance_notebook_executes() -> None:
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
-                            resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
-    outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
+    outputs = execute_notebook("04_balance.ipynb")
     text = "".join(o.get("text", "") for o in outputs)
     markdown = "".join(o.get("data", {}).get("text/markdown", "") for o in outputs)
     html = "".join(o.get("data", {}).get("text/html", "") for o in outputs)

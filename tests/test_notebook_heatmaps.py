@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
-
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "03_heatmaps.ipynb"
+from nbhelp import execute_notebook
 
 
 @pytest.mark.notebook
 def test_heatmaps_notebook_executes() -> None:
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    os.environ["MPLBACKEND"] = "Agg"
-    nbclient.NotebookClient(nb, timeout=180, kernel_name="python3",
-                            resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
-    outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
+    outputs = execute_notebook("03_heatmaps.ipynb")
     assert not [o for o in outputs if o.get("output_type") == "error"]
     svgs = [o["data"]["image/svg+xml"] for o in outputs if "image/svg+xml" in o.get("data", {})]
     pngs = [o for o in outputs if "image/png" in o.get("data", {})]
