@@ -25,7 +25,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {name:<9} {text}")
         return 0 if argv and argv[0] in ("-h", "--help") else 2
     module, func, _ = COMMANDS[argv[0]]
-    return int(getattr(importlib.import_module(module), func)(argv[1:]) or 0)
+    try:
+        return int(getattr(importlib.import_module(module), func)(argv[1:]) or 0)
+    except BrokenPipeError:  # output piped into `head` and closed early: not an error of ours
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
