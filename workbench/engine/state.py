@@ -91,6 +91,7 @@ class GameState:
         "_cache",
         "_removed",
         "_zones",
+        "_settled",
     )
 
     def __init__(self, game: Game) -> None:
@@ -115,6 +116,10 @@ class GameState:
         self._cache: list | None = None
         self._removed = 0
         self._zones: list[frozenset[int] | None] = [None, None]
+        # True once the triggers have run on this board: then no archer stands next to an enemy and
+        # no piece next to two enemy infantry, so triggers 2-3 need only look around what moved.
+        # A loaded position may hold such situations; its first action scans the whole board.
+        self._settled = False
 
     # ------------------------------------------------------------------ basic queries
     @property
@@ -459,6 +464,7 @@ class GameState:
                 self.winner,
                 self.victory,
                 self.feudal[:],
+                self._settled,
             )
         )
 
@@ -478,6 +484,7 @@ class GameState:
             self.winner,
             self.victory,
             self.feudal,
+            self._settled,
         ) = self._stack.pop()
         # In place: generators hold ``sq = self.squares`` across promotion probes that pop.
         self.squares[:] = squares
@@ -559,6 +566,8 @@ class GameState:
                 sq[f], sq[i] = ic, fc
             self.feudal[s] = i
             self.castled[s] = True
+            steps.append((-1, f))  # castling is not "entering" (no mine), but both hexes changed
+            steps.append((-1, i))
             self.aura_ready.discard(f)
             self.aura_ready.discard(i)
         elif kind == ORDER:
@@ -605,7 +614,7 @@ class GameState:
                 if sq[t] == c and t in enemy_markers.values():
                     self._kill(t)
                     self._spend(e, t)
-        self._triggers_2_3()
+        self._triggers_2_3([t for _, t in steps])
         # (4) ultimatums placed before this turn fall on whatever of the acting side stands there.
         if self.pending:
             for t in sorted(self.pending):
@@ -620,26 +629,54 @@ class GameState:
         for a in [a for a, x in m.items() if x == t]:
             del m[a]
 
-    def _triggers_2_3(self) -> None:
+    def _triggers_2_3(self, touched: list[int]) -> None:
+        """Triggers 2 (archers in melee) and 3 (coordinated attacks) after pieces arrived on ``touched``."""
+        if not self._settled:
+            self._triggers_2_3_everywhere()
+            self._settled = True
+            return
         sq = self.squares
-        occupied = [h for h, c in enumerate(sq) if c]
-        # (2) every archer adjacent to an enemy piece dies, all at once.
-        doomed = []
-        for h in occupied:
-            c = sq[h]
-            if c & 7 == ARCHER:
-                side = c >> 3
-                for n in ADJACENT[h]:
-                    cn = sq[n]
-                    if cn and cn >> 3 != side:
-                        doomed.append(h)
-                        break
+        # (2) every archer adjacent to an enemy piece dies, all at once; on a settled board only
+        # an arrival can make such a pair, so look at the arrivals and their neighbours.
+        doomed: list[int] = []
+        for t in touched:
+            c = sq[t]
+            if not c:
+                continue
+            side = c >> 3
+            for n in ADJACENT[t]:
+                cn = sq[n]
+                if cn and cn >> 3 != side:
+                    if cn & 7 == ARCHER and n not in doomed:
+                        doomed.append(n)
+                    if c & 7 == ARCHER and t not in doomed:
+                        doomed.append(t)
         for h in doomed:
             self._kill(h)
-        # (3) coordinated attacks, one target at a time in board order (ruling 6).
-        for h in occupied:
+        # (3) coordinated attacks: only an arriving target or an arriving infantryman can make one.
+        candidates: set[int] = set()
+        for t in touched:
+            c = sq[t]
+            if not c:
+                continue
+            if _COORD_TARGET[c & 7]:
+                candidates.add(t)
+            elif c & 7 == INFANTRY:
+                side = c >> 3
+                for n in ADJACENT[t]:
+                    cn = sq[n]
+                    if cn and cn >> 3 != side and _COORD_TARGET[cn & 7]:
+                        candidates.add(n)
+        if candidates:
+            self._coordinated(sorted(candidates))
+
+    def _coordinated(self, targets: list[int]) -> None:
+        """Resolve coordinated attacks on ``targets`` one at a time in board order (ruling 6); an
+        infantryman that died with an earlier target no longer counts."""
+        sq = self.squares
+        for h in targets:
             c = sq[h]
-            if not _COORD_TARGET[c & 7] or not c:
+            if not c or not _COORD_TARGET[c & 7]:
                 continue
             enemy_inf = INFANTRY | ((1 - (c >> 3)) << 3)
             first = -1
@@ -652,6 +689,24 @@ class GameState:
             if count >= 2:
                 self._kill(h)
                 self._kill(first)
+
+    def _triggers_2_3_everywhere(self) -> None:
+        """Triggers 2-3 over the whole board (a loaded position may hold ready-made situations)."""
+        sq = self.squares
+        occupied = [h for h, c in enumerate(sq) if c]
+        doomed = []
+        for h in occupied:
+            c = sq[h]
+            if c & 7 == ARCHER:
+                side = c >> 3
+                for n in ADJACENT[h]:
+                    cn = sq[n]
+                    if cn and cn >> 3 != side:
+                        doomed.append(h)
+                        break
+        for h in doomed:
+            self._kill(h)
+        self._coordinated(occupied)
 
     def _apply_unchecked(self, action: Action) -> None:
         self._push()
@@ -677,7 +732,7 @@ class GameState:
                     sq[t] = k | (s << 3)
                     promoted = True
             if promoted:
-                self._triggers_2_3()
+                self._triggers_2_3([action[2], action[5]] if action[0] == ORDER else [action[2]])
         self._zones = [None, None]
         # (6) victory: a destroyed feudal first, then castle capture.
         if self._deaths:
@@ -845,7 +900,8 @@ class GameState:
         other.history = self.history[:]
         # Snapshots hold lists that _pop hands back to the state, so each copy needs its own.
         other._stack = [
-            (sn[0][:], sn[1], dict(sn[2]), dict(sn[3]), sn[4], sn[5][:], set(sn[6]), sn[7][:], sn[8][:], *sn[9:13], sn[13][:])
+            (sn[0][:], sn[1], dict(sn[2]), dict(sn[3]), sn[4], sn[5][:], set(sn[6]), sn[7][:], sn[8][:], *sn[9:13], sn[13][:],
+             sn[14])
             for sn in self._stack
         ]
         other._mate_depth = 0
@@ -853,6 +909,7 @@ class GameState:
         other._cache = None
         other._removed = 0
         other._zones = [None, None]
+        other._settled = self._settled
         return other
 
     def key(self) -> tuple:
