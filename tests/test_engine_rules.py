@@ -539,3 +539,20 @@ def test_mine_on_the_enemy_centre_prevents_castle_capture():
     st = pos({"a1": "F", "d8": "C", "f9": "a", "l1": "f"}, rules={"season": "winter"}, markers={"f9": "f11"})
     st.play("d8-f11")
     assert piece(st, "f11") is None and st.victory is None
+
+
+def test_triggers_after_the_board_has_settled():
+    # After the first action the engine looks only around arrivals; these arrivals must still fire.
+    st = pos({"e5": "k", "d4": "I", "f4": "I", "a1": "F", "l6": "f", "h8": "a"}, rules={"season": "winter"})
+    st.play("a1-a2", "l6-l5")  # settle the board
+    st.play("f4-f5")  # the second infantryman arrives: coordinated attack on e5
+    assert piece(st, "e5") is None and piece(st, "d4") is None and piece(st, "f5") == "I"
+    st.play("h8-h7", "f5-g5", "h7-h6")
+    assert piece(st, "h6") == "a"
+    st.play("g5-g6")  # White's infantryman arrives next to Black's archer: the archer dies
+    assert piece(st, "h6") is None
+    # A castling swap is an arrival on both hexes: the feudal lands between two enemy infantry.
+    st = pos({"f1": "F", "f2": "I", "f3": "i", "g2": "i", "f11": "f", "a6": "i"}, rules={"season": "winter"})
+    st.play("f2-e2", "a6-a5", "e2-f2", "a5-a4")
+    st.play("f1<>f2")
+    assert st.winner == 1 and st.victory == "destroyed"
