@@ -9,6 +9,7 @@ crossings, which shows how much each bridge or ford carries in summer and how li
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -140,6 +141,20 @@ def _own_half(h: int, side: int) -> bool:
     return side_of_half(h) == side
 
 
+def _per_crossing(season: str | None, kinds: tuple[str, ...], terrain: Terrain | str | None,
+                  measure: Callable[[nx.DiGraph, list[int]], list[float]]) -> pd.DataFrame:
+    """One row per bridge and ford, one column per ``kind season``, values from ``measure(graph, crossings)``."""
+    seasons = SEASONS if season is None else (season,)
+    bd = _game("summer", terrain).board
+    crossings = sorted(bd.bridges | bd.fords)
+    cols = {
+        f"{kind} {se}": measure(_graph(kind_code(kind), se, terrain, 0), crossings) for kind in kinds for se in seasons
+    }
+    df = pd.DataFrame(cols, index=pd.Index([HEX_NAMES[h] for h in crossings], name="hex"))
+    df.insert(0, "crossing", ["bridge" if h in bd.bridges else "ford" for h in crossings])
+    return df
+
+
 def crossing_betweenness(season: str | None = None, kinds: tuple[str, ...] = ("infantry", "knight", "pikeman", "feudal"),
                          terrain: Terrain | str | None = None) -> pd.DataFrame:
     """Betweenness centrality of the bridges and fords in each kind's movement graph.
@@ -148,18 +163,12 @@ def crossing_betweenness(season: str | None = None, kinds: tuple[str, ...] = ("i
     Betweenness is the share of all shortest move sequences between two hexes that pass the
     crossing: in summer the river funnels them through five hexes, in winter it is land.
     """
-    seasons = SEASONS if season is None else (season,)
-    bd = _game("summer", terrain).board
-    crossings = sorted(bd.bridges | bd.fords)
-    cols: dict[str, list[float]] = {}
-    for kind in kinds:
-        for se in seasons:
-            g = _graph(kind_code(kind), se, terrain, 0)
-            bc = nx.betweenness_centrality(g, normalized=True)
-            cols[f"{kind} {se}"] = [bc.get(h, 0.0) for h in crossings]
-    df = pd.DataFrame(cols, index=pd.Index([HEX_NAMES[h] for h in crossings], name="hex"))
-    df.insert(0, "crossing", ["bridge" if h in bd.bridges else "ford" for h in crossings])
-    return df
+
+    def betweenness(g: nx.DiGraph, crossings: list[int]) -> list[float]:
+        bc = nx.betweenness_centrality(g, normalized=True)
+        return [bc.get(h, 0.0) for h in crossings]
+
+    return _per_crossing(season, kinds, terrain, betweenness)
 
 
 def crossing_share(season: str | None = None, kinds: tuple[str, ...] = KINDS,
@@ -171,26 +180,20 @@ def crossing_share(season: str | None = None, kinds: tuple[str, ...] = KINDS,
     betweenness. In summer the shares of the five crossings add up to at least 1 for walkers (every
     journey must cross); in winter the river is land and the centre bridge is one path among many.
     """
-    seasons = SEASONS if season is None else (season,)
-    bd = _game("summer", terrain).board
-    crossings = sorted(bd.bridges | bd.fords)
-    cols: dict[str, list[float]] = {}
-    for kind in kinds:
-        for se in seasons:
-            g = _graph(kind_code(kind), se, terrain, 0)
-            sources = [h for h in g.nodes if side_of_half(h) == 0]
-            targets = [h for h in g.nodes if side_of_half(h) == 1]
-            eb = nx.edge_betweenness_centrality_subset(g, sources, targets, normalized=False)
-            pairs = len(sources) * len(targets)
-            use = dict.fromkeys(crossings, 0.0)
-            for (a, b), w in eb.items():
-                for v in set(g.edges[a, b]["over"]) | {b}:
-                    if v in use:
-                        use[v] += w / pairs
-            cols[f"{kind} {se}"] = [use[h] for h in crossings]
-    df = pd.DataFrame(cols, index=pd.Index([HEX_NAMES[h] for h in crossings], name="hex"))
-    df.insert(0, "crossing", ["bridge" if h in bd.bridges else "ford" for h in crossings])
-    return df
+
+    def share(g: nx.DiGraph, crossings: list[int]) -> list[float]:
+        sources = [h for h in g.nodes if side_of_half(h) == 0]
+        targets = [h for h in g.nodes if side_of_half(h) == 1]
+        eb = nx.edge_betweenness_centrality_subset(g, sources, targets, normalized=False)
+        pairs = len(sources) * len(targets)
+        use = dict.fromkeys(crossings, 0.0)
+        for (a, b), w in eb.items():
+            for v in set(g.edges[a, b]["over"]) | {b}:
+                if v in use:
+                    use[v] += w / pairs
+        return [use[h] for h in crossings]
+
+    return _per_crossing(season, kinds, terrain, share)
 
 
 def draw_movement_graph(kind: str | int, season: str = "summer", ax: Axes | None = None,
