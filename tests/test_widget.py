@@ -274,3 +274,13 @@ def test_widget_messages_drive_the_controller(tmp_path) -> None:
     assert written == board.export_text and "id: my-probe" in written
     with pytest.raises(WidgetError, match="overlays"):
         board.show(fog=True)
+
+
+def test_agent_with_parameters_from_the_panel():
+    from workbench.widget.controller import BoardController
+
+    c = BoardController()
+    c.set_agent("alphabeta:depth=1,nodes=300", side="black")
+    assert c.view()["agent"] == {"name": "alphabeta:depth=1,nodes=300", "side": "black"}
+    c.play("f3-f5")  # the agent answers at once with a legal Black action
+    assert c.state.ply == 2 and c.state.to_move == 0

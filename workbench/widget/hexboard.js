@@ -120,8 +120,12 @@ function render({ model, el }) {
   htmlEl("div", { class: "tf-heading" }, panel, "Agent");
   const ag = row("tf-agent");
   const agentName = select(ag, [""], "tf-agent-name"); // filled from view.agents (workbench.agents.AGENTS)
+  const agentParams = htmlEl("input", { type: "text", class: "tf-agent-params", placeholder: "depth=3,nodes=8000" }, ag);
   const agentSide = select(ag, ["black", "white"], "tf-agent-side");
-  button(ag, "Play against", "agent", () => ({ name: agentName.value, side: agentSide.value }));
+  // The agent's text form, as `simulate` uses it: "alphabeta:depth=3,nodes=8000".
+  const agentSpec = () =>
+    agentName.value && agentParams.value.trim() ? `${agentName.value}:${agentParams.value.trim()}` : agentName.value;
+  button(ag, "Play against", "agent", () => ({ name: agentSpec(), side: agentSide.value }));
 
   htmlEl("div", { class: "tf-heading" }, panel, "Overlays");
   const ov = row("tf-overlays");
@@ -258,7 +262,9 @@ function render({ model, el }) {
       for (const o of known) htmlEl("option", { value: o }, agentName, o === "" ? "none" : o);
     }
     if (v.agent && v.agent.name) {
-      agentName.value = v.agent.name;
+      const [base, params] = v.agent.name.split(":");
+      agentName.value = base;
+      agentParams.value = params || "";
       agentSide.value = v.agent.side;
     }
     const s = v.scenario || {};
