@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .geometry import ADJACENT, DISTANCE, HEX_BY_NAME, hex_name
+from .geometry import ADJACENT, BETWEEN, CAVALRY_PATHS, DISTANCE, HEX_BY_NAME, RAYS, hex_name
 from .pieces import (
     ARCHER,
     CAVALRY,
@@ -179,8 +179,6 @@ def _reason(state: GameState, action: Action) -> str:  # noqa: C901 - one branch
             return "a marker cannot be placed on your own piece (W8)"
         if state.markers[s].get(origin) == t:
             return "the archer's marker is already on that hex; re-marking it is not an action (W8)"
-        from .geometry import BETWEEN
-
         blockers = [b for b in BETWEEN[(origin, t)] if sq[b]]
         if blockers:
             return f"the line of shot is blocked by the piece on {hex_name(blockers[0])} (ruling 3)"
@@ -213,7 +211,6 @@ def _reason(state: GameState, action: Action) -> str:  # noqa: C901 - one branch
         return "a piece must move"
     if target and target >> 3 == s:
         return f"{hex_name(t)} holds your own piece"
-    base = (MOVE, origin, t, 0)
     promos = [a for a in legal if a[0] == MOVE and a[1] == origin and a[2] == t]
     if promos:
         return _promotion_reason(state, action)
@@ -253,7 +250,7 @@ def _reason(state: GameState, action: Action) -> str:  # noqa: C901 - one branch
         if bd.is_bridge[t]:
             return "the knight never stops on a bridge: it stops on the next hex (section 2)"
         reached = {x for x, _ in state._knight_targets(origin, s, state.zone(1 - s), state.marked_by(1 - s))}
-        if any(t in ray for ray in _rays(origin)):
+        if any(t in ray for ray in RAYS[origin]):
             stops = sorted(reached)
             return (
                 "the knight's slide stops earlier (own piece, first enemy, enemy pikeman zone, enemy "
@@ -263,8 +260,6 @@ def _reason(state: GameState, action: Action) -> str:  # noqa: C901 - one branch
         return "the knight moves in a straight line along one of the 6 axes (W3)"
     if k == CAVALRY:
         finals = state._cavalry_targets(origin, s, state.zone(1 - s))
-        from .geometry import CAVALRY_PATHS
-
         lands = {land for land, _ in CAVALRY_PATHS[origin]}
         if t in lands and t not in finals:
             if not bd.walkable[t]:
@@ -274,14 +269,7 @@ def _reason(state: GameState, action: Action) -> str:  # noqa: C901 - one branch
                 "it can reach " + ", ".join(hex_name(x) for x in sorted(finals))
             )
         return "cavalry gallops 2+1 (L) or charges 2 straight; it cannot end there (W4)"
-    del base
     return "not a legal action"
-
-
-def _rays(h: int):  # noqa: ANN202
-    from .geometry import RAYS
-
-    return RAYS[h]
 
 
 def _promotion_reason(state: GameState, action: Action) -> str:
