@@ -556,3 +556,8 @@ def test_triggers_after_the_board_has_settled():
     st.play("f2-e2", "a6-a5", "e2-f2", "a5-a4")
     st.play("f1<>f2")
     assert st.winner == 1 and st.victory == "destroyed"
+
+
+def test_promotion_suffix_outside_the_castle_zone_is_explained():
+    with pytest.raises(IllegalActionError, match="only an infantryman entering the enemy castle zone"):
+        new_game().play("e3-e4=K")

@@ -211,6 +211,8 @@ def _reason(state: GameState, action: Action) -> str:  # noqa: C901 - one branch
         return "a piece must move"
     if target and target >> 3 == s:
         return f"{hex_name(t)} holds your own piece"
+    if action[3] and (k != INFANTRY or not bd.promotes[s][t]):
+        return "only an infantryman entering the enemy castle zone (not its centre) promotes (W13)"
     promos = [a for a in legal if a[0] == MOVE and a[1] == origin and a[2] == t]
     if promos:
         return _promotion_reason(state, action)
