@@ -21,7 +21,7 @@ def terrafeud_playouts(games: int, seed: int, max_plies: int = 300) -> dict[str,
         rng = random.Random(seed * 100_003 + g)
         st = new_game(seed=seed * 100_003 + g)
         while not st.is_terminal() and st.ply < max_plies:
-            st._apply_unchecked(rng.choice(st.legal_actions()))
+            st.apply(rng.choice(st.legal_actions()), check=False)
             plies += 1
     dt = time.perf_counter() - t0
     return {"games": games, "plies": plies, "seconds": dt, "plies_per_sec": plies / dt, "games_per_sec": games / dt}

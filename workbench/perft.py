@@ -21,8 +21,7 @@ def perft(state: GameState, depth: int) -> int:
         return len(actions)
     total = 0
     for a in actions:
-        state._apply_unchecked(a)
-        state.history.append(a)
+        state.apply(a, check=False)
         total += perft(state, depth - 1)
         state.undo()
     return total

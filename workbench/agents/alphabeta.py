@@ -67,7 +67,7 @@ class AlphaBetaAgent(Agent):
         alpha, beta = float("-inf"), float("inf")
         best = acts[0]
         for a in acts if depth > 1 else self._ordered(state, acts, None):
-            state.apply(a)
+            state.apply(a, check=False)
             try:
                 v = -self._negamax(state, depth - 1, -beta, -alpha, enforce)
             finally:
@@ -102,7 +102,7 @@ class AlphaBetaAgent(Agent):
         alpha0 = alpha
         best_v, best_a = float("-inf"), None
         for a in self._ordered(state, state.legal_actions(), tt_move):
-            state.apply(a)
+            state.apply(a, check=False)
             try:
                 v = -self._negamax(state, depth - 1, -beta, -alpha, enforce)
             finally:

@@ -25,7 +25,7 @@ class GreedyAgent(Agent):
         best: list[Action] = []
         best_score = float("-inf")
         for a in acts:
-            state.apply(a)
+            state.apply(a, check=False)
             try:
                 score = terminal_score(state, side) if state.victory is not None else material(state, side)
             finally:

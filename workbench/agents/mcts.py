@@ -89,7 +89,7 @@ class MCTSAgent(Agent):
                 if node.untried and room:
                     a = node.untried.pop()
                     mover = state.to_move
-                    state.apply(a)
+                    state.apply(a, check=False)
                     played += 1
                     child = _Node(a, node, mover)
                     node.children.append(child)
@@ -98,7 +98,7 @@ class MCTSAgent(Agent):
                 if not node.children:
                     break
                 node = self._uct_child(node)
-                state.apply(node.action)
+                state.apply(node.action, check=False)
                 played += 1
             reward = self._leaf_value(state, node.mover)
         finally:
@@ -144,7 +144,7 @@ class MCTSAgent(Agent):
                 continue
             if not any(c and c >> 3 == side for c in targets):
                 continue
-            state.apply(a)
+            state.apply(a, check=False)
             try:
                 if state.victory is not None:
                     loss = 0.0 if state.winner != 1 - side else 1e3
@@ -161,7 +161,7 @@ class MCTSAgent(Agent):
         try:
             if self.rollout == "random":
                 while state.victory is None and played < self.rollout_depth:
-                    state.apply(self.rng.choice(state.legal_actions()))
+                    state.apply(self.rng.choice(state.legal_actions()), check=False)
                     played += 1
             if state.victory is not None:
                 return 0.5 if state.winner is None else (1.0 if state.winner == side else 0.0)

@@ -492,9 +492,13 @@ class GameState:
         self.destroyed = [d0, d1]
         self._zones = [None, None]
 
-    def apply(self, action: Action) -> None:
-        """Play a legal action and resolve its triggers (W7); raises ``IllegalActionError`` otherwise."""
-        if action not in self.legal_actions():
+    def apply(self, action: Action, check: bool = True) -> None:
+        """Play a legal action and resolve its triggers (W7); raises ``IllegalActionError`` otherwise.
+
+        ``check=False`` is for searches that replay actions taken from ``legal_actions()`` of this very
+        position: after an ``undo`` the check would regenerate them for every sibling.
+        """
+        if check and action not in self.legal_actions():
             from .notation import explain_illegal
 
             raise IllegalActionError(explain_illegal(self, action))
