@@ -489,26 +489,20 @@ def test_promotion_probe_does_not_disturb_generation():
     assert not any(t.startswith("f10") for t in texts(st))
 
 
-def test_w7_order_archer_dies_before_its_ultimatum_falls():
-    # Black's archer on d7 holds an ultimatum on White's d5. White ignores it but walks next to the
-    # archer: trigger 2 (archers) runs before trigger 4 (ultimatums), so the marker goes with the archer.
+@pytest.mark.parametrize(("move", "d5_after"), [("b6-c7", "I"), ("b6-b5", None)])
+def test_w7_order_archer_dies_before_its_ultimatum_falls(move, d5_after):
+    # Black's archer on d7 holds an ultimatum on White's d5, which White ignores. Walking next to the
+    # archer (b6-c7) kills it at trigger 2, before trigger 4, so its marker goes with it and d5 lives;
+    # any other move (b6-b5) lets the ultimatum fall. Either way no Black marker is left.
     st = pos(
         {"a1": "F", "d5": "I", "b6": "I", "d7": "a", "l6": "f"},
         rules={"season": "winter"},
         markers={"d7": "d5"},
         ultimatum_pending=["d5"],
     )
-    st.play("b6-c7")
-    assert piece(st, "d7") is None and piece(st, "d5") == "I" and st.markers[1] == {}
-    # Without that, the ultimatum falls.
-    st = pos(
-        {"a1": "F", "d5": "I", "b6": "I", "d7": "a", "l6": "f"},
-        rules={"season": "winter"},
-        markers={"d7": "d5"},
-        ultimatum_pending=["d5"],
-    )
-    st.play("b6-b5")
-    assert piece(st, "d5") is None and st.markers[1] == {}
+    st.play(move)
+    assert piece(st, "d5") == d5_after and st.markers[1] == {}
+    assert (piece(st, "d7") is None) == (move == "b6-c7")
 
 
 def test_victory_precedence_first_feudal_to_die_loses():
