@@ -56,14 +56,16 @@ class Game:
         for h, c in pieces.items():
             st.squares[h] = c
         for h, c in pieces.items():
-            if c & 7 == 1:
+            if c & 7 == FEUDAL:
                 st.feudal[c >> 3] = h
         st.to_move = to_move
-        st.markers = [dict(extra.get("markers", [{}, {}])[0]), dict(extra.get("markers", [{}, {}])[1])]
+        markers = extra.get("markers", ({}, {}))
+        destroyed = extra.get("destroyed", ((), ()))
+        st.markers = [dict(markers[0]), dict(markers[1])]
         st.pending = frozenset(extra.get("pending", ()))
         st.castled = list(extra.get("castled", [False, False]))
         st.aura_ready = set(extra.get("aura_ready", ()))
-        st.destroyed = [list(extra.get("destroyed", [[], []])[0]), list(extra.get("destroyed", [[], []])[1])]
+        st.destroyed = [list(destroyed[0]), list(destroyed[1])]
         st.ply = int(extra.get("ply", 0))
         st.quiet = int(extra.get("quiet", 0))
         if "victory" in extra and extra["victory"] is not None:
