@@ -11,7 +11,7 @@ from typing import Any
 
 from .board import Board, Terrain, board_data, resolve_terrain
 from .geometry import mirror, parse_hex
-from .pieces import BLACK, KIND_BY_LETTER, WHITE, code
+from .pieces import BLACK, FEUDAL, KIND_BY_LETTER, WHITE, code
 from .rules import RulesConfig
 from .state import GameState
 
