@@ -91,7 +91,13 @@ impl Board {
             }
         }
         let steps = (0..N_HEXES)
-            .map(|h| g.adjacent[h].iter().copied().filter(|&n| walkable[n as usize]).collect())
+            .map(|h| {
+                g.adjacent[h]
+                    .iter()
+                    .copied()
+                    .filter(|&n| walkable[n as usize])
+                    .collect()
+            })
             .collect();
         Board {
             castle_centre: spec.castle_centre,
@@ -109,5 +115,86 @@ impl Board {
             steps,
             promotes,
         }
+    }
+}
+
+/// The Python `Board`'s tables, read as they are (so any terrain rule Python adds holds here).
+#[derive(Clone, Debug, Default)]
+pub struct Tables {
+    pub castle_centre: [usize; 2],
+    pub castle_zone: [Vec<usize>; 2],
+    pub swamp_owner: Vec<i8>,
+    pub is_bridge: Vec<bool>,
+    pub is_summer_ford: Vec<bool>,
+    pub is_ford: Vec<bool>,
+    pub walkable: Vec<bool>,
+    pub knight_walkable: Vec<bool>,
+    pub stop_for: [Vec<bool>; 2],
+    pub cavalry_stop_for: [Vec<bool>; 2],
+    pub is_hill: Vec<bool>,
+    pub steps: Vec<Vec<u8>>,
+    pub promotes: [Vec<bool>; 2],
+}
+
+fn arr<T: Copy + Default>(v: &[T]) -> Result<[T; N_HEXES], String> {
+    if v.len() != N_HEXES {
+        return Err(format!(
+            "board table has {} entries, expected {N_HEXES}",
+            v.len()
+        ));
+    }
+    let mut out = [T::default(); N_HEXES];
+    out.copy_from_slice(v);
+    Ok(out)
+}
+
+impl Board {
+    /// A board from the Python tables; an error names a table of the wrong size.
+    pub fn from_tables(t: &Tables, spec: TerrainSpec) -> Result<Board, String> {
+        let mut castle_zone = [[false; N_HEXES]; 2];
+        for s in 0..2 {
+            for &h in &t.castle_zone[s] {
+                if h >= N_HEXES {
+                    return Err(format!("castle zone hex {h} off the board"));
+                }
+                castle_zone[s][h] = true;
+            }
+        }
+        if t.steps.len() != N_HEXES || t.steps.iter().flatten().any(|&n| n as usize >= N_HEXES) {
+            return Err("board steps table is malformed".into());
+        }
+        if t.castle_centre.iter().any(|&c| c >= N_HEXES) {
+            return Err("castle centre off the board".into());
+        }
+        Ok(Board {
+            spec,
+            castle_centre: t.castle_centre,
+            castle_zone,
+            swamp_owner: arr(&t.swamp_owner)?,
+            is_bridge: arr(&t.is_bridge)?,
+            is_summer_ford: arr(&t.is_summer_ford)?,
+            is_ford: arr(&t.is_ford)?,
+            walkable: arr(&t.walkable)?,
+            knight_walkable: arr(&t.knight_walkable)?,
+            stop_for: [arr(&t.stop_for[0])?, arr(&t.stop_for[1])?],
+            cavalry_stop_for: [arr(&t.cavalry_stop_for[0])?, arr(&t.cavalry_stop_for[1])?],
+            is_hill: arr(&t.is_hill)?,
+            steps: t.steps.clone(),
+            promotes: [arr(&t.promotes[0])?, arr(&t.promotes[1])?],
+        })
+    }
+
+    /// The classic terrain of `board.py` with the data file's river, crossings and castles.
+    pub fn classic(winter: bool, hills: [Option<usize>; 2], swamps: [Option<usize>; 2]) -> Board {
+        let h = |n: &str| crate::geometry::parse_hex(n).expect("classic hex");
+        Board::new(TerrainSpec {
+            winter,
+            river_rows: vec![9, 10, 11],
+            bridges: vec![h("b4"), h("f6"), h("k4")],
+            fords: vec![h("d5"), h("h5")],
+            castle_centre: [h("f1"), h("f11")],
+            hills,
+            swamps,
+        })
     }
 }

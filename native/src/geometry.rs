@@ -135,7 +135,11 @@ fn build() -> Geometry {
                 let (bx, by, bz) = cube(&qy, b);
                 let mut out = Vec::new();
                 for t in 1..n {
-                    let (px, py, pz) = (ax * n + (bx - ax) * t, ay * n + (by - ay) * t, az * n + (bz - az) * t);
+                    let (px, py, pz) = (
+                        ax * n + (bx - ax) * t,
+                        ay * n + (by - ay) * t,
+                        az * n + (bz - az) * t,
+                    );
                     if px % n == 0 && py % n == 0 && pz % n == 0 {
                         let (x, z) = (px / n, pz / n);
                         if let Some(h) = index_of(&qy, x + 5, 2 * z + 10 + x) {
@@ -170,7 +174,8 @@ fn build() -> Geometry {
                 let (first, second) = (ray[0], ray[1]);
                 out.push((second, vec![first]));
                 for turn in [1i32, -1] {
-                    let land = neighbours[second as usize][((d as i32 + turn).rem_euclid(6)) as usize];
+                    let land =
+                        neighbours[second as usize][((d as i32 + turn).rem_euclid(6)) as usize];
                     if land != NONE {
                         out.push((land, vec![first, second]));
                     }
