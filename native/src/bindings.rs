@@ -17,29 +17,23 @@ use crate::state::{Action, Setup, State, Victory};
 
 fn get<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
     match d.get_item(key)? {
-        Some(v) => v
-            .extract::<T>()
-            .map_err(|e| PyValueError::new_err(format!("native: field {key:?}: {e}"))),
-        None => Err(PyValueError::new_err(format!(
-            "native: missing field {key:?}"
-        ))),
+        Some(v) => v.extract::<T>().map_err(|e| PyValueError::new_err(format!("native: field {key:?}: {e}"))),
+        None => Err(PyValueError::new_err(format!("native: missing field {key:?}"))),
     }
 }
 
 fn get_or<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str, default: T) -> PyResult<T> {
     match d.get_item(key)? {
-        Some(v) if !v.is_none() => v
-            .extract::<T>()
-            .map_err(|e| PyValueError::new_err(format!("native: field {key:?}: {e}"))),
+        Some(v) if !v.is_none() => {
+            v.extract::<T>().map_err(|e| PyValueError::new_err(format!("native: field {key:?}: {e}")))
+        }
         _ => Ok(default),
     }
 }
 
 fn pair<T: Clone>(v: Vec<T>, key: &str) -> PyResult<[T; 2]> {
     if v.len() != 2 {
-        return Err(PyValueError::new_err(format!(
-            "native: field {key:?} needs one entry per side"
-        )));
+        return Err(PyValueError::new_err(format!("native: field {key:?} needs one entry per side")));
     }
     Ok([v[0].clone(), v[1].clone()])
 }
@@ -78,17 +72,9 @@ fn read_rules(d: &Bound<'_, PyDict>) -> PyResult<Rules> {
     let mate: String = get_or(d, "mate_defence", "feudal".to_string())?;
     let draw_after: Option<u32> = get_or(d, "draw_after", None)?;
     Ok(Rules {
-        castling: if castling == "sacrifice" {
-            Castling::Sacrifice
-        } else {
-            Castling::Swap
-        },
+        castling: if castling == "sacrifice" { Castling::Sacrifice } else { Castling::Swap },
         archer_melee: get_or(d, "archer_melee", def.archer_melee)?,
-        mate_defence: if mate == "any" {
-            MateDefence::Any
-        } else {
-            MateDefence::Feudal
-        },
+        mate_defence: if mate == "any" { MateDefence::Any } else { MateDefence::Feudal },
         draw_after,
         pike_cavalry_mutual: get_or(d, "pike_cavalry_mutual", def.pike_cavalry_mutual)?,
         archer_range: get_or(d, "archer_range", def.archer_range)?,
@@ -108,25 +94,20 @@ fn read_rules(d: &Bound<'_, PyDict>) -> PyResult<Rules> {
 fn read_setup(d: &Bound<'_, PyDict>) -> PyResult<Setup> {
     let squares: Vec<u8> = get(d, "squares")?;
     if squares.len() != 91 {
-        return Err(PyValueError::new_err(
-            "native: squares needs 91 piece codes",
-        ));
+        return Err(PyValueError::new_err("native: squares needs 91 piece codes"));
     }
     let markers: Vec<Vec<(u8, u8)>> = get(d, "markers")?;
     let destroyed: Vec<Vec<u8>> = get(d, "destroyed")?;
     let victory: Option<String> = get_or(d, "victory", None)?;
     let victory = match victory {
         None => None,
-        Some(v) => Some(
-            Victory::parse(&v)
-                .ok_or_else(|| PyValueError::new_err(format!("native: unknown victory {v:?}")))?,
-        ),
+        Some(v) => {
+            Some(Victory::parse(&v).ok_or_else(|| PyValueError::new_err(format!("native: unknown victory {v:?}")))?)
+        }
     };
     for m in &markers {
         if m.len() > crate::state::MAX_MARKERS {
-            return Err(PyValueError::new_err(
-                "native: more markers than the native core holds",
-            ));
+            return Err(PyValueError::new_err("native: more markers than the native core holds"));
         }
     }
     Ok(Setup {
@@ -152,23 +133,12 @@ fn action_tuple<'py>(py: Python<'py>, a: &Action) -> PyResult<Bound<'py, PyTuple
 }
 
 fn read_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
-    let v: Vec<i64> = obj
-        .extract()
-        .map_err(|_| PyValueError::new_err("native: an action is a tuple of ints"))?;
-    Action::from_slice(&v)
-        .ok_or_else(|| PyValueError::new_err(format!("native: malformed action {v:?}")))
+    let v: Vec<i64> = obj.extract().map_err(|_| PyValueError::new_err("native: an action is a tuple of ints"))?;
+    Action::from_slice(&v).ok_or_else(|| PyValueError::new_err(format!("native: malformed action {v:?}")))
 }
 
-fn build_state(
-    board: &Bound<'_, PyDict>,
-    rules: &Bound<'_, PyDict>,
-    setup: &Bound<'_, PyDict>,
-) -> PyResult<State> {
-    Ok(State::new(
-        Arc::new(read_board(board)?),
-        Arc::new(read_rules(rules)?),
-        &read_setup(setup)?,
-    ))
+fn build_state(board: &Bound<'_, PyDict>, rules: &Bound<'_, PyDict>, setup: &Bound<'_, PyDict>) -> PyResult<State> {
+    Ok(State::new(Arc::new(read_board(board)?), Arc::new(read_rules(rules)?), &read_setup(setup)?))
 }
 
 /// A native game state; the Python adapter wraps it with the `GameState` query API.
@@ -181,22 +151,13 @@ pub struct PyState {
 #[pymethods]
 impl PyState {
     #[new]
-    fn py_new(
-        board: &Bound<'_, PyDict>,
-        rules: &Bound<'_, PyDict>,
-        setup: &Bound<'_, PyDict>,
-    ) -> PyResult<Self> {
-        Ok(PyState {
-            st: build_state(board, rules, setup)?,
-        })
+    fn py_new(board: &Bound<'_, PyDict>, rules: &Bound<'_, PyDict>, setup: &Bound<'_, PyDict>) -> PyResult<Self> {
+        Ok(PyState { st: build_state(board, rules, setup)? })
     }
 
     fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let acts = self.st.legal_actions();
-        let items: Vec<Bound<'py, PyTuple>> = acts
-            .iter()
-            .map(|a| action_tuple(py, a))
-            .collect::<PyResult<_>>()?;
+        let items: Vec<Bound<'py, PyTuple>> = acts.iter().map(|a| action_tuple(py, a)).collect::<PyResult<_>>()?;
         PyList::new(py, items)
     }
 
@@ -218,9 +179,7 @@ impl PyState {
     fn undo<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         match self.st.undo() {
             Some(a) => action_tuple(py, &a),
-            None => Err(PyIndexError::new_err(
-                "nothing to undo: no action has been played in this state",
-            )),
+            None => Err(PyIndexError::new_err("nothing to undo: no action has been played in this state")),
         }
     }
 
@@ -261,9 +220,7 @@ impl PyState {
     }
 
     fn feudal(&self) -> Vec<i64> {
-        (0..2)
-            .map(|s| self.st.feudal(s).map_or(-1, |f| f as i64))
-            .collect()
+        (0..2).map(|s| self.st.feudal(s).map_or(-1, |f| f as i64)).collect()
     }
 
     fn markers(&self) -> Vec<Vec<(u8, u8)>> {
@@ -295,12 +252,8 @@ impl PyState {
     }
 
     fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let items: Vec<Bound<'py, PyTuple>> = self
-            .st
-            .history()
-            .iter()
-            .map(|a| action_tuple(py, a))
-            .collect::<PyResult<_>>()?;
+        let items: Vec<Bound<'py, PyTuple>> =
+            self.st.history().iter().map(|a| action_tuple(py, a)).collect::<PyResult<_>>()?;
         PyList::new(py, items)
     }
 
@@ -369,11 +322,7 @@ fn play_game<'py>(
     let mut agents: [Box<dyn Agent>; 2] = [build_agent(&white)?, build_agent(&black)?];
     let tr = py.allow_threads(|| play_rust(&mut st, &mut agents, max_plies, boards));
     let out = PyDict::new(py);
-    let acts: Vec<Bound<'py, PyTuple>> = tr
-        .actions
-        .iter()
-        .map(|a| action_tuple(py, a))
-        .collect::<PyResult<_>>()?;
+    let acts: Vec<Bound<'py, PyTuple>> = tr.actions.iter().map(|a| action_tuple(py, a)).collect::<PyResult<_>>()?;
     out.set_item("actions", PyList::new(py, acts)?)?;
     out.set_item("n_legal", tr.n_legal)?;
     out.set_item("boards", PyBytes::new(py, &tr.boards))?;
@@ -402,9 +351,7 @@ impl PyRng {
     /// Seeded from the little-endian 32-bit words of `abs(seed)`.
     #[new]
     fn py_new(key: Vec<u32>) -> Self {
-        PyRng {
-            rng: Mt::from_key(&key),
-        }
+        PyRng { rng: Mt::from_key(&key) }
     }
 
     fn random(&mut self) -> f64 {
@@ -413,9 +360,7 @@ impl PyRng {
 
     fn getrandbits(&mut self, k: u32) -> PyResult<u64> {
         if k > 64 {
-            return Err(PyValueError::new_err(
-                "getrandbits: at most 64 bits natively",
-            ));
+            return Err(PyValueError::new_err("getrandbits: at most 64 bits natively"));
         }
         Ok(self.rng.getrandbits(k))
     }

@@ -90,15 +90,8 @@ impl Board {
                 promotes[s][h] = castle_zone[1 - s][h] && h != spec.castle_centre[1 - s];
             }
         }
-        let steps = (0..N_HEXES)
-            .map(|h| {
-                g.adjacent[h]
-                    .iter()
-                    .copied()
-                    .filter(|&n| walkable[n as usize])
-                    .collect()
-            })
-            .collect();
+        let steps =
+            (0..N_HEXES).map(|h| g.adjacent[h].iter().copied().filter(|&n| walkable[n as usize]).collect()).collect();
         Board {
             castle_centre: spec.castle_centre,
             spec,
@@ -138,10 +131,7 @@ pub struct Tables {
 
 fn arr<T: Copy + Default>(v: &[T]) -> Result<[T; N_HEXES], String> {
     if v.len() != N_HEXES {
-        return Err(format!(
-            "board table has {} entries, expected {N_HEXES}",
-            v.len()
-        ));
+        return Err(format!("board table has {} entries, expected {N_HEXES}", v.len()));
     }
     let mut out = [T::default(); N_HEXES];
     out.copy_from_slice(v);

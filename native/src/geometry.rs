@@ -99,20 +99,14 @@ fn build() -> Geometry {
     let within: Vec<[Vec<u8>; 4]> = (0..N_HEXES)
         .map(|a| {
             std::array::from_fn(|k| {
-                (0..N_HEXES)
-                    .filter(|&b| distance[a][b] > 0 && distance[a][b] as usize <= k)
-                    .map(|b| b as u8)
-                    .collect()
+                (0..N_HEXES).filter(|&b| distance[a][b] > 0 && distance[a][b] as usize <= k).map(|b| b as u8).collect()
             })
         })
         .collect();
     let ring: Vec<[Vec<u8>; 5]> = (0..N_HEXES)
         .map(|a| {
             std::array::from_fn(|k| {
-                (0..N_HEXES)
-                    .filter(|&b| k > 0 && distance[a][b] as usize == k)
-                    .map(|b| b as u8)
-                    .collect()
+                (0..N_HEXES).filter(|&b| k > 0 && distance[a][b] as usize == k).map(|b| b as u8).collect()
             })
         })
         .collect();
@@ -135,11 +129,7 @@ fn build() -> Geometry {
                 let (bx, by, bz) = cube(&qy, b);
                 let mut out = Vec::new();
                 for t in 1..n {
-                    let (px, py, pz) = (
-                        ax * n + (bx - ax) * t,
-                        ay * n + (by - ay) * t,
-                        az * n + (bz - az) * t,
-                    );
+                    let (px, py, pz) = (ax * n + (bx - ax) * t, ay * n + (by - ay) * t, az * n + (bz - az) * t);
                     if px % n == 0 && py % n == 0 && pz % n == 0 {
                         let (x, z) = (px / n, pz / n);
                         if let Some(h) = index_of(&qy, x + 5, 2 * z + 10 + x) {
@@ -174,8 +164,7 @@ fn build() -> Geometry {
                 let (first, second) = (ray[0], ray[1]);
                 out.push((second, vec![first]));
                 for turn in [1i32, -1] {
-                    let land =
-                        neighbours[second as usize][((d as i32 + turn).rem_euclid(6)) as usize];
+                    let land = neighbours[second as usize][((d as i32 + turn).rem_euclid(6)) as usize];
                     if land != NONE {
                         out.push((land, vec![first, second]));
                     }

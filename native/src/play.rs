@@ -20,12 +20,7 @@ pub struct Trace {
 }
 
 /// Play `state` to its end or `max_plies` with one agent per side.
-pub fn play_game(
-    state: &mut State,
-    agents: &mut [Box<dyn Agent>; 2],
-    max_plies: u32,
-    boards: bool,
-) -> Trace {
+pub fn play_game(state: &mut State, agents: &mut [Box<dyn Agent>; 2], max_plies: u32, boards: bool) -> Trace {
     let mut tr = Trace::default();
     while !state.is_terminal() && state.ply() < max_plies {
         let side = state.current_player();

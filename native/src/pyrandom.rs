@@ -32,10 +32,7 @@ impl PyRandom {
 
     /// Seeded from the little-endian 32-bit words of `abs(seed)` (any size of int).
     pub fn from_key(key: &[u32]) -> Self {
-        let mut r = PyRandom {
-            mt: [0; N],
-            mti: N + 1,
-        };
+        let mut r = PyRandom { mt: [0; N], mti: N + 1 };
         r.init_genrand(19_650_218);
         let mut i = 1usize;
         let mut j = 0usize;
@@ -44,9 +41,7 @@ impl PyRandom {
         while k > 0 {
             let prev = r.mt[i - 1] ^ (r.mt[i - 1] >> 30);
             let kj = if key.is_empty() { 0 } else { key[j] };
-            r.mt[i] = (r.mt[i] ^ prev.wrapping_mul(1_664_525))
-                .wrapping_add(kj)
-                .wrapping_add(j as u32);
+            r.mt[i] = (r.mt[i] ^ prev.wrapping_mul(1_664_525)).wrapping_add(kj).wrapping_add(j as u32);
             i += 1;
             j += 1;
             if i >= N {
@@ -76,9 +71,7 @@ impl PyRandom {
     fn init_genrand(&mut self, s: u32) {
         self.mt[0] = s;
         for i in 1..N {
-            self.mt[i] = 1_812_433_253u32
-                .wrapping_mul(self.mt[i - 1] ^ (self.mt[i - 1] >> 30))
-                .wrapping_add(i as u32);
+            self.mt[i] = 1_812_433_253u32.wrapping_mul(self.mt[i - 1] ^ (self.mt[i - 1] >> 30)).wrapping_add(i as u32);
         }
         self.mti = N;
     }

@@ -50,23 +50,10 @@ pub type OrderStep = [u8; 3];
 /// `(ORDER, a, a_to, a_promo, b, b_to, b_promo, ...)`, `(PASS,)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
-    Move {
-        from: u8,
-        to: u8,
-        promo: u8,
-    },
-    Shot {
-        archer: u8,
-        target: u8,
-    },
-    Castle {
-        feudal: u8,
-        infantry: u8,
-    },
-    Order {
-        n: u8,
-        steps: [OrderStep; MAX_ORDER],
-    },
+    Move { from: u8, to: u8, promo: u8 },
+    Shot { archer: u8, target: u8 },
+    Castle { feudal: u8, infantry: u8 },
+    Order { n: u8, steps: [OrderStep; MAX_ORDER] },
     Pass,
 }
 
@@ -123,23 +110,13 @@ impl Action {
         let ok = |x: i64| (0..N_HEXES as i64).contains(&x);
         let k = |x: i64| (0..8).contains(&x);
         match v {
-            [0, a, t, p] if ok(*a) && ok(*t) && k(*p) => Some(Action::Move {
-                from: *a as u8,
-                to: *t as u8,
-                promo: *p as u8,
-            }),
-            [1, a, t] if ok(*a) && ok(*t) => Some(Action::Shot {
-                archer: *a as u8,
-                target: *t as u8,
-            }),
-            [2, f, i] if ok(*f) && ok(*i) => Some(Action::Castle {
-                feudal: *f as u8,
-                infantry: *i as u8,
-            }),
+            [0, a, t, p] if ok(*a) && ok(*t) && k(*p) => {
+                Some(Action::Move { from: *a as u8, to: *t as u8, promo: *p as u8 })
+            }
+            [1, a, t] if ok(*a) && ok(*t) => Some(Action::Shot { archer: *a as u8, target: *t as u8 }),
+            [2, f, i] if ok(*f) && ok(*i) => Some(Action::Castle { feudal: *f as u8, infantry: *i as u8 }),
             [4] => Some(Action::Pass),
-            [3, rest @ ..]
-                if !rest.is_empty() && rest.len() % 3 == 0 && rest.len() / 3 <= MAX_ORDER =>
-            {
+            [3, rest @ ..] if !rest.is_empty() && rest.len() % 3 == 0 && rest.len() / 3 <= MAX_ORDER => {
                 let mut steps = [[0u8; 3]; MAX_ORDER];
                 for (i, ch) in rest.chunks(3).enumerate() {
                     if !ok(ch[0]) || !ok(ch[1]) || !k(ch[2]) {
@@ -147,10 +124,7 @@ impl Action {
                     }
                     steps[i] = [ch[0] as u8, ch[1] as u8, ch[2] as u8];
                 }
-                Some(Action::Order {
-                    n: (rest.len() / 3) as u8,
-                    steps,
-                })
+                Some(Action::Order { n: (rest.len() / 3) as u8, steps })
             }
             _ => None,
         }
@@ -442,16 +416,11 @@ impl State {
 
     /// Hexes holding a marker of `side`, as a bit set.
     pub fn marked_by(&self, side: usize) -> u128 {
-        self.markers(side)
-            .iter()
-            .fold(0u128, |acc, &(_, t)| acc | bit(t as usize))
+        self.markers(side).iter().fold(0u128, |acc, &(_, t)| acc | bit(t as usize))
     }
 
     fn marker_of(&self, side: usize, archer: usize) -> Option<u8> {
-        self.markers(side)
-            .iter()
-            .find(|&&(a, _)| a as usize == archer)
-            .map(|&(_, t)| t)
+        self.markers(side).iter().find(|&&(a, _)| a as usize == archer).map(|&(_, t)| t)
     }
 
     // ------------------------------------------------------------------ generation
@@ -461,15 +430,22 @@ impl State {
         if self.p.victory.is_some() {
             return Vec::new();
         }
-        if let Some(c) = &self.cache {
-            return c.clone();
+        self.legal_actions_ref().to_vec()
+    }
+
+    /// The legal actions without copying them (valid until the state changes).
+    pub fn legal_actions_ref(&mut self) -> &[Action] {
+        if self.p.victory.is_some() {
+            return &[];
         }
-        let mut acts = self.generate(self.p.to_move as usize, None);
-        if acts.is_empty() {
-            acts.push(Action::Pass);
+        if self.cache.is_none() {
+            let mut acts = self.generate(self.p.to_move as usize, None);
+            if acts.is_empty() {
+                acts.push(Action::Pass);
+            }
+            self.cache = Some(acts);
         }
-        self.cache = Some(acts.clone());
-        acts
+        self.cache.as_deref().unwrap_or(&[])
     }
 
     /// Number of legal actions (cheaper than cloning the list when it is cached).
@@ -477,10 +453,7 @@ impl State {
         if self.p.victory.is_some() {
             return 0;
         }
-        if self.cache.is_none() {
-            self.legal_actions();
-        }
-        self.cache.as_ref().map_or(0, |c| c.len())
+        self.legal_actions_ref().len()
     }
 
     /// Actions `side` would have if it were to move now; `only` restricts to one piece hex.
@@ -495,14 +468,13 @@ impl State {
         let own_zone = self.zone(s);
         let mines = self.marked_by(e);
         let mut acts: Vec<Action> = Vec::with_capacity(64);
-        let hexes: Vec<usize> = match only {
-            Some(h) => vec![h],
-            None => (0..N_HEXES)
-                .filter(|&h| self.p.sq[h] != 0 && side_of(self.p.sq[h]) == s)
-                .collect(),
+        // Python lists the hexes first; generators restore the board, so walking it directly is the same.
+        let (lo, hi) = match only {
+            Some(h) => (h, h + 1),
+            None => (0, N_HEXES),
         };
         let ef = self.p.feudal[e];
-        for h in hexes {
+        for h in lo..hi {
             let c = self.p.sq[h];
             if c == 0 || side_of(c) != s {
                 continue;
@@ -513,31 +485,20 @@ impl State {
                     let mut tg = Vec::new();
                     self.knight_targets(g, h, s, zone, mines, &[0, 1, 2, 3, 4, 5], &mut tg);
                     for (t, _) in tg {
-                        acts.push(Action::Move {
-                            from: h as u8,
-                            to: t,
-                            promo: 0,
-                        });
+                        acts.push(Action::Move { from: h as u8, to: t, promo: 0 });
                     }
                 }
                 CAVALRY => {
-                    for t in self.cavalry_targets(g, h, s, zone) {
-                        acts.push(Action::Move {
-                            from: h as u8,
-                            to: t,
-                            promo: 0,
-                        });
+                    let (seen, n) = self.cavalry_targets(g, h, s, zone);
+                    for &t in &seen[..n] {
+                        acts.push(Action::Move { from: h as u8, to: t, promo: 0 });
                     }
                 }
                 PIKEMAN => {
                     for &n in &self.board.steps[h] {
                         let cn = self.p.sq[n as usize];
                         if cn == 0 || side_of(cn) == e {
-                            acts.push(Action::Move {
-                                from: h as u8,
-                                to: n,
-                                promo: 0,
-                            });
+                            acts.push(Action::Move { from: h as u8, to: n, promo: 0 });
                         }
                     }
                 }
@@ -551,11 +512,7 @@ impl State {
 
     fn gen_feudal(&mut self, g: &Geometry, h: usize, s: usize, ef: i8, acts: &mut Vec<Action>) {
         let walk = &self.board.walkable;
-        let near: &[u8] = if ef >= 0 {
-            &g.adjacent[ef as usize]
-        } else {
-            &[]
-        };
+        let near: &[u8] = if ef >= 0 { &g.adjacent[ef as usize] } else { &[] };
         let inf = code(INFANTRY, s);
         for &n in &g.adjacent[h] {
             let nu = n as usize;
@@ -564,43 +521,35 @@ impl State {
                 continue;
             }
             if c == 0 || side_of(c) != s {
-                acts.push(Action::Move {
-                    from: h as u8,
-                    to: n,
-                    promo: 0,
-                });
+                acts.push(Action::Move { from: h as u8, to: n, promo: 0 });
             } else if c == inf && self.p.castled[s] == 0 {
-                acts.push(Action::Castle {
-                    feudal: h as u8,
-                    infantry: n,
-                });
+                acts.push(Action::Castle { feudal: h as u8, infantry: n });
             }
         }
-        let ready: Vec<u8> = g.within[h][2]
-            .iter()
-            .copied()
-            .filter(|&i| self.p.sq[i as usize] == inf)
-            .collect();
+        let ready: Vec<u8> = g.within[h][2].iter().copied().filter(|&i| self.p.sq[i as usize] == inf).collect();
         if ready.len() >= 2 {
             self.gen_orders(&ready, s, acts);
         }
     }
 
-    fn order_steps(&self, h: usize, s: usize) -> Vec<u8> {
-        self.board.steps[h]
-            .iter()
-            .copied()
-            .filter(|&n| {
-                let c = self.p.sq[n as usize];
-                c == 0 || side_of(c) != s
-            })
-            .collect()
+    fn order_steps(&self, h: usize, s: usize) -> ([u8; 6], usize) {
+        let mut out = [0u8; 6];
+        let mut k = 0;
+        for &n in &self.board.steps[h] {
+            let c = self.p.sq[n as usize];
+            if c == 0 || side_of(c) != s {
+                out[k] = n;
+                k += 1;
+            }
+        }
+        (out, k)
     }
 
     fn gen_orders(&mut self, ready: &[u8], s: usize, acts: &mut Vec<Action>) {
         for &a in ready {
             let au = a as usize;
-            for ta in self.order_steps(au, s) {
+            let (tas, nta) = self.order_steps(au, s);
+            for &ta in &tas[..nta] {
                 let tu = ta as usize;
                 let captured = self.p.sq[tu];
                 self.p.sq[tu] = self.p.sq[au];
@@ -609,7 +558,8 @@ impl State {
                     if b == a {
                         continue;
                     }
-                    for tb in self.order_steps(b as usize, s) {
+                    let (tbs, ntb) = self.order_steps(b as usize, s);
+                    for &tb in &tbs[..ntb] {
                         acts.push(Action::order2(a, ta, 0, b, tb, 0));
                     }
                 }
@@ -643,11 +593,7 @@ impl State {
         for &n in &g.adjacent[h] {
             let c = self.p.sq[n as usize];
             if bd.walkable[n as usize] && (c == 0 || (melee && side_of(c) != s)) {
-                acts.push(Action::Move {
-                    from: h as u8,
-                    to: n,
-                    promo: 0,
-                });
+                acts.push(Action::Move { from: h as u8, to: n, promo: 0 });
             }
         }
         if bd.is_summer_ford[h] {
@@ -661,14 +607,8 @@ impl State {
             if (c != 0 && side_of(c) == s) || t as i32 == current {
                 continue;
             }
-            if g.between[h * N_HEXES + t as usize]
-                .iter()
-                .all(|&b| self.p.sq[b as usize] == 0)
-            {
-                acts.push(Action::Shot {
-                    archer: h as u8,
-                    target: t,
-                });
+            if g.between[h * N_HEXES + t as usize].iter().all(|&b| self.p.sq[b as usize] == 0) {
+                acts.push(Action::Shot { archer: h as u8, target: t });
             }
         }
     }
@@ -704,10 +644,7 @@ impl State {
                 out.push(n);
             } else if side_of(c) != s {
                 let k = c & 7;
-                if k == ARCHER
-                    || k == INFANTRY
-                    || ((k == KNIGHT || k == CAVALRY) && has(own_zone, n as usize))
-                {
+                if k == ARCHER || k == INFANTRY || ((k == KNIGHT || k == CAVALRY) && has(own_zone, n as usize)) {
                     out.push(n);
                 }
             }
@@ -721,12 +658,7 @@ impl State {
                     continue;
                 }
                 let n1u = n1 as usize;
-                if !walk[n1u]
-                    || self.p.sq[n1u] != 0
-                    || stop[n1u]
-                    || has(zone, n1u)
-                    || has(mines, n1u)
-                {
+                if !walk[n1u] || self.p.sq[n1u] != 0 || stop[n1u] || has(zone, n1u) || has(mines, n1u) {
                     continue;
                 }
                 let n2 = g.neighbours[n1u][d];
@@ -741,11 +673,7 @@ impl State {
         }
         let promotes = &board.promotes[s];
         for t in out {
-            let a = Action::Move {
-                from: h as u8,
-                to: t,
-                promo: 0,
-            };
+            let a = Action::Move { from: h as u8, to: t, promo: 0 };
             if promotes[t as usize] {
                 let ex = self.with_promotions(&a);
                 acts.extend(ex);
@@ -804,12 +732,13 @@ impl State {
         }
     }
 
-    /// Final hexes of the cavalry's 18 landings after W2 stops (W4).
-    fn cavalry_targets(&self, g: &Geometry, h: usize, s: usize, zone: u128) -> Vec<u8> {
+    /// Final hexes of the cavalry's 18 landings after W2 stops (W4), and how many.
+    fn cavalry_targets(&self, g: &Geometry, h: usize, s: usize, zone: u128) -> ([u8; 18], usize) {
         let bd = &self.board;
         let swamp_stop = &bd.cavalry_stop_for[s];
         let enemy_pike = code(PIKEMAN, 1 - s);
-        let mut seen: Vec<u8> = Vec::with_capacity(18);
+        let mut seen = [0u8; 18];
+        let mut n = 0;
         for (land, inter) in &g.cavalry_paths[h] {
             let mut fin = *land;
             let exact_pike = self.p.sq[*land as usize] == enemy_pike;
@@ -820,12 +749,13 @@ impl State {
                 }
             }
             let c = self.p.sq[fin as usize];
-            if !bd.walkable[fin as usize] || (c != 0 && side_of(c) == s) || seen.contains(&fin) {
+            if !bd.walkable[fin as usize] || (c != 0 && side_of(c) == s) || seen[..n].contains(&fin) {
                 continue;
             }
-            seen.push(fin);
+            seen[n] = fin;
+            n += 1;
         }
-        seen
+        (seen, n)
     }
 
     /// The promotion variants of an action (W13): one per kind in the pool after triggers 1-4.
@@ -834,20 +764,13 @@ impl State {
         match *action {
             Action::Move { from, to, .. } => {
                 if a_prom && !kinds.is_empty() {
-                    kinds
-                        .iter()
-                        .map(|&k| Action::Move { from, to, promo: k })
-                        .collect()
+                    kinds.iter().map(|&k| Action::Move { from, to, promo: k }).collect()
                 } else {
                     vec![*action]
                 }
             }
             Action::Order { steps, .. } => {
-                let first: Vec<u8> = if a_prom && !kinds.is_empty() {
-                    kinds.clone()
-                } else {
-                    vec![0]
-                };
+                let first: Vec<u8> = if a_prom && !kinds.is_empty() { kinds.clone() } else { vec![0] };
                 let mut out = Vec::new();
                 for k1 in first {
                     let second: Vec<u8> = if b_prom {
@@ -865,14 +788,7 @@ impl State {
                     };
                     let second = if second.is_empty() { vec![0] } else { second };
                     for k2 in second {
-                        out.push(Action::order2(
-                            steps[0][0],
-                            steps[0][1],
-                            k1,
-                            steps[1][0],
-                            steps[1][1],
-                            k2,
-                        ));
+                        out.push(Action::order2(steps[0][0], steps[0][1], k1, steps[1][0], steps[1][1], k2));
                     }
                 }
                 out
@@ -892,17 +808,9 @@ impl State {
         self.triggers_1_to_4(side, &steps);
         let inf = code(INFANTRY, side);
         let prom = &self.board.promotes[side];
-        let promoting: Vec<u8> = steps
-            .iter()
-            .filter(|&&(_, t)| prom[t as usize] && self.p.sq[t as usize] == inf)
-            .map(|&(_, t)| t)
-            .collect();
-        let pool: Vec<u8> = self
-            .destroyed(side)
-            .iter()
-            .copied()
-            .filter(|&k| k != FEUDAL)
-            .collect();
+        let promoting: Vec<u8> =
+            steps.iter().filter(|&&(_, t)| prom[t as usize] && self.p.sq[t as usize] == inf).map(|&(_, t)| t).collect();
+        let pool: Vec<u8> = self.destroyed(side).iter().copied().filter(|&k| k != FEUDAL).collect();
         self.pop();
         self.p.to_move = saved_to_move;
         self.deaths = saved_deaths;
@@ -911,9 +819,7 @@ impl State {
         kinds.dedup();
         let (a_prom, b_prom) = match *action {
             Action::Move { to, .. } => (promoting.contains(&to), false),
-            Action::Order { steps: st, .. } => {
-                (promoting.contains(&st[0][1]), promoting.contains(&st[1][1]))
-            }
+            Action::Order { steps: st, .. } => (promoting.contains(&st[0][1]), promoting.contains(&st[1][1])),
             _ => (false, false),
         };
         (kinds, a_prom, b_prom, pool)
@@ -970,10 +876,7 @@ impl State {
 
     fn remove_marker(&mut self, side: usize, archer: usize) {
         let n = self.p.n_markers[side] as usize;
-        if let Some(i) = self.p.markers[side][..n]
-            .iter()
-            .position(|&(a, _)| a as usize == archer)
-        {
+        if let Some(i) = self.p.markers[side][..n].iter().position(|&(a, _)| a as usize == archer) {
             self.p.markers[side].copy_within(i + 1..n, i);
             self.p.n_markers[side] -= 1;
         }
@@ -981,10 +884,7 @@ impl State {
 
     fn set_marker(&mut self, side: usize, archer: u8, target: u8) {
         let n = self.p.n_markers[side] as usize;
-        if let Some(i) = self.p.markers[side][..n]
-            .iter()
-            .position(|&(a, _)| a == archer)
-        {
+        if let Some(i) = self.p.markers[side][..n].iter().position(|&(a, _)| a == archer) {
             self.p.markers[side][i].1 = target;
         } else if n < MAX_MARKERS {
             self.p.markers[side][n] = (archer, target);
@@ -1177,10 +1077,7 @@ impl State {
             }
         }
         if candidates != 0 {
-            let list: Vec<u8> = (0..N_HEXES)
-                .filter(|&h| has(candidates, h))
-                .map(|h| h as u8)
-                .collect();
+            let list: Vec<u8> = (0..N_HEXES).filter(|&h| has(candidates, h)).map(|h| h as u8).collect();
             self.coordinated(&list);
         }
     }
@@ -1214,10 +1111,7 @@ impl State {
 
     fn triggers_2_3_everywhere(&mut self) {
         let g = geo();
-        let occupied: Vec<u8> = (0..N_HEXES)
-            .filter(|&h| self.p.sq[h] != 0)
-            .map(|h| h as u8)
-            .collect();
+        let occupied: Vec<u8> = (0..N_HEXES).filter(|&h| self.p.sq[h] != 0).map(|h| h as u8).collect();
         let mut doomed = Vec::new();
         for &h in &occupied {
             let c = self.p.sq[h as usize];
@@ -1314,11 +1208,7 @@ impl State {
             }
         }
         self.p.pending = pending;
-        self.p.quiet = if self.removed > 0 {
-            0
-        } else {
-            self.p.quiet + 1
-        };
+        self.p.quiet = if self.removed > 0 { 0 } else { self.p.quiet + 1 };
         self.p.ply += 1;
         self.p.to_move = e as u8;
         if self.p.victory.is_none() {
@@ -1344,10 +1234,7 @@ impl State {
         let f = f as usize;
         let e = 1 - side;
         let inf_e = code(INFANTRY, e);
-        let adjacent_inf = g.adjacent[f]
-            .iter()
-            .filter(|&&n| self.p.sq[n as usize] == inf_e)
-            .count();
+        let adjacent_inf = g.adjacent[f].iter().filter(|&&n| self.p.sq[n as usize] == inf_e).count();
         if adjacent_inf >= 2 {
             let acts = self.generate(e, None);
             return self.threat_by_search(side, &acts);
@@ -1365,12 +1252,10 @@ impl State {
                 if g.distance[hu][f] == 1 {
                     return true;
                 }
-            } else if k == CAVALRY
-                && g.cavalry_reach[f * N_HEXES + hu]
-                && self
-                    .cavalry_targets(g, hu, e, zone_side)
-                    .contains(&(f as u8))
-            {
+            } else if k == CAVALRY && g.cavalry_reach[f * N_HEXES + hu] && {
+                let (seen, n) = self.cavalry_targets(g, hu, e, zone_side);
+                seen[..n].contains(&(f as u8))
+            } {
                 return true;
             }
         }
@@ -1386,43 +1271,22 @@ impl State {
                 continue;
             }
             tg.clear();
-            self.knight_targets(
-                g,
-                h,
-                e,
-                zone_side,
-                mines,
-                &[((d + 3) % 6) as usize],
-                &mut tg,
-            );
-            if tg
-                .iter()
-                .any(|&(t, passed)| t as usize == f || passed as usize == f)
-            {
+            self.knight_targets(g, h, e, zone_side, mines, &[((d + 3) % 6) as usize], &mut tg);
+            if tg.iter().any(|&(t, passed)| t as usize == f || passed as usize == f) {
                 return true;
             }
         }
         let fe = self.p.feudal[e];
         let mut candidates: Vec<Action> = Vec::new();
-        let near: Vec<u8> = g.within[f][3]
-            .iter()
-            .copied()
-            .filter(|&h| self.p.sq[h as usize] == inf_e)
-            .collect();
+        let near: Vec<u8> = g.within[f][3].iter().copied().filter(|&h| self.p.sq[h as usize] == inf_e).collect();
         if fe >= 0 && !near.is_empty() {
             let fe = fe as usize;
-            let ready: Vec<u8> = g.within[fe][2]
-                .iter()
-                .copied()
-                .filter(|&i| self.p.sq[i as usize] == inf_e)
-                .collect();
+            let ready: Vec<u8> = g.within[fe][2].iter().copied().filter(|&i| self.p.sq[i as usize] == inf_e).collect();
             let mut orders: Vec<Action> = Vec::new();
             if ready.len() >= 2 && ready.iter().any(|&i| g.distance[i as usize][f] <= 2) {
                 self.gen_orders(&ready, e, &mut orders);
                 let hits = orders.iter().any(|a| match a {
-                    Action::Order { n, steps } => {
-                        steps.iter().take(*n as usize).any(|s| s[1] as usize == f)
-                    }
+                    Action::Order { n, steps } => steps.iter().take(*n as usize).any(|s| s[1] as usize == f),
                     _ => false,
                 });
                 if hits {
@@ -1451,11 +1315,7 @@ impl State {
             }
             for a in &orders {
                 if let Action::Order { n, steps } = a {
-                    let adj = steps
-                        .iter()
-                        .take(*n as usize)
-                        .filter(|s| g.distance[s[1] as usize][f] == 1)
-                        .count();
+                    let adj = steps.iter().take(*n as usize).filter(|s| g.distance[s[1] as usize][f] == 1).count();
                     if adj + adjacent_inf >= 2 {
                         candidates.push(*a);
                     }
@@ -1498,10 +1358,7 @@ impl State {
         let defences: Vec<Action> = if self.rules.mate_defence == MateDefence::Any {
             self.generate(side, None)
         } else {
-            self.generate(side, Some(f))
-                .into_iter()
-                .filter(|a| !matches!(a, Action::Order { .. }))
-                .collect()
+            self.generate(side, Some(f)).into_iter().filter(|a| !matches!(a, Action::Order { .. })).collect()
         };
         let saved = self.p.to_move;
         self.p.to_move = side as u8;
@@ -1509,11 +1366,8 @@ impl State {
         let mut mated = true;
         for a in &defences {
             self.apply_unchecked(a);
-            let ok = if self.p.victory.is_some() {
-                self.p.winner != (1 - side) as i8
-            } else {
-                !self.is_threatened(side)
-            };
+            let ok =
+                if self.p.victory.is_some() { self.p.winner != (1 - side) as i8 } else { !self.is_threatened(side) };
             self.pop();
             if ok {
                 mated = false;
@@ -1525,4 +1379,29 @@ impl State {
         self.cache = None;
         mated
     }
+}
+
+/// The classic start (section 3): White's setup from the data file, Black the same-file mirror.
+pub fn classic_setup() -> Setup {
+    use crate::geometry::parse_hex;
+    let white: [(u8, &[&str]); 6] = [
+        (FEUDAL, &["f1"]),
+        (KNIGHT, &["f3"]),
+        (PIKEMAN, &["e2", "g2"]),
+        (ARCHER, &["d2", "h2"]),
+        (CAVALRY, &["b1", "k1"]),
+        (INFANTRY, &["a1", "c2", "e3", "g3", "i2", "l1"]),
+    ];
+    let g = geo();
+    let mut squares = vec![0u8; N_HEXES];
+    for (kind, hexes) in white {
+        for name in hexes {
+            let h = parse_hex(name).expect("classic hex");
+            squares[h] = code(kind, WHITE);
+            let (q, y) = g.qy[h];
+            let m = g.qy.iter().position(|&p| p == (q, 20 - y)).expect("mirror hex");
+            squares[m] = code(kind, BLACK);
+        }
+    }
+    Setup { squares, ..Setup::default() }
 }
