@@ -16,10 +16,18 @@ from typing import Any
 
 from .engine import Game, GameState, IllegalActionError, RulesConfig
 from .engine.pieces import SIDE_NAMES
+from .engine.telemetry import N_COUNTERS, RULES, counters_dict
 
 try:  # the extension is optional: without cargo the pure-Python engine does everything
     from . import _native  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - depends on the build
+    _native = None
+
+if _native is not None and tuple(_native.RULES) != RULES:  # a stale build from before a telemetry change
+    import warnings
+
+    warnings.warn("workbench._native is out of date (rule list differs); run `make setup`. Using the Python engine.",
+                  stacklevel=1)
     _native = None
 
 ENGINES = ("auto", "native", "python")
@@ -64,6 +72,7 @@ def board_tables(game: Game) -> dict[str, Any]:
         "castle_zone": [sorted(z) for z in bd.castle_zone],
         "swamp_owner": list(bd.swamp_owner),
         "is_bridge": list(bd.is_bridge),
+        "knight_bridge": list(bd.knight_bridge),
         "is_summer_ford": list(bd.is_summer_ford),
         "is_ford": [h in bd.fords for h in range(91)],
         "walkable": list(bd.walkable),
@@ -73,6 +82,7 @@ def board_tables(game: Game) -> dict[str, Any]:
         "is_hill": list(bd.is_hill),
         "steps": [list(x) for x in bd.steps],
         "promotes": [list(x) for x in bd.promotes],
+        "shot_targets": [list(x) for x in bd.shot_targets],
         "winter": bool(bd.winter),
     }
 
@@ -88,7 +98,6 @@ def rules_dict(rules: RulesConfig) -> dict[str, Any]:
 
 def setup_of(st: GameState, live: bool = True) -> dict[str, Any]:
     """A Python state's position as the native setup dict (``live``: keep its result, no mate test)."""
-    counters = getattr(st, "counters", None)
     return {
         "squares": list(st.squares),
         "to_move": st.to_move,
@@ -101,7 +110,7 @@ def setup_of(st: GameState, live: bool = True) -> dict[str, Any]:
         "quiet": st.quiet,
         "winner": st.winner,
         "victory": st.victory,
-        "counters": list(counters) if counters is not None else [],
+        "counters": list(st.counters),
         "settled": bool(getattr(st, "_settled", False)),
         "skip_mate_test": live,
     }
@@ -228,15 +237,13 @@ class NativeState:
 
     @property
     def counters(self) -> list[int]:
-        """Rule-usage counters (``2 * rule + side``), as long as the Python engine's list."""
-        n = _n_counters()
-        return self._st.counters()[:n]
+        """Rule-usage counters (``2 * rule + side``, rules as ``telemetry.RULES``)."""
+        return self._st.counters()[:N_COUNTERS]
 
     @property
     def fired(self) -> tuple[tuple[str, int, int], ...]:
         """Rules fired by the last action: (rule, side, hex or -1), as the Python engine's ``fired``."""
-        names = _rule_names()
-        return tuple((names[r], s, h) for r, s, h in self._st.fired())
+        return tuple((RULES[r], s, h) for r, s, h in self._st.fired())
 
     def is_threatened(self, side: int) -> bool:
         return self._st.is_threatened(side)
@@ -269,15 +276,15 @@ class NativeState:
             "pieces": {hex_name(h): letter(c) for h, c in enumerate(sq) if c},
             "markers": markers,
             "ultimatum_pending": [hex_name(h) for h in self._st.pending()],
-            "castled": [SIDE_NAMES[s] for s in (0, 1) if castled[s]],
+            "castled": [SIDE_NAMES[s] for s in (0, 1) for _ in range(castled[s])],
             "aura_ready": [hex_name(h) for h in self._st.aura_ready()],
             "destroyed": {SIDE_NAMES[s]: [letter(k | (s << 3)) for k in destroyed[s]] for s in (0, 1)},
             "ply": self._st.ply,
             "quiet": self._st.quiet,
             "winner": self.winner_name(),
             "victory": self._st.victory,
+            "counters": counters_dict(self.counters),
         }
-        _add_counters(out, self)
         return out
 
     def to_python(self) -> GameState:
@@ -288,8 +295,7 @@ class NativeState:
         st.to_move = self._st.current_player()
         st.markers = [dict(m) for m in self._st.markers()]
         st.pending = frozenset(self._st.pending())
-        castled = self._st.castled()
-        st.castled = [type(st.castled[0])(x) for x in castled] if isinstance(st.castled[0], bool) else castled
+        st.castled = self._st.castled()
         st.aura_ready = set(self._st.aura_ready())
         st.destroyed = self._st.destroyed()
         st.ply = self._st.ply
@@ -297,8 +303,8 @@ class NativeState:
         st.winner = self._st.winner
         st.victory = self._st.victory
         st._settled = True
-        if hasattr(st, "counters"):
-            st.counters = self.counters
+        st.counters = self.counters
+        st.fired = self.fired
         return st
 
     def __repr__(self) -> str:
@@ -306,27 +312,6 @@ class NativeState:
             f"{self.winner_name() or 'nobody'} won by {self.victory}" if self.victory else f"{SIDE_NAMES[self.to_move]} to move"
         )
         return f"<TerraFeud native ply {self.ply}, {status}>"
-
-
-def _add_counters(out: dict[str, Any], st: NativeState) -> None:
-    """``state_to_dict`` includes counters once the engine has them (issue 12)."""
-    names = _rule_names()
-    if not names:
-        return
-    c = st.counters
-    out["counters"] = {name: [c[2 * i], c[2 * i + 1]] for i, name in enumerate(names)}
-
-
-def _rule_names() -> tuple[str, ...]:
-    try:
-        from .engine.telemetry import RULES  # type: ignore[import-not-found]
-    except ImportError:
-        return ()
-    return tuple(RULES)
-
-
-def _n_counters() -> int:
-    return 2 * len(_rule_names())
 
 
 def _require() -> None:

@@ -13,8 +13,8 @@ use _native::state::{classic_setup, State};
 fn main() {
     let games: u32 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(200);
     let h = |n: &str| _native::geometry::parse_hex(n);
-    let board = Arc::new(Board::classic(false, [h("h4"), h("b6")], [h("c3"), h("e7")]));
     let rules = Arc::new(Rules::default());
+    let board = Arc::new(Board::classic(false, [h("h4"), h("b6")], [h("c3"), h("e7")], &rules));
     let setup = classic_setup();
     let t0 = Instant::now();
     let mut plies = 0u64;

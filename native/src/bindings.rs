@@ -44,6 +44,7 @@ fn read_board(d: &Bound<'_, PyDict>) -> PyResult<Board> {
         castle_zone: pair(get(d, "castle_zone")?, "castle_zone")?,
         swamp_owner: get(d, "swamp_owner")?,
         is_bridge: get(d, "is_bridge")?,
+        knight_bridge: get(d, "knight_bridge")?,
         is_summer_ford: get(d, "is_summer_ford")?,
         is_ford: get(d, "is_ford")?,
         walkable: get(d, "walkable")?,
@@ -53,6 +54,7 @@ fn read_board(d: &Bound<'_, PyDict>) -> PyResult<Board> {
         is_hill: get(d, "is_hill")?,
         steps: get(d, "steps")?,
         promotes: pair(get(d, "promotes")?, "promotes")?,
+        shot_targets: get(d, "shot_targets")?,
     };
     let spec = TerrainSpec {
         winter: get_or(d, "winter", false)?,
@@ -387,5 +389,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play_game, m)?)?;
     m.add_function(wrap_pyfunction!(has_agent, m)?)?;
     m.add("MAX_MARKERS", crate::state::MAX_MARKERS)?;
+    m.add("RULES", crate::state::RULES.to_vec())?;
     Ok(())
 }

@@ -26,8 +26,57 @@ pub const MAX_MARKERS: usize = 24;
 /// Capacity of the counters array (2 * number of rules).
 pub const MAX_COUNTERS: usize = 64;
 /// Capacity of the rules fired by one action.
-pub const MAX_FIRED: usize = 48;
+pub const MAX_FIRED: usize = 64;
 const MAX_MATE_DEPTH: i32 = 2;
+
+/// Rule-usage telemetry names, in `workbench/engine/telemetry.py`'s order (tests compare them).
+pub const RULES: [&str; 23] = [
+    "bridge_stop",
+    "ford_stop",
+    "zone_stop",
+    "swamp_stop",
+    "shot",
+    "hill_shot",
+    "mine_kill",
+    "ultimatum_kill",
+    "coordinated_kill",
+    "archer_melee_death",
+    "zone_attack",
+    "aura_move",
+    "order",
+    "castling",
+    "promotion",
+    "pass",
+    "pike_cavalry_mutual",
+    "threat",
+    "promotion_knight",
+    "promotion_pikeman",
+    "promotion_cavalry",
+    "promotion_archer",
+    "promotion_infantryman",
+];
+pub const R_BRIDGE_STOP: u8 = 0;
+pub const R_FORD_STOP: u8 = 1;
+pub const R_ZONE_STOP: u8 = 2;
+pub const R_SWAMP_STOP: u8 = 3;
+pub const R_SHOT: u8 = 4;
+pub const R_HILL_SHOT: u8 = 5;
+pub const R_MINE_KILL: u8 = 6;
+pub const R_ULTIMATUM_KILL: u8 = 7;
+pub const R_COORDINATED_KILL: u8 = 8;
+pub const R_ARCHER_MELEE_DEATH: u8 = 9;
+pub const R_ZONE_ATTACK: u8 = 10;
+pub const R_AURA_MOVE: u8 = 11;
+pub const R_ORDER: u8 = 12;
+pub const R_CASTLING: u8 = 13;
+pub const R_PROMOTION: u8 = 14;
+pub const R_PASS: u8 = 15;
+pub const R_PIKE_CAVALRY_MUTUAL: u8 = 16;
+pub const R_THREAT: u8 = 17;
+/// `promotion_<kind>` counter of a promotion kind (knight 2 .. infantryman 6).
+fn r_promotion_kind(k: u8) -> u8 {
+    18 + (k - KNIGHT)
+}
 /// Kinds that a coordinated infantry attack kills (W7 step 3).
 const COORD_TARGET: [bool; 8] = [false, true, true, true, true, false, false, false];
 
@@ -522,13 +571,18 @@ impl State {
             }
             if c == 0 || side_of(c) != s {
                 acts.push(Action::Move { from: h as u8, to: n, promo: 0 });
-            } else if c == inf && self.p.castled[s] == 0 {
+            } else if c == inf && self.p.castled[s] < self.rules.castling_uses {
                 acts.push(Action::Castle { feudal: h as u8, infantry: n });
             }
         }
-        let ready: Vec<u8> = g.within[h][2].iter().copied().filter(|&i| self.p.sq[i as usize] == inf).collect();
-        if ready.len() >= 2 {
-            self.gen_orders(&ready, s, acts);
+        let size = self.rules.order_size as usize;
+        if size > 0 {
+            let radius = self.rules.order_radius as usize;
+            let ready: Vec<u8> =
+                g.within[h][radius].iter().copied().filter(|&i| self.p.sq[i as usize] == inf).collect();
+            if ready.len() >= size {
+                self.gen_orders(&ready, s, acts);
+            }
         }
     }
 
@@ -545,37 +599,45 @@ impl State {
         (out, k)
     }
 
+    /// Orders of `order_size` distinct ready infantry: for each in `ready` order, each of its steps,
+    /// then (on the board after that step) the next infantry's steps, and so on.
     fn gen_orders(&mut self, ready: &[u8], s: usize, acts: &mut Vec<Action>) {
-        for &a in ready {
-            let au = a as usize;
-            let (tas, nta) = self.order_steps(au, s);
-            for &ta in &tas[..nta] {
-                let tu = ta as usize;
-                let captured = self.p.sq[tu];
-                self.p.sq[tu] = self.p.sq[au];
-                self.p.sq[au] = 0;
-                for &b in ready {
-                    if b == a {
-                        continue;
+        let size = self.rules.order_size as usize;
+        let start = acts.len();
+        if size == 2 {
+            for &a in ready {
+                let au = a as usize;
+                let (tas, nta) = self.order_steps(au, s);
+                for &ta in &tas[..nta] {
+                    let tu = ta as usize;
+                    let captured = self.p.sq[tu];
+                    self.p.sq[tu] = self.p.sq[au];
+                    self.p.sq[au] = 0;
+                    for &b in ready {
+                        if b == a {
+                            continue;
+                        }
+                        let (tbs, ntb) = self.order_steps(b as usize, s);
+                        for &tb in &tbs[..ntb] {
+                            acts.push(Action::order2(a, ta, 0, b, tb, 0));
+                        }
                     }
-                    let (tbs, ntb) = self.order_steps(b as usize, s);
-                    for &tb in &tbs[..ntb] {
-                        acts.push(Action::order2(a, ta, 0, b, tb, 0));
-                    }
+                    self.p.sq[au] = self.p.sq[tu];
+                    self.p.sq[tu] = captured;
                 }
-                self.p.sq[au] = self.p.sq[tu];
-                self.p.sq[tu] = captured;
             }
+        } else {
+            let mut prefix = [[0u8; 3]; MAX_ORDER];
+            self.order_rec(ready, s, size, &mut prefix, 0, acts);
         }
         let board = Arc::clone(&self.board);
         let prom = &board.promotes[s];
         let needs = |x: &Action| match x {
-            Action::Order { steps, .. } => prom[steps[0][1] as usize] || prom[steps[1][1] as usize],
+            Action::Order { n, steps } => steps.iter().take(*n as usize).any(|st| prom[st[1] as usize]),
             _ => false,
         };
-        // Python scans the whole list it was handed; only Orders can need expanding.
-        if acts.iter().any(needs) {
-            let old: Vec<Action> = std::mem::take(acts);
+        if acts[start..].iter().any(needs) {
+            let old: Vec<Action> = acts.split_off(start);
             for x in old {
                 if needs(&x) {
                     let ex = self.with_promotions(&x);
@@ -583,6 +645,41 @@ impl State {
                 } else {
                     acts.push(x);
                 }
+            }
+        }
+    }
+
+    /// Order steps for any `order_size`: the same nesting as the unrolled size-2 loop.
+    fn order_rec(
+        &mut self,
+        ready: &[u8],
+        s: usize,
+        left: usize,
+        prefix: &mut [OrderStep; MAX_ORDER],
+        depth: usize,
+        acts: &mut Vec<Action>,
+    ) {
+        for &a in ready {
+            if prefix[..depth].iter().any(|st| st[0] == a) {
+                continue;
+            }
+            let au = a as usize;
+            let (tas, nta) = self.order_steps(au, s);
+            for &ta in &tas[..nta] {
+                prefix[depth] = [a, ta, 0];
+                if left == 1 {
+                    let mut steps = [[0u8; 3]; MAX_ORDER];
+                    steps[..=depth].copy_from_slice(&prefix[..=depth]);
+                    acts.push(Action::Order { n: (depth + 1) as u8, steps });
+                    continue;
+                }
+                let tu = ta as usize;
+                let captured = self.p.sq[tu];
+                self.p.sq[tu] = self.p.sq[au];
+                self.p.sq[au] = 0;
+                self.order_rec(ready, s, left - 1, prefix, depth + 1, acts);
+                self.p.sq[au] = self.p.sq[tu];
+                self.p.sq[tu] = captured;
             }
         }
     }
@@ -600,9 +697,7 @@ impl State {
             return;
         }
         let current = self.marker_of(s, h).map_or(-1, |t| t as i32);
-        let ring2 = &g.ring[h][2];
-        let ring3: &[u8] = if bd.is_hill[h] { &g.ring[h][3] } else { &[] };
-        for &t in ring2.iter().chain(ring3.iter()) {
+        for &t in bd.shot_targets[h].iter() {
             let c = self.p.sq[t as usize];
             if (c != 0 && side_of(c) == s) || t as i32 == current {
                 continue;
@@ -649,25 +744,36 @@ impl State {
                 }
             }
         }
-        let f = self.p.feudal[s];
-        if f >= 0 && has(self.p.aura_ready, h) && g.distance[h][f as usize] <= 2 {
+        if self.aura_active(h, s) {
             let stop = &board.stop_for[s];
+            let step = self.rules.aura_step as usize;
             for d in 0..6 {
-                let n1 = g.neighbours[h][d];
-                if n1 == NONE {
+                let mut n = g.neighbours[h][d];
+                if n == NONE {
                     continue;
                 }
-                let n1u = n1 as usize;
-                if !walk[n1u] || self.p.sq[n1u] != 0 || stop[n1u] || has(zone, n1u) || has(mines, n1u) {
+                let nu = n as usize;
+                if !walk[nu] || self.p.sq[nu] != 0 || stop[nu] || has(zone, nu) || has(mines, nu) {
                     continue;
                 }
-                let n2 = g.neighbours[n1u][d];
-                if n2 == NONE || !walk[n2 as usize] {
-                    continue;
-                }
-                let c = self.p.sq[n2 as usize];
-                if c == 0 || (side_of(c) != s && self.w6_ok(n2 as usize, s)) {
-                    out.push(n2);
+                // Further along the axis: every hex passed is free; a stop hex ends the move there.
+                for _ in 0..step - 1 {
+                    n = g.neighbours[n as usize][d];
+                    if n == NONE || !walk[n as usize] {
+                        break;
+                    }
+                    let c = self.p.sq[n as usize];
+                    if c != 0 {
+                        if side_of(c) != s && self.w6_ok(n as usize, s) {
+                            out.push(n);
+                        }
+                        break;
+                    }
+                    out.push(n);
+                    let nu = n as usize;
+                    if stop[nu] || has(zone, nu) || has(mines, nu) {
+                        break;
+                    }
                 }
             }
         }
@@ -681,6 +787,17 @@ impl State {
                 acts.push(a);
             }
         }
+    }
+
+    /// W5 with its parameters: within aura_radius of the own feudal now (and, with aura_memory, at
+    /// the end of the side's previous turn: `aura_ready`), and aura_step above 1.
+    fn aura_active(&self, h: usize, s: usize) -> bool {
+        let f = self.p.feudal[s];
+        let r = &self.rules;
+        f >= 0
+            && r.aura_step > 1
+            && geo().distance[h][f as usize] <= r.aura_radius
+            && (!r.aura_memory || has(self.p.aura_ready, h))
     }
 
     /// Final hexes of the knight's slides (W3), with the bridge passed or NONE.
@@ -706,7 +823,7 @@ impl State {
                 if c != 0 && side_of(c) == s {
                     break;
                 }
-                if bd.is_bridge[nu] {
+                if bd.knight_bridge[nu] {
                     if has(mines, nu) {
                         out.push((n, NONE));
                         break;
@@ -760,45 +877,33 @@ impl State {
 
     /// The promotion variants of an action (W13): one per kind in the pool after triggers 1-4.
     fn with_promotions(&mut self, action: &Action) -> Vec<Action> {
-        let (kinds, a_prom, b_prom, pool) = self.promotion_pool_after(action);
+        let Some((promoting, pool)) = self.promotion_pool_after(action) else {
+            return vec![*action];
+        };
         match *action {
             Action::Move { from, to, .. } => {
-                if a_prom && !kinds.is_empty() {
-                    kinds.iter().map(|&k| Action::Move { from, to, promo: k }).collect()
+                if promoting[0] {
+                    let mut kinds = pool.clone();
+                    kinds.sort_unstable();
+                    kinds.dedup();
+                    kinds.into_iter().map(|k| Action::Move { from, to, promo: k }).collect()
                 } else {
                     vec![*action]
                 }
             }
-            Action::Order { steps, .. } => {
-                let first: Vec<u8> = if a_prom && !kinds.is_empty() { kinds.clone() } else { vec![0] };
+            Action::Order { n, steps } => {
+                // Each promoting step takes a choice; a later step draws from what earlier ones left.
                 let mut out = Vec::new();
-                for k1 in first {
-                    let second: Vec<u8> = if b_prom {
-                        let mut rest = pool.clone();
-                        if k1 != 0 {
-                            if let Some(i) = rest.iter().position(|&x| x == k1) {
-                                rest.remove(i);
-                            }
-                        }
-                        rest.sort_unstable();
-                        rest.dedup();
-                        rest
-                    } else {
-                        Vec::new()
-                    };
-                    let second = if second.is_empty() { vec![0] } else { second };
-                    for k2 in second {
-                        out.push(Action::order2(steps[0][0], steps[0][1], k1, steps[1][0], steps[1][1], k2));
-                    }
-                }
+                let mut prefix = [[0u8; 3]; MAX_ORDER];
+                promo_extend(0, n as usize, &steps, &promoting, &mut prefix, &pool, &mut out);
                 out
             }
             _ => vec![*action],
         }
     }
 
-    /// (sorted distinct pool kinds, first step promotes, second step promotes, raw pool).
-    fn promotion_pool_after(&mut self, action: &Action) -> (Vec<u8>, bool, bool, Vec<u8>) {
+    /// (promoting flag per step, pool of kinds) judged after triggers 1-4; None for an empty pool.
+    fn promotion_pool_after(&mut self, action: &Action) -> Option<(Vec<bool>, Vec<u8>)> {
         self.push();
         let saved_to_move = self.p.to_move;
         let saved_deaths = self.deaths.clone();
@@ -814,21 +919,33 @@ impl State {
         self.pop();
         self.p.to_move = saved_to_move;
         self.deaths = saved_deaths;
-        let mut kinds = pool.clone();
-        kinds.sort_unstable();
-        kinds.dedup();
-        let (a_prom, b_prom) = match *action {
-            Action::Move { to, .. } => (promoting.contains(&to), false),
-            Action::Order { steps: st, .. } => (promoting.contains(&st[0][1]), promoting.contains(&st[1][1])),
-            _ => (false, false),
+        if pool.is_empty() {
+            return None;
+        }
+        let flags = match *action {
+            Action::Move { to, .. } => vec![promoting.contains(&to)],
+            Action::Order { n, steps: st } => st.iter().take(n as usize).map(|x| promoting.contains(&x[1])).collect(),
+            _ => vec![],
         };
-        (kinds, a_prom, b_prom, pool)
+        Some((flags, pool))
     }
 
     // ------------------------------------------------------------------ applying
 
     fn push(&mut self) {
         self.stack.push(self.p);
+        // Everything fired from here until the matching pop is taken back by it.
+        self.p.n_fired = 0;
+    }
+
+    /// Telemetry: `RULES[rule]` fired for `side` on hex `h` (-1: no hex).
+    fn fire(&mut self, rule: u8, side: usize, h: i16) {
+        self.p.counters[2 * rule as usize + side] += 1;
+        let n = self.p.n_fired as usize;
+        if n < MAX_FIRED {
+            self.p.fired[n] = (rule, side as u8, h);
+            self.p.n_fired += 1;
+        }
     }
 
     fn pop(&mut self) {
@@ -925,16 +1042,26 @@ impl State {
             Action::Move { from, to, .. } => {
                 let (a, t) = (from as usize, to as usize);
                 let c = self.p.sq[a];
-                if c & 7 == KNIGHT && geo().distance[a][t] > 1 {
+                let k = c & 7;
+                if k == KNIGHT || k == CAVALRY || k == INFANTRY {
+                    self.fire_move_rules(a, t, s, k);
+                }
+                if k == KNIGHT && geo().distance[a][t] > 1 {
                     self.knight_bridge_kill(a, t, s);
                 }
-                self.strike(a, t);
+                self.strike(a, t, s);
                 if self.p.sq[a] != 0 {
                     self.move_piece(a, t);
                     steps.push((c as i16, to));
                 }
             }
-            Action::Shot { archer, target } => self.set_marker(s, archer, target),
+            Action::Shot { archer, target } => {
+                self.set_marker(s, archer, target);
+                self.fire(R_SHOT, s, target as i16);
+                if geo().distance[archer as usize][target as usize] > self.rules.archer_range {
+                    self.fire(R_HILL_SHOT, s, target as i16);
+                }
+            }
             Action::Castle { feudal, infantry } => {
                 let (f, i) = (feudal as usize, infantry as usize);
                 let (fc, ic) = (self.p.sq[f], self.p.sq[i]);
@@ -948,26 +1075,77 @@ impl State {
                 }
                 self.p.feudal[s] = i as i8;
                 self.p.castled[s] = self.p.castled[s].saturating_add(1);
+                self.fire(R_CASTLING, s, infantry as i16);
                 steps.push((-1, feudal));
                 steps.push((-1, infantry));
                 self.p.aura_ready &= !(bit(f) | bit(i));
             }
             Action::Order { n, steps: os } => {
+                self.fire(R_ORDER, s, -1);
                 for st in os.iter().take(n as usize) {
                     let (a, t) = (st[0] as usize, st[1] as usize);
                     let c = self.p.sq[a];
-                    self.strike(a, t);
+                    self.strike(a, t, s);
                     self.move_piece(a, t);
                     steps.push((c as i16, st[1]));
                 }
             }
-            Action::Pass => {}
+            Action::Pass => self.fire(R_PASS, s, -1),
         }
         steps
     }
 
+    /// Telemetry of a knight, cavalry or infantry move, before it happens (docs/rulings.md,
+    /// "Rule-usage telemetry"): forced stops on an empty final hex, aura moves, zone attacks.
+    fn fire_move_rules(&mut self, a: usize, t: usize, s: usize, k: u8) {
+        let g = geo();
+        let e = 1 - s;
+        let c = self.p.sq[t];
+        let summer_ford = self.board.is_summer_ford[t];
+        let enemy_swamp = self.board.swamp_owner[t] == e as i8;
+        if k == INFANTRY {
+            if g.distance[a][t] > 1 {
+                self.fire(R_AURA_MOVE, s, t as i16);
+            }
+            if c != 0 {
+                if c & 7 == KNIGHT || c & 7 == CAVALRY {
+                    self.fire(R_ZONE_ATTACK, s, t as i16);
+                }
+                return;
+            }
+            if (summer_ford || enemy_swamp) && self.aura_active(a, s) {
+                if summer_ford {
+                    self.fire(R_FORD_STOP, s, t as i16);
+                }
+                if enemy_swamp {
+                    self.fire(R_SWAMP_STOP, s, t as i16);
+                }
+            }
+            return;
+        }
+        if c != 0 {
+            return;
+        }
+        if k == KNIGHT && g.distance[a][t] > 1 {
+            let d = g.direction_to[a * N_HEXES + t] as usize;
+            let ray = &g.rays[a][d];
+            if let Some(i) = ray.iter().position(|&x| x as usize == t) {
+                if i >= 1 && self.board.knight_bridge[ray[i - 1] as usize] {
+                    self.fire(R_BRIDGE_STOP, s, t as i16);
+                }
+            }
+        }
+        let pike = code(PIKEMAN, e);
+        if g.pike_zone[t].iter().any(|&p| self.p.sq[p as usize] == pike) {
+            self.fire(R_ZONE_STOP, s, t as i16);
+        }
+        if enemy_swamp {
+            self.fire(R_SWAMP_STOP, s, t as i16);
+        }
+    }
+
     /// Remove the enemy on `t` attacked from `a`; W15's mutual rule removes the attacker too.
-    fn strike(&mut self, a: usize, t: usize) {
+    fn strike(&mut self, a: usize, t: usize, s: usize) {
         let target = self.p.sq[t];
         if target == 0 {
             return;
@@ -975,6 +1153,7 @@ impl State {
         if self.rules.pike_cavalry_mutual {
             let (ka, kt) = (self.p.sq[a] & 7, target & 7);
             if (ka == CAVALRY && kt == PIKEMAN) || (ka == PIKEMAN && kt == CAVALRY) {
+                self.fire(R_PIKE_CAVALRY_MUTUAL, s, t as i16);
                 self.kill(t);
                 self.kill(a);
                 return;
@@ -991,7 +1170,7 @@ impl State {
                 if i >= 1 {
                     let b = ray[i - 1] as usize;
                     let c = self.p.sq[b];
-                    if self.board.is_bridge[b] && c != 0 && side_of(c) != s {
+                    if self.board.knight_bridge[b] && c != 0 && side_of(c) != s {
                         self.kill(b);
                     }
                 }
@@ -1007,6 +1186,7 @@ impl State {
             for &(c, t) in steps {
                 let tu = t as usize;
                 if self.p.sq[tu] as i16 == c && has(self.marked_by(e), tu) {
+                    self.fire(R_MINE_KILL, e, tu as i16);
                     self.kill(tu);
                     self.spend(e, tu);
                 }
@@ -1022,6 +1202,7 @@ impl State {
                 }
                 let c = self.p.sq[t];
                 if c != 0 && side_of(c) == s && has(self.marked_by(e), t) {
+                    self.fire(R_ULTIMATUM_KILL, e, t as i16);
                     self.kill(t);
                     self.spend(e, t);
                 }
@@ -1056,6 +1237,8 @@ impl State {
             }
         }
         for h in doomed {
+            let side = side_of(self.p.sq[h as usize]);
+            self.fire(R_ARCHER_MELEE_DEATH, side, h as i16);
             self.kill(h as usize);
         }
         let mut candidates: u128 = 0;
@@ -1102,7 +1285,8 @@ impl State {
                     }
                 }
             }
-            if count >= 2 {
+            if count >= self.rules.coordinated as usize {
+                self.fire(R_COORDINATED_KILL, 1 - side_of(c), hu as i16);
                 self.kill(hu);
                 self.kill(first as usize);
             }
@@ -1126,6 +1310,8 @@ impl State {
             }
         }
         for h in doomed {
+            let side = side_of(self.p.sq[h as usize]);
+            self.fire(R_ARCHER_MELEE_DEATH, side, h as i16);
             self.kill(h as usize);
         }
         self.coordinated(&occupied);
@@ -1161,6 +1347,8 @@ impl State {
                     }
                     self.p.sq[t as usize] = code(k, s);
                     promoted = true;
+                    self.fire(R_PROMOTION, s, t as i16);
+                    self.fire(r_promotion_kind(k), s, t as i16);
                 }
             }
             if promoted {
@@ -1169,14 +1357,15 @@ impl State {
             }
         }
         self.zones = None;
-        // (6) victory: a destroyed feudal first, then castle capture.
+        // (6) victory: a destroyed feudal first, then castle capture: a piece that ended this
+        // action on the enemy centre (one already standing there in a set-up wins nothing).
         if let Some(&d) = self.deaths.first() {
             self.p.winner = (1 - d) as i8;
             self.p.victory = Some(Victory::Destroyed);
         } else {
             let centre = self.board.castle_centre[e];
             let c = self.p.sq[centre];
-            if c != 0 && side_of(c) == s {
+            if c != 0 && side_of(c) == s && steps.iter().any(|&(_, t)| t as usize == centre) {
                 self.p.winner = s as i8;
                 self.p.victory = Some(Victory::Castle);
             }
@@ -1193,7 +1382,7 @@ impl State {
             }
         }
         if f >= 0 {
-            for &h in &g.within[f as usize][2] {
+            for &h in &g.within[f as usize][self.rules.aura_radius as usize] {
                 if self.p.sq[h as usize] == inf {
                     ready |= bit(h as usize);
                 }
@@ -1212,12 +1401,18 @@ impl State {
         self.p.ply += 1;
         self.p.to_move = e as u8;
         if self.p.victory.is_none() {
-            let draw = self.rules.draw_after.is_some_and(|d| self.p.quiet >= d);
-            if draw {
+            // The start of e's turn: the W10 threat test (telemetry "threat"), then the mate test;
+            // a win, checkmate included, beats draw_after (section 8).
+            let fe = self.p.feudal[e];
+            if self.mate_depth < MAX_MATE_DEPTH && fe >= 0 && self.is_threatened(e) {
+                self.fire(R_THREAT, e, fe as i16);
+                if !self.has_parry(e) {
+                    self.p.winner = s as i8;
+                    self.p.victory = Some(Victory::Checkmate);
+                }
+            }
+            if self.p.victory.is_none() && self.rules.draw_after.is_some_and(|d| self.p.quiet >= d) {
                 self.p.victory = Some(Victory::Draw);
-            } else if self.mate_depth < MAX_MATE_DEPTH && self.is_checkmated(e) {
-                self.p.winner = s as i8;
-                self.p.victory = Some(Victory::Checkmate);
             }
         }
     }
@@ -1234,8 +1429,9 @@ impl State {
         let f = f as usize;
         let e = 1 - side;
         let inf_e = code(INFANTRY, e);
+        let need = self.rules.coordinated as usize;
         let adjacent_inf = g.adjacent[f].iter().filter(|&&n| self.p.sq[n as usize] == inf_e).count();
-        if adjacent_inf >= 2 {
+        if adjacent_inf >= need {
             let acts = self.generate(e, None);
             return self.threat_by_search(side, &acts);
         }
@@ -1278,12 +1474,21 @@ impl State {
         }
         let fe = self.p.feudal[e];
         let mut candidates: Vec<Action> = Vec::new();
-        let near: Vec<u8> = g.within[f][3].iter().copied().filter(|&h| self.p.sq[h as usize] == inf_e).collect();
+        // An infantryman ends at most aura_step hexes away (1 without the aura), so only those within
+        // aura_step + 1 of the feudal can end next to it.
+        let reach = (self.rules.aura_step.max(2) as usize + 1).min(crate::geometry::MAX_DISTANCE);
+        let near: Vec<u8> = g.within[f][reach].iter().copied().filter(|&h| self.p.sq[h as usize] == inf_e).collect();
         if fe >= 0 && !near.is_empty() {
             let fe = fe as usize;
-            let ready: Vec<u8> = g.within[fe][2].iter().copied().filter(|&i| self.p.sq[i as usize] == inf_e).collect();
+            let size = self.rules.order_size as usize;
+            let radius = self.rules.order_radius as usize;
+            let ready: Vec<u8> = if size > 0 {
+                g.within[fe][radius].iter().copied().filter(|&i| self.p.sq[i as usize] == inf_e).collect()
+            } else {
+                Vec::new()
+            };
             let mut orders: Vec<Action> = Vec::new();
-            if ready.len() >= 2 && ready.iter().any(|&i| g.distance[i as usize][f] <= 2) {
+            if size > 0 && ready.len() >= size && ready.iter().any(|&i| g.distance[i as usize][f] <= 2) {
                 self.gen_orders(&ready, e, &mut orders);
                 let hits = orders.iter().any(|a| match a {
                     Action::Order { n, steps } => steps.iter().take(*n as usize).any(|s| s[1] as usize == f),
@@ -1293,7 +1498,7 @@ impl State {
                     return true;
                 }
             }
-            if adjacent_inf == 1 {
+            if adjacent_inf + 1 == need {
                 for &h in &near {
                     for a in self.generate(e, Some(h as usize)) {
                         if let Some(t) = a.second_hex() {
@@ -1316,7 +1521,7 @@ impl State {
             for a in &orders {
                 if let Action::Order { n, steps } = a {
                     let adj = steps.iter().take(*n as usize).filter(|s| g.distance[s[1] as usize][f] == 1).count();
-                    if adj + adjacent_inf >= 2 {
+                    if adj + adjacent_inf >= need {
                         candidates.push(*a);
                     }
                 }
@@ -1354,6 +1559,11 @@ impl State {
         if self.p.feudal[side] < 0 || !self.is_threatened(side) {
             return false;
         }
+        !self.has_parry(side)
+    }
+
+    /// W10, for a threatened `side`: some defence leaves the feudal out of threat (or wins).
+    fn has_parry(&mut self, side: usize) -> bool {
         let f = self.p.feudal[side] as usize;
         let defences: Vec<Action> = if self.rules.mate_defence == MateDefence::Any {
             self.generate(side, None)
@@ -1363,21 +1573,54 @@ impl State {
         let saved = self.p.to_move;
         self.p.to_move = side as u8;
         self.mate_depth += 1;
-        let mut mated = true;
+        let mut parried = false;
         for a in &defences {
             self.apply_unchecked(a);
             let ok =
                 if self.p.victory.is_some() { self.p.winner != (1 - side) as i8 } else { !self.is_threatened(side) };
             self.pop();
             if ok {
-                mated = false;
+                parried = true;
                 break;
             }
         }
         self.mate_depth -= 1;
         self.p.to_move = saved;
         self.cache = None;
-        mated
+        parried
+    }
+}
+
+/// Python's nested `extend` of `_with_promotions` for Orders: step `i` takes each kind left in
+/// `rest` (sorted, distinct) when it promotes, else 0.
+fn promo_extend(
+    i: usize,
+    n: usize,
+    steps: &[OrderStep; MAX_ORDER],
+    promoting: &[bool],
+    prefix: &mut [OrderStep; MAX_ORDER],
+    rest: &[u8],
+    out: &mut Vec<Action>,
+) {
+    if i == n {
+        out.push(Action::Order { n: n as u8, steps: *prefix });
+        return;
+    }
+    let mut kinds: Vec<u8> = if promoting[i] { rest.to_vec() } else { Vec::new() };
+    kinds.sort_unstable();
+    kinds.dedup();
+    if kinds.is_empty() {
+        kinds.push(0);
+    }
+    for k in kinds {
+        let mut left = rest.to_vec();
+        if k != 0 {
+            if let Some(j) = left.iter().position(|&x| x == k) {
+                left.remove(j);
+            }
+        }
+        prefix[i] = [steps[i][0], steps[i][1], k];
+        promo_extend(i + 1, n, steps, promoting, prefix, &left, out);
     }
 }
 
