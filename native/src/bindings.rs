@@ -336,6 +336,41 @@ fn play_game<'py>(
     Ok(out)
 }
 
+/// Random playouts for the benchmark: game `i` plays on `boards[jobs[i].0]` from `setup`, both sides
+/// drawing from one `random.Random(seed)` stream (as `workbench/bench.py` does), GIL released.
+/// Returns the plies of each game.
+#[pyfunction]
+fn random_playouts(
+    py: Python<'_>,
+    boards: Vec<Bound<'_, PyDict>>,
+    rules: &Bound<'_, PyDict>,
+    setup: &Bound<'_, PyDict>,
+    jobs: Vec<(usize, Vec<u32>)>,
+    max_plies: u32,
+) -> PyResult<Vec<u32>> {
+    let rules = Arc::new(read_rules(rules)?);
+    let setup = read_setup(setup)?;
+    let boards: Vec<Arc<Board>> = boards.iter().map(|b| read_board(b).map(Arc::new)).collect::<PyResult<_>>()?;
+    if jobs.iter().any(|(b, _)| *b >= boards.len()) {
+        return Err(PyValueError::new_err("random_playouts: board index out of range"));
+    }
+    Ok(py.allow_threads(|| {
+        jobs.iter()
+            .map(|(b, key)| {
+                let mut st = State::new(Arc::clone(&boards[*b]), Arc::clone(&rules), &setup);
+                let mut rng = Mt::from_key(key);
+                while !st.is_terminal() && st.ply() < max_plies {
+                    let acts = st.legal_actions_ref();
+                    let i = rng.choice_index(acts.len()).unwrap_or(0);
+                    let a = acts[i];
+                    st.apply(&a);
+                }
+                st.ply() - setup.ply
+            })
+            .collect()
+    }))
+}
+
 /// Whether an agent name has a native implementation.
 #[pyfunction]
 fn has_agent(name: &str) -> bool {
@@ -388,6 +423,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRng>()?;
     m.add_function(wrap_pyfunction!(play_game, m)?)?;
     m.add_function(wrap_pyfunction!(has_agent, m)?)?;
+    m.add_function(wrap_pyfunction!(random_playouts, m)?)?;
     m.add("MAX_MARKERS", crate::state::MAX_MARKERS)?;
     m.add("RULES", crate::state::RULES.to_vec())?;
     Ok(())

@@ -236,6 +236,36 @@ pub struct Setup {
 /// One fired rule: (rule index in RULES, side, hex or -1).
 pub type Fired = (u8, u8, i16);
 
+/// A list on the stack (no allocation on the hot path); pushing past `N` is a bug.
+#[derive(Clone, Copy)]
+struct Small<T: Copy + Default, const N: usize> {
+    v: [T; N],
+    n: usize,
+}
+
+impl<T: Copy + Default, const N: usize> Small<T, N> {
+    fn new() -> Self {
+        Small { v: [T::default(); N], n: 0 }
+    }
+
+    #[inline]
+    fn push(&mut self, x: T) {
+        self.v[self.n] = x;
+        self.n += 1;
+    }
+}
+
+impl<T: Copy + Default, const N: usize> std::ops::Deref for Small<T, N> {
+    type Target = [T];
+
+    #[inline]
+    fn deref(&self) -> &[T] {
+        &self.v[..self.n]
+    }
+}
+
+type Steps = Small<(i16, u8), { MAX_ORDER + 1 }>;
+
 #[inline]
 fn bit(h: usize) -> u128 {
     1u128 << h
@@ -732,7 +762,7 @@ impl State {
     ) {
         let board = Arc::clone(&self.board);
         let walk = &board.walkable;
-        let mut out: Vec<u8> = Vec::with_capacity(8);
+        let mut out: Small<u8, 64> = Small::new();
         for &n in &board.steps[h] {
             let c = self.p.sq[n as usize];
             if c == 0 {
@@ -778,7 +808,7 @@ impl State {
             }
         }
         let promotes = &board.promotes[s];
-        for t in out {
+        for &t in out.iter() {
             let a = Action::Move { from: h as u8, to: t, promo: 0 };
             if promotes[t as usize] {
                 let ex = self.with_promotions(&a);
@@ -1036,8 +1066,8 @@ impl State {
     }
 
     /// Carry out the action's movement; returns (code or -1, final hex) of each moved step.
-    fn perform(&mut self, action: &Action, s: usize) -> Vec<(i16, u8)> {
-        let mut steps: Vec<(i16, u8)> = Vec::with_capacity(2);
+    fn perform(&mut self, action: &Action, s: usize) -> Steps {
+        let mut steps = Steps::new();
         match *action {
             Action::Move { from, to, .. } => {
                 let (a, t) = (from as usize, to as usize);
@@ -1192,7 +1222,10 @@ impl State {
                 }
             }
         }
-        let touched: Vec<u8> = steps.iter().map(|&(_, t)| t).collect();
+        let mut touched: Small<u8, { MAX_ORDER + 1 }> = Small::new();
+        for &(_, t) in steps.iter() {
+            touched.push(t);
+        }
         self.triggers_2_3(&touched);
         // (4) ultimatums placed before this turn
         if self.p.pending != 0 {

@@ -63,12 +63,15 @@ def simulate(
     overwrite: bool = False,
     flush_seconds: float = 1.0,
     chunk_size: int | None = None,
+    engine: str = "auto",
 ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``games`` games of ``white`` against ``black`` in every grid cell.
 
     ``workers``: processes (default: every core); ``0`` plays in this process.
     ``scheduler``: None for the local process pool, ``"local-cluster"`` for a Dask ``LocalCluster``,
-    or a Dask scheduler address ``"tcp://host:port"``. ``resume`` completes an interrupted ``out``
+    or a Dask scheduler address ``"tcp://host:port"``. ``engine``: ``auto`` (native when built),
+    ``native`` or ``python``; a game plays natively when both agents have native twins, and its row's
+    ``engine`` column says which engine played it (same seed, same game either way). ``resume`` completes an interrupted ``out``
     without replaying its games; ``overwrite`` replaces it. A failing game is a row with
     ``victory='error'``; a game whose worker dies is retried (see ``backends``).
     """
@@ -83,8 +86,14 @@ def simulate(
             make_agent(name, seed=0)
         except ValueError as exc:
             raise SimulationError(str(exc)) from None
+    from workbench.native import resolve_engine
+
+    try:
+        engine = resolve_engine(engine)
+    except (ValueError, RuntimeError) as exc:
+        raise SimulationError(str(exc)) from None
     cells = expand_grid(grid)
-    specs = make_specs(cells, white, black, games, seed, max_plies, events)
+    specs = make_specs(cells, white, black, games, seed, max_plies, events, engine)
     writer = None
     total = len(specs)
     if out is not None:
