@@ -1681,3 +1681,102 @@ pub fn classic_setup() -> Setup {
     }
     Setup { squares, ..Setup::default() }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::parse_hex;
+
+    fn state(winter: bool, terrain: bool, rules: Rules) -> State {
+        let h = |n: &str| parse_hex(n);
+        let (hills, swamps) = if terrain { ([h("e4"), h("e7")], [h("b3"), h("b5")]) } else { ([None; 2], [None; 2]) };
+        let board = Board::classic(winter, hills, swamps, &rules);
+        State::new(Arc::new(board), Arc::new(rules), &classic_setup())
+    }
+
+    fn perft(st: &mut State, depth: u32) -> u64 {
+        if depth == 0 || st.is_terminal() {
+            return 1;
+        }
+        let acts = st.legal_actions();
+        if depth == 1 {
+            return acts.len() as u64;
+        }
+        let mut total = 0;
+        for a in &acts {
+            st.apply(a);
+            total += perft(st, depth - 1);
+            st.undo();
+        }
+        total
+    }
+
+    // The stored perft table (workbench/data/perft.json), counted by the Python engine.
+    #[test]
+    fn perft_matches_the_python_engine() {
+        assert_eq!(
+            (1..=3).map(|d| perft(&mut state(false, false, Rules::default()), d)).collect::<Vec<_>>(),
+            vec![53, 2808, 157183]
+        );
+        assert_eq!(perft(&mut state(false, true, Rules::default()), 3), 157077);
+        assert_eq!(perft(&mut state(true, true, Rules::default()), 3), 197343);
+        assert_eq!(perft(&mut state(true, false, Rules::default()), 2), 3248);
+    }
+
+    #[test]
+    fn undo_restores_everything_and_counters_follow_fired() {
+        let mut st = state(false, true, Rules::default());
+        let start = (*st.squares(), st.counters().to_vec(), st.ply());
+        let mut rng = crate::pyrandom::PyRandom::new(5);
+        for _ in 0..60 {
+            if st.is_terminal() {
+                break;
+            }
+            let acts = st.legal_actions();
+            let a = acts[rng.choice_index(acts.len()).unwrap()];
+            let before = st.counters().to_vec();
+            st.apply(&a);
+            let mut fired_count = vec![0u32; before.len()];
+            for &(r, s, _) in st.fired() {
+                fired_count[2 * r as usize + s as usize] += 1;
+            }
+            for i in 0..before.len() {
+                assert_eq!(st.counters()[i], before[i] + fired_count[i], "counter {i} moves by what fired");
+            }
+        }
+        while st.undo().is_some() {}
+        assert_eq!((*st.squares(), st.counters().to_vec(), st.ply()), start);
+        assert!(st.fired().is_empty());
+    }
+
+    #[test]
+    fn order_size_and_castling_parameters_change_the_actions() {
+        let count = |rules: Rules| {
+            let mut st = state(false, false, rules);
+            let acts = st.legal_actions();
+            (
+                acts.iter().filter(|a| matches!(a, Action::Order { .. })).count(),
+                acts.iter().filter(|a| matches!(a, Action::Castle { .. })).count(),
+            )
+        };
+        let (orders, castles) = count(Rules::default());
+        assert_eq!((orders, castles), (0, 0), "no infantryman within 2 of f1 at the start, none beside it");
+        let (wide, _) = count(Rules { order_radius: 3, ..Rules::default() });
+        let (wide_none, _) = count(Rules { order_radius: 3, order_size: 0, ..Rules::default() });
+        let (wide_single, _) = count(Rules { order_radius: 3, order_size: 1, ..Rules::default() });
+        assert!(wide > 0, "order_radius=3 reaches e3 and g3");
+        assert_eq!(wide_none, 0);
+        assert!(wide_single > 0 && wide_single != wide);
+    }
+
+    #[test]
+    fn actions_round_trip_through_their_tuples() {
+        let mut st = state(false, true, Rules::default());
+        for a in st.legal_actions() {
+            let v: Vec<i64> = a.to_vec().into_iter().map(i64::from).collect();
+            assert_eq!(Action::from_slice(&v), Some(a));
+        }
+        assert_eq!(Action::from_slice(&[0, 91, 3, 0]), None);
+        assert_eq!(Action::from_slice(&[3, 1, 2]), None);
+    }
+}
