@@ -209,3 +209,14 @@ def test_bench_and_perft_commands_with_engine_native():
     out = subprocess.run([sys.executable, "-m", "workbench", "perft", "--engine", "native", "--check"],
                          capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0 and out.stdout.count("PASS") == len(expected_table())
+
+
+@needs_native
+def test_nativediff_sweep_compares_and_finds_no_difference(capsys):
+    from workbench.nativediff import main, sweep
+
+    s = sweep(3, seed=4, max_plies=40)
+    assert s["games"] == 3 and s["differences"] == 0 and s["plies"] > 0
+    assert s["legal_actions"] >= s["plies"] and s["states"] == s["plies"] + 3
+    assert main(["--games", "2", "--max-plies", "10"]) == 0
+    assert "0 games differ" in capsys.readouterr().out
