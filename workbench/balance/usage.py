@@ -36,10 +36,13 @@ RULE_WORDS: dict[str, str] = {
     "archer_melee_death": "archer melee deaths", "zone_attack": "zone attacks", "aura_move": "aura moves",
     "order": "Orders", "castling": "castlings", "promotion": "promotions", "pass": "passes",
     "pike_cavalry_mutual": "mutual pike-cavalry deaths", "threat": "turns under threat",
+    "promotion_knight": "promotions to knight", "promotion_pikeman": "promotions to pikeman",
+    "promotion_cavalry": "promotions to cavalry", "promotion_archer": "promotions to archer",
+    "promotion_infantryman": "promotions to infantryman",
 }
 # Rules that happen on a hex; the heatmap draws these first (then any other rule the events place).
 SPATIAL: tuple[str, ...] = ("bridge_stop", "ford_stop", "zone_stop", "swamp_stop", "mine_kill", "coordinated_kill",
-                            "ultimatum_kill", "archer_melee_death", "shot", "hill_shot")
+                            "ultimatum_kill", "archer_melee_death", "shot", "hill_shot", "zone_attack", "aura_move")
 _COLUMN = re.compile(r"^rule_(.+)_white$")
 
 
