@@ -16,6 +16,9 @@ from workbench.simulate.cli import main as simulate_main
 from workbench.simulate.core import RULES, replay_game
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+# TEMPORARY until the engine's parameters and counters (issue 11/12) are merged into this branch.
+pytestmark = pytest.mark.skipif("archer_range" not in __import__("workbench.engine").engine.RulesConfig.names(),
+                                reason="engine without rule parameters yet")
 
 
 @pytest.fixture(scope="module")
