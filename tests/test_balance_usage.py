@@ -198,3 +198,14 @@ def test_report_has_curves_and_rule_usage_sections() -> None:
     assert "Winter: ford stops fall" in md and "association, not cause" in md
     assert "](figures/rule_usage.png)" in md and "](figures/rule_locations.png)" in md
     assert "### Usage changes against the baseline" in md and "| cell | rule | per game [95% CI]" in md
+
+
+def test_tables_without_counters_skip_rule_usage() -> None:
+    games = seasons_table()
+    for rule in RULES:  # a table written before the counters existed reads back with empty columns
+        games[f"rule_{rule}_white"] = games[f"rule_{rule}_black"] = float("nan")
+    assert rule_names(games) == []
+    with pytest.raises(BalanceError, match="no rule counters"):
+        usage_summary(games)
+    usage = next(s for s in build_report(games, n_boot=50).sections if s.title == "Rule usage")
+    assert usage.paragraphs == ["Skipped: the games table has no rule counters (rule_<name>_white/_black)."]

@@ -56,11 +56,15 @@ def _capital(text: str) -> str:
 
 
 def rule_names(games: pd.DataFrame) -> list[str]:
-    """The rules the table counts (both ``rule_X_white`` and ``rule_X_black`` present), in column order."""
+    """The rules the table counts (``rule_X_white`` and ``rule_X_black`` present and filled), in column order.
+
+    A table written before the counters existed reads back with those columns empty: no rules.
+    """
     out = []
     for col in games.columns:
         m = _COLUMN.match(str(col))
-        if m and f"rule_{m.group(1)}_black" in games.columns:
+        black = f"rule_{m.group(1)}_black" if m else ""
+        if m and black in games.columns and games[col].notna().all() and games[black].notna().all():
             out.append(m.group(1))
     return out
 

@@ -364,7 +364,10 @@ def _base_row(spec: GameSpec) -> dict[str, Any]:
         row[p] = parameter_value(rules, p)
     row["start_id"] = row["start_hash"] = None
     if row["start"]:
-        row["start_id"], row["start_hash"] = start_identity(str(row["start"]))
+        try:
+            row["start_id"], row["start_hash"] = start_identity(str(row["start"]))
+        except (OSError, ValueError):  # checked before the batch; if it vanished since, the game records the error
+            pass
     row.update({"hill_white": None, "hill_black": None, "swamp_white": None, "swamp_black": None,
                 "white_agent": spec.white, "black_agent": spec.black, "seed": spec.seed, "winner": "none",
                 "victory": "unfinished", "plies": 0})
