@@ -136,8 +136,8 @@ def test_association_side_that_used_more_won() -> None:
     assert (r["low"], r["high"]) == pytest.approx(wilson_interval(8, 10))
     assert r["p_value"] == pytest.approx(sp.binomtest(8, 10).pvalue)
     text = association_sentences(assoc.reset_index())
-    assert text == ["Orders: the side with more of them won 80% [49, 94] of 10 decided games, not clearly more "
-                    "often than the side with fewer (adjusted p = 0.109; association, not cause)."]
+    assert text == ["Orders: the side with more of them won 80% [49, 94] of 10 decided games, not clearly "
+                    "different from the side with fewer (adjusted p = 0.109; association, not cause)."]
 
 
 def test_rule_locations_from_events() -> None:
@@ -209,3 +209,11 @@ def test_tables_without_counters_skip_rule_usage() -> None:
         usage_summary(games)
     usage = next(s for s in build_report(games, n_boot=50).sections if s.title == "Rule usage")
     assert usage.paragraphs == ["Skipped: the games table has no rule counters (rule_<name>_white/_black)."]
+
+
+def test_a_dead_rule_and_its_breakdown_are_named_once() -> None:
+    games = seasons_table()
+    for name in ("promotion", "promotion_knight"):
+        games[f"rule_{name}_white"] = games[f"rule_{name}_black"] = 0
+    assert dead_rule_sentences(usage_summary(games))[0] == (
+        "Dead rules (fired in under 1% of games in every cell): mine kills, promotions (every kind).")

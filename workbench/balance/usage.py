@@ -131,11 +131,14 @@ def dead_rule_sentences(summary: pd.DataFrame) -> list[str]:
     labels = list(dict.fromkeys(summary["label"]))
     dead = summary[summary["dead"]]
     everywhere = [r for r, part in dead.groupby("rule", sort=False) if part["label"].nunique() == len(labels)]
+    # a breakdown of a dead rule (promotion_knight under promotion) is dead with it: name the rule once
+    folded = [r for r in everywhere if not any(r.startswith(p + "_") for p in everywhere)]
     out = []
     if everywhere:
         where = "in every cell" if len(labels) > 1 else f"in {int(summary['games'].iloc[0])} games"
         out.append(f"Dead rules (fired in under {100 * DEAD_SHARE:.0f}% of games {where}): "
-                   + ", ".join(rule_words(r) for r in everywhere) + ".")
+                   + ", ".join(rule_words(r) + (" (every kind)" if any(x.startswith(r + "_") for x in everywhere)
+                                                else "") for r in folded) + ".")
     for rule, part in dead[~dead["rule"].isin(everywhere)].groupby("rule", sort=False):
         cells = [f"{lab} ({int(k)} of {int(n)} games)" for lab, k, n in
                  zip(part["label"], part["fired_games"], part["games"], strict=True)]
@@ -317,10 +320,13 @@ def association_sentences(assoc: pd.DataFrame, alpha: float = 0.05, min_games: i
     for r in assoc.sort_values("p_adjusted").to_dict("records"):
         if r["games"] < min_games:
             continue
-        how = ("clearly" if r["p_adjusted"] < alpha else "not clearly") + (" more" if r["rate"] > 0.5 else " less")
+        if r["p_adjusted"] < alpha:
+            how = f"clearly {'more' if r['rate'] > 0.5 else 'less'} often than the side with fewer"
+        else:
+            how = "not clearly different from the side with fewer"
         out.append(f"{_capital(rule_words(r['rule']))}: the side with more of them won {100 * r['rate']:.0f}% "
                    f"[{100 * r['low']:.0f}, {100 * r['high']:.0f}] of {r['games']} decided games, "
-                   f"{how} often than the side with fewer (adjusted p = {r['p_adjusted']:.3g}; association, not cause).")
+                   f"{how} (adjusted p = {r['p_adjusted']:.3g}; association, not cause).")
     return out
 
 
