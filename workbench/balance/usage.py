@@ -264,7 +264,7 @@ def change_sentences(changes: Sequence[UsageChange], top: int = 3) -> list[str]:
         phrases = [c.phrase() for c in sig[:top]]
         more = len(sig) - top
         tail = f" (and {more} more significant change{'s' if more != 1 else ''})" if more > 0 else ""
-        out.append(f"{name}: " + "; ".join(_capital(p) if i else p for i, p in enumerate(phrases)) + tail + ".")
+        out.append(f"{name}: " + "; ".join(phrases) + tail + ".")
     return out
 
 
