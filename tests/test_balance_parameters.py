@@ -16,9 +16,6 @@ from workbench.simulate.cli import main as simulate_main
 from workbench.simulate.core import RULES, replay_game
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
-# TEMPORARY until the engine's parameters and counters (issue 11/12) are merged into this branch.
-pytestmark = pytest.mark.skipif("archer_range" not in __import__("workbench.engine").engine.RulesConfig.names(),
-                                reason="engine without rule parameters yet")
 
 
 @pytest.fixture(scope="module")
@@ -96,5 +93,26 @@ def test_check_compare_lists_checks_a_parameter_changes(capsys: pytest.CaptureFi
     head, *changed = out.splitlines()
     assert head.startswith("variant archer_range=3 against each scenario's own rules: ")
     assert changed and all(line.startswith("CHANGED ") for line in changed)
-    assert workbench_main(["check", str(SCENARIOS), "--compare", "archer_range=0"]) == 2
-    assert "archer_range" in capsys.readouterr().err
+    # the shot at distance 2 stops being legal; scenarios that never shoot are untouched
+    assert any(line.startswith("CHANGED archer-shot-range: pass -> fail: ") and "d2*d4 should be legal" in line
+               for line in changed)
+    assert not any(line.startswith(("CHANGED castling-", "CHANGED knight-")) for line in changed)
+    assert workbench_main(["check", str(SCENARIOS), "--compare", "bridges=b4,k4"]) == 0
+    assert "variant bridges=b4,k4 against" in capsys.readouterr().out
+    for bad, named in (("archer_range=0", "archer_range"), ("start=x.yaml", "start= does not apply to check")):
+        assert workbench_main(["check", str(SCENARIOS), "--compare", bad]) == 2
+        assert named in capsys.readouterr().err
+
+
+def test_start_grid_records_scenario_id_and_hash() -> None:
+    starts = [str(SCENARIOS / "rulebook" / "classic-start.yaml"), str(SCENARIOS / "rulebook" / "infantry-aura.yaml")]
+    games = simulate({"start": starts}, "greedy", "random", games=2, seed=3, max_plies=20, workers=0,
+                     progress=False)
+    assert (games["victory"] != "error").all()
+    assert sorted(set(games["start_id"])) == ["classic-start", "infantry-aura"]
+    assert set(games["start"]) == set(starts)
+    hashes = games.groupby("start_id")["start_hash"].agg(set)
+    assert all(len(h) == 1 and len(next(iter(h))) == 12 for h in hashes)  # one position, one hash per file
+    assert hashes["classic-start"] != hashes["infantry-aura"]
+    report = build_report(games, n_boot=50)
+    assert report.comparisons[0].name == "Start infantry-aura" and "start_id=classic-start" in report.markdown()

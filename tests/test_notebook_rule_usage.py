@@ -6,11 +6,8 @@ from __future__ import annotations
 import pytest
 from nbhelp import execute_notebook
 
-from workbench.engine import RulesConfig
-
 
 @pytest.mark.notebook
-@pytest.mark.skipif("archer_range" not in RulesConfig.names(), reason="TEMPORARY: engine without rule parameters yet")
 def test_rule_usage_notebook_executes() -> None:
     outputs = execute_notebook("05_rule_usage.ipynb", timeout=300)
     text = "".join(o.get("text", "") for o in outputs)

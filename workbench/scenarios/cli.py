@@ -25,23 +25,12 @@ from .loader import Scenario, ScenarioError, find_scenario_files, load_scenarios
 def _pairs(groups: list[list[str]] | None, option: str = "--rules") -> dict[str, str]:
     """``--rules a=1 b=2 --rules c=3`` (commas also allowed) into one validated mapping.
 
-    A comma-separated piece without ``=`` continues the previous value, so hex lists read naturally:
-    ``--compare bridges=b4,k4 fords=d5`` is ``{"bridges": "b4,k4", "fords": "d5"}``.
+    Hex lists read naturally: ``--compare bridges=b4,k4 fords=d5`` is ``{"bridges": "b4,k4", "fords": "d5"}``.
     """
     out: dict[str, str] = {}
     for group in groups or []:
         for item in group:
-            last: str | None = None
-            for piece in item.split(","):
-                piece = piece.strip()
-                if not piece:
-                    continue
-                if "=" not in piece and last is not None:
-                    out[last] += "," + piece
-                    continue
-                pair = parse_pairs(piece)
-                out.update(pair)
-                last = next(iter(pair)) if pair else last
+            out.update(parse_pairs(item))
     if "start" in out:
         raise RulesError(f"{option} start={out['start']}: start= does not apply to check, because every scenario "
                          "sets its own position (use it with simulate, bench or the widget)")

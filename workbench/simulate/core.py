@@ -18,7 +18,6 @@ a sibling dataset ``FILE.events.parquet/`` written alongside, part for part.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import itertools
 import json
@@ -37,15 +36,11 @@ import pyarrow.parquet as pq
 
 from workbench.agents import make_agent, material_white
 from workbench.engine import CASTLE, MOVE, ORDER, SHOT, RulesConfig, make_game
-
-try:
-    from workbench.engine.telemetry import RULES
-except ImportError:  # until the engine's telemetry lands (INTERFACES.md): the contract's names, no counts
-    RULES = ("bridge_stop", "ford_stop", "zone_stop", "swamp_stop", "shot", "hill_shot", "mine_kill",
-             "ultimatum_kill", "coordinated_kill", "archer_melee_death", "zone_attack", "aura_move", "order",
-             "castling", "promotion", "pass", "pike_cavalry_mutual", "threat")
+from workbench.engine.game import resolve_start
 from workbench.engine.geometry import hex_name
 from workbench.engine.pieces import INFANTRY, LETTERS
+from workbench.engine.state import GameState
+from workbench.engine.telemetry import RULES
 
 SIDES = ("white", "black")
 KINDS = ("feudal", "knight", "pikeman", "cavalry", "archer", "infantry")
@@ -195,12 +190,8 @@ def _check_grid_values(key: str, values: list[Any]) -> None:
 
 def _check_start(config: RulesConfig) -> None:
     """A ``start=`` scenario must load before any game is played (its id and hash go in every row)."""
-    start = getattr(config, "start", None)
-    if start:
-        try:
-            start_identity(str(start))
-        except (OSError, ValueError) as exc:
-            raise SimulationError(f"start={start}: the scenario does not load ({exc})") from None
+    if config.start is not None:
+        resolve_start(config)  # RulesError names the parameter, the file and the reason
 
 
 def _distinct(cells: list[RulesConfig]) -> list[RulesConfig]:
@@ -319,55 +310,28 @@ def _letter(c: int) -> str:
     return ch if c >> 3 == 0 else ch.lower()
 
 
-def parameter_value(rules: RulesConfig, name: str) -> Any:
-    """A parameter as its table column holds it (hex tuples as "b4,f6,k4", the start as its path)."""
-    value = getattr(rules, name, None)
-    if name in ("bridges", "fords") and value is not None and not isinstance(value, str):
-        return ",".join(str(h) for h in value)
-    return value
+def rule_columns(rules: RulesConfig) -> dict[str, Any]:
+    """The toggle and parameter columns of a row (crossings as "b4,f6,k4", the start as its path)."""
+    data = rules.to_dict()
+    return {name: data[name] for name in (*TOGGLES, *PARAMETERS)}
 
 
-@functools.lru_cache(maxsize=32)
-def start_identity(path: str) -> tuple[str, str]:
-    """``(id, hash)`` of a ``start=`` scenario: its ``id`` and a hash of the position it sets up.
-
-    The hash covers the position as loaded (pieces, side to move, terrain, counters), so two
-    files with the same id but different positions never pool in a report.
-    """
-    from workbench.engine.serialize import state_to_dict
-    from workbench.scenarios import load_scenario
-
-    scenario = load_scenario(path)
-    text = json.dumps(state_to_dict(scenario.initial_state()), sort_keys=True, default=str)
-    return scenario.id, hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
-
-
-def fired_text(state: Any) -> str:
+def fired_text(state: GameState) -> str:
     """The events-table ``rules`` field: what the last action fired, ``rule@hex`` or ``rule``, in order."""
-    return ",".join(f"{rule}@{hex_name(h)}" if h >= 0 else rule for rule, _side, h in getattr(state, "fired", ()))
+    return ",".join(f"{rule}@{hex_name(h)}" if h >= 0 else rule for rule, _side, h in state.fired)
 
 
-def rule_counts(state: Any) -> dict[str, int]:
+def rule_counts(state: GameState) -> dict[str, int]:
     """The ``rule_<name>_white/_black`` columns from the state's counters (index ``2*i + side``)."""
-    counters = getattr(state, "counters", None)
-    if counters is None:
-        return {}
+    counters = state.counters
     return {f"rule_{r}_{s}": int(counters[2 * i + k]) for i, r in enumerate(RULES) for k, s in enumerate(SIDES)}
 
 
 def _base_row(spec: GameSpec) -> dict[str, Any]:
     rules = RulesConfig.from_dict(spec.rules)
     row: dict[str, Any] = {"game_id": spec.game_id, "cell": spec.cell}
-    for t in TOGGLES:
-        row[t] = getattr(rules, t)
-    for p in PARAMETERS:
-        row[p] = parameter_value(rules, p)
+    row.update(rule_columns(rules))
     row["start_id"] = row["start_hash"] = None
-    if row["start"]:
-        try:
-            row["start_id"], row["start_hash"] = start_identity(str(row["start"]))
-        except (OSError, ValueError):  # checked before the batch; if it vanished since, the game records the error
-            pass
     row.update({"hill_white": None, "hill_black": None, "swamp_white": None, "swamp_black": None,
                 "white_agent": spec.white, "black_agent": spec.black, "seed": spec.seed, "winner": "none",
                 "victory": "unfinished", "plies": 0})
@@ -394,6 +358,9 @@ def play_game(spec: GameSpec) -> GameResult:
     st = None
     try:
         game = make_game(spec.rules, seed=spec.seed)
+        # with start=, the game plays the file's rules (the caller's changes on top): record those
+        row.update(rule_columns(game.rules))
+        row["start_id"], row["start_hash"] = game.start_id, game.start_hash
         terrain = game.terrain.to_dict()
         for s in SIDES:
             row[f"hill_{s}"] = terrain["hills"][s]
@@ -672,6 +639,6 @@ def prepare_output(out: str | os.PathLike, manifest: dict, events: bool, resume:
 __all__ = [
     "EVENT_COLUMNS", "GAME_COLUMNS", "PARAMETERS", "RULES", "RULE_COLUMNS", "GameResult", "GameSpec", "PartWriter", "SimulationError", "agent_seed",
     "drama", "error_result", "events_frame", "events_path", "expand_grid", "game_seed", "games_frame",
-    "fired_text", "lead_changes", "make_specs", "parameter_value", "play_chunk", "play_game", "read_events",
-    "read_results", "replay_game", "rule_counts", "start_identity",
+    "fired_text", "lead_changes", "make_specs", "play_chunk", "play_game", "read_events",
+    "read_results", "replay_game", "rule_columns", "rule_counts",
 ]
