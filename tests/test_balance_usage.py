@@ -217,3 +217,11 @@ def test_a_dead_rule_and_its_breakdown_are_named_once() -> None:
         games[f"rule_{name}_white"] = games[f"rule_{name}_black"] = 0
     assert dead_rule_sentences(usage_summary(games))[0] == (
         "Dead rules (fired in under 1% of games in every cell): mine kills, promotions (every kind).")
+
+
+def test_a_mostly_dead_rule_names_where_it_lives() -> None:
+    games = pd.concat([seasons_table(), seasons_table().assign(season="autumn", game_id=lambda d: d["game_id"] + 80)])
+    games.loc[games["season"] != "summer", "rule_ford_stop_white"] = 0
+    sentences = dead_rule_sentences(usage_summary(games))
+    assert sentences[1] == ("Ford stops: dead in 2 of 3 cells (fired in under 1% of games); it fired only in "
+                            "season=summer (40 of 40 games).")

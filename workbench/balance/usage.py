@@ -140,10 +140,17 @@ def dead_rule_sentences(summary: pd.DataFrame) -> list[str]:
                    + ", ".join(rule_words(r) + (" (every kind)" if any(x.startswith(r + "_") for x in everywhere)
                                                 else "") for r in folded) + ".")
     for rule, part in dead[~dead["rule"].isin(everywhere)].groupby("rule", sort=False):
-        cells = [f"{lab} ({int(k)} of {int(n)} games)" for lab, k, n in
-                 zip(part["label"], part["fired_games"], part["games"], strict=True)]
-        out.append(f"{_capital(rule_words(rule))}: dead in {len(cells)} of {len(labels)} cells (fired in under "
-                   f"{100 * DEAD_SHARE:.0f}% of games): " + "; ".join(cells) + ".")
+        head = (f"{_capital(rule_words(rule))}: dead in {len(part)} of {len(labels)} cells (fired in under "
+                f"{100 * DEAD_SHARE:.0f}% of games)")
+        if 2 * len(part) > len(labels):  # mostly dead: name the few cells where it lives
+            alive = summary[(summary["rule"] == rule) & ~summary["dead"]]
+            out.append(head + "; it fired only in " + "; ".join(
+                f"{lab} ({int(k)} of {int(n)} games)" for lab, k, n in
+                zip(alive["label"], alive["fired_games"], alive["games"], strict=True)) + ".")
+        else:
+            out.append(head + ": " + "; ".join(f"{lab} ({int(k)} of {int(n)} games)" for lab, k, n in
+                                               zip(part["label"], part["fired_games"], part["games"], strict=True))
+                       + ".")
     if not out:
         out.append(f"No dead rule: every counted rule fired in at least {100 * DEAD_SHARE:.0f}% of the games of "
                    "every cell.")
