@@ -114,5 +114,8 @@ def test_start_grid_records_scenario_id_and_hash() -> None:
     hashes = games.groupby("start_id")["start_hash"].agg(set)
     assert all(len(h) == 1 and len(next(iter(h))) == 12 for h in hashes)  # one position, one hash per file
     assert hashes["classic-start"] != hashes["infantry-aura"]
+    row = games[games["start_id"] == "infantry-aura"].iloc[0]
+    again = replay_game(row, max_plies=20, events=False).row
+    assert (again["start_hash"], again["plies"], again["winner"]) == (row["start_hash"], row["plies"], row["winner"])
     report = build_report(games, n_boot=50)
     assert report.comparisons[0].name == "Start infantry-aura" and "start_id=classic-start" in report.markdown()

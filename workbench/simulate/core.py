@@ -434,7 +434,7 @@ def replay_game(row: dict[str, Any] | pd.Series, max_plies: int = 300, events: b
     r = dict(row)
     rules = {t: (None if pd.isna(r[t]) else int(r[t])) if t == "draw_after" else _plain(r[t]) for t in TOGGLES}
     for kind in ("hill", "swamp"):  # the recorded hexes, so explicit terrain is replayed too
-        placed = {s: r[f"{kind}_{s}"] for s in SIDES if r.get(f"{kind}_{s}") is not None}
+        placed = {s: r[f"{kind}_{s}"] for s in SIDES if not _missing(r.get(f"{kind}_{s}"))}
         if placed:
             rules[kind + "s"] = placed
     known = set(RulesConfig.names())
