@@ -79,6 +79,10 @@ def main(argv: list[str] | None = None) -> int:
     except (SimulationError, RulesError, ValueError) as exc:
         print(f"simulate: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a disk or network failure mid-run: one line, not a traceback
+        print(f"simulate: error: {exc.filename or ''}{': ' if exc.filename else ''}{exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(f"simulate: interrupted; finished games are in {args.out}; rerun with --resume", file=sys.stderr)
         return 130
