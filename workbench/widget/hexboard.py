@@ -20,7 +20,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from workbench.engine import GameState, RulesConfig, new_game
+from workbench.engine import HEX_NAMES, GameState, RulesConfig, new_game
 from workbench.engine.geometry import parse_hex
 from workbench.engine.rules import parse_pairs
 from workbench.viz.layout import Layout
@@ -410,8 +410,45 @@ def _geometry(layout: Layout) -> dict[str, Any]:
     from workbench.viz.scene import _coordinates
 
     data = _rounded(layout.to_json())
+    data["names"] = list(HEX_NAMES)  # the layout comes from the game, the page only draws it
+    data["size"] = layout.size
     data["coords"] = [[round(t.x, 2), round(t.y, 2), t.text] for t in _coordinates(layout)]
+    data["rule_fields"] = _rule_fields()
+    data["max_file_bytes"] = MAX_FILE_BYTES
     return data
+
+
+def _rule_fields() -> list[dict[str, Any]]:
+    """One new-game control per RulesConfig field: a choice for toggles, a text box for parameters.
+
+    Built from the dataclass itself, so rule parameters added to RulesConfig appear without a change here.
+    """
+    from workbench.engine import rules as rules_module
+
+    choices = getattr(rules_module, "_CHOICES", {})
+    defaults = RulesConfig().to_dict()
+    out = []
+    for name in RulesConfig.names():
+        if name in ("hills", "swamps", "start"):  # explicit hexes come with scenarios, not the panel
+            continue
+        default = defaults[name]
+        if isinstance(default, (list, tuple)):
+            default = ",".join(map(str, default))
+        values = choices.get(name)
+        if values is None and isinstance(default, bool):
+            values = (True, False)
+        field: dict[str, Any] = {"name": name, "default": _js(default)}
+        if values is not None:
+            field["values"] = [_js(v) for v in values]
+        out.append(field)
+    return out
+
+
+def _js(value: Any) -> Any:
+    """A rule value as the page shows it (booleans as true/false text)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
 
 
 def _rounded(data: Any) -> Any:
