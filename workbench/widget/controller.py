@@ -184,7 +184,7 @@ class BoardController:
             for ray in RAYS[h]:
                 if t in ray:
                     i = ray.index(t)
-                    after_bridge = i > 0 and st.board.is_bridge[ray[i - 1]]
+                    after_bridge = i > 0 and st.board.is_bridge[ray[i - 1]] and getattr(st.rules, "knight_bridge_stop", True)
                     if after_bridge or t in enemy_zone or st.board.stop_for[s][t]:
                         return "stop"
         elif kind == CAVALRY:
@@ -209,7 +209,9 @@ class BoardController:
     def start_order(self) -> None:
         """Begin an Order: the next clicks pick two infantry and one step for each."""
         if not self.can_order():
-            self.warn("an Order needs the feudal selected and 2+ own infantry within distance 2 of it (W12)")
+            rules = self.state.rules
+            size, radius = getattr(rules, "order_size", 2), getattr(rules, "order_radius", 2)
+            self.warn(f"an Order needs the feudal selected and {size}+ own infantry within distance {radius} of it (W12)")
             return
         self.ordering = True
         self.order_steps = []
@@ -836,7 +838,8 @@ class BoardController:
             for s in (0, 1):
                 f = st.feudal[s]
                 if f >= 0:
-                    aura.append([hex_name(x) for x in HEXES if DISTANCE[f][x] <= 2])
+                    radius = getattr(bd, "aura_radius", 2)  # a rule parameter (issue 11)
+                    aura.append([hex_name(x) for x in HEXES if DISTANCE[f][x] <= radius])
         choices = []
         for a in self.choices:
             promo = a[3] or (a[6] if a[0] == ORDER else 0)

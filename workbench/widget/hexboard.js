@@ -147,6 +147,7 @@ function render({ model, el }) {
   const ruleGrid = htmlEl("div", { class: "tf-rule-grid" }, ng);
   for (const f of geo.rule_fields || []) {
     const lbl = htmlEl("label", { class: "tf-rule" }, ruleGrid, f.name.replace(/_/g, " ") + " ");
+    if (f.title) lbl.title = f.title;
     const input = f.values
       ? select(lbl, f.values.map((v) => [String(v), String(v)]), `tf-rule-${f.name}`)
       : htmlEl("input", { type: "text", class: `tf-rule-${f.name}`, placeholder: f.default === null ? "none" : String(f.default) }, lbl);

@@ -426,6 +426,7 @@ def _rule_fields() -> list[dict[str, Any]]:
     from workbench.engine import rules as rules_module
 
     choices = getattr(rules_module, "_CHOICES", {})
+    meanings = {p.name: p for p in getattr(rules_module, "PARAMETERS", ())}
     defaults = RulesConfig().to_dict()
     out = []
     for name in RulesConfig.names():
@@ -440,6 +441,9 @@ def _rule_fields() -> list[dict[str, Any]]:
         field: dict[str, Any] = {"name": name, "default": _js(default)}
         if values is not None:
             field["values"] = [_js(v) for v in values]
+        p = meanings.get(name)
+        if p is not None:
+            field["title"] = f"{p.meaning} (default {p.default}; {p.allowed}; {p.source})"
         out.append(field)
     return out
 
