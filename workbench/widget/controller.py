@@ -555,7 +555,7 @@ class BoardController:
         self._set_state(start)
         self.scenario = scenario
         self.scenario_title = str(scenario.title)
-        self.scenario_checks = [_check_row(check, results.get(check.index)) for check in scenario.checks]
+        self.scenario_checks = [describe_check(check, results.get(check.index)) for check in scenario.checks]
         if 0 in results and not results[0].ok:
             self.scenario_checks.insert(0, {"index": 0, "line": results[0].line, "status": results[0].status,
                                             "asserts": "the position loads", "message": results[0].message})
@@ -967,7 +967,7 @@ def _short(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _check_row(check: Any, result: Any) -> dict[str, Any]:
+def describe_check(check: Any, result: Any) -> dict[str, Any]:
     """One scenario check for the panel: what it asserts in words, and whether it passes."""
     parts = []
     if check.note:
@@ -1072,5 +1072,6 @@ def capped_agent_spec(spec: str) -> tuple[str, list[str]]:
 
 __all__ = [
     "AGENT_LIMITS", "AGENT_SECONDS", "DEFAULT_AGENT", "HEATS", "MAX_FILE_BYTES", "MESSAGE_LEVELS", "OVERLAYS",
-    "START_TOGGLES", "TARGET_CLASSES", "BoardController", "WidgetError", "capped_agent_spec", "read_small_file",
+    "START_TOGGLES", "TARGET_CLASSES", "BoardController", "WidgetError", "capped_agent_spec", "describe_check",
+    "read_small_file",
 ]
