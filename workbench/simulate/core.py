@@ -46,6 +46,8 @@ from workbench.engine.pieces import INFANTRY, LETTERS
 from workbench.engine.state import GameState
 from workbench.engine.telemetry import RULES
 
+from .nativegame import native_game, playable
+
 SIDES = ("white", "black")
 KINDS = ("feudal", "knight", "pikeman", "cavalry", "archer", "infantry")
 _KIND_INDEX = {1: 0, 2: 1, 3: 2, 4: 3, 5: 4, 6: 5}  # piece kind code -> position in KINDS
@@ -75,6 +77,7 @@ GAMES_SCHEMA = pa.schema(
     + [("seconds", pa.float64()), ("error", pa.string()), ("lead_changes", pa.int64()), ("drama", pa.float64()),
        ("mean_branching", pa.float64()), ("decision_share", pa.float64())]
     + [(c, pa.int64()) for c in RULE_COLUMNS]
+    + [("engine", pa.string())]
 )
 EVENTS_SCHEMA = pa.schema(
     [("game_id", pa.int64()), ("ply", pa.int64()), ("side", pa.string()), ("action", pa.string()),
@@ -124,6 +127,7 @@ class GameSpec:
     seed: int
     max_plies: int = 300
     events: bool = False
+    engine: str = "python"  # "native": played inside the Rust core when both agents have native twins
 
 
 @dataclass
@@ -214,7 +218,7 @@ def _distinct(cells: list[RulesConfig]) -> list[RulesConfig]:
 
 
 def make_specs(cells: list[RulesConfig], white: str, black: str, games: int, seed: int, max_plies: int,
-               events: bool) -> list[GameSpec]:
+               events: bool, engine: str = "python") -> list[GameSpec]:
     """Game specs for ``games`` games per cell; ``game_id = cell_index * games + game_index``."""
     specs = []
     for ci, rules in enumerate(cells):
@@ -222,7 +226,7 @@ def make_specs(cells: list[RulesConfig], white: str, black: str, games: int, see
         label = rules.label()
         for gi in range(games):
             specs.append(GameSpec(ci * games + gi, label, data, white, black, game_seed(seed, ci, gi),
-                                  max_plies, events))
+                                  max_plies, events, engine))
     return specs
 
 
@@ -346,7 +350,7 @@ def _base_row(spec: GameSpec) -> dict[str, Any]:
                 "victory": "unfinished", "plies": 0})
     row.update(dict.fromkeys(LOST_COLUMNS, 0))
     row.update({"seconds": 0.0, "error": None, "lead_changes": 0, "drama": 0.0, "mean_branching": 0.0,
-                "decision_share": 0.0})
+                "decision_share": 0.0, "engine": spec.engine})
     row.update(dict.fromkeys(RULE_COLUMNS, 0))
     return row
 
@@ -375,8 +379,13 @@ def play_game(spec: GameSpec) -> GameResult:
             row[f"hill_{s}"] = terrain["hills"][s]
             row[f"swamp_{s}"] = terrain["swamps"][s]
         st = game.new_initial_state()
-        agents = [make_agent(spec.white, seed=agent_seed(spec.seed, 0)),
-                  make_agent(spec.black, seed=agent_seed(spec.seed, 1))]
+        seeds = (agent_seed(spec.seed, 0), agent_seed(spec.seed, 1))
+        if spec.engine == "native" and playable(spec.white, spec.black):
+            # the whole game in Rust; its trace then runs through this same loop (identical rows)
+            st, agents = native_game(st, spec.white, spec.black, seeds, spec.max_plies)
+        else:
+            agents = [make_agent(spec.white, seed=seeds[0]), make_agent(spec.black, seed=seeds[1])]
+            row["engine"] = "python"
         castling = game.rules.castling
         ev = material_white(st)
         while st.victory is None and st.ply < spec.max_plies:
