@@ -1,4 +1,4 @@
-"""AI agents for TerraFeud, all seeded and reproducible: ``random``, ``greedy``, ``alphabeta``, ``mcts``.
+"""AI agents for TerraFeud, all seeded and reproducible: ``random``, ``greedy``, ``alphabeta``, ``mcts``, ``search``.
 
 ``make_agent("alphabeta", seed=3, depth=2)`` or ``make_agent("alphabeta:depth=3,nodes=8000", seed=3)``
 builds one; the text form is what the simulation command line and tables use as an agent's name.
@@ -16,6 +16,7 @@ from .evaluate import evaluate, material, material_white, piece_weights
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
 from .random_agent import RandomAgent
+from .search import SearchAgent
 
 # name -> factory(seed=..., **params). ``register_agent`` adds more (e.g. in tests or notebooks).
 AGENTS: dict[str, Callable[..., Agent]] = {
@@ -23,6 +24,7 @@ AGENTS: dict[str, Callable[..., Agent]] = {
     "greedy": GreedyAgent,
     "alphabeta": AlphaBetaAgent,
     "mcts": MCTSAgent,
+    "search": SearchAgent,
 }
 BUILTIN_AGENTS: dict[str, Callable[..., Agent]] = dict(AGENTS)
 
@@ -70,6 +72,6 @@ def make_agent(name: str, seed: int | None = None, **params: Any) -> Agent:
 
 
 __all__ = [
-    "AGENTS", "BUILTIN_AGENTS", "Agent", "AlphaBetaAgent", "GreedyAgent", "MCTSAgent", "RandomAgent", "evaluate",
+    "AGENTS", "BUILTIN_AGENTS", "Agent", "AlphaBetaAgent", "GreedyAgent", "MCTSAgent", "RandomAgent", "SearchAgent", "evaluate",
     "make_agent", "material", "material_white", "parse_agent_spec", "piece_weights", "register_agent",
 ]
