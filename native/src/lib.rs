@@ -1,0 +1,14 @@
+//! TerraFeud native core: the Python engine (`workbench/engine`) ported to Rust, exactly.
+//!
+//! The Python engine is the specification: same legal actions in the same order, same states,
+//! same results. Terrain is drawn in Python and handed over as board tables, so no terrain
+//! randomness lives here. `pyrandom` reproduces CPython's `random.Random` for seeded agents.
+
+pub mod board;
+pub mod geometry;
+pub mod pyrandom;
+pub mod rules;
+pub mod state;
+
+#[cfg(feature = "python")]
+mod bindings;
