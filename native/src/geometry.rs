@@ -9,6 +9,8 @@ pub const N_HEXES: usize = 91;
 pub const NONE: u8 = 255;
 pub const FILES: &[u8] = b"abcdefghikl";
 /// The six directions in doubled-row coordinates (dq, dy); d and d+3 are opposite.
+/// The board's diameter: distance parameters never exceed it (`geometry.MAX_DISTANCE`).
+pub const MAX_DISTANCE: usize = 10;
 pub const DIRECTIONS: [(i32, i32); 6] = [(0, 2), (1, 1), (1, -1), (0, -2), (-1, -1), (-1, 1)];
 
 /// All geometry tables (see the Python module for their meaning).
@@ -19,11 +21,11 @@ pub struct Geometry {
     pub adjacent: Vec<Vec<u8>>,
     pub rays: Vec<[Vec<u8>; 6]>,
     pub distance: Vec<[u8; N_HEXES]>,
-    /// within[h][k]: hexes at distance 1..=k (k <= 3), board order.
-    pub within: Vec<[Vec<u8>; 4]>,
-    /// ring[h][k]: hexes at exactly distance k (k <= 4), board order.
-    pub ring: Vec<[Vec<u8>; 5]>,
-    /// between[a * 91 + b]: hexes strictly between a and b (distance <= 4).
+    /// within[h][k]: hexes at distance 1..=k (k <= MAX_DISTANCE), board order.
+    pub within: Vec<Vec<Vec<u8>>>,
+    /// ring[h][k]: hexes at exactly distance k (k <= MAX_DISTANCE), board order.
+    pub ring: Vec<Vec<Vec<u8>>>,
+    /// between[a * 91 + b]: hexes strictly between a and b.
     pub between: Vec<Vec<u8>>,
     pub pike_zone: Vec<Vec<u8>>,
     /// cavalry_paths[h]: (landing, intermediates) in Python's order.
@@ -96,31 +98,30 @@ fn build() -> Geometry {
             distance[a][b] = (ax - bx).abs().max((ay - by).abs()).max((az - bz).abs()) as u8;
         }
     }
-    let within: Vec<[Vec<u8>; 4]> = (0..N_HEXES)
+    let within: Vec<Vec<Vec<u8>>> = (0..N_HEXES)
         .map(|a| {
-            std::array::from_fn(|k| {
-                (0..N_HEXES)
-                    .filter(|&b| distance[a][b] > 0 && distance[a][b] as usize <= k)
-                    .map(|b| b as u8)
-                    .collect()
-            })
+            (0..=MAX_DISTANCE)
+                .map(|k| {
+                    (0..N_HEXES)
+                        .filter(|&b| distance[a][b] > 0 && distance[a][b] as usize <= k)
+                        .map(|b| b as u8)
+                        .collect()
+                })
+                .collect()
         })
         .collect();
-    let ring: Vec<[Vec<u8>; 5]> = (0..N_HEXES)
+    let ring: Vec<Vec<Vec<u8>>> = (0..N_HEXES)
         .map(|a| {
-            std::array::from_fn(|k| {
-                (0..N_HEXES)
-                    .filter(|&b| k > 0 && distance[a][b] as usize == k)
-                    .map(|b| b as u8)
-                    .collect()
-            })
+            (0..=MAX_DISTANCE)
+                .map(|k| (0..N_HEXES).filter(|&b| k > 0 && distance[a][b] as usize == k).map(|b| b as u8).collect())
+                .collect()
         })
         .collect();
     let mut between = vec![Vec::new(); N_HEXES * N_HEXES];
     for a in 0..N_HEXES {
         for b in 0..N_HEXES {
             let n = distance[a][b] as i32;
-            if n == 0 || n > 4 {
+            if n == 0 {
                 continue;
             }
             let mut found = None;

@@ -71,9 +71,7 @@ impl PyRandom {
     fn init_genrand(&mut self, s: u32) {
         self.mt[0] = s;
         for i in 1..N {
-            self.mt[i] = 1_812_433_253u32
-                .wrapping_mul(self.mt[i - 1] ^ (self.mt[i - 1] >> 30))
-                .wrapping_add(i as u32);
+            self.mt[i] = 1_812_433_253u32.wrapping_mul(self.mt[i - 1] ^ (self.mt[i - 1] >> 30)).wrapping_add(i as u32);
         }
         self.mti = N;
     }

@@ -20,7 +20,7 @@ import yaml
 
 from workbench.engine import Game, GameState, NotationError, RulesConfig, RulesError, read_action
 from workbench.engine.geometry import hex_name, parse_hex
-from workbench.engine.pieces import CAVALRY, KNIGHT, SIDE_NAMES, letter, parse_letter, side_index
+from workbench.engine.pieces import KNIGHT, SIDE_NAMES, letter, parse_letter, side_index
 from workbench.engine.serialize import position_fields
 
 from .checks import ERROR_STATUS, FAIL_STATUS, PASS_STATUS, Check, CheckResult, play_actions, run_check
@@ -274,8 +274,7 @@ def build_position(game: Game, pos: LineDict, where: str) -> GameState:
             raise ScenarioError(where, line, f"{letter(c)} on {hex_name(h)}: ordinary river is impassable in summer; nothing can stand there")
         if c & 7 == KNIGHT and board.is_summer_ford[h]:
             raise ScenarioError(where, line, f"{letter(c)} on {hex_name(h)}: the knight cannot stand on a ford in summer (ruling 1)")
-        if c & 7 == CAVALRY and h in board.river:
-            raise ScenarioError(where, line, f"{letter(c)} on {hex_name(h)}: cavalry never lands on ordinary river (W4)")
+        # Winter river is ordinary land for every piece, the cavalry included (section 8).
         clean[hex_name(h)] = str(ch)
     to_move = pos.get("to_move", "white")
     try:
@@ -434,7 +433,7 @@ def dump_scenario(state: GameState, id: str, title: str, checks: list[dict[str, 
     if state.pending:
         position["ultimatum_pending"] = [hex_name(h) for h in sorted(state.pending)]
     if any(state.castled):
-        position["castled"] = [SIDE_NAMES[s] for s in (0, 1) if state.castled[s]]
+        position["castled"] = [SIDE_NAMES[s] for s in (0, 1) for _ in range(state.castled[s])]
     if state.aura_ready:
         position["aura_ready"] = [hex_name(h) for h in sorted(state.aura_ready)]
     if any(state.destroyed):
