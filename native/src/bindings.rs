@@ -147,7 +147,7 @@ fn build_state(board: &Bound<'_, PyDict>, rules: &Bound<'_, PyDict>, setup: &Bou
 #[pyclass(name = "State", module = "workbench._native")]
 #[derive(Clone)]
 pub struct PyState {
-    st: State,
+    pub(crate) st: State,
 }
 
 #[pymethods]
@@ -390,5 +390,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(has_agent, m)?)?;
     m.add("MAX_MARKERS", crate::state::MAX_MARKERS)?;
     m.add("RULES", crate::state::RULES.to_vec())?;
+    crate::agents::py::register(m)?; // the native agents (native/src/agents/py.rs)
     Ok(())
 }
