@@ -52,11 +52,21 @@ test: setup native-check
 	$(BIN)/ruff check workbench tests
 	$(BIN)/python -m pytest -q
 
+# The notebook servers listen on 127.0.0.1 only (a shared board is not a backdoor) and start as root
+# too, as containers often run (--allow-root is harmless otherwise). Ports and extra flags:
+# `make lab LAB_PORT=9000 LAB_ARGS=--no-browser`, `make play PLAY_PORT=9001`.
+LAB_PORT ?= 8888
+PLAY_PORT ?= 8866
+LAB_ARGS ?=
+PLAY_ARGS ?=
+
 lab: setup
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab notebooks/ --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) \
+	  --ServerApp.port_retries=0 --allow-root $(LAB_ARGS)
 
 play: setup
-	$(BIN)/voila notebooks/01_play.ipynb
+	$(BIN)/voila notebooks/01_play.ipynb --Voila.ip=127.0.0.1 --Voila.port=$(PLAY_PORT) \
+	  --Voila.port_retries=0 $(PLAY_ARGS)
 
 lint: setup
 	$(BIN)/ruff check workbench tests

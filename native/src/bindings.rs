@@ -147,7 +147,7 @@ fn build_state(board: &Bound<'_, PyDict>, rules: &Bound<'_, PyDict>, setup: &Bou
 #[pyclass(name = "State", module = "workbench._native")]
 #[derive(Clone)]
 pub struct PyState {
-    st: State,
+    pub(crate) st: State,
 }
 
 #[pymethods]
@@ -426,5 +426,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(random_playouts, m)?)?;
     m.add("MAX_MARKERS", crate::state::MAX_MARKERS)?;
     m.add("RULES", crate::state::RULES.to_vec())?;
+    crate::agents::py::register(m)?; // the native agents (native/src/agents/py.rs)
     Ok(())
 }

@@ -16,4 +16,4 @@ pub mod rules;
 pub mod state;
 
 #[cfg(feature = "python")]
-mod bindings;
+pub(crate) mod bindings;

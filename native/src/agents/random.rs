@@ -11,7 +11,7 @@ pub struct RandomAgent {
 
 impl Agent for RandomAgent {
     fn select_action(&mut self, state: &mut State) -> Action {
-        let acts = state.legal_actions_ref();
+        let acts = state.legal_actions();
         match self.rng.choice_index(acts.len()) {
             Some(i) => acts[i],
             None => Action::Pass,
