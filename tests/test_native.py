@@ -194,8 +194,19 @@ def test_simulate_native_same_games_on_dask():
     pd.testing.assert_frame_equal(local.drop(columns="seconds"), dask.drop(columns="seconds"))
 
 
-def test_simulate_falls_back_to_python_for_agents_without_a_native_twin():
-    games = simulate(None, "random", "greedy", 1, seed=1, max_plies=10, workers=0, progress=False)
+def test_simulate_falls_back_to_python_for_agents_without_a_native_twin(monkeypatch):
+    from workbench.agents import AGENTS, register_agent
+    from workbench.agents.random_agent import RandomAgent
+
+    monkeypatch.setattr("workbench.agents.AGENTS", dict(AGENTS))
+    register_agent("pyonly", RandomAgent)
+    games = simulate(None, "random", "pyonly", 1, seed=1, max_plies=10, workers=0, progress=False)
+    assert list(games.engine) == ["python"]
+    class MyRandom(RandomAgent):
+        pass
+
+    register_agent("random", MyRandom)  # a built-in name replaced by a registered agent plays in Python
+    games = simulate(None, "random", "random", 1, seed=1, max_plies=10, workers=0, progress=False)
     assert list(games.engine) == ["python"]
 
 

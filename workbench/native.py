@@ -365,6 +365,9 @@ def play_native(
     the last), ``fired`` (per ply), ``winner``, ``victory``, ``plies`` and ``counters``.
     """
     _require()
+    from .agents.native_agent import install_eval_params
+
+    install_eval_params()  # the evaluation's weights, once per process (pool and Dask workers too)
     return _native.play_game(
         board_tables(start.game),
         rules_dict(start.rules),
