@@ -20,7 +20,7 @@ import time
 
 import pandas as pd
 
-DEFAULT_LADDER = ("random", "greedy", "mcts:iterations=800", "alphabeta")  # weakest first, as measured
+DEFAULT_LADDER = ("random", "greedy", "mcts:iterations=800", "alphabeta", "search")  # weakest first, as measured
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
