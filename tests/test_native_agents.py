@@ -97,3 +97,17 @@ def test_engine_choice_and_pins():
     assert make_agent("alphabeta", seed=1, engine="python").engine == "python"
     with pytest.raises(ValueError, match="engine='fast' must be auto, native or python"):
         make_agent("alphabeta:engine=fast")
+
+
+def test_agentbench_prints_its_figures(capsys):
+    import json
+
+    from workbench.agents.speed import main
+
+    assert main(["--games", "1", "--balance", "1", "--memory", "2", "--max-plies", "16", "--workers", "0",
+                 "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["engines"]["same_games"] == 1  # native alphabeta plays Python's game, only faster
+    assert report["engines"]["native_plies"] == report["engines"]["python_plies"] == 16
+    assert report["balance"]["engines"] == ["native"] and report["balance"]["errors"] == 0
+    assert report["memory"]["games"] == 2 and report["memory"]["self_mb"] > 0

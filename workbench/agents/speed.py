@@ -55,13 +55,28 @@ def balance_question(games: int, seed: int, workers: int, max_plies: int, full: 
     from workbench.simulate import simulate
 
     t0 = time.perf_counter()
+    cpu0 = _cpu_seconds()
     df = simulate({"season": ["summer", "winter"]}, AB2, AB2, games, seed=seed, max_plies=max_plies,
                   workers=workers, progress=False, engine="native")
     dt = time.perf_counter() - t0
+    cpu = _cpu_seconds() - cpu0
     white = df.groupby("season").winner.apply(lambda w: float((w == "white").mean())).to_dict()
-    return {"games_a_side": games, "workers": workers, "seconds": round(dt, 1),
-            "engines": sorted(set(df.engine)), "errors": int((df.victory == "error").sum()),
-            "white_win_rate": white, f"extrapolated_{full}_a_side_minutes": round(dt * full / games / 60, 2)}
+    out = {"games_a_side": games, "workers": workers, "seconds": round(dt, 1), "cpu_seconds": round(cpu, 1),
+           "mean_plies": round(float(df.plies.mean()), 1), "engines": sorted(set(df.engine)),
+           "errors": int((df.victory == "error").sum()), "white_win_rate": white}
+    if games != full:
+        out[f"extrapolated_{full}_a_side_minutes"] = round(dt * full / games / 60, 2)
+    # On a machine shared with other work the wall time overstates the cost; CPU seconds spread over
+    # the workers is what the same run takes when the cores are free.
+    out[f"{full}_a_side_minutes_on_free_cores"] = round(cpu * full / games / max(1, workers) / 60, 2)
+    return out
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds used so far by this process and its finished workers."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def memory_batch(games: int, seed: int, workers: int) -> dict[str, Any]:
