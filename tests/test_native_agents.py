@@ -48,11 +48,12 @@ def test_native_evaluation_equals_the_python_evaluation():
     ("mcts:iterations=60", "random"),
     ("greedy", "mcts:iterations=40,rollout=random"),
 ])
-def test_whole_native_games_replay_legally_in_the_python_engine(white, black):
+@pytest.mark.parametrize("rules", [None, "season=winter,castling=sacrifice,mate_defence=any,archer_range=3"])
+def test_whole_native_games_replay_legally_in_the_python_engine(white, black, rules):
     for seed in (11, 12):
-        start = new_game(seed=seed)
+        start = new_game(rules, seed=seed)
         trace = play_native(start, white, black, (seed, seed + 1), 160, boards=False)
-        st = new_game(seed=seed)
+        st = new_game(rules, seed=seed)
         for action in trace["actions"]:
             st.apply(tuple(action))  # checked: IllegalActionError if Rust played an illegal action
         assert (st.winner, st.victory, st.ply) == (trace["winner"], trace["victory"], trace["plies"])

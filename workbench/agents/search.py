@@ -7,8 +7,18 @@ It extends ``alphabeta`` with what only pays off when the engine is fast enough 
   so a leaf is never scored in the middle of an exchange;
 - move ordering by the transposition table's move, captures by victim value, two killer moves
   per ply and a history table of quiet moves that caused cut-offs;
+- late move reductions (``lmr``): a quiet action late in that order is searched a ply shallower
+  first and in full only if it then beats what the earlier actions secured, so the same nodes
+  reach a ply or two deeper;
+- trade when ahead (``trade``): the leaf gains the material lead (capped at 10) times the pieces
+  gone since the root, so a side ahead exchanges down towards an open castle instead of keeping
+  its lead until the ply cap (and a side behind avoids exchanges). ``attack`` optionally adds
+  the pieces' closeness to the enemy feudal (off by default: it did not help on the ladder);
 - a partial last iteration still counts: once its first (principal) action is searched, a better
   action it finds is played, so an interrupted deeper search is never wasted.
+
+Measured on the ladder (100 games, native, about 150 ms a move): 91 % wins against
+``alphabeta:depth=3,nodes=6000``, the widget's former opponent (about 230 ms a move in Python).
 
 The budget is ``nodes`` (reproducible: the same seed gives the same action) and optionally
 ``seconds`` (machine-dependent). Every search also stops at ``MAX_SECONDS`` whatever it was asked,
