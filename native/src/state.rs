@@ -24,9 +24,7 @@ pub const MAX_ORDER: usize = 4;
 /// Most markers per side (one per archer); a start with more archers is refused by the adapter.
 pub const MAX_MARKERS: usize = 24;
 /// Capacity of the counters array (2 * number of rules).
-pub const MAX_COUNTERS: usize = 64;
-/// Capacity of the rules fired by one action.
-pub const MAX_FIRED: usize = 64;
+pub const MAX_COUNTERS: usize = 2 * RULES.len();
 const MAX_MATE_DEPTH: i32 = 2;
 
 /// Rule-usage telemetry names, in `workbench/engine/telemetry.py`'s order (tests compare them).
@@ -295,8 +293,8 @@ struct Pos {
     feudal: [i8; 2],
     settled: bool,
     counters: [u32; MAX_COUNTERS],
-    fired: [Fired; MAX_FIRED],
-    n_fired: u8,
+    /// Where this position's action's entries start in `State::fired_log`.
+    fired_start: u32,
 }
 
 /// A TerraFeud game state with undo.
@@ -312,6 +310,9 @@ pub struct State {
     removed: u32,
     zones: Option<[u128; 2]>,
     cache: Option<Vec<Action>>,
+    /// What each applied action fired, oldest first: an action's entries are the tail from its
+    /// position's `fired_start`, and `pop` truncates them away (Python's `_pop` restores `fired`).
+    fired_log: Vec<Fired>,
 }
 
 impl State {
@@ -334,8 +335,7 @@ impl State {
             feudal: [-1, -1],
             settled: setup.settled,
             counters: [0; MAX_COUNTERS],
-            fired: [(0, 0, 0); MAX_FIRED],
-            n_fired: 0,
+            fired_start: 0,
         };
         for (h, &c) in setup.squares.iter().enumerate().take(N_HEXES) {
             p.sq[h] = c;
@@ -375,6 +375,7 @@ impl State {
             removed: 0,
             zones: None,
             cache: None,
+            fired_log: Vec::new(),
         };
         if let Some(v) = setup.victory {
             st.p.victory = Some(v);
@@ -472,7 +473,7 @@ impl State {
 
     /// Rules fired by the most recently applied action.
     pub fn fired(&self) -> &[Fired] {
-        &self.p.fired[..self.p.n_fired as usize]
+        &self.fired_log[self.p.fired_start as usize..]
     }
 
     /// Hexes in the zone of control of `side`'s pikemen (W2), as a bit set.
@@ -965,20 +966,17 @@ impl State {
     fn push(&mut self) {
         self.stack.push(self.p);
         // Everything fired from here until the matching pop is taken back by it.
-        self.p.n_fired = 0;
+        self.p.fired_start = self.fired_log.len() as u32;
     }
 
     /// Telemetry: `RULES[rule]` fired for `side` on hex `h` (-1: no hex).
     fn fire(&mut self, rule: u8, side: usize, h: i16) {
         self.p.counters[2 * rule as usize + side] += 1;
-        let n = self.p.n_fired as usize;
-        if n < MAX_FIRED {
-            self.p.fired[n] = (rule, side as u8, h);
-            self.p.n_fired += 1;
-        }
+        self.fired_log.push((rule, side as u8, h));
     }
 
     fn pop(&mut self) {
+        self.fired_log.truncate(self.p.fired_start as usize);
         if let Some(p) = self.stack.pop() {
             self.p = p;
         }
