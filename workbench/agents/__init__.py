@@ -7,10 +7,6 @@ An agent's ``select_action(state)`` returns an action and leaves ``state`` as it
 
 from __future__ import annotations
 
-import inspect
-import math
-import types
-import typing
 from collections.abc import Callable
 from typing import Any
 
