@@ -211,6 +211,16 @@ def test_simulate_falls_back_to_python_for_agents_without_a_native_twin(monkeypa
 
 
 @needs_native
+def test_library_engine_argument_gives_the_same_counts():
+    from workbench.bench import playouts
+    from workbench.perft import count
+
+    assert count("terrain=fixed", depth=3, engine="native") == count("terrain=fixed", depth=3, engine="python")
+    py, nat = playouts(4, 9, 60, engine="python"), playouts(4, 9, 60, engine="native")
+    assert (py["engine"], nat["engine"]) == ("python", "native") and py["plies"] == nat["plies"]
+
+
+@needs_native
 def test_bench_and_perft_commands_with_engine_native():
     out = subprocess.run([sys.executable, "-m", "workbench", "bench", "--engine", "native", "--games", "10",
                           "--seed", "3", "--json"], capture_output=True, text=True, check=True, cwd=ROOT)

@@ -40,6 +40,11 @@ def perft(state: Any, depth: int) -> int:
     return total
 
 
+def count(rules: str | None = None, seed: int = 0, depth: int = 3, engine: str = "auto") -> int:
+    """Perft from the classic start of ``rules`` on the chosen engine (``auto``: native when built)."""
+    return perft(engine_state(new_game(rules or None, seed=seed), engine), depth)
+
+
 def expected_table() -> list[dict]:
     """The stored perft rows: rules, seed, and counts per depth."""
     text = resources.files("workbench.data").joinpath("perft.json").read_text(encoding="utf-8")
