@@ -262,10 +262,9 @@ class NativeState:
 
         sq = self._st.squares()
         markers = {}
-        for s, m in enumerate(self._st.markers()):
+        for m in self._st.markers():
             for a, t in sorted(m):
                 markers[hex_name(a)] = hex_name(t)
-            del s
         castled = self._st.castled()
         destroyed = self._st.destroyed()
         out: dict[str, Any] = {
