@@ -211,6 +211,18 @@ def test_simulate_falls_back_to_python_for_agents_without_a_native_twin(monkeypa
 
 
 @needs_native
+def test_positions_beyond_the_native_capacity_are_refused_clearly():
+    from workbench.engine.pieces import ARCHER
+
+    st = new_game("terrain=fixed", seed=1)
+    assert native.supports(st)
+    st.destroyed[0].extend([ARCHER] * native._native.MAX_MARKERS)
+    assert not native.supports(st)
+    with pytest.raises(ValueError, match="archers a side"):
+        native.NativeState.from_state(st)
+
+
+@needs_native
 def test_library_engine_argument_gives_the_same_counts():
     from workbench.bench import playouts
     from workbench.perft import count
