@@ -76,6 +76,9 @@ def resolve_terrain(rules: RulesConfig, seed: int | None) -> Terrain:
                 pick = rng.choice(cands[side])  # always drawn, so toggles never shift other draws
             else:
                 pick = data["terrain_fixed"][kind][side]
+            if side in explicit_map and explicit_map[side] is None:
+                chosen[s] = None  # named as none: this side has none (SCENARIO-FORMAT)
+                continue
             if side in explicit_map:
                 pick = explicit_map[side]
                 h = parse_hex(pick)

@@ -126,7 +126,7 @@ def _fmt(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (tuple, dict)):
-        return "/".join(f"{k}:{h}" for k, h in dict(v).items())
+        return "/".join(f"{k}:{_fmt(h)}" for k, h in dict(v).items())
     return str(v)
 
 
@@ -161,14 +161,18 @@ def _side_hexes(name: str, value: Any) -> tuple[tuple[str, str], ...]:
         value = dict(value)
     if not isinstance(value, dict) or set(value) - {"white", "black"}:
         raise RulesError(f"toggle {name} must map white/black to a hex, e.g. {{white: h4, black: c6}}")
-    out = []
+    out: list[tuple[str, str | None]] = []
     for side in ("white", "black"):
-        if side in value and value[side] is not None:
-            try:
-                h = parse_hex(value[side])
-            except ValueError as exc:
-                raise RulesError(f"toggle {name}.{side}: {exc}") from None
-            from .geometry import hex_name
+        if side not in value:
+            continue  # not named: the side's hex comes from ``terrain`` (rolled or fixed)
+        if value[side] is None or (isinstance(value[side], str) and value[side].strip().lower() == "none"):
+            out.append((side, None))  # named as none: this side has no hill (swamp)
+            continue
+        try:
+            h = parse_hex(value[side])
+        except ValueError as exc:
+            raise RulesError(f"toggle {name}.{side}: {exc}") from None
+        from .geometry import hex_name
 
-            out.append((side, hex_name(h)))
-    return tuple(out)
+        out.append((side, hex_name(h)))
+    return tuple(out)  # type: ignore[return-value]
