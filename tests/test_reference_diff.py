@@ -94,7 +94,7 @@ HANDMADE = {
     # both feudals die in one action: the white feudal on a mine (trigger 1) before the coordinated
     # attack on the black one (trigger 3) (fine print: victory precedence)
     "both-feudals": P({"e3": "F", "f9": "f", "e8": "I", "g8": "I", "h5": "a", "h8": "I"}, markers={"h5": "f4"}),
-    # a quiet move that mates and reaches draw_after at once (draw wins in both implementations)
+    # a quiet move that mates and reaches draw_after at once (section 8: the checkmate wins)
     "draw-and-mate": P(
         {"a1": "F", "a2": "I", "b1": "I", "b2": "K", "f11": "f", "d4": "c", "d5": "c"},
         to_move="black",

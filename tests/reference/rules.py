@@ -431,6 +431,7 @@ class Resolution:
         self.p = p
         self.deaths: list[str] = []  # letters in order of death
         self.entered: list[tuple[int, str]] = []  # (final hex, letter) of each step, in order
+        self.swapped: list[int] = []  # castling's two hexes (not "entering", but the action ended there)
 
     def remove(self, h: int) -> None:
         p = self.p
@@ -518,6 +519,7 @@ def resolve(pos: Pos, base: tuple) -> tuple[Resolution, list[int]]:
     elif t == "castle":
         f, i = base[1], base[2]
         p.castled.add(side)
+        r.swapped = [f, i]
         if p.rules.get("castling", "swap") == "sacrifice":
             r.remove(i)
             p.pieces[i] = p.pieces.pop(f)
@@ -572,7 +574,8 @@ def finish(pos: Pos, r: Resolution, slots: list[int], choice: tuple[str, ...], d
     if dead_feudals:
         loser = side_of(dead_feudals[0])
         p.winner, p.victory = other(loser), "destroyed"
-    elif p.side_at(CENTRE[other(side)]) == side:
+    elif p.side_at(CENTRE[other(side)]) == side and CENTRE[other(side)] in [h for h, _ in r.entered] + r.swapped:
+        # section 8: only a piece that ended this action there wins (not one set up there)
         p.winner, p.victory = side, "castle"
     # the turn passes
     p.to_move = other(side)
@@ -584,10 +587,11 @@ def finish(pos: Pos, r: Resolution, slots: list[int], choice: tuple[str, ...], d
     if f is not None:
         aura |= {h for h, c in p.pieces.items() if c == in_case("I", side) and DISTANCE[h][f] <= 2}
     p.aura = aura
-    if p.victory is None and p.rules.get("draw_after") and p.quiet >= p.rules["draw_after"]:
-        p.winner, p.victory = None, "draw"
+    # section 8: a win (checkmate included) beats draw_after
     if p.victory is None and depth > 0 and mated(p, depth - 1):
         p.winner, p.victory = side, "checkmate"
+    if p.victory is None and p.rules.get("draw_after") and p.quiet >= p.rules["draw_after"]:
+        p.winner, p.victory = None, "draw"
     return p
 
 

@@ -7,25 +7,15 @@ move generation never asks "is this a summer ford" at run time beyond one list l
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
-from typing import Any
 
-from .geometry import ADJACENT, HEXES, N_HEXES, hex_name, parse_hex, qy
+from .boarddata import board_data
+from .geometry import ADJACENT, HEXES, MAX_DISTANCE, N_HEXES, RING, hex_name, parse_hex, qy
 from .rules import RulesConfig, RulesError
 
 WHITE, BLACK = 0, 1
 SIDE_NAMES = ("white", "black")
-
-
-@lru_cache(maxsize=1)
-def board_data() -> dict[str, Any]:
-    """The board data file (setup, crossings, terrain candidates) as a dict."""
-    text = resources.files("workbench.data").joinpath("terrafeud.json").read_text(encoding="utf-8")
-    return json.loads(text)
 
 
 def side_of_half(h: int) -> int | None:
@@ -101,8 +91,9 @@ class Board:
         self.terrain = terrain
         self.winter = rules.season == "winter"
         rows = set(data["river_rows"])
-        self.bridges = frozenset(parse_hex(n) for n in data["bridges"])
-        self.fords = frozenset(parse_hex(n) for n in data["fords"])
+        # Crossings are rule parameters (issue 11); RulesConfig checked they lie on the river.
+        self.bridges = frozenset(parse_hex(n) for n in rules.bridges)
+        self.fords = frozenset(parse_hex(n) for n in rules.fords)
         self.river = frozenset(h for h in HEXES if qy(h)[1] in rows) - self.bridges - self.fords
         self.castle_centre = (parse_hex(data["castle_centre"]["white"]), parse_hex(data["castle_centre"]["black"]))
         self.castle_zone = tuple(frozenset((c, *ADJACENT[c])) for c in self.castle_centre)
@@ -116,6 +107,8 @@ class Board:
         summer_river = set() if self.winter else set(self.river)
         summer_ford = set() if self.winter else set(self.fords)
         self.is_bridge = [h in self.bridges for h in HEXES]
+        # The bridges where the knight's bridge stop applies (none with knight_bridge_stop=false).
+        self.knight_bridge = self.is_bridge if rules.knight_bridge_stop else [False] * N_HEXES
         self.is_summer_ford = [h in summer_ford for h in HEXES]
         # Who may stand on a hex: every non-cavalry piece except the knight on summer fords.
         self.walkable = [h not in summer_river for h in HEXES]
@@ -129,9 +122,27 @@ class Board:
         self.is_hill = [h in self.hills for h in HEXES]
         # steps[h]: the neighbours a 1-hex mover may stand on (the summer river removed).
         self.steps = [tuple(n for n in ADJACENT[h] if self.walkable[n]) for h in HEXES]
-        # promotes[s][h]: h is in side s's enemy castle zone but is not its centre (W13).
+        # promotes[s][h]: h is in side s's enemy castle zone but is not its centre (W13); all False
+        # with promotion=false.
         self.promotes = [
-            [h in self.castle_zone[1 - s] and h != self.castle_centre[1 - s] for h in HEXES] for s in (WHITE, BLACK)
+            [rules.promotion and h in self.castle_zone[1 - s] and h != self.castle_centre[1 - s] for h in HEXES]
+            for s in (WHITE, BLACK)
+        ]
+        # Rule parameters read on the hot path, copied here once.
+        self.archer_range = rules.archer_range
+        self.aura_radius = rules.aura_radius
+        self.aura_step = rules.aura_step
+        self.aura_memory = rules.aura_memory
+        self.coordinated = rules.coordinated
+        self.order_size = rules.order_size
+        self.order_radius = rules.order_radius
+        self.castling_uses = rules.castling_uses
+        # shot_targets[h]: the hexes an archer on h may mark, nearest ring first (W8): distance
+        # archer_range, and from a hill also archer_range+1 .. archer_range+hill_bonus.
+        self.shot_targets = [
+            tuple(t for d in range(rules.archer_range, min(rules.archer_range + (rules.hill_bonus if self.is_hill[h] else 0), MAX_DISTANCE) + 1)
+                  for t in RING[d][h])
+            for h in HEXES
         ]
 
     def kind_of(self, h: int) -> str:

@@ -6,14 +6,58 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Board, Terrain, board_data, resolve_terrain
 from .geometry import mirror, parse_hex
 from .pieces import BLACK, FEUDAL, KIND_BY_LETTER, WHITE, code
-from .rules import RulesConfig
+from .rules import RulesConfig, RulesError
 from .state import GameState
+from .telemetry import counters_from_dict
+
+
+@dataclass(frozen=True)
+class StartPosition:
+    """A custom start (rule parameter ``start=PATH``), already resolved by the scenario layer.
+
+    ``position`` holds the position fields in the ``state_to_dict`` vocabulary; ``rules`` are the
+    effective rules of every game started from it (the file's rules, then the caller's non-default
+    values, with ``start`` kept); ``id`` and ``digest`` identify it in result tables.
+    """
+
+    id: str
+    digest: str
+    position: dict[str, Any]
+    rules: RulesConfig
+    terrain: Terrain
+    seed: int | None = 0
+
+    @property
+    def label(self) -> str:
+        """``scenario-id@digest``: stable across machines while the file's position is unchanged."""
+        return f"{self.id}@{self.digest}"
+
+
+# The engine reads no files: ``workbench/__init__.py`` (the composition root) installs the scenario
+# layer's resolver here, so ``make_game("start=my.yaml")`` works without the engine importing upward.
+_start_loader: Callable[[RulesConfig], StartPosition] | None = None
+
+
+def set_start_loader(loader: Callable[[RulesConfig], StartPosition] | None) -> None:
+    """Install the function that turns ``RulesConfig(start=PATH)`` into a ``StartPosition``."""
+    global _start_loader
+    _start_loader = loader
+
+
+def resolve_start(rules: RulesConfig) -> StartPosition:
+    """The ``StartPosition`` of ``rules.start``; ``RulesError`` if it cannot be resolved."""
+    if rules.start is None:
+        raise RulesError("parameter start is not set (classic start)")
+    if _start_loader is None:
+        raise RulesError(f"parameter start={rules.start}: no scenario loader is installed (import workbench)")
+    return _start_loader(rules)
 
 
 def classic_setup() -> dict[int, int]:
@@ -35,6 +79,7 @@ class Game:
     seed: int | None = 0
     terrain: Terrain | None = None
     name: str = "terrafeud"
+    start: StartPosition | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.terrain is None:
@@ -43,9 +88,27 @@ class Game:
 
     board: Any = field(init=False, repr=False, compare=False, default=None)
 
+    @property
+    def start_id(self) -> str | None:
+        """Scenario id of a custom start (None: classic), for result tables."""
+        return self.start.id if self.start is not None else None
+
+    @property
+    def start_hash(self) -> str | None:
+        """Digest of a custom start's position (None: classic), for result tables."""
+        return self.start.digest if self.start is not None else None
+
     def new_initial_state(self) -> GameState:
-        """The classic start, White to move."""
-        return self.state_from_pieces(classic_setup(), to_move=WHITE)
+        """The start position: the classic setup, White to move, or the ``start=`` file's position."""
+        start = self.start
+        if start is None and self.rules.start is not None:
+            start = resolve_start(self.rules)
+        if start is None:
+            return self.state_from_pieces(classic_setup(), to_move=WHITE)
+        from .serialize import position_fields  # serialize imports this module
+
+        pieces, to_move, extra = position_fields(self, start.position)
+        return self.state_from_pieces(pieces, to_move, **extra)
 
     def state_from_pieces(self, pieces: dict[int, int], to_move: int = WHITE, **extra: Any) -> GameState:
         """A state from hex -> piece code plus optional fields (markers, pending, castled, ...).
@@ -63,11 +126,13 @@ class Game:
         destroyed = extra.get("destroyed", ((), ()))
         st.markers = [dict(markers[0]), dict(markers[1])]
         st.pending = frozenset(extra.get("pending", ()))
-        st.castled = list(extra.get("castled", [False, False]))
+        st.castled = [int(x) for x in extra.get("castled", [0, 0])]
         st.aura_ready = set(extra.get("aura_ready", ()))
         st.destroyed = [list(destroyed[0]), list(destroyed[1])]
         st.ply = int(extra.get("ply", 0))
         st.quiet = int(extra.get("quiet", 0))
+        if extra.get("counters") is not None:
+            st.counters = counters_from_dict(extra["counters"])
         if "victory" in extra and extra["victory"] is not None:
             st.victory = extra["victory"]
             st.winner = extra.get("winner")
@@ -83,11 +148,18 @@ def new_game(rules: RulesConfig | dict | str | None = None, seed: int | None = 0
 
 
 def make_game(rules: RulesConfig | dict | str | None = None, seed: int | None = 0) -> Game:
-    """A ``Game`` from rules given as a config, a mapping or a ``key=value`` string."""
+    """A ``Game`` from rules given as a config, a mapping or a ``key=value`` string.
+
+    With ``start=PATH`` the start file is resolved here: its position, its terrain and its rules
+    (with the caller's non-default values on top) make the game; ``seed`` is still the game's seed.
+    """
     if rules is None:
         rules = RulesConfig()
     elif isinstance(rules, str):
         rules = RulesConfig.parse(rules)
     elif isinstance(rules, dict):
         rules = RulesConfig.from_dict(rules)
+    if rules.start is not None:
+        start = resolve_start(rules)
+        return Game(rules=start.rules, seed=seed, terrain=start.terrain, start=start)
     return Game(rules=rules, seed=seed)

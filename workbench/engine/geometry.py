@@ -92,9 +92,14 @@ def _distance(a: int, b: int) -> int:
 
 
 DISTANCE: list[list[int]] = [[_distance(a, b) for b in HEXES] for a in HEXES]
-# WITHIN[h][k]: hexes at distance 1..k from h (k <= 3), for auras, ranges and candidate filters.
+MAX_DISTANCE = 10  # the board's diameter: rule parameters that are distances never exceed it
+# WITHIN[h][k]: hexes at distance 1..k from h (k <= 10), in board order, for auras, ranges and filters.
 WITHIN: list[list[tuple[int, ...]]] = [
-    [tuple(b for b in HEXES if 0 < DISTANCE[a][b] <= k) for k in range(4)] for a in HEXES
+    [tuple(b for b in HEXES if 0 < DISTANCE[a][b] <= k) for k in range(MAX_DISTANCE + 1)] for a in HEXES
+]
+# RING[k][h]: hexes at distance exactly k from h, in board order (archer shots, W8).
+RING: list[list[tuple[int, ...]]] = [
+    [tuple(b for b in HEXES if DISTANCE[a][b] == k) for a in HEXES] for k in range(MAX_DISTANCE + 1)
 ]
 
 
@@ -120,9 +125,9 @@ def _between(a: int, b: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-# BETWEEN[a][b] for archer shots, only needed up to distance 3.
+# BETWEEN[a][b] for archer shots at any distance (archer_range and hill_bonus are parameters).
 BETWEEN: dict[tuple[int, int], tuple[int, ...]] = {
-    (a, b): _between(a, b) for a in HEXES for b in WITHIN[a][3]
+    (a, b): _between(a, b) for a in HEXES for b in WITHIN[a][MAX_DISTANCE]
 }
 
 

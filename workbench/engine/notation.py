@@ -23,7 +23,18 @@ from .pieces import (
     PIKEMAN,
     SIDE_NAMES,
 )
-from .state import CASTLE, MOVE, ORDER, PASS, PASS_ACTION, SHOT, Action, IllegalActionError
+from .state import (
+    CASTLE,
+    MOVE,
+    ORDER,
+    PASS,
+    PASS_ACTION,
+    SHOT,
+    Action,
+    IllegalActionError,
+    action_shape_error,
+    order_steps,
+)
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -63,11 +74,14 @@ def read_action(text: str) -> Action:
         return PASS_ACTION
     if low.lower().startswith("order "):
         parts = low.split()[1:]
-        if len(parts) != 2:
-            raise NotationError(f"{raw}: an Order names exactly two steps (order e3-e4 g3xg4)")
-        a, ta, pa = _step(_lower_hexes(parts[0]), raw)
-        b, tb, pb = _step(_lower_hexes(parts[1]), raw)
-        return (ORDER, a, ta, pa, b, tb, pb)
+        if not 1 <= len(parts) <= 3:
+            raise NotationError(
+                f"{raw[:60]}: an Order names its steps, two by the rulebook (order e3-e4 g3xg4; 1..3 with order_size)"
+            )
+        out: list[int] = [ORDER]
+        for part in parts:
+            out.extend(_step(_lower_hexes(part), raw))
+        return tuple(out)
     low = _lower_hexes(low)
     m = _SHOT.match(low)
     if m:
@@ -109,16 +123,19 @@ def format_action(state: GameState, action: Action) -> str:
         return f"{hex_name(action[1])}<>{hex_name(action[2])}"
     if kind == MOVE:
         return _step_text(state, action[1], action[2], action[3], side)
-    first = _step_text(state, action[1], action[2], action[3], side)
-    # The second step is written as it looks after the first (it may take the hex just left).
+    # Each step is written as it looks after the ones before (it may take a hex just left).
     sq = state.squares
-    moved, captured = sq[action[1]], sq[action[2]]
-    sq[action[2]], sq[action[1]] = moved, 0
+    texts: list[str] = []
+    undo: list[tuple[int, int, int, int]] = []
     try:
-        second = _step_text(state, action[4], action[5], action[6], side)
+        for a, t, promo in order_steps(action):
+            texts.append(_step_text(state, a, t, promo, side))
+            undo.append((a, t, sq[a], sq[t]))
+            sq[t], sq[a] = sq[a], 0
     finally:
-        sq[action[1]], sq[action[2]] = moved, captured
-    return f"order {first} {second}"
+        for a, t, ca, ct in reversed(undo):
+            sq[a], sq[t] = ca, ct
+    return "order " + " ".join(texts)
 
 
 def parse_action(state: GameState, text: str) -> Action:
@@ -135,12 +152,20 @@ def parse_action(state: GameState, text: str) -> Action:
 
 def explain_illegal(state: GameState, action: Action, text: str | None = None) -> str:
     """Why ``action`` is not legal in ``state``, prefixed by its text."""
+    shape = action_shape_error(action)
+    if shape is not None:
+        return f"{_short(action)}: not an action: {shape}"
     if text is None:
         try:
             text = format_action(state, action)
         except (IndexError, KeyError, TypeError):
             text = repr(action)
     return f"{text}: {_reason(state, action)}"
+
+
+def _short(v: object) -> str:
+    text = repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _reason(state: GameState, action: Action) -> str:  # noqa: C901 - one branch per rule
@@ -168,13 +193,16 @@ def _reason(state: GameState, action: Action) -> str:  # noqa: C901 - one branch
             return f"only an archer shoots; {hex_name(origin)} holds a {name}"
         if bd.is_summer_ford[origin]:
             return "an archer cannot shoot from a ford in summer (W8)"
-        reach = 3 if bd.is_hill[origin] else 2
+        rng = bd.archer_range
+        bonus = state.rules.hill_bonus
+        reach = rng + bonus if bd.is_hill[origin] else rng
         d = DISTANCE[origin][t]
         if d == 1:
-            return "point-blank shooting is not allowed: the target must be 2 hexes away (W8)"
-        if d > reach or d < 2:
-            extra = " (3 from a hill)" if not bd.is_hill[origin] else ""
-            return f"the target is {d} hexes away; an archer shoots exactly 2{extra} (W8)"
+            return f"point-blank shooting is not allowed: the target must be {rng} hexes away (W8)"
+        if d > reach or d < rng:
+            hill = f"{rng}..{rng + bonus} from a hill" if bonus else "the same from a hill"
+            extra = f" ({hill})" if not bd.is_hill[origin] else f" ({rng}..{reach} from this hill)"
+            return f"the target is {d} hexes away; an archer shoots exactly {rng}{extra} (W8, archer_range)"
         if sq[t] and sq[t] >> 3 == s:
             return "a marker cannot be placed on your own piece (W8)"
         if state.markers[s].get(origin) == t:
@@ -187,21 +215,31 @@ def _reason(state: GameState, action: Action) -> str:  # noqa: C901 - one branch
         i = action[2]
         if k != FEUDAL:
             return f"only the feudal castles; {hex_name(origin)} holds a {name}"
-        if state.castled[s]:
-            return "castling is allowed once per game and has been used (W11)"
+        uses = bd.castling_uses
+        if uses == 0:
+            return "castling is switched off (castling_uses=0)"
+        if state.castled[s] >= uses:
+            times = "once" if uses == 1 else f"{uses} times"
+            return f"castling is allowed {times} per game and has been used (W11)"
         if i not in ADJACENT[origin] or sq[i] != (INFANTRY | (s << 3)):
             return "the feudal castles only with an adjacent own infantryman (W11)"
         return "kings' rule: a feudal may never end adjacent to the enemy feudal (W9)"
     if kind == ORDER:
-        if k != INFANTRY or sq[action[4]] != c:
-            return "an Order moves two of your own infantrymen (W12)"
+        size, radius = bd.order_size, bd.order_radius
+        if size == 0:
+            return "Orders are switched off (order_size=0)"
+        steps = order_steps(action)
+        if len(steps) != size:
+            return f"an Order moves exactly {size} infantrymen (W12, order_size={size}); this one names {len(steps)}"
+        origins = [a for a, _, _ in steps]
+        if k != INFANTRY or any(sq[a] != c for a in origins):
+            return f"an Order moves {size} of your own infantrymen (W12)"
         f = state.feudal[s]
-        near = [h for h in range(91) if sq[h] == c and f >= 0 and DISTANCE[f][h] <= 2]
-        if origin not in near or action[4] not in near:
-            return "an Order commands only infantrymen within 2 hexes of the feudal (W12)"
-        if action[1] == action[4]:
-            return "an Order moves two different infantrymen (W12)"
-        if action[3] or action[6]:
+        if any(f < 0 or DISTANCE[f][a] > radius for a in origins):
+            return f"an Order commands only infantrymen within {radius} hexes of the feudal (W12)"
+        if len(set(origins)) != len(origins):
+            return "an Order moves different infantrymen (W12)"
+        if any(p for _, _, p in steps):
             return _promotion_reason(state, action)
         return "each ordered infantryman makes exactly one 1-hex step onto a free hex or an enemy (W12)"
     # MOVE
@@ -211,6 +249,8 @@ def _reason(state: GameState, action: Action) -> str:  # noqa: C901 - one branch
         return "a piece must move"
     if target and target >> 3 == s:
         return f"{hex_name(t)} holds your own piece"
+    if action[3] and not state.rules.promotion:
+        return "promotion is switched off (promotion=false)"
     if action[3] and (k != INFANTRY or not bd.promotes[s][t]):
         return "only an infantryman entering the enemy castle zone (not its centre) promotes (W13)"
     promos = [a for a in legal if a[0] == MOVE and a[1] == origin and a[2] == t]
@@ -239,17 +279,18 @@ def _reason(state: GameState, action: Action) -> str:  # noqa: C901 - one branch
                     "(a knight or cavalry only inside its own side's pikeman zone) (W6)"
                 )
             return "an infantryman alone may only attack an archer or an infantryman (W6)"
-        if d == 2:
+        if 2 <= d <= bd.aura_step:
+            memory = " now and at the end of its last turn" if bd.aura_memory else ""
             return (
-                "an infantryman moves 2 hexes only in a straight line with the feudal's aura, "
-                "within 2 hexes of its feudal now and at the end of its last turn, the hex between free "
-                "and no forced stop on it (W5)"
+                f"an infantryman moves up to {bd.aura_step} hexes only in a straight line with the feudal's aura, "
+                f"within {bd.aura_radius} hexes of its feudal{memory}, the hexes between free "
+                "and no forced stop on them (W5)"
             )
         return "an infantryman moves 1 hex (2 with the feudal's aura)"
     if k == KNIGHT:
         if not bd.knight_walkable[t]:
             return "the knight cannot enter a ford in summer (ruling 1)"
-        if bd.is_bridge[t]:
+        if bd.knight_bridge[t]:
             return "the knight never stops on a bridge: it stops on the next hex (section 2)"
         reached = {x for x, _ in state._knight_targets(origin, s, state.zone(1 - s), state.marked_by(1 - s))}
         if any(t in ray for ray in RAYS[origin]):

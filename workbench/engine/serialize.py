@@ -24,6 +24,7 @@ from .geometry import ADJACENT, hex_name, parse_hex
 from .pieces import ARCHER, FEUDAL, KIND_BY_LETTER, SIDE_NAMES, letter, parse_letter, side_index
 from .rules import RulesConfig
 from .state import GameState
+from .telemetry import counters_dict
 
 RECORD_FORMAT = "terrafeud-record"
 RECORD_VERSION = 1
@@ -61,7 +62,7 @@ def state_to_dict(st: GameState) -> dict[str, Any]:
         "pieces": {hex_name(h): letter(st.squares[h]) for h in st.pieces()},
         "markers": markers,
         "ultimatum_pending": [hex_name(h) for h in sorted(st.pending)],
-        "castled": [SIDE_NAMES[s] for s in (0, 1) if st.castled[s]],
+        "castled": [SIDE_NAMES[s] for s in (0, 1) for _ in range(st.castled[s])],
         "aura_ready": [hex_name(h) for h in sorted(st.aura_ready)],
         "destroyed": {
             SIDE_NAMES[s]: [letter(k | (s << 3)) for k in st.destroyed[s]] for s in (0, 1)
@@ -70,6 +71,7 @@ def state_to_dict(st: GameState) -> dict[str, Any]:
         "quiet": st.quiet,
         "winner": st.winner_name(),
         "victory": st.victory,
+        "counters": counters_dict(st.counters),
     }
 
 
@@ -110,9 +112,9 @@ def position_fields(game: Game, d: dict[str, Any]) -> tuple[dict[int, int], int,
                 f"ultimatum_pending {name}: needs a piece of the side to move under an enemy marker there"
             )
         pending.append(h)
-    castled = [False, False]
+    castled = [0, 0]  # one entry per castling used (castling_uses may allow several)
     for name in d.get("castled") or []:
-        castled[side_index(name)] = True
+        castled[side_index(name)] += 1
     aura = []
     for name in d.get("aura_ready") or []:
         h = parse_hex(str(name))
@@ -136,6 +138,8 @@ def position_fields(game: Game, d: dict[str, Any]) -> tuple[dict[int, int], int,
         "ply": d.get("ply", 0),
         "quiet": d.get("quiet", 0),
     }
+    if d.get("counters") is not None:
+        extra["counters"] = d["counters"]
     if d.get("victory"):
         extra["victory"] = d["victory"]
         extra["winner"] = None if d.get("winner") is None else side_index(d["winner"])

@@ -7,6 +7,7 @@ of those fields so ``undo`` is exact and cheap. Actions are plain tuples (fast t
 - ``(SHOT, archer, target)``                archer places its marker
 - ``(CASTLE, feudal, infantryman)``         castling
 - ``(ORDER, a, a_to, a_promo, b, b_to, b_promo)``  the feudal's Order, steps in play order
+  (``order_size`` steps of three fields each: 2 by the rulebook, 0..3 as a rule parameter)
 - ``(PASS,)``                                only when nothing else is legal (W16)
 
 Text notation lives in ``notation.py``; the W-rulings referred to are in BOARD-AND-RULINGS.md.
@@ -40,6 +41,7 @@ from .pieces import (
     SIDE_NAMES,
     WHITE,
 )
+from .telemetry import N_COUNTERS, PROMOTION_RULE, RULE_INDEX, RULES
 
 if TYPE_CHECKING:
     from .game import Game
@@ -48,12 +50,52 @@ MOVE, SHOT, CASTLE, ORDER, PASS = 0, 1, 2, 3, 4
 PASS_ACTION = (PASS,)
 Action = tuple  # one of the tuple shapes in the module docstring
 
-# Hexes at exactly distance 2 and 3, for archer shots.
-RING2 = [tuple(b for b in WITHIN[a][2] if DISTANCE[a][b] == 2) for a in HEXES]
-RING3 = [tuple(b for b in WITHIN[a][3] if DISTANCE[a][b] == 3) for a in HEXES]
 # Kinds that a coordinated infantry attack kills (W7 step 3).
 _COORD_TARGET = (False, True, True, True, True, False, False, False)
+# Mate tests run at depth 0 (after a real action) and 1 (after a parry): section 8's "one level".
 _MAX_MATE_DEPTH = 2
+_ACTION_LENGTH = {MOVE: (4,), SHOT: (3,), CASTLE: (3,), ORDER: (4, 7, 10), PASS: (1,)}
+# Rule indices of the telemetry counters (telemetry.RULES).
+_R = RULE_INDEX
+R_BRIDGE_STOP, R_FORD_STOP, R_ZONE_STOP, R_SWAMP_STOP = (
+    _R["bridge_stop"], _R["ford_stop"], _R["zone_stop"], _R["swamp_stop"])
+R_SHOT, R_HILL_SHOT, R_MINE_KILL, R_ULTIMATUM_KILL = _R["shot"], _R["hill_shot"], _R["mine_kill"], _R["ultimatum_kill"]
+R_COORDINATED_KILL, R_ARCHER_MELEE_DEATH, R_ZONE_ATTACK = (
+    _R["coordinated_kill"], _R["archer_melee_death"], _R["zone_attack"])
+R_AURA_MOVE, R_ORDER, R_CASTLING, R_PROMOTION, R_PASS = (
+    _R["aura_move"], _R["order"], _R["castling"], _R["promotion"], _R["pass"])
+R_PIKE_CAVALRY_MUTUAL, R_THREAT = _R["pike_cavalry_mutual"], _R["threat"]
+_R_PROMOTION_KIND = {k: _R[name] for k, name in PROMOTION_RULE.items()}
+
+
+def order_steps(action: Action) -> list[tuple[int, int, int]]:
+    """(from, to, promo) of each step of an Order action, in play order."""
+    return [(action[i], action[i + 1], action[i + 2]) for i in range(1, len(action) - 2, 3)]
+
+
+def action_shape_error(action: object) -> str | None:
+    """Why ``action`` is not an action tuple at all (wrong type, length, kind or hex), or None.
+
+    Checked before any explanation, so ``(0, -1, 5, 0)`` is reported as a bad hex rather than being
+    read through Python's negative indexing as a move from l6.
+    """
+    if not isinstance(action, tuple) or not action:
+        return "an action is a non-empty tuple such as (MOVE, from, to, promo); see workbench.engine.state"
+    kind = action[0]
+    if type(kind) is not int or kind not in _ACTION_LENGTH:
+        return f"unknown action kind {kind!r:.20}; kinds are MOVE=0, SHOT=1, CASTLE=2, ORDER=3, PASS=4"
+    if len(action) not in _ACTION_LENGTH[kind]:
+        want = " or ".join(map(str, _ACTION_LENGTH[kind]))
+        return f"an action of kind {kind} has {want} fields, this one has {len(action)}"
+    for i, v in enumerate(action[1:], start=1):
+        promo = kind in (MOVE, ORDER) and i % 3 == 0
+        if type(v) is not int:
+            return f"field {i} is {type(v).__name__}, not a whole number"
+        if promo and v not in (0, KNIGHT, PIKEMAN, CAVALRY, ARCHER, INFANTRY):
+            return f"field {i} is promotion kind {v}; allowed 0 (none) or 2..6 (K P C A I)"
+        if not promo and not 0 <= v < 91:
+            return f"field {i} is hex {v}, outside the board's hexes 0..90"
+    return None
 
 
 class IllegalActionError(ValueError):
@@ -65,7 +107,7 @@ class GameState:
 
     Public fields are read-only by convention: ``squares`` (piece code per hex), ``to_move``,
     ``markers`` (per side: archer hex -> marked hex), ``pending`` (ultimatum hexes for the side
-    to move), ``castled``, ``aura_ready``, ``destroyed`` (per side: kinds), ``ply``, ``quiet``
+    to move), ``castled`` (castlings used per side), ``aura_ready``, ``destroyed`` (per side: kinds), ``ply``, ``quiet``
     (plies since a piece was removed), ``winner`` and ``victory``.
     """
 
@@ -92,6 +134,8 @@ class GameState:
         "_removed",
         "_zones",
         "_settled",
+        "counters",
+        "fired",
     )
 
     def __init__(self, game: Game) -> None:
@@ -101,7 +145,7 @@ class GameState:
         self.to_move = WHITE
         self.markers: list[dict[int, int]] = [{}, {}]
         self.pending: frozenset[int] = frozenset()
-        self.castled = [False, False]
+        self.castled = [0, 0]  # castlings used per side (castling_uses allows that many)
         self.aura_ready: set[int] = set()
         self.destroyed: list[list[int]] = [[], []]
         self.ply = 0
@@ -120,6 +164,9 @@ class GameState:
         # no piece next to two enemy infantry, so triggers 2-3 need only look around what moved.
         # A loaded position may hold such situations; its first action scans the whole board.
         self._settled = False
+        # Rule-usage telemetry (issue 12): counters[2 * rule + side], and what the last action fired.
+        self.counters: list[int] = [0] * N_COUNTERS
+        self.fired: Any = ()
 
     # ------------------------------------------------------------------ basic queries
     @property
@@ -231,13 +278,15 @@ class GameState:
                 continue
             if not c or c >> 3 != s:
                 acts.append((MOVE, h, n, 0))
-            elif c == (INFANTRY | (s << 3)) and not self.castled[s]:
+            elif c == (INFANTRY | (s << 3)) and self.castled[s] < self.board.castling_uses:
                 acts.append((CASTLE, h, n))
-        # The Order (W12): two of the infantry within distance 2 step once each.
-        inf = INFANTRY | (s << 3)
-        ready = [i for i in WITHIN[h][2] if sq[i] == inf]
-        if len(ready) >= 2:
-            self._gen_orders(ready, s, acts)
+        # The Order (W12): order_size of the infantry within order_radius step once each.
+        size = self.board.order_size
+        if size:
+            inf = INFANTRY | (s << 3)
+            ready = [i for i in WITHIN[h][self.board.order_radius] if sq[i] == inf]
+            if len(ready) >= size:
+                self._gen_orders(ready, s, acts)
 
     def _order_steps(self, h: int, s: int) -> list[int]:
         """1-hex steps of an ordered infantryman: onto a free hex or any enemy piece."""
@@ -245,36 +294,54 @@ class GameState:
         return [n for n in self.board.steps[h] if not sq[n] or sq[n] >> 3 != s]
 
     def _gen_orders(self, ready: list[int], s: int, acts: list[Action]) -> None:
-        sq = self.squares
-        zone_e = self.board.castle_zone[1 - s]
-        centre_e = self.board.castle_centre[1 - s]
-        for a in ready:
-            for ta in self._order_steps(a, s):
-                captured = sq[ta]
-                sq[ta] = sq[a]
-                sq[a] = 0
-                for b in ready:
-                    if b == a:
-                        continue
-                    for tb in self._order_steps(b, s):
-                        acts.append((ORDER, a, ta, 0, b, tb, 0))
-                sq[a] = sq[ta]
-                sq[ta] = captured
+        """Orders of ``order_size`` distinct ready infantry: for each in ``ready`` order, each of its
+        steps, then (on the board after that step) the next infantry's steps, and so on."""
+        size = self.board.order_size
+        start = len(acts)
+        if size == 2:  # the rulebook's Order, unrolled: it is on the hot path
+            sq = self.squares
+            for a in ready:
+                for ta in self._order_steps(a, s):
+                    captured = sq[ta]
+                    sq[ta] = sq[a]
+                    sq[a] = 0
+                    for b in ready:
+                        if b == a:
+                            continue
+                        for tb in self._order_steps(b, s):
+                            acts.append((ORDER, a, ta, 0, b, tb, 0))
+                    sq[a] = sq[ta]
+                    sq[ta] = captured
+        else:
+            self._order_rec(ready, s, size, (ORDER,), acts)
         # Promotion suffixes are rare; expand them in one pass over the built list.
-        if any(
-            (x[2] in zone_e and x[2] != centre_e) or (x[5] in zone_e and x[5] != centre_e)
-            for x in acts
-            if x[0] == ORDER
-        ):
+        promotes = self.board.promotes[s]
+        if any(promotes[x[i]] for x in acts[start:] for i in range(2, len(x), 3)):
             expanded: list[Action] = []
-            for x in acts:
-                if x[0] == ORDER and (
-                    (x[2] in zone_e and x[2] != centre_e) or (x[5] in zone_e and x[5] != centre_e)
-                ):
+            for x in acts[start:]:
+                if any(promotes[x[i]] for i in range(2, len(x), 3)):
                     expanded.extend(self._with_promotions(x))
                 else:
                     expanded.append(x)
-            acts[:] = expanded
+            acts[start:] = expanded
+
+    def _order_rec(self, ready: list[int], s: int, left: int, prefix: tuple, acts: list[Action]) -> None:
+        """Order steps for any ``order_size``: the same nesting as the unrolled size-2 loop."""
+        sq = self.squares
+        used = prefix[1::3]
+        for a in ready:
+            if a in used:
+                continue
+            for ta in self._order_steps(a, s):
+                if left == 1:
+                    acts.append((*prefix, a, ta, 0))
+                    continue
+                captured = sq[ta]
+                sq[ta] = sq[a]
+                sq[a] = 0
+                self._order_rec(ready, s, left - 1, (*prefix, a, ta, 0), acts)
+                sq[a] = sq[ta]
+                sq[ta] = captured
 
     def _gen_archer(self, h: int, s: int, acts: list[Action]) -> None:
         sq = self.squares
@@ -286,8 +353,7 @@ class GameState:
         if bd.is_summer_ford[h]:
             return  # no shooting from a summer ford (W8)
         current = self.markers[s].get(h, -1)
-        targets = RING2[h] + RING3[h] if bd.is_hill[h] else RING2[h]
-        for t in targets:
+        for t in bd.shot_targets[h]:
             c = sq[t]
             if (c and c >> 3 == s) or t == current:
                 continue
@@ -322,25 +388,44 @@ class GameState:
                 if k == ARCHER or k == INFANTRY or ((k == KNIGHT or k == CAVALRY) and n in own_zone):
                     out.append(n)
         # Aura bonus (W5): in range of the own feudal now and at the end of the last turn.
-        f = self.feudal[s]
-        if f >= 0 and h in self.aura_ready and DISTANCE[h][f] <= 2:
+        if self._aura_active(h, s):
             stop = bd.stop_for[s]
+            step = bd.aura_step
             for d in range(6):
-                n1 = NEIGHBOURS[h][d]
-                if n1 is None or not walk[n1] or sq[n1] or stop[n1] or n1 in zone or n1 in mines:
+                n = NEIGHBOURS[h][d]
+                if n is None or not walk[n] or sq[n] or stop[n] or n in zone or n in mines:
                     continue
-                n2 = NEIGHBOURS[n1][d]
-                if n2 is None or not walk[n2]:
-                    continue
-                c = sq[n2]
-                if not c or (c >> 3 != s and self._w6_ok(n2, s)):
-                    out.append(n2)
+                # Further along the axis: every hex passed is free; a stop hex ends the move there.
+                for _ in range(step - 1):
+                    n = NEIGHBOURS[n][d]
+                    if n is None or not walk[n]:
+                        break
+                    c = sq[n]
+                    if c:
+                        if c >> 3 != s and self._w6_ok(n, s):
+                            out.append(n)
+                        break
+                    out.append(n)
+                    if stop[n] or n in zone or n in mines:
+                        break
         promotes = bd.promotes[s]
         for t in out:
             if promotes[t]:
                 acts.extend(self._with_promotions((MOVE, h, t, 0)))
             else:
                 acts.append((MOVE, h, t, 0))
+
+    def _aura_active(self, h: int, s: int) -> bool:
+        """W5 with its parameters: within aura_radius of the own feudal now (and, with aura_memory,
+        at the end of the side's previous turn: ``aura_ready``), and aura_step above 1."""
+        bd = self.board
+        f = self.feudal[s]
+        return (
+            f >= 0
+            and bd.aura_step > 1
+            and DISTANCE[h][f] <= bd.aura_radius
+            and (not bd.aura_memory or h in self.aura_ready)
+        )
 
     def _knight_targets(
         self, h: int, s: int, zone: frozenset[int], mines: set[int], directions: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
@@ -349,7 +434,7 @@ class GameState:
         sq = self.squares
         bd = self.board
         kwalk = bd.knight_walkable
-        bridge = bd.is_bridge
+        bridge = bd.knight_bridge
         stop = bd.stop_for[s]
         out: list[tuple[int, int]] = []
         rays = RAYS[h]
@@ -403,18 +488,29 @@ class GameState:
         choices = self._promotion_pool_after(action)
         if not choices:
             return [action]
+        promoting, pool = choices
         if action[0] == MOVE:
-            return [(MOVE, action[1], action[2], k) for k in choices[0]] if choices[0] else [action]
-        # Order: each promoting step takes a choice; the second draws from what the first left.
-        first, second = choices
+            return [(MOVE, action[1], action[2], k) for k in sorted(set(pool))] if promoting[0] else [action]
+        # Order: each promoting step takes a choice; a later step draws from what earlier ones left.
         out: list[Action] = []
-        for k1 in first or [0]:
-            for k2 in second(k1) or [0]:
-                out.append((ORDER, action[1], action[2], k1, action[4], action[5], k2))
+
+        def extend(i: int, prefix: tuple, rest: list[int]) -> None:
+            if i == len(promoting):
+                out.append(prefix)
+                return
+            a, t = action[1 + 3 * i], action[2 + 3 * i]
+            kinds = sorted(set(rest)) if promoting[i] else []
+            for k in kinds or [0]:
+                left = list(rest)
+                if k:
+                    left.remove(k)
+                extend(i + 1, (*prefix, a, t, k), left)
+
+        extend(0, (ORDER,), pool)
         return out
 
     def _promotion_pool_after(self, action: Action) -> Any:
-        """Kinds each promoting step may choose, judged after triggers 1-4 of the action."""
+        """(promoting flag per step, pool of kinds), judged after triggers 1-4 of the action."""
         self._push()
         saved_to_move, saved_deaths = self.to_move, self._deaths
         side = self.squares[action[1]] >> 3
@@ -423,28 +519,15 @@ class GameState:
             steps = self._perform(action, side)
             self._triggers_1_to_4(side, steps)
             inf = INFANTRY | (side << 3)
-            zone_e = self.board.castle_zone[1 - side]
-            centre_e = self.board.castle_centre[1 - side]
-            promoting = [t for (_, t) in steps if t in zone_e and t != centre_e and self.squares[t] == inf]
+            promotes = self.board.promotes[side]
+            promoting = [t for (_, t) in steps if promotes[t] and self.squares[t] == inf]
             pool = [k for k in self.destroyed[side] if k != FEUDAL]
         finally:
             self._pop()
             self.to_move, self._deaths = saved_to_move, saved_deaths
-        kinds = sorted(set(pool))
-        if action[0] == MOVE:
-            return [kinds if action[2] in promoting else []]
-        a_prom = action[2] in promoting
-        b_prom = action[5] in promoting
-
-        def second(k1: int) -> list[int]:
-            if not b_prom:
-                return []
-            rest = list(pool)
-            if k1:
-                rest.remove(k1)
-            return sorted(set(rest))
-
-        return [kinds if a_prom else [], second]
+        if not pool:
+            return None
+        return [action[i] in promoting for i in range(2, len(action), 3)], pool
 
     # ------------------------------------------------------------------ applying
     def _push(self) -> None:
@@ -465,10 +548,16 @@ class GameState:
                 self.victory,
                 self.feudal[:],
                 self._settled,
+                self.fired,
             )
         )
+        # Everything fired from here until the matching _pop is taken back by it.
+        self.fired = []
 
     def _pop(self) -> None:
+        counters = self.counters
+        for rule, side, _ in self.fired:
+            counters[2 * RULE_INDEX[rule] + side] -= 1
         (
             squares,
             self.to_move,
@@ -485,6 +574,7 @@ class GameState:
             self.victory,
             self.feudal,
             self._settled,
+            self.fired,
         ) = self._stack.pop()
         # In place: generators hold ``sq = self.squares`` across promotion probes that pop.
         self.squares[:] = squares
@@ -498,7 +588,7 @@ class GameState:
         ``check=False`` is for searches that replay actions taken from ``legal_actions()`` of this very
         position: after an ``undo`` the check would regenerate them for every sibling.
         """
-        if check and action not in self.legal_actions():
+        if check and (type(action) is not tuple or action not in self.legal_actions()):
             from .notation import explain_illegal
 
             raise IllegalActionError(explain_illegal(self, action))
@@ -516,6 +606,11 @@ class GameState:
         self._pop()
         self._cache = None
         return self.history.pop()
+
+    def _fire(self, rule: int, side: int, h: int) -> None:
+        """Telemetry: ``RULES[rule]`` fired for ``side`` on hex ``h`` (-1: no hex)."""
+        self.counters[2 * rule + side] += 1
+        self.fired.append((RULES[rule], side, h))
 
     def _kill(self, h: int) -> None:
         c = self.squares[h]
@@ -551,7 +646,10 @@ class GameState:
         if kind == MOVE:
             _, a, t, _ = action
             c = sq[a]
-            if c & 7 == KNIGHT and DISTANCE[a][t] > 1:
+            k = c & 7
+            if k == KNIGHT or k == CAVALRY or k == INFANTRY:
+                self._fire_move_rules(a, t, s, k)
+            if k == KNIGHT and DISTANCE[a][t] > 1:
                 self._knight_bridge_kill(a, t, s)
             self._strike(a, t, s)
             if sq[a]:  # mutual destruction (W15) leaves no attacker to move
@@ -559,6 +657,9 @@ class GameState:
                 steps.append((c, t))
         elif kind == SHOT:
             self.markers[s][action[1]] = action[2]
+            self._fire(R_SHOT, s, action[2])
+            if DISTANCE[action[1]][action[2]] > self.board.archer_range:
+                self._fire(R_HILL_SHOT, s, action[2])
         elif kind == CASTLE:
             _, f, i = action
             fc, ic = sq[f], sq[i]
@@ -569,18 +670,57 @@ class GameState:
             else:
                 sq[f], sq[i] = ic, fc
             self.feudal[s] = i
-            self.castled[s] = True
+            self.castled[s] += 1
+            self._fire(R_CASTLING, s, i)
             steps.append((-1, f))  # castling is not "entering" (no mine), but both hexes changed
             steps.append((-1, i))
             self.aura_ready.discard(f)
             self.aura_ready.discard(i)
         elif kind == ORDER:
-            for a, t in ((action[1], action[2]), (action[4], action[5])):
+            self._fire(R_ORDER, s, -1)
+            for i in range(1, len(action), 3):
+                a, t = action[i], action[i + 1]
                 c = sq[a]
                 self._strike(a, t, s)
                 self._move_piece(a, t)
                 steps.append((c, t))
+        else:
+            self._fire(R_PASS, s, -1)
         return steps
+
+    def _fire_move_rules(self, a: int, t: int, s: int, k: int) -> None:
+        """Telemetry of a knight, cavalry or infantry move, before it happens (section "Rule-usage
+        telemetry" of docs/rulings.md): the forced stops on an empty final hex, aura moves, zone attacks."""
+        sq = self.squares
+        bd = self.board
+        e = 1 - s
+        c = sq[t]
+        if k == INFANTRY:
+            if DISTANCE[a][t] > 1:
+                self._fire(R_AURA_MOVE, s, t)
+            if c:
+                if c & 7 == KNIGHT or c & 7 == CAVALRY:
+                    self._fire(R_ZONE_ATTACK, s, t)
+                return
+            if (bd.is_summer_ford[t] or bd.swamp_owner[t] == e) and self._aura_active(a, s):
+                if bd.is_summer_ford[t]:
+                    self._fire(R_FORD_STOP, s, t)
+                if bd.swamp_owner[t] == e:
+                    self._fire(R_SWAMP_STOP, s, t)
+            return
+        if c:
+            return
+        if k == KNIGHT and DISTANCE[a][t] > 1:
+            ray = RAYS[a][DIRECTION_TO[a][t]]
+            if bd.knight_bridge[ray[ray.index(t) - 1]]:
+                self._fire(R_BRIDGE_STOP, s, t)
+        pike = PIKEMAN | (e << 3)
+        for p in PIKE_ZONE[t]:  # the zone is symmetric: t is in p's zone iff p is in t's
+            if sq[p] == pike:
+                self._fire(R_ZONE_STOP, s, t)
+                break
+        if bd.swamp_owner[t] == e:
+            self._fire(R_SWAMP_STOP, s, t)
 
     def _strike(self, a: int, t: int, s: int) -> None:
         """Remove the enemy on ``t`` attacked from ``a``; W15's mutual rule removes the attacker too."""
@@ -591,6 +731,7 @@ class GameState:
         if self.game.rules.pike_cavalry_mutual:
             ka, kt = sq[a] & 7, target & 7
             if (ka, kt) in ((CAVALRY, PIKEMAN), (PIKEMAN, CAVALRY)):
+                self._fire(R_PIKE_CAVALRY_MUTUAL, s, t)
                 self._kill(t)
                 self._kill(a)
                 return
@@ -604,7 +745,7 @@ class GameState:
                 if i >= 1:
                     b = ray[i - 1]
                     c = self.squares[b]
-                    if self.board.is_bridge[b] and c and c >> 3 != s:
+                    if self.board.knight_bridge[b] and c and c >> 3 != s:
                         self._kill(b)
                 return
 
@@ -616,6 +757,7 @@ class GameState:
         if enemy_markers:
             for c, t in steps:
                 if sq[t] == c and t in enemy_markers.values():
+                    self._fire(R_MINE_KILL, e, t)
                     self._kill(t)
                     self._spend(e, t)
         self._triggers_2_3([t for _, t in steps])
@@ -624,6 +766,7 @@ class GameState:
             for t in sorted(self.pending):
                 c = sq[t]
                 if c and c >> 3 == s and t in self.markers[e].values():
+                    self._fire(R_ULTIMATUM_KILL, e, t)
                     self._kill(t)
                     self._spend(e, t)
 
@@ -656,6 +799,7 @@ class GameState:
                     if c & 7 == ARCHER and t not in doomed:
                         doomed.append(t)
         for h in doomed:
+            self._fire(R_ARCHER_MELEE_DEATH, sq[h] >> 3, h)
             self._kill(h)
         # (3) coordinated attacks: only an arriving target or an arriving infantryman can make one.
         candidates: set[int] = set()
@@ -678,6 +822,7 @@ class GameState:
         """Resolve coordinated attacks on ``targets`` one at a time in board order (ruling 6); an
         infantryman that died with an earlier target no longer counts."""
         sq = self.squares
+        need = self.board.coordinated
         for h in targets:
             c = sq[h]
             if not c or not _COORD_TARGET[c & 7]:
@@ -690,7 +835,8 @@ class GameState:
                     count += 1
                     if first < 0 or n < first:
                         first = n
-            if count >= 2:
+            if count >= need:
+                self._fire(R_COORDINATED_KILL, 1 - (c >> 3), h)
                 self._kill(h)
                 self._kill(first)
 
@@ -709,6 +855,7 @@ class GameState:
                         doomed.append(h)
                         break
         for h in doomed:
+            self._fire(R_ARCHER_MELEE_DEATH, sq[h] >> 3, h)
             self._kill(h)
         self._coordinated(occupied)
 
@@ -724,28 +871,29 @@ class GameState:
         steps = self._perform(action, s)
         self._triggers_1_to_4(s, steps)
         # (5) promotion, chosen as part of the action
-        if action[0] == MOVE and action[3] or action[0] == ORDER and (action[3] or action[6]):
-            promoted = False
+        if (action[0] == MOVE and action[3]) or (action[0] == ORDER and any(action[3::3])):
+            promoted = []
             inf = INFANTRY | (s << 3)
-            for t, k in ((action[2], action[3]),) if action[0] == MOVE else (
-                (action[2], action[3]),
-                (action[5], action[6]),
-            ):
+            for i in range(2, len(action), 3):
+                t, k = action[i], action[i + 1]
                 if k and sq[t] == inf:
                     self.destroyed[s].remove(k)
                     sq[t] = k | (s << 3)
-                    promoted = True
+                    promoted.append(t)
+                    self._fire(R_PROMOTION, s, t)
+                    self._fire(_R_PROMOTION_KIND[k], s, t)
             if promoted:
-                self._triggers_2_3([action[2], action[5]] if action[0] == ORDER else [action[2]])
+                self._triggers_2_3([action[i] for i in range(2, len(action), 3)])
         self._zones = [None, None]
-        # (6) victory: a destroyed feudal first, then castle capture.
+        # (6) victory: a destroyed feudal first, then castle capture: a piece that ended this
+        # action on the enemy centre (one already standing there in a set-up wins nothing).
         if self._deaths:
             self.winner = 1 - self._deaths[0]
             self.victory = "destroyed"
         else:
             centre = self.board.castle_centre[e]
             c = sq[centre]
-            if c and c >> 3 == s:
+            if c and c >> 3 == s and any(t == centre for _, t in steps):
                 self.winner = s
                 self.victory = "castle"
         # bookkeeping for the next turn
@@ -754,19 +902,25 @@ class GameState:
         inf_e = INFANTRY | (e << 3)
         ready = {h for h in self.aura_ready if sq[h] == inf_e}
         if f >= 0:
-            ready.update(h for h in WITHIN[f][2] if sq[h] == inf)
+            ready.update(h for h in WITHIN[f][self.board.aura_radius] if sq[h] == inf)
         self.aura_ready = ready
         self.pending = frozenset(t for t in self.markers[s].values() if sq[t] and sq[t] >> 3 == e)
         self.quiet = 0 if self._removed else self.quiet + 1
         self.ply += 1
         self.to_move = e
         if self.victory is None:
+            # The start of e's turn: the W10 threat test (telemetry "threat"), then the mate test;
+            # a win, checkmate included, beats draw_after (section 8).
+            fe = self.feudal[e]
+            if self._mate_depth < _MAX_MATE_DEPTH and fe >= 0 and self.is_threatened(e):
+                self._fire(R_THREAT, e, fe)
+                if not self._has_parry(e):
+                    self.winner = s
+                    self.victory = "checkmate"
             draw_after = self.game.rules.draw_after
-            if draw_after is not None and self.quiet >= draw_after:
+            if self.victory is None and draw_after is not None and self.quiet >= draw_after:
                 self.victory = "draw"
-            elif self._mate_depth < _MAX_MATE_DEPTH and self.is_checkmated(e):
-                self.winner = s
-                self.victory = "checkmate"
+        self.fired = tuple(self.fired)
 
     # ------------------------------------------------------------------ threat and mate (W10)
     def is_threatened(self, side: int) -> bool:
@@ -777,8 +931,10 @@ class GameState:
         sq = self.squares
         e = 1 - side
         inf_e = INFANTRY | (e << 3)
+        bd = self.board
+        need = bd.coordinated
         adjacent_inf = sum(1 for n in ADJACENT[f] if sq[n] == inf_e)
-        if adjacent_inf >= 2:
+        if adjacent_inf >= need:
             return self._threat_by_search(side, self._generate(e))
         # Direct strikes: any action whose final hex is the feudal (or a bridge kill over it).
         melee = self.game.rules.archer_melee
@@ -803,18 +959,21 @@ class GameState:
                     if t == f or passed == f:
                         return True
         # Infantry: ordered strikes, and coordinated attacks that one action would complete.
+        # An infantryman ends at most aura_step hexes away (1 without the aura), so only those within
+        # aura_step + 1 of the feudal can end next to it.
         fe = self.feudal[e]
         candidates: list[Action] = []
-        near = [h for h in WITHIN[f][3] if sq[h] == inf_e]
+        near = [h for h in WITHIN[f][min(max(bd.aura_step, 2) + 1, 10)] if sq[h] == inf_e]
         if fe >= 0 and near:
-            ready = [i for i in WITHIN[fe][2] if sq[i] == inf_e]
+            size = bd.order_size
+            ready = [i for i in WITHIN[fe][bd.order_radius] if sq[i] == inf_e] if size else []
             orders: list[Action] = []
-            if len(ready) >= 2 and any(DISTANCE[i][f] <= 2 for i in ready):
-                # The Order needs both steps to exist, so generate it rather than assume it.
+            if size and len(ready) >= size and any(DISTANCE[i][f] <= 2 for i in ready):
+                # The Order needs all its steps to exist, so generate it rather than assume it.
                 self._gen_orders(ready, e, orders)
-                if any(a[2] == f or a[5] == f for a in orders):
+                if any(a[i] == f for a in orders for i in range(2, len(a), 3)):
                     return True
-            if adjacent_inf == 1:
+            if adjacent_inf == need - 1:
                 for h in near:
                     for a in self._generate(e, only=h):
                         if DISTANCE[a[2]][f] == 1:
@@ -825,8 +984,8 @@ class GameState:
                             candidates.append(a)
             if orders:
                 for a in orders:
-                    adj = (DISTANCE[a[2]][f] == 1) + (DISTANCE[a[5]][f] == 1)
-                    if adj + adjacent_inf >= 2:
+                    adj = sum(DISTANCE[a[i]][f] == 1 for i in range(2, len(a), 3))
+                    if adj + adjacent_inf >= need:
                         candidates.append(a)
         return self._threat_by_search(side, candidates) if candidates else False
 
@@ -852,6 +1011,10 @@ class GameState:
         """W10: at the start of ``side``'s turn, threatened and no parry (feudal's own, or any)."""
         if self.feudal[side] < 0 or not self.is_threatened(side):
             return False
+        return not self._has_parry(side)
+
+    def _has_parry(self, side: int) -> bool:
+        """W10, for a threatened ``side``: some defence leaves the feudal out of threat (or wins)."""
         f = self.feudal[side]
         if self.game.rules.mate_defence == "any":
             defences = self._generate(side)
@@ -869,8 +1032,8 @@ class GameState:
                     ok = not self.is_threatened(side)
                 self._pop()
                 if ok:
-                    return False
-            return True
+                    return True
+            return False
         finally:
             self._mate_depth -= 1
             self.to_move = saved
@@ -905,9 +1068,11 @@ class GameState:
         # Snapshots hold lists that _pop hands back to the state, so each copy needs its own.
         other._stack = [
             (sn[0][:], sn[1], dict(sn[2]), dict(sn[3]), sn[4], sn[5][:], set(sn[6]), sn[7][:], sn[8][:], *sn[9:13], sn[13][:],
-             sn[14])
+             sn[14], tuple(sn[15]))
             for sn in self._stack
         ]
+        other.counters = self.counters[:]
+        other.fired = tuple(self.fired)
         other._mate_depth = 0
         other._deaths = []
         other._cache = None
@@ -957,9 +1122,20 @@ class GameState:
         return parse_action(self, text)
 
     def play(self, *texts: str) -> GameState:
-        """Apply actions given in notation, in order; returns self for chaining."""
-        for t in texts:
-            self.apply(self.parse_action(t))
+        """Apply actions given in notation, in order; returns self for chaining.
+
+        Atomic: if any action is unreadable or illegal, the ones already applied are taken back
+        before ``IllegalActionError`` is raised, so the state is as it was.
+        """
+        done = 0
+        try:
+            for t in texts:
+                self.apply(self.parse_action(t))
+                done += 1
+        except BaseException:
+            for _ in range(done):
+                self.undo()
+            raise
         return self
 
     def __str__(self) -> str:

@@ -24,11 +24,12 @@ import yaml
 
 from workbench.engine import Game, GameState, NotationError, RulesConfig, RulesError, read_action
 from workbench.engine.geometry import ADJACENT, hex_name, parse_hex
-from workbench.engine.pieces import CAVALRY, KNIGHT, SIDE_NAMES, letter, parse_letter, side_index
+from workbench.engine.pieces import KNIGHT, SIDE_NAMES, letter, parse_letter, side_index
 from workbench.engine.serialize import position_fields
 from workbench.safefile import UnsafeFileError, read_text_capped
 
 from .checks import ERROR_STATUS, FAIL_STATUS, PASS_STATUS, Check, CheckResult, play_actions, run_check
+from .variant import rules_under
 from .yamlmarks import (
     DuplicateKeyError,
     KeyTypeError,
@@ -82,7 +83,7 @@ class Scenario:
         rules = self.rules
         if overrides:
             try:
-                rules = rules.replace(**overrides)
+                rules = rules_under(rules, overrides)  # the same query as the board's rule-change diff
             except RulesError as exc:
                 raise ScenarioError(self.where, None, f"--rules: {exc}") from None
         try:
@@ -319,8 +320,7 @@ def build_position(game: Game, pos: LineDict, where: str) -> GameState:
             raise ScenarioError(where, line, f"{letter(c)} on {hex_name(h)}: ordinary river is impassable in summer; nothing can stand there")
         if c & 7 == KNIGHT and board.is_summer_ford[h]:
             raise ScenarioError(where, line, f"{letter(c)} on {hex_name(h)}: the knight cannot stand on a ford in summer (ruling 1)")
-        if c & 7 == CAVALRY and h in board.river:
-            raise ScenarioError(where, line, f"{letter(c)} on {hex_name(h)}: cavalry never lands on ordinary river (W4)")
+        # Winter river is ordinary land for every piece, the cavalry included (section 8).
         clean[hex_name(h)] = str(ch)
     _feudals_apart(pieces, clean, where)
     to_move = pos.get("to_move", "white")
@@ -494,7 +494,7 @@ def dump_scenario(state: GameState, id: str, title: str, checks: list[dict[str, 
     if state.pending:
         position["ultimatum_pending"] = [hex_name(h) for h in sorted(state.pending)]
     if any(state.castled):
-        position["castled"] = [SIDE_NAMES[s] for s in (0, 1) if state.castled[s]]
+        position["castled"] = [SIDE_NAMES[s] for s in (0, 1) for _ in range(state.castled[s])]
     if state.aura_ready:
         position["aura_ready"] = [hex_name(h) for h in sorted(state.aura_ready)]
     if any(state.destroyed):

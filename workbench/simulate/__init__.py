@@ -63,6 +63,7 @@ def simulate(
     overwrite: bool = False,
     flush_seconds: float = 1.0,
     chunk_size: int | None = None,
+    engine: str = "auto",
 ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``games`` games of ``white`` against ``black`` in every grid cell.
 
@@ -72,12 +73,20 @@ def simulate(
     without replaying its games; ``overwrite`` replaces it (only the files a simulate run writes).
     A failing game is a row with ``victory='error'``; a game whose worker dies is retried (see
     ``backends``). Every argument, agent and grid cell is checked before the first game, and
-    ``out`` is locked for the run (see ``guard``).
+    ``out`` is locked for the run (see ``guard``). ``engine``: ``auto`` (native when built), ``native``
+    or ``python``; a game plays natively when both agents have native twins, and its row's ``engine``
+    column says which engine played it (same seed, same game either way).
     """
     check_arguments(games, seed, max_plies, workers, scheduler, flush_seconds, chunk_size)
     check_agents((white, black))
+    from workbench.native import resolve_engine
+
+    try:
+        engine = resolve_engine(engine)
+    except (ValueError, RuntimeError) as exc:
+        raise SimulationError(str(exc)) from None
     cells = expand_grid(grid)
-    specs = make_specs(cells, white, black, games, seed, max_plies, events)
+    specs = make_specs(cells, white, black, games, seed, max_plies, events, engine)
     check_cells(specs)
     n_workers = cpu_workers() if workers is None else workers
     if scheduler is None or scheduler in ("processes", "pool", "inprocess"):
