@@ -25,8 +25,8 @@ import yaml
 from workbench.engine import Game, GameState, NotationError, RulesConfig, RulesError, read_action
 from workbench.engine.geometry import ADJACENT, hex_name, parse_hex
 from workbench.engine.pieces import KNIGHT, SIDE_NAMES, letter, parse_letter, side_index
+from workbench.engine.safefile import UnsafeFileError, read_text_capped
 from workbench.engine.serialize import position_fields
-from workbench.safefile import UnsafeFileError, read_text_capped
 
 from .checks import ERROR_STATUS, FAIL_STATUS, PASS_STATUS, Check, CheckResult, play_actions, run_check
 from .variant import rules_under
