@@ -31,7 +31,7 @@ def _run_cli(capsys, argv: list[str]) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize(("extra", "expected"), [
-    (["--grid", "draw_after=99999999999999999999"], "99999999999999999999"),
+    (["--grid", "draw_after=99999999999999999999"], "draw_after='99999999999999999999' is not a whole number"),
     (["--white", "alphabeta:depth=inf"], "depth=inf must be an integer"),
     (["--grid", "hills=white:h4/black:h4"], "hill of black on h4"),
     (["--white", "alphabeta:seconds=abc"], "seconds='abc' must be a number"),
