@@ -224,3 +224,22 @@ def test_a_failed_start_leaves_nothing_that_blocks_the_next_run(tmp_path, monkey
     assert not (tmp_path / "deep").exists()
     monkeypatch.undo()
     assert len(simulate(None, "random", "random", 1, out=out, **SMALL)) == 1
+
+
+def test_the_local_cluster_listens_only_where_it_talks():
+    psutil = pytest.importorskip("psutil")
+    from workbench.simulate.backends import start_local_cluster
+
+    cluster, client = start_local_cluster(2)
+    try:
+        info = client.scheduler_info()
+        comms = {info["address"]} | set(info["workers"]) | {w["nanny"] for w in info["workers"].values()}
+        wanted = {int(a.rsplit(":", 1)[1]) for a in comms}
+        me = psutil.Process()
+        listening = {(c.laddr.ip, c.laddr.port) for p in [me, *me.children(recursive=True)]
+                     for c in p.net_connections("tcp") if c.status == psutil.CONN_LISTEN}
+    finally:
+        client.close()
+        cluster.close()
+    assert {ip for ip, _ in listening} == {"127.0.0.1"}
+    assert {port for _, port in listening} == wanted, "a port nobody asked for (a dashboard/HTTP server) is open"
