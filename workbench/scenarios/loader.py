@@ -49,6 +49,7 @@ VICTORIES = ("destroyed", "checkmate", "castle", "draw")
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_SCENARIO_BYTES = 256 * 1024  # the largest rulebook scenario is about 2 KB
 MAX_SEED = 2**63 - 1
+MAX_REASON = 300  # characters of an error's reason
 
 
 class ScenarioError(ValueError):
@@ -57,8 +58,9 @@ class ScenarioError(ValueError):
     def __init__(self, where: str, line: int | None, reason: str) -> None:
         self.where = where
         self.line = line or None
-        self.reason = reason
-        super().__init__(f"{where}: line {line}: {reason}" if line else f"{where}: {reason}")
+        # A reason may quote a value from the file (a hex name, a key); never at unbounded length.
+        self.reason = reason if len(reason) <= MAX_REASON else reason[: MAX_REASON - 3] + "..."
+        super().__init__(f"{where}: line {line}: {self.reason}" if line else f"{where}: {self.reason}")
 
 
 @dataclass
