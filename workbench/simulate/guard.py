@@ -116,11 +116,6 @@ def check_cells(specs: Sequence[GameSpec]) -> None:
 
 
 # ---------------------------------------------------------------------- the output folder
-def owned_by_simulate(name: str) -> bool:
-    """True for a file name that a simulate run writes into its dataset folder."""
-    return bool(PART_NAME.match(name) or TEMP_NAME.match(name)) or name in (MANIFEST_NAME, LOCK_NAME)
-
-
 class OutputLock:
     """An exclusive ``flock`` on ``DIR/_lock`` for the whole run.
 
