@@ -243,3 +243,13 @@ def test_the_local_cluster_listens_only_where_it_talks():
         cluster.close()
     assert {ip for ip, _ in listening} == {"127.0.0.1"}
     assert {port for _, port in listening} == wanted, "a port nobody asked for (a dashboard/HTTP server) is open"
+
+
+def test_a_side_named_none_has_no_hill_in_play_and_in_replay():
+    from workbench.simulate import replay_game
+
+    games = simulate({"terrain": ["fixed"], "hills": ["white:h4/black:none"]}, "random", "random", 2, max_plies=6,
+                     workers=0, progress=False)
+    assert games.hill_white.tolist() == ["h4", "h4"] and games.hill_black.isna().all()
+    replay = replay_game(games.iloc[1], max_plies=6, events=False).row
+    assert (replay["hill_white"], replay["hill_black"], replay["plies"]) == ("h4", None, games.plies.iloc[1])

@@ -452,9 +452,8 @@ def replay_game(row: dict[str, Any] | pd.Series, max_plies: int = 300, events: b
     r = dict(row)
     rules = {t: (None if pd.isna(r[t]) else int(r[t])) if t == "draw_after" else _plain(r[t]) for t in TOGGLES}
     for kind in ("hill", "swamp"):  # the recorded hexes, so explicit terrain is replayed too
-        placed = {s: r[f"{kind}_{s}"] for s in SIDES if not _missing(r.get(f"{kind}_{s}"))}
-        if placed:
-            rules[kind + "s"] = placed
+        if rules.get(kind) is True:  # with the toggle on, a side without a hex was explicitly none
+            rules[kind + "s"] = {s: None if _missing(r.get(f"{kind}_{s}")) else r[f"{kind}_{s}"] for s in SIDES}
     known = set(RulesConfig.names())
     for name in PARAMETERS:  # tables written before a parameter existed replay with its default
         if name in known and name in r and not _missing(r[name]):
