@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from workbench.balance import cli as report_cli
-from workbench.simulate import SimulationError, guard, read_results, simulate
+from workbench.simulate import SimulationError, events_path, guard, read_events, read_results, simulate
 from workbench.simulate import cli as simulate_cli
 from workbench.simulate.guard import OutputLock
 
@@ -120,10 +120,11 @@ def test_resume_refuses_without_the_run_record(tmp_path):
 
 def _two_batches(tmp_path: Path, strip_metadata: bool) -> Path:
     a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
-    simulate(None, "greedy", "random", 3, seed=1, out=a, **SMALL)
-    simulate(None, "random", "random", 3, seed=2, out=b, **SMALL)
-    for part in b.glob("part-*.parquet"):
-        shutil.copy(part, a / part.name.replace("merged", "00000"))
+    simulate(None, "greedy", "random", 3, seed=1, out=a, events=True, **SMALL)
+    simulate(None, "random", "random", 3, seed=2, out=b, events=True, **SMALL)
+    for src, dst in ((b, a), (events_path(b), events_path(a))):
+        for part in src.glob("part-*.parquet"):
+            shutil.copy(part, dst / part.name.replace("merged", "00000"))
     if strip_metadata:  # parts written before runs were recorded in them
         for part in a.glob("part-*.parquet"):
             pq.write_table(pq.read_table(part).replace_schema_metadata(None), part)
@@ -136,6 +137,9 @@ def test_report_refuses_a_folder_holding_two_batches(tmp_path, capsys, strip_met
     expected = "game numbers (0, 1, 2) appear" if strip_metadata else "holds parts of 2 different batches"
     with pytest.raises(SimulationError, match=expected.replace("(", r"\(").replace(")", r"\)")):
         read_results(folder)
+    if not strip_metadata:
+        with pytest.raises(SimulationError, match="holds parts of 2 different batches"):
+            read_events(folder)
     rc = report_cli.main([str(folder), "--out", str(tmp_path / "report")])
     err = capsys.readouterr().err
     assert rc == 1 and expected in err and not (tmp_path / "report").exists()

@@ -594,6 +594,8 @@ def read_events(path: str | os.PathLike) -> pd.DataFrame:
     parts = _parts(p)
     if not parts:
         return events_frame([])
+    if len(parts) > 1:
+        check_one_batch(p, parts, pd.DataFrame())  # parts' run records only: event rows carry no seed
     df = pa.concat_tables([pq.read_table(f, schema=EVENTS_SCHEMA) for f in parts]).to_pandas()
     return df.drop_duplicates(["game_id", "ply"], keep="last").sort_values(["game_id", "ply"]).reset_index(drop=True)
 
