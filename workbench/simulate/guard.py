@@ -190,7 +190,7 @@ class OutputFolder:
     def open(self, manifest: dict, events: bool, resume: bool, overwrite: bool) -> set[int]:
         """Create and lock the folder, then check it: fresh, resumable (same batch) or overwritten."""
         p = self.path
-        if p.is_symlink() or (p.exists() and not p.is_dir()):
+        if p.exists() and not p.is_dir():
             raise SimulationError(f"{p}: exists and is not a folder; simulate writes a dataset folder there, "
                                   "so remove the file yourself or choose another --out")
         self.created = make_folder(p)
