@@ -141,8 +141,7 @@ class AlphaBetaAgent(Agent):
                 c = sq[a[2]]
                 return -10.0 * w[c] if c else 1.0
             if kind == ORDER:
-                ca, cb = sq[a[2]], sq[a[5]]
-                hit = (w[ca] if ca and ca >> 3 != side else 0.0) + (w[cb] if cb and cb >> 3 != side else 0.0)
+                hit = sum(w[sq[t]] for t in a[2::3] if sq[t] and sq[t] >> 3 != side)
                 return -100.0 * hit if hit else 0.5
             return 0.0
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .geometry import ADJACENT, HEXES, N_HEXES, PIKE_ZONE, RAYS
 from .pieces import ARCHER, INFANTRY, KNIGHT, PIKEMAN
-from .state import CASTLE, MOVE, ORDER, SHOT
+from .state import CASTLE, MOVE, ORDER, SHOT, order_steps
 
 if TYPE_CHECKING:
     from .state import Action, GameState
@@ -51,7 +51,7 @@ def _strikes(action: Action) -> list[tuple[int, int]]:
     if kind == MOVE or kind == SHOT:
         return [(action[1], action[2])]
     if kind == ORDER:
-        return [(action[1], action[2]), (action[4], action[5])]
+        return [(a, t) for a, t, _ in order_steps(action)]
     return []
 
 
@@ -61,7 +61,7 @@ def _relocations(action: Action) -> list[tuple[int, int]]:
     if kind == MOVE:
         return [(action[1], action[2])]
     if kind == ORDER:
-        return [(action[1], action[2]), (action[4], action[5])]
+        return [(a, t) for a, t, _ in order_steps(action)]
     if kind == CASTLE:
         return [(action[1], action[2]), (action[2], action[1])]
     return []

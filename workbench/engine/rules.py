@@ -389,3 +389,14 @@ def rules_table(markdown: bool = True) -> str:
     widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
     fmt = "  ".join(f"{{:<{w}}}" for w in widths)
     return "\n".join(fmt.format(*r).rstrip() for r in [head, *rows])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m workbench rules [--markdown]``: print the table of toggles and parameters."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m workbench rules", description=main.__doc__)
+    ap.add_argument("--markdown", action="store_true", help="the Markdown table of docs/rulings.md")
+    args = ap.parse_args(argv)
+    print(rules_table(markdown=args.markdown))
+    return 0
