@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .boarddata import board_data
@@ -55,6 +56,7 @@ _CROSSINGS = ("bridges", "fords")
 _START_MAX = 1024
 
 
+@lru_cache(maxsize=1)
 def river_band() -> tuple[str, ...]:
     """Names of the river hexes (rows ``river_rows`` of the data file), in board order."""
     rows = set(board_data()["river_rows"])
