@@ -82,6 +82,8 @@ def test_start_validation_and_a_file_that_does_not_load(tmp_path):
     missing = tmp_path / "missing.yaml"
     with pytest.raises(RulesError, match=rf"parameter start={re.escape(str(missing))}: the start file does not load"):
         make_game(f"start={missing}")
+    with pytest.raises(RulesError, match="the start file does not load: not a regular file"):
+        make_game(f"start={tmp_path}")
     bad = tmp_path / "bad.yaml"
     bad.write_text("id: bad\ntitle: t\nposition: {pieces: {f1: F}}\n", encoding="utf-8")
     with pytest.raises(RulesError, match="the start file does not load: .*exactly one black feudal"):

@@ -14,6 +14,7 @@ crossings (``bridges``/``fords``) as a tuple of hex names in board order.
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -299,6 +300,8 @@ def _crossing_names(name: str, value: Any) -> tuple[str, ...]:
 
 
 def _start_path(value: Any) -> str | None:
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
     if not isinstance(value, str):
         raise RulesError(f"parameter start must be the path of a scenario file (text), got {_short(value)}")
     text = value.strip()
