@@ -331,3 +331,34 @@ def test_scenario_round_trip_with_parameters(rules):
     assert back.game.terrain == st.game.terrain
     assert back.key() == st.key()
     assert back.legal_actions() == st.legal_actions()
+
+
+def test_a_game_built_directly_resolves_its_start_when_asked_for_the_initial_state(tmp_path):
+    from workbench.engine import Game
+
+    f = tmp_path / "w.yaml"
+    f.write_text("id: w\ntitle: t\nrules: {season: winter, hill: false, swamp: false}\n"
+                 "position: {pieces: {f1: F, f11: f, c4: C}}\n", encoding="utf-8")
+    game = Game(rules=RulesConfig(start=str(f)), seed=2)  # no file is read here
+    assert game.start is None and game.rules.season == "summer"
+    st = game.new_initial_state()
+    assert st.rules.season == "winter" and st.game.start_id == "w" and piece(st, "c4") == "C"
+
+
+def test_matplotlib_draws_the_actual_crossings():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.colors import to_hex
+
+    from workbench.viz.mpl import draw_board
+    from workbench.viz.scene import COLOURS, Poly, board_scene
+
+    st = new_game("bridges=c4,k4,fords=d5,f6,h5,hill=false,swamp=false")
+    scene = board_scene(st)
+    fills = {p.attrs["data-hex"]: p.fill for p in scene.shapes if isinstance(p, Poly) and "data-hex" in p.attrs}
+    assert fills["c4"] == COLOURS["bridge"] and fills["f6"] == COLOURS["ford"] and fills["b4"] == COLOURS["river"]
+    ax = draw_board(st)
+    terrain = ax.collections[0]  # the hex polygons, in board order
+    colours = [to_hex(c) for c in terrain.get_facecolors()]
+    assert colours[parse_hex("c4")] == COLOURS["bridge"] and colours[parse_hex("f6")] == COLOURS["ford"]

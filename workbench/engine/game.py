@@ -109,7 +109,9 @@ class Game:
         """The start position: the classic setup, White to move, or the ``start=`` file's position."""
         start = self.start
         if start is None and self.rules.start is not None:
-            start = resolve_start(self.rules)
+            # Built directly (not by make_game): resolve now, in a Game with the start's own rules
+            # and terrain, so the position is never read under other tables.
+            return make_game(self.rules, self.seed).new_initial_state()
         if start is None:
             return self.state_from_pieces(classic_setup(), to_move=WHITE)
         from .serialize import position_fields  # serialize imports this module
