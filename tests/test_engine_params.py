@@ -63,7 +63,7 @@ def test_parse_from_strings_and_dicts():
         ("bridges=e5,e6", "parameter bridges: e5 and e6 are adjacent"),
         ("draw_after=99999999999999999999", "draw_after='99999999999999999999' is not a whole number"),
         ("draw_after=2000000", "draw_after=2000000 must be none or a number of plies 1..1000000"),
-        ("archer_rang=3", "unknown rule toggle 'archer_rang'"),
+        ("archer_rang=3", "unknown rule 'archer_rang'"),
     ],
 )
 def test_bad_values_name_the_parameter_and_range(text, words):

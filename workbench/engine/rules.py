@@ -151,7 +151,7 @@ class RulesConfig:
         known = cls.names()
         unknown = sorted((k for k in data if k not in known), key=str)
         if unknown:
-            raise RulesError(f"unknown rule toggle {_short(unknown[0])}; known toggles and parameters: {', '.join(known)}")
+            raise RulesError(f"unknown rule {_short(unknown[0])}; known toggles and parameters: {', '.join(known)}")
         return cls(**{k: _coerce(k, v) for k, v in data.items()})
 
     @classmethod
