@@ -362,3 +362,14 @@ def test_matplotlib_draws_the_actual_crossings():
     terrain = ax.collections[0]  # the hex polygons, in board order
     colours = [to_hex(c) for c in terrain.get_facecolors()]
     assert colours[parse_hex("c4")] == COLOURS["bridge"] and colours[parse_hex("f6")] == COLOURS["ford"]
+
+
+def test_perft_command_reports_a_bad_parameter_in_one_line(capsys):
+    from workbench.__main__ import main
+
+    with pytest.raises(SystemExit) as info:
+        main(["perft", "--depth", "1", "--rules", "archer_range=0"])
+    assert info.value.code == 2
+    assert "--rules: parameter archer_range=0 is out of range" in capsys.readouterr().err
+    assert main(["perft", "--depth", "1", "--rules", "start=scenarios/rulebook/order.yaml"]) == 0
+    assert capsys.readouterr().out.split() == ["1", "82"]  # the start file's position, not the classic 53
