@@ -373,3 +373,35 @@ def test_perft_command_reports_a_bad_parameter_in_one_line(capsys):
     assert "--rules: parameter archer_range=0 is out of range" in capsys.readouterr().err
     assert main(["perft", "--depth", "1", "--rules", "start=scenarios/rulebook/order.yaml"]) == 0
     assert capsys.readouterr().out.split() == ["1", "82"]  # the start file's position, not the classic 53
+
+
+@pytest.mark.parametrize(
+    "rules,line,words",
+    [
+        ("{archer_range: 0}", 3, "parameter archer_range=0 is out of range"),
+        ("{bridges: b3}", 3, "parameter bridges: b3 is not on the river"),
+        ("\n  bridges: b4\n  fords: b4", 4, "b4 is both a bridge and a ford"),
+        ("\n  bridges: [e5, e6]\n  knight_bridge_stop: true", 4, "e5 and e6 are adjacent"),
+    ],
+)
+def test_scenario_files_report_bad_parameters_with_their_line(rules, line, words):
+    from workbench.scenarios import ScenarioError
+
+    text = f"id: p\ntitle: t\nrules: {rules}\n"
+    with pytest.raises(ScenarioError) as info:
+        load_scenario_text(text, source="p.yaml")
+    assert info.value.line == line and words in str(info.value)
+    ok = load_scenario_text("id: p\ntitle: t\nrules: {bridges: [e5, e6], knight_bridge_stop: false}\n")
+    assert ok.rules.bridges == ("e5", "e6")
+
+
+def test_positions_carry_ply_and_quiet():
+    from workbench.scenarios import ScenarioError
+
+    text = "id: q\ntitle: t\nrules: {draw_after: 5}\nposition: {pieces: {f1: F, f11: f}, quiet: 4, ply: 9}\n"
+    st = load_scenario_text(text).initial_state()
+    assert (st.quiet, st.ply) == (4, 9)
+    st.play("f1-f2")
+    assert st.victory == "draw"
+    with pytest.raises(ScenarioError, match="quiet must be a whole number"):
+        load_scenario_text(text.replace("quiet: 4", "quiet: -1"))
