@@ -405,3 +405,21 @@ def test_positions_carry_ply_and_quiet():
     assert st.victory == "draw"
     with pytest.raises(ScenarioError, match="quiet must be a whole number"):
         load_scenario_text(text.replace("quiet: 4", "quiet: -1"))
+
+
+@pytest.mark.parametrize("size,clicks,played", [
+    (3, ["e3", "e4", "g3", "g4", "f2", "e2"], "order e3-e4 g3-g4 f2-e2"),
+    (1, ["e3", "e4"], "order e3-e4"),
+    (2, ["e3", "e4", "g3", "g4"], "order e3-e4 g3-g4"),
+])
+def test_the_board_widget_picks_orders_of_any_size(size, clicks, played):
+    from workbench.widget.controller import BoardController
+
+    ctrl = BoardController(pos({"f3": "F", "f11": "f", "f2": "I", "e3": "I", "g3": "I"}, rules={"order_size": size}))
+    ctrl.click("f3")
+    ctrl.start_order()
+    for h in clicks[:-1]:
+        ctrl.click(h)
+        assert ctrl.state.ply == 0 and set(ctrl.view()["targets"].values()) == {"order"}
+    ctrl.click(clicks[-1])
+    assert ctrl.view()["moves"] == [played]
