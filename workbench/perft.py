@@ -9,7 +9,7 @@ import argparse
 import json
 from importlib import resources
 
-from .engine import GameState, new_game
+from .engine import GameState, RulesError, new_game
 
 
 def perft(state: GameState, depth: int) -> int:
@@ -50,7 +50,12 @@ def main(argv: list[str] | None = None) -> int:
             bad += not ok
             print(f"{'PASS' if ok else 'FAIL'} {row['rules'] or 'default'} seed={row['seed']}: {got}")
         return 1 if bad else 0
-    st = new_game(args.rules or None, seed=args.seed)
+    if not 0 <= args.depth <= 8:
+        ap.error(f"--depth {args.depth}: allowed 0..8 (perft grows about 50-fold per ply)")
+    try:
+        st = new_game(args.rules or None, seed=args.seed)
+    except RulesError as exc:  # a user error: one clear line, no traceback
+        ap.error(f"--rules: {exc}")
     for d in range(1, args.depth + 1):
         print(d, perft(st, d))
     return 0

@@ -14,7 +14,9 @@ crossings (``bridges``/``fords``) as a tuple of hex names in board order.
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .boarddata import board_data
@@ -55,6 +57,7 @@ _CROSSINGS = ("bridges", "fords")
 _START_MAX = 1024
 
 
+@lru_cache(maxsize=1)
 def river_band() -> tuple[str, ...]:
     """Names of the river hexes (rows ``river_rows`` of the data file), in board order."""
     rows = set(board_data()["river_rows"])
@@ -297,6 +300,8 @@ def _crossing_names(name: str, value: Any) -> tuple[str, ...]:
 
 
 def _start_path(value: Any) -> str | None:
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
     if not isinstance(value, str):
         raise RulesError(f"parameter start must be the path of a scenario file (text), got {_short(value)}")
     text = value.strip()
@@ -393,3 +398,14 @@ def rules_table(markdown: bool = True) -> str:
     widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
     fmt = "  ".join(f"{{:<{w}}}" for w in widths)
     return "\n".join(fmt.format(*r).rstrip() for r in [head, *rows])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m workbench rules [--markdown]``: print the table of toggles and parameters."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m workbench rules", description=main.__doc__)
+    ap.add_argument("--markdown", action="store_true", help="the Markdown table of docs/rulings.md")
+    args = ap.parse_args(argv)
+    print(rules_table(markdown=args.markdown))
+    return 0

@@ -43,7 +43,10 @@ from .yamlmarks import (
 )
 
 TOP_KEYS = ("id", "title", "ruling", "source", "description", "rules", "seed", "position", "checks")
-POSITION_KEYS = ("to_move", "pieces", "markers", "ultimatum_pending", "castled", "aura_ready", "destroyed")
+# ply and quiet extend SCENARIO-FORMAT compatibly: a position reached in play keeps its draw_after
+# count (quiet plies) and its ply number through dump_scenario and back.
+POSITION_KEYS = ("to_move", "pieces", "markers", "ultimatum_pending", "castled", "aura_ready", "destroyed", "ply", "quiet")
+_COUNT_MAX = 10**9
 CHECK_KEYS = ("note", "play", "legal", "illegal", "destinations", "pieces", "markers", "to_move", "winner", "victory")
 VICTORIES = ("destroyed", "checkmate", "castle", "draw")
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -265,7 +268,7 @@ def _parse_rules(data: LineDict, where: str) -> RulesConfig:
         if key not in known:
             raise ScenarioError(where, node.line_of(key), f"unknown rule toggle {key!r}; known toggles: {', '.join(known)}")
         try:
-            RulesConfig.from_dict({key: value})
+            RulesConfig.from_dict(_alone(key, value))
         except RulesError as exc:
             raise ScenarioError(where, node.line_of(key), str(exc)) from None
     if node.get("terrain") == "rolled" and "seed" not in data:
@@ -274,7 +277,11 @@ def _parse_rules(data: LineDict, where: str) -> RulesConfig:
     for toggle, hexes in (("hill", "hills"), ("swamp", "swamps")):
         if hexes in node:
             values[hexes] = _explicit_hexes(node, toggle, hexes, where)
-    return RulesConfig.from_dict(values)
+    try:
+        return RulesConfig.from_dict(values)
+    except RulesError as exc:  # a combination (a bridge that is also a ford, adjacent bridges)
+        line = node.line_of("bridges") if "bridges" in node else node.line_of("fords") if "fords" in node else None
+        raise ScenarioError(where, line or data.line_of("rules"), str(exc)) from None
 
 
 def _explicit_hexes(node: LineDict, toggle: str, key: str, where: str) -> dict[str, str | None]:
@@ -288,6 +295,15 @@ def _explicit_hexes(node: LineDict, toggle: str, key: str, where: str) -> dict[s
                                          "(none for a side without one)")
     return {side: None if value[side] is None or str(value[side]).lower() == "none" else value[side]
             for side in ("white", "black")}
+
+
+def _alone(key: str, value: Any) -> dict[str, Any]:
+    """One rule to validate by itself: crossings without the checks that involve the other list."""
+    if key == "bridges":
+        return {"bridges": value, "fords": "none", "knight_bridge_stop": False}
+    if key == "fords":
+        return {"fords": value, "bridges": "none"}
+    return {key: value}
 
 
 # --------------------------------------------------------------------------- the position
@@ -372,6 +388,9 @@ def _check_shape(pos: LineDict, key: str, value: Any, where: str) -> None:
                     raise ScenarioError(where, line_of(value, i, pos.line_of(key)), f"castled: unknown side {item!r} (white or black)")
             else:
                 _hex_at(value, i, item, where, key)
+    elif key in ("ply", "quiet"):
+        if type(value) is not int or not 0 <= value <= _COUNT_MAX:
+            raise ScenarioError(where, pos.line_of(key), f"{key} must be a whole number 0..{_COUNT_MAX}, got {str(value)[:40]!r}")
     elif key == "destroyed":
         if not isinstance(value, dict):
             raise ScenarioError(where, pos.line_of(key), "destroyed must map white/black to piece letters, e.g. {white: [C]}")
@@ -503,6 +522,10 @@ def dump_scenario(state: GameState, id: str, title: str, checks: list[dict[str, 
         position["destroyed"] = {
             SIDE_NAMES[s]: [letter(k | (s << 3)) for k in state.destroyed[s]] for s in (0, 1) if state.destroyed[s]
         }
+    if state.ply:
+        position["ply"] = state.ply
+    if state.quiet:
+        position["quiet"] = state.quiet
     data: dict[str, Any] = {"id": id, "title": title}
     if rules:
         data["rules"] = rules

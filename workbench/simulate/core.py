@@ -39,7 +39,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from workbench.agents import make_agent, material_white
-from workbench.engine import CASTLE, MOVE, ORDER, SHOT, RulesConfig, make_game
+from workbench.engine import CASTLE, MOVE, ORDER, SHOT, RulesConfig, make_game, order_steps
 from workbench.engine.game import resolve_start
 from workbench.engine.geometry import hex_name
 from workbench.engine.pieces import INFANTRY, LETTERS
@@ -266,7 +266,7 @@ def _steps(action: tuple) -> list[tuple[int, int]]:
     if kind == MOVE:
         return [(action[1], action[2])]
     if kind == ORDER:
-        return [(action[1], action[2]), (action[4], action[5])]
+        return [(a, t) for a, t, _ in order_steps(action)]
     return []
 
 
@@ -275,7 +275,7 @@ def _promotions(action: tuple, side: int, after: list[int]) -> list[tuple[int, i
     if action[0] == MOVE:
         cand = [(action[2], action[3])]
     elif action[0] == ORDER:
-        cand = [(action[2], action[3]), (action[5], action[6])]
+        cand = [(t, k) for _, t, k in order_steps(action)]
     else:
         return []
     return [(t, k) for t, k in cand if k and after[t] == k | (side << 3)]
@@ -398,7 +398,7 @@ def play_game(spec: GameSpec) -> GameResult:
             dead, victims = _deaths(before, st.squares, action, side, castling)
             for c in dead:
                 lost[c >> 3][_KIND_INDEX[c & 7]] += 1
-            if dead or (action[0] in (MOVE, ORDER) and (action[3] or action[-1])):
+            if dead or (action[0] in (MOVE, ORDER) and any(action[3::3])):
                 ev = material_white(st)  # material only changes when pieces die or promote
             evals.append(ev)
             movers.append(side)
