@@ -1,4 +1,4 @@
-"""The rulings notebook runs top to bottom and shows every official ruling."""
+"""The rulings notebook runs top to bottom and shows every official ruling, its boards and its checks in words."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ from nbhelp import execute_notebook
 
 @pytest.mark.notebook
 def test_rulings_notebook_executes() -> None:
-    text = "".join(
-        out.get("text", "") + "".join(out.get("data", {}).get("text/markdown", ""))
-        for out in execute_notebook("02_disputed_rulings.ipynb")
-    )
+    outputs = execute_notebook("02_disputed_rulings.ipynb")
+    text = "".join(out.get("text", "") + "".join(out.get("data", {}).get("text/markdown", "")) for out in outputs)
+    html = "".join(out.get("data", {}).get("text/html", "") for out in outputs)
     for n in range(1, 7):
         assert f"Ruling {n}:" in text
-    assert "Before" in text and "After" in text
+    assert "Before" in html and "After" in html and html.count("<figure") >= 12
+    assert 'class="named-illegal"' in html and 'class="named-legal"' in html  # illegal and legal cases drawn
+    assert "**PASS** check" in text and "illegal: d3-d5" in text  # each check said in words
     assert "FAIL" not in text and "ERROR" not in text

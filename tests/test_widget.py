@@ -81,7 +81,7 @@ def test_selecting_a_piece_lights_moves_stops_and_shots() -> None:
     shots = {hex_name(a[2]) for a in ctrl.state.legal_actions() if a[0] == SHOT and a[1] == parse_hex("d2")}
     assert shots and {h for h, c in lit.items() if c == "shot"} == shots
     ctrl.click("d5")  # three hexes away: the engine explains the shot rule, not a move rule
-    assert ctrl.message.startswith("d2*d5") and "(W8)" in ctrl.message and ctrl.selected is None
+    assert ctrl.message.startswith("d2*d5") and "(W8" in ctrl.message and ctrl.selected is None
     target = sorted(shots)[0]
     ctrl.click("d2")
     ctrl.click(target)
@@ -105,9 +105,9 @@ def test_promotion_asks_which_destroyed_piece_to_take() -> None:
     ctrl.click("e9")
     ctrl.click("e10")
     assert ctrl.state.ply == 0 and len(ctrl.choices) == 2
-    letters = ctrl.view()["choices"]
-    assert sorted(letters) == ["A", "C"]
-    ctrl.choose(letters.index("C"))
+    labels = ctrl.view()["choices"]  # promotion buttons name the piece, not only its letter
+    assert sorted(labels) == ["A archer", "C cavalry"]
+    ctrl.choose(labels.index("C cavalry"))
     assert ctrl.view()["pieces"]["e10"] == "C"
     assert ctrl.state.destroyed[0] == [5]
 
@@ -175,7 +175,10 @@ def test_scenario_loading_steps_through_its_play(tmp_path) -> None:
     ctrl = BoardController()
     ctrl.load_scenario(path)
     view = ctrl.view()
-    assert view["scenario"] == {"title": "Knight and ford probe", "index": 0, "count": 3}
+    assert {k: view["scenario"][k] for k in ("title", "index", "count")} == {
+        "title": "Knight and ford probe", "index": 0, "count": 3}
+    [check] = view["scenario"]["checks"]  # each check: pass or fail, and what it asserts in words
+    assert check["status"] == "pass" and check["asserts"] == "after f1-f2 a6-a5; pieces: f2 F"
     assert view["pieces"] == {"a6": "i", "d3": "K", "f1": "F", "f11": "f"}
     ctrl.step(1)
     ctrl.step(1)
@@ -240,38 +243,38 @@ def test_overlays_zones_aura_and_heat() -> None:
     view = ctrl.view()
     assert set(view["zones"][0]) == {hex_name(h) for h in ctrl.state.zone(0)}
     assert "f3" in view["aura"][0] and "f1" in view["aura"][0]
-    ctrl.overlays["threat"] = True
+    ctrl.heat, ctrl.heat_side = "threat", 1  # one heat map at a time, labelled by who attacks
     heat = ctrl.view()["heat"]
-    assert heat["kind"] == "threat"
-    if "error" in heat:
-        assert "workbench.viz.heat" in heat["error"]
-    else:
-        assert len(heat["values"]) == 91 and max(abs(v) for v in heat["values"]) <= 1.0
+    assert heat["kind"] == "threat" and heat["label"].startswith("attacked by black")
+    assert len(heat["values"]) == 91 and heat["max"] == max(heat["values"]) > 0
+    assert heat["values"][parse_hex("f5")] > 0 and heat["values"][parse_hex("f1")] == 0
 
 
-def test_widget_messages_drive_the_controller(tmp_path) -> None:
+def test_widget_messages_drive_the_controller() -> None:
     pytest.importorskip("anywidget")
     from workbench.widget import HexBoard
 
     board = HexBoard(seed=3)
     board.state = new_game(seed=0)
     assert len(board.geometry["centres"]) == 91 and board.state.game.seed == 0
+    assert {"a", "l", "1", "11"} <= {t for _, _, t in board.geometry["coords"]}  # rim coordinates
     board._on_msg(board, {"type": "click", "hex": "f3"}, [])
     assert board.view["selected"] == "f3" and board.view["targets"]["f5"] == "move"
     board._on_msg(board, {"type": "click", "hex": "f5"}, [])
     assert board.view["moves"] == ["f3-f5"] and board.view["to_move"] == "black"
     board._on_msg(board, {"type": "undo"}, [])
     assert board.view["moves"] == [] and board.view["can_redo"]
-    board._on_msg(board, {"type": "new_game", "season": "winter", "hill": False, "swamp": True,
-                          "terrain": "fixed", "other": "castling=sacrifice", "seed": "3"}, [])
+    board._on_msg(board, {"type": "goto", "ply": 1}, [])  # a click on the move in the list
+    assert board.view["moves"] == ["f3-f5"]
+    board._on_msg(board, {"type": "new_game", "rules": {"season": "winter", "hill": False, "terrain": "fixed"},
+                          "other": "castling=sacrifice", "seed": "3"}, [])
     assert board.state.rules.label() == "season=winter,hill=false,terrain=fixed,castling=sacrifice"
-    board._on_msg(board, {"type": "load_record", "path": ""}, [])
-    assert "path box" in board.view["message"]
+    active = board.view["active_rules"]
+    assert active["season"] == "winter" and "castling=sacrifice" in active["toggles"] and "hill: off" in active["hexes"]
     board._on_msg(board, {"type": "fly"}, [])
-    assert "unknown widget message 'fly'" in board.view["message"]
-    board._on_msg(board, {"type": "export", "path": str(tmp_path / "My Probe.yaml")}, [])
-    written = (tmp_path / "My Probe.yaml").read_text(encoding="utf-8")
-    assert written == board.export_text and "id: my-probe" in written
+    assert "unknown widget message 'fly'" in board.view["message"] and board.view["level"] == "error"
+    board._on_msg(board, {"type": "download", "kind": "scenario"}, [])
+    assert board.download["name"] == "edited-position.yaml" and "checks:" in board.download["text"]
     with pytest.raises(WidgetError, match="overlays"):
         board.show(fog=True)
 

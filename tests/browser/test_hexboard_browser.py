@@ -7,33 +7,19 @@ from the Python state. Every request not to 127.0.0.1 is blocked; servers and ke
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
 
 from workbench.engine import new_game
 
-from .serve import CHROMIUM, CHROMIUM_ARGS, NotebookServer, write_notebook
+from .conftest import open_page
+from .serve import NotebookServer, write_notebook
 
 pytestmark = pytest.mark.browser
 
 BOARD_CODE = "from workbench.widget import HexBoard\nboard = HexBoard(seed=0)\nboard"
-
-
-@pytest.fixture(scope="module")
-def browser():  # noqa: ANN201 - playwright's Browser
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(f"{CHROMIUM} is missing: `make chromium` installs Debian's chromium for the browser tests")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def serve(app: str, tmp_path: Path) -> Iterator[NotebookServer]:
@@ -53,25 +39,6 @@ def voila(tmp_path: Path) -> Iterator[NotebookServer]:
 @pytest.fixture
 def lab(tmp_path: Path) -> Iterator[NotebookServer]:
     yield from serve("lab", tmp_path)
-
-
-def open_page(browser, server: NotebookServer):  # noqa: ANN001, ANN201 - playwright's Browser and Page
-    """A page on the server's notebook that may reach 127.0.0.1 only; records what it blocked."""
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
-    page.blocked = []
-
-    def only_loopback(route) -> None:  # noqa: ANN001 - playwright's Route
-        if urlparse(route.request.url).hostname == "127.0.0.1":
-            route.continue_()
-        else:
-            page.blocked.append((route.request.resource_type, route.request.url))
-            route.abort()
-
-    page.route("**/*", only_loopback)
-    page.errors = []
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    page.goto(server.url, wait_until="domcontentloaded", timeout=30_000)
-    return page
 
 
 def wait_for_board(page, server: NotebookServer) -> None:  # noqa: ANN001
@@ -109,7 +76,7 @@ def test_voila_click_piece_then_destination_plays_it_in_python(browser, voila: N
     )
     page.locator("button.tf-btn-undo").click()
     page.wait_for_selector('.tf-piece[data-hex="f3"][data-piece="K"]', timeout=15_000)
-    assert page.locator(".tf-moves li").count() == 0
+    assert page.locator(".tf-move:not(.tf-future)").count() == 0 and page.locator(".tf-move.tf-future").count() == 1
     page.screenshot(path=str(tmp_path / "hexboard-voila.png"))
     # Voila's page template asks a CDN for icon fonts (blocked, harmless); the widget itself needs nothing outside.
     assert not [u for kind, u in page.blocked if kind not in ("stylesheet", "font")], page.blocked

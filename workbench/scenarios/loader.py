@@ -24,6 +24,7 @@ from workbench.engine.pieces import KNIGHT, SIDE_NAMES, letter, parse_letter, si
 from workbench.engine.serialize import position_fields
 
 from .checks import ERROR_STATUS, FAIL_STATUS, PASS_STATUS, Check, CheckResult, play_actions, run_check
+from .variant import rules_under
 from .yamlmarks import DuplicateKeyError, LineDict, LineList, error_line, line_of, load_with_lines
 
 TOP_KEYS = ("id", "title", "ruling", "source", "description", "rules", "seed", "position", "checks")
@@ -65,7 +66,7 @@ class Scenario:
         rules = self.rules
         if overrides:
             try:
-                rules = rules.replace(**overrides)
+                rules = rules_under(rules, overrides)  # the same query as the board's rule-change diff
             except RulesError as exc:
                 raise ScenarioError(self.where, None, f"--rules: {exc}") from None
         try:

@@ -78,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--overwrite", action="store_true", help="replace an existing --out")
     ap.add_argument("--flush-every", type=float, default=1.0, metavar="SECONDS",
                     help="write finished games to --out at least this often")
+    ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"),
+                    help="auto: the native core when built (same games, faster); python: the pure-Python engine")
     ap.add_argument("--no-progress", action="store_true")
     ap.add_argument("--out", required=True, help="output Parquet dataset, e.g. runs/batch.parquet")
     args = ap.parse_args(argv)
@@ -93,10 +95,14 @@ def main(argv: list[str] | None = None) -> int:
         result = simulate(grid or None, args.white, args.black, args.games, seed=args.seed,
                           max_plies=args.max_plies, workers=args.workers, scheduler=args.scheduler,
                           events=args.events, out=args.out, resume=args.resume, progress=not args.no_progress,
-                          overwrite=args.overwrite, flush_seconds=args.flush_every)
+                          overwrite=args.overwrite, flush_seconds=args.flush_every, engine=args.engine)
     except (SimulationError, RulesError, ValueError) as exc:
         print(f"simulate: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a disk or network failure mid-run: one line, not a traceback
+        print(f"simulate: error: {exc.filename or ''}{': ' if exc.filename else ''}{exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(f"simulate: interrupted; finished games are in {args.out}; rerun with --resume", file=sys.stderr)
         return 130

@@ -12,8 +12,11 @@ that are missing. The game seed draws the rolled terrain; each agent's seed deri
 Files: ``out`` is a Parquet *dataset directory* ``FILE.parquet/`` of part files. A part is
 written under a hidden temporary name and renamed into place, so a kill -9 leaves only whole
 parts; ``read_results`` reads them all (deduplicated by ``game_id``). ``_run.json`` in the
-directory records the batch parameters that ``resume`` checks. With events, the event table is
-a sibling dataset ``FILE.events.parquet/`` written alongside, part for part.
+directory records the batch parameters that ``resume`` checks, and every part carries the same
+record in its Parquet metadata (``workbench.run``), so parts of two different batches found in
+one folder are refused instead of silently merged. Only ``part-*.parquet`` files are read: a
+folder may hold other files, which simulate never reads nor deletes. With events, the event
+table is a sibling dataset ``FILE.events.parquet/`` written alongside, part for part.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import hashlib
 import itertools
 import json
 import os
+import re
 import time
 import traceback
 import uuid
@@ -41,6 +45,8 @@ from workbench.engine.geometry import hex_name
 from workbench.engine.pieces import INFANTRY, LETTERS
 from workbench.engine.state import GameState
 from workbench.engine.telemetry import RULES
+
+from .nativegame import native_game, playable
 
 SIDES = ("white", "black")
 KINDS = ("feudal", "knight", "pikeman", "cavalry", "archer", "infantry")
@@ -71,6 +77,7 @@ GAMES_SCHEMA = pa.schema(
     + [("seconds", pa.float64()), ("error", pa.string()), ("lead_changes", pa.int64()), ("drama", pa.float64()),
        ("mean_branching", pa.float64()), ("decision_share", pa.float64())]
     + [(c, pa.int64()) for c in RULE_COLUMNS]
+    + [("engine", pa.string())]
 )
 EVENTS_SCHEMA = pa.schema(
     [("game_id", pa.int64()), ("ply", pa.int64()), ("side", pa.string()), ("action", pa.string()),
@@ -80,6 +87,11 @@ EVENTS_SCHEMA = pa.schema(
 )
 GAME_COLUMNS = GAMES_SCHEMA.names
 EVENT_COLUMNS = EVENTS_SCHEMA.names
+
+
+RUN_KEY = b"workbench.run"  # Parquet metadata key: the run manifest of the batch a part belongs to
+# Part files of a dataset folder: ``part-<run>-<n>.parquet`` and ``part-<id>-merged.parquet``.
+PART_NAME = re.compile(r"^part-[0-9a-f]{8}-(?:\d{5}|merged)\.parquet$")
 
 
 class SimulationError(ValueError):
@@ -115,6 +127,7 @@ class GameSpec:
     seed: int
     max_plies: int = 300
     events: bool = False
+    engine: str = "python"  # "native": played inside the Rust core when both agents have native twins
 
 
 @dataclass
@@ -205,7 +218,7 @@ def _distinct(cells: list[RulesConfig]) -> list[RulesConfig]:
 
 
 def make_specs(cells: list[RulesConfig], white: str, black: str, games: int, seed: int, max_plies: int,
-               events: bool) -> list[GameSpec]:
+               events: bool, engine: str = "python") -> list[GameSpec]:
     """Game specs for ``games`` games per cell; ``game_id = cell_index * games + game_index``."""
     specs = []
     for ci, rules in enumerate(cells):
@@ -213,7 +226,7 @@ def make_specs(cells: list[RulesConfig], white: str, black: str, games: int, see
         label = rules.label()
         for gi in range(games):
             specs.append(GameSpec(ci * games + gi, label, data, white, black, game_seed(seed, ci, gi),
-                                  max_plies, events))
+                                  max_plies, events, engine))
     return specs
 
 
@@ -337,7 +350,7 @@ def _base_row(spec: GameSpec) -> dict[str, Any]:
                 "victory": "unfinished", "plies": 0})
     row.update(dict.fromkeys(LOST_COLUMNS, 0))
     row.update({"seconds": 0.0, "error": None, "lead_changes": 0, "drama": 0.0, "mean_branching": 0.0,
-                "decision_share": 0.0})
+                "decision_share": 0.0, "engine": spec.engine})
     row.update(dict.fromkeys(RULE_COLUMNS, 0))
     return row
 
@@ -366,8 +379,13 @@ def play_game(spec: GameSpec) -> GameResult:
             row[f"hill_{s}"] = terrain["hills"][s]
             row[f"swamp_{s}"] = terrain["swamps"][s]
         st = game.new_initial_state()
-        agents = [make_agent(spec.white, seed=agent_seed(spec.seed, 0)),
-                  make_agent(spec.black, seed=agent_seed(spec.seed, 1))]
+        seeds = (agent_seed(spec.seed, 0), agent_seed(spec.seed, 1))
+        if spec.engine == "native" and playable(spec.white, spec.black):
+            # the whole game in Rust; its trace then runs through this same loop (identical rows)
+            st, agents = native_game(st, spec.white, spec.black, seeds, spec.max_plies)
+        else:
+            agents = [make_agent(spec.white, seed=seeds[0]), make_agent(spec.black, seed=seeds[1])]
+            row["engine"] = "python"
         castling = game.rules.castling
         ev = material_white(st)
         while st.victory is None and st.ply < spec.max_plies:
@@ -496,22 +514,76 @@ def _parts(path: Path) -> list[Path]:
         return [path]
     if not path.is_dir():
         return []
-    return sorted(p for p in path.iterdir() if p.suffix == ".parquet" and not p.name.startswith((".", "_")))
+    return sorted(p for p in path.iterdir() if PART_NAME.match(p.name) and p.is_file())
+
+
+def _run_of(part: Path) -> str | None:
+    """The run manifest (JSON text) stored in a part's metadata; None for parts written before it was."""
+    meta = pq.read_schema(part).metadata or {}
+    value = meta.get(RUN_KEY)
+    return None if value is None else value.decode("utf-8", "replace")
+
+
+def _describe_run(text: str) -> str:
+    try:
+        m = json.loads(text)
+        return (f"{m.get('white')} vs {m.get('black')}, {m.get('games')} games per cell, seed {m.get('seed')}, "
+                f"cells {', '.join(map(str, m.get('cells') or []))}")
+    except (ValueError, TypeError, AttributeError):
+        return "unreadable run record"
+
+
+def check_one_batch(path: Path, parts: list[Path], df: pd.DataFrame) -> None:
+    """Refuse a folder whose parts come from different batches, naming the batches and the numbers.
+
+    Parts record their batch in their metadata; for parts without it, two rows with one
+    ``game_id`` but different seed, cell or agents are two batches' games.
+    """
+    runs: dict[str, list[Path]] = {}
+    for part in parts:
+        run = _run_of(part)
+        if run is not None:
+            runs.setdefault(run, []).append(part)
+    if len(runs) > 1:
+        lines = [f"batch {i}: {len(ps)} part file(s), {_describe_run(run)}" for i, (run, ps) in enumerate(runs.items(), 1)]
+        raise SimulationError(f"{path}: holds parts of {len(runs)} different batches ({'; '.join(lines)}); "
+                              "refusing to merge them: move one batch's part files to another folder")
+    keys = [c for c in ("seed", "cell", "white_agent", "black_agent") if c in df]
+    if "game_id" not in df or not keys:
+        return
+    dup = df[df.game_id.duplicated(keep=False)]
+    if dup.empty:
+        return
+    clash = dup.groupby("game_id")[keys].nunique(dropna=False).gt(1).any(axis=1)
+    numbers = clash[clash].index.tolist()
+    if numbers:
+        shown = ", ".join(map(str, numbers[:10])) + (", ..." if len(numbers) > 10 else "")
+        raise SimulationError(f"{path}: holds games of two batches: {len(numbers)} game numbers ({shown}) appear with "
+                              f"different {'/'.join(keys)}; refusing to keep one copy of each silently")
 
 
 def read_results(path: str | os.PathLike, columns: list[str] | None = None) -> pd.DataFrame:
-    """The whole games table of a simulation output (every part, each game once, by ``game_id``)."""
+    """The whole games table of a simulation output (every part, each game once, by ``game_id``).
+
+    Raises ``SimulationError`` when the folder mixes batches (see ``check_one_batch``).
+    """
     p = Path(path)
     parts = _parts(p)
     if not parts:
         if not p.exists():
             raise FileNotFoundError(f"{p}: no simulation output here")
         return games_frame([])[columns] if columns else games_frame([])
-    table = pa.concat_tables([pq.read_table(f, columns=columns, schema=GAMES_SCHEMA) if columns is None
-                              else pq.read_table(f, columns=columns) for f in parts])
+    wanted = None if columns is None else list(dict.fromkeys(
+        [*columns, *(c for c in ("game_id", "seed", "cell", "white_agent", "black_agent") if c in GAMES_SCHEMA.names)]))
+    table = pa.concat_tables([pq.read_table(f, schema=GAMES_SCHEMA) if wanted is None
+                              else pq.read_table(f, columns=wanted) for f in parts])
     df = _frame(table)
+    if len(parts) > 1:
+        check_one_batch(p, parts, df)
     if "game_id" in df:
         df = df.drop_duplicates("game_id", keep="last").sort_values("game_id", kind="stable")
+    if columns is not None:
+        df = df[columns]
     return df.reset_index(drop=True)
 
 
@@ -527,8 +599,10 @@ def read_events(path: str | os.PathLike) -> pd.DataFrame:
     return df.drop_duplicates(["game_id", "ply"], keep="last").sort_values(["game_id", "ply"]).reset_index(drop=True)
 
 
-def _write_atomic(table: pa.Table, directory: Path, name: str) -> Path:
+def _write_atomic(table: pa.Table, directory: Path, name: str, run: str | None = None) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
+    if run is not None:
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}), RUN_KEY: run.encode()})
     tmp = directory / f".tmp-{name}"
     pq.write_table(table, tmp)
     final = directory / name
@@ -543,8 +617,11 @@ class PartWriter:
     so a kill -9 loses at most that much; ``close`` flushes the rest and compacts the parts.
     """
 
-    def __init__(self, out: str | os.PathLike, events: bool, flush_seconds: float = 1.0, flush_games: int = 500) -> None:
+    def __init__(self, out: str | os.PathLike, events: bool, flush_seconds: float = 1.0, flush_games: int = 500,
+                 manifest: dict | None = None) -> None:
         self.out = Path(out)
+        self.run = None if manifest is None else json.dumps(manifest, sort_keys=True)
+        self.written = 0  # games written by this writer
         self.events_out = events_path(out) if events else None
         self.flush_seconds = flush_seconds
         self.flush_games = flush_games
@@ -568,9 +645,10 @@ class PartWriter:
             return
         name = f"part-{self._run}-{self._n:05d}.parquet"
         if self.events_out is not None:
-            _write_atomic(pa.Table.from_pylist(self._events, schema=EVENTS_SCHEMA), self.events_out, name)
-        _write_atomic(pa.Table.from_pylist(self._rows, schema=GAMES_SCHEMA), self.out, name)
+            _write_atomic(pa.Table.from_pylist(self._events, schema=EVENTS_SCHEMA), self.events_out, name, self.run)
+        _write_atomic(pa.Table.from_pylist(self._rows, schema=GAMES_SCHEMA), self.out, name, self.run)
         self._n += 1
+        self.written += len(self._rows)
         self._rows, self._events = [], []
 
     def close(self, compact: bool = True) -> None:
@@ -583,57 +661,32 @@ class PartWriter:
 
 
 def compact_dataset(directory: Path, schema: pa.Schema, keys: list[str]) -> None:
-    """Merge a dataset's parts into one part: write the merged file, then remove the old ones."""
+    """Merge a dataset's parts into one part: write the merged file, then remove the old ones.
+
+    Parts of different batches are left as they are: merging would keep one copy of each game
+    number and hide the mix that ``read_results`` reports.
+    """
     parts = _parts(directory)
     if len(parts) <= 1:
+        return
+    runs = {_run_of(f) for f in parts}
+    if len(runs) > 1:
         return
     table = pa.concat_tables([pq.read_table(f, schema=schema) for f in parts])
     df = table.to_pandas()
     df = df.drop_duplicates(keys, keep="last").sort_values(keys, kind="stable")
     merged = pa.Table.from_pandas(df, schema=schema, preserve_index=False)
-    _write_atomic(merged, directory, f"part-{uuid.uuid4().hex[:8]}-merged.parquet")
+    _write_atomic(merged, directory, f"part-{uuid.uuid4().hex[:8]}-merged.parquet", runs.pop())
     for f in parts:
         f.unlink(missing_ok=True)
 
 
-def run_manifest(cells: list[RulesConfig], white: str, black: str, games: int, seed: int, max_plies: int) -> dict:
-    """What identifies a batch: a resumed run must match it exactly."""
+def run_manifest(cells: list[RulesConfig], white: str, black: str, games: int, seed: int, max_plies: int,
+                 events: bool = False) -> dict:
+    """What identifies a batch: a resumed run must match it exactly (``events`` too, or some games
+    would have events and others not)."""
     return {"cells": [c.label() for c in cells], "white": white, "black": black, "games": games, "seed": seed,
-            "max_plies": max_plies}
-
-
-def prepare_output(out: str | os.PathLike, manifest: dict, events: bool, resume: bool, overwrite: bool) -> set[int]:
-    """Check or create the output directory; returns the ``game_id``s already done (resume)."""
-    p = Path(out)
-    ep = events_path(p)
-    if p.exists() and not p.is_dir() and overwrite:
-        p.unlink()
-    if p.exists() and not p.is_dir():
-        raise SimulationError(f"{p}: exists and is a file, not a simulation dataset directory (overwrite replaces it)")
-    existing = _parts(p)
-    manifest_file = p / "_run.json"
-    if existing or manifest_file.exists():
-        if overwrite:
-            for f in [*existing, manifest_file, *_parts(ep)]:
-                f.unlink(missing_ok=True)
-        elif not resume:
-            raise SimulationError(f"{p}: already holds a simulation; use resume (--resume) or overwrite")
-        else:
-            old = json.loads(manifest_file.read_text()) if manifest_file.exists() else None
-            if old is not None and old != manifest:
-                diff = [k for k in manifest if old.get(k) != manifest[k]]
-                raise SimulationError(
-                    f"{p}: cannot resume, the batch differs in {', '.join(diff)} "
-                    f"(stored {[old.get(k) for k in diff]}, asked {[manifest[k] for k in diff]})")
-            done = set(read_results(p, columns=["game_id"])["game_id"].tolist()) if existing else set()
-            p.mkdir(parents=True, exist_ok=True)
-            manifest_file.write_text(json.dumps(manifest, indent=1))
-            return done
-    p.mkdir(parents=True, exist_ok=True)
-    if events:
-        ep.mkdir(parents=True, exist_ok=True)
-    manifest_file.write_text(json.dumps(manifest, indent=1))
-    return set()
+            "max_plies": max_plies, "events": bool(events)}
 
 
 __all__ = [

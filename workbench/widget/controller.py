@@ -10,6 +10,11 @@ come from the engine (``legal_actions``, ``explain_illegal``, ``action_to_string
 from __future__ import annotations
 
 import importlib
+import json
+import os
+import random
+import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -43,11 +48,35 @@ from workbench.engine.pieces import (
     parse_letter,
     side_index,
 )
+from workbench.engine.rules import parse_pairs
 
-# How a lit hex looks: the JavaScript maps each class to a style.
+# How a lit hex looks: the JavaScript maps each class to a style (and the legend explains each).
 TARGET_CLASSES = ("move", "attack", "stop", "mine", "shot", "castle", "order")
-OVERLAYS = ("zones", "markers", "aura", "zone_control", "threat")
+# Drawn layers a designer switches on and off; any number may be on at once.
+OVERLAYS = ("zones", "markers", "aura", "last")
+# Heat maps colour whole hexes, so at most one is drawn (the panel offers them as one choice).
+HEATS = ("zone_control", "threat")
 START_TOGGLES = ("season", "hill", "swamp", "terrain")
+MESSAGE_LEVELS = ("info", "warning", "error")
+
+# The agent the panel proposes and the evaluation uses (one place to change the default strength).
+DEFAULT_AGENT = "alphabeta:depth=3,nodes=6000,seconds=2"
+# What a browser may ask of an agent: parameter -> (lowest, highest). Larger values are capped, so a
+# page cannot hold the kernel for more than about AGENT_SECONDS (mcts has no clock: its iterations are
+# capped at what takes about 2 s in a busy middle game on this machine).
+AGENT_SECONDS = 2.0
+AGENT_LIMITS: dict[str, dict[str, tuple[float, float]]] = {
+    "random": {},
+    "greedy": {},
+    "alphabeta": {"depth": (1, 6), "nodes": (1, 60_000), "seconds": (0.05, AGENT_SECONDS)},
+    "mcts": {"iterations": (1, 1500), "rollout_depth": (0, 8), "c": (0.0, 10.0), "scale": (0.01, 100.0),
+             "widen": (0.0, 10.0)},
+}
+AGENT_WORDS = {"mcts": {"rollout": ("eval", "random"), "quiesce": (True, False)}}
+# Files a board reads: regular files only, at most this many bytes (records and scenarios are small).
+MAX_FILE_BYTES = 512 * 1024
+# Where the scenario picker looks: the project's scenarios/ folders (never a path typed in the page).
+SCENARIO_ROOT = Path(__file__).resolve().parents[2] / "scenarios"
 
 
 class WidgetError(ValueError):
@@ -82,8 +111,16 @@ class BoardController:
         self.order_steps: list[int] = []  # Order in progress: [a, ta, b, ...] as chosen so far
         self.choices: list[Action] = []  # actions differing only by promotion, awaiting a pick
         self.message = ""
-        self.overlays: dict[str, bool] = {name: name in ("markers",) for name in OVERLAYS}
-        self.heat_side = 0
+        self.level = "info"  # of the message: info, warning or error (MESSAGE_LEVELS)
+        self.overlays: dict[str, bool] = {name: name in ("markers", "last") for name in OVERLAYS}
+        self.heat: str | None = None  # one of HEATS, or None
+        self.heat_side = 0  # zone_control: whose zones; threat: whose pieces attack
+        self.flipped = False  # Black at the bottom
+        self.analysis: dict[str, Any] | None = None  # the agent's evaluation of the position shown
+        self.show_evals = False  # per-move evaluations in the move list (agent games, loaded records)
+        self.diff: dict[str, Any] | None = None  # what changes under another rule value
+        self.scenario_checks: list[dict[str, Any]] = []
+        self.scenario: Any = None
         self.agent: Any = None
         self.agent_name: str | None = None
         self.agent_side: int | None = None
@@ -97,6 +134,23 @@ class BoardController:
         self.edit_markers: dict[int, int] = {}
         self.edit_to_move = 0
         self.edit_archer: int | None = None
+
+    def say(self, text: str, level: str = "info") -> None:
+        """Show ``text`` in the panel as info, a warning (a refused click) or an error (a bad file)."""
+        self.message = text
+        self.level = level
+
+    def warn(self, text: str) -> None:
+        """A gesture the rules or the board refuse: shown in the warning colour."""
+        self.say(text, "warning")
+
+    def error(self, text: str) -> None:
+        """A failure (bad file, bad value): shown in the error colour."""
+        self.say(text, "error")
+
+    def clear_message(self) -> None:
+        """Drop a message that no longer applies (every new gesture starts clean)."""
+        self.say("")
 
     # ------------------------------------------------------------------ playing
     def targets(self, h: int) -> dict[int, str]:
@@ -130,7 +184,7 @@ class BoardController:
             for ray in RAYS[h]:
                 if t in ray:
                     i = ray.index(t)
-                    after_bridge = i > 0 and st.board.is_bridge[ray[i - 1]]
+                    after_bridge = i > 0 and st.board.is_bridge[ray[i - 1]] and getattr(st.rules, "knight_bridge_stop", True)
                     if after_bridge or t in enemy_zone or st.board.stop_for[s][t]:
                         return "stop"
         elif kind == CAVALRY:
@@ -155,12 +209,14 @@ class BoardController:
     def start_order(self) -> None:
         """Begin an Order: the next clicks pick two infantry and one step for each."""
         if not self.can_order():
-            self.message = "an Order needs the feudal selected and 2+ own infantry within distance 2 of it (W12)"
+            rules = self.state.rules
+            size, radius = getattr(rules, "order_size", 2), getattr(rules, "order_radius", 2)
+            self.warn(f"an Order needs the feudal selected and {size}+ own infantry within distance {radius} of it (W12)")
             return
         self.ordering = True
         self.order_steps = []
         self.choices = []
-        self.message = "Order: click the first infantryman"
+        self.say("Order: click the first infantryman")
 
     def _order_click(self, h: int) -> None:
         """One click of an Order in progress: infantryman, step, infantryman, step."""
@@ -169,13 +225,12 @@ class BoardController:
         allowed = {a[1 + n + (1 if n >= 2 else 0)] for a in options}
         if h not in allowed:
             what = ("first infantryman", "step for it", "second infantryman", "step for it")[n]
-            self.message = f"Order: {hex_name(h)} is not a legal {what}; legal: " + ", ".join(
-                sorted(hex_name(x) for x in allowed)
-            )
+            legal = ", ".join(sorted(hex_name(x) for x in allowed))
+            self.warn(f"Order: {hex_name(h)} is not a legal {what}; legal: {legal}")
             return
         self.order_steps.append(h)
         if len(self.order_steps) < 4:
-            self.message = "Order: click " + ("its step", "the second infantryman", "its step")[len(self.order_steps) - 1]
+            self.say("Order: click " + ("its step", "the second infantryman", "its step")[len(self.order_steps) - 1])
             return
         self._play_or_choose(self.order_actions())
 
@@ -187,10 +242,10 @@ class BoardController:
             return
         st = self.state
         if st.is_terminal():
-            self.message = f"the game is over: {self.result_text()}"
+            self.warn(f"the game is over: {self.result_text()}")
             return
         if self.choices:
-            self.message = "choose the piece to promote to first (or undo the selection by clicking it)"
+            self.warn("choose the piece to promote to first (or undo the selection by clicking it)")
             self.choices = []
         if self.ordering:
             self._order_click(h)
@@ -199,13 +254,13 @@ class BoardController:
         if self.selected is None or (c and c >> 3 == st.to_move and h not in self.targets(self.selected)):
             if h == self.selected:
                 self.selected = None
-                self.message = ""
+                self.clear_message()
                 return
             self._select(h)
             return
         if h == self.selected:
             self.selected = None
-            self.message = ""
+            self.clear_message()
             return
         frm = self.selected
         matching = [
@@ -216,7 +271,7 @@ class BoardController:
         if not matching:
             # An archer reaches hexes beyond its neighbours only by a shot (W8): explain that action.
             shot = st.squares[frm] & 7 == ARCHER and DISTANCE[frm][h] >= 2
-            self.message = explain_illegal(st, (SHOT, frm, h) if shot else (MOVE, frm, h, 0))
+            self.warn(explain_illegal(st, (SHOT, frm, h) if shot else (MOVE, frm, h, 0)))
             self.selected = None
             return
         self._play_or_choose(matching)
@@ -225,16 +280,19 @@ class BoardController:
         st = self.state
         c = st.squares[h]
         if not c:
-            self.message = f"{hex_name(h)}: no piece there; click a {SIDE_NAMES[st.to_move]} piece"
+            self.warn(f"{hex_name(h)}: no piece there; click a {SIDE_NAMES[st.to_move]} piece")
             self.selected = None
             return
         if c >> 3 != st.to_move:
-            self.message = f"{hex_name(h)}: that is a {SIDE_NAMES[c >> 3]} piece; {SIDE_NAMES[st.to_move]} is to move"
+            self.warn(f"{hex_name(h)}: that is a {SIDE_NAMES[c >> 3]} piece; {SIDE_NAMES[st.to_move]} is to move")
             self.selected = None
             return
         self.selected = h
         lit = self.targets(h)
-        self.message = "" if lit or self.can_order() else f"{hex_name(h)}: this {KIND_NAMES[c & 7]} has no legal action"
+        if lit or self.can_order():
+            self.clear_message()
+        else:
+            self.warn(f"{hex_name(h)}: this {KIND_NAMES[c & 7]} has no legal action")
 
     def _play_or_choose(self, actions: list[Action]) -> None:
         """Play the one action, or ask which promotion (W13) when several differ only by it."""
@@ -242,12 +300,12 @@ class BoardController:
             self.play_action(actions[0])
         else:
             self.choices = sorted(actions)
-            self.message = "promotion: choose the destroyed piece to take"
+            self.say("promotion: choose the destroyed piece to take")
 
     def choose(self, index: int) -> None:
         """Pick one of the pending promotion choices (index into ``choices``)."""
         if not 0 <= index < len(self.choices):
-            self.message = f"no promotion choice {index}; there are {len(self.choices)}"
+            self.warn(f"no promotion choice {index}; there are {len(self.choices)}")
             return
         self.play_action(self.choices[index])
 
@@ -257,14 +315,14 @@ class BoardController:
         self.ordering = False
         self.order_steps = []
         self.choices = []
-        self.message = ""
+        self.clear_message()
 
     def play_action(self, action: Action) -> None:
         """Apply a legal action, clear the redo line, then let the agent answer if it is its turn."""
         try:
             self.state.apply(action)
         except IllegalActionError as exc:
-            self.message = str(exc)
+            self.warn(str(exc))
             return
         self.redo_stack = []
         self.cancel()
@@ -275,7 +333,7 @@ class BoardController:
         try:
             action = self.state.parse_action(text)
         except IllegalActionError as exc:
-            self.message = str(exc)
+            self.warn(str(exc))
             return
         self.play_action(action)
 
@@ -286,32 +344,54 @@ class BoardController:
     def undo(self) -> None:
         """Take back one ply, or back to the human's turn when an agent plays the other side."""
         if not self.state.history:
-            self.message = "nothing to undo"
+            self.warn("nothing to undo")
             return
         self.redo_stack.append(self.state.undo())
-        while self.agent is not None and self.state.to_move == self.agent_side and self.state.history:
+        while self.agent is not None and self._to_move() == self.agent_side and self.state.history:
             self.redo_stack.append(self.state.undo())
         self.cancel()
 
     def redo(self) -> None:
         """Replay what undo took back (an agent's recorded reply included)."""
         if not self.redo_stack:
-            self.message = "nothing to redo"
+            self.warn("nothing to redo")
             return
         self.state.apply(self.redo_stack.pop())
-        while self.redo_stack and self.agent is not None and self.state.to_move == self.agent_side:
+        while self.redo_stack and self.agent is not None and self._to_move() == self.agent_side:
             self.state.apply(self.redo_stack.pop())
         self.cancel()
 
+    def goto(self, ply: int) -> None:
+        """Jump to the position after ``ply`` actions of the line shown (moves played plus the redo line).
+
+        Like clicking a move on lichess: nothing is lost, the later moves stay in the list; the
+        agent does not answer until a new move is played.
+        """
+        total = self.state.ply + len(self.redo_stack)
+        base = self.state.ply - len(self.state.history)
+        ply = max(base, min(int(ply), total))
+        while self.state.ply > ply:
+            self.redo_stack.append(self.state.undo())
+        while self.state.ply < ply and self.redo_stack:
+            self.state.apply(self.redo_stack.pop())
+        self.cancel()
+
+    def _to_move(self) -> int:
+        """The side to move, asked of the state (a turn may one day hold several actions)."""
+        return self.state.current_player() if not self.state.is_terminal() else self.state.to_move
+
     # ------------------------------------------------------------------ games, agents, files
-    def new_game(self, seed: int | None = 0, **toggles: Any) -> None:
-        """A classic start with start-screen toggles (season, hill, swamp, terrain) or any other."""
+    def new_game(self, seed: int | None = None, **toggles: Any) -> None:
+        """A new game with any toggles or parameters; ``seed=None`` draws fresh rolled terrain."""
         try:
             rules = RulesConfig.from_dict({k: v for k, v in toggles.items() if v is not None})
         except ValueError as exc:
-            self.message = str(exc)
+            self.error(str(exc))
             return
+        if seed is None:
+            seed = random.SystemRandom().randrange(1_000_000)
         self._set_state(make_game(rules, seed).new_initial_state())
+        self.say(f"new game: {self.rules_summary()['text']} · terrain seed {seed}")
         self.agent_move()
 
     def set_state(self, state: GameState) -> None:
@@ -324,72 +404,237 @@ class BoardController:
         self.redo_stack = []
         self.scenario_states = []
         self.scenario_title = None
+        self.scenario_checks = []
+        self.scenario = None
         self.editing = False
+        self.show_evals = self.agent is not None
         self.cancel()
 
     def set_agent(self, name: str | None, side: int | str = 1, seed: int | None = None) -> None:
-        """Let an agent (``workbench.agents.make_agent``) play ``side``; ``None`` for two humans."""
+        """Let an agent (``workbench.agents.make_agent``) play ``side``; ``None`` for two humans.
+
+        The human's side goes to the bottom of the board (Black at the bottom against a White agent).
+        """
         if not name:
+            was = self.agent_name
             self.agent, self.agent_name, self.agent_side = None, None, None
+            self.say(f"{was} stopped; two humans play" if was else "two humans play")
             return
         make_agent = _optional("workbench.agents", "make_agent", "playing against an agent")
-        self.agent = make_agent(name, seed=seed)
+        try:
+            self.agent = make_agent(name, seed=seed)
+        except ValueError as exc:
+            raise WidgetError(str(exc)) from None
         self.agent_name = name
         self.agent_side = side_index(side) if isinstance(side, str) else int(side)
+        self.flipped = self.agent_side == 0
+        self.show_evals = True
+        self.say(f"{name} plays {SIDE_NAMES[self.agent_side]}")
         self.agent_move()
 
-    def agent_move(self) -> None:
-        """If the agent is to move, let it choose on a copy of the state and play its choice."""
+    def agent_to_move(self) -> bool:
+        """Whether the agent should choose an action now."""
         st = self.state
-        if self.agent is None or st.is_terminal() or st.to_move != self.agent_side or self.editing:
-            return
-        action = self.agent.select_action(st.clone())
+        return self.agent is not None and not st.is_terminal() and not self.editing and self._to_move() == self.agent_side
+
+    def agent_choose(self) -> tuple[Action, int, int]:
+        """The agent's action on a copy of the state, with the ply and state id it was chosen for."""
+        st = self.state
+        return self.agent.select_action(st.clone()), st.ply, id(st)
+
+    def agent_apply(self, action: Action, ply: int, state_id: int) -> bool:
+        """Play an action the agent chose, unless the position changed meanwhile (undo, new game)."""
+        st = self.state
+        if id(st) != state_id or st.ply != ply or not self.agent_to_move():
+            return False
         text = st.action_to_string(action)
         st.apply(action)
-        self.message = f"{self.agent_name} played {text}"
+        self.redo_stack = []
+        self.cancel()
+        self.say(f"{self.agent_name} played {text}")
+        return True
+
+    def agent_move(self) -> None:
+        """If the agent is to move, let it choose (``agent_runner`` may run it in a thread) and play."""
+        if not self.agent_to_move():
+            return
+        runner = getattr(self, "agent_runner", None)
+        if runner is not None:
+            runner()
+            return
+        self.agent_apply(*self.agent_choose())
+
+    def analyse(self, spec: str | None = None) -> dict[str, Any]:
+        """The agent's evaluation of the position shown and its best action (drawn as an arrow)."""
+        st = self.state
+        if st.is_terminal():
+            self.warn("the game is over: nothing to evaluate")
+            self.analysis = None
+            return {}
+        make_agent = _optional("workbench.agents", "make_agent", "the evaluation")
+        evaluate = _optional("workbench.agents", "evaluate", "the evaluation")
+        agent_spec = spec or DEFAULT_AGENT
+        action = make_agent(agent_spec, seed=0).select_action(st.clone())
+        after = st.clone()
+        after.apply(action)
+        self.analysis = {
+            "ply": st.ply,
+            "key": st.key(),
+            "agent": agent_spec,
+            "best": st.action_to_string(action),
+            "arrows": _action_pairs(action),
+            "eval": round(float(evaluate(st, 0)), 2),
+            "eval_after": round(float(evaluate(after, 0)), 2),
+        }
+        self.say(f"{agent_spec}: best {self.analysis['best']}; evaluation {self.analysis['eval']:+.2f} (White's view)")
+        return self.analysis
+
+    def rules_summary(self) -> dict[str, Any]:
+        """The active rules in words: season, terrain (hill and swamp with their owners), each non-default rule."""
+        st = self.state
+        rules = st.rules
+        non_default = getattr(rules, "non_default", rules.differences)()
+        terrain = st.game.terrain
+        parts = []
+        for kind, hexes in (("hill", terrain.hills), ("swamp", terrain.swamps)):
+            owned = [f"{SIDE_NAMES[s]} {hex_name(h)}" for s, h in enumerate(hexes) if h is not None]
+            parts.append(f"{kind}: " + (", ".join(owned) if owned else "off"))
+        rest = {k: v for k, v in non_default.items() if k not in ("season", "terrain", "hills", "swamps", "hill", "swamp")}
+        items = [f"{k}={_fmt_value(v)}" for k, v in rest.items()]
+        text = f"{rules.season} · terrain {rules.terrain} (seed {st.game.seed}) · " + " · ".join(parts)
+        return {
+            "season": rules.season,
+            "terrain": rules.terrain,
+            "seed": st.game.seed,
+            "hexes": parts,
+            "toggles": items,
+            "text": text + (" · " + ", ".join(items) if items else " · all other rules as in the rulebook"),
+        }
+
+    def compare_toggle(self, change: str) -> dict[str, Any]:
+        """This position's legal actions under another rule value: actions gained and lost, drawn on the board."""
+        from workbench.scenarios.variant import action_diff
+
+        try:
+            diff = action_diff(self.state, parse_pairs(change))
+        except ValueError as exc:
+            raise WidgetError(str(exc)) from None
+        self.diff = diff
+        self.say(f"under {diff['change']}: {len(diff['gained'])} actions gained, {len(diff['lost'])} lost")
+        return diff
+
+    # ------------------------------------------------------------------ files (paths only from Python)
+    def scenario_files(self) -> list[str]:
+        """The project's scenario files, as names relative to ``scenarios/`` (the panel's picker)."""
+        if not SCENARIO_ROOT.is_dir():
+            return []
+        return sorted(
+            str(p.relative_to(SCENARIO_ROOT)) for p in SCENARIO_ROOT.rglob("*.yaml") if p.is_file() and not p.is_symlink()
+        )
+
+    def pick_scenario(self, name: str) -> None:
+        """Load a scenario chosen in the picker; only names the picker lists are accepted."""
+        if name not in self.scenario_files():
+            raise WidgetError("pick a scenario from the list (it holds the project's scenarios/ files)")
+        self.load_scenario(SCENARIO_ROOT / name)
 
     def load_scenario(self, path: str | Path) -> None:
-        """Show a scenario's position; if a check plays actions, ``step`` walks through them."""
-        load = _optional("workbench.scenarios", "load_scenario", "loading a scenario")
+        """Show a scenario file's position and its checks (``check`` / ``step`` walk through them)."""
+        text = read_small_file(path)
+        self.load_scenario_text(text, str(path))
+
+    def load_scenario_text(self, text: str, source: str) -> None:
+        """Show a scenario given as YAML text (an upload or a file), named ``source`` in errors."""
+        load = _optional("workbench.scenarios", "load_scenario_text", "loading a scenario")
         try:
-            scenario = load(path)
-            states = list(scenario.play_states())
+            scenario = load(text, source=source)
             start = scenario.initial_state()
-        except (OSError, ValueError) as exc:  # ScenarioError is a ValueError naming file and line
-            raise WidgetError(str(exc) if str(path) in str(exc) else f"{path}: {exc}") from None
+            results = {r.index: r for r in scenario.run()}
+        except (ValueError, RecursionError, MemoryError) as exc:  # ScenarioError names file and line
+            raise WidgetError(_short(str(exc) if not isinstance(exc, RecursionError) else f"{source}: nested too deeply")) from None
         self._set_state(start)
+        self.scenario = scenario
         self.scenario_title = str(scenario.title)
-        self.scenario_states = states or [start]
+        self.scenario_checks = [describe_check(check, results.get(check.index)) for check in scenario.checks]
+        if 0 in results and not results[0].ok:
+            self.scenario_checks.insert(0, {"index": 0, "line": results[0].line, "status": results[0].status,
+                                            "asserts": "the position loads", "message": results[0].message})
+        self.scenario_states = [start]
         self.scenario_index = 0
-        self.message = f"scenario: {scenario.title}"
+        first_play = next((c for c in scenario.checks if c.play), None)
+        if first_play is not None:
+            self._check_states(first_play)
+        passed = sum(1 for c in self.scenario_checks if c["status"] == "pass")
+        self.say(f"scenario: {scenario.title} · {passed} of {len(self.scenario_checks)} checks pass")
+
+    def _check_states(self, check: Any) -> None:
+        from workbench.scenarios.checks import play_actions
+
+        states, _ = play_actions(check, self.scenario.initial_state())
+        self.scenario_states = states or [self.scenario.initial_state()]
+
+    def show_check(self, index: int) -> None:
+        """Show the position a scenario check is about: its start, stepping through its ``play``."""
+        if self.scenario is None:
+            self.warn("no scenario loaded")
+            return
+        check = next((c for c in self.scenario.checks if c.index == index), None)
+        if check is None:
+            self.warn(f"the scenario has no check {index}")
+            return
+        title, checks, scenario = self.scenario_title, self.scenario_checks, self.scenario
+        self._check_states(check)
+        states = self.scenario_states
+        self._set_state(states[-1].clone())
+        self.scenario_title, self.scenario_checks, self.scenario, self.scenario_states = title, checks, scenario, states
+        self.scenario_index = len(states) - 1
+        row = next((c for c in checks if c["index"] == index), None)
+        if row:
+            self.say(f"check {index} ({row['status']}): {row['asserts']}" + (f" — {row['message']}" if row["message"] else ""),
+                     "info" if row["status"] == "pass" else "warning")
 
     def step(self, delta: int) -> None:
         """Move through the loaded scenario's ``play`` (``+1`` forward, ``-1`` back)."""
         if not self.scenario_states:
-            self.message = "no scenario loaded"
+            self.warn("no scenario loaded")
             return
         i = max(0, min(len(self.scenario_states) - 1, self.scenario_index + delta))
-        self.scenario_index = i
-        title, states = self.scenario_title, self.scenario_states
-        self.state = states[i].clone()
+        keep = (self.scenario_title, self.scenario_states, self.scenario_checks, self.scenario)
+        self.state = self.scenario_states[i].clone()
         self.redo_stack = []
         self.cancel()
-        self.scenario_title, self.scenario_states = title, states
+        self.scenario_title, self.scenario_states, self.scenario_checks, self.scenario = keep
+        self.scenario_index = i
+
+    def record_text(self) -> str:
+        """The game so far as JSON record text (for a download, or ``save_record``)."""
+        record_of = _optional("workbench.engine", "record_of", "saving a record")
+        return json.dumps(record_of(self.state), indent=1) + "\n"
 
     def save_record(self, path: str | Path) -> Path:
-        """Write the game so far as a JSON record (``workbench.engine.save_record``)."""
+        """Write the game as a JSON record; the path comes from Python code, never from the page."""
         out = save_record(self.state, path)
-        self.message = f"saved {out}"
+        self.say(f"saved {out}")
         return out
 
     def load_record(self, path: str | Path) -> None:
-        """Load a record; its actions become the history, so undo walks back through them."""
+        """Load a record file (Python API): regular files under the size cap only."""
+        self.load_record_text(read_small_file(path), str(path))
+
+    def load_record_text(self, text: str, source: str) -> None:
+        """Load a record from JSON text; its actions become the history, so undo walks back through them."""
         try:
-            state = load_record(path)
-        except (OSError, ValueError) as exc:
-            raise WidgetError(str(exc)) from None
+            data = json.loads(text)
+            state = load_record(data)
+        except json.JSONDecodeError as exc:
+            raise WidgetError(f"{source}: not a JSON record (line {exc.lineno}: {exc.msg})") from None
+        except RecursionError:
+            raise WidgetError(f"{source}: nested too deeply for a record") from None
+        except (ValueError, TypeError, AttributeError, KeyError) as exc:
+            raise WidgetError(_short(f"{source}: {exc}" if source not in str(exc) else str(exc))) from None
         self._set_state(state)
-        self.message = f"loaded {path}"
+        self.show_evals = True
+        self.say(f"loaded {source}: {state.ply} plies")
 
     # ------------------------------------------------------------------ position editor
     def start_editing(self) -> None:
@@ -401,7 +646,23 @@ class BoardController:
         self.edit_archer = None
         self.editing = True
         self.cancel()
-        self.message = "editor: pick a piece letter (or remove / marker) and click hexes"
+        self.say("editor: pick a piece (or remove / marker) and click hexes; Done plays on, Cancel discards")
+
+    def cancel_editing(self) -> None:
+        """Leave the editor and discard its edits: the position is the one before Edit."""
+        if not self.editing:
+            return
+        self.editing = False
+        self.edit_pieces, self.edit_markers, self.edit_archer = {}, {}, None
+        self.cancel()
+        self.say("editor closed; edits discarded")
+
+    def clear_board(self) -> None:
+        """Remove every piece and marker in the editor (a blank board to build a problem on)."""
+        if not self.editing:
+            self.start_editing()
+        self.edit_pieces, self.edit_markers, self.edit_archer = {}, {}, None
+        self.say("editor: board cleared; place both feudals first")
 
     def set_edit_piece(self, what: str) -> None:
         """Choose what a click places: a letter (``K`` White, ``k`` Black), ``""`` removes, ``marker``."""
@@ -429,18 +690,18 @@ class BoardController:
         c = self.edit_pieces.get(h, 0)
         if self.edit_archer is None:
             if c & 7 != parse_letter("A") & 7:
-                self.message = f"marker: {hex_name(h)} holds no archer; click an archer first"
+                self.warn(f"marker: {hex_name(h)} holds no archer; click an archer first")
                 return
             self.edit_archer = h
-            self.message = f"marker: click the hex the archer on {hex_name(h)} marks"
+            self.say(f"marker: click the hex the archer on {hex_name(h)} marks")
             return
         a, self.edit_archer = self.edit_archer, None
         if h == a:
             self.edit_markers.pop(a, None)
-            self.message = f"marker of {hex_name(a)} removed"
+            self.say(f"marker of {hex_name(a)} removed")
         else:
             self.edit_markers[a] = h
-            self.message = f"marker {hex_name(a)} -> {hex_name(h)}"
+            self.say(f"marker {hex_name(a)} -> {hex_name(h)}")
 
     def edited_position(self) -> dict[str, Any]:
         """The editor's position as a state dict (the scenario vocabulary), with the game's rules."""
@@ -475,15 +736,15 @@ class BoardController:
         try:
             state = state_from_dict(self.edited_position())
         except ValueError as exc:
-            self.message = f"editor: {exc}"
+            self.warn(f"editor: {exc}")
             return False
         self._set_state(state)
-        self.message = "edited position ready"
+        self.say("edited position ready")
         self.agent_move()
         return True
 
-    def export_scenario(self, scenario_id: str = "edited-position", title: str = "Edited position") -> str:
-        """The current (or edited) position as scenario YAML (``workbench.scenarios.dump_scenario``)."""
+    def export_scenario(self, scenario_id: str = "edited-position", title: str | None = None) -> str:
+        """The current (or edited) position as scenario YAML with a real title and a ``checks:`` stub."""
         dump = _optional("workbench.scenarios", "dump_scenario", "exporting a scenario")
         state = self.state
         if self.editing:
@@ -491,11 +752,16 @@ class BoardController:
                 state = state_from_dict(self.edited_position())
             except ValueError as exc:
                 raise WidgetError(f"editor: {exc}") from None
-        return dump(state, scenario_id, title)
+        if not title:
+            summary = self.rules_summary()
+            title = f"{SIDE_NAMES[state.to_move].capitalize()} to move, {len(state.pieces())} pieces, {summary['season']}"
+        note = "describe what this position shows; then list legal/illegal actions or play and expect"
+        stub = [{"note": note, "legal": [], "illegal": []}]
+        return dump(state, scenario_id, title, checks=stub)
 
     # ------------------------------------------------------------------ what the JavaScript draws
     def result_text(self) -> str:
-        """``White wins by checkmate`` and the like, or empty while the game goes on."""
+        """``White wins (checkmate)`` and the like, or empty while the game goes on."""
         st = self.state
         if not st.is_terminal():
             return ""
@@ -505,28 +771,41 @@ class BoardController:
 
     def move_list(self) -> list[str]:
         """The actions played, in notation (each written in the position it was played from)."""
+        return [m["text"] for m in self.move_rows() if m["ply"] <= self.state.ply]
+
+    def move_rows(self) -> list[dict[str, Any]]:
+        """Every move of the line (played and redo), with its ply, and White's evaluation after it when asked."""
         st = self.state
         replay = st.clone()
         actions = list(st.history)
         for _ in actions:
             replay.undo()
+        line = actions + list(reversed(self.redo_stack))
+        evaluate = _optional("workbench.agents", "evaluate", "move evaluations") if self.show_evals else None
         out = []
-        for a in actions:
-            out.append(replay.action_to_string(a))
+        for a in line:
+            text = replay.action_to_string(a)
             replay.apply(a)
+            row: dict[str, Any] = {"ply": replay.ply, "text": text}
+            if evaluate is not None:
+                row["eval"] = round(float(evaluate(replay, 0)), 1)
+            out.append(row)
         return out
 
     def _heat(self) -> dict[str, Any] | None:
-        kind = "zone_control" if self.overlays.get("zone_control") else "threat" if self.overlays.get("threat") else None
+        kind = self.heat
         if kind is None:
             return None
-        try:
-            fn = _optional("workbench.viz.heat", kind, f"the {kind} heatmap")
-        except WidgetError as exc:
-            return {"kind": kind, "error": str(exc)}
-        values = [float(v) for v in fn(self.state, self.heat_side)]
-        top = max((abs(v) for v in values), default=0.0) or 1.0
-        return {"kind": kind, "side": SIDE_NAMES[self.heat_side], "values": [v / top for v in values]}
+        fn = _optional("workbench.viz.heat", kind, f"the {kind} heatmap")
+        side = SIDE_NAMES[self.heat_side]
+        if kind == "threat":  # threat(state, s) counts attackers of the other side on each hex
+            values = [float(v) for v in fn(self.state, 1 - self.heat_side)]
+            label = f"attacked by {side}: how many {side} pieces could attack each hex next turn"
+        else:
+            values = [float(v) for v in fn(self.state, self.heat_side)]
+            label = f"{side} pikeman zones: how many {side} pikemen's zones cover each hex"
+        top = max(values, default=0.0)
+        return {"kind": kind, "side": side, "label": label, "values": values, "max": top}
 
     def view(self) -> dict[str, Any]:
         """Everything the JavaScript draws, as plain JSON (hexes by name)."""
@@ -539,29 +818,60 @@ class BoardController:
         else:
             pieces = {h: st.squares[h] for h in st.pieces()}
             markers = [[hex_name(a), hex_name(t), s] for s in (0, 1) for a, t in sorted(st.markers[s].items())]
-            to_move = st.to_move
+            to_move = self._to_move()
+        order_from: list[list[str]] = []
         if self.ordering:
             n = len(self.order_steps)
             idx = 1 + n + (1 if n >= 2 else 0)
             lit = {a[idx]: "order" for a in self.order_actions()}
+            steps = self.order_steps
+            order_from = [[hex_name(steps[i]), hex_name(steps[i + 1])] for i in range(0, len(steps) - 1, 2)]
         elif self.selected is not None and not self.editing:
             lit = self.targets(self.selected)
         else:
             lit = {}
         last = None
-        if st.history and st.history[-1][0] in (MOVE, SHOT, CASTLE):
-            last = [hex_name(st.history[-1][1]), hex_name(st.history[-1][2])]
+        if st.history and self.overlays.get("last"):
+            last = [[hex_name(a), hex_name(b), kind] for a, b, kind in _action_pairs(st.history[-1])]
         aura = []
         if self.overlays.get("aura"):
             for s in (0, 1):
                 f = st.feudal[s]
                 if f >= 0:
-                    aura.append([hex_name(x) for x in HEXES if DISTANCE[f][x] <= 2])
+                    radius = getattr(bd, "aura_radius", 2)  # a rule parameter (issue 11)
+                    aura.append([hex_name(x) for x in HEXES if DISTANCE[f][x] <= radius])
         choices = []
         for a in self.choices:
             promo = a[3] or (a[6] if a[0] == ORDER else 0)
-            name = letter(promo | (st.to_move << 3)) if promo else "-"
-            choices.append(name + (" " + st.action_to_string(a) if a[0] == ORDER else ""))
+            code = promo | (st.to_move << 3)
+            name = f"{letter(code)} {KIND_NAMES[promo]}" if promo else "- no promotion"
+            choices.append(name + (" · " + st.action_to_string(a) if a[0] == ORDER else ""))
+        terminal = st.is_terminal()
+        threatened = [] if terminal else [s for s in (0, 1) if st.feudal[s] >= 0 and st.is_threatened(s)]
+        lost_feudal = None
+        if terminal and st.winner is not None:
+            loser = 1 - st.winner
+            f = st.feudal[loser]
+            lost_feudal = {"side": SIDE_NAMES[loser], "hex": hex_name(f) if f >= 0 else None, "victory": st.victory}
+        key = st.key()
+        analysis = None
+        if self.analysis and self.analysis.get("key") == key:
+            analysis = {k: v for k, v in self.analysis.items() if k not in ("key", "arrows")}
+            analysis["arrows"] = [[hex_name(a), hex_name(b), kind] for a, b, kind in self.analysis["arrows"]]
+        diff = None
+        if self.diff and self.diff.get("key") == key:
+            diff = {k: v for k, v in self.diff.items() if k not in ("key", "gained", "lost")}
+            for name in ("gained", "lost"):
+                diff[name] = [{"text": x["text"], "arrows": [[hex_name(a), hex_name(b), kind]
+                                                             for a, b, kind in _action_pairs(tuple(x["action"]))]}
+                              for x in self.diff[name]]
+        terrain = st.game.terrain
+        owners = {}
+        for kind, hexes in (("hill", terrain.hills), ("swamp", terrain.swamps)):
+            for s, h in enumerate(hexes):
+                if h is not None:
+                    owners[hex_name(h)] = [kind, SIDE_NAMES[s]]
+        rows = self.move_rows()
         return {
             "terrain": {
                 hex_name(h): {
@@ -572,6 +882,7 @@ class BoardController:
                 }
                 for h in HEXES
             },
+            "owners": owners,
             "winter": bd.winter,
             "pieces": {hex_name(h): letter(c) for h, c in sorted(pieces.items())},
             "markers": markers,
@@ -579,37 +890,188 @@ class BoardController:
             "selected": None if self.selected is None else hex_name(self.selected),
             "targets": {hex_name(h): cls for h, cls in lit.items()},
             "order_steps": [hex_name(h) for h in self.order_steps],
+            "order_from": order_from,
             "can_order": self.can_order() and not self.ordering,
             "ordering": self.ordering,
             "choices": choices,
             "last": last,
             "to_move": SIDE_NAMES[to_move],
             "ply": st.ply,
-            "moves": self.move_list(),
+            "moves": [m["text"] for m in rows if m["ply"] <= st.ply],
+            "line": rows,
             "destroyed": {SIDE_NAMES[s]: [letter(k | (s << 3)) for k in st.destroyed[s]] for s in (0, 1)},
+            "terminal": terminal,
             "result": self.result_text(),
+            "lost_feudal": lost_feudal,
             "message": self.message,
+            "level": self.level if self.message else "info",
             "can_undo": bool(st.history),
             "can_redo": bool(self.redo_stack),
             "can_pass": st.legal_actions() == [(PASS,)],
             "rules": st.rules.to_dict(),
+            "active_rules": self.rules_summary(),
             "seed": st.game.seed,
             "overlays": dict(self.overlays),
+            "heat_kind": self.heat,
+            "heat_side": SIDE_NAMES[self.heat_side],
             "zones": [sorted(hex_name(h) for h in st.zone(s)) for s in (0, 1)] if self.overlays.get("zones") else [],
             "aura": aura,
             "aura_ready": sorted(hex_name(h) for h in st.aura_ready) if self.overlays.get("aura") else [],
             "heat": self._heat(),
+            "flipped": self.flipped,
+            "analysis": analysis,
+            "diff": diff,
             "agents": _agent_names(),
+            "default_agent": DEFAULT_AGENT,
             "agent": {"name": self.agent_name, "side": None if self.agent_side is None else SIDE_NAMES[self.agent_side]},
             "scenario": {
                 "title": self.scenario_title,
                 "index": self.scenario_index,
                 "count": len(self.scenario_states),
+                "checks": self.scenario_checks,
             },
+            "scenario_files": self.scenario_files(),
             "editing": self.editing,
             "edit_piece": self.edit_piece,
-            "threatened": [SIDE_NAMES[s] for s in (0, 1) if st.feudal[s] >= 0 and not st.is_terminal() and st.is_threatened(s)],
+            "threatened": [SIDE_NAMES[s] for s in threatened],
+            "threatened_hexes": [hex_name(st.feudal[s]) for s in threatened],
         }
 
 
-__all__ = ["OVERLAYS", "START_TOGGLES", "TARGET_CLASSES", "BoardController", "WidgetError"]
+def _action_pairs(action: Action) -> list[tuple[int, int, str]]:
+    """(from, to, kind) arrows of one action: a move, each Order step, a shot, castling both ways."""
+    kind = action[0]
+    if kind == MOVE:
+        return [(action[1], action[2], "move")]
+    if kind == ORDER:
+        return [(action[1], action[2], "move"), (action[4], action[5], "move")]
+    if kind == SHOT:
+        return [(action[1], action[2], "shot")]
+    if kind == CASTLE:
+        return [(action[1], action[2], "castle"), (action[2], action[1], "castle")]
+    return []
+
+
+def _fmt_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "on" if v else "off"
+    if isinstance(v, (list, tuple)):
+        return "/".join(str(x) for x in v)
+    if isinstance(v, dict):
+        return "/".join(f"{k}:{x}" for k, x in v.items())
+    return str(v)
+
+
+def _short(text: str, limit: int = 300) -> str:
+    """A message cut to ``limit`` characters (an error never echoes a whole file or value)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe_check(check: Any, result: Any) -> dict[str, Any]:
+    """One scenario check for the panel: what it asserts in words, and whether it passes."""
+    parts = []
+    if check.note:
+        parts.append(str(check.note))
+    if check.play:
+        parts.append("after " + " ".join(t for t, _ in check.play))
+    if check.legal:
+        parts.append("legal: " + ", ".join(t for t, _ in check.legal))
+    if check.illegal:
+        parts.append("illegal: " + ", ".join(t for t, _ in check.illegal))
+    for h, (dests, _line) in check.destinations.items():
+        parts.append(f"{hex_name(h)} reaches exactly " + (", ".join(sorted(hex_name(d) for d in dests)) or "nothing"))
+    if check.pieces is not None:
+        parts.append("pieces: " + ", ".join(f"{hex_name(h)} {letter(c) if c else 'empty'}" for h, c in check.pieces.items()))
+    if check.markers is not None:
+        parts.append("markers: " + (", ".join(f"{hex_name(a)}>{hex_name(t)}" for a, t in check.markers.items()) or "none"))
+    for k, v in check.expect.items():
+        if k == "to_move" or k == "winner":
+            v = SIDE_NAMES[v] if isinstance(v, int) else (v or "none")
+        parts.append(f"{k}: {v}")
+    return {
+        "index": check.index,
+        "line": check.line,
+        "status": result.status if result else "not run",
+        "asserts": "; ".join(parts) or "the position loads",
+        "message": _short(result.message) if result and not result.ok else "",
+    }
+
+
+def read_small_file(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
+    """A regular file's text, at most ``limit`` bytes; errors name the path, never its content.
+
+    Opens with O_NONBLOCK and checks the opened file, so a FIFO or device never blocks or floods.
+    """
+    name = str(path)
+    try:
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        raise WidgetError(f"{name}: cannot open the file") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise WidgetError(f"{name}: not a regular file")
+        if info.st_size > limit:
+            raise WidgetError(f"{name}: {info.st_size} bytes; the board reads files up to {limit} bytes")
+        data = os.read(fd, limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise WidgetError(f"{name}: larger than {limit} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise WidgetError(f"{name}: not UTF-8 text") from None
+
+
+
+def capped_agent_spec(spec: str) -> tuple[str, list[str]]:
+    """An agent spec from the page with every parameter checked and capped (AGENT_LIMITS).
+
+    Returns the spec to run and notes on what was capped. Unknown agents and parameters, and
+    values that are not numbers, are refused; ``alphabeta`` always gets a clock of at most
+    ``AGENT_SECONDS``, so no request from the page holds the kernel for long.
+    """
+    parse = _optional("workbench.agents", "parse_agent_spec", "playing against an agent")
+    try:
+        base, params = parse(spec)
+    except ValueError as exc:
+        raise WidgetError(_short(str(exc))) from None
+    known = _agent_names()
+    if base not in known:
+        raise WidgetError(_short(f"unknown agent {base!r}; known agents: {', '.join(known)}"))
+    limits = AGENT_LIMITS.get(base, {})
+    words = AGENT_WORDS.get(base, {})
+    out: dict[str, Any] = {}
+    notes: list[str] = []
+    for key, value in params.items():
+        if key in words:
+            if value not in words[key]:
+                raise WidgetError(f"{base}: {key} must be one of {', '.join(map(str, words[key]))}")
+            out[key] = value
+            continue
+        if key not in limits:
+            allowed = ", ".join([*limits, *words]) or "none"
+            raise WidgetError(_short(f"{base}: unknown parameter {key!r}; parameters the board accepts: {allowed}"))
+        if isinstance(value, str) and re.fullmatch(r"\d{1,6}\^\d{1,2}", value):  # 10^9 as people type it
+            a, b = value.split("^")
+            value = int(a) ** int(b)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+            raise WidgetError(_short(f"{base}: {key}={value} is not a number"))
+        lo, hi = limits[key]
+        capped = min(max(value, lo), hi)
+        if isinstance(value, int) or float(capped).is_integer() and key != "seconds":
+            capped = int(capped)
+        if capped != value:
+            notes.append(f"{key} {value:g} capped to {capped:g}")
+        out[key] = capped
+    if base == "alphabeta":
+        out["seconds"] = min(float(out.get("seconds", AGENT_SECONDS)), AGENT_SECONDS)
+    text = base + (":" + ",".join(f"{k}={v}" for k, v in out.items()) if out else "")
+    return text, notes
+
+__all__ = [
+    "AGENT_LIMITS", "AGENT_SECONDS", "DEFAULT_AGENT", "HEATS", "MAX_FILE_BYTES", "MESSAGE_LEVELS", "OVERLAYS",
+    "START_TOGGLES", "TARGET_CLASSES", "BoardController", "WidgetError", "capped_agent_spec", "describe_check",
+    "read_small_file",
+]

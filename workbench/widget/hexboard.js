@@ -1,13 +1,29 @@
 // HexBoard front end: draws the Python-side `view` on the `geometry` from viz.layout and reports
-// clicks and button presses with model.send. It decides nothing about the rules.
+// clicks and button presses with model.send. It decides nothing about the rules, and it never names
+// a server path: files come and go through the browser (upload, download) or the scenario picker.
 
 const SVG = "http://www.w3.org/2000/svg";
 const PIECE_NAMES = { F: "feudal", K: "knight", P: "pikeman", C: "cavalry", A: "archer", I: "infantryman" };
-const OVERLAYS = ["zones", "markers", "aura", "zone_control", "threat"];
+const OVERLAYS = { zones: "pikeman zones", markers: "archer markers", aura: "feudal aura", last: "last move" };
+const HEATS = { "": "no heat map", zone_control: "zone control", threat: "threat" };
+// Colours of the static pictures (viz/scene.py COLOURS), so the board and the pictures read alike.
+const TERRAIN = {
+  land: "#ece3c6", river: "#6fa8dc", ford: "#a9d5f3", bridge: "#8b5a2b", castle: "#bdbdbd",
+  hill: "#b5d7a6", swamp: "#76a5af", winter_river: "#eaf4fb", winter_ford: "#d6e9f6",
+};
+// Highlight kinds: one colour each, drawn above the pieces so an occupied destination shows.
+const TARGETS = {
+  move: ["#1a9e3a", "move"], stop: ["#ff8c00", "move that must stop here (W2)"],
+  attack: ["#e3001b", "attack (takes the piece)"], mine: ["#222222", "step on an enemy mine"],
+  shot: ["#6a00f4", "archer shot: marks this hex"], castle: ["#0064dc", "castling (swap)"],
+  order: ["#d000b0", "Order: infantry step"],
+};
+const VIRIDIS = ["#440154", "#3b528b", "#21918c", "#5ec962", "#fde725"];
 
-function svgEl(tag, attrs = {}, parent = null) {
+function svgEl(tag, attrs = {}, parent = null, text = null) {
   const e = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== null) e.textContent = text;
   if (parent) parent.appendChild(e);
   return e;
 }
@@ -20,246 +36,504 @@ function htmlEl(tag, attrs = {}, parent = null, text = null) {
   return e;
 }
 
-// Hex names in board order, rebuilt from the same rule as the engine (files a..l without j).
-function hexNames() {
-  const out = [];
-  const files = "abcdefghikl";
-  for (let q = 0; q < 11; q++) {
-    const n = 11 - Math.abs(q - 5);
-    for (let r = 1; r <= n; r++) out.push(files[q] + r);
-  }
-  return out;
-}
-
-function heatColour(v) {
-  // Translucent red for positive values, blue for negative ones (values arrive scaled to -1..1).
-  if (v < 0) return `rgba(40, 90, 220, ${Math.min(0.45, -v * 0.45)})`;
-  return `rgba(230, 60, 30, ${Math.min(0.45, v * 0.45)})`;
+function viridis(t) {
+  t = Math.max(0, Math.min(1, t));
+  const x = t * (VIRIDIS.length - 1);
+  const i = Math.min(VIRIDIS.length - 2, Math.floor(x));
+  const f = x - i;
+  const a = VIRIDIS[i], b = VIRIDIS[i + 1];
+  const ch = (s, k) => parseInt(s.slice(1 + 2 * k, 3 + 2 * k), 16);
+  const mix = [0, 1, 2].map((k) => Math.round(ch(a, k) + f * (ch(b, k) - ch(a, k))));
+  return `rgb(${mix.join(",")})`;
 }
 
 function render({ model, el }) {
-  const names = hexNames();
+  const geo = model.get("geometry");
+  const names = geo.names;
   const index = Object.fromEntries(names.map((n, i) => [n, i]));
-  const root = htmlEl("div", { class: "tf-root" }, el);
+  const W = geo.width, H = geo.height;
+  const size = geo.size;
+  const root = htmlEl("div", { class: "tf-root", tabindex: "0" }, el);
+  let pending = ""; // what the page asked for and waits on (busy sign until the next view)
+
+  const send = (msg, busyText = "") => {
+    if (busyText) { pending = busyText; showBusy(); }
+    model.send(msg);
+  };
 
   // ---------------------------------------------------------------- the board
-  const geo = model.get("geometry");
-  const svg = svgEl("svg", {
-    class: "tf-svg",
-    width: geo.width,
-    height: geo.height,
-    viewBox: `0 0 ${geo.width} ${geo.height}`,
-  }, root);
+  const boardBox = htmlEl("div", { class: "tf-board" }, root);
+  const svg = svgEl("svg", { class: "tf-svg", viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "xMidYMid meet" }, boardBox);
+  const defs = svgEl("defs", {}, svg);
+  for (const [id, colour] of [["last", "#c0392b"], ["best", "#0050c8"], ["gained", "#0a8f3c"], ["lost", "#d01010"], ["step", TARGETS.order[0]]]) {
+    const m = svgEl("marker", { id: `tf-arrow-${id}`, viewBox: "0 0 10 10", refX: "7", refY: "5", markerWidth: "3.2", markerHeight: "3.2", orient: "auto-start-reverse" }, defs);
+    svgEl("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: colour }, m);
+  }
   const layers = {};
-  for (const name of ["hexes", "heat", "zones", "aura", "last", "targets", "markers", "pieces", "labels"]) {
+  for (const name of ["hexes", "heat", "zones", "signs", "aura", "names", "pieces", "markers", "targets", "order", "threat", "arrows", "coords"]) {
     layers[name] = svgEl("g", { class: `tf-layer-${name}` }, svg);
   }
-  const centre = (h) => geo.centres[index[h]];
-  const size = geo.corners[0][0][0] - geo.centres[0][0]; // centre to corner: the first corner points east
-  const points = (h) => geo.corners[index[h]].map((p) => p.join(",")).join(" ");
-  const polys = {};
-  names.forEach((h) => {
-    polys[h] = svgEl("polygon", { points: points(h), "data-hex": h, class: "tf-hex" }, layers.hexes);
-    const [x, y] = centre(h);
-    const label = svgEl("text", { x, y: y - size * 0.62, class: "tf-label" }, layers.labels);
-    label.textContent = h;
-  });
+  const legend = htmlEl("div", { class: "tf-legend" }, boardBox);
+
+  let flipped = false;
+  const P = ([x, y]) => (flipped ? [W - x, H - y] : [x, y]);
+  const centre = (h) => P(geo.centres[index[h]]);
+  const points = (h, scale = 1) => {
+    const [cx, cy] = centre(h);
+    return geo.corners[index[h]].map((p) => {
+      const [x, y] = P(p);
+      return `${cx + (x - cx) * scale},${cy + (y - cy) * scale}`;
+    }).join(" ");
+  };
   svg.addEventListener("click", (ev) => {
     const target = ev.target.closest("[data-hex]");
-    if (target) model.send({ type: "click", hex: target.getAttribute("data-hex") });
+    root.focus({ preventScroll: true });
+    if (target) send({ type: "click", hex: target.getAttribute("data-hex") });
   });
 
   // ---------------------------------------------------------------- the side panel
   const panel = htmlEl("div", { class: "tf-panel" }, root);
   const status = htmlEl("div", { class: "tf-status" }, panel);
   const result = htmlEl("div", { class: "tf-result" }, panel);
-  const message = htmlEl("div", { class: "tf-message" }, panel);
+  const busy = htmlEl("div", { class: "tf-busy", role: "status" }, panel);
+  const message = htmlEl("div", { class: "tf-message", role: "status" }, panel);
   const choices = htmlEl("div", { class: "tf-choices" }, panel);
+  const rulesBox = htmlEl("div", { class: "tf-rules" }, panel);
 
-  const row = (cls) => htmlEl("div", { class: `tf-row ${cls}` }, panel);
-  const button = (parent, text, type, extra = () => ({})) => {
+  const section = (title, open = false) => {
+    const d = htmlEl("details", { class: "tf-section" }, panel);
+    if (open) d.open = true;
+    htmlEl("summary", {}, d, title);
+    return d;
+  };
+  const row = (parent, cls = "") => htmlEl("div", { class: `tf-row ${cls}` }, parent);
+  const button = (parent, text, type, extra = () => ({}), busyText = "", title = "") => {
     const b = htmlEl("button", { class: `tf-btn tf-btn-${type}`, type: "button" }, parent, text);
-    b.addEventListener("click", () => model.send({ type, ...extra() }));
+    if (title) b.title = title;
+    b.addEventListener("click", () => send({ type, ...extra() }, busyText));
     return b;
   };
   const select = (parent, options, cls) => {
     const s = htmlEl("select", { class: cls }, parent);
-    for (const o of options) htmlEl("option", { value: o }, s, o === "" ? "none" : o);
+    for (const [value, label] of options) htmlEl("option", { value }, s, label);
     return s;
   };
 
-  const play = row("tf-play");
-  const undoBtn = button(play, "Undo", "undo");
-  const redoBtn = button(play, "Redo", "redo");
+  const play = row(panel, "tf-play");
+  const undoBtn = button(play, "◀ Undo", "undo", () => ({}), "", "take back (←)");
+  const redoBtn = button(play, "Redo ▶", "redo", () => ({}), "", "replay (→)");
   const orderBtn = button(play, "Order", "order");
   const passBtn = button(play, "Pass", "pass");
   button(play, "Cancel", "cancel");
+  button(play, "Flip board", "flip");
+  button(play, "Evaluate", "analyse", () => ({}), "evaluating…", "the agent's evaluation and best move");
 
-  htmlEl("div", { class: "tf-heading" }, panel, "Moves");
+  htmlEl("div", { class: "tf-heading" }, panel, "Moves (click one to go there; ← → step)");
   const moves = htmlEl("ol", { class: "tf-moves" }, panel);
   const destroyed = htmlEl("div", { class: "tf-destroyed" }, panel);
+  const analysisBox = htmlEl("div", { class: "tf-analysis" }, panel);
 
-  htmlEl("div", { class: "tf-heading" }, panel, "New game");
-  const ng = row("tf-new");
-  const season = select(ng, ["summer", "winter"], "tf-season");
-  const terrain = select(ng, ["rolled", "fixed"], "tf-terrain");
-  const hillLbl = htmlEl("label", {}, ng, "hill");
-  const hill = htmlEl("input", { type: "checkbox", class: "tf-hill" }, hillLbl);
-  hill.checked = true;
-  const swampLbl = htmlEl("label", {}, ng, "swamp");
-  const swamp = htmlEl("input", { type: "checkbox", class: "tf-swamp" }, swampLbl);
-  swamp.checked = true;
-  const ng2 = row("tf-new2");
-  const other = htmlEl("input", { type: "text", class: "tf-other", placeholder: "castling=sacrifice draw_after=80" }, ng2);
-  const seed = htmlEl("input", { type: "number", class: "tf-seed", value: "0", title: "seed" }, ng2);
-  button(ng2, "New game", "new_game", () => ({
-    season: season.value, terrain: terrain.value, hill: hill.checked, swamp: swamp.checked,
-    other: other.value, seed: seed.value,
-  }));
+  // What changes under a rule value (the same engine query as `check --compare`).
+  const cmp = section("What changes under a rule", true);
+  const cmpRow = row(cmp);
+  const cmpText = htmlEl("input", { type: "text", class: "tf-compare-text", list: "tf-compare-presets", placeholder: "castling=sacrifice" }, cmpRow);
+  const presets = htmlEl("datalist", { id: "tf-compare-presets" }, cmpRow);
+  button(cmpRow, "Compare", "compare", () => ({ change: cmpText.value }), "comparing…");
+  const diffBox = htmlEl("div", { class: "tf-diff" }, cmp);
 
-  htmlEl("div", { class: "tf-heading" }, panel, "Agent");
-  const ag = row("tf-agent");
-  const agentName = select(ag, [""], "tf-agent-name"); // filled from view.agents (workbench.agents.AGENTS)
-  const agentParams = htmlEl("input", { type: "text", class: "tf-agent-params", placeholder: "depth=3,nodes=8000" }, ag);
-  const agentSide = select(ag, ["black", "white"], "tf-agent-side");
-  // The agent's text form, as `simulate` uses it: "alphabeta:depth=3,nodes=8000".
+  // New game: every rule of RulesConfig, prefilled with the game's own rules.
+  const ng = section("New game (rules)");
+  const ruleInputs = {};
+  const ruleGrid = htmlEl("div", { class: "tf-rule-grid" }, ng);
+  for (const f of geo.rule_fields || []) {
+    const lbl = htmlEl("label", { class: "tf-rule" }, ruleGrid, f.name.replace(/_/g, " ") + " ");
+    if (f.title) lbl.title = f.title;
+    const input = f.values
+      ? select(lbl, f.values.map((v) => [String(v), String(v)]), `tf-rule-${f.name}`)
+      : htmlEl("input", { type: "text", class: `tf-rule-${f.name}`, placeholder: f.default === null ? "none" : String(f.default) }, lbl);
+    ruleInputs[f.name] = input;
+  }
+  const ng2 = row(ng);
+  const other = htmlEl("input", { type: "text", class: "tf-other", placeholder: "more rules: name=value …" }, ng2);
+  const seed = htmlEl("input", { type: "text", class: "tf-seed", placeholder: "fresh terrain", title: "terrain seed: empty draws fresh hill and swamp" }, ng2);
+  button(ng2, "New game", "new_game", () => {
+    const rules = {};
+    for (const f of geo.rule_fields || []) {
+      const v = ruleInputs[f.name].value.trim();
+      if (v !== "" && v !== String(f.default)) rules[f.name] = v;
+    }
+    return { rules, other: other.value, seed: seed.value.trim() };
+  }, "starting…");
+
+  const agSec = section("Agent");
+  const ag = row(agSec);
+  const agentName = select(ag, [["", "none (two humans)"]], "tf-agent-name");
+  const agentParams = htmlEl("input", { type: "text", class: "tf-agent-params", placeholder: "depth=3,nodes=6000" }, ag);
+  const agentSide = select(ag, [["black", "plays black"], ["white", "plays white"]], "tf-agent-side");
   const agentSpec = () =>
     agentName.value && agentParams.value.trim() ? `${agentName.value}:${agentParams.value.trim()}` : agentName.value;
   button(ag, "Play against", "agent", () => ({ name: agentSpec(), side: agentSide.value }));
+  agentName.addEventListener("change", () => {
+    const def = (model.get("view").default_agent || "").split(":");
+    agentParams.value = agentName.value === def[0] ? def[1] || "" : "";
+  });
 
-  htmlEl("div", { class: "tf-heading" }, panel, "Overlays");
-  const ov = row("tf-overlays");
+  const ovSec = section("Overlays and heat maps", true);
+  const ov = row(ovSec);
   const overlayBoxes = {};
-  for (const name of OVERLAYS) {
-    const lbl = htmlEl("label", {}, ov, name.replace("_", " "));
+  for (const [name, label] of Object.entries(OVERLAYS)) {
+    const lbl = htmlEl("label", {}, ov, label + " ");
     const box = htmlEl("input", { type: "checkbox", class: `tf-ov-${name}` }, lbl);
-    box.addEventListener("change", () => model.send({ type: "overlay", name, on: box.checked }));
+    box.addEventListener("change", () => send({ type: "overlay", name, on: box.checked }, "drawing…"));
     overlayBoxes[name] = box;
   }
-  const heatSide = select(ov, ["white", "black"], "tf-heat-side");
-  heatSide.addEventListener("change", () => model.send({ type: "heat_side", side: heatSide.value }));
+  const hv = row(ovSec);
+  const heatKind = select(hv, Object.entries(HEATS), "tf-heat-kind");
+  const heatSide = select(hv, [["white", "White"], ["black", "Black"]], "tf-heat-side");
+  const sendHeat = () => send({ type: "heat", kind: heatKind.value, side: heatSide.value }, "computing the heat map…");
+  heatKind.addEventListener("change", sendHeat);
+  heatSide.addEventListener("change", sendHeat);
+  const heatLegend = htmlEl("div", { class: "tf-heat-legend" }, ovSec);
 
-  htmlEl("div", { class: "tf-heading" }, panel, "Files (paths on the server)");
-  const fl = row("tf-files");
-  const path = htmlEl("input", { type: "text", class: "tf-path", placeholder: "scenarios/rulings/01.yaml or game.json" }, fl);
-  const fl2 = row("tf-files2");
-  const withPath = () => ({ path: path.value });
-  button(fl2, "Load scenario", "load_scenario", withPath);
-  button(fl2, "◀", "step", () => ({ delta: -1 }));
-  button(fl2, "▶", "step", () => ({ delta: 1 }));
-  button(fl2, "Save record", "save_record", withPath);
-  button(fl2, "Load record", "load_record", withPath);
-  const scenario = htmlEl("div", { class: "tf-scenario" }, panel);
+  const scSec = section("Scenarios and records", true);
+  const sc = row(scSec);
+  const picker = select(sc, [], "tf-picker");
+  button(sc, "Load scenario", "pick_scenario", () => ({ name: picker.value }), "loading…");
+  const upRow = row(scSec);
+  const upload = (label, kind, accept) => {
+    const lbl = htmlEl("label", { class: "tf-upload" }, upRow, label + " ");
+    const input = htmlEl("input", { type: "file", accept, class: `tf-upload-${kind}` }, lbl);
+    input.addEventListener("change", () => {
+      const file = input.files[0];
+      if (!file) return;
+      if (file.size > geo.max_file_bytes) {
+        showLocal(`${file.name}: ${file.size} bytes; the board reads files up to ${geo.max_file_bytes} bytes`, "error");
+        return;
+      }
+      file.text().then((text) => send({ type: "upload", kind, name: file.name, text }, "reading…"));
+      input.value = "";
+    });
+  };
+  upload("Upload scenario", "scenario", ".yaml,.yml");
+  upload("Upload record", "record", ".json");
+  const dlRow = row(scSec);
+  button(dlRow, "Download record", "download", () => ({ kind: "record" }));
+  const scenario = htmlEl("div", { class: "tf-scenario" }, scSec);
+  const stepRow = row(scSec);
+  button(stepRow, "◀ step", "step", () => ({ delta: -1 }));
+  button(stepRow, "step ▶", "step", () => ({ delta: 1 }));
+  const checks = htmlEl("ol", { class: "tf-checks" }, scSec);
 
-  htmlEl("div", { class: "tf-heading" }, panel, "Position editor");
-  const ed = row("tf-editor");
+  const edSec = section("Position editor");
+  const ed = row(edSec);
   button(ed, "Edit", "edit");
   button(ed, "Done", "edit_done");
-  button(ed, "Export YAML", "export", withPath);
-  const palette = row("tf-palette");
+  button(ed, "Cancel", "edit_cancel", () => ({}), "", "leave the editor and discard the edits");
+  button(ed, "Clear board", "edit_clear");
+  button(ed, "Download scenario", "download", () => ({ kind: "scenario" }));
+  const palette = row(edSec, "tf-palette");
   const paletteBtns = {};
   for (const p of ["F", "K", "P", "C", "A", "I", "f", "k", "p", "c", "a", "i", "", "marker"]) {
-    const label = p === "" ? "remove" : p;
-    const b = button(palette, label, "edit_piece", () => ({ piece: p }));
-    b.title = p === "" || p === "marker" ? label : `${p === p.toUpperCase() ? "white" : "black"} ${PIECE_NAMES[p.toUpperCase()]}`;
+    const white = p === p.toUpperCase();
+    const label = p === "" ? "✕ remove" : p === "marker" ? "⊕ marker" : `${white ? "White" : "Black"} ${PIECE_NAMES[p.toUpperCase()]}`;
+    const b = htmlEl("button", { class: "tf-btn tf-btn-edit_piece", type: "button" }, palette);
+    if (p && p !== "marker") htmlEl("span", { class: `tf-chip ${white ? "tf-chip-white" : "tf-chip-black"}` }, b, p.toUpperCase());
+    htmlEl("span", {}, b, label);
+    b.addEventListener("click", () => send({ type: "edit_piece", piece: p }));
     paletteBtns[p] = b;
   }
-  const editSide = select(palette, ["white", "black"], "tf-edit-side");
-  editSide.addEventListener("change", () => model.send({ type: "edit_to_move", side: editSide.value }));
-  const exportBox = htmlEl("textarea", { class: "tf-export", rows: "6", readonly: "" }, panel);
+  const editSide = select(palette, [["white", "White to move"], ["black", "Black to move"]], "tf-edit-side");
+  editSide.addEventListener("change", () => send({ type: "edit_to_move", side: editSide.value }));
+  const exportBox = htmlEl("textarea", { class: "tf-export", rows: "6", readonly: "" }, edSec);
+
+  // Arrow keys step through the move list (the board takes focus when clicked).
+  root.addEventListener("keydown", (ev) => {
+    if (ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA" || ev.target.tagName === "SELECT") return;
+    const v = model.get("view");
+    if (ev.key === "ArrowLeft") { send({ type: "goto", ply: Math.max(0, v.ply - 1) }); ev.preventDefault(); }
+    if (ev.key === "ArrowRight") { send({ type: "goto", ply: v.ply + 1 }); ev.preventDefault(); }
+  });
+
+  function showBusy() {
+    const text = model.get("busy") || pending;
+    busy.textContent = text ? `⏳ ${text}` : "";
+    busy.style.display = text ? "" : "none";
+    root.classList.toggle("tf-is-busy", !!text);
+  }
+  function showLocal(text, level) {
+    message.textContent = text;
+    message.className = `tf-message tf-${level}`;
+  }
+
+  // ---------------------------------------------------------------- drawing helpers
+  function arrow(layer, a, b, cls, marker, dash = null) {
+    const [x1, y1] = centre(a);
+    const [x2, y2] = centre(b);
+    const d = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const s = 0.3 * size;
+    const attrs = {
+      x1: x1 + ((x2 - x1) / d) * s, y1: y1 + ((y2 - y1) / d) * s, x2: x2 - ((x2 - x1) / d) * s, y2: y2 - ((y2 - y1) / d) * s,
+      class: cls, "marker-end": `url(#tf-arrow-${marker})`,
+    };
+    if (dash) attrs["stroke-dasharray"] = dash;
+    return svgEl("line", attrs, layer);
+  }
+
+  function drawLegend(v) {
+    legend.replaceChildren();
+    const item = (draw, text, cls = "") => {
+      const span = htmlEl("span", { class: `tf-key ${cls}` }, legend);
+      const s = svgEl("svg", { width: 22, height: 22, viewBox: "0 0 22 22" }, span);
+      draw(s);
+      htmlEl("span", {}, span, text);
+    };
+    const hex = (fill) => (s) => svgEl("polygon", { points: "6,2 16,2 21,11 16,20 6,20 1,11", fill, stroke: "#3a3a3a" }, s);
+    const winter = v.winter;
+    htmlEl("b", {}, legend, "Terrain: ");
+    item(hex(TERRAIN.land), "land");
+    item(hex(winter ? TERRAIN.winter_river : TERRAIN.river), winter ? "river (ice: land in winter)" : "river");
+    item(hex(winter ? TERRAIN.winter_ford : TERRAIN.ford), "ford");
+    item(hex(TERRAIN.bridge), "bridge");
+    item(hex(TERRAIN.castle), "castle (thick edge: centre)");
+    item((s) => { hex(TERRAIN.hill)(s); svgEl("text", { x: 11, y: 15, class: "tf-key-sign" }, s, "▲"); }, "hill (owner letter)");
+    item((s) => { hex(TERRAIN.swamp)(s); svgEl("text", { x: 11, y: 15, class: "tf-key-sign" }, s, "≈"); }, "swamp (owner letter)");
+    htmlEl("br", {}, legend);
+    htmlEl("b", {}, legend, "Pieces: ");
+    for (const [l, n] of Object.entries(PIECE_NAMES)) item((s) => {
+      svgEl("circle", { cx: 11, cy: 11, r: 9, fill: "#fbfbf8", stroke: "#1a1a1a" }, s);
+      svgEl("text", { x: 11, y: 15, class: "tf-key-letter" }, s, l);
+    }, n);
+    htmlEl("br", {}, legend);
+    htmlEl("b", {}, legend, "Highlights: ");
+    for (const [kind, [colour, text]] of Object.entries(TARGETS)) item((s) => {
+      svgEl("circle", { cx: 11, cy: 11, r: 8, fill: kind === "move" ? colour : "none", stroke: colour, "stroke-width": 3 }, s);
+    }, text);
+    item((s) => svgEl("line", { x1: 2, y1: 11, x2: 18, y2: 11, stroke: "#c0392b", "stroke-width": 3, "marker-end": "url(#tf-arrow-last)" }, s), "last move");
+    item((s) => {
+      svgEl("circle", { cx: 11, cy: 11, r: 6, fill: "none", stroke: "#111", "stroke-width": 3 }, s);
+      svgEl("path", { d: "M5 5 L17 17 M17 5 L5 17", stroke: "#111", "stroke-width": 2 }, s);
+    }, "archer marker (archer's colour)");
+    item((s) => svgEl("circle", { cx: 11, cy: 11, r: 9, fill: "none", stroke: "#ff1744", "stroke-width": 3, "stroke-dasharray": "3 2" }, s), "feudal under threat");
+    item((s) => svgEl("line", { x1: 2, y1: 11, x2: 18, y2: 11, stroke: "#0050c8", "stroke-width": 3, "marker-end": "url(#tf-arrow-best)" }, s), "agent's best move");
+    item((s) => svgEl("line", { x1: 2, y1: 11, x2: 18, y2: 11, stroke: "#0a8f3c", "stroke-width": 3 }, s), "gained under the rule");
+    item((s) => svgEl("line", { x1: 2, y1: 11, x2: 18, y2: 11, stroke: "#d01010", "stroke-width": 3, "stroke-dasharray": "3 2" }, s), "lost under the rule");
+  }
 
   // ---------------------------------------------------------------- drawing a view
   function draw() {
     const v = model.get("view");
-    for (const layer of ["heat", "zones", "aura", "last", "targets", "markers", "pieces"]) layers[layer].replaceChildren();
+    pending = "";
+    showBusy();
+    flipped = !!v.flipped;
+    for (const layer of Object.values(layers)) layer.replaceChildren();
     svg.classList.toggle("tf-winter", !!v.winter);
     svg.classList.toggle("tf-editing", !!v.editing);
+    const pieces = v.pieces || {};
     for (const h of names) {
       const t = v.terrain[h];
+      let fill = TERRAIN[t.kind] || TERRAIN.land;
+      if (v.winter && (t.kind === "river" || t.kind === "ford")) fill = TERRAIN[`winter_${t.kind}`];
+      else if (t.castle >= 0 && t.kind === "land") fill = TERRAIN.castle;
+      else if (t.hill) fill = TERRAIN.hill;
+      else if (t.swamp >= 0) fill = TERRAIN.swamp;
       const cls = ["tf-hex", `tf-${t.kind}`];
       if (t.hill) cls.push("tf-hill");
       if (t.swamp >= 0) cls.push("tf-swamp");
       if (t.castle >= 0) cls.push(t.castle === 0 ? "tf-castle-white" : "tf-castle-black");
       if (v.selected === h) cls.push("tf-selected");
-      polys[h].setAttribute("class", cls.join(" "));
+      svgEl("polygon", { points: points(h), "data-hex": h, class: cls.join(" "), fill }, layers.hexes);
+      const [x, y] = centre(h);
+      if (!pieces[h]) svgEl("text", { x, y: y + size * 0.62, class: "tf-name" }, layers.names, h);
     }
+    for (const [h, [kind, side]] of Object.entries(v.owners || {})) {
+      const [x, y] = centre(h);
+      const g = svgEl("g", { class: `tf-owner tf-owner-${side}`, "data-hex": h, "data-owner": side }, layers.signs);
+      svgEl("title", {}, g, `${side}'s ${kind} on ${h}`);
+      svgEl("text", { x: x - size * 0.45, y: y - size * 0.45, class: `tf-sign tf-sign-${kind}` }, g, kind === "hill" ? "▲" : "≈");
+      svgEl("circle", { cx: x + size * 0.42, cy: y - size * 0.55, r: size * 0.2, class: `tf-owner-disc tf-owner-${side}` }, g);
+      svgEl("text", { x: x + size * 0.42, y: y - size * 0.47, class: `tf-owner-letter tf-owner-${side}` }, g, side === "white" ? "W" : "B");
+    }
+    for (const [x0, y0, text] of geo.coords || []) {
+      const [x, y] = P([x0, y0]);
+      svgEl("text", { x, y: y + size * 0.12, class: "tf-coord" }, layers.coords, text);
+    }
+    // heat map: one at a time, colours from viridis (as the static pictures), a scale in the panel
+    heatLegend.replaceChildren();
     if (v.heat && v.heat.values) {
+      const top = v.heat.max || 1;
       v.heat.values.forEach((val, i) => {
-        if (val) svgEl("polygon", { points: points(names[i]), fill: heatColour(val), class: "tf-heat", "data-hex": names[i] }, layers.heat);
+        if (val > 0) svgEl("polygon", { points: points(names[i]), fill: viridis(val / top), class: "tf-heat", "data-hex": names[i], "data-value": String(val) }, layers.heat);
       });
+      htmlEl("div", { class: "tf-heat-label" }, heatLegend, v.heat.label);
+      const bar = htmlEl("div", { class: "tf-colourbar" }, heatLegend);
+      bar.style.background = `linear-gradient(to right, ${VIRIDIS.join(",")})`;
+      const ticks = htmlEl("div", { class: "tf-ticks" }, heatLegend);
+      htmlEl("span", {}, ticks, "1");
+      htmlEl("span", {}, ticks, String(Math.round(top / 2 * 10) / 10));
+      htmlEl("span", {}, ticks, String(top));
+      htmlEl("div", { class: "tf-heat-note" }, heatLegend, "hexes without colour: 0");
     }
     (v.zones || []).forEach((zone, side) => {
-      for (const h of zone) svgEl("polygon", { points: points(h), class: `tf-zone tf-zone-${side ? "black" : "white"}`, "data-hex": h }, layers.zones);
+      for (const h of zone) svgEl("polygon", { points: points(h, 0.8), class: `tf-zone tf-zone-${side ? "black" : "white"}`, "data-hex": h }, layers.zones);
     });
     (v.aura || []).forEach((hexes, side) => {
       for (const h of hexes) {
         const [x, y] = centre(h);
-        svgEl("circle", { cx: x, cy: y, r: 4, class: `tf-aura tf-aura-${side ? "black" : "white"}`, "data-hex": h }, layers.aura);
+        svgEl("circle", { cx: x, cy: y + size * 0.6, r: 3, class: `tf-aura tf-aura-${side ? "black" : "white"}`, "data-hex": h }, layers.aura);
       }
     });
-    for (const h of v.aura_ready || []) {
-      svgEl("polygon", { points: points(h), class: "tf-aura-ready", "data-hex": h }, layers.aura);
-    }
-    if (v.last) for (const h of v.last) svgEl("polygon", { points: points(h), class: "tf-last", "data-hex": h }, layers.last);
+    for (const h of v.aura_ready || []) svgEl("polygon", { points: points(h, 0.9), class: "tf-aura-ready", "data-hex": h }, layers.aura);
     const r = size;
-    for (const [h, cls] of Object.entries(v.targets || {})) {
-      const [x, y] = centre(h);
-      svgEl("circle", { cx: x, cy: y, r: r * 0.42, class: `tf-target tf-target-${cls}`, "data-hex": h, "data-target": cls }, layers.targets);
-    }
-    for (const [a, t, side] of v.markers || []) {
-      const [x1, y1] = centre(a);
-      const [x2, y2] = centre(t);
-      svgEl("line", { x1, y1, x2, y2, class: `tf-marker-line tf-marker-${side ? "black" : "white"}` }, layers.markers);
-      const d = r * 0.3;
-      const g = svgEl("g", { class: `tf-marker tf-marker-${side ? "black" : "white"}`, "data-hex": t }, layers.markers);
-      svgEl("line", { x1: x2 - d, y1: y2 - d, x2: x2 + d, y2: y2 + d }, g);
-      svgEl("line", { x1: x2 - d, y1: y2 + d, x2: x2 + d, y2: y2 - d }, g);
-    }
-    for (const [h, letter] of Object.entries(v.pieces || {})) {
+    const vacated = new Set((v.order_from || []).map(([a]) => a));
+    for (const [h, letter] of Object.entries(pieces)) {
       const [x, y] = centre(h);
       const white = letter === letter.toUpperCase();
       const g = svgEl("g", { class: `tf-piece ${white ? "tf-white" : "tf-black"}`, "data-hex": h, "data-piece": letter }, layers.pieces);
-      svgEl("circle", { cx: x, cy: y, r: r * 0.62 }, g);
-      const t = svgEl("text", { x, y: y + r * 0.22 }, g);
-      t.textContent = letter.toUpperCase();
-      const title = svgEl("title", {}, g);
-      title.textContent = `${white ? "white" : "black"} ${PIECE_NAMES[letter.toUpperCase()]} on ${h}`;
-      if ((v.pending || []).includes(h)) g.classList.add("tf-ultimatum");
+      if (vacated.has(h)) g.setAttribute("opacity", "0.3");
+      if (letter.toUpperCase() === "F") svgEl("circle", { cx: x, cy: y, r: r * 0.66, class: "tf-feudal-ring" }, g);
+      svgEl("circle", { cx: x, cy: y, r: r * 0.56 }, g);
+      svgEl("text", { x, y: y + r * 0.2 }, g, letter.toUpperCase());
+      svgEl("title", {}, g, `${white ? "white" : "black"} ${PIECE_NAMES[letter.toUpperCase()]} on ${h}`);
+    }
+    // archer markers above the pieces: the marked hex gets a ring and a cross in the archer's colour
+    if (v.overlays.markers || v.editing) for (const [a, t, side] of v.markers || []) {
+      const [x1, y1] = centre(a);
+      const [x2, y2] = centre(t);
+      const colour = side ? "black" : "white";
+      svgEl("line", { x1, y1, x2, y2, class: `tf-marker-line tf-marker-${colour}` }, layers.markers);
+      const d = r * 0.3;
+      const g = svgEl("g", { class: `tf-marker tf-marker-${colour}${(v.pending || []).includes(t) ? " tf-ultimatum" : ""}`, "data-hex": t, "data-archer": a }, layers.markers);
+      svgEl("circle", { cx: x2, cy: y2, r: r * 0.36, class: "tf-marker-edge" }, g);
+      svgEl("circle", { cx: x2, cy: y2, r: r * 0.36 }, g);
+      svgEl("path", { d: `M${x2 - d},${y2 - d} L${x2 + d},${y2 + d} M${x2 - d},${y2 + d} L${x2 + d},${y2 - d}`, class: "tf-marker-edge" }, g);
+      svgEl("path", { d: `M${x2 - d},${y2 - d} L${x2 + d},${y2 + d} M${x2 - d},${y2 + d} L${x2 + d},${y2 - d}` }, g);
+      svgEl("title", {}, g, `${colour} archer on ${a} marks ${t}`);
+    }
+    // destinations: a dot on an empty hex, a ring round an occupied one, both above the pieces
+    for (const [h, cls] of Object.entries(v.targets || {})) {
+      const [x, y] = centre(h);
+      const colour = (TARGETS[cls] || TARGETS.move)[0];
+      const g = svgEl("g", { class: `tf-target tf-target-${cls}`, "data-hex": h, "data-target": cls }, layers.targets);
+      if (pieces[h] || cls === "attack" || cls === "castle") {
+        svgEl("circle", { cx: x, cy: y, r: r * 0.74, fill: "none", stroke: "#fff", "stroke-width": 6 }, g);
+        svgEl("circle", { cx: x, cy: y, r: r * 0.74, fill: "none", stroke: colour, "stroke-width": 4 }, g);
+        if (cls === "castle") svgEl("text", { x: x + r * 0.55, y: y - r * 0.45, class: "tf-badge", fill: colour }, g, "⇄");
+      } else {
+        svgEl("circle", { cx: x, cy: y, r: r * 0.3, fill: colour, stroke: "#fff", "stroke-width": 2, opacity: cls === "shot" ? 0.9 : 1 }, g);
+        if (cls === "shot") svgEl("path", { d: `M${x - r * 0.5},${y} L${x + r * 0.5},${y} M${x},${y - r * 0.5} L${x},${y + r * 0.5}`, stroke: colour, "stroke-width": 2 }, g);
+      }
+      svgEl("title", {}, g, `${h}: ${(TARGETS[cls] || TARGETS.move)[1]}`);
+    }
+    // an Order in progress: each chosen infantryman drawn on its step, with the step's arrow
+    for (const [a, b] of v.order_from || []) {
+      arrow(layers.order, a, b, "tf-order-arrow", "step");
+      const [x, y] = centre(b);
+      const g = svgEl("g", { class: "tf-order-ghost", "data-hex": b }, layers.order);
+      const white = v.to_move === "white";
+      svgEl("circle", { cx: x, cy: y, r: r * 0.56, class: white ? "tf-ghost-white" : "tf-ghost-black" }, g);
+      svgEl("text", { x, y: y + r * 0.2, class: white ? "tf-ghost-letter-white" : "tf-ghost-letter-black" }, g, "I");
+      const [ox, oy] = centre(a);
+      svgEl("circle", { cx: ox, cy: oy, r: r * 0.56, class: "tf-order-vacated" }, layers.order);
+    }
+    // a feudal under threat (W10), and the lost feudal at the end of a game
+    for (const h of v.threatened_hexes || []) {
+      const [x, y] = centre(h);
+      const g = svgEl("g", { class: "tf-threat-mark", "data-hex": h }, layers.threat);
+      svgEl("circle", { cx: x, cy: y, r: r * 0.82 }, g);
+      svgEl("text", { x: x + r * 0.62, y: y - r * 0.5, class: "tf-threat-badge" }, g, "!");
+      svgEl("title", {}, g, `feudal on ${h} under threat`);
+    }
+    if (v.lost_feudal && v.lost_feudal.hex) {
+      const [x, y] = centre(v.lost_feudal.hex);
+      const g = svgEl("g", { class: "tf-mated", "data-hex": v.lost_feudal.hex }, layers.threat);
+      svgEl("circle", { cx: x, cy: y, r: r * 0.82 }, g);
+      svgEl("path", { d: `M${x - r * 0.5},${y - r * 0.5} L${x + r * 0.5},${y + r * 0.5} M${x - r * 0.5},${y + r * 0.5} L${x + r * 0.5},${y - r * 0.5}` }, g);
+      svgEl("title", {}, g, `${v.lost_feudal.side} feudal lost (${v.lost_feudal.victory})`);
+    }
+    for (const [a, b, kind] of v.last || []) arrow(layers.arrows, a, b, "tf-last-arrow", "last", kind === "shot" ? "6 4" : null);
+    if (v.analysis) for (const [a, b] of v.analysis.arrows) arrow(layers.arrows, a, b, "tf-best-arrow", "best");
+    if (v.diff) {
+      for (const x of v.diff.gained) for (const [a, b] of x.arrows) arrow(layers.arrows, a, b, "tf-gained-arrow", "gained");
+      for (const x of v.diff.lost) for (const [a, b] of x.arrows) arrow(layers.arrows, a, b, "tf-lost-arrow", "lost", "4 3");
     }
 
     // panel
-    status.textContent = v.editing
-      ? `Editing position: ${v.to_move} to move`
-      : `${v.to_move === "white" ? "White" : "Black"} to move · ply ${v.ply}` +
-        (v.threatened && v.threatened.length ? ` · feudal under threat: ${v.threatened.join(", ")}` : "");
+    if (v.editing) status.textContent = `Editing the position · ${v.to_move} to move when done`;
+    else if (v.terminal) status.textContent = `Game over after ply ${v.ply}`;
+    else status.textContent = `${v.to_move === "white" ? "White" : "Black"} to move · ply ${v.ply}` +
+      (v.threatened && v.threatened.length ? ` · ${v.threatened.join(" and ")} feudal under threat` : "");
     status.setAttribute("data-to-move", v.to_move);
-    result.textContent = v.result || "";
+    result.textContent = v.result ? `${v.result}${v.lost_feudal && v.lost_feudal.hex ? ` · ${v.lost_feudal.side} feudal on ${v.lost_feudal.hex} lost` : ""}` : "";
     result.style.display = v.result ? "" : "none";
     message.textContent = v.message || "";
+    message.className = `tf-message tf-${v.level || "info"}`;
+    message.style.display = v.message ? "" : "none";
+    const ar = v.active_rules || {};
+    rulesBox.replaceChildren();
+    htmlEl("b", {}, rulesBox, "Rules: ");
+    htmlEl("span", { class: "tf-rules-season" }, rulesBox, `${ar.season} · terrain ${ar.terrain} (seed ${ar.seed})`);
+    for (const t of ar.hexes || []) htmlEl("span", { class: "tf-rules-hex" }, rulesBox, ` · ${t}`);
+    htmlEl("div", { class: "tf-rules-toggles" }, rulesBox, (ar.toggles || []).length ? `changed: ${ar.toggles.join(", ")}` : "all other rules as in the rulebook");
     choices.replaceChildren();
     (v.choices || []).forEach((c, i) => {
-      const b = htmlEl("button", { class: "tf-btn tf-choice", type: "button" }, choices, c);
-      b.addEventListener("click", () => model.send({ type: "choose", index: i }));
+      const b = htmlEl("button", { class: "tf-btn tf-choice", type: "button" }, choices, `promote to ${c}`);
+      b.addEventListener("click", () => send({ type: "choose", index: i }));
     });
     undoBtn.disabled = !v.can_undo;
     redoBtn.disabled = !v.can_redo;
     orderBtn.disabled = !v.can_order;
     passBtn.disabled = !v.can_pass;
     moves.replaceChildren();
-    for (let i = 0; i < v.moves.length; i += 2) {
-      const li = htmlEl("li", {}, moves, v.moves[i] + (i + 1 < v.moves.length ? `   ${v.moves[i + 1]}` : ""));
-      li.setAttribute("data-ply", String(i + 1));
+    const line = v.line || [];
+    for (let i = 0; i < line.length; i += 2) {
+      const li = htmlEl("li", {}, moves);
+      for (const m of line.slice(i, i + 2)) {
+        const span = htmlEl("span", { class: "tf-move", "data-ply": String(m.ply) }, li, m.text);
+        if (m.ply === v.ply) span.classList.add("tf-current");
+        if (m.ply > v.ply) span.classList.add("tf-future");
+        if (m.eval !== undefined) htmlEl("span", { class: "tf-eval" }, span, ` ${m.eval > 0 ? "+" : ""}${m.eval}`);
+        span.addEventListener("click", () => send({ type: "goto", ply: m.ply }));
+      }
     }
-    moves.scrollTop = moves.scrollHeight;
+    const cur = moves.querySelector(".tf-current");
+    if (cur) cur.scrollIntoView({ block: "nearest" });
     const dw = v.destroyed.white.join(" ") || "-";
     const db = v.destroyed.black.join(" ") || "-";
     destroyed.textContent = `Destroyed: white ${dw} · black ${db}`;
-    for (const name of OVERLAYS) overlayBoxes[name].checked = !!v.overlays[name];
-    if (v.heat && v.heat.error) message.textContent = v.heat.error;
+    analysisBox.textContent = v.analysis
+      ? `Evaluation ${v.analysis.eval > 0 ? "+" : ""}${v.analysis.eval} (White's view; + is good for White) · best: ${v.analysis.best} (${v.analysis.agent})`
+      : "";
+    analysisBox.style.display = v.analysis ? "" : "none";
+    diffBox.replaceChildren();
+    if (v.diff) {
+      htmlEl("div", {}, diffBox, `Under ${v.diff.change}: ${v.diff.before} → ${v.diff.after} legal actions`);
+      const list = (items, cls, word) => {
+        const d = htmlEl("div", { class: cls }, diffBox, `${word} (${items.length}): `);
+        d.appendChild(document.createTextNode(items.slice(0, 12).map((x) => x.text).join(", ") + (items.length > 12 ? " …" : "") || "none"));
+      };
+      list(v.diff.gained, "tf-diff-gained", "gained");
+      list(v.diff.lost, "tf-diff-lost", "lost");
+    }
+    if (!presets.children.length) {
+      for (const p of ["castling=sacrifice", "season=winter", "archer_melee=true", "mate_defence=any", "pike_cavalry_mutual=true"]) htmlEl("option", { value: p }, presets);
+    }
+    for (const name of Object.keys(OVERLAYS)) overlayBoxes[name].checked = !!v.overlays[name];
+    heatKind.value = v.heat_kind || "";
+    heatSide.value = v.heat_side || "white";
+    // the new-game controls show the game's own rules whenever the game changes
+    const sig = JSON.stringify([v.rules, v.seed]);
+    if (sig !== root.dataset.rulesSig) {
+      root.dataset.rulesSig = sig;
+      for (const f of geo.rule_fields || []) {
+        let val = v.rules[f.name];
+        if (Array.isArray(val)) val = val.join(",");
+        ruleInputs[f.name].value = val === null || val === undefined ? "" : String(val);
+      }
+    }
     const known = ["", ...(v.agents || [])];
     if (agentName.options.length !== known.length) {
       agentName.replaceChildren();
-      for (const o of known) htmlEl("option", { value: o }, agentName, o === "" ? "none" : o);
+      for (const o of known) htmlEl("option", { value: o }, agentName, o === "" ? "none (two humans)" : o);
     }
     if (v.agent && v.agent.name) {
       const [base, params] = v.agent.name.split(":");
@@ -267,11 +541,25 @@ function render({ model, el }) {
       agentParams.value = params || "";
       agentSide.value = v.agent.side;
     }
+    if (picker.options.length !== (v.scenario_files || []).length) {
+      picker.replaceChildren();
+      for (const f of v.scenario_files || []) htmlEl("option", { value: f }, picker, f);
+    }
     const s = v.scenario || {};
     scenario.textContent = s.title ? `${s.title} · position ${s.index + 1} of ${s.count}` : "";
+    checks.replaceChildren();
+    for (const c of s.checks || []) {
+      const li = htmlEl("li", { class: `tf-check tf-check-${c.status}`, "data-check": String(c.index) }, checks);
+      htmlEl("span", { class: "tf-check-status" }, li, c.status === "pass" ? "✓ pass" : c.status === "fail" ? "✗ fail" : `! ${c.status}`);
+      htmlEl("span", {}, li, ` check ${c.index} (line ${c.line}): ${c.asserts}`);
+      if (c.message) htmlEl("div", { class: "tf-check-message" }, li, c.message);
+      li.addEventListener("click", () => send({ type: "check", index: c.index }));
+    }
     palette.style.display = v.editing ? "" : "none";
+    if (v.editing) edSec.open = true;
     for (const [p, b] of Object.entries(paletteBtns)) b.classList.toggle("tf-active", v.edit_piece === p);
     if (v.editing) editSide.value = v.to_move;
+    drawLegend(v);
   }
 
   function drawExport() {
@@ -279,13 +567,26 @@ function render({ model, el }) {
     exportBox.style.display = exportBox.value ? "" : "none";
   }
 
+  function saveDownload() {
+    const d = model.get("download") || {};
+    if (!d.name) return;
+    const url = URL.createObjectURL(new Blob([d.text], { type: d.name.endsWith(".json") ? "application/json" : "text/yaml" }));
+    const a = htmlEl("a", { href: url, download: d.name, class: "tf-download-link" }, dlRow, `save ${d.name}`);
+    for (const old of dlRow.querySelectorAll(".tf-download-link")) if (old !== a) old.remove();
+    a.click();
+  }
+
   model.on("change:view", draw);
   model.on("change:export_text", drawExport);
+  model.on("change:busy", showBusy);
+  model.on("change:download", saveDownload);
   draw();
   drawExport();
   return () => {
     model.off("change:view", draw);
     model.off("change:export_text", drawExport);
+    model.off("change:busy", showBusy);
+    model.off("change:download", saveDownload);
   };
 }
 

@@ -1,35 +1,144 @@
 """``HexBoard``: the TerraFeud board as a notebook widget (anywidget), for JupyterLab and Voila.
 
-Thin on purpose: two JSON traits go to the browser (``geometry`` from ``viz.layout.Layout`` once,
-``view`` from ``BoardController.view()`` after every change) and the browser sends back small
-messages (``{"type": "click", "hex": "f3"}``, ``{"type": "undo"}``, ...). All game logic lives in
-``controller.py``; the JavaScript draws and reports, it never decides what is legal.
+Thin on purpose: JSON traits go to the browser (``geometry`` from ``viz.layout.Layout`` once, ``view``
+from ``BoardController.view()`` after every change, ``download`` when the page asked for a file) and
+the browser sends back small messages (``{"type": "click", "hex": "f3"}``). A shared board is not a
+backdoor: every message field is checked for type, range and size before use (``MESSAGE_FIELDS``),
+no message names a server path (files come and go by browser upload and download, scenarios through
+a picker over the project's ``scenarios/``), and agents asked for from the page are capped and run
+in a thread so the board stays live while they think.
 """
 
 from __future__ import annotations
 
 import pathlib
 import re
+import threading
 from collections.abc import Callable
 from typing import Any
 
 import anywidget
 import traitlets
 
-from workbench.engine import GameState, RulesConfig, new_game
+from workbench.engine import HEX_NAMES, GameState, RulesConfig, new_game
+from workbench.engine.geometry import parse_hex
 from workbench.engine.rules import parse_pairs
 from workbench.viz.layout import Layout
 
-from .controller import OVERLAYS, BoardController, WidgetError
+from .controller import HEATS, MAX_FILE_BYTES, OVERLAYS, BoardController, WidgetError, capped_agent_spec
 
 _HERE = pathlib.Path(__file__).parent
+_SIDES = ("white", "black")
+_PALETTE = ("F", "K", "P", "C", "A", "I", "f", "k", "p", "c", "a", "i", "", "marker")
+MAX_TEXT = 500  # any string field of a message but an upload's text
+MAX_KEYS = 40  # fields in one message, rules in one new-game request
+
+
+def _str(limit: int = MAX_TEXT, choices: tuple[str, ...] | None = None) -> Callable[[str, Any], Any]:
+    def check(name: str, value: Any) -> str:
+        if not isinstance(value, str):
+            raise WidgetError(f"message field {name!r} must be text, not {type(value).__name__}")
+        if len(value) > limit:
+            raise WidgetError(f"message field {name!r} is {len(value)} characters; at most {limit} are accepted")
+        if choices is not None and value not in choices:
+            raise WidgetError(f"message field {name!r} must be one of {', '.join(repr(c) for c in choices)}")
+        return value
+
+    return check
+
+
+def _int(lo: int, hi: int) -> Callable[[str, Any], int]:
+    def check(name: str, value: Any) -> int:
+        if isinstance(value, str) and re.fullmatch(r"-?\d{1,12}", value.strip()):
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise WidgetError(f"message field {name!r} must be a whole number")
+        if not lo <= value <= hi:
+            raise WidgetError(f"message field {name!r} must be between {lo} and {hi}")
+        return value
+
+    return check
+
+
+def _bool(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise WidgetError(f"message field {name!r} must be true or false")
+    return value
+
+
+def _hex(name: str, value: Any) -> str:
+    text = _str(4)(name, value)
+    try:
+        parse_hex(text)
+    except ValueError:
+        raise WidgetError(f"message field {name!r} is not a hex name like f3") from None
+    return text
+
+
+def _seed(name: str, value: Any) -> int | None:
+    if value in (None, ""):
+        return None
+    return _int(0, 2**31 - 1)(name, value)
+
+
+def _rules(name: str, value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict) or len(value) > MAX_KEYS:
+        raise WidgetError(f"message field {name!r} must be a mapping of at most {MAX_KEYS} rules")
+    out = {}
+    for k, v in value.items():
+        _str(40)(f"{name} key", k)
+        if isinstance(v, str):
+            _str(200)(f"{name}.{k}", v)
+        elif not (v is None or isinstance(v, (bool, int))):
+            raise WidgetError(f"message field {name}.{k} must be text, a number or true/false")
+        out[k] = v
+    return out
+
+
+# Every message the page may send: its fields, each with its check. Anything else is refused.
+MESSAGE_FIELDS: dict[str, dict[str, Callable[[str, Any], Any]]] = {
+    "click": {"hex": _hex},
+    "undo": {}, "redo": {}, "pass": {}, "cancel": {}, "order": {}, "flip": {}, "analyse": {},
+    "choose": {"index": _int(0, 63)},
+    "goto": {"ply": _int(0, 1_000_000)},
+    "new_game": {"seed": _seed, "rules": _rules, "other": _str()},
+    "agent": {"name": _str(200), "side": _str(8, _SIDES)},
+    "overlay": {"name": _str(20, OVERLAYS), "on": _bool},
+    "heat": {"kind": _str(20, ("", *HEATS)), "side": _str(8, _SIDES)},
+    "compare": {"change": _str(200)},
+    "pick_scenario": {"name": _str(300)},
+    "check": {"index": _int(0, 10_000)},
+    "step": {"delta": _int(-10_000, 10_000)},
+    "upload": {"kind": _str(10, ("record", "scenario")), "name": _str(200), "text": _str(MAX_FILE_BYTES)},
+    "download": {"kind": _str(10, ("record", "scenario"))},
+    "edit": {}, "edit_done": {}, "edit_cancel": {}, "edit_clear": {},
+    "edit_piece": {"piece": _str(8, _PALETTE)},
+    "edit_to_move": {"side": _str(8, _SIDES)},
+}
+# What the page may still do while an agent thinks (the rest waits for its move).
+WHILE_THINKING = {"overlay", "heat", "flip", "agent", "new_game", "undo", "download", "cancel"}
+
+
+def validate_message(content: Any) -> tuple[str, dict[str, Any]]:
+    """The message's type and checked fields; WidgetError (never echoing a value) if anything is off."""
+    if not isinstance(content, dict):
+        raise WidgetError("a widget message must be a mapping")
+    kind = content.get("type")
+    if not isinstance(kind, str) or kind not in MESSAGE_FIELDS:
+        shown = repr(kind) if isinstance(kind, str) and len(kind) <= 20 else "of this type"
+        raise WidgetError(f"unknown widget message {shown}")
+    spec = MESSAGE_FIELDS[kind]
+    extra = sorted(str(k)[:20] for k in content if k != "type" and k not in spec)
+    if extra:
+        raise WidgetError(f"message {kind!r}: unexpected field {extra[0]!r}")
+    return kind, {name: check(name, content[name]) for name, check in spec.items() if name in content}
 
 
 class HexBoard(anywidget.AnyWidget):
     """An interactive board: ``HexBoard()`` for a new game, ``HexBoard(state, agent="greedy")``.
 
-    The Python methods mirror the buttons (``click``, ``undo``, ``redo``, ``new_game``,
-    ``load_scenario``, ``save_record``, ...) so a notebook can script what a designer clicks.
+    The Python methods mirror the buttons (``click``, ``undo``, ``new_game``, ``load_scenario``,
+    ``save_record``, ...) so a notebook can script what a designer clicks; only they take paths.
     """
 
     _esm = _HERE / "hexboard.js"
@@ -37,13 +146,15 @@ class HexBoard(anywidget.AnyWidget):
     geometry = traitlets.Dict().tag(sync=True)
     view = traitlets.Dict().tag(sync=True)
     export_text = traitlets.Unicode("").tag(sync=True)
+    download = traitlets.Dict().tag(sync=True)  # {"name", "text", "n"}: the page saves it as a file
+    busy = traitlets.Unicode("").tag(sync=True)  # what the kernel is doing for the page ("" when idle)
 
     def __init__(
         self,
         state: GameState | None = None,
         *,
         rules: RulesConfig | dict | str | None = None,
-        seed: int | None = 0,
+        seed: int | None = None,
         agent: str | None = None,
         agent_side: int | str = "black",
         agent_seed: int | None = None,
@@ -52,7 +163,10 @@ class HexBoard(anywidget.AnyWidget):
     ) -> None:
         super().__init__(**kwargs)
         self.controller = BoardController(state if state is not None else new_game(rules, seed))
-        self.geometry = _rounded(Layout(size=size).to_json())
+        self.geometry = _geometry(Layout(size=size))
+        self._lock = threading.RLock()
+        self._thinking: threading.Thread | None = None
+        self._downloads = 0
         self.on_msg(self._on_msg)
         if agent:
             self.controller.set_agent(agent, agent_side, seed=agent_seed)
@@ -89,39 +203,66 @@ class HexBoard(anywidget.AnyWidget):
         """Redo button."""
         self._do(self.controller.redo)
 
-    def new_game(self, seed: int | None = 0, **toggles: Any) -> None:
-        """New game button: ``new_game(season="winter", hill=False, castling="sacrifice")``."""
+    def goto(self, ply: int) -> None:
+        """Click on a move of the list: show the position after ``ply`` actions."""
+        self._do(self.controller.goto, ply)
+
+    def new_game(self, seed: int | None = None, **toggles: Any) -> None:
+        """New game button: ``new_game(season="winter", castling="sacrifice")``; ``seed=None`` rolls fresh terrain."""
         self._do(self.controller.new_game, seed, **toggles)
 
     def set_agent(self, name: str | None, side: int | str = "black", seed: int | None = None) -> None:
         """Play against ``workbench.agents.make_agent(name)`` as the other colour (``None``: two humans)."""
         self._do(self.controller.set_agent, name, side, seed)
 
+    def analyse(self, spec: str | None = None) -> dict[str, Any]:
+        """The agent's evaluation of the position and its best action (drawn as an arrow)."""
+        self._do(self.controller.analyse, spec)
+        return self.controller.analysis or {}
+
+    def compare(self, change: str) -> dict[str, Any]:
+        """What changes under a rule value (``compare("castling=sacrifice")``): actions gained and lost."""
+        self._do(self.controller.compare_toggle, change)
+        return self.controller.diff or {}
+
     def load_scenario(self, path: str | pathlib.Path) -> None:
-        """Show a scenario file's position; ``step(+1)`` walks through its ``play``."""
+        """Show a scenario file's position and its checks; ``step(+1)`` walks through its ``play``."""
         self._do(self.controller.load_scenario, path)
+
+    def show_check(self, index: int) -> None:
+        """Show a loaded scenario's check ``index`` (its position after its ``play``)."""
+        self._do(self.controller.show_check, index)
 
     def step(self, delta: int = 1) -> None:
         """Step through the loaded scenario's ``play``."""
         self._do(self.controller.step, delta)
 
     def save_record(self, path: str | pathlib.Path) -> None:
-        """Save the game as a JSON record."""
+        """Save the game as a JSON record (a path from Python code; the page downloads instead)."""
         self._do(self.controller.save_record, path)
 
     def load_record(self, path: str | pathlib.Path) -> None:
-        """Load a JSON game record."""
+        """Load a JSON game record (regular files under the size cap)."""
         self._do(self.controller.load_record, path)
 
-    def show(self, **overlays: bool) -> None:
-        """Switch overlays: ``show(zones=True, threat=True)``; names are ``controller.OVERLAYS``."""
+    def show(self, heat: str | None = None, heat_side: str | None = None, **overlays: bool) -> None:
+        """Switch overlays (``show(zones=True, aura=False)``) and the one heat map (``heat="threat"``)."""
         for name, on in overlays.items():
+            if name in HEATS:  # the old switches: a heat map is a choice, not a layer
+                heat = name if on else None
+                continue
             if name not in OVERLAYS:
-                raise WidgetError(f"unknown overlay {name!r}; overlays: {', '.join(OVERLAYS)}")
+                raise WidgetError(f"unknown overlay {name!r}; overlays: {', '.join(OVERLAYS)}; heat maps: {', '.join(HEATS)}")
             self.controller.overlays[name] = bool(on)
+        if heat is not None or "zone_control" in overlays or "threat" in overlays:
+            if heat not in (None, *HEATS):
+                raise WidgetError(f"unknown heat map {heat!r}; heat maps: {', '.join(HEATS)}")
+            self.controller.heat = heat
+        if heat_side is not None:
+            self.controller.heat_side = _SIDES.index(heat_side)
         self._sync()
 
-    def export_scenario(self, scenario_id: str = "edited-position", title: str = "Edited position") -> str:
+    def export_scenario(self, scenario_id: str = "edited-position", title: str | None = None) -> str:
         """The current or edited position as scenario YAML (also shown in the panel)."""
         text = self.controller.export_scenario(scenario_id, title)
         self.export_text = text
@@ -130,77 +271,188 @@ class HexBoard(anywidget.AnyWidget):
     # ------------------------------------------------------------------ browser messages
     def _do(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         """Run a controller gesture; a user-facing error becomes the panel message, then redraw."""
-        try:
-            fn(*args, **kwargs)
-        except (WidgetError, ValueError, OSError) as exc:
-            self.controller.message = str(exc)
-        self._sync()
+        with self._lock:
+            try:
+                fn(*args, **kwargs)
+            except (WidgetError, ValueError, OSError) as exc:
+                self.controller.error(str(exc)[:300])
+            self._sync()
 
     def _sync(self) -> None:
         self.view = self.controller.view()
 
-    def _on_msg(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
-        """Dispatch one message from the JavaScript (see ``hexboard.js`` ``send``)."""
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """Dispatch one message from the JavaScript (see ``hexboard.js`` ``send``), after checking it."""
         c = self.controller
-        kind = content.get("type")
-        path = str(content.get("path") or "").strip()
-        handlers: dict[str, Callable[[], Any]] = {
-            "click": lambda: c.click(str(content["hex"])),
-            "undo": c.undo,
-            "redo": c.redo,
-            "pass": c.pass_turn,
-            "cancel": c.cancel,
-            "order": c.start_order,
-            "choose": lambda: c.choose(int(content["index"])),
-            "new_game": lambda: c.new_game(_seed(content.get("seed")), **_toggles(content)),
-            "agent": lambda: c.set_agent(content.get("name") or None, content.get("side") or "black"),
-            "overlay": lambda: c.overlays.__setitem__(str(content["name"]), bool(content["on"])),
-            "heat_side": lambda: setattr(c, "heat_side", 0 if content.get("side") == "white" else 1),
-            "load_scenario": lambda: c.load_scenario(_need(path, "a scenario .yaml path")),
-            "step": lambda: c.step(int(content.get("delta", 1))),
-            "save_record": lambda: c.save_record(_need(path, "a record .json path")),
-            "load_record": lambda: c.load_record(_need(path, "a record .json path")),
-            "edit": c.start_editing,
-            "edit_piece": lambda: c.set_edit_piece(str(content.get("piece", ""))),
-            "edit_to_move": lambda: c.set_edit_to_move(str(content.get("side", "white"))),
-            "edit_done": c.finish_editing,
-            "export": lambda: self._export(path),
-        }
-        if kind not in handlers:
-            c.message = f"unknown widget message {kind!r}"
-            self._sync()
+        with self._lock:
+            try:
+                kind, f = validate_message(content)
+            except WidgetError as exc:
+                c.error(str(exc))
+                self._sync()
+                return
+            if self._thinking is not None and kind not in WHILE_THINKING:
+                c.warn(f"{c.agent_name} is thinking; wait for its move (or Undo)")
+                self._sync()
+                return
+            c.clear_message()
+            handlers: dict[str, Callable[[], Any]] = {
+                "click": lambda: c.click(f["hex"]),
+                "undo": c.undo,
+                "redo": c.redo,
+                "goto": lambda: c.goto(f["ply"]),
+                "pass": c.pass_turn,
+                "cancel": c.cancel,
+                "order": c.start_order,
+                "choose": lambda: c.choose(f["index"]),
+                "flip": lambda: setattr(c, "flipped", not c.flipped),
+                "new_game": lambda: c.new_game(f.get("seed"), **_new_game_rules(f)),
+                "agent": lambda: self._set_agent(f.get("name", ""), f.get("side", "black")),
+                "overlay": lambda: c.overlays.__setitem__(f["name"], f["on"]),
+                "heat": lambda: self._set_heat(f.get("kind", ""), f.get("side", "white")),
+                "analyse": lambda: c.analyse(),
+                "compare": lambda: c.compare_toggle(f.get("change", "")),
+                "pick_scenario": lambda: c.pick_scenario(f.get("name", "")),
+                "check": lambda: c.show_check(f["index"]),
+                "step": lambda: c.step(f.get("delta", 1)),
+                "upload": lambda: self._upload(f["kind"], f.get("name", "upload"), f["text"]),
+                "download": lambda: self._download(f["kind"]),
+                "edit": c.start_editing,
+                "edit_done": c.finish_editing,
+                "edit_cancel": c.cancel_editing,
+                "edit_clear": c.clear_board,
+                "edit_piece": lambda: c.set_edit_piece(f.get("piece", "")),
+                "edit_to_move": lambda: c.set_edit_to_move(f.get("side", "white")),
+            }
+            c.agent_runner = self._start_agent  # an agent answering a page gesture thinks in a thread
+            try:
+                self._do(handlers[kind])
+            finally:
+                c.agent_runner = None
+
+    def _set_agent(self, name: str, side: str) -> None:
+        c = self.controller
+        if not name.strip():
+            c.set_agent(None)
             return
-        self._do(handlers[kind])
+        spec, notes = capped_agent_spec(name)
+        c.set_agent(spec, side)
+        if notes and not c.message.startswith(("the", "unknown")):
+            c.warn(f"{spec} plays {side} ({'; '.join(notes)}: the board caps what a page may ask)")
 
-    def _export(self, path: str) -> None:
-        stem = re.sub(r"[^a-z0-9]+", "-", pathlib.Path(path).stem.lower()).strip("-") if path else ""
-        text = self.controller.export_scenario(stem or "edited-position")
-        self.export_text = text
-        if path:
-            pathlib.Path(path).write_text(text, encoding="utf-8")
-            self.controller.message = f"scenario written to {path}"
+    def _set_heat(self, kind: str, side: str) -> None:
+        self.controller.heat = kind or None
+        self.controller.heat_side = _SIDES.index(side)
+
+    def _upload(self, kind: str, name: str, text: str) -> None:
+        safe = re.sub(r"[^A-Za-z0-9._ -]+", "_", name)[:80] or "upload"
+        if kind == "record":
+            self.controller.load_record_text(text, safe)
+        else:
+            self.controller.load_scenario_text(text, safe)
+
+    def _download(self, kind: str) -> None:
+        c = self.controller
+        if kind == "record":
+            name, text = f"terrafeud-game-ply{c.state.ply}.json", c.record_text()
+        else:
+            text = c.export_scenario("edited-position")
+            self.export_text = text
+            name = "edited-position.yaml"
+        self._downloads += 1
+        self.download = {"name": name, "text": text, "n": self._downloads}
+        c.say(f"{name} sent to your browser's downloads")
+
+    def _start_agent(self) -> None:
+        """Let the agent choose in a thread; the page shows a busy sign and stays live meanwhile."""
+        if self._thinking is not None:
+            return
+        c = self.controller
+        if not c.agent_to_move():
+            return
+        agent, state, ply, state_id = c.agent, c.state.clone(), c.state.ply, id(c.state)
+        self.busy = f"{c.agent_name} is thinking…"
+
+        def work() -> None:
+            try:
+                action = agent.select_action(state)
+                error = None
+            except Exception as exc:  # an agent failure is reported on the board, never kills it
+                action, error = None, f"{c.agent_name} failed: {type(exc).__name__}: {str(exc)[:200]}"
+            with self._lock:
+                self._thinking = None
+                self.busy = ""
+                if error:
+                    c.error(error)
+                elif action is not None and c.agent is agent:
+                    c.agent_apply(action, ply, state_id)
+                self._sync()
+
+        self._thinking = threading.Thread(target=work, name="hexboard-agent", daemon=True)
+        self._thinking.start()
+
+    def wait(self, timeout: float = 30.0) -> None:
+        """Wait until an agent thinking for the page has moved (for scripts and tests)."""
+        t = self._thinking
+        if t is not None:
+            t.join(timeout)
 
 
-def _need(path: str, what: str) -> str:
-    if not path:
-        raise WidgetError(f"type {what} in the path box first")
-    return path
-
-
-def _seed(value: Any) -> int | None:
-    if value in (None, ""):
-        return 0
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise WidgetError(f"seed {value!r} is not a whole number") from None
-
-
-def _toggles(content: dict[str, Any]) -> dict[str, Any]:
-    """Start-screen toggles plus the free ``key=value`` field for any other toggle."""
-    toggles = {k: content[k] for k in ("season", "hill", "swamp", "terrain") if k in content}
-    toggles.update(parse_pairs(str(content.get("other") or "")))
+def _new_game_rules(f: dict[str, Any]) -> dict[str, Any]:
+    """The panel's rule controls plus the free ``key=value`` field for any other rule."""
+    toggles = {k: v for k, v in f.get("rules", {}).items() if v not in (None, "")}
+    toggles.update(parse_pairs(f.get("other", "")))
     return toggles
+
+
+def _geometry(layout: Layout) -> dict[str, Any]:
+    """Layout JSON (pixels rounded to 0.01) plus the rim coordinates the static pictures print."""
+    from workbench.viz.scene import _coordinates
+
+    data = _rounded(layout.to_json())
+    data["names"] = list(HEX_NAMES)  # the layout comes from the game, the page only draws it
+    data["size"] = layout.size
+    data["coords"] = [[round(t.x, 2), round(t.y, 2), t.text] for t in _coordinates(layout)]
+    data["rule_fields"] = _rule_fields()
+    data["max_file_bytes"] = MAX_FILE_BYTES
+    return data
+
+
+def _rule_fields() -> list[dict[str, Any]]:
+    """One new-game control per RulesConfig field: a choice for toggles, a text box for parameters.
+
+    Built from the dataclass itself, so rule parameters added to RulesConfig appear without a change here.
+    """
+    from workbench.engine import rules as rules_module
+
+    choices = getattr(rules_module, "_CHOICES", {})
+    meanings = {p.name: p for p in getattr(rules_module, "PARAMETERS", ())}
+    defaults = RulesConfig().to_dict()
+    out = []
+    for name in RulesConfig.names():
+        if name in ("hills", "swamps", "start"):  # explicit hexes come with scenarios, not the panel
+            continue
+        default = defaults[name]
+        if isinstance(default, (list, tuple)):
+            default = ",".join(map(str, default))
+        values = choices.get(name)
+        if values is None and isinstance(default, bool):
+            values = (True, False)
+        field: dict[str, Any] = {"name": name, "default": _js(default)}
+        if values is not None:
+            field["values"] = [_js(v) for v in values]
+        p = meanings.get(name)
+        if p is not None:
+            field["title"] = f"{p.meaning} (default {p.default}; {p.allowed}; {p.source})"
+        out.append(field)
+    return out
+
+
+def _js(value: Any) -> Any:
+    """A rule value as the page shows it (booleans as true/false text)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
 
 
 def _rounded(data: Any) -> Any:
@@ -214,4 +466,4 @@ def _rounded(data: Any) -> Any:
     return data
 
 
-__all__ = ["HexBoard"]
+__all__ = ["MESSAGE_FIELDS", "HexBoard", "validate_message"]

@@ -1,0 +1,113 @@
+"""A board served to others is not a backdoor (issue 13): messages are checked, paths never come from the page."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from workbench.engine import new_game
+from workbench.widget.controller import SCENARIO_ROOT, BoardController, WidgetError, read_small_file
+
+anywidget = pytest.importorskip("anywidget")
+from workbench.widget.hexboard import MESSAGE_FIELDS, HexBoard  # noqa: E402
+
+
+def send(board: HexBoard, **content: object) -> dict:
+    board._on_msg(board, content, [])
+    return board.view
+
+
+def test_no_message_names_a_server_path() -> None:
+    assert all("path" not in fields for fields in MESSAGE_FIELDS.values())
+    board = HexBoard(seed=0)
+    for kind in ("load_record", "save_record", "load_scenario", "export"):
+        view = send(board, type=kind, path="/etc/passwd")
+        assert view["level"] == "error" and "unknown widget message" in view["message"]
+    view = send(board, type="pick_scenario", name="../../../etc/passwd")
+    assert "pick a scenario from the list" in view["message"] and board.state.ply == 0
+    assert view["scenario_files"] and all(not n.startswith(("/", "..")) for n in view["scenario_files"])
+    view = send(board, type="pick_scenario", name=view["scenario_files"][0])
+    assert view["level"] == "info" and view["scenario"]["checks"]
+
+
+def test_huge_and_mistyped_fields_are_refused_not_echoed() -> None:
+    board = HexBoard(seed=0)
+    secret = "Z" * 20_000_000
+    for content in ({"type": "click", "hex": secret}, {"type": "compare", "change": secret},
+                    {"type": secret}, {"type": "upload", "kind": "record", "name": "x", "text": secret}):
+        view = send(board, **content)
+        assert view["level"] == "error" and len(view["message"]) < 200 and "ZZZ" not in view["message"]
+    view = send(board, type="heat", kind="threat", side=5)
+    assert "'side' must be text" in view["message"]
+    view = send(board, type="agent", name="random", side=5)
+    assert view["agent"] == {"name": None, "side": None} and view["to_move"] == "white"
+    view = send(board, type="click", hex="zz99")
+    assert "not a hex name" in view["message"]
+    view = send(board, type="goto", ply=-5)
+    assert "between 0 and" in view["message"]
+    view = send(board, type="click", hex="f3", extra=1)
+    assert "unexpected field 'extra'" in view["message"] and view["selected"] is None
+    assert send(board, type="heat", kind="threat", side="white")["heat"]["side"] == "white"
+
+
+def test_page_agents_are_capped_and_think_in_a_thread() -> None:
+    board = HexBoard(new_game(seed=0))
+    view = send(board, type="agent", name="alphabeta:depth=30,nodes=10^9", side="black")
+    assert view["agent"]["name"] == "alphabeta:depth=6,nodes=60000,seconds=2.0"
+    assert "depth 30 capped to 6" in view["message"] and view["level"] == "warning"
+    start = time.perf_counter()
+    send(board, type="click", hex="f3")
+    send(board, type="click", hex="f5")
+    assert board.busy.endswith("thinking…")  # the page shows the busy sign while the agent thinks
+    view = send(board, type="click", hex="d2")
+    assert "thinking" in view["message"] and view["selected"] is None
+    board.wait(30)
+    assert board.state.ply == 2 and board.busy == "" and time.perf_counter() - start < 10
+    view = send(board, type="agent", name="mcts:iterations=10^9,rollout_depth=99", side="white")
+    assert view["agent"]["name"] == "mcts:iterations=1500,rollout_depth=8" and view["flipped"]
+    board.wait(30)
+    view = send(board, type="agent", name="mcts:nodes=5", side="white")
+    assert "unknown parameter 'nodes'" in view["message"]
+    view = send(board, type="agent", name="", side="white")
+    assert view["agent"]["name"] is None and "stopped" in view["message"]
+
+
+def test_reads_take_small_regular_files_only_and_echo_nothing(tmp_path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(WidgetError, match="not a regular file"):
+        read_small_file(fifo)  # returns at once: opened non-blocking, refused by its type
+    with pytest.raises(WidgetError, match="not a regular file"):
+        read_small_file("/dev/zero")
+    with pytest.raises(WidgetError, match="not a regular file"):
+        read_small_file(tmp_path)
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * 600_000)
+    with pytest.raises(WidgetError, match="bytes; the board reads files up to"):
+        read_small_file(big)
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("root:x:0:0:TOPSECRET\n", encoding="utf-8")
+    ctrl = BoardController()
+    for load in (ctrl.load_scenario, ctrl.load_record):
+        with pytest.raises(WidgetError) as info:
+            load(secret)
+        assert "TOPSECRET" not in str(info.value) and "secret.yaml" in str(info.value)
+    with pytest.raises(WidgetError, match="cannot open"):
+        read_small_file(tmp_path / "missing.json")
+    assert SCENARIO_ROOT.is_dir()
+
+
+def test_upload_and_download_round_trip_a_record() -> None:
+    board = HexBoard(new_game(seed=4))
+    board.play("f3-f5", "f9-f7")
+    send(board, type="download", kind="record")
+    name, text = board.download["name"], board.download["text"]
+    assert name.endswith(".json")
+    other = HexBoard(seed=1)
+    view = send(other, type="upload", kind="record", name=name, text=text)
+    assert view["moves"] == ["f3-f5", "f9-f7"] and other.state.key() == board.state.key()
+    assert all("eval" in row for row in view["line"])  # a loaded record shows per-move evaluations
+    view = send(other, type="upload", kind="record", name="../../x.json", text="[" * 100_000)
+    assert view["level"] == "error" and "x.json" in view["message"] and "[[[" not in view["message"]
