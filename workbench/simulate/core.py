@@ -191,9 +191,9 @@ def _check_grid_values(key: str, values: list[Any]) -> None:
     for v in values:
         try:
             config = RulesConfig.from_dict({key: v})
+            _check_start(config)
         except ValueError as exc:
             raise SimulationError(f"grid {key}={v}: {exc}") from None
-        _check_start(config)
         canonical = json.dumps(config.to_dict(), sort_keys=True, default=str)
         if canonical in seen:
             raise SimulationError(f"grid {key}: the values {seen[canonical]!r} and {v!r} are the same rule; "
