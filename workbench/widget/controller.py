@@ -121,6 +121,7 @@ class BoardController:
         self.diff: dict[str, Any] | None = None  # what changes under another rule value
         self.scenario_checks: list[dict[str, Any]] = []
         self.scenario: Any = None
+        self._rows_cache: tuple[Any, list[dict[str, Any]]] | None = None
         self.agent: Any = None
         self.agent_name: str | None = None
         self.agent_side: int | None = None
@@ -776,11 +777,14 @@ class BoardController:
     def move_rows(self) -> list[dict[str, Any]]:
         """Every move of the line (played and redo), with its ply, and White's evaluation after it when asked."""
         st = self.state
-        replay = st.clone()
         actions = list(st.history)
+        line = actions + list(reversed(self.redo_stack))
+        key = (id(st), st.ply, len(actions), hash(tuple(line)), self.show_evals)
+        if self._rows_cache is not None and self._rows_cache[0] == key:  # view() runs after every gesture
+            return self._rows_cache[1]
+        replay = st.clone()
         for _ in actions:
             replay.undo()
-        line = actions + list(reversed(self.redo_stack))
         evaluate = _optional("workbench.agents", "evaluate", "move evaluations") if self.show_evals else None
         out = []
         for a in line:
@@ -790,15 +794,19 @@ class BoardController:
             if evaluate is not None:
                 row["eval"] = round(float(evaluate(replay, 0)), 1)
             out.append(row)
+        self._rows_cache = (key, out)
         return out
 
     def _heat(self) -> dict[str, Any] | None:
         kind = self.heat
         if kind is None:
             return None
-        fn = _optional("workbench.viz.heat", kind, f"the {kind} heatmap")
+        # The engine's own counts (viz.heat wraps the same functions but imports pandas: a second's wait).
+        from workbench.engine import analysis
+
+        fn = analysis.threat_counts if kind == "threat" else analysis.zone_counts
         side = SIDE_NAMES[self.heat_side]
-        if kind == "threat":  # threat(state, s) counts attackers of the other side on each hex
+        if kind == "threat":  # threat_counts(state, s) counts attackers of the other side on each hex
             values = [float(v) for v in fn(self.state, 1 - self.heat_side)]
             label = f"attacked by {side}: how many {side} pieces could attack each hex next turn"
         else:
