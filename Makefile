@@ -4,9 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test lab play lint bench chromium clean
+CARGO ?= cargo
+NATIVE_DIR := native
+# The extension's file name for this Python (e.g. _native.cpython-311-x86_64-linux-gnu.so).
+.PHONY: setup test lab play lint bench chromium clean native native-check
 
-setup: $(STAMP) chromium
+setup: $(STAMP) native chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -21,7 +24,31 @@ chromium:
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
 	  || echo "warning: could not install chromium; browser tests will fail"; }
 
-test: setup
+# The native core (issue 10): built in release mode when cargo is present; without cargo, one line
+# says so and the pure-Python engine does everything (same API, same results, slower).
+native: $(STAMP)
+	@if command -v $(CARGO) >/dev/null 2>&1; then \
+	  PYO3_PYTHON=$(abspath $(BIN)/python) $(CARGO) build --quiet --release --features python \
+	    --manifest-path $(NATIVE_DIR)/Cargo.toml && \
+	  suffix=$$($(BIN)/python -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))") && \
+	  cp $(NATIVE_DIR)/target/release/lib_native.so workbench/.tmp_native$$suffix && \
+	  mv -f workbench/.tmp_native$$suffix workbench/_native$$suffix; \
+	else \
+	  echo "cargo not found: native core not built; the pure-Python engine is used (same results, slower)"; \
+	fi
+
+# Rust checks: formatting, lints (bindings included) and the Rust unit tests.
+native-check:
+	@if command -v $(CARGO) >/dev/null 2>&1; then \
+	  cd $(NATIVE_DIR) && $(CARGO) fmt --check && \
+	  PYO3_PYTHON=$(abspath $(BIN)/python) $(CARGO) clippy --quiet --all-targets --features python -- -D warnings && \
+	  $(CARGO) clippy --quiet --all-targets -- -D warnings && \
+	  $(CARGO) test --quiet; \
+	else \
+	  echo "cargo not found: Rust checks skipped; the pure-Python engine is tested"; \
+	fi
+
+test: setup native-check
 	$(BIN)/ruff check workbench tests
 	$(BIN)/python -m pytest -q
 
@@ -48,4 +75,4 @@ bench: setup
 	$(BIN)/python -m workbench bench --games 50 --seed 1
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache $(NATIVE_DIR)/target workbench/_native*.so

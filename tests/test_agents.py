@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from enginehelp import pos
@@ -10,9 +11,15 @@ from enginehelp import pos
 from workbench.agents import AGENTS, make_agent, parse_agent_spec
 from workbench.agents.evaluate import material, piece_weights
 from workbench.engine import new_game
+from workbench.native import available
+
+# Each agent test runs on both engines when the native core is built (the native twins share
+# the specs, so what holds for an agent must hold for its twin).
+ENGINES = ["python", "native"] if available() else ["python"]
 
 FAST = {"random": {}, "greedy": {}, "alphabeta": {"depth": 2, "nodes": 300}, "mcts": {"iterations": 40},
-        "alphabeta:depth=3,nodes=500": {}, "mcts:rollout=random,rollout_depth=4": {"iterations": 20}}
+        "alphabeta:depth=3,nodes=500": {}, "mcts:rollout=random,rollout_depth=4": {"iterations": 20},
+        "search": {"depth": 3, "nodes": 600}}
 
 
 def _midgame(seed: int, plies: int = 12):
@@ -23,10 +30,12 @@ def _midgame(seed: int, plies: int = 12):
     return st
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("name", sorted(FAST))
-def test_agent_plays_legal_actions_and_leaves_the_state_alone(name):
+def test_agent_plays_legal_actions_and_leaves_the_state_alone(name, engine):
     st = _midgame(5)
-    agent = make_agent(name, seed=1, **FAST[name])
+    agent = make_agent(name, seed=1, engine=engine, **FAST[name])
+    assert agent.engine == engine
     for _ in range(4):
         key, ply, history = st.key(), st.ply, list(st.history)
         action = agent.select_action(st)
@@ -35,11 +44,13 @@ def test_agent_plays_legal_actions_and_leaves_the_state_alone(name):
         st.apply(action)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("name", sorted(FAST))
-def test_agent_is_reproducible_from_its_seed(name):
+def test_agent_is_reproducible_from_its_seed(name, engine):
     def game(seed: int) -> list:
         st = new_game(seed=7)
-        agents = [make_agent(name, seed=seed, **FAST[name]), make_agent(name, seed=seed + 1, **FAST[name])]
+        agents = [make_agent(name, seed=seed, engine=engine, **FAST[name]),
+                  make_agent(name, seed=seed + 1, engine=engine, **FAST[name])]
         for _ in range(6):
             st.apply(agents[st.to_move].select_action(st))
         return st.history
@@ -70,20 +81,22 @@ def test_greedy_takes_a_free_piece():
     assert st.action_to_string(make_agent("greedy", seed=0).select_action(st)) == "f3xf5"
 
 
-@pytest.mark.parametrize("name", ["greedy", "alphabeta", "mcts", "mcts:rollout=random,rollout_depth=4"])
-def test_agents_take_the_castle_rather_than_the_bait(name):
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("name", ["greedy", "alphabeta", "mcts", "mcts:rollout=random,rollout_depth=4", "search"])
+def test_agents_take_the_castle_rather_than_the_bait(name, engine):
     # f9-f11 wins on the spot (castle); k1xk3 only wins a knight.
     st = pos({"f1": "F", "a6": "f", "f9": "C", "k1": "K", "k3": "k"})
-    action = make_agent(name, seed=0, **FAST[name]).select_action(st)
+    action = make_agent(name, seed=0, engine=engine, **FAST[name]).select_action(st)
     assert st.action_to_string(action) == "f9-f11"
 
 
-def test_alphabeta_sees_the_reply():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_alphabeta_sees_the_reply(engine):
     # Taking the infantryman on f5 puts the knight where the black knight on f9 recaptures it
     # (sliding over the f6 bridge); greedy grabs the infantryman, a two-ply search keeps the knight.
     st = pos({"f1": "F", "a6": "f", "f3": "K", "f5": "i", "f9": "k"})
-    greedy = st.action_to_string(make_agent("greedy", seed=0).select_action(st))
-    ab = make_agent("alphabeta", seed=0, depth=2, nodes=5000).select_action(st)
+    greedy = st.action_to_string(make_agent("greedy", seed=0, engine=engine).select_action(st))
+    ab = make_agent("alphabeta", seed=0, depth=2, nodes=5000, engine=engine).select_action(st)
     assert greedy == "f3xf5"
     st.apply(ab)
     reply_captures = [a for a in st.legal_actions() if a[0] == 0 and st.squares[a[2]] and st.squares[a[2]] >> 3 == 0
@@ -109,3 +122,43 @@ def test_agent_specs_and_errors():
         make_agent("mcts:rollout=deep")
     with pytest.raises(ValueError, match="bad parameters"):
         make_agent("greedy:depth=2")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_search_quiescence_sees_the_recapture_at_depth_one(engine):
+    # The position of test_alphabeta_sees_the_reply: one ply of search plus quiescence on captures
+    # sees the black knight's recapture that a plain one-ply search misses.
+    st = pos({"f1": "F", "a6": "f", "f3": "K", "f5": "i", "f9": "k"})
+    one_ply = make_agent("alphabeta:depth=1", seed=0, engine=engine).select_action(st)
+    quiet = make_agent("search:depth=1,qdepth=4", seed=0, engine=engine).select_action(st)
+    assert st.action_to_string(one_ply) == "f3xf5"
+    assert st.action_to_string(quiet) != "f3xf5"
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("alphabeta:depth=30", "depth=30 is out of range 1..20"),
+    ("alphabeta:nodes=1000000000", "nodes=1000000000 is out of range"),
+    ("alphabeta:depth=inf", "depth=inf must be an integer"),
+    ("alphabeta:seconds=abc", "seconds='abc' must be a number"),
+    ("alphabeta:seconds=60", "seconds=60 is out of range 0.001..5"),
+    ("alphabeta:depth=2.5", "depth=2.5 must be an integer"),
+    ("mcts:iterations=10^9", "iterations='10\\^9' must be an integer"),
+    ("mcts:iterations=1000000000", "iterations=1000000000 is out of range"),
+    ("mcts:quiesce=2", "quiesce=2 must be true or false"),
+    ("search:qdepth=-1", "qdepth=-1 is out of range 0..12"),
+    ("search:depth=true", "depth=True must be an integer"),
+])
+def test_agent_parameters_are_validated_and_capped(spec, message):
+    with pytest.raises(ValueError, match=message):
+        make_agent(spec, seed=1)
+
+
+def test_every_search_stops_at_the_time_ceiling(monkeypatch):
+    # A huge node budget from the browser still answers once MAX_SECONDS is spent (shrunk here).
+    st = _midgame(8)
+    for spec in ("alphabeta:depth=20,nodes=5000000", "search:depth=20,nodes=5000000", "mcts:iterations=1000000"):
+        agent = make_agent(spec, seed=1, engine="python")
+        monkeypatch.setattr(agent, "MAX_SECONDS", 0.05)
+        t0 = time.perf_counter()
+        assert agent.select_action(st) in st.legal_actions()
+        assert time.perf_counter() - t0 < 3.0, spec

@@ -35,7 +35,7 @@ def test_report_with_one_cell_has_no_comparisons() -> None:
     games = pd.DataFrame([game_row(i, "white" if i % 2 else "black", "castle", 40 + i) for i in range(6)])
     report = build_report(games, n_boot=100)
     assert report.comparisons == []
-    assert "every toggle and agent takes one value" in report.markdown()
+    assert "every toggle, parameter and agent takes one value" in report.markdown()
 
 
 def test_cli_writes_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

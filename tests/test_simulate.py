@@ -173,8 +173,9 @@ def test_output_dataset_and_errors(tmp_path):
     with pytest.raises(SimulationError, match="already holds a simulation"):
         simulate(GRID, "random", "random", 2, seed=1, max_plies=30, workers=0, out=out, progress=False)
     with pytest.raises(SimulationError, match="differs in seed"):
-        simulate(GRID, "random", "random", 2, seed=2, max_plies=30, workers=0, out=out, resume=True, progress=False)
-    with pytest.raises(SimulationError, match="unknown rule toggle 'seasons'"):
+        simulate(GRID, "random", "random", 2, seed=2, max_plies=30, workers=0, out=out, events=True, resume=True,
+                 progress=False)
+    with pytest.raises(SimulationError, match="grid seasons=winter: unknown rule 'seasons'"):
         simulate({"seasons": ["winter"]}, "random", "random", 1, workers=0, progress=False)
     with pytest.raises(SimulationError, match="unknown agent"):
         simulate(None, "nobody", "random", 1, workers=0, progress=False)

@@ -1,4 +1,4 @@
-"""AI agents for TerraFeud, all seeded and reproducible: ``random``, ``greedy``, ``alphabeta``, ``mcts``.
+"""AI agents for TerraFeud, all seeded and reproducible: ``random``, ``greedy``, ``alphabeta``, ``mcts``, ``search``.
 
 ``make_agent("alphabeta", seed=3, depth=2)`` or ``make_agent("alphabeta:depth=3,nodes=8000", seed=3)``
 builds one; the text form is what the simulation command line and tables use as an agent's name.
@@ -7,6 +7,10 @@ An agent's ``select_action(state)`` returns an action and leaves ``state`` as it
 
 from __future__ import annotations
 
+import inspect
+import math
+import types
+import typing
 from collections.abc import Callable
 from typing import Any
 
@@ -15,7 +19,9 @@ from .base import Agent
 from .evaluate import evaluate, material, material_white, piece_weights
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
+from .native_agent import NATIVE_AGENTS, NativeAgent
 from .random_agent import RandomAgent
+from .search import SearchAgent
 
 # name -> factory(seed=..., **params). ``register_agent`` adds more (e.g. in tests or notebooks).
 AGENTS: dict[str, Callable[..., Agent]] = {
@@ -23,6 +29,7 @@ AGENTS: dict[str, Callable[..., Agent]] = {
     "greedy": GreedyAgent,
     "alphabeta": AlphaBetaAgent,
     "mcts": MCTSAgent,
+    "search": SearchAgent,
 }
 BUILTIN_AGENTS: dict[str, Callable[..., Agent]] = dict(AGENTS)
 
@@ -55,21 +62,84 @@ def _number(text: str) -> Any:
     return {"none": None, "true": True, "false": False}.get(text.lower(), text)
 
 
-def make_agent(name: str, seed: int | None = None, **params: Any) -> Agent:
-    """An agent by registered name (parameters may also follow the name: ``alphabeta:depth=3``)."""
+def agent_engine(base: str, engine: str = "auto") -> str:
+    """Which engine plays agent ``base``: ``"native"`` or ``"python"``.
+
+    ``auto`` takes the native twin when the native core is built and the agent has one (a
+    registered agent that replaced a built-in name is Python); ``native`` insists on it.
+    """
+    from workbench.native import resolve_engine
+
+    resolved = resolve_engine(engine)
+    has_twin = base in NATIVE_AGENTS and AGENTS.get(base) is BUILTIN_AGENTS.get(base)
+    if resolved == "native" and not has_twin:
+        if engine == "native":
+            raise ValueError(f"agent {base!r} has no native twin; native agents: {', '.join(NATIVE_AGENTS)}")
+        return "python"
+    return resolved
+
+
+def make_agent(name: str, seed: int | None = None, engine: str = "auto", **params: Any) -> Agent:
+    """An agent by registered name (parameters may also follow the name: ``alphabeta:depth=3``).
+
+    ``engine`` is ``"auto"`` (the native twin when the native core is built), ``"native"`` or
+    ``"python"``; an ``engine=`` parameter in the spec overrides it, so one game (or ladder) can
+    pit a native agent against a Python one. Parameters are validated by the Python agent in every case, so both engines
+    refuse the same specs with the same messages.
+    """
     base, spec_params = parse_agent_spec(name)
     if base not in AGENTS:
         raise ValueError(f"unknown agent {base!r}; known agents: {', '.join(sorted(AGENTS))}")
     spec_params.update(params)
+    engine = spec_params.pop("engine", engine)  # a spec may pin its engine: "alphabeta:engine=python"
+    if engine not in ("auto", "native", "python"):
+        raise ValueError(f"agent {name!r}: engine={engine!r} must be auto, native or python")
+    check_param_types(base, AGENTS[base], spec_params)
     try:
         agent = AGENTS[base](seed=seed, **spec_params)
     except TypeError as exc:
         raise ValueError(f"agent {name!r}: bad parameters {sorted(spec_params)}: {exc}") from None
+    if agent_engine(base, engine) == "native":
+        agent = NativeAgent(base, spec_params, seed, agent)
     agent.name = str(name).strip() if not params else base
     return agent
 
 
+def check_param_types(base: str, factory: Callable[..., Agent], params: dict[str, Any]) -> None:
+    """Refuse a parameter whose value has the wrong type for the factory's annotation.
+
+    ``alphabeta:depth=inf`` or ``alphabeta:seconds=abc`` would otherwise build an agent that fails
+    in every game (a batch of error rows); here they fail once, naming the parameter.
+    """
+    target = factory.__init__ if inspect.isclass(factory) else factory
+    try:
+        hints = typing.get_type_hints(target)
+    except Exception:  # noqa: BLE001 - an unannotated or exotic factory: nothing to check against
+        return
+    for key, value in params.items():
+        hint = hints.get(key)
+        if hint is None:
+            continue
+        allowed = set(typing.get_args(hint)) if typing.get_origin(hint) in (typing.Union, types.UnionType) else {hint}
+        if value is None and type(None) in allowed:
+            continue
+        if bool in allowed and isinstance(value, bool):
+            continue
+        if int in allowed and isinstance(value, int) and not isinstance(value, bool):
+            continue
+        if float in allowed and isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+            continue
+        if str in allowed and isinstance(value, str):
+            continue
+        if not allowed & {bool, int, float, str}:
+            continue  # a type this check does not know: the factory judges it
+        want = " or ".join(sorted({bool: "true/false", int: "a whole number", float: "a finite number",
+                                   str: "text", type(None): "none"}.get(t, str(t)) for t in allowed))
+        raise ValueError(f"agent {base!r}: parameter {key}={value!r} must be {want}")
+
+
 __all__ = [
-    "AGENTS", "BUILTIN_AGENTS", "Agent", "AlphaBetaAgent", "GreedyAgent", "MCTSAgent", "RandomAgent", "evaluate",
-    "make_agent", "material", "material_white", "parse_agent_spec", "piece_weights", "register_agent",
+    "AGENTS", "BUILTIN_AGENTS", "NATIVE_AGENTS", "Agent", "AlphaBetaAgent", "GreedyAgent", "MCTSAgent",
+    "NativeAgent", "RandomAgent", "SearchAgent", "evaluate",
+    "agent_engine", "make_agent", "material", "material_white", "parse_agent_spec", "piece_weights", "register_agent",
 ]

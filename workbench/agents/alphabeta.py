@@ -7,7 +7,9 @@ transposition table's move first, then wins on the spot (the enemy castle centre
 victim value, archer shots at pieces (threats) and the rest. The transposition table lives for
 one decision, so memory stays flat over long batches. Root ties are broken by a seeded shuffle.
 A node budget keeps the agent reproducible; a time budget (``seconds``) makes its choices depend
-on the machine's speed, so simulations meant to be replayed should use ``nodes`` only.
+on the machine's speed, so simulations meant to be replayed should use ``nodes`` only. Whatever
+the budget, a decision stops deepening after ``MAX_SECONDS`` (parameters are capped too), so an
+agent asked for from the browser cannot hold the kernel.
 """
 
 from __future__ import annotations
@@ -16,10 +18,12 @@ import time
 
 from workbench.engine import MOVE, ORDER, SHOT, Action, GameState
 
-from .base import Agent
+from .base import Agent, check_param
 from .evaluate import evaluate, piece_weights, terminal_score
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+MAX_DEPTH = 20
+MAX_NODES = 5_000_000
 
 
 class _OutOfBudget(Exception):
@@ -33,13 +37,10 @@ class AlphaBetaAgent(Agent):
 
     def __init__(self, seed: int | None = None, depth: int = 2, nodes: int = 4000, seconds: float | None = None) -> None:
         super().__init__(seed)
-        if depth < 1:
-            raise ValueError(f"alphabeta: depth={depth} must be at least 1")
-        if nodes < 1:
-            raise ValueError(f"alphabeta: nodes={nodes} must be at least 1")
-        self.depth = int(depth)
-        self.nodes = int(nodes)
-        self.seconds = seconds
+        self.depth = check_param("alphabeta", "depth", depth, int, 1, MAX_DEPTH)
+        self.nodes = check_param("alphabeta", "nodes", nodes, int, 1, MAX_NODES)
+        self.seconds = None if seconds is None else check_param("alphabeta", "seconds", seconds, float, 0.001,
+                                                                self.MAX_SECONDS)
         self.searched = 0  # nodes visited by the last decision, for benchmarks
 
     def select_action(self, state: GameState) -> Action:
@@ -49,7 +50,7 @@ class AlphaBetaAgent(Agent):
             return acts[0]
         self.rng.shuffle(acts)
         self._count = 0
-        self._deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        self._deadline = time.perf_counter() + (self.MAX_SECONDS if self.seconds is None else self.seconds)
         self._tt: dict[tuple, tuple[int, float, int, Action | None]] = {}
         best = acts[0]
         for d in range(1, self.depth + 1):
@@ -79,7 +80,7 @@ class AlphaBetaAgent(Agent):
     def _negamax(self, state: GameState, depth: int, alpha: float, beta: float, enforce: bool) -> float:
         self._count += 1
         if enforce and (
-            self._count > self.nodes or (self._deadline is not None and time.perf_counter() > self._deadline)
+            self._count > self.nodes or (self._count & 63 == 0 and time.perf_counter() > self._deadline)
         ):
             raise _OutOfBudget
         side = state.to_move
@@ -141,8 +142,7 @@ class AlphaBetaAgent(Agent):
                 c = sq[a[2]]
                 return -10.0 * w[c] if c else 1.0
             if kind == ORDER:
-                ca, cb = sq[a[2]], sq[a[5]]
-                hit = (w[ca] if ca and ca >> 3 != side else 0.0) + (w[cb] if cb and cb >> 3 != side else 0.0)
+                hit = sum(w[c] for c in (sq[t] for t in a[2::3]) if c and c >> 3 != side)  # every step's target
                 return -100.0 * hit if hit else 0.5
             return 0.0
 

@@ -7,15 +7,39 @@ same actions, which is what makes a simulated game replayable from its seed alon
 
 from __future__ import annotations
 
+import math
 import random
+from typing import Any
 
 from workbench.engine import Action, GameState
+
+MAX_SECONDS = 5.0  # ceiling on any agent's thinking time per decision, whatever its parameters ask
+
+
+def check_param(agent: str, name: str, value: Any, kind: type, lo: float, hi: float) -> Any:
+    """``value`` as ``kind`` (int or float) within ``lo..hi``, or a ValueError naming agent and parameter.
+
+    Agent parameters come from command lines and browser messages, so they are untrusted: a
+    depth of 30 or a billion nodes is refused here rather than holding the kernel.
+    """
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if ok and kind is int:
+        ok = float(value).is_integer()
+    if not ok:
+        raise ValueError(f"{agent}: {name}={value!r} must be {'an integer' if kind is int else 'a number'}"
+                         f" in {lo:g}..{hi:g}")
+    v = kind(value)
+    if not lo <= v <= hi:
+        raise ValueError(f"{agent}: {name}={value!r} is out of range {lo:g}..{hi:g}")
+    return v
 
 
 class Agent:
     """Base class; subclasses implement ``select_action``."""
 
     name = "agent"
+    engine = "python"  # which engine searches: "python" here, "native" for the Rust twins
+    MAX_SECONDS = MAX_SECONDS
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed

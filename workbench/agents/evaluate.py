@@ -20,6 +20,20 @@ from workbench.engine.pieces import ARCHER, FEUDAL, INFANTRY, KIND_BY_LETTER, PI
 
 WIN_SCORE = 100_000.0  # a finished game dwarfs any material count
 
+# The positional terms of ``evaluate``, in material units. One table for both engines: the native
+# agents receive it (and the data file's ``ai_weights``) from here, so the two never drift apart.
+TERMS: dict[str, float] = {
+    "ultimatum": 0.5,  # share of a marked piece's weight lost (it must leave or die)
+    "ultimatum_cap": 5.0,  # ... counted at most at this weight (a marked feudal is not 500 down)
+    "zone": 0.1,  # a non-pikeman standing in an enemy pikeman zone
+    "advance": 0.06,  # per hex nearer the enemy castle centre than 10 hexes
+    "advance_base": 10.0,
+    "aura": 0.05,  # per own infantryman within 2 of the own feudal
+    "mine": 0.2,  # per own marker next to the enemy feudal
+    "threat_mover": 3.0,  # own feudal threatened (W10) with the move to parry
+    "threat_waiting": 40.0,  # feudal threatened and the opponent to move
+}
+
 
 @lru_cache(maxsize=1)
 def piece_weights() -> tuple[float, ...]:
@@ -66,6 +80,7 @@ def evaluate(state: GameState, side: int) -> float:
     if state.victory is not None:
         return terminal_score(state, side)
     w = piece_weights()
+    t = TERMS
     sq = state.squares
     board = state.board
     score = material(state, side)
@@ -83,11 +98,11 @@ def evaluate(state: GameState, side: int) -> float:
                 continue
             k = c & 7
             if h in ultimatum:
-                part -= 0.5 * min(w[c], 5.0)
+                part -= t["ultimatum"] * min(w[c], t["ultimatum_cap"])
             if h in zone_e and k != PIKEMAN:
-                part -= 0.1
+                part -= t["zone"]
             if k != FEUDAL:
-                part += 0.06 * (10 - DISTANCE[h][centre_e])
+                part += t["advance"] * (t["advance_base"] - DISTANCE[h][centre_e])
             if k == ARCHER:
                 for n in ADJACENT[h]:
                     cn = sq[n]
@@ -95,15 +110,15 @@ def evaluate(state: GameState, side: int) -> float:
                         part -= w[c]  # an archer next to an enemy dies at the next trigger pass
                         break
         if f >= 0:
-            part += 0.05 * sum(1 for i in WITHIN[f][2] if sq[i] == inf)
+            part += t["aura"] * sum(1 for i in WITHIN[f][2] if sq[i] == inf)
         fe = state.feudal[e]
         if fe >= 0:
-            part += 0.2 * sum(1 for t in state.markers[s].values() if DISTANCE[t][fe] == 1)  # mines hem it in
+            part += t["mine"] * sum(1 for m in state.markers[s].values() if DISTANCE[m][fe] == 1)  # mines hem it in
         score += sign * part
     for s, sign in ((side, 1.0), (1 - side, -1.0)):
         if state.feudal[s] >= 0 and state.is_threatened(s):
-            score -= sign * (3.0 if s == state.to_move else 40.0)
+            score -= sign * (t["threat_mover"] if s == state.to_move else t["threat_waiting"])
     return score
 
 
-__all__ = ["WIN_SCORE", "evaluate", "material", "material_white", "piece_weights", "terminal_score"]
+__all__ = ["TERMS", "WIN_SCORE", "evaluate", "material", "material_white", "piece_weights", "terminal_score"]

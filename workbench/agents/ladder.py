@@ -1,16 +1,21 @@
 """The strength ladder: each agent against the one below it, colours alternated. A benchmark.
 
-``python -m workbench ladder [--games 100] [--agents random greedy mcts alphabeta]`` plays every
-adjacent pair through ``workbench.simulate`` (so on all cores), half the games with the stronger
-agent as White and half as Black, and prints one row per pair: wins of each, unfinished games
-(the ply cap), the upper agent's win rate and its score (a win 1, an unfinished game 1/2).
+``python -m workbench ladder [--games 100] [--agents random greedy mcts alphabeta] [--engine auto]``
+plays every adjacent pair through ``workbench.simulate`` (so on all cores), half the games with
+the stronger agent as White and half as Black, and prints one row per pair: wins of each,
+unfinished games (the ply cap), the upper agent's win rate and its score (a win 1, an unfinished
+game 1/2) with a 95 % confidence interval, and the engine each agent searched with.
 The target is a win rate of at least 75 % at every rung; the table says whether it holds.
+``--engine`` picks the engine for every agent; a spec's own ``engine=`` pins one agent, so
+``--agents alphabeta:engine=python alphabeta:engine=native`` measures a native twin against
+its Python original (about 50 % when they are equally strong).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 
 import pandas as pd
@@ -18,26 +23,50 @@ import pandas as pd
 DEFAULT_LADDER = ("random", "greedy", "mcts:iterations=800", "alphabeta")  # weakest first, as measured
 
 
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a proportion (robust near 0 and 1, unlike p ± 2 SE)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def agent_engines(spec: str, engine: str) -> str:
+    """The engine ``spec`` searches with under ``--engine engine``: "native" or "python"."""
+    from workbench.agents import make_agent
+
+    return make_agent(spec, seed=0, engine=engine).engine
+
+
 def play_pair(lower: str, upper: str, games: int, seed: int, max_plies: int, workers: int | None,
-              progress: bool = True) -> dict[str, object]:
+              progress: bool = True, engine: str = "auto") -> dict[str, object]:
     """``games`` games of ``upper`` against ``lower``, half with each colour."""
     from workbench.simulate import simulate
 
     half = max(1, games // 2)
     t0 = time.perf_counter()
-    a = simulate(None, upper, lower, half, seed=seed, max_plies=max_plies, workers=workers, progress=progress)
-    b = simulate(None, lower, upper, games - half if games > 1 else 1, seed=seed + 1, max_plies=max_plies,
-                 workers=workers, progress=progress)
+    kw = {"max_plies": max_plies, "workers": workers, "progress": progress, "engine": engine}
+    a = simulate(None, upper, lower, half, seed=seed, **kw)
+    b = simulate(None, lower, upper, games - half if games > 1 else 1, seed=seed + 1, **kw)
     upper_wins = int((a.winner == "white").sum() + (b.winner == "black").sum())
     lower_wins = int((a.winner == "black").sum() + (b.winner == "white").sum())
     n = len(a) + len(b)
     errors = int((a.victory == "error").sum() + (b.victory == "error").sum())
     others = n - upper_wins - lower_wins
     plies = pd.concat([a.plies, b.plies]).mean()
+    score = (upper_wins + 0.5 * others) / n
+    win_lo, win_hi = wilson(upper_wins, n)
+    score_lo, score_hi = wilson(upper_wins + 0.5 * others, n)
+    games_engine = sorted(set(pd.concat([a.get("engine", pd.Series(dtype=str)),
+                                         b.get("engine", pd.Series(dtype=str))]).dropna()))
     return {"lower": lower, "upper": upper, "games": n, "upper_wins": upper_wins, "lower_wins": lower_wins,
             "unfinished": others - errors, "errors": errors, "upper_win_rate": upper_wins / n,
-            "upper_score": (upper_wins + 0.5 * others) / n, "mean_plies": float(plies),
-            "seconds": time.perf_counter() - t0, "target_met": upper_wins / n >= 0.75}
+            "win_rate_lo": win_lo, "win_rate_hi": win_hi, "upper_score": score, "score_lo": score_lo,
+            "score_hi": score_hi, "mean_plies": float(plies), "seconds": time.perf_counter() - t0,
+            "upper_engine": agent_engines(upper, engine), "lower_engine": agent_engines(lower, engine),
+            "game_engine": "/".join(games_engine) or "python", "target_met": upper_wins / n >= 0.75}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -49,19 +78,30 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--max-plies", type=int, default=200)
     ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"),
+                    help="engine of every agent (a spec's own engine= wins); auto = native when built")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     agents = [a.strip() for a in args.agents if a.strip()]
     if len(agents) < 2:
         print("ladder: error: --agents needs at least two agents", flush=True)
         return 2
+    try:
+        for spec in agents:
+            agent_engines(spec, args.engine)  # validate every spec (and the engine) before any game
+    except ValueError as exc:
+        print(f"ladder: error: {exc}", flush=True)
+        return 2
     rows = []
     for i in range(len(agents) - 1):
         rows.append(play_pair(agents[i], agents[i + 1], args.games, args.seed + 10 * i, args.max_plies,
-                              args.workers, progress=not args.json))
+                              args.workers, progress=not args.json, engine=args.engine))
         if not args.json:
             r = rows[-1]
-            print(f"{r['upper']} vs {r['lower']}: {r['upper_win_rate']:.0%} wins in {r['games']} games", flush=True)
+            print(f"{r['upper']} [{r['upper_engine']}] vs {r['lower']} [{r['lower_engine']}]: "
+                  f"{r['upper_win_rate']:.0%} wins (95% CI {r['win_rate_lo']:.0%}-{r['win_rate_hi']:.0%}), "
+                  f"score {r['upper_score']:.0%} ({r['score_lo']:.0%}-{r['score_hi']:.0%}) in {r['games']} games",
+                  flush=True)
     if args.json:
         print(json.dumps(rows, indent=1))
     else:

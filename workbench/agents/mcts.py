@@ -7,19 +7,22 @@ backs the value up. The value comes from the ``rollout`` policy: ``eval`` scores
 too noisy in TerraFeud) and then scores. Two things make a few hundred iterations see tactics:
 untried actions are expanded captures first with progressive widening below the root (a node
 opens ``widen + sqrt(visits)`` children), and ``quiesce`` lowers a leaf's value by the best
-capture the opponent has there. The tree lives for one decision; same seed, same action.
+capture the opponent has there. The tree lives for one decision; same seed, same action (unless
+the optional ``seconds`` budget, or the ``MAX_SECONDS`` ceiling every agent obeys, cuts it short).
 """
 
 from __future__ import annotations
 
 import math
+import time
 
 from workbench.engine import MOVE, ORDER, Action, GameState
 
 from .alphabeta import AlphaBetaAgent
-from .base import Agent
+from .base import Agent, check_param
 from .evaluate import evaluate, material
 
+MAX_ITERATIONS = 1_000_000
 _SCALE = 1.0  # material units per logistic unit: sharp, so one infantryman up already counts
 
 
@@ -51,19 +54,22 @@ class MCTSAgent(Agent):
         scale: float = _SCALE,
         widen: float = 2.0,
         quiesce: bool = True,
+        seconds: float | None = None,
     ) -> None:
         super().__init__(seed)
         if rollout not in ("eval", "random"):
             raise ValueError(f"mcts: rollout={rollout!r} must be 'eval' or 'random'")
-        if iterations < 1:
-            raise ValueError(f"mcts: iterations={iterations} must be at least 1")
-        self.iterations = int(iterations)
+        if not isinstance(quiesce, bool):
+            raise ValueError(f"mcts: quiesce={quiesce!r} must be true or false")
+        self.iterations = check_param("mcts", "iterations", iterations, int, 1, MAX_ITERATIONS)
         self.rollout = rollout
-        self.rollout_depth = int(rollout_depth)
-        self.c = float(c)
-        self.scale = float(scale)
-        self.widen = float(widen)
-        self.quiesce = bool(quiesce)
+        self.rollout_depth = check_param("mcts", "rollout_depth", rollout_depth, int, 0, 200)
+        self.c = check_param("mcts", "c", c, float, 0.0, 100.0)
+        self.scale = check_param("mcts", "scale", scale, float, 0.001, 1000.0)
+        self.widen = check_param("mcts", "widen", widen, float, 0.0, 1000.0)
+        self.quiesce = quiesce
+        self.seconds = None if seconds is None else check_param("mcts", "seconds", seconds, float, 0.001,
+                                                                self.MAX_SECONDS)
 
     def select_action(self, state: GameState) -> Action:
         """The most visited root action after ``iterations`` UCT iterations."""
@@ -71,8 +77,11 @@ class MCTSAgent(Agent):
         if len(acts) == 1:
             return acts[0]
         root = _Node(None, None, 1 - state.to_move)
-        for _ in range(self.iterations):
+        deadline = time.perf_counter() + (self.MAX_SECONDS if self.seconds is None else self.seconds)
+        for i in range(self.iterations):
             self._iterate(state, root)
+            if i & 15 == 15 and time.perf_counter() > deadline:
+                break  # the time budget (or the MAX_SECONDS ceiling) is spent
         best = max(root.children, key=lambda n: (n.visits, n.value))
         return best.action  # type: ignore[return-value]
 

@@ -1,7 +1,7 @@
 """Per-cell balance summaries of a simulation games table (and, where given, its events table).
 
-A *cell* is one combination of the rule toggles (season, hill, swamp, terrain, castling, ...) and
-the agent pairing. Every rate carries a 95% interval: Wilson for proportions, Student-t for means.
+A *cell* is one combination of the rule toggles (season, hill, swamp, terrain, castling, ...), the
+rule parameters (archer_range, aura_radius, ..., the ``start`` scenario) and the agent pairing. Every rate carries a 95% interval: Wilson for proportions, Student-t for means.
 This module reads only the table columns written by ``workbench.simulate``; it never imports the
 engine, so a table from an older run or another machine summarizes the same way.
 """
@@ -20,6 +20,16 @@ from .stats import BalanceError, mean_interval, wilson_interval
 TOGGLES: tuple[str, ...] = (
     "season", "hill", "swamp", "terrain", "castling", "archer_melee", "mate_defence", "draw_after",
     "pike_cavalry_mutual",
+)
+# Rule parameters (issue 11) in the table's order; a ``start=`` scenario is keyed by its id (``start_id``),
+# not its path, so the same start read from two places pools into one cell.
+PARAMETERS: tuple[str, ...] = (
+    "archer_range", "hill_bonus", "aura_radius", "aura_step", "aura_memory", "coordinated", "order_size",
+    "order_radius", "castling_uses", "promotion", "knight_bridge_stop", "bridges", "fords", "start_id",
+)
+NUMERIC_PARAMETERS: tuple[str, ...] = (
+    "archer_range", "hill_bonus", "aura_radius", "aura_step", "coordinated", "order_size", "order_radius",
+    "castling_uses",
 )
 AGENTS: tuple[str, ...] = ("white_agent", "black_agent")
 SIDES: tuple[str, ...] = ("white", "black")
@@ -51,8 +61,8 @@ def check_games(games: pd.DataFrame, minimum: int = 2, what: str = "a balance su
 
 
 def cell_columns(games: pd.DataFrame) -> list[str]:
-    """The toggle and agent columns present in the table: the key of a cell."""
-    return [c for c in (*TOGGLES, *AGENTS) if c in games.columns]
+    """The toggle, parameter and agent columns present in the table: the key of a cell."""
+    return [c for c in (*TOGGLES, *PARAMETERS, *AGENTS) if c in games.columns]
 
 
 def varying_columns(games: pd.DataFrame) -> list[str]:

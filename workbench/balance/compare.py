@@ -1,4 +1,4 @@
-"""Comparisons between cells: does a toggle shift White's win rate or the game length, and how sure are we?
+"""Comparisons between cells: does a toggle or a rule parameter shift White's win rate or the game length, and how sure are we?
 
 Each comparison pools the games of a variant value (winter) against the rulebook's default value
 (summer) over every other toggle in the table. ``workbench.simulate`` grids are full factorials with
@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .cells import AGENTS, _fmt, _is_missing, check_games, varying_columns
@@ -24,6 +25,10 @@ from .stats import BalanceError, SPRTResult, adjust, bootstrap_difference, compa
 DEFAULTS: dict[str, Any] = {
     "season": "summer", "hill": True, "swamp": True, "terrain": "rolled", "castling": "swap",
     "archer_melee": False, "mate_defence": "feudal", "draw_after": "none", "pike_cavalry_mutual": False,
+    # rule parameters (issue 11); "none" = the classic start
+    "archer_range": 2, "hill_bonus": 1, "aura_radius": 2, "aura_step": 2, "aura_memory": True, "coordinated": 2,
+    "order_size": 2, "order_radius": 2, "castling_uses": 1, "promotion": True, "knight_bridge_stop": True,
+    "bridges": "b4,f6,k4", "fords": "d5,h5", "start_id": "none",
 }
 CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg", "none": "uncorrected"}
 
@@ -101,12 +106,23 @@ def variant_name(column: str, value: Any) -> str:
     """``season``/``winter`` -> ``Winter``; ``swamp``/False -> ``Swamp off``; agents -> ``White agent greedy``."""
     if column == "season":
         return str(value).capitalize()
+    if column == "start_id":
+        return "Classic start" if _is_missing(value) or value == "none" else f"Start {value}"
     words = column.replace("_", " ")
     return f"{words[0].upper()}{words[1:]} {_fmt(value)}"
 
 
 def _key(value: Any) -> Any:
     return "none" if _is_missing(value) else value
+
+
+def sort_values(values: Any) -> list[Any]:
+    """Column values in a reading order: numbers numerically (2, 3, 10), then the rest as text."""
+    def order(v: Any) -> tuple[int, float, str]:
+        if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_)):
+            return (0, float(v), "")
+        return (1, 0.0, str(v))
+    return sorted(values, key=order)
 
 
 def compare(
@@ -149,7 +165,7 @@ def compare_toggles(
     usable = check_games(games, what="a comparison")
     comparisons: list[Comparison] = []
     for column in varying_columns(usable):
-        values = sorted({_key(v) for v in usable[column]}, key=str)
+        values = sort_values({_key(v) for v in usable[column]})
         default = DEFAULTS.get(column)
         baseline = default if column not in AGENTS and default in values else values[0]
         for variant in values:

@@ -23,6 +23,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from . import curves, usage  # noqa: E402
 from .cells import KINDS, SIDES, VICTORIES, _is_missing, cell_columns, check_games, summarize_cells  # noqa: E402
 from .compare import CORRECTION_NAMES, Comparison, compare_toggles, variant_name  # noqa: E402
 from .stats import BalanceError  # noqa: E402
@@ -39,6 +40,7 @@ class Section:
     paragraphs: list[str] = field(default_factory=list)
     table: pd.DataFrame | None = None
     figures: list[tuple[str, bytes]] = field(default_factory=list)  # (file stem, PNG)
+    extra_tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)  # (caption, table) after the first
 
 
 @dataclass
@@ -60,6 +62,9 @@ class Report:
             if s.table is not None:
                 parts.append("<div class='scroll'>" + s.table.to_html(index=False, border=0, classes="t", na_rep="–")
                              + "</div>")
+            for caption, table in s.extra_tables:
+                parts.append(f"<h3>{html.escape(caption)}</h3><div class='scroll'>"
+                             + table.to_html(index=False, border=0, classes="t", na_rep="–") + "</div>")
             for stem, png in s.figures:
                 data = base64.b64encode(png).decode("ascii")
                 parts.append(f"<figure><img alt='{html.escape(stem)}' src='data:image/png;base64,{data}'></figure>")
@@ -75,6 +80,8 @@ class Report:
                 lines += [p, ""]
             if s.table is not None:
                 lines += [markdown_table(s.table), ""]
+            for caption, table in s.extra_tables:
+                lines += [f"### {caption}", "", markdown_table(table), ""]
             for stem, _ in s.figures:
                 lines += [f"![{stem}]({figure_dir}/{stem}.png)", ""]
         return "\n".join(lines)
@@ -312,6 +319,165 @@ def _stem(name: str) -> str:
     return "".join(ch if ch.isalnum() else "_" for ch in name)[:40]
 
 
+def curves_section(games: pd.DataFrame) -> Section | None:
+    """Response curves for every numeric parameter with three or more values (None when there is none)."""
+    columns = curves.curve_parameters(games)
+    if not columns:
+        return None
+    section = Section("Response curves", ["For each numeric rule parameter with three or more values: White's win "
+                                          "rate and the share of games with a winner (95% Wilson intervals) and the "
+                                          "mean game length (95% t-interval) against the value, pooled over the "
+                                          "other columns; the red square is the rulebook value."])
+    tables = []
+    for column in columns:
+        curve = curves.response_curve(games, column)
+        section.paragraphs.append(curves.curve_sentence(column, curve))
+        section.figures.append((f"curve_{column}", curves.plot_response_curve(column, curve)))
+        tables.append(pd.DataFrame({
+            "parameter": column, "value": curve["value"], "games": curve["games"],
+            "White win % [95% CI]": [_interval(r, lo, hi) for r, lo, hi in
+                                     zip(curve["white_rate"], curve["white_low"], curve["white_high"], strict=True)],
+            "decisive % [95% CI]": [_interval(r, lo, hi) for r, lo, hi in
+                                    zip(curve["decisive"], curve["decisive_low"], curve["decisive_high"], strict=True)],
+            "plies mean [CI]": [_interval(r, lo, hi, pct=False) for r, lo, hi in
+                                zip(curve["plies_mean"], curve["plies_low"], curve["plies_high"], strict=True)],
+        }))
+    section.table = pd.concat(tables, ignore_index=True)
+    return section
+
+
+def usage_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """The per-cell rule usage as a readable long table (one row per cell and rule)."""
+    return pd.DataFrame({
+        "cell": summary["label"], "rule": summary["rule"].map(usage.rule_words),
+        "per game [95% CI]": [_interval(m, lo, hi, pct=False, digits=2) for m, lo, hi in
+                              zip(summary["mean"], summary["low"], summary["high"], strict=True)],
+        "White / Black per game": [f"{w:.2f} / {b:.2f}" for w, b in
+                                   zip(summary["white_mean"], summary["black_mean"], strict=True)],
+        "games fired % [95% CI]": [_interval(r, lo, hi) for r, lo, hi in
+                                   zip(summary["share"], summary["share_low"], summary["share_high"], strict=True)],
+        "dead": summary["dead"].map(lambda d: "dead" if d else ""),
+    })
+
+
+def plot_usage_matrix(summary: pd.DataFrame) -> bytes:
+    """Rules x cells, coloured by the share of games where the rule fired, annotated with the mean per game."""
+    labels = list(dict.fromkeys(summary["label"]))
+    rules = list(dict.fromkeys(summary["rule"]))
+    share = summary.pivot(index="rule", columns="label", values="share").reindex(index=rules, columns=labels)
+    mean = summary.pivot(index="rule", columns="label", values="mean").reindex(index=rules, columns=labels)
+    fig, ax = plt.subplots(figsize=(min(2.0 + 1.3 * len(labels), 16), 0.34 * len(rules) + 1.6))
+    im = ax.imshow(share.to_numpy(dtype=float), cmap="Blues", vmin=0, vmax=1, aspect="auto")
+    for i in range(len(rules)):
+        for j in range(len(labels)):
+            v = float(mean.iat[i, j])
+            ax.text(j, i, usage._fmt_rate(v), ha="center", va="center", fontsize=7,
+                    color="white" if float(share.iat[i, j]) > 0.6 else "#222")
+    ax.set_yticks(range(len(rules)), [usage.rule_words(r) for r in rules], fontsize=8)
+    ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right", fontsize=8)
+    fig.colorbar(im, ax=ax, shrink=0.8, label="share of games where the rule fired")
+    ax.set_title("Rule usage: colour = share of games fired, number = mean per game", fontsize=9)
+    return _png(fig)
+
+
+def plot_rule_locations(locations: dict[str, Any], games: int, columns: int = 4) -> bytes:
+    """One board per spatial rule, each hex coloured by how often the rule fired there per game."""
+    from workbench.engine import make_game
+    from workbench.engine.geometry import HEX_NAMES
+    from workbench.viz.mpl import heatmap
+
+    board = make_game({"season": "summer", "hill": False, "swamp": False}).state_from_pieces({})
+    names = list(locations)
+    rows = math.ceil(len(names) / columns)
+    cols = min(columns, len(names))
+    fig, axes = plt.subplots(rows, cols, squeeze=False, figsize=(3.6 * cols, 3.4 * rows))
+    for ax in axes.flat[len(names):]:
+        ax.set_visible(False)
+    for ax, rule in zip(axes.flat, names, strict=False):
+        counts = locations[rule]
+        values = [counts.get(h, 0) / games for h in HEX_NAMES]
+        heatmap(board, values, ax=ax, cmap="YlOrRd", annotate=False, overlays=(), colorbar=True,
+                title=f"{usage.rule_words(rule)} ({sum(counts.values())})", label="per game")
+    fig.tight_layout()
+    return _png(fig)
+
+
+def usage_section(games: pd.DataFrame, events: pd.DataFrame | None, correction: str = "holm",
+                  alpha: float = 0.05) -> Section:
+    """The "Rule usage" section: per cell usage, dead rules, changes against the baseline,
+    association with winning and where spatial rules fire."""
+    section = Section("Rule usage")
+    if not usage.rule_names(games):
+        section.paragraphs.append("Skipped: the games table has no rule counters (rule_<name>_white/_black).")
+        return section
+    summary = usage.usage_summary(games)
+    corr = CORRECTION_NAMES[correction]
+    section.paragraphs.append(
+        "How often each rule fired, per cell: the mean per game (both sides; 95% t-interval) and the share of games "
+        "where it fired at least once (95% Wilson interval). A rule is dead in a cell when it fired in under "
+        f"{100 * usage.DEAD_SHARE:.0f}% of its games.")
+    section.paragraphs += usage.dead_rule_sentences(summary)
+    changes = usage.usage_changes(games, correction=correction, alpha=alpha)
+    if changes:
+        section.paragraphs.append(
+            f"Against the baseline (the rulebook value), pooled over the other columns: Welch t-tests on the "
+            f"per-game counts, {corr}-corrected over {len(changes)} (variant, rule) pairs; at most three clearest "
+            "changes per variant.")
+        section.paragraphs += usage.change_sentences(changes)
+    assoc = usage.rule_association(games, correction=correction)
+    if len(assoc):
+        section.paragraphs.append(
+            "Association with winning, over all decided games where the two sides used a rule a different number "
+            "of times: how often the side that used it more won (95% Wilson interval; exact binomial test "
+            f"against 50%, {corr}-corrected). This is an association, not a cause: a side that is ahead may "
+            "simply get more chances to use a rule (and a side under threat more often is usually losing).")
+        section.paragraphs += usage.association_sentences(assoc, alpha=alpha)
+    section.table = usage_table(summary)
+    section.figures.append(("rule_usage", plot_usage_matrix(summary)))
+    if changes:
+        section.figures.append(("rule_usage_changes", plot_usage_changes(changes)))
+    if events is not None and len(events) and "rules" in events.columns:
+        locations = usage.rule_locations(events)
+        if locations:
+            n = int(events["game_id"].nunique())
+            section.paragraphs.append(
+                f"Where rules with a place fire, per game over the {n} games with events, all cells together "
+                "(drawn on the classic summer board).")
+            section.figures.append(("rule_locations", plot_rule_locations(locations, n)))
+        else:
+            section.paragraphs.append("No rule with a place (stops, kills, shots) fired in the events table.")
+    else:
+        section.paragraphs.append("Rule locations skipped: no events table with a 'rules' column was given.")
+    section.extra_tables = [("Usage changes against the baseline", usage.changes_frame(changes))] if changes else []
+    if len(assoc):
+        section.extra_tables.append(("Association with winning (not cause)", association_table(assoc)))
+    return section
+
+
+def association_table(assoc: pd.DataFrame) -> pd.DataFrame:
+    """The association table in words and percentages."""
+    return pd.DataFrame({
+        "rule": assoc["rule"].map(usage.rule_words), "decided games with unequal use": assoc["games"],
+        "side with more won % [95% CI]": [_interval(r, lo, hi) for r, lo, hi in
+                                          zip(assoc["rate"], assoc["low"], assoc["high"], strict=True)],
+        "p": assoc["p_value"].map(lambda p: f"{p:.4f}"), "p adjusted": assoc["p_adjusted"].map(lambda p: f"{p:.4f}"),
+    })
+
+
+def plot_usage_changes(changes: Sequence[usage.UsageChange], top: int = 20) -> bytes:
+    """Forest plot of the largest usage changes (per game, variant minus baseline, 95% Welch intervals)."""
+    shown = sorted(changes, key=lambda c: c.p_adjusted)[:top]
+    fig, ax = plt.subplots(figsize=(8, _height(len(shown))))
+    for i, c in enumerate(shown):
+        ax.errorbar([c.diff], [i], xerr=[[max(0.0, c.diff - c.low)], [max(0.0, c.high - c.diff)]], fmt="o",
+                    color="#c0392b" if c.significant else "#444444", capsize=3)
+    ax.axvline(0, color="#bbbbbb", lw=1)
+    ax.set_yticks(range(len(shown)), [f"{c.name}: {usage.rule_words(c.rule)}" for c in shown], fontsize=8)
+    ax.set_ylim(len(shown) - 0.5, -0.5)
+    ax.set_xlabel("change in uses per game vs baseline (95% Welch interval; red = significant)")
+    return _png(fig)
+
+
 def build_report(
     games: pd.DataFrame, events: pd.DataFrame | None = None, title: str = "TerraFeud balance report",
     correction: str = "holm", alpha: float = 0.05, n_boot: int = 2000, source: str | None = None,
@@ -341,17 +507,22 @@ def build_report(
         words = [c.verdict() + "." for c in comparisons] + [c.length_verdict() + "." for c in comparisons]
         sections.append(Section(
             "Comparisons",
-            [f"Each varying toggle against its rulebook default, pooled over the other toggles. p-values are "
+            [f"Each varying toggle or rule parameter value against its rulebook default, pooled over the other columns. p-values are "
              f"two-proportion z-tests (Fisher's exact test for small counts), {corr}-corrected over "
              f"{len(comparisons)} comparison{'s' if len(comparisons) != 1 else ''}; significant at {alpha}. "
              f"Length differences carry percentile bootstrap intervals.", *words],
             comparisons_frame(comparisons), [("comparisons", plot_comparisons(comparisons))]))
     else:
-        sections.append(Section("Comparisons", ["No comparison: every toggle and agent takes one value in this table."]))
+        sections.append(Section("Comparisons", ["No comparison: every toggle, parameter and agent takes one value in "
+                                                "this table."]))
     captures = captures_table(summary)
     if captures is not None:
         sections.append(Section("Captures", ["Mean pieces lost per game, by side (W/B) and kind."], captures))
     sections.append(heatmap_section(usable, events))
+    curve = curves_section(usable)
+    if curve is not None:
+        sections.insert(5, curve)
+    sections.append(usage_section(usable, events, correction=correction, alpha=alpha))
     return Report(title, sections, summary, comparisons)
 
 
@@ -361,4 +532,5 @@ def write_report(games: pd.DataFrame, out_dir: str | Path, events: pd.DataFrame 
     return build_report(games, events, **options).write(out_dir)
 
 
-__all__ = ["BalanceError", "Report", "Section", "build_report", "markdown_table", "summary_table", "write_report"]
+__all__ = ["BalanceError", "Report", "Section", "build_report", "curves_section", "markdown_table", "summary_table",
+           "usage_section", "usage_table", "write_report"]

@@ -1,9 +1,10 @@
 """``python -m workbench check PATH... [--rules k=v ...] [--json] [--compare k=v ...]``.
 
 One line per scenario (``PASS id``, ``FAIL id: what differed``, ``ERROR file: line N: reason``),
-exit 0 only when every scenario passes. ``--rules`` overrides the toggles of every scenario.
-``--compare`` runs everything twice, as written and under the variant, and lists the checks whose
-outcome changes: how a designer sees what a rule change touches. A bad file never stops the run.
+exit 0 only when every scenario passes. ``--rules`` overrides toggles or parameters of every scenario.
+``--compare`` runs everything twice, as written and under the variant (``archer_range=3``,
+``castling_uses=0``, ``bridges=b4,k4`` ...), and lists the checks whose outcome changes: how a
+designer sees what a rule change touches. A bad file never stops the run.
 """
 
 from __future__ import annotations
@@ -21,13 +22,19 @@ from .checks import CheckResult
 from .loader import Scenario, ScenarioError, find_scenario_files, load_scenarios, scenario_status
 
 
-def _pairs(groups: list[list[str]] | None) -> dict[str, str]:
-    """``--rules a=1 b=2 --rules c=3`` (commas also allowed) into one validated mapping."""
+def _pairs(groups: list[list[str]] | None, option: str = "--rules") -> dict[str, str]:
+    """``--rules a=1 b=2 --rules c=3`` (commas also allowed) into one validated mapping.
+
+    Hex lists read naturally: ``--compare bridges=b4,k4 fords=d5`` is ``{"bridges": "b4,k4", "fords": "d5"}``.
+    """
     out: dict[str, str] = {}
     for group in groups or []:
         for item in group:
             out.update(parse_pairs(item))
-    RulesConfig().replace(**out)  # unknown toggles or values fail here, before any file runs
+    if "start" in out:
+        raise RulesError(f"{option} start={out['start']}: start= does not apply to check, because every scenario "
+                         "sets its own position (use it with simulate, bench or the widget)")
+    RulesConfig().replace(**out)  # unknown toggles, parameters or values fail here, before any file runs
     return out
 
 
@@ -35,9 +42,10 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m workbench check", description=__doc__.split("\n\n")[0])
     p.add_argument("paths", nargs="+", help="scenario files or directories (every *.yaml below them)")
     p.add_argument("--rules", action="append", nargs="+", metavar="KEY=VALUE",
-                   help="override these rule toggles in every scenario, e.g. castling=sacrifice")
+                   help="override these rule toggles or parameters in every scenario, e.g. castling=sacrifice")
     p.add_argument("--compare", action="append", nargs="+", metavar="KEY=VALUE",
-                   help="also run under this variant and list the checks whose outcome changes")
+                   help="also run under this variant (toggles or parameters, e.g. archer_range=3) and list the "
+                        "checks whose outcome changes")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of lines")
     return p
 
@@ -134,7 +142,7 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         overrides = _pairs(args.rules)
-        variant = _pairs(args.compare)
+        variant = _pairs(args.compare, "--compare")
     except RulesError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -37,12 +37,12 @@ from .core import (
     games_frame,
     make_specs,
     play_game,
-    prepare_output,
     read_events,
     read_results,
     replay_game,
     run_manifest,
 )
+from .guard import OutputFolder, check_agents, check_arguments, check_cells, probe_scheduler
 
 Grid = dict[str, Sequence[Any]] | Sequence[RulesConfig | dict | str] | None
 
@@ -63,47 +63,78 @@ def simulate(
     overwrite: bool = False,
     flush_seconds: float = 1.0,
     chunk_size: int | None = None,
+    engine: str = "auto",
 ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``games`` games of ``white`` against ``black`` in every grid cell.
 
     ``workers``: processes (default: every core); ``0`` plays in this process.
     ``scheduler``: None for the local process pool, ``"local-cluster"`` for a Dask ``LocalCluster``,
     or a Dask scheduler address ``"tcp://host:port"``. ``resume`` completes an interrupted ``out``
-    without replaying its games; ``overwrite`` replaces it. A failing game is a row with
-    ``victory='error'``; a game whose worker dies is retried (see ``backends``).
+    without replaying its games; ``overwrite`` replaces it (only the files a simulate run writes).
+    A failing game is a row with ``victory='error'``; a game whose worker dies is retried (see
+    ``backends``). Every argument, agent and grid cell is checked before the first game, and
+    ``out`` is locked for the run (see ``guard``). ``engine``: ``auto`` (native when built), ``native``
+    or ``python``; a game plays natively when both agents have native twins, and its row's ``engine``
+    column says which engine played it (same seed, same game either way).
     """
-    if not isinstance(games, int) or games < 1:
-        raise SimulationError(f"games={games!r} must be a positive number of games per grid cell")
-    if max_plies < 1:
-        raise SimulationError(f"max_plies={max_plies!r} must be at least 1")
-    from workbench.agents import make_agent
+    check_arguments(games, seed, max_plies, workers, scheduler, flush_seconds, chunk_size)
+    check_agents((white, black))
+    from workbench.native import resolve_engine
 
-    for name in (white, black):
-        try:
-            make_agent(name, seed=0)
-        except ValueError as exc:
-            raise SimulationError(str(exc)) from None
+    try:
+        engine = resolve_engine(engine)
+    except (ValueError, RuntimeError) as exc:
+        raise SimulationError(str(exc)) from None
     cells = expand_grid(grid)
-    specs = make_specs(cells, white, black, games, seed, max_plies, events)
-    writer = None
-    total = len(specs)
-    if out is not None:
-        manifest = run_manifest(cells, white, black, games, seed, max_plies)
-        done = prepare_output(out, manifest, events, resume, overwrite)
-        specs = [s for s in specs if s.game_id not in done]
-        writer = PartWriter(out, events, flush_seconds=flush_seconds)
-    n_workers = cpu_workers() if workers is None else int(workers)
-    if scheduler is None or scheduler in ("processes", "pool"):
-        stream = run_inprocess(specs) if n_workers <= 0 else run_pool(specs, n_workers, chunk_size)
-    elif scheduler == "inprocess":
-        stream = run_inprocess(specs)
-    elif scheduler == "local-cluster" or scheduler.startswith(("tcp://", "tls://", "ws://", "inproc://")):
-        stream = run_dask(specs, scheduler, max(1, n_workers), chunk_size)
+    specs = make_specs(cells, white, black, games, seed, max_plies, events, engine)
+    check_cells(specs)
+    n_workers = cpu_workers() if workers is None else workers
+    if scheduler is None or scheduler in ("processes", "pool", "inprocess"):
+        backend = "inprocess" if scheduler == "inprocess" or n_workers == 0 else "pool"
+    elif scheduler == "local-cluster" or scheduler.startswith(("tcp://", "tls://", "ws://")):
+        backend = "dask"
+        if scheduler != "local-cluster":
+            probe_scheduler(scheduler)
     else:
         raise SimulationError(f"scheduler={scheduler!r}: use local-cluster, a tcp://host:port address, or none")
+    writer = None
+    folder = None
+    total = len(specs)
+    if out is not None:
+        manifest = run_manifest(cells, white, black, games, seed, max_plies, events)
+        folder = OutputFolder(out)
+        done = folder.open(manifest, events, resume, overwrite)
+        specs = [s for s in specs if s.game_id not in done]
+        writer = PartWriter(out, events, flush_seconds=flush_seconds, manifest=manifest)
+    try:
+        if backend == "inprocess":
+            stream = run_inprocess(specs)
+        elif backend == "pool":
+            stream = run_pool(specs, n_workers, chunk_size)
+        else:
+            stream = run_dask(specs, scheduler, max(1, n_workers), chunk_size)  # type: ignore[arg-type]
+        rows, event_rows = _drain(stream, writer, _progress_bar(total, total - len(specs), progress))
+        if writer is not None:
+            writer.close(compact=True)
+            table = read_results(out)  # type: ignore[arg-type]
+            return (table, read_events(out)) if events else table  # type: ignore[arg-type]
+    except BaseException:
+        if folder is not None and writer is not None and writer.written == 0:
+            folder.abandon()  # nothing of this run is in the folder: leave nothing that blocks the next run
+        raise
+    finally:
+        if folder is not None:
+            folder.close()
+    table = games_frame(sorted(rows, key=lambda r: r["game_id"]))
+    if events:
+        return table, events_frame(sorted(event_rows, key=lambda e: (e["game_id"], e["ply"])))
+    return table
+
+
+def _drain(stream: Any, writer: PartWriter | None, bar: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Take results as they come: into the writer (``out``) or into row lists; always closes the stream."""
     rows: list[dict[str, Any]] = []
     event_rows: list[dict[str, Any]] = []
-    bar = _progress_bar(total, total - len(specs), progress)
     try:
         for results in stream:
             for r in results:
@@ -122,14 +153,7 @@ def simulate(
             close()
         if writer is not None:
             writer.flush()
-    if writer is not None:
-        writer.close(compact=True)
-        table = read_results(out)  # type: ignore[arg-type]
-        return (table, read_events(out)) if events else table  # type: ignore[arg-type]
-    table = games_frame(sorted(rows, key=lambda r: r["game_id"]))
-    if events:
-        return table, events_frame(sorted(event_rows, key=lambda e: (e["game_id"], e["ply"])))
-    return table
+    return rows, event_rows
 
 
 def _progress_bar(total: int, done: int, enabled: bool) -> Any:

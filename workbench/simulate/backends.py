@@ -8,6 +8,8 @@ A worker that dies (killed, out of memory) loses its chunk, not the batch: the p
 broken executor, starts a new one and resubmits every unfinished chunk; Dask reschedules the
 task itself (``retries``). A chunk that keeps killing its worker is split into single games, and
 a single game that still kills its worker ``max_retries`` times is recorded as an error row.
+The other way round, pool workers die with their parent (``guard.worker_initializer``): a
+``kill -9`` of the run leaves no orphan processes playing on.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
-from .core import GameResult, GameSpec, error_result, play_chunk
+from .core import GameResult, GameSpec, SimulationError, error_result, play_chunk
+from .guard import SCHEDULER_TIMEOUT, worker_initializer
 
 Chunk = tuple[GameSpec, ...]
 
@@ -57,7 +60,8 @@ def run_pool(specs: Sequence[GameSpec], workers: int, chunk_size: int | None = N
     alone_failures: dict[int, int] = {}
     ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
     while todo or suspects:
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=worker_initializer,
+                                   initargs=(os.getpid(),))
         broken = False
         try:
             if suspects:
@@ -107,12 +111,17 @@ def run_dask(specs: Sequence[GameSpec], scheduler: str, workers: int, chunk_size
     from dask.distributed import Client, LocalCluster, as_completed
 
     cluster = None
-    if scheduler == "local-cluster":
-        cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        client = Client(cluster)
-    else:
-        client = Client(scheduler)
+    try:
+        if scheduler == "local-cluster":
+            cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+            client = Client(cluster)
+        else:
+            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
+    except (OSError, TimeoutError) as exc:
+        if cluster is not None:
+            cluster.close()
+        raise SimulationError(f"--scheduler {scheduler}: cannot start or reach the Dask cluster ({exc})") from None
     try:
         _ship_registered_agents(client)
         n_workers = max(1, len(client.scheduler_info().get("workers", {})) or workers)

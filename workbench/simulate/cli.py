@@ -4,8 +4,11 @@ Example::
 
     python -m workbench simulate --games 200 --white greedy --black random \\
         --grid season=summer,winter --grid swamp=true,false --out runs/swamp.parquet
+    python -m workbench simulate --games 50 --white greedy --black greedy \
+        --grid archer_range=2,3,4 --grid aura_radius=1,2,3 --out runs/numbers.parquet
 
-It plays N games per cell of the grid's cartesian product. ``--out`` names a Parquet dataset
+It plays N games per cell of the grid's cartesian product (toggles and rule parameters alike;
+every value is validated before the first game). ``--out`` names a Parquet dataset
 directory that grows as games finish; after an interruption ``--resume`` plays only the missing
 games. Read it with ``workbench.simulate.read_results(path)`` (or ``pandas.read_parquet``).
 """
@@ -26,7 +29,7 @@ def parse_grid(items: list[str]) -> dict[str, list[str]]:
     grid: dict[str, list[str]] = {}
     for item in items:
         if "=" not in item:
-            raise SimulationError(f"--grid {item!r}: use the form toggle=value1,value2")
+            raise SimulationError(f"--grid {item!r}: use the form name=value1,value2")
         key, values = item.split("=", 1)
         key = key.strip()
         if key in grid:
@@ -43,8 +46,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, required=True, help="games per grid cell")
     ap.add_argument("--white", required=True, help="agent for White, e.g. greedy or alphabeta:depth=2")
     ap.add_argument("--black", required=True, help="agent for Black")
-    ap.add_argument("--grid", action="extend", nargs="+", default=[], metavar="TOGGLE=V1,V2",
-                    help="rule toggle values to cross; several toggles after one --grid or repeated")
+    ap.add_argument("--grid", action="extend", nargs="+", default=[], metavar="NAME=V1,V2",
+                    help="toggle or parameter values to cross, e.g. archer_range=2,3,4 aura_radius=1,2,3; "
+                         "several after one --grid or repeated; hex lists inside one value with '/': "
+                         "bridges=b4/f6/k4,b4/k4")
     ap.add_argument("--rules", default="", metavar="K=V,...", help="fixed toggles applied to every cell")
     ap.add_argument("--workers", type=int, default=None, help="processes (default: all cores; 0 = in-process)")
     ap.add_argument("--scheduler", default=None, help="local-cluster or a Dask address tcp://host:port")
@@ -55,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--overwrite", action="store_true", help="replace an existing --out")
     ap.add_argument("--flush-every", type=float, default=1.0, metavar="SECONDS",
                     help="write finished games to --out at least this often")
+    ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"),
+                    help="auto: the native core when built (same games, faster); python: the pure-Python engine")
     ap.add_argument("--no-progress", action="store_true")
     ap.add_argument("--out", required=True, help="output Parquet dataset, e.g. runs/batch.parquet")
     args = ap.parse_args(argv)
@@ -70,10 +77,14 @@ def main(argv: list[str] | None = None) -> int:
         result = simulate(grid or None, args.white, args.black, args.games, seed=args.seed,
                           max_plies=args.max_plies, workers=args.workers, scheduler=args.scheduler,
                           events=args.events, out=args.out, resume=args.resume, progress=not args.no_progress,
-                          overwrite=args.overwrite, flush_seconds=args.flush_every)
+                          overwrite=args.overwrite, flush_seconds=args.flush_every, engine=args.engine)
     except (SimulationError, RulesError, ValueError) as exc:
         print(f"simulate: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a disk or network failure mid-run: one line, not a traceback
+        print(f"simulate: error: {exc.filename or ''}{': ' if exc.filename else ''}{exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(f"simulate: interrupted; finished games are in {args.out}; rerun with --resume", file=sys.stderr)
         return 130

@@ -12,8 +12,11 @@ that are missing. The game seed draws the rolled terrain; each agent's seed deri
 Files: ``out`` is a Parquet *dataset directory* ``FILE.parquet/`` of part files. A part is
 written under a hidden temporary name and renamed into place, so a kill -9 leaves only whole
 parts; ``read_results`` reads them all (deduplicated by ``game_id``). ``_run.json`` in the
-directory records the batch parameters that ``resume`` checks. With events, the event table is
-a sibling dataset ``FILE.events.parquet/`` written alongside, part for part.
+directory records the batch parameters that ``resume`` checks, and every part carries the same
+record in its Parquet metadata (``workbench.run``), so parts of two different batches found in
+one folder are refused instead of silently merged. Only ``part-*.parquet`` files are read: a
+folder may hold other files, which simulate never reads nor deletes. With events, the event
+table is a sibling dataset ``FILE.events.parquet/`` written alongside, part for part.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import hashlib
 import itertools
 import json
 import os
+import re
 import time
 import traceback
 import uuid
@@ -36,8 +40,13 @@ import pyarrow.parquet as pq
 
 from workbench.agents import make_agent, material_white
 from workbench.engine import CASTLE, MOVE, ORDER, SHOT, RulesConfig, make_game
+from workbench.engine.game import resolve_start
 from workbench.engine.geometry import hex_name
 from workbench.engine.pieces import INFANTRY, LETTERS
+from workbench.engine.state import GameState
+from workbench.engine.telemetry import RULES
+
+from .nativegame import native_game, playable
 
 SIDES = ("white", "black")
 KINDS = ("feudal", "knight", "pikeman", "cavalry", "archer", "infantry")
@@ -45,25 +54,44 @@ _KIND_INDEX = {1: 0, 2: 1, 3: 2, 4: 3, 5: 4, 6: 5}  # piece kind code -> positio
 TOGGLES = ("season", "hill", "swamp", "terrain", "castling", "archer_melee", "mate_defence", "draw_after",
            "pike_cavalry_mutual")
 LOST_COLUMNS = [f"lost_{s}_{k}" for s in SIDES for k in KINDS]
+# Rule parameters (issue 11, INTERFACES.md) and their column types; one column each, as for the toggles.
+# ``bridges``/``fords`` are stored as "b4,f6,k4"; ``start`` as the scenario path, with the scenario's id and
+# a hash of its position in ``start_id``/``start_hash`` (null for the classic start).
+PARAMETERS: dict[str, pa.DataType] = {
+    "archer_range": pa.int64(), "hill_bonus": pa.int64(), "aura_radius": pa.int64(), "aura_step": pa.int64(),
+    "aura_memory": pa.bool_(), "coordinated": pa.int64(), "order_size": pa.int64(), "order_radius": pa.int64(),
+    "castling_uses": pa.int64(), "promotion": pa.bool_(), "knight_bridge_stop": pa.bool_(),
+    "bridges": pa.string(), "fords": pa.string(), "start": pa.string(),
+}
+RULE_COLUMNS = [f"rule_{r}_{s}" for r in RULES for s in SIDES]
 
 GAMES_SCHEMA = pa.schema(
     [("game_id", pa.int64()), ("cell", pa.string())]
     + [(t, pa.bool_() if t in ("hill", "swamp", "archer_melee", "pike_cavalry_mutual") else
         pa.int64() if t == "draw_after" else pa.string()) for t in TOGGLES]
+    + list(PARAMETERS.items()) + [("start_id", pa.string()), ("start_hash", pa.string())]
     + [(c, pa.string()) for c in ("hill_white", "hill_black", "swamp_white", "swamp_black",
                                   "white_agent", "black_agent")]
     + [("seed", pa.int64()), ("winner", pa.string()), ("victory", pa.string()), ("plies", pa.int64())]
     + [(c, pa.int64()) for c in LOST_COLUMNS]
     + [("seconds", pa.float64()), ("error", pa.string()), ("lead_changes", pa.int64()), ("drama", pa.float64()),
        ("mean_branching", pa.float64()), ("decision_share", pa.float64())]
+    + [(c, pa.int64()) for c in RULE_COLUMNS]
+    + [("engine", pa.string())]
 )
 EVENTS_SCHEMA = pa.schema(
     [("game_id", pa.int64()), ("ply", pa.int64()), ("side", pa.string()), ("action", pa.string()),
      ("piece", pa.string()), ("from", pa.string()), ("to", pa.string()), ("captured", pa.string()),
-     ("victims", pa.string()), ("n_legal", pa.int64()), ("eval_white", pa.float64())]
+     ("victims", pa.string()), ("n_legal", pa.int64()), ("eval_white", pa.float64()),
+     ("rules", pa.string())]
 )
 GAME_COLUMNS = GAMES_SCHEMA.names
 EVENT_COLUMNS = EVENTS_SCHEMA.names
+
+
+RUN_KEY = b"workbench.run"  # Parquet metadata key: the run manifest of the batch a part belongs to
+# Part files of a dataset folder: ``part-<run>-<n>.parquet`` and ``part-<id>-merged.parquet``.
+PART_NAME = re.compile(r"^part-[0-9a-f]{8}-(?:\d{5}|merged)\.parquet$")
 
 
 class SimulationError(ValueError):
@@ -99,6 +127,7 @@ class GameSpec:
     seed: int
     max_plies: int = 300
     events: bool = False
+    engine: str = "python"  # "native": played inside the Rust core when both agents have native twins
 
 
 @dataclass
@@ -110,7 +139,12 @@ class GameResult:
 
 
 def expand_grid(grid: dict[str, Sequence[Any]] | Sequence[RulesConfig | dict | str] | None) -> list[RulesConfig]:
-    """Grid cells: the cartesian product of a toggle -> values mapping, or a list of configs."""
+    """Grid cells: the cartesian product of a toggle/parameter -> values mapping, or a list of configs.
+
+    Every value is checked on its own first, so a bad one is named with its toggle or parameter
+    (``grid archer_range=0: ...``) before any cell is built and before any game is played; then
+    each combination is checked (a ford on a bridge only shows in the combination).
+    """
     if grid is None:
         return [RulesConfig()]
     try:
@@ -120,8 +154,17 @@ def expand_grid(grid: dict[str, Sequence[Any]] | Sequence[RulesConfig | dict | s
             for k, v in zip(keys, values, strict=True):
                 if not v:
                     raise SimulationError(f"grid toggle {k!r} has no values")
-            return [RulesConfig.from_dict(dict(zip(keys, combo, strict=True))) for combo in itertools.product(*values)]
-        cells: list[RulesConfig] = []
+                _check_grid_values(k, v)
+            cells = []
+            for combo in itertools.product(*values):
+                pairs = dict(zip(keys, combo, strict=True))
+                try:
+                    cells.append(RulesConfig.from_dict(pairs))
+                except ValueError as exc:
+                    shown = " ".join(f"{k}={v}" for k, v in pairs.items())
+                    raise SimulationError(f"grid cell {shown}: {exc}") from None
+            return _distinct(cells)
+        cells = []
         for item in grid:
             if isinstance(item, RulesConfig):
                 cells.append(item)
@@ -137,11 +180,45 @@ def expand_grid(grid: dict[str, Sequence[Any]] | Sequence[RulesConfig | dict | s
         raise SimulationError(f"grid: {exc}") from None
     if not cells:
         raise SimulationError("grid: no cells to play")
+    for c in cells:
+        _check_start(c)
+    return _distinct(cells)
+
+
+def _check_grid_values(key: str, values: list[Any]) -> None:
+    """Each value of one grid key alone: valid for its toggle/parameter, listed once, its start file loads."""
+    seen: dict[str, Any] = {}
+    for v in values:
+        try:
+            config = RulesConfig.from_dict({key: v})
+        except ValueError as exc:
+            raise SimulationError(f"grid {key}={v}: {exc}") from None
+        _check_start(config)
+        canonical = json.dumps(config.to_dict(), sort_keys=True, default=str)
+        if canonical in seen:
+            raise SimulationError(f"grid {key}: the values {seen[canonical]!r} and {v!r} are the same rule; "
+                                  "list each value once")
+        seen[canonical] = v
+
+
+def _check_start(config: RulesConfig) -> None:
+    """A ``start=`` scenario must load before any game is played (its id and hash go in every row)."""
+    if config.start is not None:
+        resolve_start(config)  # RulesError names the parameter, the file and the reason
+
+
+def _distinct(cells: list[RulesConfig]) -> list[RulesConfig]:
+    """Refuse a grid whose cells repeat (their games would be counted twice under one label)."""
+    seen: set[str] = set()
+    for c in cells:
+        if c.label() in seen:
+            raise SimulationError(f"grid: the cell {c.label()} appears twice")
+        seen.add(c.label())
     return cells
 
 
 def make_specs(cells: list[RulesConfig], white: str, black: str, games: int, seed: int, max_plies: int,
-               events: bool) -> list[GameSpec]:
+               events: bool, engine: str = "python") -> list[GameSpec]:
     """Game specs for ``games`` games per cell; ``game_id = cell_index * games + game_index``."""
     specs = []
     for ci, rules in enumerate(cells):
@@ -149,7 +226,7 @@ def make_specs(cells: list[RulesConfig], white: str, black: str, games: int, see
         label = rules.label()
         for gi in range(games):
             specs.append(GameSpec(ci * games + gi, label, data, white, black, game_seed(seed, ci, gi),
-                                  max_plies, events))
+                                  max_plies, events, engine))
     return specs
 
 
@@ -246,17 +323,35 @@ def _letter(c: int) -> str:
     return ch if c >> 3 == 0 else ch.lower()
 
 
+def rule_columns(rules: RulesConfig) -> dict[str, Any]:
+    """The toggle and parameter columns of a row (crossings as "b4,f6,k4", the start as its path)."""
+    data = rules.to_dict()
+    return {name: data[name] for name in (*TOGGLES, *PARAMETERS)}
+
+
+def fired_text(state: GameState) -> str:
+    """The events-table ``rules`` field: what the last action fired, ``rule@hex`` or ``rule``, in order."""
+    return ",".join(f"{rule}@{hex_name(h)}" if h >= 0 else rule for rule, _side, h in state.fired)
+
+
+def rule_counts(state: GameState) -> dict[str, int]:
+    """The ``rule_<name>_white/_black`` columns from the state's counters (index ``2*i + side``)."""
+    counters = state.counters
+    return {f"rule_{r}_{s}": int(counters[2 * i + k]) for i, r in enumerate(RULES) for k, s in enumerate(SIDES)}
+
+
 def _base_row(spec: GameSpec) -> dict[str, Any]:
     rules = RulesConfig.from_dict(spec.rules)
     row: dict[str, Any] = {"game_id": spec.game_id, "cell": spec.cell}
-    for t in TOGGLES:
-        row[t] = getattr(rules, t)
+    row.update(rule_columns(rules))
+    row["start_id"] = row["start_hash"] = None
     row.update({"hill_white": None, "hill_black": None, "swamp_white": None, "swamp_black": None,
                 "white_agent": spec.white, "black_agent": spec.black, "seed": spec.seed, "winner": "none",
                 "victory": "unfinished", "plies": 0})
     row.update(dict.fromkeys(LOST_COLUMNS, 0))
     row.update({"seconds": 0.0, "error": None, "lead_changes": 0, "drama": 0.0, "mean_branching": 0.0,
-                "decision_share": 0.0})
+                "decision_share": 0.0, "engine": spec.engine})
+    row.update(dict.fromkeys(RULE_COLUMNS, 0))
     return row
 
 
@@ -276,13 +371,21 @@ def play_game(spec: GameSpec) -> GameResult:
     st = None
     try:
         game = make_game(spec.rules, seed=spec.seed)
+        # with start=, the game plays the file's rules (the caller's changes on top): record those
+        row.update(rule_columns(game.rules))
+        row["start_id"], row["start_hash"] = game.start_id, game.start_hash
         terrain = game.terrain.to_dict()
         for s in SIDES:
             row[f"hill_{s}"] = terrain["hills"][s]
             row[f"swamp_{s}"] = terrain["swamps"][s]
         st = game.new_initial_state()
-        agents = [make_agent(spec.white, seed=agent_seed(spec.seed, 0)),
-                  make_agent(spec.black, seed=agent_seed(spec.seed, 1))]
+        seeds = (agent_seed(spec.seed, 0), agent_seed(spec.seed, 1))
+        if spec.engine == "native" and playable(spec.white, spec.black):
+            # the whole game in Rust; its trace then runs through this same loop (identical rows)
+            st, agents = native_game(st, spec.white, spec.black, seeds, spec.max_plies)
+        else:
+            agents = [make_agent(spec.white, seed=seeds[0]), make_agent(spec.black, seed=seeds[1])]
+            row["engine"] = "python"
         castling = game.rules.castling
         ev = material_white(st)
         while st.victory is None and st.ply < spec.max_plies:
@@ -312,7 +415,8 @@ def play_game(spec: GameSpec) -> GameResult:
                 events.append({"game_id": spec.game_id, "ply": st.ply, "side": SIDES[side], "action": text,
                                "piece": piece, "from": frm, "to": to,
                                "captured": " ".join(_letter(c) for c in dead),
-                               "victims": " ".join(hex_name(h) for h in victims), "n_legal": n, "eval_white": ev})
+                               "victims": " ".join(hex_name(h) for h in victims), "n_legal": n, "eval_white": ev,
+                               "rules": fired_text(st)})
         if st.victory is not None:
             row["victory"] = st.victory
             row["winner"] = st.winner_name() or "none"
@@ -323,6 +427,8 @@ def play_game(spec: GameSpec) -> GameResult:
         row["winner"] = "none"
         row["error"] = f"{type(exc).__name__}{where}: {exc} ({Path(tb.filename).name}:{tb.lineno})"
     row["plies"] = st.ply if st is not None else 0
+    if st is not None:
+        row.update(rule_counts(st))
     for s in (0, 1):
         for k, name in enumerate(KINDS):
             row[f"lost_{SIDES[s]}_{name}"] = lost[s][k]
@@ -346,12 +452,23 @@ def replay_game(row: dict[str, Any] | pd.Series, max_plies: int = 300, events: b
     r = dict(row)
     rules = {t: (None if pd.isna(r[t]) else int(r[t])) if t == "draw_after" else _plain(r[t]) for t in TOGGLES}
     for kind in ("hill", "swamp"):  # the recorded hexes, so explicit terrain is replayed too
-        placed = {s: r[f"{kind}_{s}"] for s in SIDES if r.get(f"{kind}_{s}") is not None}
+        placed = {s: r[f"{kind}_{s}"] for s in SIDES if not _missing(r.get(f"{kind}_{s}"))}
         if placed:
             rules[kind + "s"] = placed
+    known = set(RulesConfig.names())
+    for name in PARAMETERS:  # tables written before a parameter existed replay with its default
+        if name in known and name in r and not _missing(r[name]):
+            rules[name] = _plain(r[name])
     spec = GameSpec(int(r["game_id"]), str(r["cell"]), rules, str(r["white_agent"]), str(r["black_agent"]),
                     int(r["seed"]), max_plies, events)
     return play_game(spec)
+
+
+def _missing(v: Any) -> bool:
+    try:
+        return bool(pd.isna(v))
+    except (TypeError, ValueError):
+        return False
 
 
 def _plain(v: Any) -> Any:
@@ -397,22 +514,76 @@ def _parts(path: Path) -> list[Path]:
         return [path]
     if not path.is_dir():
         return []
-    return sorted(p for p in path.iterdir() if p.suffix == ".parquet" and not p.name.startswith((".", "_")))
+    return sorted(p for p in path.iterdir() if PART_NAME.match(p.name) and p.is_file())
+
+
+def _run_of(part: Path) -> str | None:
+    """The run manifest (JSON text) stored in a part's metadata; None for parts written before it was."""
+    meta = pq.read_schema(part).metadata or {}
+    value = meta.get(RUN_KEY)
+    return None if value is None else value.decode("utf-8", "replace")
+
+
+def _describe_run(text: str) -> str:
+    try:
+        m = json.loads(text)
+        return (f"{m.get('white')} vs {m.get('black')}, {m.get('games')} games per cell, seed {m.get('seed')}, "
+                f"cells {', '.join(map(str, m.get('cells') or []))}")
+    except (ValueError, TypeError, AttributeError):
+        return "unreadable run record"
+
+
+def check_one_batch(path: Path, parts: list[Path], df: pd.DataFrame) -> None:
+    """Refuse a folder whose parts come from different batches, naming the batches and the numbers.
+
+    Parts record their batch in their metadata; for parts without it, two rows with one
+    ``game_id`` but different seed, cell or agents are two batches' games.
+    """
+    runs: dict[str, list[Path]] = {}
+    for part in parts:
+        run = _run_of(part)
+        if run is not None:
+            runs.setdefault(run, []).append(part)
+    if len(runs) > 1:
+        lines = [f"batch {i}: {len(ps)} part file(s), {_describe_run(run)}" for i, (run, ps) in enumerate(runs.items(), 1)]
+        raise SimulationError(f"{path}: holds parts of {len(runs)} different batches ({'; '.join(lines)}); "
+                              "refusing to merge them: move one batch's part files to another folder")
+    keys = [c for c in ("seed", "cell", "white_agent", "black_agent") if c in df]
+    if "game_id" not in df or not keys:
+        return
+    dup = df[df.game_id.duplicated(keep=False)]
+    if dup.empty:
+        return
+    clash = dup.groupby("game_id")[keys].nunique(dropna=False).gt(1).any(axis=1)
+    numbers = clash[clash].index.tolist()
+    if numbers:
+        shown = ", ".join(map(str, numbers[:10])) + (", ..." if len(numbers) > 10 else "")
+        raise SimulationError(f"{path}: holds games of two batches: {len(numbers)} game numbers ({shown}) appear with "
+                              f"different {'/'.join(keys)}; refusing to keep one copy of each silently")
 
 
 def read_results(path: str | os.PathLike, columns: list[str] | None = None) -> pd.DataFrame:
-    """The whole games table of a simulation output (every part, each game once, by ``game_id``)."""
+    """The whole games table of a simulation output (every part, each game once, by ``game_id``).
+
+    Raises ``SimulationError`` when the folder mixes batches (see ``check_one_batch``).
+    """
     p = Path(path)
     parts = _parts(p)
     if not parts:
         if not p.exists():
             raise FileNotFoundError(f"{p}: no simulation output here")
         return games_frame([])[columns] if columns else games_frame([])
-    table = pa.concat_tables([pq.read_table(f, columns=columns, schema=GAMES_SCHEMA) if columns is None
-                              else pq.read_table(f, columns=columns) for f in parts])
+    wanted = None if columns is None else list(dict.fromkeys(
+        [*columns, *(c for c in ("game_id", "seed", "cell", "white_agent", "black_agent") if c in GAMES_SCHEMA.names)]))
+    table = pa.concat_tables([pq.read_table(f, schema=GAMES_SCHEMA) if wanted is None
+                              else pq.read_table(f, columns=wanted) for f in parts])
     df = _frame(table)
+    if len(parts) > 1:
+        check_one_batch(p, parts, df)
     if "game_id" in df:
         df = df.drop_duplicates("game_id", keep="last").sort_values("game_id", kind="stable")
+    if columns is not None:
+        df = df[columns]
     return df.reset_index(drop=True)
 
 
@@ -428,8 +599,10 @@ def read_events(path: str | os.PathLike) -> pd.DataFrame:
     return df.drop_duplicates(["game_id", "ply"], keep="last").sort_values(["game_id", "ply"]).reset_index(drop=True)
 
 
-def _write_atomic(table: pa.Table, directory: Path, name: str) -> Path:
+def _write_atomic(table: pa.Table, directory: Path, name: str, run: str | None = None) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
+    if run is not None:
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}), RUN_KEY: run.encode()})
     tmp = directory / f".tmp-{name}"
     pq.write_table(table, tmp)
     final = directory / name
@@ -444,8 +617,11 @@ class PartWriter:
     so a kill -9 loses at most that much; ``close`` flushes the rest and compacts the parts.
     """
 
-    def __init__(self, out: str | os.PathLike, events: bool, flush_seconds: float = 1.0, flush_games: int = 500) -> None:
+    def __init__(self, out: str | os.PathLike, events: bool, flush_seconds: float = 1.0, flush_games: int = 500,
+                 manifest: dict | None = None) -> None:
         self.out = Path(out)
+        self.run = None if manifest is None else json.dumps(manifest, sort_keys=True)
+        self.written = 0  # games written by this writer
         self.events_out = events_path(out) if events else None
         self.flush_seconds = flush_seconds
         self.flush_games = flush_games
@@ -469,9 +645,10 @@ class PartWriter:
             return
         name = f"part-{self._run}-{self._n:05d}.parquet"
         if self.events_out is not None:
-            _write_atomic(pa.Table.from_pylist(self._events, schema=EVENTS_SCHEMA), self.events_out, name)
-        _write_atomic(pa.Table.from_pylist(self._rows, schema=GAMES_SCHEMA), self.out, name)
+            _write_atomic(pa.Table.from_pylist(self._events, schema=EVENTS_SCHEMA), self.events_out, name, self.run)
+        _write_atomic(pa.Table.from_pylist(self._rows, schema=GAMES_SCHEMA), self.out, name, self.run)
         self._n += 1
+        self.written += len(self._rows)
         self._rows, self._events = [], []
 
     def close(self, compact: bool = True) -> None:
@@ -484,61 +661,37 @@ class PartWriter:
 
 
 def compact_dataset(directory: Path, schema: pa.Schema, keys: list[str]) -> None:
-    """Merge a dataset's parts into one part: write the merged file, then remove the old ones."""
+    """Merge a dataset's parts into one part: write the merged file, then remove the old ones.
+
+    Parts of different batches are left as they are: merging would keep one copy of each game
+    number and hide the mix that ``read_results`` reports.
+    """
     parts = _parts(directory)
     if len(parts) <= 1:
+        return
+    runs = {_run_of(f) for f in parts}
+    if len(runs) > 1:
         return
     table = pa.concat_tables([pq.read_table(f, schema=schema) for f in parts])
     df = table.to_pandas()
     df = df.drop_duplicates(keys, keep="last").sort_values(keys, kind="stable")
     merged = pa.Table.from_pandas(df, schema=schema, preserve_index=False)
-    _write_atomic(merged, directory, f"part-{uuid.uuid4().hex[:8]}-merged.parquet")
+    _write_atomic(merged, directory, f"part-{uuid.uuid4().hex[:8]}-merged.parquet", runs.pop())
     for f in parts:
         f.unlink(missing_ok=True)
 
 
-def run_manifest(cells: list[RulesConfig], white: str, black: str, games: int, seed: int, max_plies: int) -> dict:
-    """What identifies a batch: a resumed run must match it exactly."""
+def run_manifest(cells: list[RulesConfig], white: str, black: str, games: int, seed: int, max_plies: int,
+                 events: bool = False) -> dict:
+    """What identifies a batch: a resumed run must match it exactly (``events`` too, or some games
+    would have events and others not)."""
     return {"cells": [c.label() for c in cells], "white": white, "black": black, "games": games, "seed": seed,
-            "max_plies": max_plies}
-
-
-def prepare_output(out: str | os.PathLike, manifest: dict, events: bool, resume: bool, overwrite: bool) -> set[int]:
-    """Check or create the output directory; returns the ``game_id``s already done (resume)."""
-    p = Path(out)
-    ep = events_path(p)
-    if p.exists() and not p.is_dir() and overwrite:
-        p.unlink()
-    if p.exists() and not p.is_dir():
-        raise SimulationError(f"{p}: exists and is a file, not a simulation dataset directory (overwrite replaces it)")
-    existing = _parts(p)
-    manifest_file = p / "_run.json"
-    if existing or manifest_file.exists():
-        if overwrite:
-            for f in [*existing, manifest_file, *_parts(ep)]:
-                f.unlink(missing_ok=True)
-        elif not resume:
-            raise SimulationError(f"{p}: already holds a simulation; use resume (--resume) or overwrite")
-        else:
-            old = json.loads(manifest_file.read_text()) if manifest_file.exists() else None
-            if old is not None and old != manifest:
-                diff = [k for k in manifest if old.get(k) != manifest[k]]
-                raise SimulationError(
-                    f"{p}: cannot resume, the batch differs in {', '.join(diff)} "
-                    f"(stored {[old.get(k) for k in diff]}, asked {[manifest[k] for k in diff]})")
-            done = set(read_results(p, columns=["game_id"])["game_id"].tolist()) if existing else set()
-            p.mkdir(parents=True, exist_ok=True)
-            manifest_file.write_text(json.dumps(manifest, indent=1))
-            return done
-    p.mkdir(parents=True, exist_ok=True)
-    if events:
-        ep.mkdir(parents=True, exist_ok=True)
-    manifest_file.write_text(json.dumps(manifest, indent=1))
-    return set()
+            "max_plies": max_plies, "events": bool(events)}
 
 
 __all__ = [
-    "EVENT_COLUMNS", "GAME_COLUMNS", "GameResult", "GameSpec", "PartWriter", "SimulationError", "agent_seed",
+    "EVENT_COLUMNS", "GAME_COLUMNS", "PARAMETERS", "RULES", "RULE_COLUMNS", "GameResult", "GameSpec", "PartWriter", "SimulationError", "agent_seed",
     "drama", "error_result", "events_frame", "events_path", "expand_grid", "game_seed", "games_frame",
-    "lead_changes", "make_specs", "play_chunk", "play_game", "read_events", "read_results", "replay_game",
+    "fired_text", "lead_changes", "make_specs", "play_chunk", "play_game", "read_events",
+    "read_results", "replay_game", "rule_columns", "rule_counts",
 ]

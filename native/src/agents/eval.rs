@@ -1,0 +1,181 @@
+//! Position evaluation: a port of `workbench/agents/evaluate.py`, same terms, same order of sums.
+//!
+//! The numbers are not written here: Python reads the piece weights from
+//! `workbench/data/terrafeud.json` (`ai_weights`) and the positional terms from
+//! `evaluate.TERMS`, and hands them over ([`EvalParams`]), so both engines score alike.
+
+use std::sync::RwLock;
+
+use crate::geometry::{geo, N_HEXES};
+use crate::state::{State, ARCHER, FEUDAL, INFANTRY, PIKEMAN};
+
+use super::access;
+
+/// A finished game dwarfs any material count (`evaluate.WIN_SCORE`).
+pub const WIN_SCORE: f64 = 100_000.0;
+
+/// Piece weights per code (`kind | side << 3`) and the positional terms of `evaluate`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalParams {
+    pub weights: [f64; 16],
+    pub ultimatum: f64,
+    pub ultimatum_cap: f64,
+    pub zone: f64,
+    pub advance: f64,
+    pub advance_base: f64,
+    pub aura: f64,
+    pub mine: f64,
+    pub threat_mover: f64,
+    pub threat_waiting: f64,
+}
+
+impl EvalParams {
+    /// Build from the weight per kind (index 1..=6) and the named terms (`evaluate.TERMS`).
+    pub fn from_parts(kind_weights: [f64; 8], terms: &[(String, f64)]) -> Result<EvalParams, String> {
+        let mut weights = [0.0; 16];
+        weights[..8].copy_from_slice(&kind_weights);
+        weights[8..].copy_from_slice(&kind_weights);
+        let get = |name: &str| -> Result<f64, String> {
+            terms
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| *v)
+                .ok_or_else(|| format!("evaluation term {name:?} is missing"))
+        };
+        Ok(EvalParams {
+            weights,
+            ultimatum: get("ultimatum")?,
+            ultimatum_cap: get("ultimatum_cap")?,
+            zone: get("zone")?,
+            advance: get("advance")?,
+            advance_base: get("advance_base")?,
+            aura: get("aura")?,
+            mine: get("mine")?,
+            threat_mover: get("threat_mover")?,
+            threat_waiting: get("threat_waiting")?,
+        })
+    }
+}
+
+static PARAMS: RwLock<Option<EvalParams>> = RwLock::new(None);
+
+/// Install the parameters Python read from its data (done once per process on import).
+pub fn set_params(p: EvalParams) {
+    *PARAMS.write().unwrap_or_else(|e| e.into_inner()) = Some(p);
+}
+
+/// The installed parameters, or an error saying Python has not handed them over.
+pub fn params() -> Result<EvalParams, String> {
+    PARAMS
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+        .ok_or_else(|| "native agents: evaluation weights not set (import workbench.native first)".to_string())
+}
+
+/// Sum of `side`'s weights minus the opponent's (`evaluate.material`).
+pub fn material(st: &State, side: usize, p: &EvalParams) -> f64 {
+    let mut total = 0.0;
+    for &c in access::squares(st).iter() {
+        if c != 0 {
+            if (c >> 3) as usize == side {
+                total += p.weights[c as usize];
+            } else {
+                total -= p.weights[c as usize];
+            }
+        }
+    }
+    total
+}
+
+/// A finished game for `side`: a win, a loss (sooner is stronger) or 0 (`evaluate.terminal_score`).
+pub fn terminal_score(st: &State, side: usize) -> f64 {
+    match access::winner(st) {
+        None => 0.0,
+        Some(w) => {
+            let sign = if w == side { 1.0 } else { -1.0 };
+            sign * (WIN_SCORE - access::ply(st) as f64)
+        }
+    }
+}
+
+/// Pikeman zone of `side` as a mask (`GameState.zone`).
+fn zone_mask(sq: &[u8; N_HEXES], side: usize) -> [bool; N_HEXES] {
+    let g = geo();
+    let mut m = [false; N_HEXES];
+    for h in 0..N_HEXES {
+        let c = sq[h];
+        if c & 7 == PIKEMAN && (c >> 3) as usize == side {
+            for &z in &g.pike_zone[h] {
+                m[z as usize] = true;
+            }
+        }
+    }
+    m
+}
+
+/// Heuristic value for `side` in material units (`evaluate.evaluate`, term by term).
+pub fn evaluate(st: &mut State, side: usize, p: &EvalParams) -> f64 {
+    if access::is_over(st) {
+        return terminal_score(st, side);
+    }
+    let g = geo();
+    let w = &p.weights;
+    let sq = *access::squares(st);
+    let mut score = material(st, side, p);
+    let feudal = [access::feudal(st, 0), access::feudal(st, 1)];
+    let centre = access::castle_centre(st);
+    for (s, sign) in [(side, 1.0), (1 - side, -1.0)] {
+        let e = 1 - s;
+        let centre_e = centre[e];
+        let zone_e = zone_mask(&sq, e);
+        let mut ultimatum = [false; N_HEXES];
+        for (_, t) in access::markers(st, e) {
+            ultimatum[t as usize] = true;
+        }
+        let inf = INFANTRY | ((s as u8) << 3);
+        let mut part = 0.0;
+        for h in 0..N_HEXES {
+            let c = sq[h];
+            if c == 0 || (c >> 3) as usize != s {
+                continue;
+            }
+            let k = c & 7;
+            let wc = w[c as usize];
+            if ultimatum[h] {
+                part -= p.ultimatum * wc.min(p.ultimatum_cap);
+            }
+            if zone_e[h] && k != PIKEMAN {
+                part -= p.zone;
+            }
+            if k != FEUDAL {
+                part += p.advance * (p.advance_base - g.distance[h][centre_e] as f64);
+            }
+            if k == ARCHER {
+                for &n in &g.adjacent[h] {
+                    let cn = sq[n as usize];
+                    if cn != 0 && (cn >> 3) as usize == e {
+                        part -= wc;
+                        break;
+                    }
+                }
+            }
+        }
+        if let Some(f) = feudal[s] {
+            let n = g.within[f][2].iter().filter(|&&i| sq[i as usize] == inf).count();
+            part += p.aura * n as f64;
+        }
+        if let Some(fe) = feudal[e] {
+            let n = access::markers(st, s).filter(|&(_, t)| g.distance[t as usize][fe] == 1).count();
+            part += p.mine * n as f64;
+        }
+        score += sign * part;
+    }
+    let to_move = access::to_move(st);
+    for (s, sign) in [(side, 1.0), (1 - side, -1.0)] {
+        if feudal[s].is_some() && access::is_threatened(st, s) {
+            score -= sign * if s == to_move { p.threat_mover } else { p.threat_waiting };
+        }
+    }
+    score
+}

@@ -1,0 +1,99 @@
+"""Native agents: the same choices as Python where promised, legal games, validated parameters."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from workbench.agents import make_agent
+from workbench.agents.evaluate import evaluate
+from workbench.agents.native_agent import install_eval_params
+from workbench.engine import new_game
+from workbench.native import NativeState, available, play_native
+
+pytestmark = pytest.mark.skipif(not available(), reason="native core not built")
+
+
+def _game(name: str, seed: int, engine: str, rules: str | None = None, plies: int = 60) -> list:
+    st = new_game(rules, seed=seed)
+    agents = [make_agent(name, seed=seed * 2 + s, engine=engine) for s in (0, 1)]
+    while not st.is_terminal() and st.ply < plies:
+        st.apply(agents[st.to_move].select_action(st))
+    return st.history
+
+
+@pytest.mark.parametrize("name", ["random", "greedy"])
+@pytest.mark.parametrize("rules", [None, "season=winter", "castling=sacrifice,archer_melee=true"])
+def test_native_random_and_greedy_choose_what_python_chooses(name, rules):
+    for seed in (1, 2):
+        assert _game(name, seed, "native", rules) == _game(name, seed, "python", rules)
+
+
+def test_native_evaluation_equals_the_python_evaluation():
+    native = install_eval_params()
+    for seed in (3, 4):
+        st = new_game("season=winter" if seed % 2 else None, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal() and st.ply < 80:
+            ns = NativeState.from_state(st)
+            for side in (0, 1):
+                assert native.evaluate(ns._st, side) == pytest.approx(evaluate(st, side), abs=1e-9)
+            st.apply(rng.choice(st.legal_actions()))
+
+
+@pytest.mark.parametrize("white, black", [
+    ("alphabeta:depth=2,nodes=1500", "search:nodes=3000"),
+    ("mcts:iterations=60", "random"),
+    ("greedy", "mcts:iterations=40,rollout=random"),
+])
+def test_whole_native_games_replay_legally_in_the_python_engine(white, black):
+    for seed in (11, 12):
+        start = new_game(seed=seed)
+        trace = play_native(start, white, black, (seed, seed + 1), 160, boards=False)
+        st = new_game(seed=seed)
+        for action in trace["actions"]:
+            st.apply(tuple(action))  # checked: IllegalActionError if Rust played an illegal action
+        assert (st.winner, st.victory, st.ply) == (trace["winner"], trace["victory"], trace["plies"])
+
+
+def test_native_agent_takes_a_python_state_and_leaves_it_alone():
+    st = new_game(seed=5)
+    for _ in range(10):
+        st.apply(random.Random(5).choice(st.legal_actions()))
+    agent = make_agent("search:nodes=2000", seed=1, engine="native")
+    key, history = st.key(), list(st.history)
+    action = agent.select_action(st)
+    assert action in st.legal_actions() and (st.key(), st.history) == (key, history)
+    assert agent.searched > 0 and agent.depth == 8  # the Python twin's parameters read through
+
+
+def test_native_parameters_are_validated_in_rust_too():
+    native = install_eval_params()
+    for name, params, message in [
+        ("alphabeta", [("depth", "30")], "out of range 1..20"),
+        ("mcts", [("iterations", "10^9")], "must be an integer"),
+        ("search", [("seconds", "inf")], "must be a number"),
+        ("random", [("depth", "2")], "unknown parameter"),
+        ("alphabeta", [("engine", "python")], "pinned to engine=python"),
+        ("minimax", [], "no native agent"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            native.Agent(name, params, [1])
+
+
+def test_native_search_obeys_its_time_budget():
+    st = new_game(seed=6)
+    agent = make_agent("search:depth=20,nodes=5000000,seconds=0.05", seed=1, engine="native")
+    t0 = time.perf_counter()
+    assert agent.select_action(st) in st.legal_actions()
+    assert time.perf_counter() - t0 < 2.0
+
+
+def test_engine_choice_and_pins():
+    assert make_agent("alphabeta", seed=1).engine == "native"  # auto with the core built
+    assert make_agent("alphabeta:engine=python", seed=1).engine == "python"
+    assert make_agent("alphabeta", seed=1, engine="python").engine == "python"
+    with pytest.raises(ValueError, match="engine='fast' must be auto, native or python"):
+        make_agent("alphabeta:engine=fast")

@@ -1,0 +1,218 @@
+"""``search``: the strong agent: iterative-deepening alpha-beta with quiescence on captures.
+
+It extends ``alphabeta`` with what only pays off when the engine is fast enough to look deeper:
+
+- quiescence: at the horizon the side to move may still take pieces (``qdepth`` plies of
+  captures, attacks on the castle centre and Orders that strike), standing pat on ``evaluate``;
+  so a leaf is never scored in the middle of an exchange;
+- move ordering by the transposition table's move, captures by victim value, two killer moves
+  per ply and a history table of quiet moves that caused cut-offs;
+- a partial last iteration still counts: once its first (principal) action is searched, a better
+  action it finds is played, so an interrupted deeper search is never wasted.
+
+The budget is ``nodes`` (reproducible: the same seed gives the same action) and optionally
+``seconds`` (machine-dependent). Every search also stops at ``MAX_SECONDS`` whatever it was asked,
+so a request from the browser cannot hold the kernel. The tables live for one decision.
+This module is the readable specification of the native ``search`` (native/src/agents/search.rs).
+"""
+
+from __future__ import annotations
+
+import time
+
+from workbench.engine import MOVE, ORDER, SHOT, Action, GameState
+
+from .alphabeta import AlphaBetaAgent
+from .base import Agent, check_param
+from .evaluate import evaluate, piece_weights, terminal_score
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+MAX_DEPTH = 20
+MAX_QDEPTH = 12
+MAX_NODES = 5_000_000
+
+
+class _OutOfBudget(Exception):
+    """Raised inside the search when the node or time budget is spent."""
+
+
+def is_noisy(state: GameState, a: Action) -> bool:
+    """Actions quiescence searches: a strike on an enemy piece, a step onto the enemy castle centre,
+    an Order with a striking step. Shots only mark (they kill a turn later), so they stay quiet."""
+    kind = a[0]
+    sq = state.squares
+    side = state.to_move
+    if kind == MOVE:
+        c = sq[a[2]]
+        return bool(c and c >> 3 != side) or a[2] == state.board.castle_centre[1 - side]
+    if kind == ORDER:
+        return any(sq[t] and sq[t] >> 3 != side for t in a[2::3])  # every step's target
+    return False
+
+
+class SearchAgent(Agent):
+    """Iterative deepening negamax with alpha-beta, quiescence, killers, history and a budget."""
+
+    name = "search"
+
+    def __init__(self, seed: int | None = None, depth: int = 8, nodes: int = 20000, seconds: float | None = None,
+                 qdepth: int = 4) -> None:
+        super().__init__(seed)
+        self.depth = check_param("search", "depth", depth, int, 1, MAX_DEPTH)
+        self.nodes = check_param("search", "nodes", nodes, int, 1, MAX_NODES)
+        self.seconds = None if seconds is None else check_param("search", "seconds", seconds, float, 0.001,
+                                                                self.MAX_SECONDS)
+        self.qdepth = check_param("search", "qdepth", qdepth, int, 0, MAX_QDEPTH)
+        self.searched = 0  # nodes visited by the last decision, for benchmarks
+        self.reached = 0  # deepest iteration that finished (or was partly used) in the last decision
+
+    # ------------------------------------------------------------------ root
+    def select_action(self, state: GameState) -> Action:
+        """Best action of the deepest (possibly partial) iteration within the budget."""
+        acts = list(self._legal(state))
+        if len(acts) == 1:
+            return acts[0]
+        self.rng.shuffle(acts)  # seeded tie-break among equal actions
+        acts = AlphaBetaAgent._ordered(state, acts, None)
+        self._count = 0
+        limit = self.MAX_SECONDS if self.seconds is None else self.seconds
+        self._deadline = time.perf_counter() + limit
+        self._tt: dict[tuple, tuple[int, float, int, Action | None]] = {}
+        self._killers: list[list[Action | None]] = [[None, None] for _ in range(MAX_DEPTH + 1)]
+        self._history: dict[Action, int] = {}
+        best = acts[0]
+        self.reached = 0
+        for d in range(1, self.depth + 1):
+            found, complete = self._root(state, acts, d)
+            if found is not None:
+                best = found
+                self.reached = d
+                acts.remove(best)
+                acts.insert(0, best)  # principal variation first in the next iteration
+            if not complete:
+                break
+        self.searched = self._count
+        self._tt, self._history = {}, {}
+        return best
+
+    def _root(self, state: GameState, acts: list[Action], depth: int) -> tuple[Action | None, bool]:
+        """(best action, finished?) of one iteration; the best is None if not even the first action finished."""
+        alpha, beta = float("-inf"), float("inf")
+        best: Action | None = None
+        for a in acts:
+            state.apply(a, check=False)
+            try:
+                v = -self._negamax(state, depth - 1, -beta, -alpha, 1)
+            except _OutOfBudget:
+                return best, False
+            finally:
+                state.undo()
+            if v > alpha or best is None:
+                alpha, best = v, a
+        return best, True
+
+    # ------------------------------------------------------------------ tree
+    def _tick(self) -> None:
+        self._count += 1
+        if self._count > self.nodes or (self._count & 63 == 0 and time.perf_counter() > self._deadline):
+            raise _OutOfBudget
+
+    def _negamax(self, state: GameState, depth: int, alpha: float, beta: float, ply: int) -> float:
+        if state.victory is not None:
+            return terminal_score(state, state.to_move)
+        if depth <= 0:
+            return self._quiesce(state, alpha, beta, self.qdepth)
+        self._tick()
+        key = state.key()
+        hit = self._tt.get(key)
+        tt_move = None
+        if hit is not None:
+            h_depth, h_value, h_flag, tt_move = hit
+            if h_depth >= depth and (h_flag == _EXACT or (h_flag == _LOWER and h_value >= beta)
+                                     or (h_flag == _UPPER and h_value <= alpha)):
+                return h_value
+        alpha0 = alpha
+        best_v, best_a = float("-inf"), None
+        for a in self._ordered(state, state.legal_actions(), tt_move, ply):
+            state.apply(a, check=False)
+            try:
+                v = -self._negamax(state, depth - 1, -beta, -alpha, ply + 1)
+            finally:
+                state.undo()
+            if v > best_v:
+                best_v, best_a = v, a
+            if v > alpha:
+                alpha = v
+            if alpha >= beta:
+                if not is_noisy(state, a):
+                    killers = self._killers[min(ply, MAX_DEPTH)]
+                    if killers[0] != a:
+                        killers[1], killers[0] = killers[0], a
+                    self._history[a] = self._history.get(a, 0) + depth * depth
+                break
+        flag = _UPPER if best_v <= alpha0 else _LOWER if best_v >= beta else _EXACT
+        self._tt[key] = (depth, best_v, flag, best_a)
+        return best_v
+
+    def _quiesce(self, state: GameState, alpha: float, beta: float, qdepth: int) -> float:
+        """Stand pat on ``evaluate`` or improve it with a capture, ``qdepth`` captures deep at most."""
+        self._tick()
+        side = state.to_move
+        stand = evaluate(state, side)
+        if qdepth == 0 or stand >= beta:
+            return stand
+        alpha = max(alpha, stand)
+        best = stand
+        noisy = [a for a in state.legal_actions() if is_noisy(state, a)]
+        for a in AlphaBetaAgent._ordered(state, noisy, None):
+            state.apply(a, check=False)
+            try:
+                if state.victory is not None:
+                    v = terminal_score(state, side)
+                else:
+                    v = -self._quiesce(state, -beta, -alpha, qdepth - 1)
+            finally:
+                state.undo()
+            if v > best:
+                best = v
+            if v > alpha:
+                alpha = v
+            if alpha >= beta:
+                break
+        return best
+
+    def _ordered(self, state: GameState, acts: list[Action], tt_move: Action | None, ply: int) -> list[Action]:
+        """Table move, then captures by victim value, then killers, then quiet moves by history."""
+        sq = state.squares
+        w = piece_weights()
+        side = state.to_move
+        centre = state.board.castle_centre[1 - side]
+        killers = self._killers[min(ply, MAX_DEPTH)]
+        history = self._history
+
+        def priority(a: Action) -> float:
+            if a == tt_move:
+                return -1e12
+            kind = a[0]
+            if kind == MOVE:
+                t = a[2]
+                if t == centre:
+                    return -1e11
+                c = sq[t]
+                if c and c >> 3 != side:
+                    return -1e6 * w[c] + w[sq[a[1]]]
+            elif kind == ORDER:
+                hit = sum(w[c] for c in (sq[t] for t in a[2::3]) if c and c >> 3 != side)
+                if hit:
+                    return -1e6 * hit
+            elif kind == SHOT:
+                c = sq[a[2]]
+                if c and c >> 3 != side:
+                    return -5e4 - w[c]  # a marker on a piece: an ultimatum, after killers
+            if a == killers[0]:
+                return -1e5
+            if a == killers[1]:
+                return -1e5 + 1
+            return -float(history.get(a, 0))
+
+        return sorted(acts, key=priority)

@@ -1,0 +1,390 @@
+"""Adapter to the native Rust core (``workbench._native``, built from ``native/`` by ``make setup``).
+
+The Python engine is the specification; the native core is its exact port (same legal actions in
+the same order, same states, results and counters) and only faster. Everything here converts
+between the two: a Python ``Game``/``GameState`` in, a ``NativeState`` with the ``GameState``
+query API out, and whole games played inside Rust with the GIL released.
+
+Terrain is always drawn in Python (``Game``), then handed over as the board's tables, so both
+engines play on exactly the same hexes.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .engine import Game, GameState, IllegalActionError, RulesConfig
+from .engine.pieces import SIDE_NAMES
+from .engine.telemetry import N_COUNTERS, RULES, counters_dict
+
+try:  # the extension is optional: without cargo the pure-Python engine does everything
+    from . import _native  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the build
+    _native = None
+
+if _native is not None and tuple(_native.RULES) != RULES:  # a stale build from before a telemetry change
+    import warnings
+
+    warnings.warn("workbench._native is out of date (rule list differs); run `make setup`. Using the Python engine.",
+                  stacklevel=1)
+    _native = None
+
+ENGINES = ("auto", "native", "python")
+_RULE_FIELDS = (
+    "castling", "archer_melee", "mate_defence", "draw_after", "pike_cavalry_mutual", "archer_range", "hill_bonus",
+    "aura_radius", "aura_step", "aura_memory", "coordinated", "order_size", "order_radius", "castling_uses",
+    "promotion", "knight_bridge_stop",
+)
+
+
+class NativeUnavailableError(RuntimeError):
+    """``engine="native"`` was asked for but the extension is not built."""
+
+
+def available() -> bool:
+    """True when the native core is built and importable."""
+    return _native is not None
+
+
+def resolve_engine(engine: str | None = "auto") -> str:
+    """``auto`` -> ``native`` when built, else ``python``; ``native`` without the build is a clear error."""
+    name = str(engine or "auto").strip().lower()
+    if name not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+    if name == "auto":
+        return "native" if available() else "python"
+    if name == "native" and not available():
+        raise NativeUnavailableError(
+            "engine=native: the native core is not built (needs cargo; run `make setup`), use engine=python or auto"
+        )
+    return name
+
+
+# ---------------------------------------------------------------------- conversions
+
+
+def board_tables(game: Game) -> dict[str, Any]:
+    """The Python ``Board``'s tables as plain lists for the native core."""
+    bd = game.board
+    return {
+        "castle_centre": list(bd.castle_centre),
+        "castle_zone": [sorted(z) for z in bd.castle_zone],
+        "swamp_owner": list(bd.swamp_owner),
+        "is_bridge": list(bd.is_bridge),
+        "knight_bridge": list(bd.knight_bridge),
+        "is_summer_ford": list(bd.is_summer_ford),
+        "is_ford": [h in bd.fords for h in range(91)],
+        "walkable": list(bd.walkable),
+        "knight_walkable": list(bd.knight_walkable),
+        "stop_for": [list(x) for x in bd.stop_for],
+        "cavalry_stop_for": [list(x) for x in bd.cavalry_stop_for],
+        "is_hill": list(bd.is_hill),
+        "steps": [list(x) for x in bd.steps],
+        "promotes": [list(x) for x in bd.promotes],
+        "shot_targets": [list(x) for x in bd.shot_targets],
+        "winter": bool(bd.winter),
+    }
+
+
+def rules_dict(rules: RulesConfig) -> dict[str, Any]:
+    """The rule values the native core reads during play (terrain ones are in the board tables)."""
+    out: dict[str, Any] = {}
+    for name in _RULE_FIELDS:
+        if hasattr(rules, name):
+            out[name] = getattr(rules, name)
+    return out
+
+
+def setup_of(st: GameState, live: bool = True) -> dict[str, Any]:
+    """A Python state's position as the native setup dict (``live``: keep its result, no mate test)."""
+    return {
+        "squares": list(st.squares),
+        "to_move": st.to_move,
+        "markers": [list(st.markers[0].items()), list(st.markers[1].items())],
+        "pending": sorted(st.pending),
+        "castled": [int(x) for x in st.castled],
+        "aura_ready": sorted(st.aura_ready),
+        "destroyed": [list(st.destroyed[0]), list(st.destroyed[1])],
+        "ply": st.ply,
+        "quiet": st.quiet,
+        "winner": st.winner,
+        "victory": st.victory,
+        "counters": list(st.counters),
+        "settled": bool(getattr(st, "_settled", False)),
+        "skip_mate_test": live,
+    }
+
+
+class NativeState:
+    """A native game state with the ``GameState`` query API (legal actions are the same tuples).
+
+    ``game`` is the Python ``Game`` it belongs to (rules, seed, terrain), used for ``to_dict``
+    and for converting back with ``to_python``.
+    """
+
+    __slots__ = ("game", "_st")
+
+    def __init__(self, game: Game, native_state: Any) -> None:
+        self.game = game
+        self._st = native_state
+
+    # construction ---------------------------------------------------------
+    @classmethod
+    def from_state(cls, st: GameState) -> NativeState:
+        """The native twin of a Python state (same position, result and counters; no history)."""
+        _require()
+        return cls(st.game, _native.State(board_tables(st.game), rules_dict(st.rules), setup_of(st)))
+
+    @classmethod
+    def initial(cls, game: Game) -> NativeState:
+        """The game's start position (classic, or whatever ``new_initial_state`` gives)."""
+        return cls.from_state(game.new_initial_state())
+
+    # GameState query API ---------------------------------------------------
+    @property
+    def rules(self) -> RulesConfig:
+        """The game's ``RulesConfig``."""
+        return self.game.rules
+
+    @property
+    def board(self) -> Any:
+        """The Python ``Board`` (terrain tables) of the game."""
+        return self.game.board
+
+    def legal_actions(self) -> list[tuple]:
+        """Every legal action, as the Python engine's tuples in its order."""
+        return self._st.legal_actions()
+
+    def apply(self, action: tuple, check: bool = True) -> None:
+        """Play an action; an illegal one raises ``IllegalActionError`` naming the rule (from the Python engine)."""
+        try:
+            self._st.apply(tuple(action), check)
+        except ValueError:
+            from .engine import explain_illegal
+
+            raise IllegalActionError(explain_illegal(self.to_python(), tuple(action))) from None
+
+    def undo(self) -> tuple:
+        """Take back the last action; returns it."""
+        return self._st.undo()
+
+    def is_terminal(self) -> bool:
+        return self._st.is_terminal()
+
+    def returns(self) -> list[float]:
+        return self._st.returns()
+
+    def current_player(self) -> int:
+        return self._st.current_player()
+
+    @property
+    def to_move(self) -> int:
+        return self._st.current_player()
+
+    @property
+    def ply(self) -> int:
+        return self._st.ply
+
+    @property
+    def quiet(self) -> int:
+        return self._st.quiet
+
+    @property
+    def winner(self) -> int | None:
+        return self._st.winner
+
+    @property
+    def victory(self) -> str | None:
+        return self._st.victory
+
+    def winner_name(self) -> str | None:
+        w = self._st.winner
+        return None if w is None else SIDE_NAMES[w]
+
+    @property
+    def squares(self) -> list[int]:
+        """A copy of the piece codes (changing it does not change the state)."""
+        return self._st.squares()
+
+    @property
+    def feudal(self) -> list[int]:
+        return self._st.feudal()
+
+    @property
+    def markers(self) -> list[dict[int, int]]:
+        return [dict(m) for m in self._st.markers()]
+
+    @property
+    def pending(self) -> frozenset[int]:
+        return frozenset(self._st.pending())
+
+    @property
+    def castled(self) -> list[int]:
+        return self._st.castled()
+
+    @property
+    def aura_ready(self) -> set[int]:
+        return set(self._st.aura_ready())
+
+    @property
+    def destroyed(self) -> list[list[int]]:
+        return self._st.destroyed()
+
+    @property
+    def history(self) -> list[tuple]:
+        return self._st.history()
+
+    @property
+    def counters(self) -> list[int]:
+        """Rule-usage counters (``2 * rule + side``, rules as ``telemetry.RULES``)."""
+        return self._st.counters()[:N_COUNTERS]
+
+    @property
+    def fired(self) -> tuple[tuple[str, int, int], ...]:
+        """Rules fired by the last action: (rule, side, hex or -1), as the Python engine's ``fired``."""
+        return tuple((RULES[r], s, h) for r, s, h in self._st.fired())
+
+    def is_threatened(self, side: int) -> bool:
+        return self._st.is_threatened(side)
+
+    def clone(self) -> NativeState:
+        return NativeState(self.game, self._st.clone())
+
+    def perft(self, depth: int) -> int:
+        """Perft inside Rust (bulk counting at the last level)."""
+        return self._st.perft(depth)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Exactly ``state_to_dict`` of the equivalent Python state."""
+        from .engine.geometry import hex_name
+        from .engine.pieces import letter
+
+        sq = self._st.squares()
+        markers = {}
+        for s, m in enumerate(self._st.markers()):
+            for a, t in sorted(m):
+                markers[hex_name(a)] = hex_name(t)
+            del s
+        castled = self._st.castled()
+        destroyed = self._st.destroyed()
+        out: dict[str, Any] = {
+            "rules": self.game.rules.to_dict(),
+            "seed": self.game.seed,
+            "terrain": self.game.terrain.to_dict(),
+            "to_move": SIDE_NAMES[self._st.current_player()],
+            "pieces": {hex_name(h): letter(c) for h, c in enumerate(sq) if c},
+            "markers": markers,
+            "ultimatum_pending": [hex_name(h) for h in self._st.pending()],
+            "castled": [SIDE_NAMES[s] for s in (0, 1) for _ in range(castled[s])],
+            "aura_ready": [hex_name(h) for h in self._st.aura_ready()],
+            "destroyed": {SIDE_NAMES[s]: [letter(k | (s << 3)) for k in destroyed[s]] for s in (0, 1)},
+            "ply": self._st.ply,
+            "quiet": self._st.quiet,
+            "winner": self.winner_name(),
+            "victory": self._st.victory,
+            "counters": counters_dict(self.counters),
+        }
+        return out
+
+    def to_python(self) -> GameState:
+        """The equivalent Python ``GameState`` (same position and result; no history)."""
+        st = GameState(self.game)
+        st.squares = self._st.squares()
+        st.feudal = self._st.feudal()
+        st.to_move = self._st.current_player()
+        st.markers = [dict(m) for m in self._st.markers()]
+        st.pending = frozenset(self._st.pending())
+        st.castled = self._st.castled()
+        st.aura_ready = set(self._st.aura_ready())
+        st.destroyed = self._st.destroyed()
+        st.ply = self._st.ply
+        st.quiet = self._st.quiet
+        st.winner = self._st.winner
+        st.victory = self._st.victory
+        st._settled = True
+        st.counters = self.counters
+        st.fired = self.fired
+        return st
+
+    def __repr__(self) -> str:
+        status = (
+            f"{self.winner_name() or 'nobody'} won by {self.victory}" if self.victory else f"{SIDE_NAMES[self.to_move]} to move"
+        )
+        return f"<TerraFeud native ply {self.ply}, {status}>"
+
+
+def _require() -> None:
+    if _native is None:
+        resolve_engine("native")
+
+
+# ---------------------------------------------------------------------- whole games
+
+
+def seed_key(seed: int | None) -> list[int]:
+    """CPython's ``random.seed(int)`` key: the 32-bit words of ``abs(seed)``, little end first.
+
+    ``None`` (an unseeded agent) draws a fresh seed, as Python's ``random.Random(None)`` would.
+    """
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(128)
+    if not isinstance(seed, int):
+        raise ValueError(f"native agents need an int seed, got {seed!r}")
+    a = abs(seed)
+    words = []
+    while a:
+        words.append(a & 0xFFFFFFFF)
+        a >>= 32
+    return words or [0]
+
+
+def agent_spec(spec: str, seed: int | None) -> tuple[str, list[tuple[str, str]], list[int]]:
+    """``"alphabeta:depth=2"`` into (name, [(key, value)], seed key) for the native factory."""
+    name, _, rest = str(spec).strip().partition(":")
+    params = []
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        if "=" not in part:
+            raise ValueError(f"agent {spec!r}: parameter {part!r} needs the form name=value")
+        k, v = (x.strip() for x in part.split("=", 1))
+        params.append((k, v))
+    return name, params, seed_key(seed)
+
+
+def has_agent(spec: str) -> bool:
+    """True when the agent of this spec string has a native implementation."""
+    return available() and bool(_native.has_agent(str(spec).strip().partition(":")[0]))
+
+
+def play_native(
+    start: GameState, white: str, black: str, seeds: tuple[int | None, int | None], max_plies: int, boards: bool = True
+) -> dict[str, Any]:
+    """Play a whole game inside Rust (GIL released) from a Python start state.
+
+    Returns ``actions`` (tuples), ``n_legal``, ``boards`` (bytes: 91 codes before each ply and after
+    the last), ``fired`` (per ply), ``winner``, ``victory``, ``plies`` and ``counters``.
+    """
+    _require()
+    return _native.play_game(
+        board_tables(start.game),
+        rules_dict(start.rules),
+        setup_of(start, live=True),
+        agent_spec(white, seeds[0]),
+        agent_spec(black, seeds[1]),
+        int(max_plies),
+        bool(boards),
+    )
+
+
+def state_of(st: GameState | NativeState, engine: str = "auto") -> GameState | NativeState:
+    """``st`` on the requested engine (converting a Python state to native or back)."""
+    eng = resolve_engine(engine)
+    if eng == "native":
+        return st if isinstance(st, NativeState) else NativeState.from_state(st)
+    return st.to_python() if isinstance(st, NativeState) else st
+
+
+def new_state(game: Game, engine: str = "auto") -> GameState | NativeState:
+    """The initial state of ``game`` on the requested engine."""
+    st = game.new_initial_state()
+    return NativeState.from_state(st) if resolve_engine(engine) == "native" else st
