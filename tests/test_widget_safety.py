@@ -66,7 +66,7 @@ def test_page_agents_are_capped_and_think_in_a_thread() -> None:
     board.wait(30)
     assert board.state.ply == 2 and board.busy == "" and time.perf_counter() - start < 10
     view = send(board, type="agent", name="mcts:iterations=10^9,rollout_depth=99", side="white")
-    assert view["agent"]["name"] == "mcts:iterations=1500,rollout_depth=8" and view["flipped"]
+    assert view["agent"]["name"] == "mcts:iterations=5000,rollout_depth=8,seconds=2.0" and view["flipped"]
     board.wait(30)
     view = send(board, type="agent", name="mcts:nodes=5", side="white")
     assert "unknown parameter 'nodes'" in view["message"]

@@ -62,17 +62,21 @@ MESSAGE_LEVELS = ("info", "warning", "error")
 # The agent the panel proposes and the evaluation uses (one place to change the default strength).
 DEFAULT_AGENT = "alphabeta:depth=3,nodes=6000,seconds=2"
 # What a browser may ask of an agent: parameter -> (lowest, highest). Larger values are capped, so a
-# page cannot hold the kernel for more than about AGENT_SECONDS (mcts has no clock: its iterations are
-# capped at what takes about 2 s in a busy middle game on this machine).
+# page cannot hold the kernel for more than about AGENT_SECONDS: alphabeta and mcts always get that clock
+# (``seconds``), and their depth, nodes and iterations are capped as well.
 AGENT_SECONDS = 2.0
 AGENT_LIMITS: dict[str, dict[str, tuple[float, float]]] = {
     "random": {},
     "greedy": {},
     "alphabeta": {"depth": (1, 6), "nodes": (1, 60_000), "seconds": (0.05, AGENT_SECONDS)},
-    "mcts": {"iterations": (1, 1500), "rollout_depth": (0, 8), "c": (0.0, 10.0), "scale": (0.01, 100.0),
-             "widen": (0.0, 10.0)},
+    "mcts": {"iterations": (1, 5000), "rollout_depth": (0, 8), "c": (0.0, 10.0), "scale": (0.01, 100.0),
+             "widen": (0.0, 10.0), "seconds": (0.05, AGENT_SECONDS)},
 }
-AGENT_WORDS = {"mcts": {"rollout": ("eval", "random"), "quiesce": (True, False)}}
+AGENT_INTS = {"depth", "nodes", "iterations", "rollout_depth"}
+AGENT_CLOCKED = {"alphabeta", "mcts"}  # agents with a ``seconds`` budget: the page always sets one
+_ENGINES = ("auto", "python", "native")
+AGENT_WORDS = {"mcts": {"rollout": ("eval", "random"), "quiesce": (True, False), "engine": _ENGINES},
+               "alphabeta": {"engine": _ENGINES}, "greedy": {"engine": _ENGINES}, "random": {"engine": _ENGINES}}
 # Files a board reads: regular files only, at most this many bytes (records and scenarios are small).
 MAX_FILE_BYTES = 512 * 1024
 # Where the scenario picker looks: the project's scenarios/ folders (never a path typed in the page).
@@ -1068,12 +1072,11 @@ def capped_agent_spec(spec: str) -> tuple[str, list[str]]:
             raise WidgetError(_short(f"{base}: {key}={value} is not a number"))
         lo, hi = limits[key]
         capped = min(max(value, lo), hi)
-        if isinstance(value, int) or float(capped).is_integer() and key != "seconds":
-            capped = int(capped)
+        capped = int(capped) if key in AGENT_INTS else float(capped)
         if capped != value:
             notes.append(f"{key} {value:g} capped to {capped:g}")
         out[key] = capped
-    if base == "alphabeta":
+    if base in AGENT_CLOCKED:
         out["seconds"] = min(float(out.get("seconds", AGENT_SECONDS)), AGENT_SECONDS)
     text = base + (":" + ",".join(f"{k}={v}" for k, v in out.items()) if out else "")
     return text, notes
