@@ -360,3 +360,12 @@ def test_evaluation_and_rule_change_diff() -> None:
     assert all(x["arrows"] for x in view["gained"])
     with pytest.raises(WidgetError, match="season"):
         ctrl.compare_toggle("season=autumn")
+
+
+def test_a_new_board_rolls_fresh_terrain_unless_seeded() -> None:
+    pytest.importorskip("anywidget")
+    from workbench.widget import HexBoard
+
+    seeds = {HexBoard().state.game.seed for _ in range(4)}
+    assert None not in seeds and len(seeds) > 1
+    assert HexBoard(seed=5).state.game.seed == 5

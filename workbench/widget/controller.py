@@ -95,6 +95,11 @@ def _optional(module: str, name: str, what: str) -> Any:
         raise WidgetError(f"{what} needs {module}.{name}, which is not available in this installation") from None
 
 
+def fresh_seed() -> int:
+    """A new terrain seed for a new game (rolled hill and swamp differ from game to game)."""
+    return random.SystemRandom().randrange(1_000_000)
+
+
 def _agent_names() -> list[str]:
     """Names ``workbench.agents.make_agent`` knows (registered ones included), for the panel's menu."""
     try:
@@ -108,7 +113,7 @@ class BoardController:
     """One board's game, selection and panel state; every user gesture is a method."""
 
     def __init__(self, state: GameState | None = None) -> None:
-        self.state: GameState = state if state is not None else make_game().new_initial_state()
+        self.state: GameState = state if state is not None else make_game(None, fresh_seed()).new_initial_state()
         self.redo_stack: list[Action] = []
         self.selected: int | None = None
         self.ordering = False  # an Order is being picked click by click
@@ -394,7 +399,7 @@ class BoardController:
             self.error(str(exc))
             return
         if seed is None:
-            seed = random.SystemRandom().randrange(1_000_000)
+            seed = fresh_seed()
         self._set_state(make_game(rules, seed).new_initial_state())
         self.say(f"new game: {self.rules_summary()['text']} · terrain seed {seed}")
         self.agent_move()
