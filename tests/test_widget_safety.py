@@ -111,3 +111,11 @@ def test_upload_and_download_round_trip_a_record() -> None:
     assert all("eval" in row for row in view["line"])  # a loaded record shows per-move evaluations
     view = send(other, type="upload", kind="record", name="../../x.json", text="[" * 100_000)
     assert view["level"] == "error" and "x.json" in view["message"] and "[[[" not in view["message"]
+
+
+def test_the_page_cannot_set_the_boards_traits() -> None:
+    board = HexBoard(new_game(seed=0))
+    before = dict(board.view)
+    board._handle_msg({"content": {"data": {"method": "update", "state": {"view": {"x": "Z" * 1000}, "busy": "hacked"}}},
+                       "buffers": []})
+    assert board.view == before and board.busy == ""

@@ -271,6 +271,13 @@ class HexBoard(anywidget.AnyWidget):
         return text
 
     # ------------------------------------------------------------------ browser messages
+    def set_state(self, sync_data: dict[str, Any]) -> None:
+        """Ignore trait updates sent by the page: it only draws them (all input comes as checked messages).
+
+        Otherwise a page could push any value, of any size, into ``view`` or ``download`` in the kernel.
+        """
+        del sync_data
+
     def _do(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         """Run a controller gesture; a user-facing error becomes the panel message, then redraw."""
         with self._lock:
