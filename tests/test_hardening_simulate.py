@@ -31,10 +31,10 @@ def _run_cli(capsys, argv: list[str]) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize(("extra", "expected"), [
-    (["--grid", "draw_after=99999999999999999999"], "draw_after=99999999999999999999 does not fit"),
-    (["--white", "alphabeta:depth=inf"], "depth=inf must be a whole number"),
+    (["--grid", "draw_after=99999999999999999999"], "draw_after='99999999999999999999' is not a whole number"),
+    (["--white", "alphabeta:depth=inf"], "depth=inf must be an integer"),
     (["--grid", "hills=white:h4/black:h4"], "hill of black on h4"),
-    (["--white", "alphabeta:seconds=abc"], "seconds='abc' must be a finite number"),
+    (["--white", "alphabeta:seconds=abc"], "seconds='abc' must be a number"),
     (["--workers", "-3"], "workers=-3 must be between 0"),
     (["--max-plies", "0"], "max_plies=0 must be between 1"),
 ])
