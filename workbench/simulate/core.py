@@ -380,7 +380,7 @@ def play_game(spec: GameSpec) -> GameResult:
             row[f"swamp_{s}"] = terrain["swamps"][s]
         st = game.new_initial_state()
         seeds = (agent_seed(spec.seed, 0), agent_seed(spec.seed, 1))
-        if spec.engine == "native" and playable(spec.white, spec.black):
+        if spec.engine == "native" and playable(spec.white, spec.black, st):
             # the whole game in Rust; its trace then runs through this same loop (identical rows)
             st, agents = native_game(st, spec.white, spec.black, seeds, spec.max_plies)
         else:

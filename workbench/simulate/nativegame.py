@@ -85,9 +85,16 @@ class TraceAgent:
         return state.next_action()
 
 
-def playable(white: str, black: str) -> bool:
-    """True when the native core is built and both agents have native implementations."""
-    return native.available() and native.has_agent(white) and native.has_agent(black)
+def playable(white: str, black: str, start: GameState | None = None) -> bool:
+    """True when the native core is built, both agents are built-in ones with native twins (an agent
+    registered under a built-in name replaces it, and plays in Python) and it holds ``start``."""
+    from workbench.agents import AGENTS, BUILTIN_AGENTS
+
+    def ok(spec: str) -> bool:
+        name = str(spec).strip().partition(":")[0]
+        return AGENTS.get(name) is BUILTIN_AGENTS.get(name) and native.has_agent(spec)
+
+    return native.available() and ok(white) and ok(black) and (start is None or native.supports(start))
 
 
 def native_game(start: GameState, white: str, black: str, seeds: tuple[int | None, int | None],
