@@ -14,6 +14,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "perft": ("workbench.perft", "main", "count action sequences to a depth (move-generation check)"),
     "ladder": ("workbench.agents.ladder", "main", "agent strength ladder"),
     "rules": ("workbench.engine.rules", "main", "every rule toggle and parameter: default, range, source"),
+    "agentbench": ("workbench.agents.speed", "main", "agent speed: native vs Python games/s, balance batch, memory"),
 }
 
 

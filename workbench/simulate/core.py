@@ -384,7 +384,9 @@ def play_game(spec: GameSpec) -> GameResult:
             # the whole game in Rust; its trace then runs through this same loop (identical rows)
             st, agents = native_game(st, spec.white, spec.black, seeds, spec.max_plies)
         else:
-            agents = [make_agent(spec.white, seed=seeds[0]), make_agent(spec.black, seed=seeds[1])]
+            # agents search on the game's engine, unless a spec pins its own ("alphabeta:engine=python")
+            agents = [make_agent(spec.white, seed=seeds[0], engine=spec.engine),
+                      make_agent(spec.black, seed=seeds[1], engine=spec.engine)]
             row["engine"] = "python"
         castling = game.rules.castling
         ev = material_white(st)
