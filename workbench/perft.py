@@ -12,7 +12,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from .engine import GameState, new_game
+from .engine import GameState, RulesError, new_game
 
 
 def engine_state(state: GameState, engine: str = "python") -> Any:
@@ -78,7 +78,12 @@ def main(argv: list[str] | None = None) -> int:
             bad += not ok
             print(f"{'PASS' if ok else 'FAIL'} [{engine}] {row['rules'] or 'default'} seed={row['seed']}: {got}")
         return 1 if bad else 0
-    st = engine_state(new_game(args.rules or None, seed=args.seed), engine)
+    if not 0 <= args.depth <= 8:
+        ap.error(f"--depth {args.depth}: allowed 0..8 (perft grows about 50-fold per ply)")
+    try:
+        st = engine_state(new_game(args.rules or None, seed=args.seed), engine)
+    except RulesError as exc:  # a user error: one clear line, no traceback
+        ap.error(f"--rules: {exc}")
     for d in range(1, args.depth + 1):
         print(d, perft(st, d))
     return 0

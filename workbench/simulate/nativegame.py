@@ -87,12 +87,13 @@ class TraceAgent:
 
 def playable(white: str, black: str, start: GameState | None = None) -> bool:
     """True when the native core is built, both agents are built-in ones with native twins (an agent
-    registered under a built-in name replaces it, and plays in Python) and it holds ``start``."""
-    from workbench.agents import AGENTS, BUILTIN_AGENTS
+    registered under a built-in name replaces it, and plays in Python; so does a spec pinned to
+    ``engine=python``) and it holds ``start``."""
+    from workbench.agents import agent_engine, parse_agent_spec
 
     def ok(spec: str) -> bool:
-        name = str(spec).strip().partition(":")[0]
-        return AGENTS.get(name) is BUILTIN_AGENTS.get(name) and native.has_agent(spec)
+        name, params = parse_agent_spec(spec)  # a spec may pin its engine: "alphabeta:engine=python"
+        return agent_engine(name, str(params.get("engine", "auto"))) == "native" and native.has_agent(spec)
 
     return native.available() and ok(white) and ok(black) and (start is None or native.supports(start))
 
