@@ -220,6 +220,7 @@ def test_positions_beyond_the_native_capacity_are_refused_clearly():
     assert not native.supports(st)
     with pytest.raises(ValueError, match="archers a side"):
         native.NativeState.from_state(st)
+    assert native.PORTED_RULES >= set(st.rules.names()), "every rule of RulesConfig is ported"
 
 
 @needs_native
