@@ -16,7 +16,7 @@ from typing import Any
 
 from .engine import Game, GameState, IllegalActionError, RulesConfig
 from .engine.pieces import SIDE_NAMES
-from .engine.telemetry import N_COUNTERS, RULES, counters_dict
+from .engine.telemetry import N_COUNTERS, RULE_INDEX, RULES, counters_dict
 
 try:  # the extension is optional: without cargo the pure-Python engine does everything
     from . import _native  # type: ignore[attr-defined]
@@ -111,6 +111,7 @@ def setup_of(st: GameState, live: bool = True) -> dict[str, Any]:
         "winner": st.winner,
         "victory": st.victory,
         "counters": list(st.counters),
+        "fired": [(RULE_INDEX[r], side, h) for r, side, h in st.fired],
         "settled": bool(getattr(st, "_settled", False)),
         "skip_mate_test": live,
     }
