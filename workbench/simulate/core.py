@@ -385,8 +385,10 @@ def play_game(spec: GameSpec) -> GameResult:
             st, agents = native_game(st, spec.white, spec.black, seeds, spec.max_plies)
         else:
             # agents search on the game's engine, unless a spec pins its own ("alphabeta:engine=python")
-            agents = [make_agent(spec.white, seed=seeds[0], engine=spec.engine),
-                      make_agent(spec.black, seed=seeds[1], engine=spec.engine)]
+            # a registered agent without a native twin plays in Python even in a native batch
+            engine = "auto" if spec.engine == "native" else spec.engine
+            agents = [make_agent(spec.white, seed=seeds[0], engine=engine),
+                      make_agent(spec.black, seed=seeds[1], engine=engine)]
             row["engine"] = "python"
         castling = game.rules.castling
         ev = material_white(st)
