@@ -501,7 +501,7 @@ function render({ model, el }) {
     const db = v.destroyed.black.join(" ") || "-";
     destroyed.textContent = `Destroyed: white ${dw} · black ${db}`;
     analysisBox.textContent = v.analysis
-      ? `Evaluation ${v.analysis.eval > 0 ? "+" : ""}${v.analysis.eval} (White's view; + is good for White) · best: ${v.analysis.best} (${v.analysis.agent})`
+      ? `Evaluation ${v.analysis.eval > 0 ? "+" : ""}${v.analysis.eval} (White's view; + is good for White) · best: ${v.analysis.best}, after it ${v.analysis.eval_after > 0 ? "+" : ""}${v.analysis.eval_after} (${v.analysis.agent})`
       : "";
     analysisBox.style.display = v.analysis ? "" : "none";
     diffBox.replaceChildren();
