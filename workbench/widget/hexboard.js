@@ -182,8 +182,9 @@ function render({ model, el }) {
   const ov = row(ovSec);
   const overlayBoxes = {};
   for (const [name, label] of Object.entries(OVERLAYS)) {
-    const lbl = htmlEl("label", {}, ov, label + " ");
+    const lbl = htmlEl("label", { class: "tf-check-label" }, ov);
     const box = htmlEl("input", { type: "checkbox", class: `tf-ov-${name}` }, lbl);
+    lbl.appendChild(document.createTextNode(label)); // the box before its words, so each reads as one
     box.addEventListener("change", () => send({ type: "overlay", name, on: box.checked }, "drawing…"));
     overlayBoxes[name] = box;
   }
