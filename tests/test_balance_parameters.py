@@ -72,7 +72,8 @@ def test_two_parameter_grid_into_a_report(grid: tuple, tmp_path: Path, capsys: p
     (["aura_radius=2,x"], "aura_radius"),
     (["archer_range=2,3,2"], "list each value once"),
     (["fords=d5/h5,b4"], "fords"),
-    (["start=nowhere.yaml"], "start=nowhere.yaml"),
+    (["start=nowhere.yaml"], "grid start=nowhere.yaml: parameter start"),
+    (["bridges=b4/f6/k4,a1"], "not on the river"),
 ])
 def test_bad_grid_values_fail_before_any_game(grid_args: list[str], message: str, tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
@@ -119,3 +120,13 @@ def test_start_grid_records_scenario_id_and_hash() -> None:
     assert (again["start_hash"], again["plies"], again["winner"]) == (row["start_hash"], row["plies"], row["winner"])
     report = build_report(games, n_boot=50)
     assert report.comparisons[0].name == "Start infantry-aura" and "start_id=classic-start" in report.markdown()
+
+
+def test_grid_ranges_and_hex_lists_parse() -> None:
+    from workbench.simulate.cli import parse_grid
+
+    assert parse_grid(["archer_range=2..4", "aura_radius=1,3..4", "bridges=b4/f6/k4,b4/k4"]) == {
+        "archer_range": ["2", "3", "4"], "aura_radius": ["1", "3", "4"], "bridges": ["b4/f6/k4", "b4/k4"]}
+    for bad, message in (("archer_range=4..2", "an empty range"), ("archer_range=1..1000", "at most 100")):
+        with pytest.raises(SimulationError, match=message):
+            parse_grid([bad])

@@ -424,6 +424,9 @@ def usage_section(games: pd.DataFrame, events: pd.DataFrame | None, correction: 
             f"per-game counts, {corr}-corrected over {len(changes)} (variant, rule) pairs; at most three clearest "
             "changes per variant.")
         section.paragraphs += usage.change_sentences(changes)
+    else:
+        section.paragraphs.append("No usage comparison between variants: no toggle or parameter varies in this "
+                                  "table, or no rule fired in either group.")
     assoc = usage.rule_association(games, correction=correction)
     if len(assoc):
         section.paragraphs.append(

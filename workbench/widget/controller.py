@@ -206,7 +206,11 @@ class BoardController:
     def order_actions(self) -> list[Action]:
         """Legal Orders that extend the steps picked so far."""
         steps = self.order_steps
-        return [a for a in self.state.legal_actions() if a[0] == ORDER and list(a[1:3] + a[4:6])[: len(steps)] == steps]
+        n = len(steps)
+        # pick j is field 1 + 3*(j // 2) + j % 2 of the action (Orders have order_size steps of 3 fields)
+        return [a for a in self.state.legal_actions()
+                if a[0] == ORDER and len(a) >= 1 + 3 * ((n + 1) // 2)
+                and [a[_order_field(j)] for j in range(n)] == steps]
 
     def can_order(self) -> bool:
         """Whether the selected feudal may give an Order now (W12)."""
@@ -232,15 +236,16 @@ class BoardController:
         """One click of an Order in progress: infantryman, step, infantryman, step."""
         options = self.order_actions()
         n = len(self.order_steps)
-        allowed = {a[1 + n + (1 if n >= 2 else 0)] for a in options}
+        picks = 2 * max(1, getattr(self.state.rules, "order_size", 2))
+        allowed = {a[_order_field(n)] for a in options if len(a) > _order_field(n)}
         if h not in allowed:
-            what = ("first infantryman", "step for it", "second infantryman", "step for it")[n]
+            what = "step for it" if n % 2 else ("first infantryman" if n == 0 else "next infantryman")
             legal = ", ".join(sorted(hex_name(x) for x in allowed))
             self.warn(f"Order: {hex_name(h)} is not a legal {what}; legal: {legal}")
             return
         self.order_steps.append(h)
-        if len(self.order_steps) < 4:
-            self.say("Order: click " + ("its step", "the second infantryman", "its step")[len(self.order_steps) - 1])
+        if len(self.order_steps) < picks:
+            self.say("Order: click " + ("its step" if len(self.order_steps) % 2 else "the next infantryman"))
             return
         self._play_or_choose(self.order_actions())
 
@@ -839,8 +844,8 @@ class BoardController:
         order_from: list[list[str]] = []
         if self.ordering:
             n = len(self.order_steps)
-            idx = 1 + n + (1 if n >= 2 else 0)
-            lit = {a[idx]: "order" for a in self.order_actions()}
+            idx = _order_field(n)
+            lit = {a[idx]: "order" for a in self.order_actions() if len(a) > idx}
             steps = self.order_steps
             order_from = [[hex_name(steps[i]), hex_name(steps[i + 1])] for i in range(0, len(steps) - 1, 2)]
         elif self.selected is not None and not self.editing:
@@ -961,7 +966,7 @@ def _action_pairs(action: Action) -> list[tuple[int, int, str]]:
     if kind == MOVE:
         return [(action[1], action[2], "move")]
     if kind == ORDER:
-        return [(action[1], action[2], "move"), (action[4], action[5], "move")]
+        return [(action[i], action[i + 1], "move") for i in range(1, len(action) - 2, 3)]
     if kind == SHOT:
         return [(action[1], action[2], "shot")]
     if kind == CASTLE:
@@ -1091,3 +1096,8 @@ __all__ = [
     "START_TOGGLES", "TARGET_CLASSES", "BoardController", "WidgetError", "capped_agent_spec", "describe_check",
     "read_small_file",
 ]
+
+
+def _order_field(j: int) -> int:
+    """Index in an Order action of the j-th click (infantryman, its step, next infantryman, ...)."""
+    return 1 + 3 * (j // 2) + j % 2
