@@ -223,8 +223,7 @@ def test_move_list_keys_evaluation_and_rule_diff(page) -> None:  # noqa: ANN001
     b.locator("button.tf-btn-analyse").click()
     wait_text(b.locator(".tf-analysis"), "best:", timeout=20_000)
     assert b.locator(".tf-best-arrow").count() >= 1
-    b.locator(".tf-compare-text").fill("season=winter")
-    b.locator("button.tf-btn-compare").click()
+    b.locator('button.tf-compare-btn[data-change="season=winter"]').click()  # one click per toggle
     wait_text(b.locator(".tf-diff"), "gained")
     assert b.locator(".tf-gained-arrow").count() + b.locator(".tf-lost-arrow").count() > 0
     before = b.locator("svg.tf-svg").bounding_box()["width"]

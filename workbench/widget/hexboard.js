@@ -139,6 +139,7 @@ function render({ model, el }) {
   const cmpText = htmlEl("input", { type: "text", class: "tf-compare-text", list: "tf-compare-presets", placeholder: "castling=sacrifice" }, cmpRow);
   const presets = htmlEl("datalist", { id: "tf-compare-presets" }, cmpRow);
   button(cmpRow, "Compare", "compare", () => ({ change: cmpText.value }), "comparing…");
+  const oneClick = row(cmp, "tf-compare-buttons"); // one button per toggle: its other value, from this game's rules
   const diffBox = htmlEl("div", { class: "tf-diff" }, cmp);
 
   // New game: every rule of RulesConfig, prefilled with the game's own rules.
@@ -525,6 +526,17 @@ function render({ model, el }) {
     const sig = JSON.stringify([v.rules, v.seed]);
     if (sig !== root.dataset.rulesSig) {
       root.dataset.rulesSig = sig;
+      oneClick.replaceChildren();
+      for (const f of geo.rule_fields || []) {
+        if (!f.values) continue;
+        const now = String(v.rules[f.name]);
+        const other = f.values.find((x) => String(x) !== now);
+        if (other === undefined) continue;
+        const change = `${f.name}=${other}`;
+        const b = htmlEl("button", { class: "tf-btn tf-compare-btn", type: "button", "data-change": change }, oneClick, change);
+        b.title = `this position's legal actions under ${change}: gained in green, lost in red`;
+        b.addEventListener("click", () => { cmpText.value = change; send({ type: "compare", change }, "comparing…"); });
+      }
       for (const f of geo.rule_fields || []) {
         let val = v.rules[f.name];
         if (Array.isArray(val)) val = val.join(",");
