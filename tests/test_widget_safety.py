@@ -66,7 +66,7 @@ def test_page_agents_are_capped_and_think_in_a_thread() -> None:
     board.wait(30)
     assert board.state.ply == 2 and board.busy == "" and time.perf_counter() - start < 10
     view = send(board, type="agent", name="mcts:iterations=10^9,rollout_depth=99", side="white")
-    assert view["agent"]["name"] == "mcts:iterations=1500,rollout_depth=8" and view["flipped"]
+    assert view["agent"]["name"] == "mcts:iterations=5000,rollout_depth=8,seconds=2.0" and view["flipped"]
     board.wait(30)
     view = send(board, type="agent", name="mcts:nodes=5", side="white")
     assert "unknown parameter 'nodes'" in view["message"]
@@ -111,3 +111,11 @@ def test_upload_and_download_round_trip_a_record() -> None:
     assert all("eval" in row for row in view["line"])  # a loaded record shows per-move evaluations
     view = send(other, type="upload", kind="record", name="../../x.json", text="[" * 100_000)
     assert view["level"] == "error" and "x.json" in view["message"] and "[[[" not in view["message"]
+
+
+def test_the_page_cannot_set_the_boards_traits() -> None:
+    board = HexBoard(new_game(seed=0))
+    before = dict(board.view)
+    board._handle_msg({"content": {"data": {"method": "update", "state": {"view": {"x": "Z" * 1000}, "busy": "hacked"}}},
+                       "buffers": []})
+    assert board.view == before and board.busy == ""

@@ -64,6 +64,15 @@ def native_playouts(games: int, seed: int, max_plies: int = 300) -> dict[str, fl
     return {"games": games, "plies": plies, "seconds": dt, "plies_per_sec": plies / dt, "games_per_sec": games / dt}
 
 
+def playouts(games: int, seed: int, max_plies: int = 300, engine: str = "auto") -> dict[str, float]:
+    """Random playouts on the chosen engine (``auto``: native when built); same games either way."""
+    from .native import resolve_engine
+
+    if resolve_engine(engine) == "native":
+        return {**native_playouts(games, seed, max_plies), "engine": "native"}  # type: ignore[dict-item]
+    return {**terrafeud_playouts(games, seed, max_plies), "engine": "python"}  # type: ignore[dict-item]
+
+
 def chess_playouts(games: int, seed: int, max_plies: int = 300) -> dict[str, float] | None:
     """The peer: python-chess random playouts (None when python-chess is not installed)."""
     try:

@@ -116,6 +116,21 @@ def setup_of(st: GameState, live: bool = True) -> dict[str, Any]:
     }
 
 
+def supports(st: GameState) -> bool:
+    """Whether the native core holds this position: at most ``MAX_MARKERS`` archers a side, counting
+    those the promotion pool could bring back (the core keeps markers in fixed arrays)."""
+    if _native is None:
+        return False
+    from .engine.pieces import ARCHER
+
+    for s in (0, 1):
+        own = sum(1 for c in st.squares if c and c >> 3 == s)
+        archers = sum(1 for c in st.squares if c == (ARCHER | (s << 3))) + st.destroyed[s].count(ARCHER)
+        if archers > _native.MAX_MARKERS or own + len(st.destroyed[s]) > 91:
+            return False
+    return True
+
+
 class NativeState:
     """A native game state with the ``GameState`` query API (legal actions are the same tuples).
 
@@ -134,6 +149,9 @@ class NativeState:
     def from_state(cls, st: GameState) -> NativeState:
         """The native twin of a Python state (same position, result and counters; no history)."""
         _require()
+        if not supports(st):
+            raise ValueError(f"the native core holds at most {_native.MAX_MARKERS} archers a side (with the "
+                             "destroyed ones a promotion could bring back); use engine=python for this position")
         return cls(st.game, _native.State(board_tables(st.game), rules_dict(st.rules), setup_of(st)))
 
     @classmethod
@@ -262,10 +280,9 @@ class NativeState:
 
         sq = self._st.squares()
         markers = {}
-        for s, m in enumerate(self._st.markers()):
+        for m in self._st.markers():
             for a, t in sorted(m):
                 markers[hex_name(a)] = hex_name(t)
-            del s
         castled = self._st.castled()
         destroyed = self._st.destroyed()
         out: dict[str, Any] = {
@@ -365,6 +382,11 @@ def play_native(
     the last), ``fired`` (per ply), ``winner``, ``victory``, ``plies`` and ``counters``.
     """
     _require()
+    if not supports(start):
+        raise ValueError(f"the native core holds at most {_native.MAX_MARKERS} archers a side; use engine=python")
+    from .agents.native_agent import install_eval_params
+
+    install_eval_params()  # the evaluation's weights, once per process (pool and Dask workers too)
     return _native.play_game(
         board_tables(start.game),
         rules_dict(start.rules),

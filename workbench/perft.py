@@ -1,6 +1,8 @@
 """Perft: the number of action sequences to a depth, the classic move-generation regression check.
 
-The table of expected counts is data (``workbench/data/perft.json``) and is checked by the tests.
+The table of expected counts is data (``workbench/data/perft.json``) and is checked by the tests:
+``counts`` (depths 1-3) in both engines, ``depth4`` (computed once by the Python engine, with bulk
+counting at the last level) by the native core, whose perft runs inside Rust.
 """
 
 from __future__ import annotations
@@ -8,12 +10,23 @@ from __future__ import annotations
 import argparse
 import json
 from importlib import resources
+from typing import Any
 
-from .engine import GameState, new_game
+from .engine import GameState, RulesError, new_game
 
 
-def perft(state: GameState, depth: int) -> int:
+def engine_state(state: GameState, engine: str = "python") -> Any:
+    """``state`` on the requested engine (``auto``, ``native`` or ``python``)."""
+    from .native import state_of
+
+    return state_of(state, engine)
+
+
+def perft(state: Any, depth: int) -> int:
     """Number of action sequences of length ``depth`` (a finished game counts as a leaf)."""
+    native_perft = getattr(state, "perft", None)
+    if native_perft is not None:  # a NativeState: the whole count inside Rust
+        return native_perft(depth)
     if depth == 0 or state.is_terminal():
         return 1
     actions = state.legal_actions()
@@ -25,6 +38,11 @@ def perft(state: GameState, depth: int) -> int:
         total += perft(state, depth - 1)
         state.undo()
     return total
+
+
+def count(rules: str | None = None, seed: int = 0, depth: int = 3, engine: str = "auto") -> int:
+    """Perft from the classic start of ``rules`` on the chosen engine (``auto``: native when built)."""
+    return perft(engine_state(new_game(rules or None, seed=seed), engine), depth)
 
 
 def expected_table() -> list[dict]:
@@ -40,17 +58,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rules", default="")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--check", action="store_true", help="compare every stored row")
+    ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"),
+                    help="auto: the native core when built; --check with native also checks depth 4")
     args = ap.parse_args(argv)
+    from .native import NativeUnavailableError, resolve_engine
+
+    try:
+        engine = resolve_engine(args.engine)
+    except NativeUnavailableError as exc:
+        print(f"perft: error: {exc}")
+        return 2
     if args.check:
         bad = 0
         for row in expected_table():
-            st = new_game(row["rules"], seed=row["seed"])
-            got = [perft(st, d) for d in range(1, len(row["counts"]) + 1)]
-            ok = got == row["counts"]
+            st = engine_state(new_game(row["rules"], seed=row["seed"]), engine)
+            want = list(row["counts"]) + ([row["depth4"]] if engine == "native" and "depth4" in row else [])
+            got = [perft(st, d) for d in range(1, len(want) + 1)]
+            ok = got == want
             bad += not ok
-            print(f"{'PASS' if ok else 'FAIL'} {row['rules'] or 'default'} seed={row['seed']}: {got}")
+            print(f"{'PASS' if ok else 'FAIL'} [{engine}] {row['rules'] or 'default'} seed={row['seed']}: {got}")
         return 1 if bad else 0
-    st = new_game(args.rules or None, seed=args.seed)
+    if not 0 <= args.depth <= 8:
+        ap.error(f"--depth {args.depth}: allowed 0..8 (perft grows about 50-fold per ply)")
+    try:
+        st = engine_state(new_game(args.rules or None, seed=args.seed), engine)
+    except RulesError as exc:  # a user error: one clear line, no traceback
+        ap.error(f"--rules: {exc}")
     for d in range(1, args.depth + 1):
         print(d, perft(st, d))
     return 0

@@ -181,6 +181,35 @@ mod tests {
         assert_eq!(r.random(), 0.025010755222666936);
     }
 
+    // r = random.Random(12345); [r.getrandbits(k) for k in (1, 5, 32, 33, 64)]
+    #[test]
+    fn getrandbits_matches_cpython() {
+        let mut r = PyRandom::new(12345);
+        let got: Vec<u64> = [1, 5, 32, 33, 64].iter().map(|&k| r.getrandbits(k)).collect();
+        assert_eq!(got, vec![0, 23, 43676229, 7817590892, 5508932873585391847]);
+    }
+
+    // r = random.Random(7); [r._randbelow(n) for n in (1, 2, 3, 10, 100, 1000)]
+    #[test]
+    fn randbelow_matches_cpython() {
+        let mut r = PyRandom::new(7);
+        let got: Vec<u64> = [1, 2, 3, 10, 100, 1000].iter().map(|&n| r.randbelow(n)).collect();
+        assert_eq!(got, vec![0, 0, 1, 0, 9, 840]);
+    }
+
+    // r = random.Random(2**40 + 3); x = list(range(10)); r.shuffle(x)
+    // r = random.Random(-99); r.uniform(2.0, 5.0), r.choice("abcde")
+    #[test]
+    fn shuffle_uniform_choice_match_cpython() {
+        let mut r = PyRandom::new((1i128 << 40) + 3);
+        let mut x: Vec<u32> = (0..10).collect();
+        r.shuffle(&mut x);
+        assert_eq!(x, vec![8, 5, 6, 7, 9, 2, 4, 1, 0, 3]);
+        let mut r = PyRandom::new(-99);
+        assert_eq!(r.uniform(2.0, 5.0), 3.211934224830999);
+        assert_eq!(r.choice(&['a', 'b', 'c', 'd', 'e']), Some(&'b'));
+    }
+
     #[test]
     fn matches_cpython_seed_zero_and_big() {
         let mut r = PyRandom::new(0);

@@ -24,9 +24,7 @@ pub const MAX_ORDER: usize = 4;
 /// Most markers per side (one per archer); a start with more archers is refused by the adapter.
 pub const MAX_MARKERS: usize = 24;
 /// Capacity of the counters array (2 * number of rules).
-pub const MAX_COUNTERS: usize = 64;
-/// Capacity of the rules fired by one action.
-pub const MAX_FIRED: usize = 64;
+pub const MAX_COUNTERS: usize = 2 * RULES.len();
 const MAX_MATE_DEPTH: i32 = 2;
 
 /// Rule-usage telemetry names, in `workbench/engine/telemetry.py`'s order (tests compare them).
@@ -295,8 +293,8 @@ struct Pos {
     feudal: [i8; 2],
     settled: bool,
     counters: [u32; MAX_COUNTERS],
-    fired: [Fired; MAX_FIRED],
-    n_fired: u8,
+    /// Where this position's action's entries start in `State::fired_log`.
+    fired_start: u32,
 }
 
 /// A TerraFeud game state with undo.
@@ -312,6 +310,9 @@ pub struct State {
     removed: u32,
     zones: Option<[u128; 2]>,
     cache: Option<Vec<Action>>,
+    /// What each applied action fired, oldest first: an action's entries are the tail from its
+    /// position's `fired_start`, and `pop` truncates them away (Python's `_pop` restores `fired`).
+    fired_log: Vec<Fired>,
 }
 
 impl State {
@@ -334,8 +335,7 @@ impl State {
             feudal: [-1, -1],
             settled: setup.settled,
             counters: [0; MAX_COUNTERS],
-            fired: [(0, 0, 0); MAX_FIRED],
-            n_fired: 0,
+            fired_start: 0,
         };
         for (h, &c) in setup.squares.iter().enumerate().take(N_HEXES) {
             p.sq[h] = c;
@@ -375,6 +375,7 @@ impl State {
             removed: 0,
             zones: None,
             cache: None,
+            fired_log: Vec::new(),
         };
         if let Some(v) = setup.victory {
             st.p.victory = Some(v);
@@ -472,7 +473,7 @@ impl State {
 
     /// Rules fired by the most recently applied action.
     pub fn fired(&self) -> &[Fired] {
-        &self.p.fired[..self.p.n_fired as usize]
+        &self.fired_log[self.p.fired_start as usize..]
     }
 
     /// Hexes in the zone of control of `side`'s pikemen (W2), as a bit set.
@@ -965,20 +966,17 @@ impl State {
     fn push(&mut self) {
         self.stack.push(self.p);
         // Everything fired from here until the matching pop is taken back by it.
-        self.p.n_fired = 0;
+        self.p.fired_start = self.fired_log.len() as u32;
     }
 
     /// Telemetry: `RULES[rule]` fired for `side` on hex `h` (-1: no hex).
     fn fire(&mut self, rule: u8, side: usize, h: i16) {
         self.p.counters[2 * rule as usize + side] += 1;
-        let n = self.p.n_fired as usize;
-        if n < MAX_FIRED {
-            self.p.fired[n] = (rule, side as u8, h);
-            self.p.n_fired += 1;
-        }
+        self.fired_log.push((rule, side as u8, h));
     }
 
     fn pop(&mut self) {
+        self.fired_log.truncate(self.p.fired_start as usize);
         if let Some(p) = self.stack.pop() {
             self.p = p;
         }
@@ -1680,4 +1678,103 @@ pub fn classic_setup() -> Setup {
         }
     }
     Setup { squares, ..Setup::default() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::parse_hex;
+
+    fn state(winter: bool, terrain: bool, rules: Rules) -> State {
+        let h = |n: &str| parse_hex(n);
+        let (hills, swamps) = if terrain { ([h("e4"), h("e7")], [h("b3"), h("b5")]) } else { ([None; 2], [None; 2]) };
+        let board = Board::classic(winter, hills, swamps, &rules);
+        State::new(Arc::new(board), Arc::new(rules), &classic_setup())
+    }
+
+    fn perft(st: &mut State, depth: u32) -> u64 {
+        if depth == 0 || st.is_terminal() {
+            return 1;
+        }
+        let acts = st.legal_actions();
+        if depth == 1 {
+            return acts.len() as u64;
+        }
+        let mut total = 0;
+        for a in &acts {
+            st.apply(a);
+            total += perft(st, depth - 1);
+            st.undo();
+        }
+        total
+    }
+
+    // The stored perft table (workbench/data/perft.json), counted by the Python engine.
+    #[test]
+    fn perft_matches_the_python_engine() {
+        assert_eq!(
+            (1..=3).map(|d| perft(&mut state(false, false, Rules::default()), d)).collect::<Vec<_>>(),
+            vec![53, 2808, 157183]
+        );
+        assert_eq!(perft(&mut state(false, true, Rules::default()), 3), 157077);
+        assert_eq!(perft(&mut state(true, true, Rules::default()), 3), 197343);
+        assert_eq!(perft(&mut state(true, false, Rules::default()), 2), 3248);
+    }
+
+    #[test]
+    fn undo_restores_everything_and_counters_follow_fired() {
+        let mut st = state(false, true, Rules::default());
+        let start = (*st.squares(), st.counters().to_vec(), st.ply());
+        let mut rng = crate::pyrandom::PyRandom::new(5);
+        for _ in 0..60 {
+            if st.is_terminal() {
+                break;
+            }
+            let acts = st.legal_actions();
+            let a = acts[rng.choice_index(acts.len()).unwrap()];
+            let before = st.counters().to_vec();
+            st.apply(&a);
+            let mut fired_count = vec![0u32; before.len()];
+            for &(r, s, _) in st.fired() {
+                fired_count[2 * r as usize + s as usize] += 1;
+            }
+            for i in 0..before.len() {
+                assert_eq!(st.counters()[i], before[i] + fired_count[i], "counter {i} moves by what fired");
+            }
+        }
+        while st.undo().is_some() {}
+        assert_eq!((*st.squares(), st.counters().to_vec(), st.ply()), start);
+        assert!(st.fired().is_empty());
+    }
+
+    #[test]
+    fn order_size_and_castling_parameters_change_the_actions() {
+        let count = |rules: Rules| {
+            let mut st = state(false, false, rules);
+            let acts = st.legal_actions();
+            (
+                acts.iter().filter(|a| matches!(a, Action::Order { .. })).count(),
+                acts.iter().filter(|a| matches!(a, Action::Castle { .. })).count(),
+            )
+        };
+        let (orders, castles) = count(Rules::default());
+        assert_eq!((orders, castles), (0, 0), "no infantryman within 2 of f1 at the start, none beside it");
+        let (wide, _) = count(Rules { order_radius: 3, ..Rules::default() });
+        let (wide_none, _) = count(Rules { order_radius: 3, order_size: 0, ..Rules::default() });
+        let (wide_single, _) = count(Rules { order_radius: 3, order_size: 1, ..Rules::default() });
+        assert!(wide > 0, "order_radius=3 reaches e3 and g3");
+        assert_eq!(wide_none, 0);
+        assert!(wide_single > 0 && wide_single != wide);
+    }
+
+    #[test]
+    fn actions_round_trip_through_their_tuples() {
+        let mut st = state(false, true, Rules::default());
+        for a in st.legal_actions() {
+            let v: Vec<i64> = a.to_vec().into_iter().map(i64::from).collect();
+            assert_eq!(Action::from_slice(&v), Some(a));
+        }
+        assert_eq!(Action::from_slice(&[0, 91, 3, 0]), None);
+        assert_eq!(Action::from_slice(&[3, 1, 2]), None);
+    }
 }

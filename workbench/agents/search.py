@@ -21,6 +21,8 @@ from __future__ import annotations
 import time
 
 from workbench.engine import MOVE, ORDER, SHOT, Action, GameState
+from workbench.engine.geometry import DISTANCE
+from workbench.engine.pieces import FEUDAL
 
 from .alphabeta import AlphaBetaAgent
 from .base import Agent, check_param
@@ -30,6 +32,26 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 MAX_DEPTH = 20
 MAX_QDEPTH = 12
 MAX_NODES = 5_000_000
+DEFAULT_ATTACK = 0.0
+
+
+def attack_balance(state: GameState, side: int) -> float:
+    """Own pieces' closeness to the enemy feudal minus the enemy's to ours (10 - distance each).
+
+    The pressure that turns a material lead into a destroyed feudal, a mate or a castle entry;
+    ``evaluate`` alone is content to keep a lead, so long games end unfinished at the ply cap.
+    """
+    feudal = state.feudal
+    total = 0.0
+    for h, c in enumerate(state.squares):
+        if not c or c & 7 == FEUDAL:
+            continue
+        s = c >> 3
+        f = feudal[1 - s]
+        if f >= 0:
+            near = 10.0 - DISTANCE[h][f]
+            total += near if s == side else -near
+    return total
 
 
 class _OutOfBudget(Exception):
@@ -56,13 +78,17 @@ class SearchAgent(Agent):
     name = "search"
 
     def __init__(self, seed: int | None = None, depth: int = 8, nodes: int = 20000, seconds: float | None = None,
-                 qdepth: int = 4) -> None:
+                 qdepth: int = 4, attack: float = DEFAULT_ATTACK, lmr: bool = True) -> None:
         super().__init__(seed)
         self.depth = check_param("search", "depth", depth, int, 1, MAX_DEPTH)
         self.nodes = check_param("search", "nodes", nodes, int, 1, MAX_NODES)
         self.seconds = None if seconds is None else check_param("search", "seconds", seconds, float, 0.001,
                                                                 self.MAX_SECONDS)
         self.qdepth = check_param("search", "qdepth", qdepth, int, 0, MAX_QDEPTH)
+        self.attack = check_param("search", "attack", attack, float, 0.0, 1.0)
+        if not isinstance(lmr, bool):
+            raise ValueError(f"search: lmr={lmr!r} must be true or false")
+        self.lmr = lmr
         self.searched = 0  # nodes visited by the last decision, for benchmarks
         self.reached = 0  # deepest iteration that finished (or was partly used) in the last decision
 
@@ -133,10 +159,17 @@ class SearchAgent(Agent):
                 return h_value
         alpha0 = alpha
         best_v, best_a = float("-inf"), None
-        for a in self._ordered(state, state.legal_actions(), tt_move, ply):
+        killers = self._killers[min(ply, MAX_DEPTH)]
+        for i, a in enumerate(self._ordered(state, state.legal_actions(), tt_move, ply)):
+            # Late move reduction: a late quiet action is first searched a ply shallower and only
+            # searched in full if it then looks better than what the earlier actions secured.
+            reduce = (self.lmr and depth >= 3 and i >= 3 and a != tt_move and a not in killers
+                      and a[0] != SHOT and not is_noisy(state, a))
             state.apply(a, check=False)
             try:
-                v = -self._negamax(state, depth - 1, -beta, -alpha, ply + 1)
+                v = -self._negamax(state, depth - 2, -beta, -alpha, ply + 1) if reduce else 0.0
+                if not reduce or v > alpha:
+                    v = -self._negamax(state, depth - 1, -beta, -alpha, ply + 1)
             finally:
                 state.undo()
             if v > best_v:
@@ -145,7 +178,6 @@ class SearchAgent(Agent):
                 alpha = v
             if alpha >= beta:
                 if not is_noisy(state, a):
-                    killers = self._killers[min(ply, MAX_DEPTH)]
                     if killers[0] != a:
                         killers[1], killers[0] = killers[0], a
                     self._history[a] = self._history.get(a, 0) + depth * depth
@@ -159,6 +191,8 @@ class SearchAgent(Agent):
         self._tick()
         side = state.to_move
         stand = evaluate(state, side)
+        if self.attack and state.victory is None:
+            stand += self.attack * attack_balance(state, side)
         if qdepth == 0 or stand >= beta:
             return stand
         alpha = max(alpha, stand)

@@ -202,7 +202,7 @@ def _reason(state: GameState, action: Action) -> str:  # noqa: C901 - one branch
         if d > reach or d < rng:
             hill = f"{rng}..{rng + bonus} from a hill" if bonus else "the same from a hill"
             extra = f" ({hill})" if not bd.is_hill[origin] else f" ({rng}..{reach} from this hill)"
-            return f"the target is {d} hexes away; an archer shoots exactly {rng}{extra} (W8, archer_range)"
+            return f"the target is {d} hexes away; an archer shoots exactly {rng}{extra} (W8)"
         if sq[t] and sq[t] >> 3 == s:
             return "a marker cannot be placed on your own piece (W8)"
         if state.markers[s].get(origin) == t:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from .loader import ScenarioError, build_position, load_scenario
 _POSITION_FIELDS = ("to_move", "pieces", "markers", "ultimatum_pending", "castled", "aura_ready", "destroyed")
 _cache: dict[tuple[Any, ...], StartPosition] = {}
 _CACHE_MAX = 64
+MAX_START_BYTES = 1_000_000  # a scenario file is a few hundred bytes; never read a huge or endless file
 
 
 def position_digest(position: dict[str, Any], terrain: dict[str, Any]) -> str:
@@ -54,6 +56,14 @@ def load_start(rules: RulesConfig) -> StartPosition:
 
 
 def _load(rules: RulesConfig, path: str) -> StartPosition:
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise RulesError(f"parameter start={path}: the start file does not load: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise RulesError(f"parameter start={path}: the start file does not load: not a regular file")
+    if st.st_size > MAX_START_BYTES:
+        raise RulesError(f"parameter start={path}: the start file does not load: larger than {MAX_START_BYTES} bytes")
     try:
         scenario = load_scenario(Path(path))
     except ScenarioError as exc:

@@ -39,7 +39,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from workbench.agents import make_agent, material_white
-from workbench.engine import CASTLE, MOVE, ORDER, SHOT, RulesConfig, make_game
+from workbench.engine import CASTLE, MOVE, ORDER, SHOT, RulesConfig, make_game, order_steps
 from workbench.engine.game import resolve_start
 from workbench.engine.geometry import hex_name
 from workbench.engine.pieces import INFANTRY, LETTERS
@@ -266,7 +266,7 @@ def _steps(action: tuple) -> list[tuple[int, int]]:
     if kind == MOVE:
         return [(action[1], action[2])]
     if kind == ORDER:
-        return [(action[1], action[2]), (action[4], action[5])]
+        return [(a, t) for a, t, _ in order_steps(action)]
     return []
 
 
@@ -275,7 +275,7 @@ def _promotions(action: tuple, side: int, after: list[int]) -> list[tuple[int, i
     if action[0] == MOVE:
         cand = [(action[2], action[3])]
     elif action[0] == ORDER:
-        cand = [(action[2], action[3]), (action[5], action[6])]
+        cand = [(t, k) for _, t, k in order_steps(action)]
     else:
         return []
     return [(t, k) for t, k in cand if k and after[t] == k | (side << 3)]
@@ -380,11 +380,13 @@ def play_game(spec: GameSpec) -> GameResult:
             row[f"swamp_{s}"] = terrain["swamps"][s]
         st = game.new_initial_state()
         seeds = (agent_seed(spec.seed, 0), agent_seed(spec.seed, 1))
-        if spec.engine == "native" and playable(spec.white, spec.black):
+        if spec.engine == "native" and playable(spec.white, spec.black, st):
             # the whole game in Rust; its trace then runs through this same loop (identical rows)
             st, agents = native_game(st, spec.white, spec.black, seeds, spec.max_plies)
         else:
-            agents = [make_agent(spec.white, seed=seeds[0]), make_agent(spec.black, seed=seeds[1])]
+            # agents search on the game's engine, unless a spec pins its own ("alphabeta:engine=python")
+            agents = [make_agent(spec.white, seed=seeds[0], engine=spec.engine),
+                      make_agent(spec.black, seed=seeds[1], engine=spec.engine)]
             row["engine"] = "python"
         castling = game.rules.castling
         ev = material_white(st)
@@ -398,7 +400,7 @@ def play_game(spec: GameSpec) -> GameResult:
             dead, victims = _deaths(before, st.squares, action, side, castling)
             for c in dead:
                 lost[c >> 3][_KIND_INDEX[c & 7]] += 1
-            if dead or (action[0] in (MOVE, ORDER) and (action[3] or action[-1])):
+            if dead or (action[0] in (MOVE, ORDER) and any(action[3::3])):
                 ev = material_white(st)  # material only changes when pieces die or promote
             evals.append(ev)
             movers.append(side)
@@ -452,9 +454,8 @@ def replay_game(row: dict[str, Any] | pd.Series, max_plies: int = 300, events: b
     r = dict(row)
     rules = {t: (None if pd.isna(r[t]) else int(r[t])) if t == "draw_after" else _plain(r[t]) for t in TOGGLES}
     for kind in ("hill", "swamp"):  # the recorded hexes, so explicit terrain is replayed too
-        placed = {s: r[f"{kind}_{s}"] for s in SIDES if not _missing(r.get(f"{kind}_{s}"))}
-        if placed:
-            rules[kind + "s"] = placed
+        if rules.get(kind) is True:  # with the toggle on, a side without a hex was explicitly none
+            rules[kind + "s"] = {s: None if _missing(r.get(f"{kind}_{s}")) else r[f"{kind}_{s}"] for s in SIDES}
     known = set(RulesConfig.names())
     for name in PARAMETERS:  # tables written before a parameter existed replay with its default
         if name in known and name in r and not _missing(r[name]):
@@ -595,6 +596,8 @@ def read_events(path: str | os.PathLike) -> pd.DataFrame:
     parts = _parts(p)
     if not parts:
         return events_frame([])
+    if len(parts) > 1:
+        check_one_batch(p, parts, pd.DataFrame())  # parts' run records only: event rows carry no seed
     df = pa.concat_tables([pq.read_table(f, schema=EVENTS_SCHEMA) for f in parts]).to_pandas()
     return df.drop_duplicates(["game_id", "ply"], keep="last").sort_values(["game_id", "ply"]).reset_index(drop=True)
 

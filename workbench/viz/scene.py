@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from workbench.engine.geometry import FILES, HEXES, N_HEXES, PIKE_ZONE, WITHIN, hex_at, hex_name, parse_hex
 from workbench.engine.pieces import FEUDAL, PIKEMAN, SIDE_NAMES, letter
-from workbench.engine.state import CASTLE, MOVE, ORDER, SHOT
+from workbench.engine.state import CASTLE, MOVE, ORDER, SHOT, order_steps
 
 from .layout import Layout
 
@@ -326,7 +326,7 @@ def _action_arrows(lay: Layout, action: object) -> list[Arrow]:
     if kind == MOVE:
         pairs.append((action[1], action[2], None))
     elif kind == ORDER:
-        pairs += [(action[1], action[2], None), (action[4], action[5], None)]
+        pairs += [(a, t, None) for a, t, _ in order_steps(action)]
     elif kind == SHOT:
         pairs.append((action[1], action[2], "6 4"))
     elif kind == CASTLE:

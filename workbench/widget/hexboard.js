@@ -228,7 +228,7 @@ function render({ model, el }) {
   const ed = row(edSec);
   button(ed, "Edit", "edit");
   button(ed, "Done", "edit_done");
-  button(ed, "Cancel", "edit_cancel", () => ({}), "", "leave the editor and discard the edits");
+  button(ed, "Cancel edits", "edit_cancel", () => ({}), "", "leave the editor and discard the edits");
   button(ed, "Clear board", "edit_clear");
   button(ed, "Download scenario", "download", () => ({ kind: "scenario" }));
   const palette = row(edSec, "tf-palette");

@@ -25,7 +25,7 @@ from workbench.engine.geometry import parse_hex
 from workbench.engine.rules import parse_pairs
 from workbench.viz.layout import Layout
 
-from .controller import HEATS, MAX_FILE_BYTES, OVERLAYS, BoardController, WidgetError, capped_agent_spec
+from .controller import HEATS, MAX_FILE_BYTES, OVERLAYS, BoardController, WidgetError, capped_agent_spec, fresh_seed
 
 _HERE = pathlib.Path(__file__).parent
 _SIDES = ("white", "black")
@@ -162,7 +162,9 @@ class HexBoard(anywidget.AnyWidget):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.controller = BoardController(state if state is not None else new_game(rules, seed))
+        if state is None:  # a new game draws fresh rolled terrain unless the designer fixes a seed
+            state = new_game(rules, fresh_seed() if seed is None else seed)
+        self.controller = BoardController(state)
         self.geometry = _geometry(Layout(size=size))
         self._lock = threading.RLock()
         self._thinking: threading.Thread | None = None
@@ -269,6 +271,13 @@ class HexBoard(anywidget.AnyWidget):
         return text
 
     # ------------------------------------------------------------------ browser messages
+    def set_state(self, sync_data: dict[str, Any]) -> None:
+        """Ignore trait updates sent by the page: it only draws them (all input comes as checked messages).
+
+        Otherwise a page could push any value, of any size, into ``view`` or ``download`` in the kernel.
+        """
+        del sync_data
+
     def _do(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         """Run a controller gesture; a user-facing error becomes the panel message, then redraw."""
         with self._lock:

@@ -1,12 +1,12 @@
 //! `alphabeta`: iterative deepening negamax with alpha-beta, capture ordering and a
 //! transposition table under a node and time budget; the algorithm of `alphabeta.py`.
 
-use std::collections::HashMap;
 use std::time::Instant;
 
 use crate::pyrandom::PyRandom;
 use crate::state::{Action, State};
 
+use super::access::KeyMap;
 use super::eval::{evaluate, terminal_score, EvalParams};
 use super::{access, capture_priority, sort_by_priority, Agent, MAX_SECONDS};
 
@@ -30,12 +30,12 @@ pub struct AlphaBetaAgent {
     seconds: Option<f64>,
     count: u64,
     deadline: Instant,
-    tt: HashMap<u64, (u32, f64, Flag, Option<Action>)>,
+    tt: KeyMap<(u32, f64, Flag, Option<Action>)>,
 }
 
 impl AlphaBetaAgent {
     pub fn new(rng: PyRandom, params: EvalParams, depth: u32, nodes: u64, seconds: Option<f64>) -> Self {
-        AlphaBetaAgent { rng, params, depth, nodes, seconds, count: 0, deadline: Instant::now(), tt: HashMap::new() }
+        AlphaBetaAgent { rng, params, depth, nodes, seconds, count: 0, deadline: Instant::now(), tt: KeyMap::default() }
     }
 
     fn root(&mut self, st: &mut State, acts: &[Action], depth: u32, enforce: bool) -> Result<Action, OutOfBudget> {
@@ -158,7 +158,7 @@ impl Agent for AlphaBetaAgent {
             let b = acts.remove(i);
             acts.insert(0, b);
         }
-        self.tt = HashMap::new();
+        self.tt = KeyMap::default();
         best
     }
 

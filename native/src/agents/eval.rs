@@ -99,22 +99,10 @@ pub fn terminal_score(st: &State, side: usize) -> f64 {
     }
 }
 
-/// Pikeman zone of `side` as a mask (`GameState.zone`).
-fn zone_mask(sq: &[u8; N_HEXES], side: usize) -> [bool; N_HEXES] {
-    let g = geo();
-    let mut m = [false; N_HEXES];
-    for h in 0..N_HEXES {
-        let c = sq[h];
-        if c & 7 == PIKEMAN && (c >> 3) as usize == side {
-            for &z in &g.pike_zone[h] {
-                m[z as usize] = true;
-            }
-        }
-    }
-    m
-}
-
 /// Heuristic value for `side` in material units (`evaluate.evaluate`, term by term).
+///
+/// One pass over the board feeds both sides' sums; each side's terms are still added in board
+/// order, as in Python, so the two evaluations agree to the last bit.
 pub fn evaluate(st: &mut State, side: usize, p: &EvalParams) -> f64 {
     if access::is_over(st) {
         return terminal_score(st, side);
@@ -125,51 +113,53 @@ pub fn evaluate(st: &mut State, side: usize, p: &EvalParams) -> f64 {
     let mut score = material(st, side, p);
     let feudal = [access::feudal(st, 0), access::feudal(st, 1)];
     let centre = access::castle_centre(st);
-    for (s, sign) in [(side, 1.0), (1 - side, -1.0)] {
-        let e = 1 - s;
-        let centre_e = centre[e];
-        let zone_e = zone_mask(&sq, e);
-        let mut ultimatum = [false; N_HEXES];
-        for (_, t) in access::markers(st, e) {
-            ultimatum[t as usize] = true;
+    // zone[s]: hexes in s's pikeman zones; marked[s]: hexes holding a marker of s.
+    let zone = [st.zone(0), st.zone(1)];
+    let marked = [st.marked_by(0), st.marked_by(1)];
+    let mut part = [0.0f64; 2];
+    for h in 0..N_HEXES {
+        let c = sq[h];
+        if c == 0 {
+            continue;
         }
-        let inf = INFANTRY | ((s as u8) << 3);
-        let mut part = 0.0;
-        for h in 0..N_HEXES {
-            let c = sq[h];
-            if c == 0 || (c >> 3) as usize != s {
-                continue;
-            }
-            let k = c & 7;
-            let wc = w[c as usize];
-            if ultimatum[h] {
-                part -= p.ultimatum * wc.min(p.ultimatum_cap);
-            }
-            if zone_e[h] && k != PIKEMAN {
-                part -= p.zone;
-            }
-            if k != FEUDAL {
-                part += p.advance * (p.advance_base - g.distance[h][centre_e] as f64);
-            }
-            if k == ARCHER {
-                for &n in &g.adjacent[h] {
-                    let cn = sq[n as usize];
-                    if cn != 0 && (cn >> 3) as usize == e {
-                        part -= wc;
-                        break;
-                    }
+        let s = (c >> 3) as usize;
+        let e = 1 - s;
+        let k = c & 7;
+        let wc = w[c as usize];
+        let bit = 1u128 << h;
+        let ps = &mut part[s];
+        if marked[e] & bit != 0 {
+            *ps -= p.ultimatum * wc.min(p.ultimatum_cap);
+        }
+        if zone[e] & bit != 0 && k != PIKEMAN {
+            *ps -= p.zone;
+        }
+        if k != FEUDAL {
+            *ps += p.advance * (p.advance_base - g.distance[h][centre[e]] as f64);
+        }
+        if k == ARCHER {
+            for &n in &g.adjacent[h] {
+                let cn = sq[n as usize];
+                if cn != 0 && (cn >> 3) as usize == e {
+                    *ps -= wc;
+                    break;
                 }
             }
         }
+    }
+    for (s, sign) in [(side, 1.0), (1 - side, -1.0)] {
+        let e = 1 - s;
+        let inf = INFANTRY | ((s as u8) << 3);
+        let mut ps = part[s];
         if let Some(f) = feudal[s] {
             let n = g.within[f][2].iter().filter(|&&i| sq[i as usize] == inf).count();
-            part += p.aura * n as f64;
+            ps += p.aura * n as f64;
         }
         if let Some(fe) = feudal[e] {
             let n = access::markers(st, s).filter(|&(_, t)| g.distance[t as usize][fe] == 1).count();
-            part += p.mine * n as f64;
+            ps += p.mine * n as f64;
         }
-        score += sign * part;
+        score += sign * ps;
     }
     let to_move = access::to_move(st);
     for (s, sign) in [(side, 1.0), (1 - side, -1.0)] {

@@ -5,15 +5,19 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use crate::geometry::geo;
 use crate::pyrandom::PyRandom;
-use crate::state::{Action, State};
+use crate::state::{Action, State, FEUDAL};
 
+use super::access::KeyMap;
 use super::eval::{evaluate, terminal_score, EvalParams};
 use super::{access, capture_priority, enemy_weight_hit, sort_by_priority, Agent, MAX_SECONDS};
 
 pub const MAX_DEPTH: u32 = 20;
 pub const MAX_QDEPTH: u32 = 12;
 pub const MAX_NODES: u64 = 5_000_000;
+/// Weight of [`attack_balance`] (`search.DEFAULT_ATTACK`).
+pub const DEFAULT_ATTACK: f64 = 0.0;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Flag {
@@ -40,16 +44,39 @@ pub fn is_noisy(sq: &[u8; 91], side: usize, centre_e: usize, a: &Action) -> bool
     }
 }
 
+/// Own pieces' closeness to the enemy feudal minus the enemy's to ours (`search.attack_balance`):
+/// the pressure that turns a material lead into a destroyed feudal, a mate or a castle entry.
+pub fn attack_balance(st: &State, side: usize) -> f64 {
+    let g = geo();
+    let sq = access::squares(st);
+    let feudal = [access::feudal(st, 0), access::feudal(st, 1)];
+    let mut total = 0.0;
+    for (h, &c) in sq.iter().enumerate() {
+        if c == 0 || c & 7 == FEUDAL {
+            continue;
+        }
+        let s = (c >> 3) as usize;
+        if let Some(f) = feudal[1 - s] {
+            let near = 10.0 - g.distance[h][f] as f64;
+            total += if s == side { near } else { -near };
+        }
+    }
+    total
+}
+
 pub struct SearchAgent {
     rng: PyRandom,
     params: EvalParams,
+    attack: f64,
+    /// Late move reductions on (`lmr=true`).
+    pub lmr: bool,
     depth: u32,
     nodes: u64,
     seconds: Option<f64>,
     qdepth: u32,
     count: u64,
     deadline: Instant,
-    tt: HashMap<u64, (u32, f64, Flag, Option<Action>)>,
+    tt: KeyMap<(u32, f64, Flag, Option<Action>)>,
     killers: Vec<[Option<Action>; 2]>,
     history: HashMap<Action, u64>,
     /// Deepest iteration used by the last decision.
@@ -57,17 +84,28 @@ pub struct SearchAgent {
 }
 
 impl SearchAgent {
-    pub fn new(rng: PyRandom, params: EvalParams, depth: u32, nodes: u64, seconds: Option<f64>, qdepth: u32) -> Self {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        rng: PyRandom,
+        params: EvalParams,
+        depth: u32,
+        nodes: u64,
+        seconds: Option<f64>,
+        qdepth: u32,
+        attack: f64,
+    ) -> Self {
         SearchAgent {
             rng,
             params,
+            attack,
+            lmr: true,
             depth,
             nodes,
             seconds,
             qdepth,
             count: 0,
             deadline: Instant::now(),
-            tt: HashMap::new(),
+            tt: KeyMap::default(),
             killers: vec![[None, None]; MAX_DEPTH as usize + 1],
             history: HashMap::new(),
             reached: 0,
@@ -182,9 +220,22 @@ impl SearchAgent {
                 -(history.get(a).copied().unwrap_or(0) as f64)
             });
         }
-        for a in &acts {
+        for (i, a) in acts.iter().enumerate() {
+            // Late move reduction: a late quiet action is first searched a ply shallower and only
+            // searched in full if it then looks better than what the earlier actions secured.
+            let reduce = self.lmr
+                && depth >= 3
+                && i >= 3
+                && Some(*a) != tt_move
+                && Some(*a) != killers[0]
+                && Some(*a) != killers[1]
+                && !is_noisy(&sq, side, centre, a)
+                && !matches!(a, Action::Shot { .. });
             st.apply(a);
-            let r = self.negamax(st, depth - 1, -beta, -alpha, ply + 1);
+            let mut r = if reduce { self.negamax(st, depth - 2, -beta, -alpha, ply + 1) } else { Ok(0.0) };
+            if !reduce || matches!(r, Ok(v) if -v > alpha) {
+                r = self.negamax(st, depth - 1, -beta, -alpha, ply + 1);
+            }
             st.undo();
             let v = -r?;
             if v > best_v {
@@ -220,7 +271,10 @@ impl SearchAgent {
     fn quiesce(&mut self, st: &mut State, mut alpha: f64, beta: f64, qdepth: u32) -> Result<f64, OutOfBudget> {
         self.tick()?;
         let side = access::to_move(st);
-        let stand = evaluate(st, side, &self.params);
+        let mut stand = evaluate(st, side, &self.params);
+        if self.attack != 0.0 && !access::is_over(st) {
+            stand += self.attack * attack_balance(st, side);
+        }
         if qdepth == 0 || stand >= beta {
             return Ok(stand);
         }
@@ -296,7 +350,7 @@ impl Agent for SearchAgent {
                 break;
             }
         }
-        self.tt = HashMap::new();
+        self.tt = KeyMap::default();
         self.history = HashMap::new();
         best
     }

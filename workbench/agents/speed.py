@@ -1,0 +1,112 @@
+"""Agent speed benchmarks: figures printed, never timed tests (``python -m workbench agentbench``).
+
+Three measurements, each optional, all through ``workbench.simulate`` (the path batches take):
+
+- ``--games N``: ``alphabeta:depth=2`` against itself on both engines in one run, the same seeds,
+  games per second each and the native/Python ratio (the target is at least 20x);
+- ``--balance N``: the balance question, N games a side of winter against summer with native
+  ``alphabeta:depth=2`` on ``--workers`` processes, its wall time (target: 1,600 a side under
+  10 minutes on 2 workers); with fewer games the full-size time is extrapolated and says so;
+- ``--memory N``: a batch of N native random games, the peak resident memory of the whole run
+  (this process and its workers; target under 1 GB for 10,000 games).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+from typing import Any
+
+AB2 = "alphabeta:depth=2"
+
+
+def _peak_rss_mb() -> dict[str, float]:
+    """Peak resident set of this process and of its largest finished child, in MB (Linux: KB units)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return {"self_mb": round(own, 1), "largest_worker_mb": round(kids, 1)}
+
+
+def engines_race(games: int, seed: int, max_plies: int) -> dict[str, Any]:
+    """``alphabeta:depth=2`` self-play, the same games on each engine, in this process."""
+    from workbench.simulate import simulate
+
+    out: dict[str, Any] = {"agent": AB2, "games": games, "max_plies": max_plies}
+    tables = {}
+    for engine in ("python", "native"):
+        t0 = time.perf_counter()
+        tables[engine] = simulate(None, AB2, AB2, games, seed=seed, max_plies=max_plies, workers=0, progress=False,
+                                  engine=engine)
+        dt = time.perf_counter() - t0
+        out[f"{engine}_seconds"] = round(dt, 3)
+        out[f"{engine}_games_per_sec"] = round(games / dt, 4)
+        out[f"{engine}_plies"] = int(tables[engine].plies.sum())
+    out["ratio"] = round(out["native_games_per_sec"] / out["python_games_per_sec"], 1)
+    py, nat = tables["python"], tables["native"]
+    out["same_games"] = int(((py.winner.values == nat.winner.values) & (py.plies.values == nat.plies.values)).sum())
+    return out
+
+
+def balance_question(games: int, seed: int, workers: int, max_plies: int, full: int = 1600) -> dict[str, Any]:
+    """Winter against summer, ``games`` a side, native ``alphabeta:depth=2``; wall time."""
+    from workbench.simulate import simulate
+
+    t0 = time.perf_counter()
+    df = simulate({"season": ["summer", "winter"]}, AB2, AB2, games, seed=seed, max_plies=max_plies,
+                  workers=workers, progress=False, engine="native")
+    dt = time.perf_counter() - t0
+    white = df.groupby("season").winner.apply(lambda w: float((w == "white").mean())).to_dict()
+    return {"games_a_side": games, "workers": workers, "seconds": round(dt, 1),
+            "engines": sorted(set(df.engine)), "errors": int((df.victory == "error").sum()),
+            "white_win_rate": white, f"extrapolated_{full}_a_side_minutes": round(dt * full / games / 60, 2)}
+
+
+def memory_batch(games: int, seed: int, workers: int) -> dict[str, Any]:
+    """A batch of native random games; the peak memory of this process and its workers."""
+    from workbench.simulate import simulate
+
+    t0 = time.perf_counter()
+    df = simulate(None, "random", "random", games, seed=seed, workers=workers, progress=False, engine="native")
+    return {"games": len(df), "seconds": round(time.perf_counter() - t0, 1), "table_mb":
+            round(df.memory_usage(deep=True).sum() / 2**20, 1), **_peak_rss_mb()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the chosen measurements and print them (text or ``--json``)."""
+    ap = argparse.ArgumentParser(prog="python -m workbench agentbench", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=4, help="alphabeta:depth=2 self-play games per engine (0: skip)")
+    ap.add_argument("--balance", type=int, default=0, help="winter-vs-summer games a side, native (0: skip)")
+    ap.add_argument("--memory", type=int, default=0, help="native random games for the memory check (0: skip)")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--max-plies", type=int, default=300)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    from workbench.native import available
+
+    if not available():
+        print("agentbench: the native core is not built (make setup with cargo); nothing to compare", flush=True)
+        return 2
+    for name in ("games", "balance", "memory"):
+        if getattr(args, name) < 0:
+            print(f"agentbench: error: --{name} must be 0 or more", flush=True)
+            return 2
+    report: dict[str, Any] = {}
+    if args.games:
+        report["engines"] = engines_race(args.games, args.seed, args.max_plies)
+    if args.balance:
+        report["balance"] = balance_question(args.balance, args.seed, args.workers, args.max_plies)
+    if args.memory:
+        report["memory"] = memory_batch(args.memory, args.seed, args.workers)
+    if args.json:
+        print(json.dumps(report, indent=1))
+    else:
+        for section, figures in report.items():
+            print(f"[{section}]")
+            for k, v in figures.items():
+                print(f"  {k}: {v}")
+    sys.stdout.flush()
+    return 0
