@@ -185,7 +185,7 @@ def test_interrupted_run_resumes_without_replaying(tmp_path):
     out = tmp_path / "batch.parquet"
     args = [sys.executable, "-m", "workbench", "simulate", "--games", "40", "--white", "greedy", "--black", "random",
             "--max-plies", "40", "--seed", "9", "--workers", "1", "--flush-every", "0.05", "--no-progress",
-            "--engine", "python", "--out", str(out)]  # Python: slow enough to be killed midway
+            "--engine", "python", "--out", str(out)]  # the Python engine: slow enough to be killed midway
     # Its own session, so the kill takes the whole run (pool workers included), as a user's kill -9 of a job would.
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:

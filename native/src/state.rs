@@ -264,6 +264,13 @@ impl<T: Copy + Default, const N: usize> std::ops::Deref for Small<T, N> {
 
 type Steps = Small<(i16, u8), { MAX_ORDER + 1 }>;
 
+/// W6: may an infantryman attack the enemy piece `c` on `t` alone? (`own_zone`: its side's pikemen zones.)
+#[inline]
+fn w6_ok(c: u8, t: usize, own_zone: u128) -> bool {
+    let k = c & 7;
+    k == ARCHER || k == INFANTRY || ((k == KNIGHT || k == CAVALRY) && has(own_zone, t))
+}
+
 #[inline]
 fn bit(h: usize) -> u128 {
     1u128 << h
@@ -485,9 +492,7 @@ impl State {
         let mut z = [0u128; 2];
         for (h, &c) in self.p.sq.iter().enumerate() {
             if c & 7 == PIKEMAN {
-                for &n in &g.pike_zone[h] {
-                    z[side_of(c)] |= bit(n as usize);
-                }
+                z[side_of(c)] |= g.pike_mask[h];
             }
         }
         self.zones = Some(z);
@@ -739,17 +744,6 @@ impl State {
         }
     }
 
-    fn w6_ok(&mut self, t: usize, s: usize) -> bool {
-        let k = self.p.sq[t] & 7;
-        if k == ARCHER || k == INFANTRY {
-            return true;
-        }
-        if k == KNIGHT || k == CAVALRY {
-            return has(self.zone(s), t);
-        }
-        false
-    }
-
     #[allow(clippy::too_many_arguments)]
     fn gen_infantry(
         &mut self,
@@ -761,7 +755,29 @@ impl State {
         acts: &mut Vec<Action>,
         own_zone: u128,
     ) {
-        let board = Arc::clone(&self.board);
+        let out = self.infantry_targets(g, h, s, zone, mines, own_zone);
+        for &t in out.iter() {
+            let a = Action::Move { from: h as u8, to: t, promo: 0 };
+            if self.board.promotes[s][t as usize] {
+                let ex = self.with_promotions(&a);
+                acts.extend(ex);
+            } else {
+                acts.push(a);
+            }
+        }
+    }
+
+    /// Final hexes of an infantryman's moves: steps (W6 for attacks) then aura moves (W5).
+    fn infantry_targets(
+        &self,
+        g: &Geometry,
+        h: usize,
+        s: usize,
+        zone: u128,
+        mines: u128,
+        own_zone: u128,
+    ) -> Small<u8, 64> {
+        let board = &*self.board;
         let walk = &board.walkable;
         let mut out: Small<u8, 64> = Small::new();
         for &n in &board.steps[h] {
@@ -795,7 +811,7 @@ impl State {
                     }
                     let c = self.p.sq[n as usize];
                     if c != 0 {
-                        if side_of(c) != s && self.w6_ok(n as usize, s) {
+                        if side_of(c) != s && w6_ok(c, n as usize, own_zone) {
                             out.push(n);
                         }
                         break;
@@ -808,16 +824,7 @@ impl State {
                 }
             }
         }
-        let promotes = &board.promotes[s];
-        for &t in out.iter() {
-            let a = Action::Move { from: h as u8, to: t, promo: 0 };
-            if promotes[t as usize] {
-                let ex = self.with_promotions(&a);
-                acts.extend(ex);
-            } else {
-                acts.push(a);
-            }
-        }
+        out
     }
 
     /// W5 with its parameters: within aura_radius of the own feudal now (and, with aura_memory, at
@@ -887,10 +894,11 @@ impl State {
         let enemy_pike = code(PIKEMAN, 1 - s);
         let mut seen = [0u8; 18];
         let mut n = 0;
-        for (land, inter) in &g.cavalry_paths[h] {
-            let mut fin = *land;
-            let exact_pike = self.p.sq[*land as usize] == enemy_pike;
-            for &i in inter {
+        for path in &g.cavalry_compact[h][..g.cavalry_count[h] as usize] {
+            let land = path[0];
+            let mut fin = land;
+            let exact_pike = self.p.sq[land as usize] == enemy_pike;
+            for &i in &path[2..2 + path[1] as usize] {
                 if swamp_stop[i as usize] || (!exact_pike && has(zone, i as usize)) {
                     fin = i;
                     break;
@@ -1407,8 +1415,11 @@ impl State {
         let inf = code(INFANTRY, s);
         let inf_e = code(INFANTRY, e);
         let mut ready: u128 = 0;
-        for h in 0..N_HEXES {
-            if has(self.p.aura_ready, h) && self.p.sq[h] == inf_e {
+        let mut rest = self.p.aura_ready;
+        while rest != 0 {
+            let h = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if self.p.sq[h] == inf_e {
                 ready |= bit(h);
             }
         }

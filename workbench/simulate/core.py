@@ -384,11 +384,11 @@ def play_game(spec: GameSpec) -> GameResult:
             # the whole game in Rust; its trace then runs through this same loop (identical rows)
             st, agents = native_game(st, spec.white, spec.black, seeds, spec.max_plies)
         else:
-            # agents search on the game's engine, unless a spec pins its own ("alphabeta:engine=python")
-            # a registered agent without a native twin plays in Python even in a native batch
-            engine = "auto" if spec.engine == "native" else spec.engine
-            agents = [make_agent(spec.white, seed=seeds[0], engine=engine),
-                      make_agent(spec.black, seed=seeds[1], engine=engine)]
+            # agents search on the game's engine, unless a spec pins its own ("alphabeta:engine=python");
+            # on a native batch an agent without a native twin (a registered one) searches in Python
+            agent_engine = "auto" if spec.engine == "native" else spec.engine
+            agents = [make_agent(spec.white, seed=seeds[0], engine=agent_engine),
+                      make_agent(spec.black, seed=seeds[1], engine=agent_engine)]
             row["engine"] = "python"
         castling = game.rules.castling
         ev = material_white(st)
