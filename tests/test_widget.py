@@ -369,3 +369,11 @@ def test_a_new_board_rolls_fresh_terrain_unless_seeded() -> None:
     seeds = {HexBoard().state.game.seed for _ in range(4)}
     assert None not in seeds and len(seeds) > 1
     assert HexBoard(seed=5).state.game.seed == 5
+
+
+def test_bridges_and_fords_come_from_the_games_board() -> None:
+    ctrl = BoardController(new_game("bridges=b4/k4,fords=d5/h5/f6", seed=1))
+    view = ctrl.view()
+    crossings = {h: t["kind"] for h, t in view["terrain"].items() if t["kind"] in ("bridge", "ford")}
+    assert crossings == {"b4": "bridge", "k4": "bridge", "d5": "ford", "f6": "ford", "h5": "ford"}
+    assert "bridges=b4,k4" in view["active_rules"]["toggles"]

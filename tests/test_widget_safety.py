@@ -119,3 +119,13 @@ def test_the_page_cannot_set_the_boards_traits() -> None:
     board._handle_msg({"content": {"data": {"method": "update", "state": {"view": {"x": "Z" * 1000}, "busy": "hacked"}}},
                        "buffers": []})
     assert board.view == before and board.busy == ""
+
+
+def test_a_new_game_while_the_agent_thinks_gets_its_own_reply() -> None:
+    board = HexBoard(new_game(seed=0))
+    send(board, type="agent", name="alphabeta:depth=3,nodes=6000", side="white")  # it moves first, in a thread
+    assert board.busy
+    send(board, type="new_game", seed="7", rules={}, other="")  # allowed while it thinks about the old game
+    for _ in range(3):
+        board.wait(30)
+    assert board.state.game.seed == 7 and board.state.ply == 1 and board.busy == ""  # it answered the new game

@@ -139,6 +139,7 @@ function render({ model, el }) {
   const cmpText = htmlEl("input", { type: "text", class: "tf-compare-text", list: "tf-compare-presets", placeholder: "castling=sacrifice" }, cmpRow);
   const presets = htmlEl("datalist", { id: "tf-compare-presets" }, cmpRow);
   button(cmpRow, "Compare", "compare", () => ({ change: cmpText.value }), "comparing…");
+  const oneClick = row(cmp, "tf-compare-buttons"); // one button per toggle: its other value, from this game's rules
   const diffBox = htmlEl("div", { class: "tf-diff" }, cmp);
 
   // New game: every rule of RulesConfig, prefilled with the game's own rules.
@@ -182,8 +183,9 @@ function render({ model, el }) {
   const ov = row(ovSec);
   const overlayBoxes = {};
   for (const [name, label] of Object.entries(OVERLAYS)) {
-    const lbl = htmlEl("label", {}, ov, label + " ");
+    const lbl = htmlEl("label", { class: "tf-check-label" }, ov);
     const box = htmlEl("input", { type: "checkbox", class: `tf-ov-${name}` }, lbl);
+    lbl.appendChild(document.createTextNode(label)); // the box before its words, so each reads as one
     box.addEventListener("change", () => send({ type: "overlay", name, on: box.checked }, "drawing…"));
     overlayBoxes[name] = box;
   }
@@ -501,7 +503,7 @@ function render({ model, el }) {
     const db = v.destroyed.black.join(" ") || "-";
     destroyed.textContent = `Destroyed: white ${dw} · black ${db}`;
     analysisBox.textContent = v.analysis
-      ? `Evaluation ${v.analysis.eval > 0 ? "+" : ""}${v.analysis.eval} (White's view; + is good for White) · best: ${v.analysis.best} (${v.analysis.agent})`
+      ? `Evaluation ${v.analysis.eval > 0 ? "+" : ""}${v.analysis.eval} (White's view; + is good for White) · best: ${v.analysis.best}, after it ${v.analysis.eval_after > 0 ? "+" : ""}${v.analysis.eval_after} (${v.analysis.agent})`
       : "";
     analysisBox.style.display = v.analysis ? "" : "none";
     diffBox.replaceChildren();
@@ -524,6 +526,17 @@ function render({ model, el }) {
     const sig = JSON.stringify([v.rules, v.seed]);
     if (sig !== root.dataset.rulesSig) {
       root.dataset.rulesSig = sig;
+      oneClick.replaceChildren();
+      for (const f of geo.rule_fields || []) {
+        if (!f.values) continue;
+        const now = String(v.rules[f.name]);
+        const other = f.values.find((x) => String(x) !== now);
+        if (other === undefined) continue;
+        const change = `${f.name}=${other}`;
+        const b = htmlEl("button", { class: "tf-btn tf-compare-btn", type: "button", "data-change": change }, oneClick, change);
+        b.title = `this position's legal actions under ${change}: gained in green, lost in red`;
+        b.addEventListener("click", () => { cmpText.value = change; send({ type: "compare", change }, "comparing…"); });
+      }
       for (const f of geo.rule_fields || []) {
         let val = v.rules[f.name];
         if (Array.isArray(val)) val = val.join(",");

@@ -395,6 +395,8 @@ class HexBoard(anywidget.AnyWidget):
                     c.error(error)
                 elif action is not None and c.agent is agent:
                     c.agent_apply(action, ply, state_id)
+                if not error and c.agent_to_move():  # the position changed meanwhile (new game): think again
+                    self._start_agent()
                 self._sync()
 
         self._thinking = threading.Thread(target=work, name="hexboard-agent", daemon=True)
