@@ -190,7 +190,7 @@ def _check_grid_values(key: str, values: list[Any]) -> None:
     seen: dict[str, Any] = {}
     for v in values:
         try:
-            config = RulesConfig.from_dict({key: v})
+            config = RulesConfig.from_dict(rule_alone(key, v))
             _check_start(config)
         except ValueError as exc:
             raise SimulationError(f"grid {key}={v}: {exc}") from None
@@ -199,6 +199,18 @@ def _check_grid_values(key: str, values: list[Any]) -> None:
             raise SimulationError(f"grid {key}: the values {seen[canonical]!r} and {v!r} are the same rule; "
                                   "list each value once")
         seen[canonical] = v
+
+
+def rule_alone(key: str, value: Any) -> dict[str, Any]:
+    """One value checked by itself: a crossing list without the checks that need the other list
+    (``bridges=b4/k4`` with ``fords=d5/f6/h5`` is valid only together; the combination is checked)."""
+    if key == "bridges":
+        return {"bridges": value, "fords": "none", "knight_bridge_stop": False}
+    if key == "fords":
+        return {"fords": value, "bridges": "none"}
+    if key == "knight_bridge_stop":
+        return {"knight_bridge_stop": value, "bridges": "none"}
+    return {key: value}
 
 
 def _check_start(config: RulesConfig) -> None:
