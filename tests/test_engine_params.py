@@ -382,6 +382,7 @@ def test_perft_command_reports_a_bad_parameter_in_one_line(capsys):
         ("{bridges: b3}", 3, "parameter bridges: b3 is not on the river"),
         ("\n  bridges: b4\n  fords: b4", 4, "b4 is both a bridge and a ford"),
         ("\n  bridges: [e5, e6]\n  knight_bridge_stop: true", 4, "e5 and e6 are adjacent"),
+        ("{start: nowhere.yaml}", 3, "parameter start=nowhere.yaml: the start file does not load"),
     ],
 )
 def test_scenario_files_report_bad_parameters_with_their_line(rules, line, words):
