@@ -225,3 +225,15 @@ def test_a_mostly_dead_rule_names_where_it_lives() -> None:
     sentences = dead_rule_sentences(usage_summary(games))
     assert sentences[1] == ("Ford stops: dead in 2 of 3 cells (fired in under 1% of games); it fired only in "
                             "season=summer (40 of 40 games).")
+
+
+def test_rule_location_maps_are_drawn_on_the_games_own_crossings() -> None:
+    from workbench.balance.report import board_rules
+
+    moved = pd.DataFrame({"season": ["summer"] * 2, "bridges": ["b4,k4"] * 2, "fords": ["d5,f6,h5"] * 2})
+    rules, words = board_rules(moved)
+    assert (rules["bridges"], rules["fords"]) == ("b4,k4", "d5,f6,h5")
+    assert words == "the games' board: bridges b4/k4, fords d5/f6/h5"
+    mixed = moved.assign(bridges=["b4,k4", "b4,f6,k4"], fords=["d5,h5", "d5,h5"])
+    assert board_rules(mixed)[1] == "the classic summer board"
+    assert board_rules(pd.DataFrame({"season": ["winter"]}))[1] == "the classic winter board"

@@ -380,13 +380,33 @@ def plot_usage_matrix(summary: pd.DataFrame) -> bytes:
     return _png(fig)
 
 
-def plot_rule_locations(locations: dict[str, Any], games: int, columns: int = 4) -> bytes:
+def board_rules(games: pd.DataFrame) -> tuple[dict[str, Any], str]:
+    """The board the location maps are drawn on: the table's own season, bridges and fords when every
+    game shares them (a grid over ``bridges`` or ``season`` mixes boards: the classic summer one then)."""
+    from workbench.engine import RulesConfig
+
+    classic: dict[str, Any] = {"season": "summer", "hill": False, "swamp": False}
+    rules = dict(classic)
+    for name in ("season", "bridges", "fords"):
+        if name in games.columns and len(games) and games[name].nunique(dropna=False) == 1 and pd.notna(games[name].iloc[0]):
+            rules[name] = str(games[name].iloc[0])
+    try:
+        config = RulesConfig.from_dict(rules)
+    except ValueError:
+        return classic, "the classic summer board"
+    if (config.bridges, config.fords) == (RulesConfig().bridges, RulesConfig().fords):
+        return rules, f"the classic {config.season} board"
+    return rules, f"the games' board: bridges {'/'.join(config.bridges)}, fords {'/'.join(config.fords)}"
+
+
+def plot_rule_locations(locations: dict[str, Any], games: int, columns: int = 4,
+                        rules: dict[str, Any] | None = None) -> bytes:
     """One board per spatial rule, each hex coloured by how often the rule fired there per game."""
     from workbench.engine import make_game
     from workbench.engine.geometry import HEX_NAMES
     from workbench.viz.mpl import heatmap
 
-    board = make_game({"season": "summer", "hill": False, "swamp": False}).state_from_pieces({})
+    board = make_game(rules or {"season": "summer", "hill": False, "swamp": False}).state_from_pieces({})
     names = list(locations)
     rows = math.ceil(len(names) / columns)
     cols = min(columns, len(names))
@@ -443,10 +463,11 @@ def usage_section(games: pd.DataFrame, events: pd.DataFrame | None, correction: 
         locations = usage.rule_locations(events)
         if locations:
             n = int(events["game_id"].nunique())
+            drawn, words = board_rules(games)
             section.paragraphs.append(
                 f"Where rules with a place fire, per game over the {n} games with events, all cells together "
-                "(drawn on the classic summer board).")
-            section.figures.append(("rule_locations", plot_rule_locations(locations, n)))
+                f"(drawn on {words}).")
+            section.figures.append(("rule_locations", plot_rule_locations(locations, n, rules=drawn)))
         else:
             section.paragraphs.append("No rule with a place (stops, kills, shots) fired in the events table.")
     else:
