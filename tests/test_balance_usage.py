@@ -237,3 +237,21 @@ def test_rule_location_maps_are_drawn_on_the_games_own_crossings() -> None:
     mixed = moved.assign(bridges=["b4,k4", "b4,f6,k4"], fords=["d5,h5", "d5,h5"])
     assert board_rules(mixed)[1] == "the classic summer board"
     assert board_rules(pd.DataFrame({"season": ["winter"]}))[1] == "the classic winter board"
+
+
+def test_columns_set_by_start_files_are_compared_as_part_of_the_start() -> None:
+    """A start file's own rules (archer_range: 3) change with the start: no separate archer-range finding."""
+    from workbench.balance.cells import compared_columns, start_bound_columns
+    from workbench.balance.curves import curve_parameters
+
+    rows = [game_row(i, "white" if i % 3 else "black", "destroyed", 40 + i, season=season, start_id=s, archer_range=a)
+            for i, (s, a, season) in enumerate([("classic", 2, "summer"), ("duel", 3, "summer"),
+                                                ("wide", 4, "summer"), ("classic", 2, "winter"),
+                                                ("duel", 3, "winter"), ("wide", 4, "winter")] * 4)]
+    games = pd.DataFrame(rows)
+    assert start_bound_columns(games) == ["archer_range"]
+    assert "archer_range" not in compared_columns(games) and {"start_id", "season"} <= set(compared_columns(games))
+    assert {c.column for c in compare_toggles(games, n_boot=20)} == {"start_id", "season"}
+    assert "archer_range" not in curve_parameters(games)
+    md = build_report(games, n_boot=20).markdown()
+    assert "archer_range changes only with the start file" in md

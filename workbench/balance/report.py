@@ -24,7 +24,16 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from . import curves, usage  # noqa: E402
-from .cells import KINDS, SIDES, VICTORIES, _is_missing, cell_columns, check_games, summarize_cells  # noqa: E402
+from .cells import (  # noqa: E402
+    KINDS,
+    SIDES,
+    VICTORIES,
+    _is_missing,
+    cell_columns,
+    check_games,
+    start_bound_columns,  # noqa: E402
+    summarize_cells,
+)
 from .compare import CORRECTION_NAMES, Comparison, compare_toggles, variant_name  # noqa: E402
 from .stats import BalanceError  # noqa: E402
 
@@ -478,6 +487,16 @@ def usage_section(games: pd.DataFrame, events: pd.DataFrame | None, correction: 
     return section
 
 
+def _start_bound_words(games: pd.DataFrame) -> list[str]:
+    """Say which columns are not compared on their own because the start files set them."""
+    bound = start_bound_columns(games)
+    if not bound:
+        return []
+    return [f"{', '.join(bound)} {'change' if len(bound) > 1 else 'changes'} only with the start file (its own rules), so "
+            f"{'they are' if len(bound) > 1 else 'it is'} compared as part of the start (start_id), not on "
+            f"{'their' if len(bound) > 1 else 'its'} own."]
+
+
 def association_table(assoc: pd.DataFrame) -> pd.DataFrame:
     """The association table in words and percentages."""
     return pd.DataFrame({
@@ -534,7 +553,7 @@ def build_report(
             [f"Each varying toggle or rule parameter value against its rulebook default, pooled over the other columns. p-values are "
              f"two-proportion z-tests (Fisher's exact test for small counts), {corr}-corrected over "
              f"{len(comparisons)} comparison{'s' if len(comparisons) != 1 else ''}; significant at {alpha}. "
-             f"Length differences carry percentile bootstrap intervals.", *words],
+             f"Length differences carry percentile bootstrap intervals.", *_start_bound_words(usable), *words],
             comparisons_frame(comparisons), [("comparisons", plot_comparisons(comparisons))]))
     else:
         sections.append(Section("Comparisons", ["No comparison: every toggle, parameter and agent takes one value in "

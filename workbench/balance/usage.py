@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _sp
 
-from .cells import AGENTS, _group_keys, cell_label, check_games, varying_columns
+from .cells import AGENTS, _group_keys, cell_label, check_games, compared_columns, varying_columns
 from .compare import CORRECTION_NAMES, DEFAULTS, _key, sort_values, variant_name
 from .stats import Z95, BalanceError, adjust, mean_interval, wilson_interval
 
@@ -210,7 +210,7 @@ def usage_changes(games: pd.DataFrame, correction: str = "holm", alpha: float = 
     usable = check_games(games, what="a rule-usage comparison")
     rules = _need_rules(usable)
     changes: list[UsageChange] = []
-    for column in varying_columns(usable):
+    for column in compared_columns(usable):
         if column in AGENTS:
             continue
         keys = usable[column].map(_key)
