@@ -148,3 +148,5 @@ def test_the_centre_bridge_as_a_ford_from_the_command_line(tmp_path: Path, capsy
     assert "grid cell fords=d5/f6/h5: parameters bridges and fords: f6 is both a bridge and a ford" in capsys.readouterr().err
     assert simulate_main([*base, "--out", str(tmp_path / "no.parquet"), "--rules", "aura_radius=0,order_size=9"]) == 2
     assert "--rules order_size=9: parameter order_size=9 is out of range; allowed: whole numbers 0..3" in capsys.readouterr().err
+    assert simulate_main([*base, "--out", str(tmp_path / "no.parquet"), "--rules", "start=nowhere.yaml"]) == 2
+    assert "--rules start=nowhere.yaml: parameter start=nowhere.yaml: the start file does not load" in capsys.readouterr().err

@@ -23,7 +23,7 @@ import time
 from workbench.engine.rules import RulesConfig, RulesError, parse_pairs
 
 from . import SimulationError, simulate
-from .core import rule_alone
+from .core import check_start, rule_alone
 
 
 def parse_grid(items: list[str]) -> dict[str, list[str]]:
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
             raise SimulationError(f"toggle {clash[0]!r} is both in --rules and --grid")
         for key, value in fixed.items():
             try:  # named as --rules, not as a grid value (the combination is checked with the grid's cells)
-                RulesConfig.from_dict(rule_alone(key, value))
+                check_start(RulesConfig.from_dict(rule_alone(key, value)))
             except RulesError as exc:
                 raise SimulationError(f"--rules {key}={value}: {exc}") from None
             grid[key] = [value]

@@ -181,7 +181,7 @@ def expand_grid(grid: dict[str, Sequence[Any]] | Sequence[RulesConfig | dict | s
     if not cells:
         raise SimulationError("grid: no cells to play")
     for c in cells:
-        _check_start(c)
+        check_start(c)
     return _distinct(cells)
 
 
@@ -191,7 +191,7 @@ def _check_grid_values(key: str, values: list[Any]) -> None:
     for v in values:
         try:
             config = RulesConfig.from_dict(rule_alone(key, v))
-            _check_start(config)
+            check_start(config)
         except ValueError as exc:
             raise SimulationError(f"grid {key}={v}: {exc}") from None
         canonical = json.dumps(config.to_dict(), sort_keys=True, default=str)
@@ -213,7 +213,7 @@ def rule_alone(key: str, value: Any) -> dict[str, Any]:
     return {key: value}
 
 
-def _check_start(config: RulesConfig) -> None:
+def check_start(config: RulesConfig) -> None:
     """A ``start=`` scenario must load before any game is played (its id and hash go in every row)."""
     if config.start is not None:
         resolve_start(config)  # RulesError names the parameter, the file and the reason
