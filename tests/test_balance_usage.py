@@ -81,7 +81,8 @@ def test_dead_in_some_cells_only_is_named_per_cell() -> None:
     sentences = dead_rule_sentences(usage_summary(seasons_table()))
     assert sentences == [
         "Dead rules (fired in under 1% of games in every cell): mine kills.",
-        "Ford stops: dead in 1 of 2 cells (fired in under 1% of games): season=winter (0 of 40 games).",
+        "Ford stops: dead in 1 of 2 cells (fired in under 1% of games) (switched off by season=winter: it cannot "
+        "fire): season=winter (0 of 40 games).",
     ]
 
 
@@ -255,3 +256,17 @@ def test_columns_set_by_start_files_are_compared_as_part_of_the_start() -> None:
     assert "archer_range" not in curve_parameters(games)
     md = build_report(games, n_boot=20).markdown()
     assert "archer_range changes only with the start file" in md
+
+
+def test_rules_switched_off_by_the_cells_rules_are_named_so() -> None:
+    from workbench.balance.usage import off_reason
+
+    assert off_reason("castling", {"castling_uses": 0}) == "castling_uses=0"
+    assert off_reason("promotion_knight", {"promotion": False}) == "promotion=false"
+    assert off_reason("aura_move", {"aura_radius": 2, "aura_step": 1}) == "aura_step=1"
+    assert off_reason("castling", {"castling_uses": 2}) is None and off_reason("mine_kill", {"season": "winter"}) is None
+    games = seasons_table().assign(castling_uses=0)
+    games["rule_castling_white"] = games["rule_castling_black"] = 0
+    assert dead_rule_sentences(usage_summary(games))[0] == (
+        "Dead rules (fired in under 1% of games in every cell): mine kills, castlings (switched off by "
+        "castling_uses=0: it cannot fire).")
