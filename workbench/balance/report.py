@@ -293,7 +293,14 @@ def heatmap_section(games: pd.DataFrame, events: pd.DataFrame | None) -> Section
         section.paragraphs.append("Skipped: the heatmap module workbench.viz.heat is not available in this install.")
         return section
     try:
-        result = heat.batch_heatmaps(games, events)
+        drawn, words = board_rules(games)
+        moved = words.startswith("the games' board") and "season" in games.columns and games["season"].nunique() == 1
+        if moved:  # one season and the games' own crossings: draw those (the default draws the classic ones)
+            from workbench.engine import make_game
+
+            result = heat.batch_heatmaps(games, events, state=make_game(drawn).state_from_pieces({}))
+        else:
+            result = heat.batch_heatmaps(games, events)
     except (ValueError, KeyError) as exc:  # e.g. an events table without the columns the maps read
         section.paragraphs.append(f"Skipped: the batch heatmaps could not be drawn ({exc}).")
         return section
