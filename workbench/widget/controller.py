@@ -405,7 +405,12 @@ class BoardController:
             return
         if seed is None:
             seed = fresh_seed()
-        self._set_state(make_game(rules, seed).new_initial_state())
+        try:  # a start= file that does not load, or whose position fails under these rules
+            state = make_game(rules, seed).new_initial_state()
+        except ValueError as exc:
+            self.error(str(exc))
+            return
+        self._set_state(state)
         self.say(f"new game: {self.rules_summary()['text']} · terrain seed {seed}")
         self.agent_move()
 

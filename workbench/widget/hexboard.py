@@ -413,6 +413,9 @@ def _new_game_rules(f: dict[str, Any]) -> dict[str, Any]:
     """The panel's rule controls plus the free ``key=value`` field for any other rule."""
     toggles = {k: v for k, v in f.get("rules", {}).items() if v not in (None, "")}
     toggles.update(parse_pairs(f.get("other", "")))
+    if "start" in toggles:  # a page never names a server file (it would probe which files exist)
+        raise WidgetError("start= names a file on the server, which the page may not do: pick or upload the "
+                          "scenario instead, or call board.new_game(start=PATH) in Python")
     return toggles
 
 
