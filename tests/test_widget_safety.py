@@ -129,3 +129,21 @@ def test_a_new_game_while_the_agent_thinks_gets_its_own_reply() -> None:
     for _ in range(3):
         board.wait(30)
     assert board.state.game.seed == 7 and board.state.ply == 1 and board.busy == ""  # it answered the new game
+
+
+def test_no_page_route_opens_a_server_file_through_start(tmp_path) -> None:
+    """``start=PATH`` names a server file: refused from the new-game box, the diff box and uploaded files."""
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("TOPSECRET: 1\n", encoding="utf-8")
+    board = HexBoard(new_game(seed=0))
+    sends = [
+        {"type": "new_game", "seed": "1", "rules": {"start": str(secret)}, "other": ""},
+        {"type": "new_game", "seed": "1", "rules": {}, "other": f"start={secret}"},
+        {"type": "new_game", "seed": "1", "rules": {}, "other": "start=/nonexistent/x.yaml"},
+        {"type": "compare", "change": f"start={secret}"},
+        {"type": "upload", "kind": "scenario", "name": "s.yaml", "text": f"id: s\ntitle: t\nrules: {{start: {secret}}}\n"},
+    ]
+    messages = [send(board, **content)["message"] for content in sends]
+    for message in messages:
+        assert "TOPSECRET" not in message and "No such file" not in message and "server file" in message
+    assert board.state.ply == 0 and board.state.game.rules.start is None
