@@ -59,6 +59,20 @@ def test_malformed_actions_raise_illegal_action_error_with_the_reason(action, wo
     assert st.ply == 0
 
 
+@pytest.mark.parametrize("action", [(), None, [0, 1, 2, 0], (0, -1, 5, 0), "f3-f5"])
+def test_malformed_actions_are_refused_alike_by_both_engines_and_by_notation(action):
+    from workbench import native
+
+    st = new_game(seed=1)
+    with pytest.raises(IllegalActionError, match="not an action"):
+        st.action_to_string(action)  # (0, -1, 5, 0) was written "l6xa6"
+    if native.available():
+        nst = native.state_of(st, "native")
+        with pytest.raises(IllegalActionError, match="not an action"):
+            nst.apply(action)  # apply(None) was a TypeError in the native wrapper
+        assert nst.to_dict() == st.to_dict()
+
+
 def test_a_well_formed_illegal_action_still_names_the_rule():
     st = new_game(seed=1)
     with pytest.raises(IllegalActionError, match="f3xf9: the knight's slide stops earlier"):

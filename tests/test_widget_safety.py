@@ -135,7 +135,7 @@ def test_a_page_may_not_start_a_game_from_a_server_file(tmp_path) -> None:
     board = HexBoard(new_game(seed=0))
     for fields in ({"rules": {}, "other": "start=/etc/passwd"}, {"rules": {"start": "/etc/hostname"}, "other": ""}):
         view = send(board, type="new_game", seed="7", **fields)
-        assert view["level"] == "error" and "start= names a file on the server" in view["message"]
+        assert view["level"] == "error" and "names a server file" in view["message"]
         assert "line" not in view["message"] and board.state.game.start is None
     good = tmp_path / "duel.yaml"
     good.write_text("id: duel\ntitle: t\nposition:\n  pieces: {a1: F, l6: f}\n", encoding="utf-8")
@@ -157,3 +157,21 @@ def test_the_new_game_panel_offers_every_parameter_and_plays_them() -> None:
     assert rules.fords == ("d5", "f6", "h5") and view["terrain"]["f6"]["kind"] == "ford"
     view = send(board, type="new_game", seed="3", other="", rules={"aura_step": "0"})
     assert view["level"] == "error" and "aura_step=0 is out of range; allowed: whole numbers 1..10" in view["message"]
+
+
+def test_no_page_route_opens_a_server_file_through_start(tmp_path) -> None:
+    """``start=PATH`` names a server file: refused from the new-game box, the diff box and uploaded files."""
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("TOPSECRET: 1\n", encoding="utf-8")
+    board = HexBoard(new_game(seed=0))
+    sends = [
+        {"type": "new_game", "seed": "1", "rules": {"start": str(secret)}, "other": ""},
+        {"type": "new_game", "seed": "1", "rules": {}, "other": f"start={secret}"},
+        {"type": "new_game", "seed": "1", "rules": {}, "other": "start=/nonexistent/x.yaml"},
+        {"type": "compare", "change": f"start={secret}"},
+        {"type": "upload", "kind": "scenario", "name": "s.yaml", "text": f"id: s\ntitle: t\nrules: {{start: {secret}}}\n"},
+    ]
+    messages = [send(board, **content)["message"] for content in sends]
+    for message in messages:
+        assert "TOPSECRET" not in message and "No such file" not in message and "server file" in message
+    assert board.state.ply == 0 and board.state.game.rules.start is None

@@ -186,6 +186,12 @@ class NativeState:
 
     def apply(self, action: tuple, check: bool = True) -> None:
         """Play an action; an illegal one raises ``IllegalActionError`` naming the rule (from the Python engine)."""
+        from .engine.state import action_shape_error
+
+        shape = action_shape_error(action)
+        if shape is not None:  # None, (), text, a bad hex: the same error as the Python engine's
+            shown = repr(action) if len(repr(action)) <= 60 else repr(action)[:57] + "..."
+            raise IllegalActionError(f"{shown}: not an action: {shape}")
         try:
             self._st.apply(tuple(action), check)
         except ValueError:

@@ -132,7 +132,8 @@ def test_active_rules_owners_legend_and_fresh_terrain(page) -> None:  # noqa: AN
     assert owners.count() == 4 and all(owners.nth(i).is_visible() for i in range(4))
     assert sorted(owners.locator(".tf-owner-letter").all_text_contents()) == ["B", "B", "W", "W"]
     legend = b.locator(".tf-legend").inner_text()
-    for word in ("bridge", "ford", "hill", "swamp", "attack", "castling", "Order", "archer marker", "last move"):
+    for word in ("bridge", "ford", "hill", "swamp", "attack", "castling", "Order", "archer marker", "last move",
+                 "under threat", "feudal lost"):
         assert word in legend, word
     seeds = [b.locator(".tf-rules-season").inner_text()]
     season = b.locator(".tf-rules-season")

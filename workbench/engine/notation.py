@@ -112,7 +112,14 @@ def _step_text(state: GameState, a: int, t: int, promo: int, side: int) -> str:
 
 
 def format_action(state: GameState, action: Action) -> str:
-    """Notation of an action in ``state`` (``x`` when the final hex holds an enemy)."""
+    """Notation of an action in ``state`` (``x`` when the final hex holds an enemy).
+
+    A tuple that is not an action at all (``(0, -1, 5, 0)``) raises ``IllegalActionError`` instead of
+    being written through Python's negative indexing as ``l6xa6``.
+    """
+    shape = action_shape_error(action)
+    if shape is not None:
+        raise IllegalActionError(f"{_short(action)}: not an action: {shape}")
     kind = action[0]
     side = state.to_move
     if kind == PASS:

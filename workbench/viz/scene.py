@@ -313,8 +313,17 @@ def board_scene(
     if coordinates:
         shapes.extend(_coordinates(lay))
     classes = "terrafeud-board " + ("winter" if bd.winter else "summer")
-    title = f"{state!r}"
-    return Scene(lay.width, lay.height, classes, shapes, title)
+    return Scene(lay.width, lay.height, classes, shapes, _plain_title(state))
+
+
+def _plain_title(state: GameState) -> str:
+    """The picture's tooltip in words ("TerraFeud, winter, ply 24: White to move"), not the repr."""
+    if state.victory:
+        winner = state.winner_name()
+        status = f"{winner.capitalize()} won ({state.victory})" if winner else f"drawn ({state.victory})"
+    else:
+        status = f"{SIDE_NAMES[state.to_move].capitalize()} to move"
+    return f"TerraFeud, {state.rules.season}, ply {state.ply}: {status}"
 
 
 def _action_arrows(lay: Layout, action: object) -> list[Arrow]:

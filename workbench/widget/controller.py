@@ -15,6 +15,7 @@ import os
 import random
 import re
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -531,12 +532,20 @@ class BoardController:
             "text": text + (" · " + ", ".join(items) if items else " · all other rules as in the rulebook"),
         }
 
-    def compare_toggle(self, change: str) -> dict[str, Any]:
-        """This position's legal actions under another rule value: actions gained and lost, drawn on the board."""
+    def compare_toggle(
+        self, change: str, check: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """This position's legal actions under another rule value: actions gained and lost, drawn on the board.
+
+        ``check`` vets the parsed change first (the widget refuses rules that name server paths).
+        """
         from workbench.scenarios.variant import action_diff
 
         try:
-            diff = action_diff(self.state, parse_pairs(change))
+            changes = parse_pairs(change)
+            if check is not None:
+                changes = check(changes)
+            diff = action_diff(self.state, changes)
         except ValueError as exc:
             raise WidgetError(str(exc)) from None
         self.diff = diff

@@ -316,6 +316,10 @@ function render({ model, el }) {
       svgEl("path", { d: "M5 5 L17 17 M17 5 L5 17", stroke: "#111", "stroke-width": 2 }, s);
     }, "archer marker (archer's colour)");
     item((s) => svgEl("circle", { cx: 11, cy: 11, r: 9, fill: "none", stroke: "#ff1744", "stroke-width": 3, "stroke-dasharray": "3 2" }, s), "feudal under threat");
+    item((s) => {
+      svgEl("circle", { cx: 11, cy: 11, r: 9, fill: "rgba(255, 23, 68, 0.25)", stroke: "#ff1744", "stroke-width": 3 }, s);
+      svgEl("path", { d: "M6 6 L16 16 M16 6 L6 16", stroke: "#ff1744", "stroke-width": 3 }, s);
+    }, "feudal lost (game over)");
     item((s) => svgEl("line", { x1: 2, y1: 11, x2: 18, y2: 11, stroke: "#0050c8", "stroke-width": 3, "marker-end": "url(#tf-arrow-best)" }, s), "agent's best move");
     item((s) => svgEl("line", { x1: 2, y1: 11, x2: 18, y2: 11, stroke: "#0a8f3c", "stroke-width": 3 }, s), "gained under the rule");
     item((s) => svgEl("line", { x1: 2, y1: 11, x2: 18, y2: 11, stroke: "#d01010", "stroke-width": 3, "stroke-dasharray": "3 2" }, s), "lost under the rule");

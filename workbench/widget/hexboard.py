@@ -23,6 +23,7 @@ import traitlets
 from workbench.engine import HEX_NAMES, GameState, RulesConfig, new_game
 from workbench.engine.geometry import parse_hex
 from workbench.engine.rules import parse_pairs
+from workbench.scenarios.start import NO_SERVER_FILES
 from workbench.viz.layout import Layout
 
 from .controller import HEATS, MAX_FILE_BYTES, OVERLAYS, BoardController, WidgetError, capped_agent_spec, fresh_seed
@@ -320,7 +321,7 @@ class HexBoard(anywidget.AnyWidget):
                 "overlay": lambda: c.overlays.__setitem__(f["name"], f["on"]),
                 "heat": lambda: self._set_heat(f.get("kind", ""), f.get("side", "white")),
                 "analyse": lambda: c.analyse(),
-                "compare": lambda: c.compare_toggle(f.get("change", "")),
+                "compare": lambda: c.compare_toggle(f.get("change", ""), _page_rules),
                 "pick_scenario": lambda: c.pick_scenario(f.get("name", "")),
                 "check": lambda: c.show_check(f["index"]),
                 "step": lambda: c.step(f.get("delta", 1)),
@@ -334,9 +335,11 @@ class HexBoard(anywidget.AnyWidget):
                 "edit_to_move": lambda: c.set_edit_to_move(f.get("side", "white")),
             }
             c.agent_runner = self._start_agent  # an agent answering a page gesture thinks in a thread
+            token = NO_SERVER_FILES.set(True)  # nothing the page sends opens a server file (start=)
             try:
                 self._do(handlers[kind])
             finally:
+                NO_SERVER_FILES.reset(token)
                 c.agent_runner = None
 
     def _set_agent(self, name: str, side: str) -> None:
@@ -409,14 +412,27 @@ class HexBoard(anywidget.AnyWidget):
             t.join(timeout)
 
 
+# Rules the page may not set: ``start`` names a server file (a path from the browser would read any file
+# and echo its first key), and explicit hexes come with scenarios, which the picker or an upload brings.
+PAGE_FORBIDDEN_RULES = ("start",)
+
+
+def _page_rules(rules: dict[str, Any]) -> dict[str, Any]:
+    """Rules named by the page, refused if one of them would make the kernel open a server path."""
+    for key in rules:
+        if str(key).strip() in PAGE_FORBIDDEN_RULES:
+            raise WidgetError(
+                "rule 'start' names a server file and cannot be set from the page; "
+                "pick a scenario from the list or upload one instead"
+            )
+    return rules
+
+
 def _new_game_rules(f: dict[str, Any]) -> dict[str, Any]:
     """The panel's rule controls plus the free ``key=value`` field for any other rule."""
     toggles = {k: v for k, v in f.get("rules", {}).items() if v not in (None, "")}
     toggles.update(parse_pairs(f.get("other", "")))
-    if "start" in toggles:  # a page never names a server file (it would probe which files exist)
-        raise WidgetError("start= names a file on the server, which the page may not do: pick or upload the "
-                          "scenario instead, or call board.new_game(start=PATH) in Python")
-    return toggles
+    return _page_rules(toggles)
 
 
 def _geometry(layout: Layout) -> dict[str, Any]:
