@@ -72,7 +72,8 @@ def test_two_parameter_grid_into_a_report(grid: tuple, tmp_path: Path, capsys: p
     (["aura_radius=2,x"], "aura_radius"),
     (["archer_range=2,3,2"], "list each value once"),
     (["fords=d5/h5,b4"], "fords"),
-    (["start=nowhere.yaml"], "start=nowhere.yaml"),
+    (["start=nowhere.yaml"], "grid start=nowhere.yaml: parameter start"),
+    (["bridges=b4/f6/k4,a1"], "not on the river"),
 ])
 def test_bad_grid_values_fail_before_any_game(grid_args: list[str], message: str, tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
@@ -119,3 +120,33 @@ def test_start_grid_records_scenario_id_and_hash() -> None:
     assert (again["start_hash"], again["plies"], again["winner"]) == (row["start_hash"], row["plies"], row["winner"])
     report = build_report(games, n_boot=50)
     assert report.comparisons[0].name == "Start infantry-aura" and "start_id=classic-start" in report.markdown()
+
+
+def test_grid_ranges_and_hex_lists_parse() -> None:
+    from workbench.simulate.cli import parse_grid
+
+    assert parse_grid(["archer_range=2..4", "aura_radius=1,3..4", "bridges=b4/f6/k4,b4/k4"]) == {
+        "archer_range": ["2", "3", "4"], "aura_radius": ["1", "3", "4"], "bridges": ["b4/f6/k4", "b4/k4"]}
+    for bad, message in (("archer_range=4..2", "an empty range"), ("archer_range=1..1000", "at most 100")):
+        with pytest.raises(SimulationError, match=message):
+            parse_grid([bad])
+
+
+def test_the_centre_bridge_as_a_ford_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``bridges`` and ``fords`` are valid only together: each value is checked alone, the pair as a cell."""
+    base = ["--games", "1", "--white", "random", "--black", "random", "--workers", "0", "--no-progress",
+            "--max-plies", "10"]
+    out = tmp_path / "ford.parquet"
+    assert simulate_main([*base, "--out", str(out), "--rules", "bridges=b4/k4,fords=d5/f6/h5"]) == 0
+    out2 = tmp_path / "ford2.parquet"
+    assert simulate_main([*base, "--out", str(out2), "--rules", "bridges=b4/k4",
+                          "--grid", "fords=d5/h5,d5/f6/h5"]) == 0
+    games = pd.read_parquet(out2)
+    assert sorted(games["fords"]) == ["d5,f6,h5", "d5,h5"] and set(games["bridges"]) == {"b4,k4"}
+    capsys.readouterr()
+    assert simulate_main([*base, "--out", str(tmp_path / "no.parquet"), "--grid", "fords=d5/f6/h5"]) == 2
+    assert "grid cell fords=d5/f6/h5: parameters bridges and fords: f6 is both a bridge and a ford" in capsys.readouterr().err
+    assert simulate_main([*base, "--out", str(tmp_path / "no.parquet"), "--rules", "aura_radius=0,order_size=9"]) == 2
+    assert "--rules order_size=9: parameter order_size=9 is out of range; allowed: whole numbers 0..3" in capsys.readouterr().err
+    assert simulate_main([*base, "--out", str(tmp_path / "no.parquet"), "--rules", "start=nowhere.yaml"]) == 2
+    assert "--rules start=nowhere.yaml: parameter start=nowhere.yaml: the start file does not load" in capsys.readouterr().err

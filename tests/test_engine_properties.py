@@ -57,10 +57,43 @@ def check_invariants(s) -> None:
 )
 @given(rules=RULES, seed=st.integers(0, 10_000))
 def test_random_playthrough_invariants(rules, seed):
+    _playthrough(rules, seed, 120)
+
+
+# Rule parameters (issue 11) at non-default values: the same invariants, the fast threat test included.
+PARAMETERS = st.fixed_dictionaries(
+    {
+        "season": st.sampled_from(["summer", "winter"]),
+        "archer_range": st.sampled_from([2, 3]),
+        "hill_bonus": st.sampled_from([0, 1, 2]),
+        "aura_radius": st.sampled_from([0, 1, 2, 3]),
+        "aura_step": st.sampled_from([1, 2, 3]),
+        "aura_memory": st.booleans(),
+        "coordinated": st.sampled_from([1, 2, 3]),
+        "order_size": st.sampled_from([0, 1, 2, 3]),
+        "order_radius": st.sampled_from([1, 2, 3]),
+        "castling_uses": st.sampled_from([0, 1, 2]),
+        "promotion": st.booleans(),
+        "knight_bridge_stop": st.booleans(),
+        "fords": st.sampled_from(["d5,h5", "d5,f6,h5", "none"]),
+    }
+)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(rules=PARAMETERS, seed=st.integers(0, 10_000))
+def test_random_playthrough_invariants_with_parameters(rules, seed):
+    if "f6" in rules["fords"]:
+        rules["bridges"] = "b4,k4"
+    _playthrough(rules, seed, 70)
+
+
+def _playthrough(rules: dict, seed: int, plies: int) -> None:
     rng = random.Random(seed)
     s = new_game(rules, seed=seed)
     count = len(s.pieces())
-    for _ in range(120):
+    for _ in range(plies):
         if s.is_terminal():
             break
         actions = s.legal_actions()

@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from workbench.balance import cli as report_cli
-from workbench.simulate import SimulationError, guard, read_results, simulate
+from workbench.simulate import SimulationError, events_path, guard, read_events, read_results, simulate
 from workbench.simulate import cli as simulate_cli
 from workbench.simulate.guard import OutputLock
 
@@ -31,10 +31,10 @@ def _run_cli(capsys, argv: list[str]) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize(("extra", "expected"), [
-    (["--grid", "draw_after=99999999999999999999"], "draw_after=99999999999999999999 does not fit"),
-    (["--white", "alphabeta:depth=inf"], "depth=inf must be a whole number"),
+    (["--grid", "draw_after=99999999999999999999"], "draw_after='99999999999999999999' is not a whole number"),
+    (["--white", "alphabeta:depth=inf"], "depth=inf must be an integer"),
     (["--grid", "hills=white:h4/black:h4"], "hill of black on h4"),
-    (["--white", "alphabeta:seconds=abc"], "seconds='abc' must be a finite number"),
+    (["--white", "alphabeta:seconds=abc"], "seconds='abc' must be a number"),
     (["--workers", "-3"], "workers=-3 must be between 0"),
     (["--max-plies", "0"], "max_plies=0 must be between 1"),
 ])
@@ -120,10 +120,11 @@ def test_resume_refuses_without_the_run_record(tmp_path):
 
 def _two_batches(tmp_path: Path, strip_metadata: bool) -> Path:
     a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
-    simulate(None, "greedy", "random", 3, seed=1, out=a, **SMALL)
-    simulate(None, "random", "random", 3, seed=2, out=b, **SMALL)
-    for part in b.glob("part-*.parquet"):
-        shutil.copy(part, a / part.name.replace("merged", "00000"))
+    simulate(None, "greedy", "random", 3, seed=1, out=a, events=True, **SMALL)
+    simulate(None, "random", "random", 3, seed=2, out=b, events=True, **SMALL)
+    for src, dst in ((b, a), (events_path(b), events_path(a))):
+        for part in src.glob("part-*.parquet"):
+            shutil.copy(part, dst / part.name.replace("merged", "00000"))
     if strip_metadata:  # parts written before runs were recorded in them
         for part in a.glob("part-*.parquet"):
             pq.write_table(pq.read_table(part).replace_schema_metadata(None), part)
@@ -136,6 +137,9 @@ def test_report_refuses_a_folder_holding_two_batches(tmp_path, capsys, strip_met
     expected = "game numbers (0, 1, 2) appear" if strip_metadata else "holds parts of 2 different batches"
     with pytest.raises(SimulationError, match=expected.replace("(", r"\(").replace(")", r"\)")):
         read_results(folder)
+    if not strip_metadata:
+        with pytest.raises(SimulationError, match="holds parts of 2 different batches"):
+            read_events(folder)
     rc = report_cli.main([str(folder), "--out", str(tmp_path / "report")])
     err = capsys.readouterr().err
     assert rc == 1 and expected in err and not (tmp_path / "report").exists()
@@ -224,3 +228,32 @@ def test_a_failed_start_leaves_nothing_that_blocks_the_next_run(tmp_path, monkey
     assert not (tmp_path / "deep").exists()
     monkeypatch.undo()
     assert len(simulate(None, "random", "random", 1, out=out, **SMALL)) == 1
+
+
+def test_the_local_cluster_listens_only_where_it_talks():
+    psutil = pytest.importorskip("psutil")
+    from workbench.simulate.backends import start_local_cluster
+
+    cluster, client = start_local_cluster(2)
+    try:
+        info = client.scheduler_info()
+        comms = {info["address"]} | set(info["workers"]) | {w["nanny"] for w in info["workers"].values()}
+        wanted = {int(a.rsplit(":", 1)[1]) for a in comms}
+        me = psutil.Process()
+        listening = {(c.laddr.ip, c.laddr.port) for p in [me, *me.children(recursive=True)]
+                     for c in p.net_connections("tcp") if c.status == psutil.CONN_LISTEN}
+    finally:
+        client.close()
+        cluster.close()
+    assert {ip for ip, _ in listening} == {"127.0.0.1"}
+    assert {port for _, port in listening} == wanted, "a port nobody asked for (a dashboard/HTTP server) is open"
+
+
+def test_a_side_named_none_has_no_hill_in_play_and_in_replay():
+    from workbench.simulate import replay_game
+
+    games = simulate({"terrain": ["fixed"], "hills": ["white:h4/black:none"]}, "random", "random", 2, max_plies=6,
+                     workers=0, progress=False)
+    assert games.hill_white.tolist() == ["h4", "h4"] and games.hill_black.isna().all()
+    replay = replay_game(games.iloc[1], max_plies=6, events=False).row
+    assert (replay["hill_white"], replay["hill_black"], replay["plies"]) == ("h4", None, games.plies.iloc[1])

@@ -142,6 +142,9 @@ def test_native_state_api_undo_clone_and_illegal_actions():
     ns.apply(a)
     assert ns.ply == 1 and other.ply == 0 and ns.history == [a]
     assert ns.to_python().legal_actions() == ns.legal_actions()
+    py.apply(a)
+    assert native.NativeState.from_state(py).fired == tuple(py.fired), "a converted state keeps what fired"
+    py.undo()
     assert ns.undo() == a and ns.to_dict() == start
     with pytest.raises(IndexError):
         ns.undo()
@@ -208,6 +211,29 @@ def test_simulate_falls_back_to_python_for_agents_without_a_native_twin(monkeypa
     register_agent("random", MyRandom)  # a built-in name replaced by a registered agent plays in Python
     games = simulate(None, "random", "random", 1, seed=1, max_plies=10, workers=0, progress=False)
     assert list(games.engine) == ["python"]
+
+
+@needs_native
+def test_positions_beyond_the_native_capacity_are_refused_clearly():
+    from workbench.engine.pieces import ARCHER
+
+    st = new_game("terrain=fixed", seed=1)
+    assert native.supports(st)
+    st.destroyed[0].extend([ARCHER] * native._native.MAX_MARKERS)
+    assert not native.supports(st)
+    with pytest.raises(ValueError, match="archers a side"):
+        native.NativeState.from_state(st)
+    assert native.PORTED_RULES >= set(st.rules.names()), "every rule of RulesConfig is ported"
+
+
+@needs_native
+def test_library_engine_argument_gives_the_same_counts():
+    from workbench.bench import playouts
+    from workbench.perft import count
+
+    assert count("terrain=fixed", depth=3, engine="native") == count("terrain=fixed", depth=3, engine="python")
+    py, nat = playouts(4, 9, 60, engine="python"), playouts(4, 9, 60, engine="native")
+    assert (py["engine"], nat["engine"]) == ("python", "native") and py["plies"] == nat["plies"]
 
 
 @needs_native

@@ -185,7 +185,7 @@ def test_interrupted_run_resumes_without_replaying(tmp_path):
     out = tmp_path / "batch.parquet"
     args = [sys.executable, "-m", "workbench", "simulate", "--games", "40", "--white", "greedy", "--black", "random",
             "--max-plies", "40", "--seed", "9", "--workers", "1", "--flush-every", "0.05", "--no-progress",
-            "--out", str(out)]
+            "--engine", "python", "--out", str(out)]  # the Python engine: slow enough to be killed midway
     # Its own session, so the kill takes the whole run (pool workers included), as a user's kill -9 of a job would.
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
@@ -203,5 +203,5 @@ def test_interrupted_run_resumes_without_replaying(tmp_path):
     assert len(full) == 40 and full.game_id.is_unique
     kept = full.set_index("game_id").loc[partial.game_id]
     assert (kept.seconds.values == partial.seconds.values).all(), "finished games were replayed"
-    fresh = simulate(None, "greedy", "random", 40, seed=9, max_plies=40, workers=2, progress=False)
+    fresh = simulate(None, "greedy", "random", 40, seed=9, max_plies=40, workers=2, progress=False, engine="python")
     _same_games(full, fresh)

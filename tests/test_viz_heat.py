@@ -91,3 +91,15 @@ def test_compare_shares_one_scale_across_toggles():
     plt.close(fig)
     winter = heat.with_rules(st, season="winter")
     assert winter.board.winter and winter.squares == st.squares and winter.game.terrain == st.game.terrain
+
+
+def test_rim_coordinates_stay_readable_on_small_grid_panels():
+    """Issue 14 (notebook 04): a 4-panel figure shrank the rim coordinates to about 4 pt."""
+    st = new_game(seed=0).game.state_from_pieces({})
+    fig, axes = plt.subplots(1, 4, figsize=(12, 3.3))
+    try:
+        mpl.heatmap(st, {h: 1.0 for h in range(91)}, ax=axes[0], annotate=False, overlays=())
+        sizes = [t.get_fontsize() for t in axes[0].texts if t.get_text() in ("a", "l", "1", "6")]
+        assert len(sizes) >= 4 and min(sizes) >= mpl.MIN_COORD_POINTS
+    finally:
+        plt.close(fig)

@@ -94,3 +94,16 @@ def test_before_after_marks_changed_hexes():
     svg = before_after_svg([before, after])
     marked = [p.get("data-hex") for p in elements(svg, "polygon", "highlight")]
     assert sorted(marked) == ["e3", "e3", "e4", "e4"]  # on both boards
+
+
+def test_the_pictures_tooltip_is_in_words_not_the_repr():
+    """Issue 14 (notebook 03): the SVG title read ``<TerraFeud ply 24, white to move>``."""
+    import re
+
+    from workbench.engine import new_game
+    from workbench.viz.svg import board_svg
+
+    st = new_game(seed=0)
+    st.play("f3-f5")
+    title = re.search(r"<title>([^<]*)</title>", board_svg(st)).group(1)
+    assert title == "TerraFeud, summer, ply 1: Black to move"

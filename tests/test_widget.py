@@ -287,3 +287,113 @@ def test_agent_with_parameters_from_the_panel():
     assert c.view()["agent"] == {"name": "alphabeta:depth=1,nodes=300", "side": "black"}
     c.play("f3-f5")  # the agent answers at once with a legal Black action
     assert c.state.ply == 2 and c.state.to_move == 0
+
+
+def test_checkmate_threat_and_order_step_are_in_the_view() -> None:
+    from pathlib import Path
+
+    ctrl = BoardController()
+    ctrl.load_scenario(Path(__file__).parents[1] / "scenarios/rulebook/checkmate.yaml")
+    view = ctrl.view()
+    assert view["terminal"] and view["lost_feudal"] == {"side": "white", "hex": "a1", "victory": "checkmate"}
+    assert view["threatened_hexes"] == []
+    ctrl = position({"f3": "F", "f11": "f", "f2": "I", "e3": "I", "g3": "I", "f9": "c"})
+    assert ctrl.view()["threatened_hexes"] == (["f3"] if ctrl.state.is_threatened(0) else [])
+    ctrl.click("f3")
+    ctrl.start_order()
+    ctrl.click("e3")
+    ctrl.click("e4")
+    assert ctrl.view()["order_from"] == [["e3", "e4"]]  # the chosen first step is drawn
+
+
+def test_move_line_goto_evaluations_and_fresh_terrain() -> None:
+    ctrl = BoardController(new_game(seed=0))
+    ctrl.set_agent("greedy", "black", seed=1)
+    ctrl.play("e3-e4")
+    assert ctrl.message.startswith("greedy played") and ctrl.level == "info"
+    rows = ctrl.view()["line"]
+    assert [r["ply"] for r in rows] == [1, 2] and all("eval" in r for r in rows)
+    ctrl.set_agent(None)
+    assert "played" not in ctrl.message  # the agent's news does not outlive the agent
+    ctrl.goto(0)
+    assert ctrl.state.ply == 0 and [r["ply"] for r in ctrl.view()["line"]] == [1, 2]
+    ctrl.goto(2)
+    assert ctrl.state.ply == 2 and not ctrl.view()["can_redo"]
+    seeds = set()
+    for _ in range(3):
+        ctrl.new_game()
+        seeds.add(ctrl.state.game.seed)
+    assert len(seeds) > 1, "rolled terrain must not always use seed 0"
+    ctrl.new_game(seed=7, season="winter", castling="sacrifice")
+    summary = ctrl.view()["active_rules"]
+    assert summary["season"] == "winter" and summary["toggles"] == ["castling=sacrifice"] and summary["seed"] == 7
+    assert summary["hexes"][0].startswith("hill: white ") and ", black " in summary["hexes"][0]
+
+
+def test_editor_cancel_clear_and_export_stub() -> None:
+    ctrl = BoardController(new_game(seed=0))
+    before = ctrl.state.key()
+    ctrl.start_editing()
+    ctrl.set_edit_piece("")
+    ctrl.click("f3")
+    ctrl.cancel_editing()
+    assert not ctrl.editing and ctrl.state.key() == before and ctrl.view()["pieces"]["f3"] == "K"
+    ctrl.clear_board()
+    assert ctrl.editing and ctrl.view()["pieces"] == {}
+    ctrl.cancel_editing()
+    text = ctrl.export_scenario("probe")
+    assert "title: White to move, 28 pieces, summer" in text and "checks:" in text and "note:" in text
+    from workbench.scenarios import load_scenario_text
+
+    assert load_scenario_text(text).initial_state().key() == before  # the stub loads as written
+
+
+def test_evaluation_and_rule_change_diff() -> None:
+    ctrl = BoardController(new_game(seed=0))
+    result = ctrl.analyse("greedy")
+    assert result["best"] and ctrl.view()["analysis"]["arrows"]
+    ctrl.play("e3-e4")
+    assert ctrl.view()["analysis"] is None  # an evaluation belongs to the position it was made for
+    diff = ctrl.compare_toggle("season=winter")
+    view = ctrl.view()["diff"]
+    assert view["change"] == "season=winter" and len(view["gained"]) == len(diff["gained"]) > 0
+    assert all(x["arrows"] for x in view["gained"])
+    with pytest.raises(WidgetError, match="season"):
+        ctrl.compare_toggle("season=autumn")
+
+
+def test_a_new_board_rolls_fresh_terrain_unless_seeded() -> None:
+    pytest.importorskip("anywidget")
+    from workbench.widget import HexBoard
+
+    seeds = {HexBoard().state.game.seed for _ in range(4)}
+    assert None not in seeds and len(seeds) > 1
+    assert HexBoard(seed=5).state.game.seed == 5
+
+
+def test_bridges_and_fords_come_from_the_games_board() -> None:
+    ctrl = BoardController(new_game("bridges=b4/k4,fords=d5/h5/f6", seed=1))
+    view = ctrl.view()
+    crossings = {h: t["kind"] for h, t in view["terrain"].items() if t["kind"] in ("bridge", "ford")}
+    assert crossings == {"b4": "bridge", "k4": "bridge", "d5": "ford", "f6": "ford", "h5": "ford"}
+    assert "bridges=b4,k4" in view["active_rules"]["toggles"]
+
+
+def test_new_game_reports_bad_parameters_and_start_files_in_the_panel(tmp_path) -> None:
+    ctrl = BoardController(new_game(seed=1))
+    before = ctrl.state
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("id: bad\ntitle: t\nrules: {fords: [d5, f6]}\n", encoding="utf-8")
+    for kw, words in [({"archer_range": 0}, "archer_range=0 is out of range; allowed: whole numbers 2..10"),
+                      ({"bridges": "b4/e4"}, "bridges: e4 is not on the river"),
+                      ({"fords": "d5/f6"}, "f6 is both a bridge and a ford"),
+                      ({"start": str(tmp_path / "none.yaml")}, "the start file does not load"),
+                      ({"start": str(bad)}, "line 3: parameters bridges and fords")]:
+        ctrl.new_game(seed=2, **kw)
+        assert ctrl.level == "error" and words in ctrl.message and ctrl.state is before
+    good = tmp_path / "good.yaml"
+    good.write_text("id: duel\ntitle: t\nrules: {hill: false, swamp: false}\n"
+                    "position:\n  to_move: black\n  pieces: {a1: F, l6: f, f9: k}\n", encoding="utf-8")
+    ctrl.new_game(seed=2, start=str(good), archer_range=3)
+    assert ctrl.level == "info" and ctrl.state.game.start_id == "duel" and ctrl.state.to_move == 1
+    assert ctrl.state.game.rules.archer_range == 3

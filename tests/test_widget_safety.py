@@ -66,7 +66,7 @@ def test_page_agents_are_capped_and_think_in_a_thread() -> None:
     board.wait(30)
     assert board.state.ply == 2 and board.busy == "" and time.perf_counter() - start < 10
     view = send(board, type="agent", name="mcts:iterations=10^9,rollout_depth=99", side="white")
-    assert view["agent"]["name"] == "mcts:iterations=1500,rollout_depth=8" and view["flipped"]
+    assert view["agent"]["name"] == "mcts:iterations=5000,rollout_depth=8,seconds=2.0" and view["flipped"]
     board.wait(30)
     view = send(board, type="agent", name="mcts:nodes=5", side="white")
     assert "unknown parameter 'nodes'" in view["message"]
@@ -111,3 +111,67 @@ def test_upload_and_download_round_trip_a_record() -> None:
     assert all("eval" in row for row in view["line"])  # a loaded record shows per-move evaluations
     view = send(other, type="upload", kind="record", name="../../x.json", text="[" * 100_000)
     assert view["level"] == "error" and "x.json" in view["message"] and "[[[" not in view["message"]
+
+
+def test_the_page_cannot_set_the_boards_traits() -> None:
+    board = HexBoard(new_game(seed=0))
+    before = dict(board.view)
+    board._handle_msg({"content": {"data": {"method": "update", "state": {"view": {"x": "Z" * 1000}, "busy": "hacked"}}},
+                       "buffers": []})
+    assert board.view == before and board.busy == ""
+
+
+def test_a_new_game_while_the_agent_thinks_gets_its_own_reply() -> None:
+    board = HexBoard(new_game(seed=0))
+    send(board, type="agent", name="alphabeta:depth=3,nodes=6000", side="white")  # it moves first, in a thread
+    assert board.busy
+    send(board, type="new_game", seed="7", rules={}, other="")  # allowed while it thinks about the old game
+    for _ in range(3):
+        board.wait(30)
+    assert board.state.game.seed == 7 and board.state.ply == 1 and board.busy == ""  # it answered the new game
+
+
+def test_a_page_may_not_start_a_game_from_a_server_file(tmp_path) -> None:
+    board = HexBoard(new_game(seed=0))
+    for fields in ({"rules": {}, "other": "start=/etc/passwd"}, {"rules": {"start": "/etc/hostname"}, "other": ""}):
+        view = send(board, type="new_game", seed="7", **fields)
+        assert view["level"] == "error" and "names a server file" in view["message"]
+        assert "line" not in view["message"] and board.state.game.start is None
+    good = tmp_path / "duel.yaml"
+    good.write_text("id: duel\ntitle: t\nposition:\n  pieces: {a1: F, l6: f}\n", encoding="utf-8")
+    board.new_game(seed=1, start=str(good))  # Python (the notebook's owner) may
+    assert board.state.game.start_id == "duel"
+
+
+def test_the_new_game_panel_offers_every_parameter_and_plays_them() -> None:
+    from workbench.engine import RulesConfig
+
+    board = HexBoard(new_game(seed=0))
+    offered = {f["name"]: f for f in board.geometry["rule_fields"]}
+    assert set(RulesConfig.names()) - set(offered) == {"hills", "swamps", "start"}
+    assert offered["archer_range"]["default"] == 2 and "2..10" in offered["archer_range"]["title"]
+    view = send(board, type="new_game", seed="3", other="",
+                rules={"archer_range": "3", "castling_uses": "0", "bridges": "b4,k4", "fords": "d5,f6,h5"})
+    rules = board.state.game.rules
+    assert view["level"] == "info" and (rules.archer_range, rules.castling_uses) == (3, 0)
+    assert rules.fords == ("d5", "f6", "h5") and view["terrain"]["f6"]["kind"] == "ford"
+    view = send(board, type="new_game", seed="3", other="", rules={"aura_step": "0"})
+    assert view["level"] == "error" and "aura_step=0 is out of range; allowed: whole numbers 1..10" in view["message"]
+
+
+def test_no_page_route_opens_a_server_file_through_start(tmp_path) -> None:
+    """``start=PATH`` names a server file: refused from the new-game box, the diff box and uploaded files."""
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("TOPSECRET: 1\n", encoding="utf-8")
+    board = HexBoard(new_game(seed=0))
+    sends = [
+        {"type": "new_game", "seed": "1", "rules": {"start": str(secret)}, "other": ""},
+        {"type": "new_game", "seed": "1", "rules": {}, "other": f"start={secret}"},
+        {"type": "new_game", "seed": "1", "rules": {}, "other": "start=/nonexistent/x.yaml"},
+        {"type": "compare", "change": f"start={secret}"},
+        {"type": "upload", "kind": "scenario", "name": "s.yaml", "text": f"id: s\ntitle: t\nrules: {{start: {secret}}}\n"},
+    ]
+    messages = [send(board, **content)["message"] for content in sends]
+    for message in messages:
+        assert "TOPSECRET" not in message and "No such file" not in message and "server file" in message
+    assert board.state.ply == 0 and board.state.game.rules.start is None

@@ -16,7 +16,7 @@ from typing import Any
 
 from .engine import Game, GameState, IllegalActionError, RulesConfig
 from .engine.pieces import SIDE_NAMES
-from .engine.telemetry import N_COUNTERS, RULES, counters_dict
+from .engine.telemetry import N_COUNTERS, RULE_INDEX, RULES, counters_dict
 
 try:  # the extension is optional: without cargo the pure-Python engine does everything
     from . import _native  # type: ignore[attr-defined]
@@ -111,9 +111,33 @@ def setup_of(st: GameState, live: bool = True) -> dict[str, Any]:
         "winner": st.winner,
         "victory": st.victory,
         "counters": list(st.counters),
+        "fired": [(RULE_INDEX[r], side, h) for r, side, h in st.fired],
         "settled": bool(getattr(st, "_settled", False)),
         "skip_mate_test": live,
     }
+
+
+# Every rule the native core implements: terrain ones through the board's tables, the others in
+# rules_dict. A rule added to RulesConfig later is played natively only at its default value.
+PORTED_RULES = frozenset((
+    "season", "hill", "swamp", "terrain", "hills", "swamps", "bridges", "fords", "start", *_RULE_FIELDS,
+))
+
+
+def supports(st: GameState) -> bool:
+    """Whether the native core holds this position and rules: every non-default rule is one it ports,
+    and at most ``MAX_MARKERS`` archers a side, counting those the promotion pool could bring back
+    (the core keeps markers in fixed arrays)."""
+    if _native is None or not set(st.rules.non_default()) <= PORTED_RULES:
+        return False
+    from .engine.pieces import ARCHER
+
+    for s in (0, 1):
+        own = sum(1 for c in st.squares if c and c >> 3 == s)
+        archers = sum(1 for c in st.squares if c == (ARCHER | (s << 3))) + st.destroyed[s].count(ARCHER)
+        if archers > _native.MAX_MARKERS or own + len(st.destroyed[s]) > 91:
+            return False
+    return True
 
 
 class NativeState:
@@ -134,6 +158,10 @@ class NativeState:
     def from_state(cls, st: GameState) -> NativeState:
         """The native twin of a Python state (same position, result and counters; no history)."""
         _require()
+        if not supports(st):
+            raise ValueError(f"the native core holds at most {_native.MAX_MARKERS} archers a side (with the "
+                             "destroyed ones a promotion could bring back) and plays the rules it ports ("
+                             f"{', '.join(sorted(PORTED_RULES))}); use engine=python for this game")
         return cls(st.game, _native.State(board_tables(st.game), rules_dict(st.rules), setup_of(st)))
 
     @classmethod
@@ -158,6 +186,12 @@ class NativeState:
 
     def apply(self, action: tuple, check: bool = True) -> None:
         """Play an action; an illegal one raises ``IllegalActionError`` naming the rule (from the Python engine)."""
+        from .engine.state import action_shape_error
+
+        shape = action_shape_error(action)
+        if shape is not None:  # None, (), text, a bad hex: the same error as the Python engine's
+            shown = repr(action) if len(repr(action)) <= 60 else repr(action)[:57] + "..."
+            raise IllegalActionError(f"{shown}: not an action: {shape}")
         try:
             self._st.apply(tuple(action), check)
         except ValueError:
@@ -262,10 +296,9 @@ class NativeState:
 
         sq = self._st.squares()
         markers = {}
-        for s, m in enumerate(self._st.markers()):
+        for m in self._st.markers():
             for a, t in sorted(m):
                 markers[hex_name(a)] = hex_name(t)
-            del s
         castled = self._st.castled()
         destroyed = self._st.destroyed()
         out: dict[str, Any] = {
@@ -365,6 +398,8 @@ def play_native(
     the last), ``fired`` (per ply), ``winner``, ``victory``, ``plies`` and ``counters``.
     """
     _require()
+    if not supports(start):
+        raise ValueError(f"the native core holds at most {_native.MAX_MARKERS} archers a side; use engine=python")
     from .agents.native_agent import install_eval_params
 
     install_eval_params()  # the evaluation's weights, once per process (pool and Dask workers too)

@@ -12,7 +12,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from .engine import GameState, new_game
+from .engine import GameState, RulesError, new_game
 
 
 def engine_state(state: GameState, engine: str = "python") -> Any:
@@ -38,6 +38,11 @@ def perft(state: Any, depth: int) -> int:
         total += perft(state, depth - 1)
         state.undo()
     return total
+
+
+def count(rules: str | None = None, seed: int = 0, depth: int = 3, engine: str = "auto") -> int:
+    """Perft from the classic start of ``rules`` on the chosen engine (``auto``: native when built)."""
+    return perft(engine_state(new_game(rules or None, seed=seed), engine), depth)
 
 
 def expected_table() -> list[dict]:
@@ -73,7 +78,12 @@ def main(argv: list[str] | None = None) -> int:
             bad += not ok
             print(f"{'PASS' if ok else 'FAIL'} [{engine}] {row['rules'] or 'default'} seed={row['seed']}: {got}")
         return 1 if bad else 0
-    st = engine_state(new_game(args.rules or None, seed=args.seed), engine)
+    if not 0 <= args.depth <= 8:
+        ap.error(f"--depth {args.depth}: allowed 0..8 (perft grows about 50-fold per ply)")
+    try:
+        st = engine_state(new_game(args.rules or None, seed=args.seed), engine)
+    except RulesError as exc:  # a user error: one clear line, no traceback
+        ap.error(f"--rules: {exc}")
     for d in range(1, args.depth + 1):
         print(d, perft(st, d))
     return 0

@@ -29,23 +29,24 @@ def _peak_mb() -> tuple[float, float]:
     return me, kids
 
 
-def speed(games: int, agent: str, max_plies: int, workers: int, seed: int) -> dict[str, float]:
+def speed(games: int, agent: str, max_plies: int, workers: int, seed: int, engine: str = "auto") -> dict[str, float]:
     """Games per second of ``agent`` self-play with ``workers`` processes."""
     t0 = time.perf_counter()
-    df = simulate(None, agent, agent, games, seed=seed, max_plies=max_plies, workers=workers, progress=False)
+    df = simulate(None, agent, agent, games, seed=seed, max_plies=max_plies, workers=workers, progress=False,
+                  engine=engine)
     dt = time.perf_counter() - t0
     return {"workers": workers, "games": len(df), "seconds": dt, "games_per_sec": len(df) / dt,
             "plies_per_sec": float(df.plies.sum()) / dt}
 
 
-def memory(games: int, agent: str, max_plies: int, workers: int, seed: int) -> dict[str, float]:
+def memory(games: int, agent: str, max_plies: int, workers: int, seed: int, engine: str = "auto") -> dict[str, float]:
     """Peak RSS after a batch of games/10 and after a batch of ``games``, both written to disk."""
     out: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for label, n in (("short", max(1, games // 10)), ("long", games)):
             t0 = time.perf_counter()
             df = simulate(None, agent, agent, n, seed=seed, max_plies=max_plies, workers=workers,
-                          out=Path(tmp) / f"{label}.parquet", progress=False)
+                          out=Path(tmp) / f"{label}.parquet", progress=False, engine=engine)
             me, kids = _peak_mb()
             out.update({f"{label}_games": len(df), f"{label}_seconds": time.perf_counter() - t0,
                         f"{label}_peak_main_mb": me, f"{label}_peak_worker_mb": kids})
@@ -61,16 +62,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-plies", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"))
     args = ap.parse_args(argv)
-    one = speed(args.games, args.agent, args.max_plies, 1, args.seed)
-    two = speed(args.games, args.agent, args.max_plies, 2, args.seed)
-    result: dict[str, object] = {"one_worker": one, "two_workers": two,
+    from workbench.native import resolve_engine
+
+    engine = resolve_engine(args.engine)
+    one = speed(args.games, args.agent, args.max_plies, 1, args.seed, engine)
+    two = speed(args.games, args.agent, args.max_plies, 2, args.seed, engine)
+    result: dict[str, object] = {"engine": engine, "one_worker": one, "two_workers": two,
                                  "speedup_2_over_1": two["games_per_sec"] / one["games_per_sec"]}
     if args.memory_games > 0:
-        result["memory"] = memory(args.memory_games, args.agent, args.max_plies, 2, args.seed)
+        result["memory"] = memory(args.memory_games, args.agent, args.max_plies, 2, args.seed, engine)
     if args.json:
         print(json.dumps(result, indent=1))
         return 0
+    print(f"engine: {engine}")
     for key in ("one_worker", "two_workers"):
         r = result[key]
         print(f"{r['workers']} worker(s): {r['games']} games in {r['seconds']:.1f} s = "  # type: ignore[index]

@@ -28,8 +28,14 @@ pub struct Geometry {
     /// between[a * 91 + b]: hexes strictly between a and b.
     pub between: Vec<Vec<u8>>,
     pub pike_zone: Vec<Vec<u8>>,
+    /// pike_mask[h]: `pike_zone[h]` as a bit set.
+    pub pike_mask: Vec<u128>,
     /// cavalry_paths[h]: (landing, intermediates) in Python's order.
     pub cavalry_paths: Vec<Vec<(u8, Vec<u8>)>>,
+    /// cavalry_compact[h][i] = [landing, number of intermediates, first, second]: `cavalry_paths`
+    /// without the inner vectors (the hot path), `cavalry_count[h]` entries used.
+    pub cavalry_compact: Vec<[[u8; 4]; 18]>,
+    pub cavalry_count: Vec<u8>,
     /// cavalry_reach[t * 91 + h]: some gallop from h lands on or passes over t.
     pub cavalry_reach: Vec<bool>,
     /// direction_to[a * 91 + b]: direction d with b on rays[a][d], or NONE.
@@ -160,6 +166,7 @@ fn build() -> Geometry {
             out
         })
         .collect();
+    let pike_mask: Vec<u128> = pike_zone.iter().map(|z| z.iter().fold(0u128, |m, &n| m | (1u128 << n))).collect();
     let cavalry_paths: Vec<Vec<(u8, Vec<u8>)>> = (0..N_HEXES)
         .map(|h| {
             let mut out = Vec::new();
@@ -180,6 +187,14 @@ fn build() -> Geometry {
             out
         })
         .collect();
+    let mut cavalry_compact = vec![[[0u8; 4]; 18]; N_HEXES];
+    let mut cavalry_count = vec![0u8; N_HEXES];
+    for (h, paths) in cavalry_paths.iter().enumerate() {
+        for (i, (land, inter)) in paths.iter().enumerate() {
+            cavalry_compact[h][i] = [*land, inter.len() as u8, inter[0], *inter.get(1).unwrap_or(&NONE)];
+        }
+        cavalry_count[h] = paths.len() as u8;
+    }
     let mut cavalry_reach = vec![false; N_HEXES * N_HEXES];
     for (h, paths) in cavalry_paths.iter().enumerate() {
         for (land, inter) in paths {
@@ -208,7 +223,10 @@ fn build() -> Geometry {
         ring,
         between,
         pike_zone,
+        pike_mask,
         cavalry_paths,
+        cavalry_compact,
+        cavalry_count,
         cavalry_reach,
         direction_to,
     }

@@ -24,9 +24,7 @@ pub const MAX_ORDER: usize = 4;
 /// Most markers per side (one per archer); a start with more archers is refused by the adapter.
 pub const MAX_MARKERS: usize = 24;
 /// Capacity of the counters array (2 * number of rules).
-pub const MAX_COUNTERS: usize = 64;
-/// Capacity of the rules fired by one action.
-pub const MAX_FIRED: usize = 64;
+pub const MAX_COUNTERS: usize = 2 * RULES.len();
 const MAX_MATE_DEPTH: i32 = 2;
 
 /// Rule-usage telemetry names, in `workbench/engine/telemetry.py`'s order (tests compare them).
@@ -227,6 +225,8 @@ pub struct Setup {
     pub winner: Option<usize>,
     pub victory: Option<Victory>,
     pub counters: Vec<u32>,
+    /// What the action that led here fired (`GameState.fired`), as (rule index, side, hex).
+    pub fired: Vec<Fired>,
     /// Triggers 2-3 have already run on this board (`GameState._settled`).
     pub settled: bool,
     /// A live state converted mid-game: its result is already known, skip the start-of-turn mate test.
@@ -266,6 +266,13 @@ impl<T: Copy + Default, const N: usize> std::ops::Deref for Small<T, N> {
 
 type Steps = Small<(i16, u8), { MAX_ORDER + 1 }>;
 
+/// W6: may an infantryman attack the enemy piece `c` on `t` alone? (`own_zone`: its side's pikemen zones.)
+#[inline]
+fn w6_ok(c: u8, t: usize, own_zone: u128) -> bool {
+    let k = c & 7;
+    k == ARCHER || k == INFANTRY || ((k == KNIGHT || k == CAVALRY) && has(own_zone, t))
+}
+
 #[inline]
 fn bit(h: usize) -> u128 {
     1u128 << h
@@ -295,8 +302,8 @@ struct Pos {
     feudal: [i8; 2],
     settled: bool,
     counters: [u32; MAX_COUNTERS],
-    fired: [Fired; MAX_FIRED],
-    n_fired: u8,
+    /// Where this position's action's entries start in `State::fired_log`.
+    fired_start: u32,
 }
 
 /// A TerraFeud game state with undo.
@@ -312,6 +319,9 @@ pub struct State {
     removed: u32,
     zones: Option<[u128; 2]>,
     cache: Option<Vec<Action>>,
+    /// What each applied action fired, oldest first: an action's entries are the tail from its
+    /// position's `fired_start`, and `pop` truncates them away (Python's `_pop` restores `fired`).
+    fired_log: Vec<Fired>,
 }
 
 impl State {
@@ -334,8 +344,7 @@ impl State {
             feudal: [-1, -1],
             settled: setup.settled,
             counters: [0; MAX_COUNTERS],
-            fired: [(0, 0, 0); MAX_FIRED],
-            n_fired: 0,
+            fired_start: 0,
         };
         for (h, &c) in setup.squares.iter().enumerate().take(N_HEXES) {
             p.sq[h] = c;
@@ -375,6 +384,7 @@ impl State {
             removed: 0,
             zones: None,
             cache: None,
+            fired_log: setup.fired.clone(),
         };
         if let Some(v) = setup.victory {
             st.p.victory = Some(v);
@@ -472,7 +482,7 @@ impl State {
 
     /// Rules fired by the most recently applied action.
     pub fn fired(&self) -> &[Fired] {
-        &self.p.fired[..self.p.n_fired as usize]
+        &self.fired_log[self.p.fired_start as usize..]
     }
 
     /// Hexes in the zone of control of `side`'s pikemen (W2), as a bit set.
@@ -484,9 +494,7 @@ impl State {
         let mut z = [0u128; 2];
         for (h, &c) in self.p.sq.iter().enumerate() {
             if c & 7 == PIKEMAN {
-                for &n in &g.pike_zone[h] {
-                    z[side_of(c)] |= bit(n as usize);
-                }
+                z[side_of(c)] |= g.pike_mask[h];
             }
         }
         self.zones = Some(z);
@@ -738,17 +746,6 @@ impl State {
         }
     }
 
-    fn w6_ok(&mut self, t: usize, s: usize) -> bool {
-        let k = self.p.sq[t] & 7;
-        if k == ARCHER || k == INFANTRY {
-            return true;
-        }
-        if k == KNIGHT || k == CAVALRY {
-            return has(self.zone(s), t);
-        }
-        false
-    }
-
     #[allow(clippy::too_many_arguments)]
     fn gen_infantry(
         &mut self,
@@ -760,7 +757,29 @@ impl State {
         acts: &mut Vec<Action>,
         own_zone: u128,
     ) {
-        let board = Arc::clone(&self.board);
+        let out = self.infantry_targets(g, h, s, zone, mines, own_zone);
+        for &t in out.iter() {
+            let a = Action::Move { from: h as u8, to: t, promo: 0 };
+            if self.board.promotes[s][t as usize] {
+                let ex = self.with_promotions(&a);
+                acts.extend(ex);
+            } else {
+                acts.push(a);
+            }
+        }
+    }
+
+    /// Final hexes of an infantryman's moves: steps (W6 for attacks) then aura moves (W5).
+    fn infantry_targets(
+        &self,
+        g: &Geometry,
+        h: usize,
+        s: usize,
+        zone: u128,
+        mines: u128,
+        own_zone: u128,
+    ) -> Small<u8, 64> {
+        let board = &*self.board;
         let walk = &board.walkable;
         let mut out: Small<u8, 64> = Small::new();
         for &n in &board.steps[h] {
@@ -794,7 +813,7 @@ impl State {
                     }
                     let c = self.p.sq[n as usize];
                     if c != 0 {
-                        if side_of(c) != s && self.w6_ok(n as usize, s) {
+                        if side_of(c) != s && w6_ok(c, n as usize, own_zone) {
                             out.push(n);
                         }
                         break;
@@ -807,16 +826,7 @@ impl State {
                 }
             }
         }
-        let promotes = &board.promotes[s];
-        for &t in out.iter() {
-            let a = Action::Move { from: h as u8, to: t, promo: 0 };
-            if promotes[t as usize] {
-                let ex = self.with_promotions(&a);
-                acts.extend(ex);
-            } else {
-                acts.push(a);
-            }
-        }
+        out
     }
 
     /// W5 with its parameters: within aura_radius of the own feudal now (and, with aura_memory, at
@@ -886,10 +896,11 @@ impl State {
         let enemy_pike = code(PIKEMAN, 1 - s);
         let mut seen = [0u8; 18];
         let mut n = 0;
-        for (land, inter) in &g.cavalry_paths[h] {
-            let mut fin = *land;
-            let exact_pike = self.p.sq[*land as usize] == enemy_pike;
-            for &i in inter {
+        for path in &g.cavalry_compact[h][..g.cavalry_count[h] as usize] {
+            let land = path[0];
+            let mut fin = land;
+            let exact_pike = self.p.sq[land as usize] == enemy_pike;
+            for &i in &path[2..2 + path[1] as usize] {
                 if swamp_stop[i as usize] || (!exact_pike && has(zone, i as usize)) {
                     fin = i;
                     break;
@@ -965,20 +976,17 @@ impl State {
     fn push(&mut self) {
         self.stack.push(self.p);
         // Everything fired from here until the matching pop is taken back by it.
-        self.p.n_fired = 0;
+        self.p.fired_start = self.fired_log.len() as u32;
     }
 
     /// Telemetry: `RULES[rule]` fired for `side` on hex `h` (-1: no hex).
     fn fire(&mut self, rule: u8, side: usize, h: i16) {
         self.p.counters[2 * rule as usize + side] += 1;
-        let n = self.p.n_fired as usize;
-        if n < MAX_FIRED {
-            self.p.fired[n] = (rule, side as u8, h);
-            self.p.n_fired += 1;
-        }
+        self.fired_log.push((rule, side as u8, h));
     }
 
     fn pop(&mut self) {
+        self.fired_log.truncate(self.p.fired_start as usize);
         if let Some(p) = self.stack.pop() {
             self.p = p;
         }
@@ -1409,8 +1417,11 @@ impl State {
         let inf = code(INFANTRY, s);
         let inf_e = code(INFANTRY, e);
         let mut ready: u128 = 0;
-        for h in 0..N_HEXES {
-            if has(self.p.aura_ready, h) && self.p.sq[h] == inf_e {
+        let mut rest = self.p.aura_ready;
+        while rest != 0 {
+            let h = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if self.p.sq[h] == inf_e {
                 ready |= bit(h);
             }
         }

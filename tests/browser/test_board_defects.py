@@ -1,6 +1,6 @@
 """Issue 14 in the real browser: each defect a new user saw, judged by pixels and visible text.
 
-One Voila server serves one notebook with four boards (tactics, rules, game, checkmate); each test
+One Voila server serves one notebook with five boards (tactics, rules, game, checkmate, promotion); each test
 opens its own page (a fresh kernel). Colours come from hexboard.js (TARGETS) and hexboard.css.
 """
 
@@ -31,8 +31,10 @@ game = HexBoard(new_game(seed=0))
 game.play("f3-f5", "f9-f7", "d2*d4")
 mate = HexBoard()
 mate.load_scenario({str(ROOT / "scenarios/rulebook/checkmate.yaml")!r})
+promo = HexBoard(plain.state_from_pieces(P({{"f1": "F", "l6": "f", "e9": "I", "f5": "k"}}), to_move=0,
+                                         destroyed=[[4, 5], []]))
 from IPython.display import display
-for b in (tactics, rules, game, mate):
+for b in (tactics, rules, game, mate, promo):
     display(b)
 """
 ATTACK, CASTLE, ORDER, MATED, LAST = (227, 0, 27), (0, 100, 220), (208, 0, 176), (255, 23, 68), (192, 57, 43)
@@ -53,14 +55,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NotebookServer]
 def page(browser, server: NotebookServer):  # noqa: ANN001, ANN201
     page = open_page(browser, server)
     try:
-        page.wait_for_function("() => document.querySelectorAll('.tf-root').length === 4", timeout=60_000)
+        page.wait_for_function("() => document.querySelectorAll('.tf-root').length === 5", timeout=60_000)
     except Exception:  # playwright's TimeoutError: say what the page and the server saw
         pytest.fail(f"the boards never rendered; page errors {page.errors}\n{server.log()}")
     yield page
     page.close()
 
 
-def board(page, i: int):  # noqa: ANN001, ANN201 - a Locator on the i-th board: tactics, rules, game, mate
+def board(page, i: int):  # noqa: ANN001, ANN201 - a Locator on the i-th board: tactics, rules, game, mate, promo
     return page.locator(".tf-root").nth(i)
 
 
@@ -130,15 +132,22 @@ def test_active_rules_owners_legend_and_fresh_terrain(page) -> None:  # noqa: AN
     assert owners.count() == 4 and all(owners.nth(i).is_visible() for i in range(4))
     assert sorted(owners.locator(".tf-owner-letter").all_text_contents()) == ["B", "B", "W", "W"]
     legend = b.locator(".tf-legend").inner_text()
-    for word in ("bridge", "ford", "hill", "swamp", "attack", "castling", "Order", "archer marker", "last move"):
+    for word in ("bridge", "ford", "hill", "swamp", "attack", "castling", "Order", "archer marker", "last move",
+                 "under threat", "feudal lost"):
         assert word in legend, word
-    seeds = set()
+    seeds = [b.locator(".tf-rules-season").inner_text()]
+    season = b.locator(".tf-rules-season")
     for _ in range(2):
         b.locator("button.tf-btn-new_game").click()
-        wait_text(b.locator(".tf-message"), "new game")
-        seeds.add(b.locator(".tf-rules-season").inner_text())
+        # the new game's rules line replaces the old one; a new game that redrew the same terrain times out here
+        try:
+            page.wait_for_function("([el, old]) => el.textContent !== old", arg=[season.element_handle(), seeds[-1]],
+                                   timeout=15_000)
+        except Exception:  # noqa: BLE001 - Playwright's timeout: say what it means
+            pytest.fail(f"a new game kept the terrain of the previous one: {seeds[-1]!r}")
+        seeds.append(season.inner_text())
     assert all("winter" in s for s in seeds), seeds
-    assert len(seeds) == 2, f"a new game drew the same terrain twice: {seeds}"
+    assert len(set(seeds)) == 3, f"a new game drew the same terrain twice: {seeds}"
     assert b.locator(".tf-coord").count() == 44 and b.locator(".tf-coord").first.is_visible()
     size = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.tf-name')).fontSize)")
     assert size >= 9
@@ -193,6 +202,19 @@ def test_checkmate_status_and_mated_feudal(page) -> None:  # noqa: ANN001
     assert colour_pixels(hex_shot(b, "a1"), MATED, tol=50) > 60, "the mated feudal is not marked"
 
 
+def test_threatened_feudal_and_named_promotion_buttons(page) -> None:  # noqa: ANN001
+    b = board(page, 4)
+    assert "white feudal under threat" in b.locator(".tf-status").inner_text()
+    b.locator('.tf-threat-mark[data-hex="f1"]').wait_for()
+    assert colour_pixels(hex_shot(b, "f1"), MATED, tol=50) > 40, "the threatened feudal is not marked on the board"
+    click(b, "e9")
+    click(b, "e10")
+    b.locator(".tf-choice").first.wait_for()
+    assert sorted(b.locator(".tf-choice").all_inner_texts()) == ["promote to A archer", "promote to C cavalry"]
+    b.locator(".tf-choice", has_text="archer").click()
+    b.locator('.tf-piece[data-hex="e10"][data-piece="A"]').wait_for()
+
+
 def test_move_list_keys_evaluation_and_rule_diff(page) -> None:  # noqa: ANN001
     b = board(page, 2)
     assert b.locator(".tf-last-arrow").count() == 1  # the last action d2*d4, a dashed arrow through d3
@@ -208,8 +230,7 @@ def test_move_list_keys_evaluation_and_rule_diff(page) -> None:  # noqa: ANN001
     b.locator("button.tf-btn-analyse").click()
     wait_text(b.locator(".tf-analysis"), "best:", timeout=20_000)
     assert b.locator(".tf-best-arrow").count() >= 1
-    b.locator(".tf-compare-text").fill("season=winter")
-    b.locator("button.tf-btn-compare").click()
+    b.locator('button.tf-compare-btn[data-change="season=winter"]').click()  # one click per toggle
     wait_text(b.locator(".tf-diff"), "gained")
     assert b.locator(".tf-gained-arrow").count() + b.locator(".tf-lost-arrow").count() > 0
     before = b.locator("svg.tf-svg").bounding_box()["width"]

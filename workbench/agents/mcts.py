@@ -148,7 +148,7 @@ class MCTSAgent(Agent):
             if a[0] == MOVE:
                 targets: tuple[int, ...] = (sq[a[2]],)
             elif a[0] == ORDER:
-                targets = (sq[a[2]], sq[a[5]])
+                targets = tuple(sq[t] for t in a[2::3])
             else:
                 continue
             if not any(c and c >> 3 == side for c in targets):

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .geometry import ADJACENT, HEXES, N_HEXES, PIKE_ZONE, RAYS
 from .pieces import ARCHER, INFANTRY, KNIGHT, PIKEMAN
-from .state import CASTLE, MOVE, ORDER, SHOT
+from .state import CASTLE, MOVE, ORDER, SHOT, order_steps
 
 if TYPE_CHECKING:
     from .state import Action, GameState
@@ -51,7 +51,7 @@ def _strikes(action: Action) -> list[tuple[int, int]]:
     if kind == MOVE or kind == SHOT:
         return [(action[1], action[2])]
     if kind == ORDER:
-        return [(action[1], action[2]), (action[4], action[5])]
+        return [(a, t) for a, t, _ in order_steps(action)]
     return []
 
 
@@ -61,7 +61,7 @@ def _relocations(action: Action) -> list[tuple[int, int]]:
     if kind == MOVE:
         return [(action[1], action[2])]
     if kind == ORDER:
-        return [(action[1], action[2]), (action[4], action[5])]
+        return [(a, t) for a, t, _ in order_steps(action)]
     if kind == CASTLE:
         return [(action[1], action[2]), (action[2], action[1])]
     return []
@@ -72,7 +72,7 @@ def _passed_bridge(state: GameState, origin: int, final: int) -> int | None:
     for ray in RAYS[origin]:
         if final in ray:
             i = ray.index(final)
-            if i >= 1 and state.board.is_bridge[ray[i - 1]]:
+            if i >= 1 and state.board.knight_bridge[ray[i - 1]]:
                 return ray[i - 1]
             return None
     return None
@@ -89,7 +89,7 @@ def threat_sets(state: GameState, side: int) -> list[set[int]]:
     - marks the hex with an archer's shot (an ultimatum on a piece there, a mine on an empty hex);
     - kills a piece of ``side`` standing there through the triggers (an archer dying next to the
       enemy, a coordinated attack), as the engine resolves them: both infantry count;
-    - leaves two or more enemy infantry next to a hex without an enemy piece, so that a knight,
+    - leaves `coordinated` (2) or more enemy infantry next to a hex without an enemy piece, so that a knight,
       pikeman, cavalry or feudal there would die in a coordinated attack that one move completes.
 
     Markers the enemy already has count too: a mine or ultimatum is a threat by its archer.
@@ -149,7 +149,7 @@ def threat_sets(state: GameState, side: int) -> list[set[int]]:
                 if after[h] or not walk[h]:
                     continue
                 inf = [origin_of[n] for n in ADJACENT[h] if after[n] == enemy_inf]
-                if len(inf) >= 2:
+                if len(inf) >= state.board.coordinated:
                     out[h].update(inf)
             probe._pop()
     finally:

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 
 from .boarddata import board_data
-from .geometry import ADJACENT, HEXES, MAX_DISTANCE, N_HEXES, RING, hex_name, parse_hex, qy
+from .geometry import ADJACENT, BETWEEN, HEXES, MAX_DISTANCE, N_HEXES, RING, hex_name, parse_hex, qy
 from .rules import RulesConfig, RulesError
 
 WHITE, BLACK = 0, 1
@@ -66,6 +66,9 @@ def resolve_terrain(rules: RulesConfig, seed: int | None) -> Terrain:
                 pick = rng.choice(cands[side])  # always drawn, so toggles never shift other draws
             else:
                 pick = data["terrain_fixed"][kind][side]
+            if side in explicit_map and explicit_map[side] is None:
+                chosen[s] = None  # named as none: this side has none (SCENARIO-FORMAT)
+                continue
             if side in explicit_map:
                 pick = explicit_map[side]
                 h = parse_hex(pick)
@@ -141,6 +144,8 @@ class Board:
                   for t in RING[d][h])
             for h in HEXES
         ]
+        # shot_lines[h]: (target, hexes strictly between) for each shot target, for the generator.
+        self.shot_lines = [tuple((t, BETWEEN[(h, t)]) for t in self.shot_targets[h]) for h in HEXES]
 
     def kind_of(self, h: int) -> str:
         """Terrain name of a hex for pictures: river, ford, bridge, or land."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .board import Board, Terrain, board_data, resolve_terrain
@@ -60,6 +61,12 @@ def resolve_start(rules: RulesConfig) -> StartPosition:
     return _start_loader(rules)
 
 
+@lru_cache(maxsize=256)
+def _board(rules: RulesConfig, terrain: Terrain) -> Board:
+    """Boards are immutable tables: games with the same rules and terrain share one."""
+    return Board(rules, terrain)
+
+
 def classic_setup() -> dict[int, int]:
     """The classic setup from the data file: hex -> piece code, Black mirrored (section 3)."""
     out: dict[int, int] = {}
@@ -84,7 +91,7 @@ class Game:
     def __post_init__(self) -> None:
         if self.terrain is None:
             object.__setattr__(self, "terrain", resolve_terrain(self.rules, self.seed))
-        object.__setattr__(self, "board", Board(self.rules, self.terrain))  # type: ignore[arg-type]
+        object.__setattr__(self, "board", _board(self.rules, self.terrain))  # type: ignore[arg-type]
 
     board: Any = field(init=False, repr=False, compare=False, default=None)
 
@@ -102,7 +109,9 @@ class Game:
         """The start position: the classic setup, White to move, or the ``start=`` file's position."""
         start = self.start
         if start is None and self.rules.start is not None:
-            start = resolve_start(self.rules)
+            # Built directly (not by make_game): resolve now, in a Game with the start's own rules
+            # and terrain, so the position is never read under other tables.
+            return make_game(self.rules, self.seed).new_initial_state()
         if start is None:
             return self.state_from_pieces(classic_setup(), to_move=WHITE)
         from .serialize import position_fields  # serialize imports this module

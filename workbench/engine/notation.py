@@ -112,7 +112,14 @@ def _step_text(state: GameState, a: int, t: int, promo: int, side: int) -> str:
 
 
 def format_action(state: GameState, action: Action) -> str:
-    """Notation of an action in ``state`` (``x`` when the final hex holds an enemy)."""
+    """Notation of an action in ``state`` (``x`` when the final hex holds an enemy).
+
+    A tuple that is not an action at all (``(0, -1, 5, 0)``) raises ``IllegalActionError`` instead of
+    being written through Python's negative indexing as ``l6xa6``.
+    """
+    shape = action_shape_error(action)
+    if shape is not None:
+        raise IllegalActionError(f"{_short(action)}: not an action: {shape}")
     kind = action[0]
     side = state.to_move
     if kind == PASS:
@@ -202,7 +209,7 @@ def _reason(state: GameState, action: Action) -> str:  # noqa: C901 - one branch
         if d > reach or d < rng:
             hill = f"{rng}..{rng + bonus} from a hill" if bonus else "the same from a hill"
             extra = f" ({hill})" if not bd.is_hill[origin] else f" ({rng}..{reach} from this hill)"
-            return f"the target is {d} hexes away; an archer shoots exactly {rng}{extra} (W8, archer_range)"
+            return f"the target is {d} hexes away; an archer shoots exactly {rng}{extra} (W8)"
         if sq[t] and sq[t] >> 3 == s:
             return "a marker cannot be placed on your own piece (W8)"
         if state.markers[s].get(origin) == t:

@@ -14,7 +14,9 @@ crossings (``bridges``/``fords``) as a tuple of hex names in board order.
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .boarddata import board_data
@@ -55,6 +57,7 @@ _CROSSINGS = ("bridges", "fords")
 _START_MAX = 1024
 
 
+@lru_cache(maxsize=1)
 def river_band() -> tuple[str, ...]:
     """Names of the river hexes (rows ``river_rows`` of the data file), in board order."""
     rows = set(board_data()["river_rows"])
@@ -225,7 +228,7 @@ def _fmt(v: Any, name: str = "") -> str:
         items = v.split(",") if isinstance(v, str) else list(v)
         return "/".join(i for i in items if i) or "none"
     if isinstance(v, (tuple, dict)):
-        return "/".join(f"{k}:{h}" for k, h in dict(v).items())
+        return "/".join(f"{k}:{_fmt(h)}" for k, h in dict(v).items())
     return str(v)
 
 
@@ -297,6 +300,8 @@ def _crossing_names(name: str, value: Any) -> tuple[str, ...]:
 
 
 def _start_path(value: Any) -> str | None:
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
     if not isinstance(value, str):
         raise RulesError(f"parameter start must be the path of a scenario file (text), got {_short(value)}")
     text = value.strip()
@@ -312,15 +317,19 @@ def _side_hexes(name: str, value: Any) -> tuple[tuple[str, str], ...]:
         value = dict(value)
     if not isinstance(value, dict) or set(value) - {"white", "black"}:
         raise RulesError(f"toggle {name} must map white/black to a hex, e.g. {{white: h4, black: c6}}")
-    out = []
+    out: list[tuple[str, str | None]] = []
     for side in ("white", "black"):
-        if side in value and value[side] is not None:
-            try:
-                h = parse_hex(value[side])
-            except ValueError as exc:
-                raise RulesError(f"toggle {name}.{side}: {exc}") from None
-            out.append((side, HEX_NAMES[h]))
-    return tuple(out)
+        if side not in value:
+            continue  # not named: the side's hex comes from ``terrain`` (rolled or fixed)
+        if value[side] is None or (isinstance(value[side], str) and value[side].strip().lower() == "none"):
+            out.append((side, None))  # named as none: this side has no hill (swamp), SCENARIO-FORMAT
+            continue
+        try:
+            h = parse_hex(value[side])
+        except ValueError as exc:
+            raise RulesError(f"toggle {name}.{side}: {exc}") from None
+        out.append((side, HEX_NAMES[h]))
+    return tuple(out)  # type: ignore[return-value]
 
 
 _DEFAULT_DICT: dict[str, Any] = {}
@@ -389,3 +398,14 @@ def rules_table(markdown: bool = True) -> str:
     widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
     fmt = "  ".join(f"{{:<{w}}}" for w in widths)
     return "\n".join(fmt.format(*r).rstrip() for r in [head, *rows])
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m workbench rules [--markdown]``: print the table of toggles and parameters."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m workbench rules", description=main.__doc__)
+    ap.add_argument("--markdown", action="store_true", help="the Markdown table of docs/rulings.md")
+    args = ap.parse_args(argv)
+    print(rules_table(markdown=args.markdown))
+    return 0

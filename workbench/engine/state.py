@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 from .geometry import (
     ADJACENT,
-    BETWEEN,
     CAVALRY_PATHS,
     CAVALRY_REACH,
     DIRECTION_TO,
@@ -314,9 +313,10 @@ class GameState:
                     sq[ta] = captured
         else:
             self._order_rec(ready, s, size, (ORDER,), acts)
-        # Promotion suffixes are rare; expand them in one pass over the built list.
+        # Promotion suffixes are rare (only an infantryman next to a promotion hex can step onto
+        # one); expand them in one pass over the built list.
         promotes = self.board.promotes[s]
-        if any(promotes[x[i]] for x in acts[start:] for i in range(2, len(x), 3)):
+        if any(promotes[n] for a in ready for n in ADJACENT[a]):
             expanded: list[Action] = []
             for x in acts[start:]:
                 if any(promotes[x[i]] for i in range(2, len(x), 3)):
@@ -353,11 +353,11 @@ class GameState:
         if bd.is_summer_ford[h]:
             return  # no shooting from a summer ford (W8)
         current = self.markers[s].get(h, -1)
-        for t in bd.shot_targets[h]:
+        for t, between in bd.shot_lines[h]:
             c = sq[t]
             if (c and c >> 3 == s) or t == current:
                 continue
-            for b in BETWEEN[(h, t)]:
+            for b in between:
                 if sq[b]:
                     break
             else:
@@ -387,10 +387,17 @@ class GameState:
                 k = c & 7  # W6, inline: archer, infantryman, or knight/cavalry in an own zone
                 if k == ARCHER or k == INFANTRY or ((k == KNIGHT or k == CAVALRY) and n in own_zone):
                     out.append(n)
-        # Aura bonus (W5): in range of the own feudal now and at the end of the last turn.
-        if self._aura_active(h, s):
-            stop = bd.stop_for[s]
+        # Aura bonus (W5): in range of the own feudal now and at the end of the last turn
+        # (``_aura_active``, inlined: this is the hot path).
+        f = self.feudal[s]
+        if (
+            f >= 0
+            and (h in self.aura_ready or not bd.aura_memory)
+            and DISTANCE[h][f] <= bd.aura_radius
+            and bd.aura_step > 1
+        ):
             step = bd.aura_step
+            stop = bd.stop_for[s]
             for d in range(6):
                 n = NEIGHBOURS[h][d]
                 if n is None or not walk[n] or sq[n] or stop[n] or n in zone or n in mines:
@@ -551,8 +558,9 @@ class GameState:
                 self.fired,
             )
         )
-        # Everything fired from here until the matching _pop is taken back by it.
-        self.fired = []
+        # Everything fired from here until the matching _pop is taken back by it (``_fire`` turns
+        # this empty tuple into a list on the first firing).
+        self.fired = ()
 
     def _pop(self) -> None:
         counters = self.counters
@@ -610,7 +618,10 @@ class GameState:
     def _fire(self, rule: int, side: int, h: int) -> None:
         """Telemetry: ``RULES[rule]`` fired for ``side`` on hex ``h`` (-1: no hex)."""
         self.counters[2 * rule + side] += 1
-        self.fired.append((RULES[rule], side, h))
+        fired = self.fired
+        if fired.__class__ is tuple:
+            fired = self.fired = list(fired)
+        fired.append((RULES[rule], side, h))
 
     def _kill(self, h: int) -> None:
         c = self.squares[h]
@@ -647,7 +658,12 @@ class GameState:
             _, a, t, _ = action
             c = sq[a]
             k = c & 7
-            if k == KNIGHT or k == CAVALRY or k == INFANTRY:
+            # telemetry (only when something can fire: the common quiet step costs two lookups)
+            if k == INFANTRY:
+                bd = self.board
+                if sq[t] or DISTANCE[a][t] > 1 or bd.is_summer_ford[t] or bd.swamp_owner[t] >= 0:
+                    self._fire_move_rules(a, t, s, k)
+            elif (k == KNIGHT or k == CAVALRY) and not sq[t]:
                 self._fire_move_rules(a, t, s, k)
             if k == KNIGHT and DISTANCE[a][t] > 1:
                 self._knight_bridge_kill(a, t, s)
@@ -714,11 +730,16 @@ class GameState:
             ray = RAYS[a][DIRECTION_TO[a][t]]
             if bd.knight_bridge[ray[ray.index(t) - 1]]:
                 self._fire(R_BRIDGE_STOP, s, t)
-        pike = PIKEMAN | (e << 3)
-        for p in PIKE_ZONE[t]:  # the zone is symmetric: t is in p's zone iff p is in t's
-            if sq[p] == pike:
+        zone = self._zones[e]  # still the zone of the position before this action, if computed
+        if zone is not None:
+            if t in zone:
                 self._fire(R_ZONE_STOP, s, t)
-                break
+        else:
+            pike = PIKEMAN | (e << 3)
+            for p in PIKE_ZONE[t]:  # the zone is symmetric: t is in p's zone iff p is in t's
+                if sq[p] == pike:
+                    self._fire(R_ZONE_STOP, s, t)
+                    break
         if bd.swamp_owner[t] == e:
             self._fire(R_SWAMP_STOP, s, t)
 
@@ -867,8 +888,10 @@ class GameState:
         sq = self.squares
         self._deaths = []
         self._removed = 0
-        self._zones = [None, None]
+        # The zone cache still describes the position before the action while _perform runs
+        # (telemetry's zone_stop reads it); the board changes from here on.
         steps = self._perform(action, s)
+        self._zones = [None, None]
         self._triggers_1_to_4(s, steps)
         # (5) promotion, chosen as part of the action
         if (action[0] == MOVE and action[3]) or (action[0] == ORDER and any(action[3::3])):
@@ -920,7 +943,8 @@ class GameState:
             draw_after = self.game.rules.draw_after
             if self.victory is None and draw_after is not None and self.quiet >= draw_after:
                 self.victory = "draw"
-        self.fired = tuple(self.fired)
+        if self.fired.__class__ is list:
+            self.fired = tuple(self.fired)
 
     # ------------------------------------------------------------------ threat and mate (W10)
     def is_threatened(self, side: int) -> bool:
@@ -971,7 +995,10 @@ class GameState:
             if size and len(ready) >= size and any(DISTANCE[i][f] <= 2 for i in ready):
                 # The Order needs all its steps to exist, so generate it rather than assume it.
                 self._gen_orders(ready, e, orders)
-                if any(a[i] == f for a in orders for i in range(2, len(a), 3)):
+                if size == 2:
+                    if any(a[2] == f or a[5] == f for a in orders):
+                        return True
+                elif any(a[i] == f for a in orders for i in range(2, len(a), 3)):
                     return True
             if adjacent_inf == need - 1:
                 for h in near:
@@ -983,8 +1010,12 @@ class GameState:
                         if a[0] == CASTLE and DISTANCE[a[1]][f] == 1:
                             candidates.append(a)
             if orders:
+                dist = DISTANCE
                 for a in orders:
-                    adj = sum(DISTANCE[a[i]][f] == 1 for i in range(2, len(a), 3))
+                    if size == 2:
+                        adj = (dist[a[2]][f] == 1) + (dist[a[5]][f] == 1)
+                    else:
+                        adj = sum(dist[a[i]][f] == 1 for i in range(2, len(a), 3))
                     if adj + adjacent_inf >= need:
                         candidates.append(a)
         return self._threat_by_search(side, candidates) if candidates else False

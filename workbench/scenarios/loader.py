@@ -6,6 +6,10 @@ strict, because the format is a public contract: an unknown key, hex, piece lett
 pieces on one hex, a position without a feudal or unreadable action notation each raise
 ``ScenarioError("file: line N: reason")``. Whether actions are *legal* is the engine's business and
 is judged when the checks run, not when the file loads.
+
+Files are untrusted: only regular files up to ``MAX_SCENARIO_BYTES`` are read, YAML work is bounded
+(see ``yamlmarks``), values from the file are echoed only cut short, and anything unexpected still
+becomes one ``ScenarioError`` for that file, so the files after it are checked.
 """
 
 from __future__ import annotations
@@ -19,19 +23,36 @@ from typing import Any
 import yaml
 
 from workbench.engine import Game, GameState, NotationError, RulesConfig, RulesError, read_action
-from workbench.engine.geometry import hex_name, parse_hex
+from workbench.engine.geometry import ADJACENT, hex_name, parse_hex
 from workbench.engine.pieces import KNIGHT, SIDE_NAMES, letter, parse_letter, side_index
+from workbench.engine.safefile import UnsafeFileError, read_text_capped
 from workbench.engine.serialize import position_fields
 
 from .checks import ERROR_STATUS, FAIL_STATUS, PASS_STATUS, Check, CheckResult, play_actions, run_check
 from .variant import rules_under
-from .yamlmarks import DuplicateKeyError, LineDict, LineList, error_line, line_of, load_with_lines
+from .yamlmarks import (
+    DuplicateKeyError,
+    KeyTypeError,
+    LimitError,
+    LineDict,
+    LineList,
+    error_line,
+    line_of,
+    load_with_lines,
+    short,
+)
 
 TOP_KEYS = ("id", "title", "ruling", "source", "description", "rules", "seed", "position", "checks")
-POSITION_KEYS = ("to_move", "pieces", "markers", "ultimatum_pending", "castled", "aura_ready", "destroyed")
+# ply and quiet extend SCENARIO-FORMAT compatibly: a position reached in play keeps its draw_after
+# count (quiet plies) and its ply number through dump_scenario and back.
+POSITION_KEYS = ("to_move", "pieces", "markers", "ultimatum_pending", "castled", "aura_ready", "destroyed", "ply", "quiet")
+_COUNT_MAX = 10**9
 CHECK_KEYS = ("note", "play", "legal", "illegal", "destinations", "pieces", "markers", "to_move", "winner", "victory")
 VICTORIES = ("destroyed", "checkmate", "castle", "draw")
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+MAX_SCENARIO_BYTES = 256 * 1024  # the largest rulebook scenario is about 2 KB
+MAX_SEED = 2**63 - 1
+MAX_REASON = 300  # characters of an error's reason
 
 
 class ScenarioError(ValueError):
@@ -40,8 +61,9 @@ class ScenarioError(ValueError):
     def __init__(self, where: str, line: int | None, reason: str) -> None:
         self.where = where
         self.line = line or None
-        self.reason = reason
-        super().__init__(f"{where}: line {line}: {reason}" if line else f"{where}: {reason}")
+        # A reason may quote a value from the file (a hex name, a key); never at unbounded length.
+        self.reason = reason if len(reason) <= MAX_REASON else reason[: MAX_REASON - 3] + "..."
+        super().__init__(f"{where}: line {line}: {self.reason}" if line else f"{where}: {self.reason}")
 
 
 @dataclass
@@ -78,7 +100,10 @@ class Scenario:
         """A fresh state of the position (the classic start when the file has no ``position``)."""
         game = self.game(overrides)
         if self.position is None:
-            return game.new_initial_state()
+            try:  # rules: {start: PATH} and no position: the start file's position, which must load
+                return game.new_initial_state()
+            except RulesError as exc:
+                raise ScenarioError(self.where, self.rules_line, str(exc)) from None
         return build_position(game, self.position, self.where)
 
     def run(self, overrides: dict[str, Any] | None = None) -> list[CheckResult]:
@@ -90,6 +115,8 @@ class Scenario:
             start = self.initial_state(overrides)
         except ScenarioError as exc:
             return [CheckResult(0, exc.line or 0, ERROR_STATUS, _line_reason(exc))]
+        except Exception as exc:  # noqa: BLE001 - an engine failure on this position must not stop the other files
+            return [CheckResult(0, 0, ERROR_STATUS, f"the engine raised {type(exc).__name__} building the position")]
         results = []
         for check in self.checks:
             try:
@@ -131,8 +158,8 @@ def load_scenario(path: str | Path) -> Scenario:
     """Load one scenario file; raises ``ScenarioError`` naming the file and line."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_text_capped(path, MAX_SCENARIO_BYTES)
+    except UnsafeFileError as exc:
         raise ScenarioError(str(path), None, f"cannot read the file: {exc}") from None
     scenario = load_scenario_text(text, source=str(path))
     scenario.path = path
@@ -142,10 +169,16 @@ def load_scenario(path: str | Path) -> Scenario:
 def load_scenario_text(text: str, source: str = "<string>") -> Scenario:
     """Load a scenario from YAML text; ``source`` names it in error messages."""
     where = source
+    if len(text) > MAX_SCENARIO_BYTES:
+        raise ScenarioError(where, None, f"the text is {len(text):,} characters; the limit is {MAX_SCENARIO_BYTES:,}")
     try:
         data = load_with_lines(text)
     except DuplicateKeyError as exc:
         raise ScenarioError(where, exc.line, f"duplicate key: {exc}") from None
+    except KeyTypeError as exc:
+        raise ScenarioError(where, exc.line, str(exc)) from None
+    except LimitError as exc:
+        raise ScenarioError(where, exc.line, f"refused: {exc.problem}") from None
     except yaml.YAMLError as exc:
         reason = " ".join(str(getattr(exc, "problem", None) or exc).split())
         raise ScenarioError(where, error_line(exc), f"malformed YAML: {reason}") from None
@@ -154,19 +187,19 @@ def load_scenario_text(text: str, source: str = "<string>") -> Scenario:
     _unknown_keys(data, TOP_KEYS, "scenario", where)
     sid = data.get("id")
     if not isinstance(sid, str) or not _ID.match(sid):
-        raise ScenarioError(where, data.line_of("id"), f"id must be kebab-case text like ruling-1-knight-ford, got {sid!r}")
+        raise ScenarioError(where, data.line_of("id"), f"id must be kebab-case text like ruling-1-knight-ford, got {short(sid)}")
     title = data.get("title")
     if not isinstance(title, str) or not title.strip():
         raise ScenarioError(where, data.line_of("title"), "title is required: a sentence a designer understands")
     ruling = data.get("ruling")
     if ruling is not None and (not isinstance(ruling, int) or isinstance(ruling, bool) or not 1 <= ruling <= 6):
-        raise ScenarioError(where, data.line_of("ruling"), f"ruling must be an official ruling number 1-6, got {ruling!r}")
+        raise ScenarioError(where, data.line_of("ruling"), f"ruling must be an official ruling number 1-6, got {short(ruling)}")
     for key in ("source", "description"):
         if data.get(key) is not None and not isinstance(data[key], str):
             raise ScenarioError(where, data.line_of(key), f"{key} must be text")
     seed = data.get("seed", 0)
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise ScenarioError(where, data.line_of("seed"), f"seed must be a whole number, got {seed!r}")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or abs(seed) > MAX_SEED):
+        raise ScenarioError(where, data.line_of("seed"), f"seed must be a whole number up to 2^63-1, got {short(seed)}")
     rules = _parse_rules(data, where)
     position = data.get("position")
     if position is not None and not isinstance(position, LineDict):
@@ -209,6 +242,9 @@ def load_scenarios(paths: Iterable[str | Path]) -> Iterator[tuple[Path, Scenario
         except ScenarioError as exc:
             yield path, exc
             continue
+        except Exception as exc:  # noqa: BLE001 - one bad file must never stop the others
+            yield path, ScenarioError(str(path), None, f"cannot load this scenario ({type(exc).__name__})")
+            continue
         if scenario.id in ids:
             yield path, ScenarioError(str(path), 1, f"id {scenario.id!r} is already used by {ids[scenario.id]}")
             continue
@@ -235,12 +271,42 @@ def _parse_rules(data: LineDict, where: str) -> RulesConfig:
         if key not in known:
             raise ScenarioError(where, node.line_of(key), f"unknown rule toggle {key!r}; known toggles: {', '.join(known)}")
         try:
-            RulesConfig.from_dict({key: value})
+            RulesConfig.from_dict(_alone(key, value))
         except RulesError as exc:
             raise ScenarioError(where, node.line_of(key), str(exc)) from None
     if node.get("terrain") == "rolled" and "seed" not in data:
         raise ScenarioError(where, node.line_of("terrain"), "terrain: rolled needs a top-level seed: N to draw the hexes")
-    return RulesConfig.from_dict(dict(node))
+    values = dict(node)
+    for toggle, hexes in (("hill", "hills"), ("swamp", "swamps")):
+        if hexes in node:
+            values[hexes] = _explicit_hexes(node, toggle, hexes, where)
+    try:
+        return RulesConfig.from_dict(values)
+    except RulesError as exc:  # a combination (a bridge that is also a ford, adjacent bridges)
+        line = node.line_of("bridges") if "bridges" in node else node.line_of("fords") if "fords" in node else None
+        raise ScenarioError(where, line or data.line_of("rules"), str(exc)) from None
+
+
+def _explicit_hexes(node: LineDict, toggle: str, key: str, where: str) -> dict[str, str | None]:
+    """``hills``/``swamps`` name both sides (``none`` for a side without one), and never with the toggle off."""
+    value = node[key]
+    line = node.line_of(key)
+    if node.get(toggle) is False or str(node.get(toggle)).lower() in ("false", "off", "no"):
+        raise ScenarioError(where, line, f"{key} names hexes but {toggle}: false turns the {toggle}s off; drop one of them")
+    if not isinstance(value, dict) or set(value) != {"white", "black"}:
+        raise ScenarioError(where, line, f"{key} must name both sides, e.g. {{white: h4, black: c6}} "
+                                         "(none for a side without one)")
+    return {side: None if value[side] is None or str(value[side]).lower() == "none" else value[side]
+            for side in ("white", "black")}
+
+
+def _alone(key: str, value: Any) -> dict[str, Any]:
+    """One rule to validate by itself: crossings without the checks that involve the other list."""
+    if key == "bridges":
+        return {"bridges": value, "fords": "none", "knight_bridge_stop": False}
+    if key == "fords":
+        return {"fords": value, "bridges": "none"}
+    return {key: value}
 
 
 # --------------------------------------------------------------------------- the position
@@ -277,6 +343,7 @@ def build_position(game: Game, pos: LineDict, where: str) -> GameState:
             raise ScenarioError(where, line, f"{letter(c)} on {hex_name(h)}: the knight cannot stand on a ford in summer (ruling 1)")
         # Winter river is ordinary land for every piece, the cavalry included (section 8).
         clean[hex_name(h)] = str(ch)
+    _feudals_apart(pieces, clean, where)
     to_move = pos.get("to_move", "white")
     try:
         side_index(to_move)
@@ -293,6 +360,18 @@ def build_position(game: Game, pos: LineDict, where: str) -> GameState:
         _try_fields(game, fields, where, pos.line_of(key))
     pieces_codes, side, extra = position_fields(game, fields)
     return game.state_from_pieces(pieces_codes, side, **extra)
+
+
+def _feudals_apart(pieces: LineDict, clean: dict[str, str], where: str) -> None:
+    """W9: a feudal may never end adjacent to the enemy feudal, so no position has them side by side."""
+    white = [parse_hex(h) for h, ch in clean.items() if ch == "F"]
+    black = {parse_hex(h) for h, ch in clean.items() if ch == "f"}
+    for h in white:
+        for n in ADJACENT[h]:
+            if n in black:
+                line = max(pieces.line_of(k) for k in pieces if str(k).lower() in (hex_name(h), hex_name(n)))
+                raise ScenarioError(where, line, f"feudals on {hex_name(h)} and {hex_name(n)} are adjacent; "
+                                                 "W9: a feudal never ends adjacent to the enemy feudal")
 
 
 def _check_shape(pos: LineDict, key: str, value: Any, where: str) -> None:
@@ -312,6 +391,9 @@ def _check_shape(pos: LineDict, key: str, value: Any, where: str) -> None:
                     raise ScenarioError(where, line_of(value, i, pos.line_of(key)), f"castled: unknown side {item!r} (white or black)")
             else:
                 _hex_at(value, i, item, where, key)
+    elif key in ("ply", "quiet"):
+        if type(value) is not int or not 0 <= value <= _COUNT_MAX:
+            raise ScenarioError(where, pos.line_of(key), f"{key} must be a whole number 0..{_COUNT_MAX}, got {str(value)[:40]!r}")
     elif key == "destroyed":
         if not isinstance(value, dict):
             raise ScenarioError(where, pos.line_of(key), "destroyed must map white/black to piece letters, e.g. {white: [C]}")
@@ -334,7 +416,10 @@ def _parse_check(index: int, line: int, node: Any, where: str) -> Check:
     if not isinstance(node, LineDict):
         raise ScenarioError(where, line, f"check {index} must be a mapping (legal, illegal, destinations, play, ...)")
     _unknown_keys(node, CHECK_KEYS, f"check {index}", where)
-    check = Check(index=index, line=line, note=node.get("note"))
+    note = node.get("note")
+    if note is not None and not isinstance(note, str):
+        raise ScenarioError(where, node.line_of("note"), f"check {index}: note must be text")
+    check = Check(index=index, line=line, note=note)
     for key in ("play", "legal", "illegal"):
         setattr(check, key, _action_list(node, key, where))
     dest = node.get("destinations")
@@ -421,9 +506,8 @@ def dump_scenario(state: GameState, id: str, title: str, checks: list[dict[str, 
     rules = {k: v for k, v in state.rules.differences().items() if k not in ("terrain", "hills", "swamps")}
     terrain = state.game.terrain
     for key, hexes in (("hills", terrain.hills), ("swamps", terrain.swamps)):
-        named = {SIDE_NAMES[s]: hex_name(h) for s, h in enumerate(hexes) if h is not None}
-        if named:
-            rules[key] = named
+        if any(h is not None for h in hexes):  # both sides, null for a side without one (SCENARIO-FORMAT)
+            rules[key] = {SIDE_NAMES[s]: None if h is None else hex_name(h) for s, h in enumerate(hexes)}
     position: dict[str, Any] = {
         "to_move": SIDE_NAMES[state.to_move],
         "pieces": {hex_name(h): letter(state.squares[h]) for h in state.pieces()},
@@ -441,6 +525,10 @@ def dump_scenario(state: GameState, id: str, title: str, checks: list[dict[str, 
         position["destroyed"] = {
             SIDE_NAMES[s]: [letter(k | (s << 3)) for k in state.destroyed[s]] for s in (0, 1) if state.destroyed[s]
         }
+    if state.ply:
+        position["ply"] = state.ply
+    if state.quiet:
+        position["quiet"] = state.quiet
     data: dict[str, Any] = {"id": id, "title": title}
     if rules:
         data["rules"] = rules

@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,11 @@ from .loader import ScenarioError, build_position, load_scenario
 _POSITION_FIELDS = ("to_move", "pieces", "markers", "ultimatum_pending", "castled", "aura_ready", "destroyed")
 _cache: dict[tuple[Any, ...], StartPosition] = {}
 _CACHE_MAX = 64
+MAX_START_BYTES = 1_000_000  # a scenario file is a few hundred bytes; never read a huge or endless file
+# Set while the board handles a browser message: a page (or a file it uploads) must never make the kernel
+# open a server path, so ``start=`` is refused there whatever route it came by (new game, compare, an
+# uploaded scenario's or record's rules).
+NO_SERVER_FILES: ContextVar[bool] = ContextVar("terrafeud_no_server_files", default=False)
 
 
 def position_digest(position: dict[str, Any], terrain: dict[str, Any]) -> str:
@@ -37,6 +44,11 @@ def load_start(rules: RulesConfig) -> StartPosition:
     path = rules.start
     if path is None:
         raise RulesError("parameter start is not set (classic start)")
+    if NO_SERVER_FILES.get():
+        raise RulesError(
+            "parameter start names a server file, which the board does not open for the page; "
+            "pick a scenario from the list or upload one without start="
+        )
     try:
         st = os.stat(path)
         stamp: tuple[Any, ...] = (st.st_mtime_ns, st.st_size, st.st_ino)
@@ -54,6 +66,14 @@ def load_start(rules: RulesConfig) -> StartPosition:
 
 
 def _load(rules: RulesConfig, path: str) -> StartPosition:
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise RulesError(f"parameter start={path}: the start file does not load: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise RulesError(f"parameter start={path}: the start file does not load: not a regular file")
+    if st.st_size > MAX_START_BYTES:
+        raise RulesError(f"parameter start={path}: the start file does not load: larger than {MAX_START_BYTES} bytes")
     try:
         scenario = load_scenario(Path(path))
     except ScenarioError as exc:

@@ -108,19 +108,15 @@ def run_dask(specs: Sequence[GameSpec], scheduler: str, workers: int, chunk_size
     """Dask distributed: ``scheduler='local-cluster'`` starts a ``LocalCluster`` of ``workers``
     single-threaded processes; ``tcp://host:port`` uses a running scheduler (its workers need
     this package installed). Dask reruns the tasks of a lost worker up to ``max_retries`` times."""
-    from dask.distributed import Client, LocalCluster, as_completed
+    from dask.distributed import Client, as_completed
 
     cluster = None
     try:
         if scheduler == "local-cluster":
-            cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
-            client = Client(cluster)
+            cluster, client = start_local_cluster(workers)
         else:
             client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
     except (OSError, TimeoutError) as exc:
-        if cluster is not None:
-            cluster.close()
         raise SimulationError(f"--scheduler {scheduler}: cannot start or reach the Dask cluster ({exc})") from None
     try:
         _ship_registered_agents(client)
@@ -140,6 +136,42 @@ def run_dask(specs: Sequence[GameSpec], scheduler: str, workers: int, chunk_size
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def start_local_cluster(workers: int) -> tuple:
+    """A ``LocalCluster`` of ``workers`` single-threaded processes that listens only where it must.
+
+    Dask's scheduler and every worker always start an HTTP server (the scheduler on 8787, even
+    with the dashboard off). Nobody asked for those ports, so the scheduler's is bound to a random
+    loopback port and closed at once, and a worker plugin closes each worker's (restarted workers
+    included). What stays open are the loopback ports the cluster talks over.
+    """
+    from dask.distributed import Client, LocalCluster, WorkerPlugin
+
+    class NoHTTP(WorkerPlugin):
+        name = "workbench-no-http"
+
+        def setup(self, worker) -> None:  # noqa: ANN001 - dask Worker
+            _stop_http(worker)
+
+    cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
+                           host="127.0.0.1", dashboard_address="127.0.0.1:0", worker_dashboard_address=None)
+    try:
+        _stop_http(cluster.scheduler)
+        client = Client(cluster)
+        client.register_plugin(NoHTTP())
+    except BaseException:
+        cluster.close()
+        raise
+    return cluster, client
+
+
+def _stop_http(server) -> None:  # noqa: ANN001 - a dask Scheduler or Worker
+    """Stop a Dask server's HTTP listener and forget it as a service (nothing links to it then)."""
+    http = getattr(server, "http_server", None)
+    if http is not None:
+        http.stop()
+    server.services.pop("dashboard", None)
 
 
 def _ship_registered_agents(client) -> None:  # noqa: ANN001 - dask.distributed.Client

@@ -16,12 +16,14 @@ games. Read it with ``workbench.simulate.read_results(path)`` (or ``pandas.read_
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 
-from workbench.engine.rules import RulesError, parse_pairs
+from workbench.engine.rules import RulesConfig, RulesError, parse_pairs
 
 from . import SimulationError, simulate
+from .core import check_start, rule_alone
 
 
 def parse_grid(items: list[str]) -> dict[str, list[str]]:
@@ -34,10 +36,27 @@ def parse_grid(items: list[str]) -> dict[str, list[str]]:
         key = key.strip()
         if key in grid:
             raise SimulationError(f"--grid {key!r} given twice; list all its values once: {key}=a,b")
-        grid[key] = [v.strip() for v in values.split(",") if v.strip()]
+        grid[key] = [x for v in values.split(",") if v.strip() for x in _expand_range(key, v.strip())]
         if not grid[key]:
             raise SimulationError(f"--grid {item!r}: no values")
     return grid
+
+
+_RANGE = re.compile(r"^(-?\d+)\.\.(-?\d+)$")
+MAX_RANGE = 100  # a typo like 2..2000 would otherwise build a huge grid before any check
+
+
+def _expand_range(key: str, value: str) -> list[str]:
+    """``2..4`` -> ``["2", "3", "4"]`` for numeric parameters; any other value as it is."""
+    m = _RANGE.match(value)
+    if not m:
+        return [value]
+    lo, hi = int(m.group(1)), int(m.group(2))
+    if hi < lo:
+        raise SimulationError(f"--grid {key}={value}: an empty range; write low..high, e.g. {key}={hi}..{lo}")
+    if hi - lo + 1 > MAX_RANGE:
+        raise SimulationError(f"--grid {key}={value}: {hi - lo + 1} values; at most {MAX_RANGE} per range")
+    return [str(n) for n in range(lo, hi + 1)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--white", required=True, help="agent for White, e.g. greedy or alphabeta:depth=2")
     ap.add_argument("--black", required=True, help="agent for Black")
     ap.add_argument("--grid", action="extend", nargs="+", default=[], metavar="NAME=V1,V2",
-                    help="toggle or parameter values to cross, e.g. archer_range=2,3,4 aura_radius=1,2,3; "
+                    help="toggle or parameter values to cross, e.g. archer_range=2,3,4 aura_radius=1..3; "
                          "several after one --grid or repeated; hex lists inside one value with '/': "
                          "bridges=b4/f6/k4,b4/k4")
     ap.add_argument("--rules", default="", metavar="K=V,...", help="fixed toggles applied to every cell")
@@ -72,6 +91,10 @@ def main(argv: list[str] | None = None) -> int:
         if clash:
             raise SimulationError(f"toggle {clash[0]!r} is both in --rules and --grid")
         for key, value in fixed.items():
+            try:  # named as --rules, not as a grid value (the combination is checked with the grid's cells)
+                check_start(RulesConfig.from_dict(rule_alone(key, value)))
+            except RulesError as exc:
+                raise SimulationError(f"--rules {key}={value}: {exc}") from None
             grid[key] = [value]
         t0 = time.perf_counter()
         result = simulate(grid or None, args.white, args.black, args.games, seed=args.seed,

@@ -39,7 +39,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from workbench.agents import make_agent, material_white
-from workbench.engine import CASTLE, MOVE, ORDER, SHOT, RulesConfig, make_game
+from workbench.engine import CASTLE, MOVE, ORDER, SHOT, RulesConfig, make_game, order_steps
 from workbench.engine.game import resolve_start
 from workbench.engine.geometry import hex_name
 from workbench.engine.pieces import INFANTRY, LETTERS
@@ -181,7 +181,7 @@ def expand_grid(grid: dict[str, Sequence[Any]] | Sequence[RulesConfig | dict | s
     if not cells:
         raise SimulationError("grid: no cells to play")
     for c in cells:
-        _check_start(c)
+        check_start(c)
     return _distinct(cells)
 
 
@@ -190,10 +190,10 @@ def _check_grid_values(key: str, values: list[Any]) -> None:
     seen: dict[str, Any] = {}
     for v in values:
         try:
-            config = RulesConfig.from_dict({key: v})
+            config = RulesConfig.from_dict(rule_alone(key, v))
+            check_start(config)
         except ValueError as exc:
             raise SimulationError(f"grid {key}={v}: {exc}") from None
-        _check_start(config)
         canonical = json.dumps(config.to_dict(), sort_keys=True, default=str)
         if canonical in seen:
             raise SimulationError(f"grid {key}: the values {seen[canonical]!r} and {v!r} are the same rule; "
@@ -201,7 +201,19 @@ def _check_grid_values(key: str, values: list[Any]) -> None:
         seen[canonical] = v
 
 
-def _check_start(config: RulesConfig) -> None:
+def rule_alone(key: str, value: Any) -> dict[str, Any]:
+    """One value checked by itself: a crossing list without the checks that need the other list
+    (``bridges=b4/k4`` with ``fords=d5/f6/h5`` is valid only together; the combination is checked)."""
+    if key == "bridges":
+        return {"bridges": value, "fords": "none", "knight_bridge_stop": False}
+    if key == "fords":
+        return {"fords": value, "bridges": "none"}
+    if key == "knight_bridge_stop":
+        return {"knight_bridge_stop": value, "bridges": "none"}
+    return {key: value}
+
+
+def check_start(config: RulesConfig) -> None:
     """A ``start=`` scenario must load before any game is played (its id and hash go in every row)."""
     if config.start is not None:
         resolve_start(config)  # RulesError names the parameter, the file and the reason
@@ -266,7 +278,7 @@ def _steps(action: tuple) -> list[tuple[int, int]]:
     if kind == MOVE:
         return [(action[1], action[2])]
     if kind == ORDER:
-        return [(action[1], action[2]), (action[4], action[5])]
+        return [(a, t) for a, t, _ in order_steps(action)]
     return []
 
 
@@ -275,7 +287,7 @@ def _promotions(action: tuple, side: int, after: list[int]) -> list[tuple[int, i
     if action[0] == MOVE:
         cand = [(action[2], action[3])]
     elif action[0] == ORDER:
-        cand = [(action[2], action[3]), (action[5], action[6])]
+        cand = [(t, k) for _, t, k in order_steps(action)]
     else:
         return []
     return [(t, k) for t, k in cand if k and after[t] == k | (side << 3)]
@@ -380,13 +392,15 @@ def play_game(spec: GameSpec) -> GameResult:
             row[f"swamp_{s}"] = terrain["swamps"][s]
         st = game.new_initial_state()
         seeds = (agent_seed(spec.seed, 0), agent_seed(spec.seed, 1))
-        if spec.engine == "native" and playable(spec.white, spec.black):
+        if spec.engine == "native" and playable(spec.white, spec.black, st):
             # the whole game in Rust; its trace then runs through this same loop (identical rows)
             st, agents = native_game(st, spec.white, spec.black, seeds, spec.max_plies)
         else:
-            # agents search on the game's engine, unless a spec pins its own ("alphabeta:engine=python")
-            agents = [make_agent(spec.white, seed=seeds[0], engine=spec.engine),
-                      make_agent(spec.black, seed=seeds[1], engine=spec.engine)]
+            # agents search on the game's engine, unless a spec pins its own ("alphabeta:engine=python");
+            # on a native batch an agent without a native twin (a registered one) searches in Python
+            agent_engine = "auto" if spec.engine == "native" else spec.engine
+            agents = [make_agent(spec.white, seed=seeds[0], engine=agent_engine),
+                      make_agent(spec.black, seed=seeds[1], engine=agent_engine)]
             row["engine"] = "python"
         castling = game.rules.castling
         ev = material_white(st)
@@ -400,7 +414,7 @@ def play_game(spec: GameSpec) -> GameResult:
             dead, victims = _deaths(before, st.squares, action, side, castling)
             for c in dead:
                 lost[c >> 3][_KIND_INDEX[c & 7]] += 1
-            if dead or (action[0] in (MOVE, ORDER) and (action[3] or action[-1])):
+            if dead or (action[0] in (MOVE, ORDER) and any(action[3::3])):
                 ev = material_white(st)  # material only changes when pieces die or promote
             evals.append(ev)
             movers.append(side)
@@ -454,9 +468,8 @@ def replay_game(row: dict[str, Any] | pd.Series, max_plies: int = 300, events: b
     r = dict(row)
     rules = {t: (None if pd.isna(r[t]) else int(r[t])) if t == "draw_after" else _plain(r[t]) for t in TOGGLES}
     for kind in ("hill", "swamp"):  # the recorded hexes, so explicit terrain is replayed too
-        placed = {s: r[f"{kind}_{s}"] for s in SIDES if not _missing(r.get(f"{kind}_{s}"))}
-        if placed:
-            rules[kind + "s"] = placed
+        if rules.get(kind) is True:  # with the toggle on, a side without a hex was explicitly none
+            rules[kind + "s"] = {s: None if _missing(r.get(f"{kind}_{s}")) else r[f"{kind}_{s}"] for s in SIDES}
     known = set(RulesConfig.names())
     for name in PARAMETERS:  # tables written before a parameter existed replay with its default
         if name in known and name in r and not _missing(r[name]):
@@ -597,6 +610,8 @@ def read_events(path: str | os.PathLike) -> pd.DataFrame:
     parts = _parts(p)
     if not parts:
         return events_frame([])
+    if len(parts) > 1:
+        check_one_batch(p, parts, pd.DataFrame())  # parts' run records only: event rows carry no seed
     df = pa.concat_tables([pq.read_table(f, schema=EVENTS_SCHEMA) for f in parts]).to_pandas()
     return df.drop_duplicates(["game_id", "ply"], keep="last").sort_values(["game_id", "ply"]).reset_index(drop=True)
 

@@ -116,11 +116,6 @@ def check_cells(specs: Sequence[GameSpec]) -> None:
 
 
 # ---------------------------------------------------------------------- the output folder
-def owned_by_simulate(name: str) -> bool:
-    """True for a file name that a simulate run writes into its dataset folder."""
-    return bool(PART_NAME.match(name) or TEMP_NAME.match(name)) or name in (MANIFEST_NAME, LOCK_NAME)
-
-
 class OutputLock:
     """An exclusive ``flock`` on ``DIR/_lock`` for the whole run.
 
@@ -195,7 +190,7 @@ class OutputFolder:
     def open(self, manifest: dict, events: bool, resume: bool, overwrite: bool) -> set[int]:
         """Create and lock the folder, then check it: fresh, resumable (same batch) or overwritten."""
         p = self.path
-        if p.is_symlink() or (p.exists() and not p.is_dir()):
+        if p.exists() and not p.is_dir():
             raise SimulationError(f"{p}: exists and is not a folder; simulate writes a dataset folder there, "
                                   "so remove the file yourself or choose another --out")
         self.created = make_folder(p)

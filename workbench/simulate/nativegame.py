@@ -85,21 +85,24 @@ class TraceAgent:
         return state.next_action()
 
 
-def playable(white: str, black: str) -> bool:
-    """True when the native core is built and both agents are built-in ones with native twins
-    (an agent registered under a built-in name replaces it, and plays in Python; so does a spec
-    pinned to ``engine=python``)."""
+def playable(white: str, black: str, start: GameState | None = None) -> bool:
+    """True when the native core is built, both agents are built-in ones with native twins (an agent
+    registered under a built-in name replaces it, and plays in Python; so does a spec pinned to
+    ``engine=python``) and it holds ``start``."""
     from workbench.agents import agent_engine, parse_agent_spec
 
     def ok(spec: str) -> bool:
         name, params = parse_agent_spec(spec)  # a spec may pin its engine: "alphabeta:engine=python"
         return agent_engine(name, str(params.get("engine", "auto"))) == "native" and native.has_agent(spec)
 
-    return native.available() and ok(white) and ok(black)
+    return native.available() and ok(white) and ok(black) and (start is None or native.supports(start))
 
 
 def native_game(start: GameState, white: str, black: str, seeds: tuple[int | None, int | None],
                 max_plies: int) -> tuple[TraceState, list[TraceAgent]]:
     """Play the game natively from ``start``; the replay state and agents for ``play_game``'s loop."""
+    from workbench.agents.native_agent import install_eval_params
+
+    install_eval_params()  # a fresh worker (pool, Dask) has not handed the evaluation weights to Rust yet
     trace = native.play_native(start, white, black, seeds, max_plies, boards=True)
     return TraceState(start, trace), [TraceAgent(white), TraceAgent(black)]

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from workbench.engine.state import GameState
 
 _HEAT_Z = 1.5  # heat cells lie over the terrain and under everything else
+MIN_COORD_POINTS = 7.0  # rim coordinates never shrink below this (a 4-panel figure made them 4 pt)
 
 
 def _dash(dash: str | None) -> Any:
@@ -75,7 +76,10 @@ def draw_scene(scene: Scene, ax: Axes, *, heat_layer: Any = None) -> Axes:
             ax.add_patch(CirclePatch((s.cx, s.cy), s.r, facecolor=s.fill, edgecolor=s.stroke,
                                      linewidth=s.width * k, alpha=s.opacity, zorder=z))
         elif isinstance(s, Text):
-            ax.text(s.x, s.y, s.text, fontsize=s.size * k, color=s.fill, ha="center", va="center_baseline",
+            size = s.size * k
+            if "coord" in s.classes.split():  # rim coordinates stay readable on the small panels of a grid
+                size = max(size, MIN_COORD_POINTS)
+            ax.text(s.x, s.y, s.text, fontsize=size, color=s.fill, ha="center", va="center_baseline",
                     fontweight="bold" if s.bold else "normal", zorder=z)
         elif isinstance(s, Arrow):
             ax.add_patch(FancyArrowPatch((s.x1, s.y1), (s.x2, s.y2), arrowstyle="-|>",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from workbench.engine.geometry import FILES, HEXES, N_HEXES, PIKE_ZONE, WITHIN, hex_at, hex_name, parse_hex
 from workbench.engine.pieces import FEUDAL, PIKEMAN, SIDE_NAMES, letter
-from workbench.engine.state import CASTLE, MOVE, ORDER, SHOT
+from workbench.engine.state import CASTLE, MOVE, ORDER, SHOT, order_steps
 
 from .layout import Layout
 
@@ -313,8 +313,17 @@ def board_scene(
     if coordinates:
         shapes.extend(_coordinates(lay))
     classes = "terrafeud-board " + ("winter" if bd.winter else "summer")
-    title = f"{state!r}"
-    return Scene(lay.width, lay.height, classes, shapes, title)
+    return Scene(lay.width, lay.height, classes, shapes, _plain_title(state))
+
+
+def _plain_title(state: GameState) -> str:
+    """The picture's tooltip in words ("TerraFeud, winter, ply 24: White to move"), not the repr."""
+    if state.victory:
+        winner = state.winner_name()
+        status = f"{winner.capitalize()} won ({state.victory})" if winner else f"drawn ({state.victory})"
+    else:
+        status = f"{SIDE_NAMES[state.to_move].capitalize()} to move"
+    return f"TerraFeud, {state.rules.season}, ply {state.ply}: {status}"
 
 
 def _action_arrows(lay: Layout, action: object) -> list[Arrow]:
@@ -326,7 +335,7 @@ def _action_arrows(lay: Layout, action: object) -> list[Arrow]:
     if kind == MOVE:
         pairs.append((action[1], action[2], None))
     elif kind == ORDER:
-        pairs += [(action[1], action[2], None), (action[4], action[5], None)]
+        pairs += [(a, t, None) for a, t, _ in order_steps(action)]
     elif kind == SHOT:
         pairs.append((action[1], action[2], "6 4"))
     elif kind == CASTLE:

@@ -15,6 +15,7 @@ import os
 import random
 import re
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -62,8 +63,8 @@ MESSAGE_LEVELS = ("info", "warning", "error")
 # The agent the panel proposes and the evaluation uses (one place to change the default strength).
 DEFAULT_AGENT = "search:seconds=2"  # beats alphabeta:depth=3,nodes=6000 (the old default) on the ladder
 # What a browser may ask of an agent: parameter -> (lowest, highest). Larger values are capped, so a
-# page cannot hold the kernel for more than about AGENT_SECONDS (mcts has no clock: its iterations are
-# capped at what takes about 2 s in a busy middle game on this machine).
+# page cannot hold the kernel for more than about AGENT_SECONDS: alphabeta and mcts always get that clock
+# (``seconds``), and their depth, nodes and iterations are capped as well.
 AGENT_SECONDS = 2.0
 AGENT_LIMITS: dict[str, dict[str, tuple[float, float]]] = {
     "random": {},
@@ -71,10 +72,14 @@ AGENT_LIMITS: dict[str, dict[str, tuple[float, float]]] = {
     "alphabeta": {"depth": (1, 6), "nodes": (1, 60_000), "seconds": (0.05, AGENT_SECONDS)},
     "search": {"depth": (1, 20), "nodes": (1, 2_000_000), "seconds": (0.05, AGENT_SECONDS), "qdepth": (0, 12),
                "attack": (0.0, 1.0), "trade": (0.0, 1.0)},
-    "mcts": {"iterations": (1, 1500), "rollout_depth": (0, 8), "c": (0.0, 10.0), "scale": (0.01, 100.0),
-             "widen": (0.0, 10.0)},
+    "mcts": {"iterations": (1, 5000), "rollout_depth": (0, 8), "c": (0.0, 10.0), "scale": (0.01, 100.0),
+             "widen": (0.0, 10.0), "seconds": (0.05, AGENT_SECONDS)},
 }
-AGENT_WORDS = {"mcts": {"rollout": ("eval", "random"), "quiesce": (True, False)}}
+AGENT_INTS = {"depth", "nodes", "iterations", "rollout_depth"}
+AGENT_CLOCKED = {"alphabeta", "mcts", "search"}  # agents with a ``seconds`` budget: the page always sets one
+_ENGINES = ("auto", "python", "native")
+AGENT_WORDS = {"mcts": {"rollout": ("eval", "random"), "quiesce": (True, False), "engine": _ENGINES},
+               "alphabeta": {"engine": _ENGINES}, "search": {"engine": _ENGINES}, "greedy": {"engine": _ENGINES}, "random": {"engine": _ENGINES}}
 # Files a board reads: regular files only, at most this many bytes (records and scenarios are small).
 MAX_FILE_BYTES = 512 * 1024
 # Where the scenario picker looks: the project's scenarios/ folders (never a path typed in the page).
@@ -93,6 +98,11 @@ def _optional(module: str, name: str, what: str) -> Any:
         raise WidgetError(f"{what} needs {module}.{name}, which is not available in this installation") from None
 
 
+def fresh_seed() -> int:
+    """A new terrain seed for a new game (rolled hill and swamp differ from game to game)."""
+    return random.SystemRandom().randrange(1_000_000)
+
+
 def _agent_names() -> list[str]:
     """Names ``workbench.agents.make_agent`` knows (registered ones included), for the panel's menu."""
     try:
@@ -106,7 +116,7 @@ class BoardController:
     """One board's game, selection and panel state; every user gesture is a method."""
 
     def __init__(self, state: GameState | None = None) -> None:
-        self.state: GameState = state if state is not None else make_game().new_initial_state()
+        self.state: GameState = state if state is not None else make_game(None, fresh_seed()).new_initial_state()
         self.redo_stack: list[Action] = []
         self.selected: int | None = None
         self.ordering = False  # an Order is being picked click by click
@@ -123,6 +133,7 @@ class BoardController:
         self.diff: dict[str, Any] | None = None  # what changes under another rule value
         self.scenario_checks: list[dict[str, Any]] = []
         self.scenario: Any = None
+        self._rows_cache: tuple[Any, list[dict[str, Any]]] | None = None
         self.agent: Any = None
         self.agent_name: str | None = None
         self.agent_side: int | None = None
@@ -198,7 +209,11 @@ class BoardController:
     def order_actions(self) -> list[Action]:
         """Legal Orders that extend the steps picked so far."""
         steps = self.order_steps
-        return [a for a in self.state.legal_actions() if a[0] == ORDER and list(a[1:3] + a[4:6])[: len(steps)] == steps]
+        n = len(steps)
+        # pick j is field 1 + 3*(j // 2) + j % 2 of the action (Orders have order_size steps of 3 fields)
+        return [a for a in self.state.legal_actions()
+                if a[0] == ORDER and len(a) >= 1 + 3 * ((n + 1) // 2)
+                and [a[_order_field(j)] for j in range(n)] == steps]
 
     def can_order(self) -> bool:
         """Whether the selected feudal may give an Order now (W12)."""
@@ -224,15 +239,16 @@ class BoardController:
         """One click of an Order in progress: infantryman, step, infantryman, step."""
         options = self.order_actions()
         n = len(self.order_steps)
-        allowed = {a[1 + n + (1 if n >= 2 else 0)] for a in options}
+        picks = 2 * max(1, getattr(self.state.rules, "order_size", 2))
+        allowed = {a[_order_field(n)] for a in options if len(a) > _order_field(n)}
         if h not in allowed:
-            what = ("first infantryman", "step for it", "second infantryman", "step for it")[n]
+            what = "step for it" if n % 2 else ("first infantryman" if n == 0 else "next infantryman")
             legal = ", ".join(sorted(hex_name(x) for x in allowed))
             self.warn(f"Order: {hex_name(h)} is not a legal {what}; legal: {legal}")
             return
         self.order_steps.append(h)
-        if len(self.order_steps) < 4:
-            self.say("Order: click " + ("its step", "the second infantryman", "its step")[len(self.order_steps) - 1])
+        if len(self.order_steps) < picks:
+            self.say("Order: click " + ("its step" if len(self.order_steps) % 2 else "the next infantryman"))
             return
         self._play_or_choose(self.order_actions())
 
@@ -391,8 +407,13 @@ class BoardController:
             self.error(str(exc))
             return
         if seed is None:
-            seed = random.SystemRandom().randrange(1_000_000)
-        self._set_state(make_game(rules, seed).new_initial_state())
+            seed = fresh_seed()
+        try:  # a start= file that does not load, or whose position fails under these rules
+            state = make_game(rules, seed).new_initial_state()
+        except ValueError as exc:
+            self.error(str(exc))
+            return
+        self._set_state(state)
         self.say(f"new game: {self.rules_summary()['text']} · terrain seed {seed}")
         self.agent_move()
 
@@ -513,12 +534,20 @@ class BoardController:
             "text": text + (" · " + ", ".join(items) if items else " · all other rules as in the rulebook"),
         }
 
-    def compare_toggle(self, change: str) -> dict[str, Any]:
-        """This position's legal actions under another rule value: actions gained and lost, drawn on the board."""
+    def compare_toggle(
+        self, change: str, check: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """This position's legal actions under another rule value: actions gained and lost, drawn on the board.
+
+        ``check`` vets the parsed change first (the widget refuses rules that name server paths).
+        """
         from workbench.scenarios.variant import action_diff
 
         try:
-            diff = action_diff(self.state, parse_pairs(change))
+            changes = parse_pairs(change)
+            if check is not None:
+                changes = check(changes)
+            diff = action_diff(self.state, changes)
         except ValueError as exc:
             raise WidgetError(str(exc)) from None
         self.diff = diff
@@ -778,11 +807,14 @@ class BoardController:
     def move_rows(self) -> list[dict[str, Any]]:
         """Every move of the line (played and redo), with its ply, and White's evaluation after it when asked."""
         st = self.state
-        replay = st.clone()
         actions = list(st.history)
+        line = actions + list(reversed(self.redo_stack))
+        key = (id(st), st.ply, len(actions), hash(tuple(line)), self.show_evals)
+        if self._rows_cache is not None and self._rows_cache[0] == key:  # view() runs after every gesture
+            return self._rows_cache[1]
+        replay = st.clone()
         for _ in actions:
             replay.undo()
-        line = actions + list(reversed(self.redo_stack))
         evaluate = _optional("workbench.agents", "evaluate", "move evaluations") if self.show_evals else None
         out = []
         for a in line:
@@ -792,15 +824,19 @@ class BoardController:
             if evaluate is not None:
                 row["eval"] = round(float(evaluate(replay, 0)), 1)
             out.append(row)
+        self._rows_cache = (key, out)
         return out
 
     def _heat(self) -> dict[str, Any] | None:
         kind = self.heat
         if kind is None:
             return None
-        fn = _optional("workbench.viz.heat", kind, f"the {kind} heatmap")
+        # The engine's own counts (viz.heat wraps the same functions but imports pandas: a second's wait).
+        from workbench.engine import analysis
+
+        fn = analysis.threat_counts if kind == "threat" else analysis.zone_counts
         side = SIDE_NAMES[self.heat_side]
-        if kind == "threat":  # threat(state, s) counts attackers of the other side on each hex
+        if kind == "threat":  # threat_counts(state, s) counts attackers of the other side on each hex
             values = [float(v) for v in fn(self.state, 1 - self.heat_side)]
             label = f"attacked by {side}: how many {side} pieces could attack each hex next turn"
         else:
@@ -824,8 +860,8 @@ class BoardController:
         order_from: list[list[str]] = []
         if self.ordering:
             n = len(self.order_steps)
-            idx = 1 + n + (1 if n >= 2 else 0)
-            lit = {a[idx]: "order" for a in self.order_actions()}
+            idx = _order_field(n)
+            lit = {a[idx]: "order" for a in self.order_actions() if len(a) > idx}
             steps = self.order_steps
             order_from = [[hex_name(steps[i]), hex_name(steps[i + 1])] for i in range(0, len(steps) - 1, 2)]
         elif self.selected is not None and not self.editing:
@@ -946,7 +982,7 @@ def _action_pairs(action: Action) -> list[tuple[int, int, str]]:
     if kind == MOVE:
         return [(action[1], action[2], "move")]
     if kind == ORDER:
-        return [(action[1], action[2], "move"), (action[4], action[5], "move")]
+        return [(action[i], action[i + 1], "move") for i in range(1, len(action) - 2, 3)]
     if kind == SHOT:
         return [(action[1], action[2], "shot")]
     if kind == CASTLE:
@@ -1062,12 +1098,11 @@ def capped_agent_spec(spec: str) -> tuple[str, list[str]]:
             raise WidgetError(_short(f"{base}: {key}={value} is not a number"))
         lo, hi = limits[key]
         capped = min(max(value, lo), hi)
-        if isinstance(value, int) or float(capped).is_integer() and key != "seconds":
-            capped = int(capped)
+        capped = int(capped) if key in AGENT_INTS else float(capped)
         if capped != value:
             notes.append(f"{key} {value:g} capped to {capped:g}")
         out[key] = capped
-    if base in ("alphabeta", "search"):
+    if base in AGENT_CLOCKED:
         out["seconds"] = min(float(out.get("seconds", AGENT_SECONDS)), AGENT_SECONDS)
     text = base + (":" + ",".join(f"{k}={v}" for k, v in out.items()) if out else "")
     return text, notes
@@ -1077,3 +1112,8 @@ __all__ = [
     "START_TOGGLES", "TARGET_CLASSES", "BoardController", "WidgetError", "capped_agent_spec", "describe_check",
     "read_small_file",
 ]
+
+
+def _order_field(j: int) -> int:
+    """Index in an Order action of the j-th click (infantryman, its step, next infantryman, ...)."""
+    return 1 + 3 * (j // 2) + j % 2

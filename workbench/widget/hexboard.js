@@ -139,6 +139,7 @@ function render({ model, el }) {
   const cmpText = htmlEl("input", { type: "text", class: "tf-compare-text", list: "tf-compare-presets", placeholder: "castling=sacrifice" }, cmpRow);
   const presets = htmlEl("datalist", { id: "tf-compare-presets" }, cmpRow);
   button(cmpRow, "Compare", "compare", () => ({ change: cmpText.value }), "comparing…");
+  const oneClick = row(cmp, "tf-compare-buttons"); // one button per toggle: its other value, from this game's rules
   const diffBox = htmlEl("div", { class: "tf-diff" }, cmp);
 
   // New game: every rule of RulesConfig, prefilled with the game's own rules.
@@ -182,8 +183,9 @@ function render({ model, el }) {
   const ov = row(ovSec);
   const overlayBoxes = {};
   for (const [name, label] of Object.entries(OVERLAYS)) {
-    const lbl = htmlEl("label", {}, ov, label + " ");
+    const lbl = htmlEl("label", { class: "tf-check-label" }, ov);
     const box = htmlEl("input", { type: "checkbox", class: `tf-ov-${name}` }, lbl);
+    lbl.appendChild(document.createTextNode(label)); // the box before its words, so each reads as one
     box.addEventListener("change", () => send({ type: "overlay", name, on: box.checked }, "drawing…"));
     overlayBoxes[name] = box;
   }
@@ -228,7 +230,7 @@ function render({ model, el }) {
   const ed = row(edSec);
   button(ed, "Edit", "edit");
   button(ed, "Done", "edit_done");
-  button(ed, "Cancel", "edit_cancel", () => ({}), "", "leave the editor and discard the edits");
+  button(ed, "Cancel edits", "edit_cancel", () => ({}), "", "leave the editor and discard the edits");
   button(ed, "Clear board", "edit_clear");
   button(ed, "Download scenario", "download", () => ({ kind: "scenario" }));
   const palette = row(edSec, "tf-palette");
@@ -314,6 +316,10 @@ function render({ model, el }) {
       svgEl("path", { d: "M5 5 L17 17 M17 5 L5 17", stroke: "#111", "stroke-width": 2 }, s);
     }, "archer marker (archer's colour)");
     item((s) => svgEl("circle", { cx: 11, cy: 11, r: 9, fill: "none", stroke: "#ff1744", "stroke-width": 3, "stroke-dasharray": "3 2" }, s), "feudal under threat");
+    item((s) => {
+      svgEl("circle", { cx: 11, cy: 11, r: 9, fill: "rgba(255, 23, 68, 0.25)", stroke: "#ff1744", "stroke-width": 3 }, s);
+      svgEl("path", { d: "M6 6 L16 16 M16 6 L6 16", stroke: "#ff1744", "stroke-width": 3 }, s);
+    }, "feudal lost (game over)");
     item((s) => svgEl("line", { x1: 2, y1: 11, x2: 18, y2: 11, stroke: "#0050c8", "stroke-width": 3, "marker-end": "url(#tf-arrow-best)" }, s), "agent's best move");
     item((s) => svgEl("line", { x1: 2, y1: 11, x2: 18, y2: 11, stroke: "#0a8f3c", "stroke-width": 3 }, s), "gained under the rule");
     item((s) => svgEl("line", { x1: 2, y1: 11, x2: 18, y2: 11, stroke: "#d01010", "stroke-width": 3, "stroke-dasharray": "3 2" }, s), "lost under the rule");
@@ -501,7 +507,7 @@ function render({ model, el }) {
     const db = v.destroyed.black.join(" ") || "-";
     destroyed.textContent = `Destroyed: white ${dw} · black ${db}`;
     analysisBox.textContent = v.analysis
-      ? `Evaluation ${v.analysis.eval > 0 ? "+" : ""}${v.analysis.eval} (White's view; + is good for White) · best: ${v.analysis.best} (${v.analysis.agent})`
+      ? `Evaluation ${v.analysis.eval > 0 ? "+" : ""}${v.analysis.eval} (White's view; + is good for White) · best: ${v.analysis.best}, after it ${v.analysis.eval_after > 0 ? "+" : ""}${v.analysis.eval_after} (${v.analysis.agent})`
       : "";
     analysisBox.style.display = v.analysis ? "" : "none";
     diffBox.replaceChildren();
@@ -524,6 +530,17 @@ function render({ model, el }) {
     const sig = JSON.stringify([v.rules, v.seed]);
     if (sig !== root.dataset.rulesSig) {
       root.dataset.rulesSig = sig;
+      oneClick.replaceChildren();
+      for (const f of geo.rule_fields || []) {
+        if (!f.values) continue;
+        const now = String(v.rules[f.name]);
+        const other = f.values.find((x) => String(x) !== now);
+        if (other === undefined) continue;
+        const change = `${f.name}=${other}`;
+        const b = htmlEl("button", { class: "tf-btn tf-compare-btn", type: "button", "data-change": change }, oneClick, change);
+        b.title = `this position's legal actions under ${change}: gained in green, lost in red`;
+        b.addEventListener("click", () => { cmpText.value = change; send({ type: "compare", change }, "comparing…"); });
+      }
       for (const f of geo.rule_fields || []) {
         let val = v.rules[f.name];
         if (Array.isArray(val)) val = val.join(",");

@@ -23,9 +23,10 @@ import traitlets
 from workbench.engine import HEX_NAMES, GameState, RulesConfig, new_game
 from workbench.engine.geometry import parse_hex
 from workbench.engine.rules import parse_pairs
+from workbench.scenarios.start import NO_SERVER_FILES
 from workbench.viz.layout import Layout
 
-from .controller import HEATS, MAX_FILE_BYTES, OVERLAYS, BoardController, WidgetError, capped_agent_spec
+from .controller import HEATS, MAX_FILE_BYTES, OVERLAYS, BoardController, WidgetError, capped_agent_spec, fresh_seed
 
 _HERE = pathlib.Path(__file__).parent
 _SIDES = ("white", "black")
@@ -162,7 +163,9 @@ class HexBoard(anywidget.AnyWidget):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.controller = BoardController(state if state is not None else new_game(rules, seed))
+        if state is None:  # a new game draws fresh rolled terrain unless the designer fixes a seed
+            state = new_game(rules, fresh_seed() if seed is None else seed)
+        self.controller = BoardController(state)
         self.geometry = _geometry(Layout(size=size))
         self._lock = threading.RLock()
         self._thinking: threading.Thread | None = None
@@ -269,6 +272,13 @@ class HexBoard(anywidget.AnyWidget):
         return text
 
     # ------------------------------------------------------------------ browser messages
+    def set_state(self, sync_data: dict[str, Any]) -> None:
+        """Ignore trait updates sent by the page: it only draws them (all input comes as checked messages).
+
+        Otherwise a page could push any value, of any size, into ``view`` or ``download`` in the kernel.
+        """
+        del sync_data
+
     def _do(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         """Run a controller gesture; a user-facing error becomes the panel message, then redraw."""
         with self._lock:
@@ -311,7 +321,7 @@ class HexBoard(anywidget.AnyWidget):
                 "overlay": lambda: c.overlays.__setitem__(f["name"], f["on"]),
                 "heat": lambda: self._set_heat(f.get("kind", ""), f.get("side", "white")),
                 "analyse": lambda: c.analyse(),
-                "compare": lambda: c.compare_toggle(f.get("change", "")),
+                "compare": lambda: c.compare_toggle(f.get("change", ""), _page_rules),
                 "pick_scenario": lambda: c.pick_scenario(f.get("name", "")),
                 "check": lambda: c.show_check(f["index"]),
                 "step": lambda: c.step(f.get("delta", 1)),
@@ -325,9 +335,11 @@ class HexBoard(anywidget.AnyWidget):
                 "edit_to_move": lambda: c.set_edit_to_move(f.get("side", "white")),
             }
             c.agent_runner = self._start_agent  # an agent answering a page gesture thinks in a thread
+            token = NO_SERVER_FILES.set(True)  # nothing the page sends opens a server file (start=)
             try:
                 self._do(handlers[kind])
             finally:
+                NO_SERVER_FILES.reset(token)
                 c.agent_runner = None
 
     def _set_agent(self, name: str, side: str) -> None:
@@ -386,6 +398,8 @@ class HexBoard(anywidget.AnyWidget):
                     c.error(error)
                 elif action is not None and c.agent is agent:
                     c.agent_apply(action, ply, state_id)
+                if not error and c.agent_to_move():  # the position changed meanwhile (new game): think again
+                    self._start_agent()
                 self._sync()
 
         self._thinking = threading.Thread(target=work, name="hexboard-agent", daemon=True)
@@ -398,11 +412,27 @@ class HexBoard(anywidget.AnyWidget):
             t.join(timeout)
 
 
+# Rules the page may not set: ``start`` names a server file (a path from the browser would read any file
+# and echo its first key), and explicit hexes come with scenarios, which the picker or an upload brings.
+PAGE_FORBIDDEN_RULES = ("start",)
+
+
+def _page_rules(rules: dict[str, Any]) -> dict[str, Any]:
+    """Rules named by the page, refused if one of them would make the kernel open a server path."""
+    for key in rules:
+        if str(key).strip() in PAGE_FORBIDDEN_RULES:
+            raise WidgetError(
+                "rule 'start' names a server file and cannot be set from the page; "
+                "pick a scenario from the list or upload one instead"
+            )
+    return rules
+
+
 def _new_game_rules(f: dict[str, Any]) -> dict[str, Any]:
     """The panel's rule controls plus the free ``key=value`` field for any other rule."""
     toggles = {k: v for k, v in f.get("rules", {}).items() if v not in (None, "")}
     toggles.update(parse_pairs(f.get("other", "")))
-    return toggles
+    return _page_rules(toggles)
 
 
 def _geometry(layout: Layout) -> dict[str, Any]:
