@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for spec in agents:
             agent_engines(spec, args.engine)  # validate every spec (and the engine) before any game
-    except ValueError as exc:
+    except (ValueError, RuntimeError) as exc:  # RuntimeError: engine=native without the native build
         print(f"ladder: error: {exc}", flush=True)
         return 2
     rows = []
