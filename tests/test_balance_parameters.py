@@ -130,3 +130,23 @@ def test_grid_ranges_and_hex_lists_parse() -> None:
     for bad, message in (("archer_range=4..2", "an empty range"), ("archer_range=1..1000", "at most 100")):
         with pytest.raises(SimulationError, match=message):
             parse_grid([bad])
+
+
+def test_the_centre_bridge_as_a_ford_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``bridges`` and ``fords`` are valid only together: each value is checked alone, the pair as a cell."""
+    base = ["--games", "1", "--white", "random", "--black", "random", "--workers", "0", "--no-progress",
+            "--max-plies", "10"]
+    out = tmp_path / "ford.parquet"
+    assert simulate_main([*base, "--out", str(out), "--rules", "bridges=b4/k4,fords=d5/f6/h5"]) == 0
+    out2 = tmp_path / "ford2.parquet"
+    assert simulate_main([*base, "--out", str(out2), "--rules", "bridges=b4/k4",
+                          "--grid", "fords=d5/h5,d5/f6/h5"]) == 0
+    games = pd.read_parquet(out2)
+    assert sorted(games["fords"]) == ["d5,f6,h5", "d5,h5"] and set(games["bridges"]) == {"b4,k4"}
+    capsys.readouterr()
+    assert simulate_main([*base, "--out", str(tmp_path / "no.parquet"), "--grid", "fords=d5/f6/h5"]) == 2
+    assert "grid cell fords=d5/f6/h5: parameters bridges and fords: f6 is both a bridge and a ford" in capsys.readouterr().err
+    assert simulate_main([*base, "--out", str(tmp_path / "no.parquet"), "--rules", "aura_radius=0,order_size=9"]) == 2
+    assert "--rules order_size=9: parameter order_size=9 is out of range; allowed: whole numbers 0..3" in capsys.readouterr().err
+    assert simulate_main([*base, "--out", str(tmp_path / "no.parquet"), "--rules", "start=nowhere.yaml"]) == 2
+    assert "--rules start=nowhere.yaml: parameter start=nowhere.yaml: the start file does not load" in capsys.readouterr().err

@@ -81,7 +81,8 @@ def test_dead_in_some_cells_only_is_named_per_cell() -> None:
     sentences = dead_rule_sentences(usage_summary(seasons_table()))
     assert sentences == [
         "Dead rules (fired in under 1% of games in every cell): mine kills.",
-        "Ford stops: dead in 1 of 2 cells (fired in under 1% of games): season=winter (0 of 40 games).",
+        "Ford stops: dead in 1 of 2 cells (fired in under 1% of games) (switched off by season=winter: it cannot "
+        "fire): season=winter (0 of 40 games).",
     ]
 
 
@@ -225,3 +226,47 @@ def test_a_mostly_dead_rule_names_where_it_lives() -> None:
     sentences = dead_rule_sentences(usage_summary(games))
     assert sentences[1] == ("Ford stops: dead in 2 of 3 cells (fired in under 1% of games); it fired only in "
                             "season=summer (40 of 40 games).")
+
+
+def test_rule_location_maps_are_drawn_on_the_games_own_crossings() -> None:
+    from workbench.balance.report import board_rules
+
+    moved = pd.DataFrame({"season": ["summer"] * 2, "bridges": ["b4,k4"] * 2, "fords": ["d5,f6,h5"] * 2})
+    rules, words = board_rules(moved)
+    assert (rules["bridges"], rules["fords"]) == ("b4,k4", "d5,f6,h5")
+    assert words == "the games' board: bridges b4/k4, fords d5/f6/h5"
+    mixed = moved.assign(bridges=["b4,k4", "b4,f6,k4"], fords=["d5,h5", "d5,h5"])
+    assert board_rules(mixed)[1] == "the classic summer board"
+    assert board_rules(pd.DataFrame({"season": ["winter"]}))[1] == "the classic winter board"
+
+
+def test_columns_set_by_start_files_are_compared_as_part_of_the_start() -> None:
+    """A start file's own rules (archer_range: 3) change with the start: no separate archer-range finding."""
+    from workbench.balance.cells import compared_columns, start_bound_columns
+    from workbench.balance.curves import curve_parameters
+
+    rows = [game_row(i, "white" if i % 3 else "black", "destroyed", 40 + i, season=season, start_id=s, archer_range=a)
+            for i, (s, a, season) in enumerate([("classic", 2, "summer"), ("duel", 3, "summer"),
+                                                ("wide", 4, "summer"), ("classic", 2, "winter"),
+                                                ("duel", 3, "winter"), ("wide", 4, "winter")] * 4)]
+    games = pd.DataFrame(rows)
+    assert start_bound_columns(games) == ["archer_range"]
+    assert "archer_range" not in compared_columns(games) and {"start_id", "season"} <= set(compared_columns(games))
+    assert {c.column for c in compare_toggles(games, n_boot=20)} == {"start_id", "season"}
+    assert "archer_range" not in curve_parameters(games)
+    md = build_report(games, n_boot=20).markdown()
+    assert "archer_range changes only with the start file" in md
+
+
+def test_rules_switched_off_by_the_cells_rules_are_named_so() -> None:
+    from workbench.balance.usage import off_reason
+
+    assert off_reason("castling", {"castling_uses": 0}) == "castling_uses=0"
+    assert off_reason("promotion_knight", {"promotion": False}) == "promotion=false"
+    assert off_reason("aura_move", {"aura_radius": 2, "aura_step": 1}) == "aura_step=1"
+    assert off_reason("castling", {"castling_uses": 2}) is None and off_reason("mine_kill", {"season": "winter"}) is None
+    games = seasons_table().assign(castling_uses=0)
+    games["rule_castling_white"] = games["rule_castling_black"] = 0
+    assert dead_rule_sentences(usage_summary(games))[0] == (
+        "Dead rules (fired in under 1% of games in every cell): mine kills, castlings (switched off by "
+        "castling_uses=0: it cannot fire).")

@@ -382,6 +382,7 @@ def test_perft_command_reports_a_bad_parameter_in_one_line(capsys):
         ("{bridges: b3}", 3, "parameter bridges: b3 is not on the river"),
         ("\n  bridges: b4\n  fords: b4", 4, "b4 is both a bridge and a ford"),
         ("\n  bridges: [e5, e6]\n  knight_bridge_stop: true", 4, "e5 and e6 are adjacent"),
+        ("{start: nowhere.yaml}", 3, "parameter start=nowhere.yaml: the start file does not load"),
     ],
 )
 def test_scenario_files_report_bad_parameters_with_their_line(rules, line, words):
@@ -423,3 +424,27 @@ def test_the_board_widget_picks_orders_of_any_size(size, clicks, played):
         assert ctrl.state.ply == 0 and set(ctrl.view()["targets"].values()) == {"order"}
     ctrl.click(clicks[-1])
     assert ctrl.view()["moves"] == [played]
+
+
+def test_bench_plays_from_a_start_file_with_parameters(tmp_path, capsys):
+    """``bench --rules start=PATH,...``: the playouts start at the file's position, on both engines."""
+    from workbench import native
+    from workbench.__main__ import main
+    from workbench.bench import playouts
+
+    f = tmp_path / "duel.yaml"
+    f.write_text("id: knight-duel\ntitle: a duel\nrules: {hill: false, swamp: false}\n"
+                 "position:\n  to_move: black\n  pieces: {a1: F, l6: f, f3: K, f9: k, d2: A, h8: a}\n",
+                 encoding="utf-8")
+    rules = f"start={f},archer_range=3,castling_uses=0"
+    py = playouts(4, 2, 300, engine="python", rules=rules)
+    assert 0 < py["plies"] < 4 * 300  # few pieces: random games end (the classic start's run to the cap)
+    if native.available():
+        assert playouts(4, 2, 300, engine="native", rules=rules)["plies"] == py["plies"]
+    assert main(["bench", "--games", "2", "--max-plies", "20", "--no-peer", "--engine", "python", "--rules", rules]) == 0
+    out = capsys.readouterr().out
+    assert "start_id: knight-duel" in out and "archer_range=3" in out
+    for bad, named in (("archer_range=0", "archer_range=0 is out of range"), ("start=nowhere.yaml", "start file does not load")):
+        assert main(["bench", "--games", "1", "--no-peer", "--rules", bad]) == 2
+        err = capsys.readouterr().err
+        assert f"bench: error: --rules: parameter {bad}" in err and named in err

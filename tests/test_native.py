@@ -142,6 +142,9 @@ def test_native_state_api_undo_clone_and_illegal_actions():
     ns.apply(a)
     assert ns.ply == 1 and other.ply == 0 and ns.history == [a]
     assert ns.to_python().legal_actions() == ns.legal_actions()
+    py.apply(a)
+    assert native.NativeState.from_state(py).fired == tuple(py.fired), "a converted state keeps what fired"
+    py.undo()
     assert ns.undo() == a and ns.to_dict() == start
     with pytest.raises(IndexError):
         ns.undo()
@@ -220,6 +223,7 @@ def test_positions_beyond_the_native_capacity_are_refused_clearly():
     assert not native.supports(st)
     with pytest.raises(ValueError, match="archers a side"):
         native.NativeState.from_state(st)
+    assert native.PORTED_RULES >= set(st.rules.names()), "every rule of RulesConfig is ported"
 
 
 @needs_native

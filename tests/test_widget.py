@@ -377,3 +377,23 @@ def test_bridges_and_fords_come_from_the_games_board() -> None:
     crossings = {h: t["kind"] for h, t in view["terrain"].items() if t["kind"] in ("bridge", "ford")}
     assert crossings == {"b4": "bridge", "k4": "bridge", "d5": "ford", "f6": "ford", "h5": "ford"}
     assert "bridges=b4,k4" in view["active_rules"]["toggles"]
+
+
+def test_new_game_reports_bad_parameters_and_start_files_in_the_panel(tmp_path) -> None:
+    ctrl = BoardController(new_game(seed=1))
+    before = ctrl.state
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("id: bad\ntitle: t\nrules: {fords: [d5, f6]}\n", encoding="utf-8")
+    for kw, words in [({"archer_range": 0}, "archer_range=0 is out of range; allowed: whole numbers 2..10"),
+                      ({"bridges": "b4/e4"}, "bridges: e4 is not on the river"),
+                      ({"fords": "d5/f6"}, "f6 is both a bridge and a ford"),
+                      ({"start": str(tmp_path / "none.yaml")}, "the start file does not load"),
+                      ({"start": str(bad)}, "line 3: parameters bridges and fords")]:
+        ctrl.new_game(seed=2, **kw)
+        assert ctrl.level == "error" and words in ctrl.message and ctrl.state is before
+    good = tmp_path / "good.yaml"
+    good.write_text("id: duel\ntitle: t\nrules: {hill: false, swamp: false}\n"
+                    "position:\n  to_move: black\n  pieces: {a1: F, l6: f, f9: k}\n", encoding="utf-8")
+    ctrl.new_game(seed=2, start=str(good), archer_range=3)
+    assert ctrl.level == "info" and ctrl.state.game.start_id == "duel" and ctrl.state.to_move == 1
+    assert ctrl.state.game.rules.archer_range == 3

@@ -131,6 +131,34 @@ def test_a_new_game_while_the_agent_thinks_gets_its_own_reply() -> None:
     assert board.state.game.seed == 7 and board.state.ply == 1 and board.busy == ""  # it answered the new game
 
 
+def test_a_page_may_not_start_a_game_from_a_server_file(tmp_path) -> None:
+    board = HexBoard(new_game(seed=0))
+    for fields in ({"rules": {}, "other": "start=/etc/passwd"}, {"rules": {"start": "/etc/hostname"}, "other": ""}):
+        view = send(board, type="new_game", seed="7", **fields)
+        assert view["level"] == "error" and "names a server file" in view["message"]
+        assert "line" not in view["message"] and board.state.game.start is None
+    good = tmp_path / "duel.yaml"
+    good.write_text("id: duel\ntitle: t\nposition:\n  pieces: {a1: F, l6: f}\n", encoding="utf-8")
+    board.new_game(seed=1, start=str(good))  # Python (the notebook's owner) may
+    assert board.state.game.start_id == "duel"
+
+
+def test_the_new_game_panel_offers_every_parameter_and_plays_them() -> None:
+    from workbench.engine import RulesConfig
+
+    board = HexBoard(new_game(seed=0))
+    offered = {f["name"]: f for f in board.geometry["rule_fields"]}
+    assert set(RulesConfig.names()) - set(offered) == {"hills", "swamps", "start"}
+    assert offered["archer_range"]["default"] == 2 and "2..10" in offered["archer_range"]["title"]
+    view = send(board, type="new_game", seed="3", other="",
+                rules={"archer_range": "3", "castling_uses": "0", "bridges": "b4,k4", "fords": "d5,f6,h5"})
+    rules = board.state.game.rules
+    assert view["level"] == "info" and (rules.archer_range, rules.castling_uses) == (3, 0)
+    assert rules.fords == ("d5", "f6", "h5") and view["terrain"]["f6"]["kind"] == "ford"
+    view = send(board, type="new_game", seed="3", other="", rules={"aura_step": "0"})
+    assert view["level"] == "error" and "aura_step=0 is out of range; allowed: whole numbers 1..10" in view["message"]
+
+
 def test_no_page_route_opens_a_server_file_through_start(tmp_path) -> None:
     """``start=PATH`` names a server file: refused from the new-game box, the diff box and uploaded files."""
     secret = tmp_path / "secret.yaml"

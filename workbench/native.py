@@ -16,7 +16,7 @@ from typing import Any
 
 from .engine import Game, GameState, IllegalActionError, RulesConfig
 from .engine.pieces import SIDE_NAMES
-from .engine.telemetry import N_COUNTERS, RULES, counters_dict
+from .engine.telemetry import N_COUNTERS, RULE_INDEX, RULES, counters_dict
 
 try:  # the extension is optional: without cargo the pure-Python engine does everything
     from . import _native  # type: ignore[attr-defined]
@@ -111,15 +111,24 @@ def setup_of(st: GameState, live: bool = True) -> dict[str, Any]:
         "winner": st.winner,
         "victory": st.victory,
         "counters": list(st.counters),
+        "fired": [(RULE_INDEX[r], side, h) for r, side, h in st.fired],
         "settled": bool(getattr(st, "_settled", False)),
         "skip_mate_test": live,
     }
 
 
+# Every rule the native core implements: terrain ones through the board's tables, the others in
+# rules_dict. A rule added to RulesConfig later is played natively only at its default value.
+PORTED_RULES = frozenset((
+    "season", "hill", "swamp", "terrain", "hills", "swamps", "bridges", "fords", "start", *_RULE_FIELDS,
+))
+
+
 def supports(st: GameState) -> bool:
-    """Whether the native core holds this position: at most ``MAX_MARKERS`` archers a side, counting
-    those the promotion pool could bring back (the core keeps markers in fixed arrays)."""
-    if _native is None:
+    """Whether the native core holds this position and rules: every non-default rule is one it ports,
+    and at most ``MAX_MARKERS`` archers a side, counting those the promotion pool could bring back
+    (the core keeps markers in fixed arrays)."""
+    if _native is None or not set(st.rules.non_default()) <= PORTED_RULES:
         return False
     from .engine.pieces import ARCHER
 
@@ -151,7 +160,8 @@ class NativeState:
         _require()
         if not supports(st):
             raise ValueError(f"the native core holds at most {_native.MAX_MARKERS} archers a side (with the "
-                             "destroyed ones a promotion could bring back); use engine=python for this position")
+                             "destroyed ones a promotion could bring back) and plays the rules it ports ("
+                             f"{', '.join(sorted(PORTED_RULES))}); use engine=python for this game")
         return cls(st.game, _native.State(board_tables(st.game), rules_dict(st.rules), setup_of(st)))
 
     @classmethod

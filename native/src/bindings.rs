@@ -125,6 +125,7 @@ fn read_setup(d: &Bound<'_, PyDict>) -> PyResult<Setup> {
         winner: get_or(d, "winner", None)?,
         victory,
         counters: get_or(d, "counters", vec![])?,
+        fired: get_or(d, "fired", vec![])?,
         settled: get_or(d, "settled", false)?,
         skip_mate_test: get_or(d, "skip_mate_test", false)?,
     })

@@ -225,6 +225,8 @@ pub struct Setup {
     pub winner: Option<usize>,
     pub victory: Option<Victory>,
     pub counters: Vec<u32>,
+    /// What the action that led here fired (`GameState.fired`), as (rule index, side, hex).
+    pub fired: Vec<Fired>,
     /// Triggers 2-3 have already run on this board (`GameState._settled`).
     pub settled: bool,
     /// A live state converted mid-game: its result is already known, skip the start-of-turn mate test.
@@ -382,7 +384,7 @@ impl State {
             removed: 0,
             zones: None,
             cache: None,
-            fired_log: Vec::new(),
+            fired_log: setup.fired.clone(),
         };
         if let Some(v) = setup.victory {
             st.p.victory = Some(v);

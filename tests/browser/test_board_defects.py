@@ -135,13 +135,19 @@ def test_active_rules_owners_legend_and_fresh_terrain(page) -> None:  # noqa: AN
     for word in ("bridge", "ford", "hill", "swamp", "attack", "castling", "Order", "archer marker", "last move",
                  "under threat", "feudal lost"):
         assert word in legend, word
-    seeds = set()
+    seeds = [b.locator(".tf-rules-season").inner_text()]
+    season = b.locator(".tf-rules-season")
     for _ in range(2):
         b.locator("button.tf-btn-new_game").click()
-        wait_text(b.locator(".tf-message"), "new game")
-        seeds.add(b.locator(".tf-rules-season").inner_text())
+        # the new game's rules line replaces the old one; a new game that redrew the same terrain times out here
+        try:
+            page.wait_for_function("([el, old]) => el.textContent !== old", arg=[season.element_handle(), seeds[-1]],
+                                   timeout=15_000)
+        except Exception:  # noqa: BLE001 - Playwright's timeout: say what it means
+            pytest.fail(f"a new game kept the terrain of the previous one: {seeds[-1]!r}")
+        seeds.append(season.inner_text())
     assert all("winter" in s for s in seeds), seeds
-    assert len(seeds) == 2, f"a new game drew the same terrain twice: {seeds}"
+    assert len(set(seeds)) == 3, f"a new game drew the same terrain twice: {seeds}"
     assert b.locator(".tf-coord").count() == 44 and b.locator(".tf-coord").first.is_visible()
     size = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.tf-name')).fontSize)")
     assert size >= 9

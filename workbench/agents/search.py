@@ -26,13 +26,14 @@ from workbench.engine.pieces import FEUDAL
 
 from .alphabeta import AlphaBetaAgent
 from .base import Agent, check_param
-from .evaluate import evaluate, piece_weights, terminal_score
+from .evaluate import evaluate, material, piece_weights, terminal_score
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 MAX_DEPTH = 20
 MAX_QDEPTH = 12
 MAX_NODES = 5_000_000
 DEFAULT_ATTACK = 0.0
+DEFAULT_TRADE = 0.03
 
 
 def attack_balance(state: GameState, side: int) -> float:
@@ -77,8 +78,9 @@ class SearchAgent(Agent):
 
     name = "search"
 
-    def __init__(self, seed: int | None = None, depth: int = 8, nodes: int = 20000, seconds: float | None = None,
-                 qdepth: int = 4, attack: float = DEFAULT_ATTACK, lmr: bool = True) -> None:
+    def __init__(self, seed: int | None = None, depth: int = 8, nodes: int = 100_000, seconds: float | None = None,
+                 qdepth: int = 4, attack: float = DEFAULT_ATTACK, lmr: bool = True,
+                 trade: float = DEFAULT_TRADE) -> None:
         super().__init__(seed)
         self.depth = check_param("search", "depth", depth, int, 1, MAX_DEPTH)
         self.nodes = check_param("search", "nodes", nodes, int, 1, MAX_NODES)
@@ -89,6 +91,7 @@ class SearchAgent(Agent):
         if not isinstance(lmr, bool):
             raise ValueError(f"search: lmr={lmr!r} must be true or false")
         self.lmr = lmr
+        self.trade = check_param("search", "trade", trade, float, 0.0, 1.0)
         self.searched = 0  # nodes visited by the last decision, for benchmarks
         self.reached = 0  # deepest iteration that finished (or was partly used) in the last decision
 
@@ -101,6 +104,7 @@ class SearchAgent(Agent):
         self.rng.shuffle(acts)  # seeded tie-break among equal actions
         acts = AlphaBetaAgent._ordered(state, acts, None)
         self._count = 0
+        self._root_pieces = sum(1 for c in state.squares if c)
         limit = self.MAX_SECONDS if self.seconds is None else self.seconds
         self._deadline = time.perf_counter() + limit
         self._tt: dict[tuple, tuple[int, float, int, Action | None]] = {}
@@ -191,8 +195,11 @@ class SearchAgent(Agent):
         self._tick()
         side = state.to_move
         stand = evaluate(state, side)
-        if self.attack and state.victory is None:
-            stand += self.attack * attack_balance(state, side)
+        if state.victory is None:
+            if self.attack:
+                stand += self.attack * attack_balance(state, side)
+            if self.trade:
+                stand += self.trade * self._trade_bonus(state, side)
         if qdepth == 0 or stand >= beta:
             return stand
         alpha = max(alpha, stand)
@@ -214,6 +221,12 @@ class SearchAgent(Agent):
             if alpha >= beta:
                 break
         return best
+
+    def _trade_bonus(self, state: GameState, side: int) -> float:
+        """The material lead (capped at 10) times the pieces gone since the root: ahead, every
+        exchange brings the castle nearer; behind, exchanges are avoided."""
+        lead = max(-10.0, min(10.0, material(state, side)))
+        return lead * (self._root_pieces - sum(1 for c in state.squares if c))
 
     def _ordered(self, state: GameState, acts: list[Action], tt_move: Action | None, ply: int) -> list[Action]:
         """Table move, then captures by victim value, then killers, then quiet moves by history."""

@@ -70,6 +70,29 @@ def varying_columns(games: pd.DataFrame) -> list[str]:
     return [c for c in cell_columns(games) if games[c].astype(str).nunique() > 1]
 
 
+def start_bound_columns(games: pd.DataFrame) -> list[str]:
+    """Varying columns that only change with the ``start=`` file (its own ``rules:`` set them): their
+    effect cannot be told apart from the start's, so they are compared as part of ``start_id``."""
+    if "start_id" not in games.columns:
+        return []
+    starts = games["start_id"].astype(str)
+    if starts.nunique() < 2:
+        return []
+    bound = []
+    for c in varying_columns(games):
+        if c in ("start_id", *AGENTS):
+            continue
+        if (games[c].astype(str).groupby(starts).nunique() == 1).all():
+            bound.append(c)
+    return bound
+
+
+def compared_columns(games: pd.DataFrame) -> list[str]:
+    """The varying columns a comparison pools over, without those bound to a start file."""
+    bound = set(start_bound_columns(games))
+    return [c for c in varying_columns(games) if c not in bound]
+
+
 def cell_label(row: pd.Series | dict, columns: Sequence[str]) -> str:
     """A short label such as ``season=winter swamp=off · greedy vs random`` from the varying columns."""
     parts = [f"{c}={_fmt(row[c])}" for c in columns if c not in AGENTS]

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .cells import AGENTS, _fmt, _is_missing, check_games, varying_columns
+from .cells import AGENTS, _fmt, _is_missing, check_games, compared_columns
 from .stats import BalanceError, SPRTResult, adjust, bootstrap_difference, compare_proportions, sprt
 
 # The rulebook default of each toggle (BOARD-AND-RULINGS.md section 7): the baseline of a comparison.
@@ -164,7 +164,7 @@ def compare_toggles(
     """
     usable = check_games(games, what="a comparison")
     comparisons: list[Comparison] = []
-    for column in varying_columns(usable):
+    for column in compared_columns(usable):
         values = sort_values({_key(v) for v in usable[column]})
         default = DEFAULTS.get(column)
         baseline = default if column not in AGENTS and default in values else values[0]

@@ -24,7 +24,16 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from . import curves, usage  # noqa: E402
-from .cells import KINDS, SIDES, VICTORIES, _is_missing, cell_columns, check_games, summarize_cells  # noqa: E402
+from .cells import (  # noqa: E402
+    KINDS,
+    SIDES,
+    VICTORIES,
+    _is_missing,
+    cell_columns,
+    check_games,
+    start_bound_columns,  # noqa: E402
+    summarize_cells,
+)
 from .compare import CORRECTION_NAMES, Comparison, compare_toggles, variant_name  # noqa: E402
 from .stats import BalanceError  # noqa: E402
 
@@ -284,7 +293,14 @@ def heatmap_section(games: pd.DataFrame, events: pd.DataFrame | None) -> Section
         section.paragraphs.append("Skipped: the heatmap module workbench.viz.heat is not available in this install.")
         return section
     try:
-        result = heat.batch_heatmaps(games, events)
+        drawn, words = board_rules(games)
+        moved = words.startswith("the games' board") and "season" in games.columns and games["season"].nunique() == 1
+        if moved:  # one season and the games' own crossings: draw those (the default draws the classic ones)
+            from workbench.engine import make_game
+
+            result = heat.batch_heatmaps(games, events, state=make_game(drawn).state_from_pieces({}))
+        else:
+            result = heat.batch_heatmaps(games, events)
     except (ValueError, KeyError) as exc:  # e.g. an events table without the columns the maps read
         section.paragraphs.append(f"Skipped: the batch heatmaps could not be drawn ({exc}).")
         return section
@@ -380,13 +396,33 @@ def plot_usage_matrix(summary: pd.DataFrame) -> bytes:
     return _png(fig)
 
 
-def plot_rule_locations(locations: dict[str, Any], games: int, columns: int = 4) -> bytes:
+def board_rules(games: pd.DataFrame) -> tuple[dict[str, Any], str]:
+    """The board the location maps are drawn on: the table's own season, bridges and fords when every
+    game shares them (a grid over ``bridges`` or ``season`` mixes boards: the classic summer one then)."""
+    from workbench.engine import RulesConfig
+
+    classic: dict[str, Any] = {"season": "summer", "hill": False, "swamp": False}
+    rules = dict(classic)
+    for name in ("season", "bridges", "fords"):
+        if name in games.columns and len(games) and games[name].nunique(dropna=False) == 1 and pd.notna(games[name].iloc[0]):
+            rules[name] = str(games[name].iloc[0])
+    try:
+        config = RulesConfig.from_dict(rules)
+    except ValueError:
+        return classic, "the classic summer board"
+    if (config.bridges, config.fords) == (RulesConfig().bridges, RulesConfig().fords):
+        return rules, f"the classic {config.season} board"
+    return rules, f"the games' board: bridges {'/'.join(config.bridges)}, fords {'/'.join(config.fords)}"
+
+
+def plot_rule_locations(locations: dict[str, Any], games: int, columns: int = 4,
+                        rules: dict[str, Any] | None = None) -> bytes:
     """One board per spatial rule, each hex coloured by how often the rule fired there per game."""
     from workbench.engine import make_game
     from workbench.engine.geometry import HEX_NAMES
     from workbench.viz.mpl import heatmap
 
-    board = make_game({"season": "summer", "hill": False, "swamp": False}).state_from_pieces({})
+    board = make_game(rules or {"season": "summer", "hill": False, "swamp": False}).state_from_pieces({})
     names = list(locations)
     rows = math.ceil(len(names) / columns)
     cols = min(columns, len(names))
@@ -443,10 +479,11 @@ def usage_section(games: pd.DataFrame, events: pd.DataFrame | None, correction: 
         locations = usage.rule_locations(events)
         if locations:
             n = int(events["game_id"].nunique())
+            drawn, words = board_rules(games)
             section.paragraphs.append(
                 f"Where rules with a place fire, per game over the {n} games with events, all cells together "
-                "(drawn on the classic summer board).")
-            section.figures.append(("rule_locations", plot_rule_locations(locations, n)))
+                f"(drawn on {words}).")
+            section.figures.append(("rule_locations", plot_rule_locations(locations, n, rules=drawn)))
         else:
             section.paragraphs.append("No rule with a place (stops, kills, shots) fired in the events table.")
     else:
@@ -455,6 +492,16 @@ def usage_section(games: pd.DataFrame, events: pd.DataFrame | None, correction: 
     if len(assoc):
         section.extra_tables.append(("Association with winning (not cause)", association_table(assoc)))
     return section
+
+
+def _start_bound_words(games: pd.DataFrame) -> list[str]:
+    """Say which columns are not compared on their own because the start files set them."""
+    bound = start_bound_columns(games)
+    if not bound:
+        return []
+    return [f"{', '.join(bound)} {'change' if len(bound) > 1 else 'changes'} only with the start file (its own rules), so "
+            f"{'they are' if len(bound) > 1 else 'it is'} compared as part of the start (start_id), not on "
+            f"{'their' if len(bound) > 1 else 'its'} own."]
 
 
 def association_table(assoc: pd.DataFrame) -> pd.DataFrame:
@@ -513,7 +560,7 @@ def build_report(
             [f"Each varying toggle or rule parameter value against its rulebook default, pooled over the other columns. p-values are "
              f"two-proportion z-tests (Fisher's exact test for small counts), {corr}-corrected over "
              f"{len(comparisons)} comparison{'s' if len(comparisons) != 1 else ''}; significant at {alpha}. "
-             f"Length differences carry percentile bootstrap intervals.", *words],
+             f"Length differences carry percentile bootstrap intervals.", *_start_bound_words(usable), *words],
             comparisons_frame(comparisons), [("comparisons", plot_comparisons(comparisons))]))
     else:
         sections.append(Section("Comparisons", ["No comparison: every toggle, parameter and agent takes one value in "

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _sp
 
-from .cells import AGENTS, _group_keys, cell_label, check_games, varying_columns
+from .cells import AGENTS, _group_keys, cell_label, check_games, compared_columns, varying_columns
 from .compare import CORRECTION_NAMES, DEFAULTS, _key, sort_values, variant_name
 from .stats import Z95, BalanceError, adjust, mean_interval, wilson_interval
 
@@ -124,6 +124,30 @@ def usage_summary(games: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+# Rules a cell's own rules switch off (they cannot fire there): named so, not mistaken for rules that
+# are legal but unused. Each entry: (column, values that switch the rule off).
+SWITCHES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "pike_cavalry_mutual": (("pike_cavalry_mutual", ("false",)),),
+    "castling": (("castling_uses", ("0",)),),
+    "promotion": (("promotion", ("false",)),),
+    "order": (("order_size", ("0",)),),
+    "aura_move": (("aura_radius", ("0",)), ("aura_step", ("1",))),
+    "hill_shot": (("hill", ("false",)), ("hill_bonus", ("0",))),
+    "swamp_stop": (("swamp", ("false",)),),
+    "bridge_stop": (("knight_bridge_stop", ("false",)), ("bridges", ("", "none"))),
+    "ford_stop": (("season", ("winter",)), ("fords", ("", "none"))),
+}
+
+
+def off_reason(rule: str, cell: dict) -> str | None:
+    """``pike_cavalry_mutual=false`` when the cell's rules switch ``rule`` off, else None."""
+    base = "promotion" if rule.startswith("promotion_") else rule
+    for column, values in SWITCHES.get(base, ()):
+        if column in cell and str(cell[column]).lower() in values:
+            return f"{column}={str(cell[column]).lower() or 'none'}"
+    return None
+
+
 def dead_rule_sentences(summary: pd.DataFrame) -> list[str]:
     """Dead rules in words: once for rules dead in every cell, then per cell for the others."""
     if summary.empty:
@@ -138,10 +162,10 @@ def dead_rule_sentences(summary: pd.DataFrame) -> list[str]:
         where = "in every cell" if len(labels) > 1 else f"in {int(summary['games'].iloc[0])} games"
         out.append(f"Dead rules (fired in under {100 * DEAD_SHARE:.0f}% of games {where}): "
                    + ", ".join(rule_words(r) + (" (every kind)" if any(x.startswith(r + "_") for x in everywhere)
-                                                else "") for r in folded) + ".")
+                                                else "") + _switched_off(summary, r) for r in folded) + ".")
     for rule, part in dead[~dead["rule"].isin(everywhere)].groupby("rule", sort=False):
         head = (f"{_capital(rule_words(rule))}: dead in {len(part)} of {len(labels)} cells (fired in under "
-                f"{100 * DEAD_SHARE:.0f}% of games)")
+                f"{100 * DEAD_SHARE:.0f}% of games){_switched_off(part, rule)}")
         if 2 * len(part) > len(labels):  # mostly dead: name the few cells where it lives
             alive = summary[(summary["rule"] == rule) & ~summary["dead"]]
             out.append(head + "; it fired only in " + "; ".join(
@@ -155,6 +179,14 @@ def dead_rule_sentences(summary: pd.DataFrame) -> list[str]:
         out.append(f"No dead rule: every counted rule fired in at least {100 * DEAD_SHARE:.0f}% of the games of "
                    "every cell.")
     return out
+
+
+def _switched_off(summary: pd.DataFrame, rule: str) -> str:
+    """`` (switched off: castling_uses=0)`` when every cell's rules switch the rule off: not dead, absent."""
+    reasons = {off_reason(rule, row) for row in summary[summary["rule"] == rule].to_dict("records")}
+    if None in reasons or not reasons:
+        return ""
+    return f" (switched off by {', '.join(sorted(r for r in reasons if r))}: it cannot fire)"
 
 
 # ---------------------------------------------------------------------- between variants
@@ -210,7 +242,7 @@ def usage_changes(games: pd.DataFrame, correction: str = "holm", alpha: float = 
     usable = check_games(games, what="a rule-usage comparison")
     rules = _need_rules(usable)
     changes: list[UsageChange] = []
-    for column in varying_columns(usable):
+    for column in compared_columns(usable):
         if column in AGENTS:
             continue
         keys = usable[column].map(_key)

@@ -100,7 +100,10 @@ class Scenario:
         """A fresh state of the position (the classic start when the file has no ``position``)."""
         game = self.game(overrides)
         if self.position is None:
-            return game.new_initial_state()
+            try:  # rules: {start: PATH} and no position: the start file's position, which must load
+                return game.new_initial_state()
+            except RulesError as exc:
+                raise ScenarioError(self.where, self.rules_line, str(exc)) from None
         return build_position(game, self.position, self.where)
 
     def run(self, overrides: dict[str, Any] | None = None) -> list[CheckResult]:

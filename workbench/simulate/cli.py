@@ -20,9 +20,10 @@ import re
 import sys
 import time
 
-from workbench.engine.rules import RulesError, parse_pairs
+from workbench.engine.rules import RulesConfig, RulesError, parse_pairs
 
 from . import SimulationError, simulate
+from .core import check_start, rule_alone
 
 
 def parse_grid(items: list[str]) -> dict[str, list[str]]:
@@ -90,6 +91,10 @@ def main(argv: list[str] | None = None) -> int:
         if clash:
             raise SimulationError(f"toggle {clash[0]!r} is both in --rules and --grid")
         for key, value in fixed.items():
+            try:  # named as --rules, not as a grid value (the combination is checked with the grid's cells)
+                check_start(RulesConfig.from_dict(rule_alone(key, value)))
+            except RulesError as exc:
+                raise SimulationError(f"--rules {key}={value}: {exc}") from None
             grid[key] = [value]
         t0 = time.perf_counter()
         result = simulate(grid or None, args.white, args.black, args.games, seed=args.seed,

@@ -181,7 +181,7 @@ def expand_grid(grid: dict[str, Sequence[Any]] | Sequence[RulesConfig | dict | s
     if not cells:
         raise SimulationError("grid: no cells to play")
     for c in cells:
-        _check_start(c)
+        check_start(c)
     return _distinct(cells)
 
 
@@ -190,8 +190,8 @@ def _check_grid_values(key: str, values: list[Any]) -> None:
     seen: dict[str, Any] = {}
     for v in values:
         try:
-            config = RulesConfig.from_dict({key: v})
-            _check_start(config)
+            config = RulesConfig.from_dict(rule_alone(key, v))
+            check_start(config)
         except ValueError as exc:
             raise SimulationError(f"grid {key}={v}: {exc}") from None
         canonical = json.dumps(config.to_dict(), sort_keys=True, default=str)
@@ -201,7 +201,19 @@ def _check_grid_values(key: str, values: list[Any]) -> None:
         seen[canonical] = v
 
 
-def _check_start(config: RulesConfig) -> None:
+def rule_alone(key: str, value: Any) -> dict[str, Any]:
+    """One value checked by itself: a crossing list without the checks that need the other list
+    (``bridges=b4/k4`` with ``fords=d5/f6/h5`` is valid only together; the combination is checked)."""
+    if key == "bridges":
+        return {"bridges": value, "fords": "none", "knight_bridge_stop": False}
+    if key == "fords":
+        return {"fords": value, "bridges": "none"}
+    if key == "knight_bridge_stop":
+        return {"knight_bridge_stop": value, "bridges": "none"}
+    return {key: value}
+
+
+def check_start(config: RulesConfig) -> None:
     """A ``start=`` scenario must load before any game is played (its id and hash go in every row)."""
     if config.start is not None:
         resolve_start(config)  # RulesError names the parameter, the file and the reason

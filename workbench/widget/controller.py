@@ -61,7 +61,7 @@ START_TOGGLES = ("season", "hill", "swamp", "terrain")
 MESSAGE_LEVELS = ("info", "warning", "error")
 
 # The agent the panel proposes and the evaluation uses (one place to change the default strength).
-DEFAULT_AGENT = "alphabeta:depth=3,nodes=6000,seconds=2"
+DEFAULT_AGENT = "search:seconds=2"  # beats alphabeta:depth=3,nodes=6000 (the old default) on the ladder
 # What a browser may ask of an agent: parameter -> (lowest, highest). Larger values are capped, so a
 # page cannot hold the kernel for more than about AGENT_SECONDS: alphabeta and mcts always get that clock
 # (``seconds``), and their depth, nodes and iterations are capped as well.
@@ -70,14 +70,16 @@ AGENT_LIMITS: dict[str, dict[str, tuple[float, float]]] = {
     "random": {},
     "greedy": {},
     "alphabeta": {"depth": (1, 6), "nodes": (1, 60_000), "seconds": (0.05, AGENT_SECONDS)},
+    "search": {"depth": (1, 20), "nodes": (1, 2_000_000), "seconds": (0.05, AGENT_SECONDS), "qdepth": (0, 12),
+               "attack": (0.0, 1.0), "trade": (0.0, 1.0)},
     "mcts": {"iterations": (1, 5000), "rollout_depth": (0, 8), "c": (0.0, 10.0), "scale": (0.01, 100.0),
              "widen": (0.0, 10.0), "seconds": (0.05, AGENT_SECONDS)},
 }
 AGENT_INTS = {"depth", "nodes", "iterations", "rollout_depth"}
-AGENT_CLOCKED = {"alphabeta", "mcts"}  # agents with a ``seconds`` budget: the page always sets one
+AGENT_CLOCKED = {"alphabeta", "mcts", "search"}  # agents with a ``seconds`` budget: the page always sets one
 _ENGINES = ("auto", "python", "native")
 AGENT_WORDS = {"mcts": {"rollout": ("eval", "random"), "quiesce": (True, False), "engine": _ENGINES},
-               "alphabeta": {"engine": _ENGINES}, "greedy": {"engine": _ENGINES}, "random": {"engine": _ENGINES}}
+               "alphabeta": {"engine": _ENGINES}, "search": {"engine": _ENGINES}, "greedy": {"engine": _ENGINES}, "random": {"engine": _ENGINES}}
 # Files a board reads: regular files only, at most this many bytes (records and scenarios are small).
 MAX_FILE_BYTES = 512 * 1024
 # Where the scenario picker looks: the project's scenarios/ folders (never a path typed in the page).
@@ -431,7 +433,12 @@ class BoardController:
             return
         if seed is None:
             seed = fresh_seed()
-        self._set_state(make_game(rules, seed).new_initial_state())
+        try:  # a start= file that does not load, or whose position fails under these rules
+            state = make_game(rules, seed).new_initial_state()
+        except ValueError as exc:
+            self.error(str(exc))
+            return
+        self._set_state(state)
         self.say(f"new game: {self.rules_summary()['text']} · terrain seed {seed}")
         self.agent_move()
 

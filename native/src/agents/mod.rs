@@ -171,17 +171,18 @@ fn build(sp: &Spec, rng: PyRandom) -> Result<Box<dyn Agent>, String> {
             ))
         }
         "search" => {
-            sp.check_known(&["depth", "nodes", "seconds", "qdepth", "attack", "lmr"])?;
+            sp.check_known(&["depth", "nodes", "seconds", "qdepth", "attack", "lmr", "trade"])?;
             let mut agent = Box::new(search::SearchAgent::new(
                 rng,
                 eval::params()?,
                 sp.int("depth", 8, 1, search::MAX_DEPTH as i64)? as u32,
-                sp.int("nodes", 20000, 1, search::MAX_NODES as i64)? as u64,
+                sp.int("nodes", 100_000, 1, search::MAX_NODES as i64)? as u64,
                 sp.float("seconds", 0.001, MAX_SECONDS)?,
                 sp.int("qdepth", 4, 0, search::MAX_QDEPTH as i64)? as u32,
                 sp.float("attack", 0.0, 1.0)?.unwrap_or(search::DEFAULT_ATTACK),
             ));
             agent.lmr = sp.boolean("lmr", true)?;
+            agent.trade = sp.float("trade", 0.0, 1.0)?.unwrap_or(search::DEFAULT_TRADE);
             agent
         }
         "mcts" => {

@@ -10,7 +10,7 @@ use crate::pyrandom::PyRandom;
 use crate::state::{Action, State, FEUDAL};
 
 use super::access::KeyMap;
-use super::eval::{evaluate, terminal_score, EvalParams};
+use super::eval::{evaluate, material, terminal_score, EvalParams};
 use super::{access, capture_priority, enemy_weight_hit, sort_by_priority, Agent, MAX_SECONDS};
 
 pub const MAX_DEPTH: u32 = 20;
@@ -64,12 +64,22 @@ pub fn attack_balance(st: &State, side: usize) -> f64 {
     total
 }
 
+/// Weight of the trade-when-ahead term (`search.DEFAULT_TRADE`).
+pub const DEFAULT_TRADE: f64 = 0.03;
+
+fn count_pieces(st: &State) -> u32 {
+    access::squares(st).iter().filter(|&&c| c != 0).count() as u32
+}
+
 pub struct SearchAgent {
     rng: PyRandom,
     params: EvalParams,
     attack: f64,
     /// Late move reductions on (`lmr=true`).
     pub lmr: bool,
+    /// Weight of [`SearchAgent::trade_bonus`] (`trade=`).
+    pub trade: f64,
+    root_pieces: u32,
     depth: u32,
     nodes: u64,
     seconds: Option<f64>,
@@ -84,6 +94,13 @@ pub struct SearchAgent {
 }
 
 impl SearchAgent {
+    /// The material lead (feudals aside, capped at 10) times the pieces gone since the root:
+    /// ahead, every exchange brings the castle nearer; behind, exchanges are avoided.
+    fn trade_bonus(&self, st: &State, side: usize) -> f64 {
+        let lead = material(st, side, &self.params).clamp(-10.0, 10.0);
+        lead * (self.root_pieces as f64 - count_pieces(st) as f64)
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         rng: PyRandom,
@@ -99,6 +116,8 @@ impl SearchAgent {
             params,
             attack,
             lmr: true,
+            trade: DEFAULT_TRADE,
+            root_pieces: 0,
             depth,
             nodes,
             seconds,
@@ -272,8 +291,13 @@ impl SearchAgent {
         self.tick()?;
         let side = access::to_move(st);
         let mut stand = evaluate(st, side, &self.params);
-        if self.attack != 0.0 && !access::is_over(st) {
-            stand += self.attack * attack_balance(st, side);
+        if !access::is_over(st) {
+            if self.attack != 0.0 {
+                stand += self.attack * attack_balance(st, side);
+            }
+            if self.trade != 0.0 {
+                stand += self.trade * self.trade_bonus(st, side);
+            }
         }
         if qdepth == 0 || stand >= beta {
             return Ok(stand);
@@ -329,6 +353,7 @@ impl Agent for SearchAgent {
             sort_by_priority(&mut acts, |a| capture_priority(&sq, side, centre, &w, a));
         }
         self.count = 0;
+        self.root_pieces = count_pieces(st);
         self.deadline = Instant::now() + Duration::from_secs_f64(self.seconds.unwrap_or(MAX_SECONDS));
         self.tt.clear();
         self.history.clear();
