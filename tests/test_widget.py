@@ -348,6 +348,78 @@ def test_editor_cancel_clear_and_export_stub() -> None:
     assert load_scenario_text(text).initial_state().key() == before  # the stub loads as written
 
 
+KNIGHT_HANGS = {"f3": "F", "f11": "f", "e5": "P", "f6": "k", "h9": "i", "b6": "i"}  # e5xf6 wins a knight
+
+
+@pytest.mark.parametrize("spec", ["search:seconds=1,engine=python", "search", "greedy"])
+def test_evaluation_is_the_agents_search_value_and_best_move(spec: str) -> None:
+    from workbench.agents import evaluate
+
+    ctrl = position(KNIGHT_HANGS)
+    static = evaluate(ctrl.state, 0)
+    assert static < -3  # one ply sees Black a knight up: the old board said so
+    result = ctrl.analyse(spec)
+    assert result["best"] == "e5xf6" and result["arrows"] == [(parse_hex("e5"), parse_hex("f6"), "move")]
+    assert 0.5 < result["eval"] < 3  # White wins the knight: about a pikeman and a half up, White's view
+    assert result["text"].startswith(f"{result['eval']:+.2f} for White: White is better")
+    assert result["source"] == ("search" if "python" in spec else "settled" if spec == "greedy" else result["source"])
+    view = ctrl.view()["analysis"]
+    assert view["arrows"] == [["e5", "f6", "move"]] and "knight 4.5" in view["text"]
+    black = position({"f3": "F", "f11": "f", "e5": "p", "f6": "K", "d4": "I", "h4": "I"}, to_move="black")
+    mirrored = black.analyse(spec)  # Black wins the knight: negative, still White's view
+    assert mirrored["best"] == "e5xf6" and -3 < mirrored["eval"] < -0.5 and "Black is better" in mirrored["text"]
+
+
+def test_evaluation_spec_caps_the_clock_and_scores_are_worded() -> None:
+    from workbench.widget.controller import EVAL_SECONDS, describe_score, evaluation_spec
+
+    assert evaluation_spec("search:seconds=2") == f"search:seconds={EVAL_SECONDS}"
+    assert evaluation_spec("search:nodes=500") == f"search:nodes=500,seconds={EVAL_SECONDS}"
+    assert evaluation_spec("greedy") == "greedy"
+    assert describe_score(-2.0, 0).startswith("-2.00 for White: Black is better by 2.00")
+    assert describe_score(100_000.0 - 9, 4) == "White wins by force (the game ends within 5 plies)"
+    assert describe_score(0.01, 0).startswith("0.00: level")
+
+
+def test_agent_moves_carry_the_agents_own_score_and_records_are_labelled_static() -> None:
+    ctrl = position(KNIGHT_HANGS, to_move="black")
+    ctrl.set_agent("search:seconds=1,engine=python", "white", seed=0)
+    ctrl.play("h9-h8")  # the agent (White) answers: it takes the knight
+    rows = ctrl.view()["line"]
+    assert [r["text"] for r in rows] == ["h9-h8", "e5xf6"]
+    assert rows[0]["eval_kind"] == "static" and rows[1]["eval_kind"] == "search"
+    assert rows[1]["eval"] == round(ctrl.agent.score, 1) and rows[1]["eval"] > 0.5  # the agent's own value
+    text = ctrl.record_text()
+    ctrl.set_agent(None)
+    ctrl.load_record_text(text, "probe.json")
+    assert {r["eval_kind"] for r in ctrl.view()["line"]} == {"static"}  # a loaded record: static, and says so
+
+
+def test_evaluate_from_the_page_runs_in_a_thread_under_a_busy_sign(monkeypatch) -> None:
+    pytest.importorskip("anywidget")
+    import threading
+
+    from workbench.widget import HexBoard, hexboard
+
+    release = threading.Event()
+    real = hexboard.scored_choice
+
+    def held(agent, state):  # the search waits until the test has looked at the page
+        release.wait(10)
+        return real(agent, state)
+
+    monkeypatch.setattr(hexboard, "scored_choice", held)
+    board = HexBoard()
+    board.state = position(KNIGHT_HANGS).state
+    board._on_msg(board, {"type": "analyse"}, [])
+    assert board.busy == "evaluating…" and board.view["analysis"] is None
+    board._on_msg(board, {"type": "flip"}, [])  # the page stays live meanwhile
+    assert board.view["flipped"]
+    release.set()
+    board.wait()
+    assert board.busy == "" and board.view["analysis"]["arrows"] == [["e5", "f6", "move"]]
+
+
 def test_evaluation_and_rule_change_diff() -> None:
     ctrl = BoardController(new_game(seed=0))
     result = ctrl.analyse("greedy")

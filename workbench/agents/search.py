@@ -104,11 +104,14 @@ class SearchAgent(Agent):
         self.trade = check_param("search", "trade", trade, float, 0.0, 1.0)
         self.searched = 0  # nodes visited by the last decision, for benchmarks
         self.reached = 0  # deepest iteration that finished (or was partly used) in the last decision
+        self.score: float | None = None  # the last decision's root value, side to move's view (for the board)
+        self._found_value = 0.0
 
     # ------------------------------------------------------------------ root
     def select_action(self, state: GameState) -> Action:
         """Best action of the deepest (possibly partial) iteration within the budget."""
         acts = list(self._legal(state))
+        self.score = None
         if len(acts) == 1:
             return acts[0]
         self.rng.shuffle(acts)  # seeded tie-break among equal actions
@@ -125,7 +128,7 @@ class SearchAgent(Agent):
         for d in range(1, self.depth + 1):
             found, complete = self._root(state, acts, d)
             if found is not None:
-                best = found
+                best, self.score = found, self._found_value
                 self.reached = d
                 acts.remove(best)
                 acts.insert(0, best)  # principal variation first in the next iteration
@@ -149,7 +152,25 @@ class SearchAgent(Agent):
                 state.undo()
             if v > alpha or best is None:
                 alpha, best = v, a
+                self._found_value = v  # read by select_action with ``best`` (the widget shows it)
         return best, True
+
+    def settled_value(self, state: GameState, root_pieces: int | None = None, seconds: float = 0.5) -> float:
+        """``state``'s value for its side to move once the captures at hand are played out (quiescence).
+
+        Scores an action an agent that reports no value chose (the native agents return only their
+        action): the position after it, settled, is what the board shows. ``root_pieces`` is the
+        piece count the ``trade`` term measures exchanges from (the position before the action).
+        """
+        if state.victory is not None:
+            return terminal_score(state, state.to_move)
+        self._count = 0
+        self._root_pieces = sum(1 for c in state.squares if c) if root_pieces is None else root_pieces
+        self._deadline = time.perf_counter() + seconds
+        try:
+            return self._quiesce(state, float("-inf"), float("inf"), self.qdepth)
+        except _OutOfBudget:
+            return evaluate(state, state.to_move)
 
     # ------------------------------------------------------------------ tree
     def _tick(self) -> None:

@@ -155,6 +155,7 @@ class BoardController:
         self.flipped = False  # Black at the bottom
         self.analysis: dict[str, Any] | None = None  # the agent's evaluation of the position shown
         self.show_evals = False  # per-move evaluations in the move list (agent games, loaded records)
+        self.agent_scores: dict[tuple[int, tuple[Action, ...]], float] = {}  # moves agents played: their score
         self.diff: dict[str, Any] | None = None  # what changes under another rule value
         self.scenario_checks: list[dict[str, Any]] = []
         self.scenario: Any = None
@@ -485,18 +486,25 @@ class BoardController:
         st = self.state
         return self.agent is not None and not st.is_terminal() and not self.editing and self._to_move() == self.agent_side
 
-    def agent_choose(self) -> tuple[Action, int, int]:
-        """The agent's action on a copy of the state, with the ply and state id it was chosen for."""
+    def agent_choose(self) -> tuple[Action, int, int, float | None]:
+        """The agent's action on a copy of the state, the ply and state id it was chosen for, and its score."""
         st = self.state
-        return self.agent.select_action(st.clone()), st.ply, id(st)
+        action, score, _source = scored_choice(self.agent, st)
+        return action, st.ply, id(st), score
 
-    def agent_apply(self, action: Action, ply: int, state_id: int) -> bool:
-        """Play an action the agent chose, unless the position changed meanwhile (undo, new game)."""
+    def agent_apply(self, action: Action, ply: int, state_id: int, score: float | None = None) -> bool:
+        """Play an action the agent chose, unless the position changed meanwhile (undo, new game).
+
+        ``score`` (White's view) is kept for the move list: a move the agent played shows the
+        agent's own value for it, not a one-ply evaluation.
+        """
         st = self.state
         if id(st) != state_id or st.ply != ply or not self.agent_to_move():
             return False
         text = st.action_to_string(action)
         st.apply(action)
+        if score is not None:
+            self.agent_scores[(id(st), tuple(st.history))] = score
         self.redo_stack = []
         self.cancel()
         self.say(f"{self.agent_name} played {text}")
@@ -512,29 +520,49 @@ class BoardController:
             return
         self.agent_apply(*self.agent_choose())
 
-    def analyse(self, spec: str | None = None) -> dict[str, Any]:
-        """The agent's evaluation of the position shown and its best action (drawn as an arrow)."""
+    def analysis_request(self, spec: str | None = None) -> tuple[Any, str, GameState] | None:
+        """What Evaluate searches with: (agent, its spec, a copy of the position), or None when over.
+
+        The agent is the board's own (or ``DEFAULT_AGENT``) with its clock cut to ``EVAL_SECONDS``.
+        """
         st = self.state
         if st.is_terminal():
             self.warn("the game is over: nothing to evaluate")
             self.analysis = None
-            return {}
+            return None
         make_agent = _optional("workbench.agents", "make_agent", "the evaluation")
-        evaluate = _optional("workbench.agents", "evaluate", "the evaluation")
-        agent_spec = spec or DEFAULT_AGENT
-        action = make_agent(agent_spec, seed=0).select_action(st.clone())
-        after = st.clone()
-        after.apply(action)
+        agent_spec = evaluation_spec(spec or self.agent_name or DEFAULT_AGENT)
+        try:
+            agent = make_agent(agent_spec, seed=0)
+        except ValueError as exc:
+            raise WidgetError(_short(str(exc))) from None
+        return agent, agent_spec, st.clone()
+
+    def analyse(self, spec: str | None = None) -> dict[str, Any]:
+        """The agent's evaluation of the position shown and its best action (drawn as an arrow)."""
+        request = self.analysis_request(spec)
+        if request is None:
+            return {}
+        agent, agent_spec, st = request
+        action, score, source = scored_choice(agent, st)
+        return self.set_analysis(st, agent_spec, action, score, source)
+
+    def set_analysis(self, st: GameState, agent_spec: str, action: Action, score: float, source: str) -> dict[str, Any]:
+        """Keep a finished evaluation of ``st`` (a copy of the position it was asked for) and say it."""
+        how = ("its search's value" if source == "search"
+               else "its move, scored by settling the captures that follow (this agent reports no value)")
         self.analysis = {
             "ply": st.ply,
             "key": st.key(),
             "agent": agent_spec,
             "best": st.action_to_string(action),
             "arrows": _action_pairs(action),
-            "eval": round(float(evaluate(st, 0)), 2),
-            "eval_after": round(float(evaluate(after, 0)), 2),
+            "eval": round(score, 2),
+            "source": source,
+            "text": f"{describe_score(score, st.ply)} · best: {st.action_to_string(action)} "
+                    f"({agent_spec}, {how})",
         }
-        self.say(f"{agent_spec}: best {self.analysis['best']}; evaluation {self.analysis['eval']:+.2f} (White's view)")
+        self.say(f"Evaluation: {self.analysis['text']}")
         return self.analysis
 
     def rules_summary(self) -> dict[str, Any]:
@@ -832,7 +860,11 @@ class BoardController:
         return [m["text"] for m in self.move_rows() if m["ply"] <= self.state.ply]
 
     def move_rows(self) -> list[dict[str, Any]]:
-        """Every move of the line (played and redo), with its ply, and White's evaluation after it when asked."""
+        """Every move of the line (played and redo), with its ply, and White's evaluation after it when asked.
+
+        A move an agent played carries the agent's search score (``eval_kind`` "search"); any other
+        move (a human's, a loaded record's) the one-ply static evaluation after it ("static").
+        """
         st = self.state
         actions = list(st.history)
         line = actions + list(reversed(self.redo_stack))
@@ -849,7 +881,11 @@ class BoardController:
             replay.apply(a)
             row: dict[str, Any] = {"ply": replay.ply, "text": text}
             if evaluate is not None:
-                row["eval"] = round(float(evaluate(replay, 0)), 1)
+                score = self.agent_scores.get((id(st), tuple(line[:len(out) + 1])))
+                if score is not None:  # the agent's own search value of the move it played
+                    row["eval"], row["eval_kind"] = round(score, 1), "search"
+                else:  # a human's move or a loaded record's: the static evaluation after it
+                    row["eval"], row["eval_kind"] = round(float(evaluate(replay, 0)), 1), "static"
             out.append(row)
         self._rows_cache = (key, out)
         return out
@@ -1090,6 +1126,61 @@ def read_small_file(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
 
 
 
+EVAL_SECONDS = 1.0  # Evaluate's search clock: the page waits for it, so below AGENT_SECONDS
+EVAL_UNITS = "material units: infantryman 1, archer 2, pikeman 3, cavalry 3.5, knight 4.5"
+
+
+def evaluation_spec(spec: str) -> str:
+    """``spec`` with its clock cut to ``EVAL_SECONDS`` (clocked agents get one whatever they asked)."""
+    parse = _optional("workbench.agents", "parse_agent_spec", "the evaluation")
+    try:
+        base, params = parse(spec)
+    except ValueError as exc:
+        raise WidgetError(_short(str(exc))) from None
+    if base in AGENT_CLOCKED:
+        asked = params.get("seconds", EVAL_SECONDS)
+        params["seconds"] = min(float(asked), EVAL_SECONDS) if isinstance(asked, (int, float)) else EVAL_SECONDS
+    return base + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else "")
+
+
+def scored_choice(agent: Any, state: GameState) -> tuple[Action, float, str]:
+    """The agent's action for ``state``, its score from White's view, and where the score came from.
+
+    ``"search"``: the agent's own root value (the Python ``search`` reports it as ``score``).
+    ``"settled"``: agents that report no value (the native agents return only their action, and
+    ``greedy`` has none) get the position after their action scored by ``search``'s quiescence,
+    so a capture's recapture is counted and the number is never a one-ply snapshot.
+    """
+    mover = state.current_player()
+    action = agent.select_action(state.clone())
+    own = vars(agent).get("score")  # vars(): a NativeAgent forwards unknown attributes to its Python twin
+    if own is not None:
+        value, source = float(own), "search"
+    else:
+        search_agent = _optional("workbench.agents", "SearchAgent", "the evaluation")
+        after = state.clone()
+        after.apply(action)
+        pieces = sum(1 for c in state.squares if c)
+        settled = search_agent(seed=0).settled_value(after, pieces)
+        value = settled if after.to_move == mover else -settled  # settled is for the side to move after it
+        source = "settled"
+    return action, (value if mover == 0 else -value), source
+
+
+def describe_score(white: float, ply: int) -> str:
+    """A score from White's view in words: who is better by how much, or who wins by force."""
+    from workbench.agents.evaluate import WIN_SCORE
+
+    if abs(white) >= WIN_SCORE / 2:
+        winner = "White" if white > 0 else "Black"
+        plies = max(0, int(round(WIN_SCORE - abs(white))) - ply)
+        return f"{winner} wins by force (the game ends within {plies} plies)"
+    if abs(white) < 0.05:
+        return f"0.00: level ({EVAL_UNITS})"
+    side = "White" if white > 0 else "Black"
+    return f"{white:+.2f} for White: {side} is better by {abs(white):.2f} ({EVAL_UNITS})"
+
+
 def capped_agent_spec(spec: str) -> tuple[str, list[str]]:
     """An agent spec from the page with every parameter checked and capped (AGENT_LIMITS).
 
@@ -1137,6 +1228,7 @@ def capped_agent_spec(spec: str) -> tuple[str, list[str]]:
 __all__ = [
     "AGENT_LIMITS", "AGENT_SECONDS", "DEFAULT_AGENT", "HEATS", "MAX_FILE_BYTES", "MESSAGE_LEVELS", "OVERLAYS",
     "START_TOGGLES", "TARGET_CLASSES", "BoardController", "WidgetError", "capped_agent_spec", "describe_check",
+    "describe_score", "evaluation_spec", "scored_choice",
     "read_small_file",
 ]
 

@@ -130,6 +130,7 @@ function render({ model, el }) {
 
   htmlEl("div", { class: "tf-heading" }, panel, "Moves (click one to go there; ← → step)");
   const moves = htmlEl("ol", { class: "tf-moves" }, panel);
+  const evalNote = htmlEl("div", { class: "tf-eval-note" }, panel);
   const destroyed = htmlEl("div", { class: "tf-destroyed" }, panel);
   const analysisBox = htmlEl("div", { class: "tf-analysis" }, panel);
 
@@ -497,18 +498,31 @@ function render({ model, el }) {
         const span = htmlEl("span", { class: "tf-move", "data-ply": String(m.ply) }, li, m.text);
         if (m.ply === v.ply) span.classList.add("tf-current");
         if (m.ply > v.ply) span.classList.add("tf-future");
-        if (m.eval !== undefined) htmlEl("span", { class: "tf-eval" }, span, ` ${m.eval > 0 ? "+" : ""}${m.eval}`);
+        if (m.eval !== undefined) {
+          const agentScore = m.eval_kind === "search";
+          const ev = htmlEl("span", { class: agentScore ? "tf-eval" : "tf-eval tf-eval-static" }, span,
+            ` ${m.eval > 0 ? "+" : ""}${m.eval}${agentScore ? "" : "°"}`);
+          ev.title = agentScore
+            ? "the agent's search score for this move (White's view, material units)"
+            : "° static one-ply evaluation after this move (White's view, material units), not a search";
+        }
         span.addEventListener("click", () => send({ type: "goto", ply: m.ply }));
       }
     }
+    const kinds = new Set(line.filter((m) => m.eval !== undefined).map((m) => m.eval_kind));
+    evalNote.textContent = kinds.size
+      ? "Numbers: White's view in material units (infantryman 1, knight 4.5); " +
+        (kinds.has("search") ? "plain = the agent's search score for its move" : "") +
+        (kinds.size > 1 ? "; " : "") +
+        (kinds.has("static") ? "° = static one-ply evaluation after the move (no search)" : "")
+      : "";
+    evalNote.style.display = kinds.size ? "" : "none";
     const cur = moves.querySelector(".tf-current");
     if (cur) cur.scrollIntoView({ block: "nearest" });
     const dw = v.destroyed.white.join(" ") || "-";
     const db = v.destroyed.black.join(" ") || "-";
     destroyed.textContent = `Destroyed: white ${dw} · black ${db}`;
-    analysisBox.textContent = v.analysis
-      ? `Evaluation ${v.analysis.eval > 0 ? "+" : ""}${v.analysis.eval} (White's view; + is good for White) · best: ${v.analysis.best}, after it ${v.analysis.eval_after > 0 ? "+" : ""}${v.analysis.eval_after} (${v.analysis.agent})`
-      : "";
+    analysisBox.textContent = v.analysis ? `Evaluation ${v.analysis.text}` : "";
     analysisBox.style.display = v.analysis ? "" : "none";
     diffBox.replaceChildren();
     if (v.diff) {

@@ -26,7 +26,16 @@ from workbench.engine.rules import parse_pairs
 from workbench.scenarios.start import NO_SERVER_FILES
 from workbench.viz.layout import Layout
 
-from .controller import HEATS, MAX_FILE_BYTES, OVERLAYS, BoardController, WidgetError, capped_agent_spec, fresh_seed
+from .controller import (
+    HEATS,
+    MAX_FILE_BYTES,
+    OVERLAYS,
+    BoardController,
+    WidgetError,
+    capped_agent_spec,
+    fresh_seed,
+    scored_choice,
+)
 
 _HERE = pathlib.Path(__file__).parent
 _SIDES = ("white", "black")
@@ -169,6 +178,7 @@ class HexBoard(anywidget.AnyWidget):
         self.geometry = _geometry(Layout(size=size))
         self._lock = threading.RLock()
         self._thinking: threading.Thread | None = None
+        self._evaluating: threading.Thread | None = None  # Evaluate's search (the page stays live)
         self._downloads = 0
         self.on_msg(self._on_msg)
         if agent:
@@ -320,7 +330,7 @@ class HexBoard(anywidget.AnyWidget):
                 "agent": lambda: self._set_agent(f.get("name", ""), f.get("side", "black")),
                 "overlay": lambda: c.overlays.__setitem__(f["name"], f["on"]),
                 "heat": lambda: self._set_heat(f.get("kind", ""), f.get("side", "white")),
-                "analyse": lambda: c.analyse(),
+                "analyse": self._start_analysis,
                 "compare": lambda: c.compare_toggle(f.get("change", ""), _page_rules),
                 "pick_scenario": lambda: c.pick_scenario(f.get("name", "")),
                 "check": lambda: c.show_check(f["index"]),
@@ -387,17 +397,17 @@ class HexBoard(anywidget.AnyWidget):
 
         def work() -> None:
             try:
-                action = agent.select_action(state)
+                action, score, _source = scored_choice(agent, state)
                 error = None
             except Exception as exc:  # an agent failure is reported on the board, never kills it
-                action, error = None, f"{c.agent_name} failed: {type(exc).__name__}: {str(exc)[:200]}"
+                action, score, error = None, None, f"{c.agent_name} failed: {type(exc).__name__}: {str(exc)[:200]}"
             with self._lock:
                 self._thinking = None
                 self.busy = ""
                 if error:
                     c.error(error)
                 elif action is not None and c.agent is agent:
-                    c.agent_apply(action, ply, state_id)
+                    c.agent_apply(action, ply, state_id, score)
                 if not error and c.agent_to_move():  # the position changed meanwhile (new game): think again
                     self._start_agent()
                 self._sync()
@@ -405,11 +415,45 @@ class HexBoard(anywidget.AnyWidget):
         self._thinking = threading.Thread(target=work, name="hexboard-agent", daemon=True)
         self._thinking.start()
 
+    def _start_analysis(self) -> None:
+        """Evaluate in a thread (the agent's search takes up to ``EVAL_SECONDS``) under a busy sign.
+
+        The result is shown only while the board still shows the position it was asked for.
+        """
+        c = self.controller
+        if self._evaluating is not None:
+            c.warn("an evaluation is already running")
+            return
+        request = c.analysis_request()
+        if request is None:
+            return
+        agent, spec, state = request
+        self.busy = "evaluating…"
+
+        def work() -> None:
+            try:
+                action, score, source = scored_choice(agent, state)
+                error = None
+            except Exception as exc:  # a failing agent is reported on the board, never kills it
+                action, score, source = None, 0.0, ""
+                error = f"the evaluation failed: {type(exc).__name__}: {str(exc)[:200]}"
+            with self._lock:
+                self._evaluating = None
+                self.busy = "" if self._thinking is None else self.busy
+                if error:
+                    c.error(error)
+                elif action is not None and c.state.key() == state.key():
+                    c.set_analysis(state, spec, action, score, source)
+                self._sync()
+
+        self._evaluating = threading.Thread(target=work, name="hexboard-evaluate", daemon=True)
+        self._evaluating.start()
+
     def wait(self, timeout: float = 30.0) -> None:
-        """Wait until an agent thinking for the page has moved (for scripts and tests)."""
-        t = self._thinking
-        if t is not None:
-            t.join(timeout)
+        """Wait until an agent thinking (or an evaluation running) for the page has finished (scripts, tests)."""
+        for t in (self._thinking, self._evaluating):
+            if t is not None:
+                t.join(timeout)
 
 
 # Rules the page may not set: ``start`` names a server file (a path from the browser would read any file
