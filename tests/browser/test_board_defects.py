@@ -230,6 +230,7 @@ def test_move_list_keys_evaluation_and_rule_diff(page) -> None:  # noqa: ANN001
     b.locator("button.tf-btn-analyse").click()
     wait_text(b.locator(".tf-analysis"), "best:", timeout=20_000)
     assert b.locator(".tf-best-arrow").count() >= 1
+    assert "material units" in b.locator(".tf-analysis").inner_text()  # the search's score, in stated units
     b.locator('button.tf-compare-btn[data-change="season=winter"]').click()  # one click per toggle
     wait_text(b.locator(".tf-diff"), "gained")
     assert b.locator(".tf-gained-arrow").count() + b.locator(".tf-lost-arrow").count() > 0
@@ -273,3 +274,4 @@ def test_editor_picker_upload_and_download(page, tmp_path: Path) -> None:  # noq
     b.locator(".tf-upload-record").set_input_files(str(record))
     page.wait_for_function("() => document.querySelectorAll('.tf-root')[0].querySelectorAll('.tf-move').length === 3")
     assert b.locator(".tf-eval").count() == 3  # a loaded record shows each move's evaluation
+    assert b.locator(".tf-eval-static").count() == 3 and "static" in b.locator(".tf-eval-note").inner_text()
