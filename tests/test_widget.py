@@ -390,6 +390,14 @@ def test_agent_moves_carry_the_agents_own_score_and_records_are_labelled_static(
     assert rows[0]["eval_kind"] == "static" and rows[1]["eval_kind"] == "search"
     assert rows[1]["eval"] == round(ctrl.agent.score, 1) and rows[1]["eval"] > 0.5  # the agent's own value
     text = ctrl.record_text()
+    from workbench import native
+
+    if native.available():  # the native agent reports no score: its move is scored settled, and says so
+        other = position(KNIGHT_HANGS, to_move="black")
+        other.set_agent("search:seconds=1,engine=native", "white", seed=0)
+        other.play("h9-h8")
+        row = other.view()["line"][1]
+        assert row["text"] == "e5xf6" and row["eval_kind"] == "settled" and row["eval"] > 0.5
     ctrl.set_agent(None)
     ctrl.load_record_text(text, "probe.json")
     assert {r["eval_kind"] for r in ctrl.view()["line"]} == {"static"}  # a loaded record: static, and says so
@@ -469,3 +477,17 @@ def test_new_game_reports_bad_parameters_and_start_files_in_the_panel(tmp_path) 
     ctrl.new_game(seed=2, start=str(good), archer_range=3)
     assert ctrl.level == "info" and ctrl.state.game.start_id == "duel" and ctrl.state.to_move == 1
     assert ctrl.state.game.rules.archer_range == 3
+
+
+def test_an_agent_answering_the_page_keeps_its_score_for_the_move_list() -> None:
+    pytest.importorskip("anywidget")
+    from workbench.widget import HexBoard
+
+    board = HexBoard(seed=0)
+    board._on_msg(board, {"type": "agent", "name": "greedy", "side": "black"}, [])
+    board._on_msg(board, {"type": "click", "hex": "f3"}, [])
+    board._on_msg(board, {"type": "click", "hex": "f5"}, [])  # the knight walks into the pikemen's reach
+    board.wait()
+    first, reply = board.view["line"]
+    assert first["eval_kind"] == "static" and reply["eval_kind"] == "settled"  # greedy reports no score
+    assert reply["text"].endswith("xf5") and reply["eval"] < -3  # Black won the knight: White's view, negative

@@ -155,7 +155,9 @@ class BoardController:
         self.flipped = False  # Black at the bottom
         self.analysis: dict[str, Any] | None = None  # the agent's evaluation of the position shown
         self.show_evals = False  # per-move evaluations in the move list (agent games, loaded records)
-        self.agent_scores: dict[tuple[int, tuple[Action, ...]], float] = {}  # moves agents played: their score
+        # Moves agents played on ``_scores_state`` (held, so its id is never reused): line -> (score, source)
+        self.agent_scores: dict[tuple[Action, ...], tuple[float, str]] = {}
+        self._scores_state: GameState | None = None
         self.diff: dict[str, Any] | None = None  # what changes under another rule value
         self.scenario_checks: list[dict[str, Any]] = []
         self.scenario: Any = None
@@ -486,17 +488,17 @@ class BoardController:
         st = self.state
         return self.agent is not None and not st.is_terminal() and not self.editing and self._to_move() == self.agent_side
 
-    def agent_choose(self) -> tuple[Action, int, int, float | None]:
+    def agent_choose(self) -> tuple[Action, int, int, tuple[float, str]]:
         """The agent's action on a copy of the state, the ply and state id it was chosen for, and its score."""
         st = self.state
-        action, score, _source = scored_choice(self.agent, st)
-        return action, st.ply, id(st), score
+        action, score, source = scored_choice(self.agent, st)
+        return action, st.ply, id(st), (score, source)
 
-    def agent_apply(self, action: Action, ply: int, state_id: int, score: float | None = None) -> bool:
+    def agent_apply(self, action: Action, ply: int, state_id: int, score: tuple[float, str] | None = None) -> bool:
         """Play an action the agent chose, unless the position changed meanwhile (undo, new game).
 
-        ``score`` (White's view) is kept for the move list: a move the agent played shows the
-        agent's own value for it, not a one-ply evaluation.
+        ``score`` (White's view, and its source: see ``scored_choice``) is kept for the move list: a
+        move the agent played shows the agent's own value for it, not a one-ply evaluation.
         """
         st = self.state
         if id(st) != state_id or st.ply != ply or not self.agent_to_move():
@@ -504,7 +506,9 @@ class BoardController:
         text = st.action_to_string(action)
         st.apply(action)
         if score is not None:
-            self.agent_scores[(id(st), tuple(st.history))] = score
+            if self._scores_state is not st:  # another game or position: its scores do not apply
+                self.agent_scores, self._scores_state = {}, st
+            self.agent_scores[tuple(st.history)] = score
         self.redo_stack = []
         self.cancel()
         self.say(f"{self.agent_name} played {text}")
@@ -862,8 +866,9 @@ class BoardController:
     def move_rows(self) -> list[dict[str, Any]]:
         """Every move of the line (played and redo), with its ply, and White's evaluation after it when asked.
 
-        A move an agent played carries the agent's search score (``eval_kind`` "search"); any other
-        move (a human's, a loaded record's) the one-ply static evaluation after it ("static").
+        A move an agent played carries the agent's score for it (``eval_kind`` "search", or "settled"
+        for agents that report no value: see ``scored_choice``); any other move (a human's, a loaded
+        record's) the one-ply static evaluation after it ("static").
         """
         st = self.state
         actions = list(st.history)
@@ -881,9 +886,9 @@ class BoardController:
             replay.apply(a)
             row: dict[str, Any] = {"ply": replay.ply, "text": text}
             if evaluate is not None:
-                score = self.agent_scores.get((id(st), tuple(line[:len(out) + 1])))
-                if score is not None:  # the agent's own search value of the move it played
-                    row["eval"], row["eval_kind"] = round(score, 1), "search"
+                scored = self.agent_scores.get(tuple(line[:len(out) + 1])) if self._scores_state is st else None
+                if scored is not None:  # the agent's own value of the move it played
+                    row["eval"], row["eval_kind"] = round(scored[0], 1), scored[1]
                 else:  # a human's move or a loaded record's: the static evaluation after it
                     row["eval"], row["eval_kind"] = round(float(evaluate(replay, 0)), 1), "static"
             out.append(row)

@@ -5,6 +5,18 @@
 const SVG = "http://www.w3.org/2000/svg";
 const PIECE_NAMES = { F: "feudal", K: "knight", P: "pikeman", C: "cavalry", A: "archer", I: "infantryman" };
 const OVERLAYS = { zones: "pikeman zones", markers: "archer markers", aura: "feudal aura", last: "last move" };
+// The move list's numbers: where each came from (controller.move_rows' eval_kind).
+const EVAL_MARKS = { search: "", settled: "~", static: "°" };
+const EVAL_TITLES = {
+  search: "the agent's search score for the move it played (White's view, material units)",
+  settled: "~ the agent's move, scored by settling the captures after it (this agent reports no score)",
+  static: "° static one-ply evaluation after this move (White's view, material units), not a search",
+};
+const EVAL_NOTES = {
+  search: "plain = the agent's search score for its move",
+  settled: "~ = the agent's move scored after the captures it allows (the agent reports no score)",
+  static: "° = static one-ply evaluation after the move (no search)",
+};
 const HEATS = { "": "no heat map", zone_control: "zone control", threat: "threat" };
 // Colours of the static pictures (viz/scene.py COLOURS), so the board and the pictures read alike.
 const TERRAIN = {
@@ -499,22 +511,18 @@ function render({ model, el }) {
         if (m.ply === v.ply) span.classList.add("tf-current");
         if (m.ply > v.ply) span.classList.add("tf-future");
         if (m.eval !== undefined) {
-          const agentScore = m.eval_kind === "search";
-          const ev = htmlEl("span", { class: agentScore ? "tf-eval" : "tf-eval tf-eval-static" }, span,
-            ` ${m.eval > 0 ? "+" : ""}${m.eval}${agentScore ? "" : "°"}`);
-          ev.title = agentScore
-            ? "the agent's search score for this move (White's view, material units)"
-            : "° static one-ply evaluation after this move (White's view, material units), not a search";
+          const mark = EVAL_MARKS[m.eval_kind] || "";
+          const ev = htmlEl("span", { class: `tf-eval tf-eval-${m.eval_kind}` }, span,
+            ` ${m.eval > 0 ? "+" : ""}${m.eval}${mark}`);
+          ev.title = EVAL_TITLES[m.eval_kind] || "";
         }
         span.addEventListener("click", () => send({ type: "goto", ply: m.ply }));
       }
     }
     const kinds = new Set(line.filter((m) => m.eval !== undefined).map((m) => m.eval_kind));
     evalNote.textContent = kinds.size
-      ? "Numbers: White's view in material units (infantryman 1, knight 4.5); " +
-        (kinds.has("search") ? "plain = the agent's search score for its move" : "") +
-        (kinds.size > 1 ? "; " : "") +
-        (kinds.has("static") ? "° = static one-ply evaluation after the move (no search)" : "")
+      ? "Numbers: White's view in material units (infantryman 1, knight 4.5). " +
+        ["search", "settled", "static"].filter((k) => kinds.has(k)).map((k) => EVAL_NOTES[k]).join("; ")
       : "";
     evalNote.style.display = kinds.size ? "" : "none";
     const cur = moves.querySelector(".tf-current");

@@ -397,17 +397,17 @@ class HexBoard(anywidget.AnyWidget):
 
         def work() -> None:
             try:
-                action, score, _source = scored_choice(agent, state)
+                action, score, source = scored_choice(agent, state)
                 error = None
             except Exception as exc:  # an agent failure is reported on the board, never kills it
-                action, score, error = None, None, f"{c.agent_name} failed: {type(exc).__name__}: {str(exc)[:200]}"
+                action, score, source, error = None, 0.0, "", f"{c.agent_name} failed: {type(exc).__name__}: {str(exc)[:200]}"
             with self._lock:
                 self._thinking = None
                 self.busy = ""
                 if error:
                     c.error(error)
                 elif action is not None and c.agent is agent:
-                    c.agent_apply(action, ply, state_id, score)
+                    c.agent_apply(action, ply, state_id, (score, source))
                 if not error and c.agent_to_move():  # the position changed meanwhile (new game): think again
                     self._start_agent()
                 self._sync()
