@@ -175,3 +175,28 @@ def test_no_page_route_opens_a_server_file_through_start(tmp_path) -> None:
     for message in messages:
         assert "TOPSECRET" not in message and "No such file" not in message and "server file" in message
     assert board.state.ply == 0 and board.state.game.rules.start is None
+
+
+def test_an_uploaded_long_play_list_costs_linear_memory_and_still_steps() -> None:
+    """A copy of the state after every ply copied its undo stack: 2,000 uploaded actions took 3.2 GB."""
+    import tracemalloc
+
+    cycle = ["a1-a2", "a6-b6", "a2-a1", "b6-a6"]
+    text = ("id: long\ntitle: long\nrules: {draw_after: none, hill: false, swamp: false}\nchecks:\n  - play: ["
+            + ", ".join((cycle * 400)[:1500]) + "]\n")
+    board = HexBoard(new_game(seed=0))
+    tracemalloc.start()
+    try:
+        view = send(board, type="upload", kind="scenario", name="long.yaml", text=text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert "1 of 1 checks pass" in view["message"] and peak < 60_000_000, peak  # was about 1.3 GB
+    send(board, type="step", delta=3)
+    expected = board.controller.scenario.initial_state()
+    expected.play(*cycle[:3])
+    assert board.state.key() == expected.key() and board.state.ply == 3
+    send(board, type="check", index=1)
+    assert board.state.ply == 1500 and len(board.controller.scenario_states) == 1501
+    board.undo()
+    assert board.state.ply == 1499
