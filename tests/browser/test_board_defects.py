@@ -7,6 +7,7 @@ opens its own page (a fresh kernel). Colours come from hexboard.js (TARGETS) and
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -135,16 +136,17 @@ def test_active_rules_owners_legend_and_fresh_terrain(page) -> None:  # noqa: AN
     for word in ("bridge", "ford", "hill", "swamp", "attack", "castling", "Order", "archer marker", "last move",
                  "under threat", "feudal lost"):
         assert word in legend, word
-    seeds = [b.locator(".tf-rules-season").inner_text()]
     season = b.locator(".tf-rules-season")
+    seeds = [season.inner_text()]
     for _ in range(2):
         b.locator("button.tf-btn-new_game").click()
-        # the new game's rules line replaces the old one; a new game that redrew the same terrain times out here
-        try:
-            page.wait_for_function("([el, old]) => el.textContent !== old", arg=[season.element_handle(), seeds[-1]],
-                                   timeout=15_000)
-        except Exception:  # noqa: BLE001 - Playwright's timeout: say what it means
-            pytest.fail(f"a new game kept the terrain of the previous one: {seeds[-1]!r}")
+        # the new game's rules line replaces the old one (the element may be redrawn: ask the page each time);
+        # a new game that redrew the same terrain never changes it
+        deadline = time.monotonic() + 15
+        while season.inner_text() == seeds[-1]:
+            if time.monotonic() > deadline:
+                pytest.fail(f"a new game kept the terrain of the previous one: {seeds[-1]!r}")
+            page.wait_for_timeout(100)
         seeds.append(season.inner_text())
     assert all("winter" in s for s in seeds), seeds
     assert len(set(seeds)) == 3, f"a new game drew the same terrain twice: {seeds}"
