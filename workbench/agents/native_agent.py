@@ -83,4 +83,8 @@ class NativeAgent(Agent):
         native = NativeState.from_state(state) if isinstance(state, GameState) else state
         if native.is_terminal():
             raise ValueError(f"{self.name}: no action to choose, the game is over ({state!r})")
-        return tuple(self._agent.select_action(native._st))
+        action = tuple(self._agent.select_action(native._st))
+        # the Rust search's root value (side to move's view) where it has one, as the Python twin's
+        # ``score``: the board shows it as the agent's evaluation; None for agents without a value
+        self.score = self._agent.score
+        return action

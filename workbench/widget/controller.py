@@ -1151,9 +1151,9 @@ def evaluation_spec(spec: str) -> str:
 def scored_choice(agent: Any, state: GameState) -> tuple[Action, float, str]:
     """The agent's action for ``state``, its score from White's view, and where the score came from.
 
-    ``"search"``: the agent's own root value (the Python ``search`` reports it as ``score``).
-    ``"settled"``: agents that report no value (the native agents return only their action, and
-    ``greedy`` has none) get the position after their action scored by ``search``'s quiescence,
+    ``"search"``: the agent's own root value (``search`` reports it as ``score``, Python and native alike).
+    ``"settled"``: agents that report no value (alphabeta, mcts, greedy, random) get the position
+    after their action scored by ``search``'s quiescence,
     so a capture's recapture is counted and the number is never a one-ply snapshot.
     """
     mover = state.current_player()

@@ -34,6 +34,10 @@ pub trait Agent: Send {
     fn searched(&self) -> u64 {
         0
     }
+    /// The last decision's root value (side to move's view), for agents whose search has one.
+    fn score(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// A parsed agent spec (`name:key=value,...`), validated with the Python ranges.

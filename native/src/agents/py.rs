@@ -42,6 +42,12 @@ impl PyAgent {
     fn searched(&self) -> u64 {
         self.agent.lock().map(|a| a.searched()).unwrap_or(0)
     }
+
+    /// Root value of the last decision (side to move's view), or None for agents without one.
+    #[getter]
+    fn score(&self) -> Option<f64> {
+        self.agent.lock().ok().and_then(|a| a.score())
+    }
 }
 
 /// Install the evaluation parameters: weight per kind code 0..8 and the named terms.

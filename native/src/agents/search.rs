@@ -91,6 +91,10 @@ pub struct SearchAgent {
     history: HashMap<Action, u64>,
     /// Deepest iteration used by the last decision.
     pub reached: u32,
+    /// Root value of the last decision's deepest completed iteration (side to move's view), as the
+    /// Python twin's `score`: the board shows it as the agent's evaluation.
+    score: Option<f64>,
+    found_value: f64,
 }
 
 impl SearchAgent {
@@ -128,6 +132,8 @@ impl SearchAgent {
             killers: vec![[None, None]; MAX_DEPTH as usize + 1],
             history: HashMap::new(),
             reached: 0,
+            score: None,
+            found_value: 0.0,
         }
     }
 
@@ -155,6 +161,7 @@ impl SearchAgent {
                     if v > alpha || best.is_none() {
                         alpha = v;
                         best = Some(*a);
+                        self.found_value = v;
                     }
                 }
             }
@@ -337,6 +344,7 @@ impl SearchAgent {
 
 impl Agent for SearchAgent {
     fn select_action(&mut self, st: &mut State) -> Action {
+        self.score = None;
         let mut acts = st.legal_actions();
         if acts.is_empty() {
             return Action::Pass;
@@ -367,6 +375,7 @@ impl Agent for SearchAgent {
             if let Some(b) = found {
                 best = b;
                 self.reached = d;
+                self.score = Some(self.found_value);
                 let i = acts.iter().position(|a| *a == b).expect("best is a root action");
                 let b = acts.remove(i);
                 acts.insert(0, b);
@@ -382,5 +391,9 @@ impl Agent for SearchAgent {
 
     fn searched(&self) -> u64 {
         self.count
+    }
+
+    fn score(&self) -> Option<f64> {
+        self.score
     }
 }
