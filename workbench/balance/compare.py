@@ -71,9 +71,9 @@ class Comparison:
         points, lo, hi = 100 * self.diff, 100 * self.low, 100 * self.high
         base = variant_name(self.column, self.baseline).lower()
         against = f"than with {base}"
-        p_text = f"p = {_p(self.p_value)}"
+        p_text = f"p {_p(self.p_value)}"
         if self.correction != "none":
-            p_text += f", {CORRECTION_NAMES[self.correction]}-adjusted p = {_p(self.p_adjusted)}"
+            p_text += f", {CORRECTION_NAMES[self.correction]}-adjusted p {_p(self.p_adjusted)}"
         if self.significant:
             how = "more" if self.diff > 0 else "less"
             return (f"{self.name}: White wins {abs(points):.1f} points {how} often {against}, "
@@ -99,7 +99,8 @@ class Comparison:
 
 
 def _p(p: float) -> str:
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+    """``= 0.006`` or ``< 0.001``: the relation comes with the number, so the text never says ``p = < 0.001``."""
+    return "< 0.001" if p < 0.001 else f"= {p:.3f}"
 
 
 def variant_name(column: str, value: Any) -> str:
