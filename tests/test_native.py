@@ -257,3 +257,30 @@ def test_nativediff_sweep_compares_and_finds_no_difference(capsys):
     assert s["legal_actions"] >= s["plies"] and s["states"] == s["plies"] + 3
     assert main(["--games", "2", "--max-plies", "10"]) == 0
     assert "0 games differ" in capsys.readouterr().out
+
+
+@needs_native
+def test_native_work_releases_the_gil():
+    """A native perft in a thread leaves this thread free to run Python meanwhile (no wall-clock threshold:
+    with the GIL held, this loop could not count at all while Rust works)."""
+    import threading
+
+    st = native.NativeState.from_state(new_game("season=winter,hill=false,swamp=false", seed=0))
+    started, result = threading.Event(), {}
+
+    def work() -> None:
+        started.set()
+        result["n"] = st.perft(4)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    started.wait()
+    spins = 0
+    while worker.is_alive():
+        spins += 1
+        if spins == 200_000:
+            break  # Python ran 200,000 loop turns while Rust was still counting: the GIL was free
+    alive = worker.is_alive()
+    worker.join()
+    assert result["n"] == 12_003_290
+    assert alive and spins == 200_000, f"only {spins} Python loop turns ran while native perft worked"
