@@ -13,7 +13,7 @@ use crate::board::{Board, Tables, TerrainSpec};
 use crate::play::play_game as play_rust;
 use crate::pyrandom::PyRandom as Mt;
 use crate::rules::{Castling, MateDefence, Rules};
-use crate::state::{Action, Setup, State, Victory};
+use crate::state::{perft, Action, Setup, State, Victory};
 
 fn get<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
     match d.get_item(key)? {
@@ -280,24 +280,6 @@ impl PyState {
 
 fn bits(set: u128) -> Vec<usize> {
     (0..91).filter(|&h| set & (1u128 << h) != 0).collect()
-}
-
-/// Number of action sequences of length `depth` (a finished game counts as a leaf), as `perft.py`.
-pub fn perft(st: &mut State, depth: u32) -> u64 {
-    if depth == 0 || st.is_terminal() {
-        return 1;
-    }
-    let acts = st.legal_actions();
-    if depth == 1 {
-        return acts.len() as u64;
-    }
-    let mut total = 0;
-    for a in &acts {
-        st.apply(a);
-        total += perft(st, depth - 1);
-        st.undo();
-    }
-    total
 }
 
 type AgentSpec = (String, Vec<(String, String)>, Vec<u32>);

@@ -1693,6 +1693,24 @@ pub fn classic_setup() -> Setup {
     Setup { squares, ..Setup::default() }
 }
 
+/// Number of action sequences of length `depth` (a finished game counts as a leaf), as `perft.py`.
+pub fn perft(st: &mut State, depth: u32) -> u64 {
+    if depth == 0 || st.is_terminal() {
+        return 1;
+    }
+    let acts = st.legal_actions();
+    if depth == 1 {
+        return acts.len() as u64;
+    }
+    let mut total = 0;
+    for a in &acts {
+        st.apply(a);
+        total += perft(st, depth - 1);
+        st.undo();
+    }
+    total
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1703,23 +1721,6 @@ mod tests {
         let (hills, swamps) = if terrain { ([h("e4"), h("e7")], [h("b3"), h("b5")]) } else { ([None; 2], [None; 2]) };
         let board = Board::classic(winter, hills, swamps, &rules);
         State::new(Arc::new(board), Arc::new(rules), &classic_setup())
-    }
-
-    fn perft(st: &mut State, depth: u32) -> u64 {
-        if depth == 0 || st.is_terminal() {
-            return 1;
-        }
-        let acts = st.legal_actions();
-        if depth == 1 {
-            return acts.len() as u64;
-        }
-        let mut total = 0;
-        for a in &acts {
-            st.apply(a);
-            total += perft(st, depth - 1);
-            st.undo();
-        }
-        total
     }
 
     // The stored perft table (workbench/data/perft.json), counted by the Python engine.
