@@ -112,3 +112,18 @@ def test_agentbench_prints_its_figures(capsys):
     assert report["engines"]["native_plies"] == report["engines"]["python_plies"] == 16
     assert report["balance"]["engines"] == ["native"] and report["balance"]["errors"] == 0
     assert report["memory"]["games"] == 2 and report["memory"]["self_mb"] > 0
+
+
+@pytest.mark.parametrize("spec", ["alphabeta:depth=2", "alphabeta:depth=3,nodes=3000"])
+def test_native_alphabeta_searches_the_same_tree_as_python(spec):
+    """Same seed, same position: the same action after the same number of nodes (move order, pruning and the
+    transposition table all agree), along a random line of 30 plies."""
+    st = new_game(seed=3)
+    line = random.Random(1)
+    for ply in range(30):
+        if st.is_terminal():
+            break
+        py = make_agent(spec, seed=ply, engine="python")
+        na = make_agent(spec, seed=ply, engine="native")
+        assert (na.select_action(st.clone()), na.searched) == (py.select_action(st.clone()), py.searched), ply
+        st.apply(line.choice(st.legal_actions()))

@@ -6,19 +6,12 @@ use std::time::Instant;
 use crate::pyrandom::PyRandom;
 use crate::state::{Action, State};
 
-use super::access::KeyMap;
 use super::eval::{evaluate, terminal_score, EvalParams};
-use super::{access, capture_priority, sort_by_priority, Agent, MAX_SECONDS};
+use super::tt::Table;
+use super::{access, capture_priority, sort_by_priority, sort_captures_first, Agent, MAX_SECONDS};
 
 pub const MAX_DEPTH: u32 = 20;
 pub const MAX_NODES: u64 = 5_000_000;
-
-#[derive(Clone, Copy, PartialEq)]
-enum Flag {
-    Exact,
-    Lower,
-    Upper,
-}
 
 struct OutOfBudget;
 
@@ -30,23 +23,19 @@ pub struct AlphaBetaAgent {
     seconds: Option<f64>,
     count: u64,
     deadline: Instant,
-    tt: KeyMap<(u32, f64, Flag, Option<Action>)>,
+    tt: Table,
 }
 
 impl AlphaBetaAgent {
     pub fn new(rng: PyRandom, params: EvalParams, depth: u32, nodes: u64, seconds: Option<f64>) -> Self {
-        AlphaBetaAgent { rng, params, depth, nodes, seconds, count: 0, deadline: Instant::now(), tt: KeyMap::default() }
+        AlphaBetaAgent { rng, params, depth, nodes, seconds, count: 0, deadline: Instant::now(), tt: Table::default() }
     }
 
     fn root(&mut self, st: &mut State, acts: &[Action], depth: u32, enforce: bool) -> Result<Action, OutOfBudget> {
         let (mut alpha, beta) = (f64::NEG_INFINITY, f64::INFINITY);
         let mut order = acts.to_vec();
         if depth == 1 {
-            let sq = *access::squares(st);
-            let side = access::to_move(st);
-            let centre = access::castle_centre(st)[1 - side];
-            let w = self.params.weights;
-            sort_by_priority(&mut order, |a| capture_priority(&sq, side, centre, &w, a));
+            sort_captures_first(st, &mut order, &self.params.weights);
         }
         let mut best = order[0];
         for a in &order {
@@ -82,16 +71,9 @@ impl AlphaBetaAgent {
             return Ok(evaluate(st, side, &self.params));
         }
         let key = access::key(st);
-        let mut tt_move = None;
-        if let Some(&(h_depth, h_value, h_flag, h_move)) = self.tt.get(&key) {
-            tt_move = h_move;
-            if h_depth >= depth
-                && (h_flag == Flag::Exact
-                    || (h_flag == Flag::Lower && h_value >= beta)
-                    || (h_flag == Flag::Upper && h_value <= alpha))
-            {
-                return Ok(h_value);
-            }
+        let (settled, tt_move) = self.tt.probe(key, depth, alpha, beta);
+        if let Some(v) = settled {
+            return Ok(v);
         }
         let alpha0 = alpha;
         let mut best_v = f64::NEG_INFINITY;
@@ -123,14 +105,7 @@ impl AlphaBetaAgent {
                 break;
             }
         }
-        let flag = if best_v <= alpha0 {
-            Flag::Upper
-        } else if best_v >= beta {
-            Flag::Lower
-        } else {
-            Flag::Exact
-        };
-        self.tt.insert(key, (depth, best_v, flag, best_a));
+        self.tt.store(key, depth, best_v, alpha0, beta, best_a);
         Ok(best_v)
     }
 }
@@ -158,7 +133,7 @@ impl Agent for AlphaBetaAgent {
             let b = acts.remove(i);
             acts.insert(0, b);
         }
-        self.tt = KeyMap::default();
+        self.tt.release();
         best
     }
 

@@ -8,7 +8,7 @@ use crate::pyrandom::PyRandom;
 use crate::state::{Action, State};
 
 use super::eval::{evaluate, material, EvalParams};
-use super::{access, capture_priority, sort_by_priority, targets, Agent, MAX_SECONDS};
+use super::{access, sort_captures_first, targets, Agent, MAX_SECONDS};
 
 pub const MAX_ITERATIONS: u32 = 1_000_000;
 const NO_PARENT: usize = usize::MAX;
@@ -108,11 +108,7 @@ impl MctsAgent {
     fn expansion_order(&mut self, st: &mut State) -> Vec<Action> {
         let mut acts = st.legal_actions();
         self.rng.shuffle(&mut acts);
-        let sq = *access::squares(st);
-        let side = access::to_move(st);
-        let centre = access::castle_centre(st)[1 - side];
-        let w = self.params.weights;
-        sort_by_priority(&mut acts, |a| capture_priority(&sq, side, centre, &w, a));
+        sort_captures_first(st, &mut acts, &self.params.weights);
         acts.reverse();
         acts
     }

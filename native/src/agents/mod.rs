@@ -17,6 +17,7 @@ pub mod mcts;
 pub mod py;
 pub mod random;
 pub mod search;
+pub mod tt;
 
 use crate::pyrandom::PyRandom;
 use crate::state::{Action, State};
@@ -274,6 +275,15 @@ pub fn enemy_weight_hit(sq: &[u8; 91], side: usize, w: &[f64; 16], a: &Action) -
         }
     }
     hit
+}
+
+/// Order `acts` by [`capture_priority`] for the side to move in `st` (stable: earlier ties stay first),
+/// as the Python agents' `sorted(acts, key=priority)` at a root or an expansion.
+pub fn sort_captures_first(st: &State, acts: &mut [Action], w: &[f64; 16]) {
+    let sq = *access::squares(st);
+    let side = access::to_move(st);
+    let centre = access::castle_centre(st)[1 - side];
+    sort_by_priority(acts, |a| capture_priority(&sq, side, centre, w, a));
 }
 
 /// Sort like Python's `sorted(acts, key=priority)`: stable, lower first.

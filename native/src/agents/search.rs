@@ -9,22 +9,15 @@ use crate::geometry::geo;
 use crate::pyrandom::PyRandom;
 use crate::state::{Action, State, FEUDAL};
 
-use super::access::KeyMap;
 use super::eval::{evaluate, material, terminal_score, EvalParams};
-use super::{access, capture_priority, enemy_weight_hit, sort_by_priority, Agent, MAX_SECONDS};
+use super::tt::Table;
+use super::{access, capture_priority, enemy_weight_hit, sort_by_priority, sort_captures_first, Agent, MAX_SECONDS};
 
 pub const MAX_DEPTH: u32 = 20;
 pub const MAX_QDEPTH: u32 = 12;
 pub const MAX_NODES: u64 = 5_000_000;
 /// Weight of [`attack_balance`] (`search.DEFAULT_ATTACK`).
 pub const DEFAULT_ATTACK: f64 = 0.0;
-
-#[derive(Clone, Copy, PartialEq)]
-enum Flag {
-    Exact,
-    Lower,
-    Upper,
-}
 
 struct OutOfBudget;
 
@@ -86,7 +79,7 @@ pub struct SearchAgent {
     qdepth: u32,
     count: u64,
     deadline: Instant,
-    tt: KeyMap<(u32, f64, Flag, Option<Action>)>,
+    tt: Table,
     killers: Vec<[Option<Action>; 2]>,
     history: HashMap<Action, u64>,
     /// Deepest iteration used by the last decision.
@@ -128,7 +121,7 @@ impl SearchAgent {
             qdepth,
             count: 0,
             deadline: Instant::now(),
-            tt: KeyMap::default(),
+            tt: Table::default(),
             killers: vec![[None, None]; MAX_DEPTH as usize + 1],
             history: HashMap::new(),
             reached: 0,
@@ -185,16 +178,9 @@ impl SearchAgent {
         }
         self.tick()?;
         let key = access::key(st);
-        let mut tt_move = None;
-        if let Some(&(h_depth, h_value, h_flag, h_move)) = self.tt.get(&key) {
-            tt_move = h_move;
-            if h_depth >= depth
-                && (h_flag == Flag::Exact
-                    || (h_flag == Flag::Lower && h_value >= beta)
-                    || (h_flag == Flag::Upper && h_value <= alpha))
-            {
-                return Ok(h_value);
-            }
+        let (settled, tt_move) = self.tt.probe(key, depth, alpha, beta);
+        if let Some(v) = settled {
+            return Ok(v);
         }
         let alpha0 = alpha;
         let mut best_v = f64::NEG_INFINITY;
@@ -283,14 +269,7 @@ impl SearchAgent {
                 break;
             }
         }
-        let flag = if best_v <= alpha0 {
-            Flag::Upper
-        } else if best_v >= beta {
-            Flag::Lower
-        } else {
-            Flag::Exact
-        };
-        self.tt.insert(key, (depth, best_v, flag, best_a));
+        self.tt.store(key, depth, best_v, alpha0, beta, best_a);
         Ok(best_v)
     }
 
@@ -353,13 +332,7 @@ impl Agent for SearchAgent {
             return acts[0];
         }
         self.rng.shuffle(&mut acts);
-        {
-            let sq = *access::squares(st);
-            let side = access::to_move(st);
-            let centre = access::castle_centre(st)[1 - side];
-            let w = self.params.weights;
-            sort_by_priority(&mut acts, |a| capture_priority(&sq, side, centre, &w, a));
-        }
+        sort_captures_first(st, &mut acts, &self.params.weights);
         self.count = 0;
         self.root_pieces = count_pieces(st);
         self.deadline = Instant::now() + Duration::from_secs_f64(self.seconds.unwrap_or(MAX_SECONDS));
@@ -384,7 +357,7 @@ impl Agent for SearchAgent {
                 break;
             }
         }
-        self.tt = KeyMap::default();
+        self.tt.release();
         self.history = HashMap::new();
         best
     }
