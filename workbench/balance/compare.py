@@ -33,8 +33,28 @@ DEFAULTS: dict[str, Any] = {
 CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg", "none": "uncorrected"}
 
 
+class VariantFinding:
+    """What every finding of a variant against its baseline has: a plain name, and significance once the
+    p-values of the whole family are corrected (win rates here, rule usage in ``usage``)."""
+
+    column: str
+    variant: Any
+    p_adjusted: float
+    alpha: float
+
+    @property
+    def name(self) -> str:
+        """Plain name of the variant, e.g. ``Winter``, ``Swamp off``, ``Castling sacrifice``."""
+        return variant_name(self.column, self.variant)
+
+    @property
+    def significant(self) -> bool:
+        """True when the corrected p-value is below ``alpha``."""
+        return self.p_adjusted < self.alpha
+
+
 @dataclass
-class Comparison:
+class Comparison(VariantFinding):
     """White's win rate and game length under ``variant`` minus under ``baseline`` of one column."""
 
     column: str
@@ -55,16 +75,6 @@ class Comparison:
     length_low: float = math.nan
     length_high: float = math.nan
     alpha: float = 0.05
-
-    @property
-    def name(self) -> str:
-        """Plain name of the variant, e.g. ``Winter``, ``Swamp off``, ``Castling sacrifice``."""
-        return variant_name(self.column, self.variant)
-
-    @property
-    def significant(self) -> bool:
-        """True when the corrected p-value is below ``alpha``."""
-        return self.p_adjusted < self.alpha
 
     def verdict(self) -> str:
         """The win-rate finding in words, e.g. ``Winter: White wins 4.1 points more often, 95% CI [1.2, 7.0], p = 0.006``."""

@@ -23,7 +23,7 @@ import pandas as pd
 from scipy import stats as _sp
 
 from .cells import AGENTS, _group_keys, cell_label, check_games, compared_columns, varying_columns
-from .compare import CORRECTION_NAMES, DEFAULTS, _key, sort_values, variant_name
+from .compare import CORRECTION_NAMES, DEFAULTS, VariantFinding, _key, sort_values, variant_name
 from .stats import Z95, BalanceError, adjust, mean_interval, wilson_interval
 
 DEAD_SHARE = 0.01  # a rule that fired in under 1% of a cell's games is "dead" there
@@ -191,7 +191,7 @@ def _switched_off(summary: pd.DataFrame, rule: str) -> str:
 
 # ---------------------------------------------------------------------- between variants
 @dataclass
-class UsageChange:
+class UsageChange(VariantFinding):
     """A rule's mean count per game under ``variant`` against ``baseline`` of one column."""
 
     column: str
@@ -209,16 +209,6 @@ class UsageChange:
     p_adjusted: float = math.nan
     correction: str = "holm"
     alpha: float = 0.05
-
-    @property
-    def name(self) -> str:
-        """The variant's plain name, as in the win-rate comparisons (``Winter``, ``Archer range 3``)."""
-        return variant_name(self.column, self.variant)
-
-    @property
-    def significant(self) -> bool:
-        """True when the corrected p-value is below ``alpha``."""
-        return self.p_adjusted < self.alpha
 
     @property
     def relative(self) -> float:
