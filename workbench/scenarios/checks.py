@@ -17,7 +17,9 @@ from workbench.engine import GameState, IllegalActionError
 from workbench.engine.geometry import hex_name
 from workbench.engine.pieces import SIDE_NAMES, letter
 
-PASS_STATUS, FAIL_STATUS, ERROR_STATUS = "pass", "fail", "error"
+from workbench.core.scenario import ERROR_STATUS, FAIL_STATUS, PASS_STATUS, CheckResult
+
+__all__ = ["ERROR_STATUS", "FAIL_STATUS", "PASS_STATUS", "Check", "CheckResult", "play_actions", "run_check"]
 
 
 @dataclass
@@ -41,29 +43,6 @@ class Check:
     def describe(self) -> str:
         """Short label for reports: ``check 2 (line 14)``."""
         return f"check {self.index} (line {self.line})"
-
-
-@dataclass
-class CheckResult:
-    """Outcome of one check: ``status`` is pass, fail or error; ``message`` says what differed.
-
-    ``index`` 0 with status error means the scenario's position itself could not be built
-    (for instance a summer-only problem after ``--rules season=summer``).
-    """
-
-    index: int
-    line: int
-    status: str
-    message: str = ""
-
-    @property
-    def ok(self) -> bool:
-        """True when the check passed."""
-        return self.status == PASS_STATUS
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form for ``check --json``."""
-        return {"index": self.index, "line": self.line, "status": self.status, "message": self.message}
 
 
 def _name(code: int) -> str:

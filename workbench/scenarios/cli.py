@@ -34,8 +34,32 @@ def _pairs(groups: list[list[str]] | None, option: str = "--rules") -> dict[str,
     if "start" in out:
         raise RulesError(f"{option} start={out['start']}: start= does not apply to check, because every scenario "
                          "sets its own position (use it with simulate, bench or the widget)")
-    RulesConfig().replace(**out)  # unknown toggles, parameters or values fail here, before any file runs
+    _validate_somewhere(out)  # unknown toggles, parameters or values fail here, before any file runs
     return out
+
+
+def _validate_somewhere(values: dict[str, str]) -> None:
+    """Refuse ``values`` unless TerraFeud or some registered game accepts every one of them.
+
+    Each scenario then applies them under its own game's spec, so a value one file's game does not
+    know is that file's error, named, and the other files still run.
+    """
+    try:
+        RulesConfig().replace(**values)
+        return
+    except RulesError as first:
+        error = first
+    from workbench.games import get, names
+
+    for name in names():
+        if name == "terrafeud":
+            continue
+        try:
+            get(name).rules(values)
+            return
+        except (RulesError, ValueError):
+            continue
+    raise error
 
 
 def _parser() -> argparse.ArgumentParser:

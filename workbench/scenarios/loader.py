@@ -27,8 +27,12 @@ from workbench.engine.geometry import ADJACENT, hex_name, parse_hex
 from workbench.engine.pieces import KNIGHT, SIDE_NAMES, letter, parse_letter, side_index
 from workbench.engine.safefile import UnsafeFileError, read_text_capped
 from workbench.engine.serialize import position_fields
+from workbench.core.scenario import ScenarioCase, ScenarioError, scenario_status
+from workbench.games import DEFAULT as DEFAULT_GAME
+from workbench.games import UnknownGameError, canonical
+from workbench.games import get as get_game
 
-from .checks import ERROR_STATUS, FAIL_STATUS, PASS_STATUS, Check, CheckResult, play_actions, run_check
+from .checks import ERROR_STATUS, Check, CheckResult, play_actions, run_check
 from .variant import rules_under
 from .yamlmarks import (
     DuplicateKeyError,
@@ -42,7 +46,7 @@ from .yamlmarks import (
     short,
 )
 
-TOP_KEYS = ("id", "title", "ruling", "source", "description", "rules", "seed", "position", "checks")
+TOP_KEYS = ("game", "id", "title", "ruling", "source", "description", "rules", "seed", "position", "checks")
 # ply and quiet extend SCENARIO-FORMAT compatibly: a position reached in play keeps its draw_after
 # count (quiet plies) and its ply number through dump_scenario and back.
 POSITION_KEYS = ("to_move", "pieces", "markers", "ultimatum_pending", "castled", "aura_ready", "destroyed", "ply", "quiet")
@@ -52,18 +56,6 @@ VICTORIES = ("destroyed", "checkmate", "castle", "draw")
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_SCENARIO_BYTES = 256 * 1024  # the largest rulebook scenario is about 2 KB
 MAX_SEED = 2**63 - 1
-MAX_REASON = 300  # characters of an error's reason
-
-
-class ScenarioError(ValueError):
-    """A scenario file that cannot be used. ``str()`` is ``file: line N: reason`` (line when known)."""
-
-    def __init__(self, where: str, line: int | None, reason: str) -> None:
-        self.where = where
-        self.line = line or None
-        # A reason may quote a value from the file (a hex name, a key); never at unbounded length.
-        self.reason = reason if len(reason) <= MAX_REASON else reason[: MAX_REASON - 3] + "..."
-        super().__init__(f"{where}: line {line}: {self.reason}" if line else f"{where}: {self.reason}")
 
 
 @dataclass
@@ -141,20 +133,12 @@ class Scenario:
         return [start]
 
 
-def scenario_status(results: list[CheckResult]) -> str:
-    """``error`` if any check errored, else ``fail`` if any failed, else ``pass``."""
-    statuses = {r.status for r in results}
-    if ERROR_STATUS in statuses:
-        return ERROR_STATUS
-    return FAIL_STATUS if FAIL_STATUS in statuses else PASS_STATUS
-
-
 def _line_reason(exc: ScenarioError) -> str:
     return f"line {exc.line}: {exc.reason}" if exc.line else exc.reason
 
 
 # --------------------------------------------------------------------------- loading
-def load_scenario(path: str | Path) -> Scenario:
+def load_scenario(path: str | Path) -> Scenario | ScenarioCase:
     """Load one scenario file; raises ``ScenarioError`` naming the file and line."""
     path = Path(path)
     try:
@@ -166,7 +150,7 @@ def load_scenario(path: str | Path) -> Scenario:
     return scenario
 
 
-def load_scenario_text(text: str, source: str = "<string>") -> Scenario:
+def load_scenario_text(text: str, source: str = "<string>") -> Scenario | ScenarioCase:
     """Load a scenario from YAML text; ``source`` names it in error messages."""
     where = source
     if len(text) > MAX_SCENARIO_BYTES:
@@ -184,6 +168,15 @@ def load_scenario_text(text: str, source: str = "<string>") -> Scenario:
         raise ScenarioError(where, error_line(exc), f"malformed YAML: {reason}") from None
     if not isinstance(data, LineDict):
         raise ScenarioError(where, 1, "a scenario is a YAML mapping with at least id and title")
+    game_name = data.get("game", DEFAULT_GAME)
+    if not isinstance(game_name, str):
+        raise ScenarioError(where, data.line_of("game"), f"game must be a game's name, got {short(game_name)}")
+    if canonical(game_name) != DEFAULT_GAME:
+        try:
+            game_def = get_game(game_name)
+        except UnknownGameError as exc:
+            raise ScenarioError(where, data.line_of("game"), str(exc)) from None
+        return game_def.scenario(data, where)  # the game's own dialect (its position and check keys)
     _unknown_keys(data, TOP_KEYS, "scenario", where)
     sid = data.get("id")
     if not isinstance(sid, str) or not _ID.match(sid):

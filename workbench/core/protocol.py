@@ -1,0 +1,342 @@
+"""The game protocol: what every game tells the workbench about itself (modelled on OpenSpiel).
+
+A game package exposes one ``GameDef`` (``GAME`` in its ``__init__``). ``GameDef.make(rules)`` fixes
+the rules and gives a ``Game``-like object through ``new_initial_state(seed)``; states follow the
+``State`` interface below. Tools speak only this protocol, so a new game plugs into check, simulate,
+report, agents, pictures, the board and OpenSpiel without an ``if game == ...`` anywhere.
+
+The side to move is a query (``current_player()``): a player index ``0..n-1``, ``CHANCE`` or
+``TERMINAL``. Turns of several actions, chance nodes and more than two players follow from that.
+
+Actions are game-defined hashable values (ints or tuples). ``legal_actions()`` returns them in the
+game's own canonical order (the order the native core and the records use); ``action_to_int`` maps
+each to a dense integer below ``num_distinct_actions()`` for OpenSpiel, whose view sorts them.
+Chance outcomes are ints ``0..max_chance_outcomes()-1``; at a chance node ``apply_action(outcome)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .rulespec import Rules, RulesSpec
+    from .scenario import ScenarioCase
+
+CHANCE = -1  # OpenSpiel's kChancePlayerId
+TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal here, or text that names no action; the message gives the rule."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Who plays, for one rules setting (big chess has 2 to 25 players, so this depends on rules).
+
+    ``players`` are seat names as the rulebook writes them (``white``/``black``, ``p1``/``p2``,
+    ``red``/``black``, ``a``..``y``); ``labels`` the same for people; ``teams`` lists seat indices per
+    team (one team per player when there are no teams). ``chance`` is ``none``, ``explicit``
+    (chance nodes in the tree) or ``seeded`` (drawn from the game's seed, such as a shuffled deck).
+    """
+
+    name: str
+    title: str
+    players: tuple[str, ...]
+    labels: tuple[str, ...]
+    teams: tuple[tuple[int, ...], ...]
+    chance: str = "none"
+    perfect_information: bool = True
+    max_game_length: int = 10_000
+    turn_word: str = "turn"
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+        return len(self.players)
+
+    def team_of(self, player: int) -> int:
+        """Index of the team that ``player`` sits in."""
+        for i, team in enumerate(self.teams):
+            if player in team:
+                return i
+        raise ValueError(f"player {player} is in no team")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell of a board layout: id (the int the engine uses), name (``e5``), centre in layout units."""
+
+    id: int
+    name: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A board's geometry for pictures: cell shape and the cells' centres.
+
+    ``shape`` is ``hex-pointy`` (pointed top), ``hex-flat`` (flat top) or ``square``; ``size`` is the
+    centre-to-corner distance of a hex or half the side of a square, in the same units as the centres.
+    """
+
+    shape: str
+    size: float
+    cells: tuple[Cell, ...]
+
+    def by_name(self) -> dict[str, Cell]:
+        """Cells keyed by name."""
+        return {c.name: c for c in self.cells}
+
+    def polygon(self, cell: Cell) -> list[tuple[float, float]]:
+        """Corner points of ``cell`` (for SVG, matplotlib and the board)."""
+        import math
+
+        s = self.size
+        if self.shape == "square":
+            return [(cell.x - s, cell.y - s), (cell.x + s, cell.y - s), (cell.x + s, cell.y + s), (cell.x - s, cell.y + s)]
+        start = 30 if self.shape == "hex-pointy" else 0
+        return [(cell.x + s * math.cos(math.radians(start + 60 * k)), cell.y + s * math.sin(math.radians(start + 60 * k)))
+                for k in range(6)]
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """What one cell shows: terrain class, a piece's letter and owner, and small badges (HP, level).
+
+    ``terrain`` is a style class of the game's legend (``river``, ``forest``, ``void``); ``piece`` a
+    short text (``K``, ``s``); ``owner`` a player index or None; ``badges`` short texts drawn in the
+    corners (``2hp``, ``L2``); ``facing`` an angle in degrees for pieces that face a direction.
+    """
+
+    cell: int
+    terrain: str = ""
+    piece: str = ""
+    owner: int | None = None
+    badges: tuple[str, ...] = ()
+    facing: float | None = None
+    marks: tuple[str, ...] = ()
+
+
+class State:
+    """One position. Methods without a body must be given by every game; the rest have defaults.
+
+    Mutating methods: ``apply_action`` and ``undo_action`` (exact: undo restores the same
+    ``to_dict()``). ``clone`` is independent of the original.
+    """
+
+    # ----------------------------------------------------------------- required
+    def current_player(self) -> int:
+        """A player index, ``CHANCE`` or ``TERMINAL``."""
+        raise NotImplementedError
+
+    def legal_actions(self, player: int | None = None) -> list[Any]:
+        """Legal actions of the player to move in canonical order ([] at terminal and chance nodes)."""
+        raise NotImplementedError
+
+    def apply_action(self, action: Any) -> None:
+        """Play ``action`` (a decision, or a chance outcome at a chance node); ``IllegalAction`` if not legal."""
+        raise NotImplementedError
+
+    def undo_action(self) -> None:
+        """Take back the last ``apply_action`` exactly."""
+        raise NotImplementedError
+
+    def clone(self) -> State:
+        """An independent copy."""
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        """True when the game is over (won, drawn by the rules, or cut by a cap)."""
+        raise NotImplementedError
+
+    def returns(self) -> list[float]:
+        """One value per player: +1 win, -1 loss, 0 draw or unfinished (team-mates share a result)."""
+        raise NotImplementedError
+
+    def action_to_string(self, action: Any) -> str:
+        """The action in the game's contract notation."""
+        raise NotImplementedError
+
+    def string_to_action(self, text: str) -> Any:
+        """The legal action that ``text`` names here; ``IllegalAction`` naming the rule otherwise."""
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data; ``GameDef.state_from_dict`` gives it back exactly."""
+        raise NotImplementedError
+
+    # ----------------------------------------------------------------- defaults
+    def is_chance_node(self) -> bool:
+        """True when chance moves next."""
+        return self.current_player() == CHANCE
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``[(outcome, probability)]`` at a chance node (probabilities sum to 1); [] elsewhere."""
+        return []
+
+    def move_number(self) -> int:
+        """Actions applied since the start (decisions and chance outcomes)."""
+        raise NotImplementedError
+
+    def turn(self) -> int:
+        """The game's own turn counter (a turn may hold several actions)."""
+        return self.move_number()
+
+    def winner(self) -> int | None:
+        """Index of the winning player (or of the first seat of the winning team); None otherwise."""
+        if not self.is_terminal():
+            return None
+        r = self.returns()
+        best = max(r)
+        return r.index(best) if best > 0 else None
+
+    def outcome(self) -> str:
+        """``win``, ``draw`` (the rules ended it drawn), ``unfinished`` (a cap cut it) or ``ongoing``."""
+        if not self.is_terminal():
+            return "ongoing"
+        return "win" if self.winner() is not None else "draw"
+
+    def victory(self) -> str | None:
+        """The game's own word for how it ended (``castle``, ``prince``, ``checkmate``), or None."""
+        return None
+
+    def observation_string(self, player: int | None = None) -> str:
+        """What ``player`` sees, as text (hidden information left out); the whole state by default."""
+        return str(self)
+
+    def view(self, player: int, seed: int = 0) -> State:
+        """A state an agent of ``player`` may search: hidden information resampled from ``seed``."""
+        return self.clone()
+
+    def counters(self) -> dict[str, list[int]]:
+        """Rule-usage counters: rule name -> one count per player, since the start."""
+        return {}
+
+    def fired(self) -> list[tuple[str, int, int | None]]:
+        """The rules the last action fired: ``(rule, player, cell or None)``."""
+        return []
+
+    def action_cells(self, action: Any) -> list[int]:
+        """Cells a click sequence picks for ``action`` (first = the piece or source); [] for buttons."""
+        return []
+
+    def action_effects(self, action: Any) -> dict[str, Any]:
+        """What ``action`` would change: ``{"removed": [cells], "marks": [cells], "text": str, "ends": bool}``."""
+        return {}
+
+    def explain_illegal(self, text: str) -> str:
+        """Why ``text`` is not legal here, naming the first rule that fails."""
+        try:
+            self.string_to_action(text)
+        except IllegalAction as exc:
+            return str(exc)
+        return f"{text} is legal"
+
+    def glyphs(self) -> list[Glyph]:
+        """What every cell shows, for pictures and the board."""
+        return []
+
+    def heat(self, layer: str, player: int) -> dict[int, float]:
+        """A heat layer (``threat``, ``control`` or a game's own) as cell -> value, for ``player``."""
+        return {}
+
+    def evaluate(self, player: int) -> float:
+        """Static evaluation from ``player``'s point of view, in the game's material units."""
+        return 0.0
+
+    def action_priority(self, action: Any) -> int:
+        """Move-ordering hint for searches: higher first (captures, attacks)."""
+        return 0
+
+
+class GameDef:
+    """Everything a game says about itself that does not depend on one position.
+
+    Subclass it in the game package and set ``GAME = MyGame()``. Only ``name``, ``title``, ``spec``,
+    ``info``, ``new_initial_state``, ``state_from_dict`` and the action encoding are required;
+    a game without a scenario dialect cannot be ``check``-ed, and so on.
+    """
+
+    name: str = ""
+    title: str = ""
+    scenario_folder: str = ""  # under scenarios/, e.g. "cursed-lands"
+    heat_layers: tuple[str, ...] = ()
+    legend: tuple[tuple[str, str, str], ...] = ()  # (style class, colour, words)
+
+    @property
+    def spec(self) -> RulesSpec:
+        """The rules spec (toggles and parameters)."""
+        raise NotImplementedError
+
+    def rules(self, values: Mapping[str, Any] | str | None = None) -> Rules:
+        """Validated rules for this game."""
+        return self.spec.make(values)
+
+    def info(self, rules: Rules | None = None) -> GameInfo:
+        """Players, teams, chance and length under ``rules``."""
+        raise NotImplementedError
+
+    def new_initial_state(self, rules: Rules | None = None, seed: int = 0) -> State:
+        """The start under ``rules``; ``seed`` drives any seeded chance (terrain, decks)."""
+        raise NotImplementedError
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> State:
+        """Inverse of ``State.to_dict``; ``ValueError`` naming the field when the data is wrong."""
+        raise NotImplementedError
+
+    def num_distinct_actions(self, rules: Rules | None = None) -> int:
+        """Size of the dense action space (OpenSpiel)."""
+        raise NotImplementedError
+
+    def max_chance_outcomes(self, rules: Rules | None = None) -> int:
+        """Number of distinct chance outcomes (0 for games without chance nodes)."""
+        return 0
+
+    def action_to_int(self, state: State, action: Any) -> int:
+        """Dense integer of ``action`` (``0 <= n < num_distinct_actions``)."""
+        return int(action)
+
+    def int_to_action(self, state: State, number: int) -> Any:
+        """Inverse of ``action_to_int`` in ``state``."""
+        return number
+
+    def layout(self, rules: Rules | None = None) -> Layout:
+        """The board's cells and shape."""
+        raise NotImplementedError
+
+    def scenario(self, data: Mapping[str, Any], where: str) -> ScenarioCase:
+        """A parsed scenario file (``game:`` names this game) as a runnable case; ``ScenarioError`` if bad."""
+        raise NotImplementedError(f"{self.name} has no scenario files")
+
+    def dump_scenario(self, state: State, id: str, title: str, checks: Sequence[Mapping[str, Any]] = ()) -> str:  # noqa: A002
+        """A state written back as a scenario file (the board's editor and the round trip)."""
+        raise NotImplementedError
+
+    def game_row(self, state: State) -> dict[str, Any]:
+        """Extra columns of this game for a finished game's row (victory kind, HP left, ...)."""
+        return {}
+
+    def event_row(self, state: State, action: Any) -> dict[str, Any]:
+        """Extra columns for one event row (called before ``action`` is applied)."""
+        return {}
+
+    def rule_words(self) -> dict[str, str]:
+        """Rule-usage counter name -> a designer's words for it."""
+        return {}
+
+
+@dataclass
+class Record:
+    """A played game as data: game, rules, seed, start position, actions in notation, result."""
+
+    game: str
+    rules: dict[str, Any]
+    seed: int
+    actions: list[str]
+    start: dict[str, Any] | None = None
+    result: dict[str, Any] = field(default_factory=dict)
+    version: int = 1

@@ -1,0 +1,288 @@
+"""A game's rules spec: toggles and parameters with defaults, ranges and rulebook sources.
+
+One table per game drives everything that names a rule: ``python -m workbench rules``, validation of
+scenario ``rules:`` mappings and ``--rules``/``--grid`` values, the docs and the result table's
+columns. No tool keeps a copy of a game's toggles or defaults.
+
+Values arrive as text (command line, grid labels) or as YAML values; ``Param.parse`` turns either into
+the canonical Python value and every failure is a ``RulesError`` naming the parameter and what it
+accepts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+KINDS = ("bool", "int", "float", "choice", "text")
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+MAX_TEXT = 1024  # characters of a text-valued parameter
+
+
+class RulesError(ValueError):
+    """An unknown rule name or a value out of range; the message names both and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One toggle or parameter.
+
+    ``kind`` is bool, int, float, choice or text. ``low``/``high`` bound numbers (inclusive);
+    ``choices`` lists a choice's values in the order the rulebook gives them. ``parse`` may replace the
+    generic parser for a value with a structure of its own (a hex list, a faction pair); it takes the
+    raw value and returns the canonical one or raises ``RulesError``. ``numeric`` marks parameters
+    whose response curve makes sense (reports draw one).
+    """
+
+    name: str
+    kind: str
+    default: Any
+    meaning: str
+    source: str = ""
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[Any, ...] = ()
+    custom: Callable[[Any], Any] | None = field(default=None, compare=False, repr=False)
+    grid_values: tuple[Any, ...] = ()  # what ``--grid NAME=all`` expands to, when it means something
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"parameter {self.name}: kind {self.kind!r} is not one of {KINDS}")
+
+    @property
+    def numeric(self) -> bool:
+        """True for int and float parameters (they get response curves)."""
+        return self.kind in ("int", "float")
+
+    def allowed(self) -> str:
+        """What the parameter accepts, in words, for errors and the rules table."""
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "choice":
+            return " | ".join(format_value(c) for c in self.choices)
+        if self.kind in ("int", "float"):
+            lo = "-inf" if self.low is None else format_value(self.low)
+            hi = "inf" if self.high is None else format_value(self.high)
+            return f"{'a whole number' if self.kind == 'int' else 'a number'} from {lo} to {hi}"
+        return "text"
+
+    def parse(self, value: Any) -> Any:
+        """The canonical value of ``value`` (text or YAML), or ``RulesError`` naming this parameter."""
+        if self.custom is not None:
+            try:
+                return self.custom(value)
+            except RulesError:
+                raise
+            except (TypeError, ValueError) as exc:
+                raise RulesError(f"parameter {self.name}={_short(value)}: {exc}") from None
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
+                return value.strip().lower() in _TRUE
+            raise RulesError(f"parameter {self.name}={_short(value)}: must be true or false")
+        if self.kind == "int":
+            number = _number(self, value, int)
+            return int(number)
+        if self.kind == "float":
+            return float(_number(self, value, float))
+        if self.kind == "choice":
+            for choice in self.choices:
+                if value == choice or (isinstance(value, str) and value.strip() == format_value(choice)):
+                    return choice
+            raise RulesError(f"parameter {self.name}={_short(value)}: must be one of {self.allowed()}")
+        if not isinstance(value, str) or len(value) > MAX_TEXT:
+            raise RulesError(f"parameter {self.name}: must be text of at most {MAX_TEXT} characters")
+        return value
+
+
+def _short(value: Any, limit: int = 40) -> str:
+    text = repr(value) if not isinstance(value, str) else value
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _number(param: Param, value: Any, kind: type) -> float:
+    if isinstance(value, bool):
+        raise RulesError(f"parameter {param.name}={value}: must be {param.allowed()}")
+    if isinstance(value, str):
+        text = value.strip()
+        if len(text) > 40:
+            raise RulesError(f"parameter {param.name}: {text[:20]}... is too long for a number")
+        try:
+            value = int(text) if kind is int else float(text)
+        except ValueError:
+            raise RulesError(f"parameter {param.name}={_short(text)}: must be {param.allowed()}") from None
+    if kind is int and isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, (int, float)) or (kind is int and not isinstance(value, int)):
+        raise RulesError(f"parameter {param.name}={_short(value)}: must be {param.allowed()}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise RulesError(f"parameter {param.name}={value}: must be a finite number")
+    if (param.low is not None and value < param.low) or (param.high is not None and value > param.high):
+        raise RulesError(f"parameter {param.name}={value}: out of range; must be {param.allowed()}")
+    return value
+
+
+def format_value(value: Any) -> str:
+    """A value as the command line writes it: ``true``, ``3``, ``0.5``, ``humans/orcs``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, (tuple, list)):
+        return ",".join(format_value(v) for v in value)
+    return str(value)
+
+
+class Rules(Mapping[str, Any]):
+    """A validated, immutable, hashable set of rule values (every parameter present)."""
+
+    __slots__ = ("_spec", "_values", "_hash")
+
+    def __init__(self, spec: RulesSpec, values: Mapping[str, Any]) -> None:
+        self._spec = spec
+        self._values = dict(values)
+        self._hash = hash(tuple(sorted((k, _hashable(v)) for k, v in self._values.items())))
+
+    @property
+    def spec(self) -> RulesSpec:
+        """The spec these values follow."""
+        return self._spec
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self._values[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rules) and self._values == other._values
+
+    def __repr__(self) -> str:
+        return f"Rules({self.label() or 'defaults'})"
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with ``changes`` validated and applied."""
+        return self._spec.make({**self._values, **changes})
+
+    def non_default(self) -> dict[str, Any]:
+        """Only the values that differ from the rulebook's defaults."""
+        return {p.name: self._values[p.name] for p in self._spec if self._values[p.name] != p.default}
+
+    def label(self) -> str:
+        """``k=v,k=v`` of the non-default values (empty for the rulebook's rules)."""
+        return ",".join(f"{k}={format_value(v)}" for k, v in self.non_default().items())
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every value, JSON-ready (tuples become lists)."""
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self._values.items()}
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(_hashable(v) for v in value)
+    return value
+
+
+class RulesSpec:
+    """The ordered table of a game's parameters; makes and validates ``Rules``.
+
+    ``check`` (optional) validates combinations after each value parsed on its own (for example a
+    hill that needs a swamp): it gets the value dict and raises ``RulesError``.
+    """
+
+    def __init__(self, game: str, params: Iterable[Param], check: Callable[[dict[str, Any]], None] | None = None) -> None:
+        self.game = game
+        self.params: tuple[Param, ...] = tuple(params)
+        self._by_name = {p.name: p for p in self.params}
+        self._check = check
+        if len(self._by_name) != len(self.params):
+            raise ValueError(f"{game}: duplicate parameter names")
+
+    def __iter__(self) -> Iterator[Param]:
+        return iter(self.params)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    def __getitem__(self, name: str) -> Param:
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise RulesError(self.unknown(name)) from None
+
+    def names(self) -> tuple[str, ...]:
+        """Parameter names in table order."""
+        return tuple(self._by_name)
+
+    def unknown(self, name: str) -> str:
+        """The error text for a name this game does not have."""
+        return f"unknown rule {_short(name)!s} for {self.game}; known: {', '.join(self._by_name)}"
+
+    def defaults(self) -> Rules:
+        """The rulebook's rules."""
+        return self.make({})
+
+    def make(self, values: Mapping[str, Any] | str | None = None) -> Rules:
+        """Validated ``Rules`` from a mapping or ``k=v,k=v`` text; absent names take their defaults."""
+        if values is None:
+            values = {}
+        if isinstance(values, str):
+            values = parse_pairs(values)
+        if isinstance(values, Rules):
+            values = dict(values)
+        out = {p.name: p.default for p in self.params}
+        for name, raw in values.items():
+            if name not in self._by_name:
+                raise RulesError(self.unknown(name))
+            out[name] = self._by_name[name].parse(raw)
+        if self._check is not None:
+            self._check(out)
+        return Rules(self, out)
+
+    def table(self) -> list[dict[str, str]]:
+        """Rows for ``python -m workbench rules`` and the docs: name, default, allowed, source, meaning."""
+        return [{"name": p.name, "default": format_value(p.default), "allowed": p.allowed(), "source": p.source,
+                 "meaning": p.meaning} for p in self.params]
+
+
+def parse_pairs(text: str) -> dict[str, str]:
+    """``a=1,b=x`` (also with spaces) into ``{"a": "1", "b": "x"}``.
+
+    A comma followed by text without ``=`` continues the previous value, so lists read naturally:
+    ``bridges=b4,k4,fords=d5`` is ``{"bridges": "b4,k4", "fords": "d5"}``.
+    """
+    out: dict[str, str] = {}
+    last: str | None = None
+    for chunk in text.replace(" ", ",").split(","):
+        if not chunk:
+            continue
+        if "=" in chunk:
+            key, _, value = chunk.partition("=")
+            key = key.strip()
+            if not key:
+                raise RulesError(f"{_short(chunk)}: a rule is written name=value")
+            out[key] = value.strip()
+            last = key
+        elif last is not None:
+            out[last] += "," + chunk.strip()
+        else:
+            raise RulesError(f"{_short(chunk)}: a rule is written name=value")
+    return out

@@ -1,0 +1,97 @@
+"""What every game's scenario files share: the error type, a check's result, and a runnable case.
+
+The generic ``workbench.scenarios`` layer reads a file safely (size, YAML limits, line numbers), looks
+at ``game:`` and hands the parsed mapping to that game's ``GameDef.scenario(data, where)``, which
+returns a ``ScenarioCase``. Mappings and lists from the loader carry ``line_of(key)``; ``line_of``
+below reads it without the game needing the YAML layer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+PASS_STATUS, FAIL_STATUS, ERROR_STATUS = "pass", "fail", "error"
+MAX_REASON = 300  # characters of an error's reason
+
+
+class ScenarioError(ValueError):
+    """A scenario file that cannot be used. ``str()`` is ``file: line N: reason`` (line when known)."""
+
+    def __init__(self, where: str, line: int | None, reason: str) -> None:
+        self.where = where
+        self.line = line or None
+        # A reason may quote a value from the file (a hex name, a key); never at unbounded length.
+        self.reason = reason if len(reason) <= MAX_REASON else reason[: MAX_REASON - 3] + "..."
+        super().__init__(f"{where}: line {line}: {self.reason}" if line else f"{where}: {self.reason}")
+
+
+@dataclass
+class CheckResult:
+    """Outcome of one check: ``status`` is pass, fail or error; ``message`` says what differed.
+
+    ``index`` 0 with status error means the scenario's position itself could not be built
+    (for instance a summer-only problem after ``--rules season=summer``).
+    """
+
+    index: int
+    line: int
+    status: str
+    message: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """True when the check passed."""
+        return self.status == PASS_STATUS
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form for ``check --json``."""
+        return {"index": self.index, "line": self.line, "status": self.status, "message": self.message}
+
+
+def scenario_status(results: Sequence[CheckResult]) -> str:
+    """``error`` if any check errored, else ``fail`` if any failed, else ``pass``."""
+    statuses = {r.status for r in results}
+    if ERROR_STATUS in statuses:
+        return ERROR_STATUS
+    return FAIL_STATUS if FAIL_STATUS in statuses else PASS_STATUS
+
+
+def line_of(container: Any, key: Any, default: int = 0) -> int:
+    """The 1-based file line of ``container[key]`` when the loader recorded it, else ``default``."""
+    getter = getattr(container, "line_of", None)
+    if getter is None:
+        return default
+    try:
+        return int(getter(key)) or default
+    except (KeyError, IndexError, TypeError, ValueError):
+        return default
+
+
+class ScenarioCase:
+    """A loaded scenario of any game. Games subclass it (or duck-type it) and implement ``run``.
+
+    ``checks`` is the list of parsed checks (its length is reported); ``run(overrides)`` judges every
+    check from a fresh copy of the position under the rule overrides (``{"untiled": "plain"}``) and
+    never raises for bad data: a position that cannot be built is one error result with index 0.
+    ``initial_state(overrides)`` gives the position itself (pictures, the board's picker).
+    """
+
+    game: str = ""
+    id: str = ""
+    title: str = ""
+    ruling: Any = None
+    source: str | None = None
+    description: str | None = None
+    path: Path | None = None
+    checks: Sequence[Any] = ()
+
+    def run(self, overrides: Mapping[str, Any] | None = None) -> list[CheckResult]:
+        """Judge every check; see the class docstring."""
+        raise NotImplementedError
+
+    def initial_state(self, overrides: Mapping[str, Any] | None = None) -> Any:
+        """The scenario's position as a protocol ``State``."""
+        raise NotImplementedError
