@@ -170,6 +170,10 @@ class State:
         raise NotImplementedError
 
     # ----------------------------------------------------------------- defaults
+    def __deepcopy__(self, memo: dict) -> State:
+        """``copy.deepcopy`` (OpenSpiel clones Python states that way) is the game's own ``clone``."""
+        return self.clone()
+
     def is_chance_node(self) -> bool:
         """True when chance moves next."""
         return self.current_player() == CHANCE
@@ -303,6 +307,10 @@ class GameDef:
     def int_to_action(self, state: State, number: int) -> Any:
         """Inverse of ``action_to_int`` in ``state``."""
         return number
+
+    def legal_ints(self, state: State) -> list[int]:
+        """``action_to_int`` of every legal action, sorted (a game may compute them all at once)."""
+        return sorted(self.action_to_int(state, a) for a in state.legal_actions())
 
     def layout(self, rules: Rules | None = None) -> Layout:
         """The board's cells and shape."""

@@ -81,6 +81,16 @@ class TerraFeud(GameDef):
         except ValueError:
             raise IllegalAction(f"{state.action_to_string(action)}: not a legal Order here") from None
 
+    def legal_ints(self, state: State) -> list[int]:
+        out, rank = [], 0
+        for a in state.legal_actions():
+            if a[0] == ORDER:
+                out.append(_ORDER0 + rank)
+                rank += 1
+            else:
+                out.append(self.action_to_int(state, a))
+        return sorted(out)
+
     def int_to_action(self, state: State, number: int) -> Any:
         if not 0 <= number < NUM_ACTIONS:
             raise IllegalAction(f"action id {number} is outside 0..{NUM_ACTIONS - 1}")

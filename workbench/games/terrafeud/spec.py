@@ -75,6 +75,8 @@ def spec() -> RulesSpec:
             kind = "bool" if isinstance(choices[0], bool) else "choice"
         elif row.name in engine_rules._INTS:
             kind, (low, high) = "int", engine_rules._INTS[row.name]
+        elif row.name == "draw_after":
+            kind, low, high = "int", 1, engine_rules.DRAW_AFTER_MAX  # None (the default) means no draw rule
         else:
             kind = "text"
         params.append(Param(row.name, kind, value, row.meaning, row.source, low=low, high=high,
