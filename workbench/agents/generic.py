@@ -237,13 +237,12 @@ class GenericSearch(GenericAlphaBeta):
 
 
 class _Node:
-    __slots__ = ("action", "children", "player", "total", "untried", "visits")
+    __slots__ = ("action", "children", "player", "total", "visits")
 
     def __init__(self, action: Any, player: int) -> None:
         self.action = action
         self.player = player  # who chose ``action`` (whose reward this node accumulates)
         self.children: list[_Node] = []
-        self.untried: list[Any] | None = None
         self.visits = 0
         self.total = 0.0
 
@@ -296,7 +295,7 @@ class GenericMCTS(ProtocolAgent):
         for it in range(self.iterations):
             if it & 15 == 0 and time.monotonic() > deadline:
                 break
-            sim = base.clone() if it else base.clone()
+            sim = base.clone()
             node, path = root, [root]
             while True:  # selection
                 if sim.is_terminal():
@@ -304,22 +303,21 @@ class GenericMCTS(ProtocolAgent):
                 self._sample_chance(sim)
                 if sim.is_terminal():
                     break
-                if node.untried is None:
-                    node.untried = list(sim.legal_actions())
-                    self.rng.shuffle(node.untried)
-                if node.untried:
-                    action = node.untried.pop()
+                legal = sim.legal_actions()
+                known = {ch.action for ch in node.children}
+                fresh = [a for a in legal if a not in known]  # after a chance node, what is legal may change
+                if fresh:
+                    action = self.rng.choice(fresh)
                     child = _Node(action, sim.current_player())
                     node.children.append(child)
                     sim.apply_action(action)
                     node = child
                     path.append(node)
                     break
-                log_n = math.log(max(node.visits, 1))
-                node = max(node.children, key=lambda ch: ch.total / ch.visits + self.c * math.sqrt(log_n / ch.visits))
-                if node.action not in sim.legal_actions():  # a chance outcome changed what is legal here
-                    node.untried = None
-                    break
+                allowed = set(legal)
+                options = [ch for ch in node.children if ch.action in allowed]
+                log_n = math.log(max(sum(ch.visits for ch in options), 1))
+                node = max(options, key=lambda ch: ch.total / ch.visits + self.c * math.sqrt(log_n / ch.visits))
                 sim.apply_action(node.action)
                 path.append(node)
             for _ in range(self.rollout):  # playout

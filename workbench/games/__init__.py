@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from functools import lru_cache
+from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def canonical(name: str) -> str:
     return name.strip().lower().replace("_", "-")
 
 
-@lru_cache(maxsize=None)
+@cache
 def get(name: str | None = None) -> GameDef:
     """The ``GameDef`` of ``name`` (TerraFeud when None); ``UnknownGameError`` listing the known games."""
     if name is None:
