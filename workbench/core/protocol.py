@@ -210,7 +210,9 @@ class State:
 
     def observation_string(self, player: int | None = None) -> str:
         """What ``player`` sees, as text (hidden information left out); the whole state by default."""
-        return str(self)
+        import json
+
+        return json.dumps(self.to_dict(), sort_keys=True, default=str)
 
     def view(self, player: int, seed: int = 0) -> State:
         """A state an agent of ``player`` may search: hidden information resampled from ``seed``."""

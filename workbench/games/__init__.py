@@ -25,6 +25,13 @@ PACKAGES: dict[str, str] = {
 }
 
 
+def register(name: str, package: str) -> None:
+    """Add a game that lives outside this folder (a plug-in, or a test's tiny game) under ``name``."""
+    key = canonical(name)
+    PACKAGES[key] = package
+    get.cache_clear()
+
+
 class UnknownGameError(ValueError):
     """A game name that no package provides."""
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from workbench.core.scenario import ScenarioCase, ScenarioError
+from workbench.core.scenario import ScenarioCase, ScenarioError, scenario_status  # noqa: F401 - re-exported
 from workbench.engine import Game, GameState, NotationError, RulesConfig, RulesError, read_action
 from workbench.engine.geometry import ADJACENT, hex_name, parse_hex
 from workbench.engine.pieces import KNIGHT, SIDE_NAMES, letter, parse_letter, side_index
