@@ -155,6 +155,13 @@ class PoleGame(GameDef):
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError("seed: a whole number")
         s.seed = seed
+        origin = data.get("origin")
+        if origin is not None:
+            try:
+                build_state(origin, s.cfg)
+            except (PositionError, TypeError) as exc:
+                raise ValueError(f"origin: {exc}") from None
+            s.origin = dict(origin)
         return s
 
     def num_distinct_actions(self, rules: Rules | None = None) -> int:

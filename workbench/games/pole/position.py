@@ -16,7 +16,7 @@ from workbench.core.rulespec import Rules, RulesError
 
 from .board import NAMES, parse_cell
 from .rules import KIND_WORDS, LETTERS, SIDES, SPEC, P
-from .state import ACT_PHASE, BUY_PHASE, OVER_PHASE, PHASES, PoleState, code
+from .state import ACT_PHASE, BUY_PHASE, OVER_PHASE, PHASES, PoleState, code, position_dict
 from .tables import Config, config
 
 POSITION_KEYS = ("to_move", "phase", "turn", "coins", "pieces", "fresh", "bought", "removed", "quiet", "winner",
@@ -249,6 +249,7 @@ def classic_state(cfg: Config) -> PoleState:
     s.to_move = 0
     s.turn_no = 1
     s.begin_turn()  # Red's first income under income_timing=start (Red 5, Black 4)
+    s.origin = position_dict(s)
     return s
 
 
@@ -301,6 +302,7 @@ def state_from_start(cfg: Config) -> PoleState:
         raise RulesError(f"parameter start: {exc.reason}") from None
     if s.phase == OVER_PHASE:
         raise RulesError("parameter start: the position is a finished game (phase over); a start must be running (P33)")
+    s.origin = position_dict(s)
     return s
 
 

@@ -68,7 +68,7 @@ class PoleState(State):
     """One Pole position (see the module docstring for the encoding)."""
 
     __slots__ = ("cfg", "board", "coins", "to_move", "phase", "pending", "fresh", "bought", "removed", "quiet",
-                 "turn_no", "victory_kind", "winner_side", "cnt", "history", "_undo", "_fired", "seed")
+                 "turn_no", "victory_kind", "winner_side", "cnt", "history", "_undo", "_fired", "seed", "origin")
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -89,6 +89,7 @@ class PoleState(State):
         self._undo: list[tuple] = []
         self._fired: list[tuple[str, int, int | None]] = []
         self.seed = 0
+        self.origin: dict[str, Any] | None = None  # the position the game started from (records)
 
     # ------------------------------------------------------------------ queries
     def current_player(self) -> int:
@@ -572,6 +573,7 @@ class PoleState(State):
         s._undo = self._undo[:]
         s._fired = self._fired[:]
         s.seed = self.seed
+        s.origin = self.origin
         return s
 
     # ------------------------------------------------------------------ notation
@@ -765,6 +767,7 @@ class PoleState(State):
         d["counters"] = self.cnt[:]
         d["history"] = self.history[:]
         d["seed"] = self.seed
+        d["origin"] = self.origin
         d["rules"] = self.cfg.rules.to_dict()
         return d
 
