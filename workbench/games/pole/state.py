@@ -505,6 +505,7 @@ class PoleState(State):
         self.removed = False
 
     def _end_buy(self) -> None:
+        self.bought = 0  # bought counts the current buy phase only (section 12)
         if self.cfg.buy_first:
             self.phase = ACT_PHASE
         else:
