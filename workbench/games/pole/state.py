@@ -68,7 +68,7 @@ class PoleState(State):
     """One Pole position (see the module docstring for the encoding)."""
 
     __slots__ = ("cfg", "board", "coins", "to_move", "phase", "pending", "fresh", "bought", "removed", "quiet",
-                 "turn_no", "victory_kind", "winner_side", "cnt", "history", "_undo", "_fired", "seed", "origin")
+                 "turn_no", "victory_kind", "winner_side", "cnt", "history", "_undo", "_fired", "seed", "origin", "_legal")
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -90,6 +90,7 @@ class PoleState(State):
         self._fired: list[tuple[str, int, int | None]] = []
         self.seed = 0
         self.origin: dict[str, Any] | None = None  # the position the game started from (records)
+        self._legal: tuple[int, ...] | None = None  # legal actions of this position, computed once
 
     # ------------------------------------------------------------------ queries
     def current_player(self) -> int:
@@ -279,6 +280,12 @@ class PoleState(State):
             return []
         if player is not None and player != self.to_move:
             return []
+        if self._legal is None:
+            self._legal = tuple(self._generate())
+        return list(self._legal)
+
+    def _generate(self) -> list[int]:
+        """Every legal decision in ascending (canonical) order; see the module docstring."""
         if self.phase == BUY_PHASE:
             out = []
             side = self.to_move
@@ -287,27 +294,41 @@ class PoleState(State):
             for kind in range(7):
                 if coins >= cost[kind] and self._prereq(side, kind):
                     base = kind * 100
-                    out.extend(base + c for c in self._cells_for(side, kind))
+                    out.extend([base + c for c in self._cells_for(side, kind)])
             out.append(NOBUY)
             return out
         out = [PASS]
-        attacks = []
+        attacks: list[int] = []
         board = self.board
         side = self.to_move
         fresh = self.fresh
-        every = self.cfg.attack_all
+        cfg = self.cfg
+        every = cfg.attack_all
+        kind_move = cfg.kind_move
+        step8 = cfg.step8
+        can_attack = cfg.can_attack
+        lo, hi = (9, 16) if side == 0 else (1, 8)  # enemy board codes
+        own_lo = 1 if side == 0 else 9
         for a in range(100):
             v = board[a]
-            if v == 0 or (v - 1) >> 3 != side or fresh >> a & 1:
+            if not own_lo <= v < own_lo + 8 or fresh >> a & 1:
                 continue
+            kind = v - own_lo
             base = a * 100
-            out.extend(MOVE0 + base + b for b in self._moves_from(a))
-            ts = self.zone_targets(a)
-            if ts:
-                if every:
-                    attacks.append(ALL0 + a)
+            if kind_move[kind] == MOVE_STEP8:
+                out.extend([MOVE0 + base + b for b in step8[a] if board[b] == 0])
+            elif kind_move[kind] != MOVE_NONE:
+                out.extend([MOVE0 + base + b for b in self._moves_from(a)])
+            if can_attack[kind]:
+                if cfg.kind_zone[kind] == ZONE_MELEE:
+                    ts = [b for b in step8[a] if lo <= board[b] <= hi]
                 else:
-                    attacks.extend(ATT0 + base + b for b in ts)
+                    ts = self.zone_targets(a)
+                if ts:
+                    if every:
+                        attacks.append(ALL0 + a)
+                    else:
+                        attacks.extend([ATT0 + base + b for b in ts])
         out.extend(attacks)
         return out
 
@@ -400,10 +421,14 @@ class PoleState(State):
                 raise IllegalAction(f"{action}: the dice are rolled now; a chance outcome is 0..35")
             self._undo.append(self._snapshot())
             self.history.append(action)
+            self._legal = None
             self._resolve(action)
             return
-        if action not in self.legal_actions():
+        if self._legal is None:
+            self._legal = tuple(self._generate())
+        if action not in self._legal:
             raise IllegalAction(self.explain_illegal(self._name(action)))
+        self._legal = None
         self._undo.append(self._snapshot())
         self.history.append(action)
         self._fired = []
@@ -553,6 +578,7 @@ class PoleState(State):
             raise IllegalAction("nothing to undo")
         self._restore(self._undo.pop())
         self.history.pop()
+        self._legal = None
 
     def clone(self) -> PoleState:
         s = PoleState.__new__(PoleState)
@@ -575,6 +601,7 @@ class PoleState(State):
         s._fired = self._fired[:]
         s.seed = self.seed
         s.origin = self.origin
+        s._legal = self._legal
         return s
 
     # ------------------------------------------------------------------ notation
