@@ -34,7 +34,7 @@ TOGGLES = [
 ]
 
 
-def _game(rules: dict, seed: int, cap: int = 120):
+def _game(rules: dict, seed: int, cap: int = 60):
     """A seeded random game under ``rules`` (cap in turns keeps the test fast), with every state."""
     r = G.rules({"max_turns": cap, **rules}) if "max_turns" not in rules else G.rules(rules)
     s = G.new_initial_state(r, seed=seed)
@@ -211,3 +211,36 @@ def test_protocol_surface():
                 "attacks_expected_red", "luck_red", "luck_black"):
         assert key in row
     assert abs(row["luck_red"] - (row["removed_red"] - row["attacks_expected_red"])) < 1e-6
+
+
+VARIANTS = [
+    {"attack_mode": "all"}, {"shot_blocking": "all"}, {"shot_blocking": "except_catapult"}, {"ride_jump": "true"},
+    {"fortress_rounding": "down"}, {"income_timing": "end"}, {"turn_order": "act_first"},
+    {"placement_fortress": "any"}, {"fortress_buildings": "false"}, {"fortress_inside": "halved"},
+    {"purchases_per_turn": "0"}, {"purchases_per_turn": "3"}, {"draw_after": "1"}, {"max_turns": "1"},
+]
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()))
+def test_every_scenario_runs_under_every_toggle(variant):
+    """--rules never makes the engine raise: a check passes, fails, or is an error that names its cause."""
+    for path in sorted(SCENARIOS.glob("*.yaml")):
+        for result in load_scenario(path).run(variant):
+            assert "engine raised" not in result.message, (path.name, result.message)
+
+
+def test_garbage_positions_only_raise_position_errors():
+    from workbench.games.pole.position import PositionError, build_state
+    from workbench.games.pole.tables import config
+
+    cfg = config(G.rules({}))
+    rng = random.Random(0)
+    values = [None, 0, -1, 3, "x", "e2", "P", [], {}, ["e2"], {"red": 1}, {"red": 1, "black": 2}, True, 10**12]
+    keys = ["to_move", "phase", "turn", "coins", "pieces", "fresh", "bought", "removed", "quiet", "winner", "victory"]
+    for _ in range(2000):
+        pos = {k: rng.choice(values) for k in rng.sample(keys, rng.randint(0, len(keys)))}
+        pos.setdefault("coins", {"red": 1, "black": 1})
+        try:
+            build_state(pos, cfg)
+        except PositionError:
+            pass
