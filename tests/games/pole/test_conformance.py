@@ -244,3 +244,13 @@ def test_garbage_positions_only_raise_position_errors():
             build_state(pos, cfg)
         except PositionError:
             pass
+
+
+def test_record_from_turn_lines_only():
+    s, _ = _game({}, seed=4, cap=80)
+    data = record_dict(s)
+    lines_only = {k: v for k, v in data.items() if k not in ("actions", "dice")}
+    back = load_record_text(json.dumps(lines_only))
+    assert back.history == s.history
+    with pytest.raises(RecordError, match=r"moves\[0\]"):
+        load_record_text(json.dumps(dict(lines_only, moves=["B@d3 pass"])))

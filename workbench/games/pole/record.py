@@ -71,6 +71,23 @@ def turn_lines(actions: list[tuple[int, str]]) -> list[str]:
     return lines
 
 
+def actions_from_lines(lines: list[Any]) -> list[str]:
+    """``["1. B@d3 pass", "3. I@e4 e7xe4 2:5"]`` -> ``["B@d3", "pass", "I@e4", "e7xe4 2:5"]``."""
+    out: list[str] = []
+    for j, line in enumerate(lines):
+        if not isinstance(line, str):
+            raise RecordError(f"moves[{j}]: a turn line is text such as '1. B@d3 pass'")
+        tokens = line.split()
+        if not tokens or not tokens[0].endswith(".") or not tokens[0][:-1].isdigit():
+            raise RecordError(f"moves[{j}]: {line[:40]!r} does not start with its turn number, e.g. '3.'")
+        for token in tokens[1:]:
+            if len(token) == 3 and token[1] == ":" and out:
+                out[-1] += f" {token}"  # the dice of the attack before
+            else:
+                out.append(token)
+    return out
+
+
 def record_dict(state: PoleState) -> dict[str, Any]:
     """The record of the game that led to ``state`` as JSON-ready data."""
     start, actions = _replay_texts(state)
@@ -149,6 +166,8 @@ def load_record(data: Any) -> PoleState:
         raise RecordError("start: the position is a finished game")
     state.seed = seed
     actions = data.get("actions")
+    if actions is None and isinstance(data.get("moves"), list):
+        actions = actions_from_lines(data["moves"])  # a record written as turn lines only
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError("actions: a list of action texts (attacks with dice, e.g. e5xe9 6:2)")
     limit = cfg.max_turns * (max(cfg.ppt, 1) + 1) + 10
