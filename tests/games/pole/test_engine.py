@@ -264,3 +264,12 @@ def test_position_validation():
     over = build_state({"coins": {"red": 1, "black": 1}, "pieces": {"e2": "P"}, "phase": "over", "victory": "prince",
                         "winner": "red"}, cfg)
     assert over.is_terminal() and over.returns() == [1.0, -1.0]
+
+
+def test_bench_odds_table_equals_contract():
+    from workbench.games.pole.bench import odds_table
+
+    exact, down = odds_table({}), odds_table({"fortress_rounding": "down"})
+    assert exact["open"] == CONTRACT["open"]
+    assert exact["fortress"] == CONTRACT["exact"]
+    assert down["fortress"] == CONTRACT["down"]
