@@ -254,3 +254,22 @@ def test_record_from_turn_lines_only():
     assert back.history == s.history
     with pytest.raises(RecordError, match=r"moves\[0\]"):
         load_record_text(json.dumps(dict(lines_only, moves=["B@d3 pass"])))
+
+
+@pytest.mark.parametrize("rules", [{}, {"turn_order": "act_first", "purchases_per_turn": 2}])
+def test_finished_games_round_trip(rules):
+    """A prince victory and a capped game, each written as a position and loaded back."""
+    kinds = set()
+    for seed in range(40):
+        s = play_random(G.new_initial_state(G.rules({"max_turns": 300, **rules}), seed=seed), seed)
+        if s.victory() in kinds:
+            continue
+        kinds.add(s.victory())
+        back = load_scenario_text(G.dump_scenario(s, "pole-finished", "finished"), "<finished>").initial_state()
+        assert position_dict(back) == position_dict(s) and back.legal_actions() == []
+        assert back.is_terminal() and back.winner() == s.winner()
+        if s.victory() == "prince":
+            assert s.to_move == s.winner() and s.prince_of(1 - s.winner()) is None
+        if len(kinds) == 2:
+            break
+    assert kinds == {"prince", "unfinished"}
