@@ -273,3 +273,14 @@ def test_finished_games_round_trip(rules):
         if len(kinds) == 2:
             break
     assert kinds == {"prince", "unfinished"}
+
+
+def test_clone_and_original_undo_independently():
+    s, states = _game({}, seed=21, cap=30)
+    c = s.clone()
+    for _ in range(10):
+        s.undo_action()
+    play_random(s, 99)  # the original plays on from an earlier ply
+    for st in reversed(states[-11:-1]):
+        c.undo_action()
+        assert c.to_dict() == st.to_dict()

@@ -408,8 +408,10 @@ class PoleState(State):
                 self.removed, self.quiet, self.turn_no, self.victory_kind, self.winner_side, self.cnt[:], self._fired)
 
     def _restore(self, snap: tuple) -> None:
-        (self.board, self.coins, self.to_move, self.phase, self.pending, self.fresh, self.bought, self.removed,
-         self.quiet, self.turn_no, self.victory_kind, self.winner_side, self.cnt, self._fired) = snap
+        # copies: a clone shares the snapshots of its undo stack, so a restored list must not be mutated
+        (board, coins, self.to_move, self.phase, self.pending, self.fresh, self.bought, self.removed,
+         self.quiet, self.turn_no, self.victory_kind, self.winner_side, cnt, fired) = snap
+        self.board, self.coins, self.cnt, self._fired = board[:], coins[:], cnt[:], list(fired)
 
     def apply_action(self, action: Any) -> None:
         if not isinstance(action, int) or isinstance(action, bool):
