@@ -193,3 +193,174 @@ def test_engine_agrees_with_a_naive_reading(seed):
                     bc = (FILES.index(b[0]), int(b[1:]) - 1)
                     n = state.success_count(ac[0] * 10 + ac[1], bc[0] * 10 + bc[1])
                     assert n == reference_successes(ac, bc, pieces[ac].upper(), pieces[bc].upper(), r), text
+
+
+class FlowReference:
+    """Section 4 and 9 as plain code: income, phases, fresh, bought, removed, quiet, draw, cap, victory."""
+
+    def __init__(self, r: dict) -> None:
+        self.r = r
+        red, black = cells_of(r["fortress_red"]), cells_of(r["fortress_black"])
+        p_red = min(red, key=lambda c: (c[1], c[0]))
+        p_black = min(black, key=lambda c: (-c[1], c[0]))
+        self.pieces = {p_red: "P", p_black: "p"}
+        self.coins = [r["start_coins"], r["start_coins"]]
+        self.side, self.turn, self.quiet = 0, 1, 0
+        self.fresh: set = set()
+        self.bought, self.removed = 0, False
+        self.victory: str | None = None
+        self.winner: int | None = None
+        self.phase = "buy"
+        self.begin()
+
+    def begin(self) -> None:
+        if self.r["income_timing"] == "start":
+            self.coins[self.side] += self.r["income"]
+        self.phase = "buy" if self.r["turn_order"] == "buy_first" and self.r["purchases_per_turn"] > 0 else "act"
+
+    def end_buy(self) -> None:
+        self.bought = 0
+        if self.r["turn_order"] == "buy_first":
+            self.phase = "act"
+        else:
+            self.end_turn()
+
+    def end_act(self) -> None:
+        if self.r["turn_order"] == "buy_first" or self.r["purchases_per_turn"] == 0:
+            self.end_turn()
+        else:
+            self.phase = "buy"
+
+    def clear(self) -> None:
+        self.fresh, self.bought, self.removed = set(), 0, False
+
+    def end_turn(self) -> None:
+        if self.r["income_timing"] == "end":
+            self.coins[self.side] += self.r["income"]
+        self.quiet = 0 if self.removed else self.quiet + 1
+        self.clear()
+        if self.r["draw_after"] is not None and self.quiet >= self.r["draw_after"]:
+            self.phase, self.victory = "over", "draw"
+        elif self.turn >= self.r["max_turns"]:
+            self.phase, self.victory = "over", "unfinished"
+        else:
+            self.turn += 1
+            self.side = 1 - self.side
+            self.begin()
+
+    def play(self, text: str) -> None:
+        cell = lambda s: (FILES.index(s[0]), int(s[1:]) - 1)  # noqa: E731
+        if text == "nobuy":
+            return self.end_buy()
+        if text == "pass":
+            return self.end_act()
+        if "@" in text:
+            k, c = text.split("@")
+            self.pieces[cell(c)] = k.upper() if self.side == 0 else k.lower()
+            self.coins[self.side] -= COST[k.upper()]
+            self.bought += 1
+            if self.r["turn_order"] == "buy_first":
+                self.fresh.add(cell(c))
+            if self.bought >= self.r["purchases_per_turn"]:
+                self.end_buy()
+            return None
+        if "-" in text:
+            a, b = text.split("-")
+            self.pieces[cell(b)] = self.pieces.pop(cell(a))
+            return self.end_act()
+        move, dice = text.split()
+        a, b = (cell(s) for s in move.split("x"))
+        ra, rd = int(dice[0]), int(dice[2])
+        n_ok = (ra - 1) * 6 + (rd - 1)
+        hit = any(i == n_ok for i in _successful(a, b, self.pieces[a].upper(), self.pieces[b].upper(), self.r))
+        if hit:
+            victim = self.pieces.pop(b)
+            self.removed = True
+            if victim.upper() == "P":
+                self.phase, self.victory, self.winner = "over", "prince", self.side
+                self.clear()
+                return None
+        return self.end_act()
+
+    def position(self) -> dict:
+        d = {"to_move": ("red", "black")[self.side], "phase": self.phase, "turn": self.turn,
+             "coins": {"red": self.coins[0], "black": self.coins[1]},
+             "pieces": {name(*c): p for c, p in sorted(self.pieces.items())}}
+        if self.fresh:
+            d["fresh"] = [name(*c) for c in sorted(self.fresh)]
+        if self.bought:
+            d["bought"] = self.bought
+        if self.removed:
+            d["removed"] = True
+        d["quiet"] = self.quiet
+        if self.phase == "over":
+            d["winner"] = None if self.winner is None else ("red", "black")[self.winner]
+            d["victory"] = self.victory
+        return d
+
+
+def _successful(a, b, ak, tk, r) -> list[int]:
+    """Outcome numbers (r_a - 1) * 6 + (r_d - 1) that remove the target, by the contract's comparison."""
+    forts = [cells_of(r["fortress_red"]), cells_of(r["fortress_black"])]
+    dmg = r[f"damage_{ak}"]
+    arm = r[f"armour_{tk}"]
+    half = any(b in f and (r["fortress_inside"] == "halved" or a not in f) for f in forts)
+    out = []
+    for ra in range(1, 7):
+        for rd in range(1, 7):
+            if not half:
+                ok = ra + dmg > rd + arm
+            elif r["fortress_rounding"] == "exact":
+                ok = 2 * ra + dmg > 2 * (rd + arm)
+            else:
+                ok = ra + dmg // 2 > rd + arm
+            if ok:
+                out.append((ra - 1) * 6 + (rd - 1))
+    return out
+
+
+FLOW_RULES = [
+    {}, {"income_timing": "end"}, {"turn_order": "act_first"}, {"purchases_per_turn": 2, "start_coins": 8},
+    {"purchases_per_turn": 0}, {"turn_order": "act_first", "purchases_per_turn": 3, "income": 3},
+    {"draw_after": 4, "max_turns": 80}, {"turn_order": "act_first", "draw_after": 3, "income_timing": "end"},
+    {"fortress_red": "e1,f1,e2,f2", "fortress_black": "e9,f9,e10,f10", "max_turns": 50},
+]
+
+
+@pytest.mark.parametrize("values", FLOW_RULES, ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()) or "defaults")
+def test_turn_flow_agrees_with_a_plain_reading(values):
+    from workbench.games.pole import action_text, sample_chance
+    from workbench.games.pole.state import position_dict
+
+    rules = G.rules({"max_turns": 150, **values})
+    r = dict(rules)
+    endings = set()
+    for seed in range(3):
+        state = G.new_initial_state(rules, seed=seed)
+        ref = FlowReference(r)
+        dice, choice = random.Random(seed), random.Random(seed + 7)
+        assert position_dict(state) == ref.position()
+        while not state.is_terminal():
+            acts = state.legal_actions()
+            # prefer attacks now and then so that removals, victories and resets happen
+            attacks = [a for a in acts if a >= 10702]
+            action = choice.choice(attacks) if attacks and choice.random() < 0.5 else choice.choice(acts)
+            state.apply_action(action)
+            if state.current_player() == -1:
+                outcome = sample_chance(state, dice)
+                text = action_text(state, outcome)
+                state.apply_action(outcome)
+            else:
+                text = _last_text(state)
+            ref.play(text)
+            assert position_dict(state) == ref.position(), text
+        endings.add(state.victory())
+    assert endings <= {"prince", "draw", "unfinished"} and endings
+
+def _last_text(state) -> str:
+    """The text of the last decision (undo, read, redo)."""
+    action = state.history[-1]
+    state.undo_action()
+    text = state.action_to_string(action)
+    state.apply_action(action)
+    return text
