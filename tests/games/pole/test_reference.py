@@ -364,3 +364,19 @@ def _last_text(state) -> str:
     text = state.action_to_string(action)
     state.apply_action(action)
     return text
+
+
+@pytest.mark.parametrize("blocking", ["none", "all", "except_catapult"])
+def test_reaches_matches_zone_targets(blocking):
+    rng = random.Random(len(blocking))
+    rules = G.rules({"shot_blocking": blocking})
+    for _ in range(40):
+        cells = rng.sample(range(100), 25)
+        pieces = {f"{FILES[c // 10]}{c % 10 + 1}": rng.choice("BSTIAHCiahct") for c in cells[2:]}
+        pieces[f"{FILES[cells[0] // 10]}{cells[0] % 10 + 1}"] = "P"
+        pieces[f"{FILES[cells[1] // 10]}{cells[1] % 10 + 1}"] = "p"
+        s = build_state({"phase": "act", "coins": {"red": 0, "black": 0}, "pieces": pieces}, config(rules))
+        for a in range(100):
+            if s.board[a]:
+                assert {t for t in range(100) if s.board[t] and (s.board[t] - 1) >> 3 != (s.board[a] - 1) >> 3
+                        and s.reaches(a, t)} == set(s.zone_targets(a))

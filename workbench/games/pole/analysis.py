@@ -39,7 +39,7 @@ def prince_danger(state: PoleState, side: int) -> float:
         return 1.0
     miss = 1.0
     for a, v in enumerate(state.board):
-        if v and (v - 1) >> 3 != side and cell in state.zone_targets(a):
+        if v and (v - 1) >> 3 != side and state.reaches(a, cell):
             miss *= 1.0 - state.success_count(a, cell) / 36.0
     return 1.0 - miss
 

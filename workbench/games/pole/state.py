@@ -209,6 +209,30 @@ class PoleState(State):
         out.sort()
         return out
 
+    def reaches(self, a: int, t: int) -> bool:
+        """True when the piece on ``a`` has cell ``t`` in its attack zone now (blocking applied)."""
+        v = self.board[a]
+        if v == 0:
+            return False
+        kind = (v - 1) & 7
+        cfg = self.cfg
+        if not cfg.can_attack[kind]:
+            return False
+        zone = cfg.kind_zone[kind]
+        if t not in cfg.zone_sets[zone][a]:
+            return False
+        if zone == ZONE_MELEE or not cfg.blocked_kinds[kind]:
+            return True
+        board = self.board
+        for cells, _lo in cfg.zone_rays[zone][a]:
+            if t in cells:
+                for b in cells:
+                    if b == t:
+                        return True
+                    if board[b]:
+                        return False
+        return False
+
     def zone_cells(self, a: int) -> list[int]:
         """Every cell (empty or not) the piece on ``a`` could strike, with blocking (heat layers)."""
         board = self.board

@@ -111,6 +111,7 @@ class Config:
             flat[zone] = tuple(per_flat)
         self.zone_rays = tuple(rays)
         self.zone_flat = tuple(flat)
+        self.zone_sets = tuple(tuple(frozenset(cells) for cells in per) for per in flat)
         self.blocked_kinds = tuple(
             self.blocking == "all" and KIND_ZONE[k] in (ZONE_ARCHER, ZONE_CATAPULT)
             or self.blocking == "except_catapult" and KIND_ZONE[k] == ZONE_ARCHER
