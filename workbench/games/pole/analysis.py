@@ -34,12 +34,15 @@ HEAT_LAYERS = ("threat", "control", "odds")
 
 def prince_danger(state: PoleState, side: int) -> float:
     """Chance that one attack by each enemy piece in range would destroy ``side``'s Prince."""
-    cell = state.prince_of(side)
-    if cell is None:
+    board = state.board
+    try:
+        cell = board.index(1 + P + 8 * side)
+    except ValueError:
         return 1.0
     miss = 1.0
-    for a, v in enumerate(state.board):
-        if v and (v - 1) >> 3 != side and state.reaches(a, cell):
+    lo, hi = (9, 16) if side == 0 else (1, 8)  # enemy codes
+    for a, v in enumerate(board):
+        if lo <= v <= hi and state.reaches(a, cell):
             miss *= 1.0 - state.success_count(a, cell) / 36.0
     return 1.0 - miss
 
@@ -47,7 +50,9 @@ def prince_danger(state: PoleState, side: int) -> float:
 def side_value(state: PoleState, side: int) -> float:
     """Material + coins + tempo + fortress safety of ``side`` (module docstring)."""
     cfg = state.cfg
-    material = sum(cfg.cost[(v - 1) & 7] for v in state.board if v and (v - 1) >> 3 == side and (v - 1) & 7 != P)
+    cost = cfg.cost
+    base = 1 + 8 * side
+    material = sum(cost[v - base] for v in state.board if base <= v < base + 7)  # kinds B..C, not the Prince
     value = float(material + state.coins[side])
     if state.to_move == side:
         value += cfg.income / 2.0

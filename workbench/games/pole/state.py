@@ -142,11 +142,10 @@ class PoleState(State):
 
     def prince_of(self, side: int) -> int | None:
         """Cell of ``side``'s Prince, or None."""
-        target = code(P, side)
-        for c, v in enumerate(self.board):
-            if v == target:
-                return c
-        return None
+        try:
+            return self.board.index(code(P, side))
+        except ValueError:
+            return None
 
     def has_kind(self, side: int, kind: int) -> bool:
         """At least one own piece of ``kind`` on the board (P14)."""
