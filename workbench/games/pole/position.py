@@ -15,7 +15,7 @@ from typing import Any
 from workbench.core.rulespec import Rules, RulesError
 
 from .board import NAMES, parse_cell
-from .rules import KIND_WORDS, LETTERS, SIDES, SPEC, P
+from .rules import LETTERS, SIDES, SPEC, P
 from .state import ACT_PHASE, BUY_PHASE, OVER_PHASE, PHASES, PoleState, code, position_dict
 from .tables import Config, config
 
@@ -281,9 +281,8 @@ def read_start_file(path: str) -> Mapping:
     return data
 
 
-def start_position(values: Mapping[str, Any]) -> Mapping | None:
-    """The position mapping that ``start`` names (None for classic)."""
-    start = values["start"]
+def start_position(start: Any) -> Mapping | None:
+    """The position mapping a ``start`` value names (None for classic)."""
     if start == "classic":
         return None
     if isinstance(start, Mapping):
@@ -291,9 +290,12 @@ def start_position(values: Mapping[str, Any]) -> Mapping | None:
     return read_start_file(start)
 
 
-def state_from_start(cfg: Config) -> PoleState:
-    """The initial state under ``cfg``'s ``start`` (P33): classic, or the named position as written."""
-    pos = start_position(cfg.rules)
+def state_from_start(cfg: Config, start: Any = None) -> PoleState:
+    """The initial state under ``cfg`` (P33): classic, or the position ``start`` names, as written.
+
+    ``start`` defaults to the rules' own value; the spec's check passes a value still being validated.
+    """
+    pos = start_position(cfg.rules["start"] if start is None else start)
     if pos is None:
         return classic_state(cfg)
     try:
@@ -308,26 +310,4 @@ def state_from_start(cfg: Config) -> PoleState:
 
 def check_start(values: dict[str, Any]) -> None:
     """Validate ``start`` under the other values (called by the spec's cross-field check)."""
-    base = Rules(SPEC, {**values, "start": "classic"})
-    state_from_start(_with_start(config(base), values))
-
-
-def _with_start(cfg: Config, values: Mapping[str, Any]) -> Config:
-    """``cfg`` but reading ``start`` from ``values`` (the tables do not depend on it)."""
-    clone = object.__new__(Config)
-    clone.__dict__.update(cfg.__dict__)
-    clone.rules = _StartOnly(cfg.rules, values["start"])  # type: ignore[assignment]
-    return clone
-
-
-class _StartOnly(dict):
-    """Rules values with ``start`` replaced (validation only)."""
-
-    def __init__(self, rules: Rules, start: Any) -> None:
-        super().__init__(rules)
-        self["start"] = start
-
-
-def describe_kind(kind: int) -> str:
-    """``barracks (B)``."""
-    return f"{KIND_WORDS[kind]} ({LETTERS[kind]})"
+    state_from_start(config(Rules(SPEC, {**values, "start": "classic"})), values["start"])

@@ -22,7 +22,7 @@ from typing import Any
 from workbench.core.protocol import CHANCE, TERMINAL, Glyph, IllegalAction, State
 
 from .board import NAMES, block_text, parse_cell
-from .rules import BUYABLE, KIND_WORDS, LETTERS, SIDES, A, B, H, I, P, S, T
+from .rules import BUYABLE, KIND_WORDS, LETTERS, SIDES, A, B, C, H, I, P, S, T
 from .tables import (
     MOVE_NONE,
     MOVE_STEP4,
@@ -277,7 +277,7 @@ class PoleState(State):
             return code(B, side) in board
         if kind == H:
             return code(S, side) in board
-        if kind == 6:  # catapult
+        if kind == C:
             return code(B, side) in board and code(S, side) in board
         return True
 
@@ -740,7 +740,7 @@ class PoleState(State):
         if self.coins[side] < cfg.cost[kind]:
             return -1, f"{raw}: a {word} costs {cfg.cost[kind]} coins; {SIDES[side]} has {self.coins[side]} (section 5)"
         if not self._prereq(side, kind):
-            need = {I: "a barracks (B)", A: "a barracks (B)", H: "a stable (S)", 6: "a barracks (B) and a stable (S)"}
+            need = {I: "a barracks (B)", A: "a barracks (B)", H: "a stable (S)", C: "a barracks (B) and a stable (S)"}
             return -1, f"{raw}: a {word} needs {need[kind]} of its own on the board (section 5, P14)"
         v = self.board[cell]
         if v:
