@@ -1694,7 +1694,11 @@ pub fn classic_setup() -> Setup {
 }
 
 /// Number of action sequences of length `depth` (a finished game counts as a leaf), as `perft.py`.
+/// Stops early (returning a partial count) when `interrupt::poll` says so.
 pub fn perft(st: &mut State, depth: u32) -> u64 {
+    if crate::interrupt::poll() {
+        return 0;
+    }
     if depth == 0 || st.is_terminal() {
         return 1;
     }
