@@ -546,6 +546,18 @@ fn random_playouts(
     })
 }
 
+/// For the tests: panic inside the guards (`released`: with the GIL released, as long work runs),
+/// so they can check that a panic reaches Python as a `RuntimeError` that `except Exception` catches.
+#[pyfunction]
+#[pyo3(signature = (released = false))]
+fn _panic_for_tests(py: Python<'_>, released: bool) -> PyResult<()> {
+    if released {
+        release(py, || panic!("a deliberate panic (released)"))
+    } else {
+        shield(|| panic!("a deliberate panic"))
+    }
+}
+
 /// Whether an agent name has a native implementation.
 #[pyfunction]
 fn has_agent(name: &str) -> bool {
@@ -605,6 +617,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRng>()?;
     m.add_function(wrap_pyfunction!(play_game, m)?)?;
     m.add_function(wrap_pyfunction!(has_agent, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add_function(wrap_pyfunction!(random_playouts, m)?)?;
     m.add("MAX_MARKERS", crate::state::MAX_MARKERS)?;
     m.add("MAX_PLIES", MAX_PLIES)?;
