@@ -15,11 +15,11 @@ games. Read it with ``workbench.simulate.read_results(path)`` (or ``pandas.read_
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 import time
 
+from workbench.cliargs import Parser
 from workbench.engine.rules import RulesConfig, RulesError, parse_pairs
 
 from . import SimulationError, simulate
@@ -61,7 +61,7 @@ def _expand_range(key: str, value: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the batch, print a one-line summary per cell; exit 2 on bad arguments."""
-    ap = argparse.ArgumentParser(prog="python -m workbench simulate", description=__doc__.split("\n\n")[0])
+    ap = Parser(prog="python -m workbench simulate", description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, required=True, help="games per grid cell")
     ap.add_argument("--white", required=True, help="agent for White, e.g. greedy or alphabeta:depth=2")
     ap.add_argument("--black", required=True, help="agent for Black")
