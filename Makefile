@@ -64,9 +64,11 @@ lab: setup
 	$(BIN)/jupyter lab notebooks/ --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) \
 	  --ServerApp.port_retries=0 --allow-root $(LAB_ARGS)
 
+# The served board runs with limits (workbench/serving.py, docs/deployment.md): at most 8 kernels,
+# a kernel whose page never opens its websocket shut down after 20 s, idle ones after 15 min,
+# and a page template that fetches nothing from outside the machine.
 play: setup
-	$(BIN)/voila notebooks/01_play.ipynb --Voila.ip=127.0.0.1 --Voila.port=$(PLAY_PORT) \
-	  --Voila.port_retries=0 $(PLAY_ARGS)
+	PYTHONPATH=$(CURDIR) $(BIN)/python -m workbench.serving notebooks/01_play.ipynb --port $(PLAY_PORT) $(PLAY_ARGS)
 
 lint: setup
 	$(BIN)/ruff check workbench tests
