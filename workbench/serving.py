@@ -9,7 +9,7 @@ kernels alive. ``python -m workbench.serving NOTEBOOK`` starts Voila with:
   within ``unconnected_timeout`` seconds (a ``curl``, a crawler, a closed tab) is shut down;
 - jupyter_server's culler for the rest: a kernel idle ``cull_idle_timeout`` seconds is shut
   down, connected or not (``cull_connected``), checked every ``cull_interval`` seconds;
-- the ``workbench`` template (``share/jupyter/voila/templates/workbench``): Voila's lab template
+- the ``workbench`` template (``workbench/share/jupyter/voila/templates/workbench``): Voila's lab template
   without its Font Awesome links to a CDN, so no page asset comes from outside the machine
   (nothing on the board uses those icons);
 - loopback only (``127.0.0.1``) and no tracebacks on the page (the lab template loads no MathJax).
@@ -29,7 +29,9 @@ from tornado import web
 from traitlets import Float, Integer
 
 ROOT = Path(__file__).resolve().parents[1]
-TEMPLATES = ROOT / "share" / "jupyter"  # holds voila/templates/workbench (JUPYTER_PATH points here)
+# holds voila/templates/workbench (JUPYTER_PATH points here); inside the package, so an installed
+# workbench serves the same page as a checkout
+TEMPLATES = Path(__file__).resolve().parent / "share" / "jupyter"
 
 MAX_KERNELS = 8  # ~64 MB and one notebook run each: 8 visitors at once on a small machine
 UNCONNECTED_TIMEOUT = 20.0  # seconds a page has to open its websocket after the GET

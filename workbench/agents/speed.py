@@ -99,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="winter-vs-summer games a side, native (0: skip)")
     ap.add_argument("--memory", type=whole(0, 1_000_000), default=0,
                     help="native random games for the memory check (0: skip)")
-    ap.add_argument("--workers", type=whole(1, max_workers()), default=min(2, max_workers()))
+    ap.add_argument("--workers", type=whole(0, max_workers()), default=min(2, max_workers()),
+                    help="processes for --balance and --memory (0: in this process)")
     ap.add_argument("--seed", type=seed(), default=1)
     ap.add_argument("--max-plies", type=whole(1, 1_000_000), default=300)
     ap.add_argument("--json", action="store_true")
