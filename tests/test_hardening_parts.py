@@ -68,3 +68,21 @@ def test_a_merge_that_does_not_read_back_keeps_the_originals(tmp_path, monkeypat
     core.compact_dataset(out, core.GAMES_SCHEMA, ["game_id"])
     assert [p.name.endswith("-merged.parquet") for p in _parts(out)] == [True]
     assert len(read_results(out)) == 7
+
+
+def test_a_truncated_events_part_replays_the_games_it_held(tmp_path, monkeypatch):
+    monkeypatch.setattr(core, "MERGE_ROWS", {"game_id": 4, "ply": 60})
+    out = tmp_path / "run.parquet"
+    kw = {"workers": 0, "progress": False, "max_plies": 30, "events": True, "seed": 9, "flush_seconds": 1e-6}
+    first, first_events = simulate(None, "random", "random", 6, out=out, **kw)
+    event_parts = _parts(core.events_path(out))
+    assert len(event_parts) >= 2
+    _truncate(event_parts[0])
+    with pytest.raises(DamagedPartError, match=event_parts[0].name):
+        core.read_events(out)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        again, events = simulate(None, "random", "random", 6, out=out, resume=True, **kw)
+    cols = ["game_id", "seed", "winner", "plies"]
+    assert again[cols].equals(first[cols])
+    assert events[["game_id", "ply", "action"]].equals(first_events[["game_id", "ply", "action"]])

@@ -315,6 +315,9 @@ class OutputFolder:
                 raise SimulationError(f"{p}: cannot resume, the batch differs in {', '.join(diff)} ({what})")
             self.set_aside_damaged(events)
             done = set(read_results(p, columns=["game_id"])["game_id"].tolist())
+            if events and ep.is_dir():  # a game whose events part was set aside is played again
+                plies = read_results(p, columns=["game_id", "plies"])
+                done &= set(read_events(ep)["game_id"].tolist()) | set(plies.game_id[plies.plies == 0].tolist())
         try:
             record.write_text(json.dumps(manifest, indent=1), encoding="utf-8")
             if events:
