@@ -1729,6 +1729,18 @@ mod tests {
 
     // The stored perft table (workbench/data/perft.json), counted by the Python engine.
     #[test]
+    fn perft_stops_when_interrupted_and_leaves_the_state_whole() {
+        fn stop() -> bool {
+            true
+        }
+        let mut st = state(false, false, Rules::default());
+        let full = perft(&mut st, 3);
+        let (part, stopped) = crate::interrupt::guarded(stop, || perft(&mut st, 3));
+        assert!(stopped && part < full);
+        assert_eq!(perft(&mut st, 3), full, "every apply was undone on the way out");
+    }
+
+    #[test]
     fn perft_matches_the_python_engine() {
         assert_eq!(
             (1..=3).map(|d| perft(&mut state(false, false, Rules::default()), d)).collect::<Vec<_>>(),
