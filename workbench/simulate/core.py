@@ -105,6 +105,10 @@ class SimulationError(ValueError):
     """A batch that cannot run as asked (bad grid, output clash, resume mismatch)."""
 
 
+class SimulationNotice(UserWarning):
+    """Something a run did on its own that its user should know (a damaged part set aside)."""
+
+
 DAMAGED_PREFIX = ".damaged-"  # a part ``--resume`` set aside: never read, its games played again
 
 

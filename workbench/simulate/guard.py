@@ -39,6 +39,7 @@ from .core import (
     DamagedPartError,
     GameSpec,
     SimulationError,
+    SimulationNotice,
     _base_row,
     events_path,
     read_events,
@@ -345,7 +346,7 @@ class OutputFolder:
                         os.replace(folder / name, folder / (DAMAGED_PREFIX + name))
                 aside.append(name)
                 warnings.warn(f"{exc.part}: damaged, set aside as {DAMAGED_PREFIX}{name}; its games are played again",
-                              stacklevel=2)
+                              SimulationNotice, stacklevel=2)
         return aside
 
     def _remove_owned(self, temporaries_only: bool) -> None:
