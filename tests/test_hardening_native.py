@@ -226,6 +226,8 @@ def test_a_position_beyond_the_native_core_is_played_to_the_end_by_the_python_tw
         while not st.is_terminal():
             st.apply(agents[st.to_move].select_action(st))
     assert st.victory is not None
+    print(f"25 archers a side: played to the end by the Python twins, {st.ply} plies, "
+          f"{st.winner_name() or 'nobody'} won by {st.victory}")
     notes = [str(w.message) for w in caught if issubclass(w.category, NativeFallbackWarning)]
     assert len(notes) <= 2 and all("Python twin" in n for n in notes)  # once per agent, at most
     assert all(a.notice and "24 archers" in a.notice for a in agents)
