@@ -76,8 +76,9 @@ class BoundedKernelManager(AsyncMappingKernelManager):
                 kernel_id = await super().start_kernel(*args, **kwargs)
             finally:
                 self._starting -= 1
-            asyncio.get_running_loop().call_later(
-                self.unconnected_timeout, lambda: asyncio.ensure_future(self._cull_if_unconnected(kernel_id)))
+            if (kwargs.get("env") or {}).get("VOILA_PREHEAT") != "True":  # a preheated pool's kernel waits on purpose
+                asyncio.get_running_loop().call_later(
+                    self.unconnected_timeout, lambda: asyncio.ensure_future(self._cull_if_unconnected(kernel_id)))
             return kernel_id
         return await super().start_kernel(*args, **kwargs)
 
