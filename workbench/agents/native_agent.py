@@ -30,7 +30,7 @@ from .evaluate import TERMS, piece_weights
 
 NATIVE_AGENTS = ("random", "greedy", "alphabeta", "mcts", "search")
 _installed = False
-_said: set[str] = set()  # notices already given in this process (a forked worker inherits them)
+_said: set[str] = set()  # notices a batch gave before its games (a forked worker inherits them)
 
 
 class NativeFallbackWarning(UserWarning):
@@ -110,9 +110,10 @@ class NativeAgent(Agent):
         from workbench.native import NativeState, supports, unsupported_reason
 
         if isinstance(state, GameState) and not supports(state):
-            if self.notice is None:
+            if self.notice is None:  # once per agent (and a batch that announced it stays quiet)
                 self.notice = fallback_notice(self.spec, unsupported_reason(state))
-                say_once(self.notice)
+                if self.notice not in _said:
+                    warnings.warn(self.notice, NativeFallbackWarning, stacklevel=2)
             action = self.twin.select_action(state)
             self.score = getattr(self.twin, "score", None)
             return action
