@@ -98,13 +98,13 @@ def test_two_threads_share_one_native_state():
     'Already borrowed', the reader waits and both get the right answers."""
     st = native.new_state(make_game(None, seed=0), "native")
     want_legal = len(st.legal_actions())
-    want = st.clone().perft(3)
+    want = st.clone().perft(4)  # ~0.2 s: long enough for the reader to meet it
     got: dict[str, object] = {}
     errors: list[BaseException] = []
 
     def count() -> None:
         try:
-            got["perft"] = st.perft(3)
+            got["perft"] = st.perft(4)
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
 
