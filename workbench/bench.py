@@ -7,13 +7,16 @@ native run also checks itself: its ``plies`` equal the Python engine's for the s
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
 import time
 
+from .cliargs import Parser, seed, whole
 from .engine import Game, RulesConfig, make_game
+
+MAX_GAMES = 100_000  # random playouts of one run (the native core plays ~2,000 games/s)
+MAX_PLIES = 1_000_000  # as simulate's ply cap and the native core's
 
 
 def _config(rules: RulesConfig | dict | str | None) -> RulesConfig:
@@ -109,10 +112,10 @@ def chess_playouts(games: int, seed: int, max_plies: int = 300) -> dict[str, flo
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m workbench bench --games N --seed S [--rules K=V,...] [--json]``."""
-    ap = argparse.ArgumentParser(prog="python -m workbench bench")
-    ap.add_argument("--games", type=int, default=50)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--max-plies", type=int, default=300)
+    ap = Parser(prog="python -m workbench bench")
+    ap.add_argument("--games", type=whole(1, MAX_GAMES), default=50)
+    ap.add_argument("--seed", type=seed(), default=1)
+    ap.add_argument("--max-plies", type=whole(1, MAX_PLIES), default=300)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--rules", default="", metavar="K=V,...",
                     help="toggles and parameters of the playouts, e.g. archer_range=3 or start=my.yaml")

@@ -13,12 +13,13 @@ its Python original (about 50 % when they are equally strong).
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import time
 
 import pandas as pd
+
+from workbench.cliargs import Parser, max_workers, seed, whole
 
 DEFAULT_LADDER = ("random", "greedy", "mcts:iterations=800", "alphabeta", "search")  # weakest first, as measured
 
@@ -71,13 +72,13 @@ def play_pair(lower: str, upper: str, games: int, seed: int, max_plies: int, wor
 
 def main(argv: list[str] | None = None) -> int:
     """Print the ladder table (or JSON)."""
-    ap = argparse.ArgumentParser(prog="python -m workbench ladder", description=__doc__.split("\n\n")[0])
+    ap = Parser(prog="python -m workbench ladder", description=__doc__.split("\n\n")[0])
     ap.add_argument("--agents", nargs="+", default=list(DEFAULT_LADDER),
                     help="weakest first, space-separated specs, e.g. random greedy alphabeta:depth=2,nodes=4000")
-    ap.add_argument("--games", type=int, default=100, help="games per pair (colours alternated)")
-    ap.add_argument("--seed", type=int, default=2024)
-    ap.add_argument("--max-plies", type=int, default=200)
-    ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--games", type=whole(1, 1_000_000), default=100, help="games per pair (colours alternated)")
+    ap.add_argument("--seed", type=seed(), default=2024)
+    ap.add_argument("--max-plies", type=whole(1, 1_000_000), default=200)
+    ap.add_argument("--workers", type=whole(0, max_workers()), default=None)
     ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"),
                     help="engine of every agent (a spec's own engine= wins); auto = native when built")
     ap.add_argument("--json", action="store_true")
@@ -94,8 +95,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rows = []
     for i in range(len(agents) - 1):
-        rows.append(play_pair(agents[i], agents[i + 1], args.games, args.seed + 10 * i, args.max_plies,
-                              args.workers, progress=not args.json, engine=args.engine))
+        try:
+            rows.append(play_pair(agents[i], agents[i + 1], args.games, args.seed + 10 * i, args.max_plies,
+                                  args.workers, progress=not args.json, engine=args.engine))
+        except ValueError as exc:  # SimulationError: a batch refused before its first game
+            print(f"ladder: error: {exc}", flush=True)
+            return 2
         if not args.json:
             r = rows[-1]
             print(f"{r['upper']} [{r['upper_engine']}] vs {r['lower']} [{r['lower_engine']}]: "

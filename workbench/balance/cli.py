@@ -7,11 +7,12 @@ when not given, from the sibling ``FILE.events.parquet`` that ``simulate --event
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 import pandas as pd
+
+from workbench.cliargs import Parser, number
 
 from .report import build_report
 from .stats import BalanceError
@@ -41,13 +42,14 @@ def read_table(path: Path, what: str) -> pd.DataFrame:
 
 def main(argv: list[str] | None = None) -> int:
     """Parse arguments, build the report, print where it went; plain-words error and exit 1 on bad input."""
-    parser = argparse.ArgumentParser(prog="python -m workbench report", description=__doc__.splitlines()[0])
+    parser = Parser(prog="python -m workbench report", description=__doc__.splitlines()[0])
     parser.add_argument("games", type=Path, help="games table written by `python -m workbench simulate` (Parquet)")
     parser.add_argument("--out", type=Path, required=True, help="directory for report.html, report.md and figures/")
     parser.add_argument("--events", type=Path, default=None, help="events table (default: a sibling file if present)")
     parser.add_argument("--correction", choices=("holm", "bh", "none"), default="holm",
                         help="multiple-comparison correction (default holm)")
-    parser.add_argument("--alpha", type=float, default=0.05, help="significance level after correction")
+    parser.add_argument("--alpha", type=number(0.0, 0.5, open_low=True), default=0.05,
+                        help="significance level after correction (more than 0, at most 0.5)")
     parser.add_argument("--title", default="TerraFeud balance report")
     args = parser.parse_args(argv)
     try:

@@ -15,11 +15,12 @@ games. Read it with ``workbench.simulate.read_results(path)`` (or ``pandas.read_
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 import time
+import warnings
 
+from workbench.cliargs import Parser
 from workbench.engine.rules import RulesConfig, RulesError, parse_pairs
 
 from . import SimulationError, simulate
@@ -59,9 +60,30 @@ def _expand_range(key: str, value: str) -> list[str]:
     return [str(n) for n in range(lo, hi + 1)]
 
 
+def _plain_notes() -> None:
+    """The run's own notices (a native agent searching with its Python twin, a damaged part set
+    aside) as one plain line each on stderr, not as a warning with a source line."""
+    from workbench.agents.native_agent import NativeFallbackWarning
+
+    from .core import SimulationNotice
+
+    shown = warnings.showwarning
+    if getattr(shown, "workbench_notes", False):  # installed by an earlier call in this process
+        return
+
+    def show(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001, ANN202
+        if issubclass(category, (NativeFallbackWarning, SimulationNotice)):
+            print(f"simulate: note: {message}", file=sys.stderr)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    show.workbench_notes = True  # type: ignore[attr-defined]
+    warnings.showwarning = show
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the batch, print a one-line summary per cell; exit 2 on bad arguments."""
-    ap = argparse.ArgumentParser(prog="python -m workbench simulate", description=__doc__.split("\n\n")[0])
+    ap = Parser(prog="python -m workbench simulate", description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, required=True, help="games per grid cell")
     ap.add_argument("--game", default="terrafeud",
                     help="the game (python -m workbench games lists them; openspiel:NAME for any pyspiel game)")
@@ -88,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-progress", action="store_true")
     ap.add_argument("--out", required=True, help="output Parquet dataset, e.g. runs/batch.parquet")
     args = ap.parse_args(argv)
+    _plain_notes()
     try:
         from workbench.games import get
 
