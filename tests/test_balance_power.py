@@ -44,7 +44,7 @@ def test_detectable_difference_inverts_the_sample_size() -> None:
     assert detectable_difference(n, n) == pytest.approx(0.08, abs=1e-3)
     d = detectable_difference(200, 200)
     assert power_two_proportions(d, 200, 200) == pytest.approx(0.8, abs=1e-4)
-    assert "differences under 14 points could not be seen" in detectable_sentence(200, 200, 200, "decisiveness")
+    assert detectable_sentence(200, 200, 200) == "With 200 games a cell, differences under 14 points could not be seen (80% power)."
     assert math.isnan(detectable_difference(0, 10))
 
 

@@ -156,16 +156,19 @@ def plan_text(sizes: Mapping[str, int], points: float, power: float = 0.8, alpha
     return lines
 
 
-def detectable_sentence(games_per_cell: Sequence[int] | int, n1: float, n2: float, what: str,
+def detectable_sentence(games_per_cell: Sequence[int] | int, n1: float, n2: float, what: str = "",
                         power: float = 0.8, alpha: float = 0.05) -> str:
-    """``With 200 games a cell, differences under 14 points in decisiveness could not be seen (80% power).``"""
+    """``With 200 games a cell, differences under 14 points could not be seen (80% power).``
+
+    ``n1``/``n2`` are the games the comparison rests on; ``what`` names it (`` in decisiveness``).
+    """
     d = detectable_difference(n1, n2, power, alpha)
     counts = sorted({int(games_per_cell)} if isinstance(games_per_cell, int) else set(map(int, games_per_cell)))
     per = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
     if math.isnan(d):
-        return f"With {per} games a cell, no difference in {what} could be seen ({n1:.0f} against {n2:.0f})."
-    return (f"With {per} games a cell ({n1:.0f} against {n2:.0f} in {what}), differences under "
-            f"{math.ceil(100 * d)} points could not be seen ({100 * power:.0f}% power).")
+        return f"With {per} games a cell, no difference{what} could be seen."
+    return (f"With {per} games a cell, differences under {math.ceil(100 * d)} points{what} could not be seen "
+            f"({100 * power:.0f}% power).")
 
 
 __all__ = ["PlanRow", "detectable_difference", "detectable_sentence", "games_needed", "games_needed_one",

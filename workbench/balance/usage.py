@@ -124,6 +124,26 @@ def usage_summary(games: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def usage_matrix(summary: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Rules x cells: mean uses per game (both sides), and a same-shaped frame of ``dead`` flags.
+
+    Rows are sorted biggest change first: the spread across cells (largest minus smallest mean) as a
+    share of the largest, so a rule one variant kills or creates tops the table; rules dead in every
+    cell go last. The ``change`` column holds that share.
+    """
+    labels = list(dict.fromkeys(summary["label"]))
+    rules = list(dict.fromkeys(summary["rule"]))
+    mean = summary.pivot(index="rule", columns="label", values="mean").reindex(index=rules, columns=labels)
+    dead = summary.pivot(index="rule", columns="label", values="dead").reindex(index=rules, columns=labels)
+    top = mean.max(axis=1)
+    change = ((top - mean.min(axis=1)) / top.where(top > 0)).fillna(0.0)
+    everywhere = dead.all(axis=1)
+    order = sorted(rules, key=lambda r: (bool(everywhere[r]), -float(change[r]), -float(top[r])))
+    mean, dead = mean.loc[order], dead.loc[order].astype(bool)
+    mean.insert(0, "change", change.loc[order])
+    return mean, dead
+
+
 # Rules a cell's own rules switch off (they cannot fire there): named so, not mistaken for rules that
 # are legal but unused. Each entry: (column, values that switch the rule off).
 SWITCHES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
@@ -401,6 +421,6 @@ def event_rule_totals(events: pd.DataFrame) -> pd.DataFrame:
 
 __all__ = [
     "DEAD_SHARE", "RULE_WORDS", "SPATIAL", "UsageChange", "association_sentences", "change_sentences",
-    "changes_frame", "dead_rule_sentences", "event_rule_totals", "parse_fired", "per_game_usage",
+    "changes_frame", "dead_rule_sentences", "usage_matrix", "event_rule_totals", "parse_fired", "per_game_usage",
     "rule_association", "rule_locations", "rule_names", "rule_words", "usage_changes", "usage_summary", "welch",
 ]
