@@ -342,12 +342,14 @@ def comparisons_table(comparisons: list[Comparison]) -> pd.DataFrame:
 
 def simulation_runner(
     rules: str | Mapping[str, Any], white: str, black: str, seed: int = 0, max_plies: int = 300,
-    simulate: Callable[..., pd.DataFrame] | None = None, **options: Any,
-) -> Callable[[int, int], list[int]]:
+    simulate: Callable[..., pd.DataFrame] | None = None, decided_only: bool = False, **options: Any,
+) -> Callable[[int, int], list[int | None]]:
     """A ``run_batch(n, offset)`` for ``sprt`` that plays ``n`` real games of one cell.
 
     The batch starting at game ``offset`` is simulated with seed ``seed + offset``; ``simulate``
-    hashes (seed, cell, index) into each game's seed, so no two batches repeat a game.
+    hashes (seed, cell, index) into each game's seed, so no two batches repeat a game. With
+    ``decided_only`` a game without a winner is ``None`` (left out: the test is then on White's share
+    of decided games, its advantage, not on a mix of advantage and decisiveness).
     """
     if simulate is None:
         from workbench.simulate import simulate
@@ -357,7 +359,7 @@ def simulation_runner(
                       **options)
         if isinstance(df, tuple):
             df = df[0]
-        return [int(w == "white") for w in df["winner"]]
+        return [None if decided_only and w not in ("white", "black") else int(w == "white") for w in df["winner"]]
 
     return run_batch
 
@@ -365,10 +367,12 @@ def simulation_runner(
 def sprt_variant(
     rules: str | Mapping[str, Any], white: str, black: str, p0: float, d: float, alpha: float = 0.05,
     beta: float = 0.05, batch: int = 20, max_games: int = 1000, seed: int = 0, max_plies: int = 300,
-    **options: Any,
+    decided_only: bool = True, **options: Any,
 ) -> SPRTResult:
-    """Play games of the variant ``rules`` until "it shifts White's win rate from ``p0`` by at least ``d``"
-    is accepted or rejected (Wald's SPRT). ``p0`` is the baseline win rate (from an earlier batch)."""
-    return sprt(simulation_runner(rules, white, black, seed=seed, max_plies=max_plies, **options),
+    """Play games of the variant ``rules`` until "it shifts White's share of decided games from ``p0`` by at
+    least ``d``" is accepted or rejected (Wald's SPRT). ``p0`` is the baseline share (from an earlier
+    batch). Undecided games are left out (``decided_only=False``: White's wins over all games, as before)."""
+    return sprt(simulation_runner(rules, white, black, seed=seed, max_plies=max_plies, decided_only=decided_only,
+                                  **options),
                 p0, d=d, alpha=alpha, beta=beta, batch=batch, max_games=max_games)
 

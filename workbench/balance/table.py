@@ -34,6 +34,9 @@ DEFAULT_PLAYERS = "white,black"
 UNFINISHED_THRESHOLD = 0.20  # a cell with more unfinished games than this has no balance verdict
 LEGACY_AGENTS: tuple[str, ...] = ("white_agent", "black_agent")
 DEFAULT_RULE = "default"  # the value of a rule a generic ``rules`` label does not name
+# The cap of the TerraFeud studies in notebooks 04 and 05 (one question, one cap): greedy against greedy,
+# 85% of summer and 98% of winter games end by 600 plies (at 120, 55-76% were cut and counted as balance).
+TERRAFEUD_STUDY_CAP = 600
 
 
 def _blank(value: object) -> bool:
@@ -256,7 +259,7 @@ def first_seat_score(games: pd.DataFrame, seats: tuple[str, ...] | None = None) 
 
 
 __all__ = [
-    "DEFAULT_RULE", "OUTCOMES", "Study", "UNFINISHED_THRESHOLD", "agent_columns", "derive_outcome",
+    "DEFAULT_RULE", "OUTCOMES", "Study", "TERRAFEUD_STUDY_CAP", "UNFINISHED_THRESHOLD", "agent_columns", "derive_outcome",
     "expand_rules", "first_seat_score", "label_rule_names", "length_unit", "manifest_cap", "normalize",
     "parse_rules_label", "seats_of", "study_of",
 ]
