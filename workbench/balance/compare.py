@@ -173,7 +173,7 @@ class Comparison(VariantFinding):
             longer = (self.length_diff > 0 if not math.isnan(self.length_diff)
                       else math.isinf(self.median_variant) and not math.isinf(self.median_baseline))
             return f"games are {'longer' if longer else 'shorter'} ({medians}, {test})"
-        return f"length is unchanged ({medians}, {test})"
+        return f"length shows no clear change ({medians}, {test})"
 
     def caution(self) -> str:
         """A warning when either side has more unfinished games than the threshold (empty otherwise)."""
