@@ -3,8 +3,9 @@ apart, verdicts that name what moved, an SPRT on decided games and the inline re
 
 from __future__ import annotations
 
+import nbformat
 import pytest
-from nbhelp import execute_notebook
+from nbhelp import NOTEBOOKS, execute_notebook
 
 from workbench import native
 from workbench.balance import TERRAFEUD_STUDY_CAP, games_needed
@@ -12,6 +13,8 @@ from workbench.balance import TERRAFEUD_STUDY_CAP, games_needed
 
 @pytest.mark.notebook
 def test_balance_notebook_executes() -> None:
+    nb = nbformat.read(NOTEBOOKS / "04_balance.ipynb", as_version=4)
+    assert "MAX_PLIES = TERRAFEUD_STUDY_CAP" in nb.cells[1].source  # the same cap as notebook 05
     outputs = execute_notebook("04_balance.ipynb", timeout=300)
     text = "".join(o.get("text", "") for o in outputs)
     markdown = "\n".join(o.get("data", {}).get("text/markdown", "") for o in outputs)
