@@ -168,3 +168,24 @@ def test_an_effect_that_fades_with_skill_is_said_to_shrink() -> None:
     (trend,) = skill_trends(pd.concat([weak, strong], ignore_index=True))
     assert trend.levels == ["random vs random", "greedy vs greedy"]
     assert "shrinks with skill" in trend.sentence()
+
+
+def test_rule_usage_reads_any_seats_counters() -> None:
+    from workbench.balance.usage import rule_association, rule_names, usage_matrix, usage_summary
+
+    rows = []
+    for gid in range(40):
+        wind = "strong" if gid % 2 else ""
+        rows.append({"game_id": gid, "players": "p1,p2", "rules": f"wind={wind}" if wind else "", "plies": 30,
+                     "winner": "p1" if gid % 4 < 2 else "p2", "victory": "goal", "max_plies": 80,
+                     "rule_gust_p1": 3 if wind else 0, "rule_gust_p2": 1 if wind else 0,
+                     "rule_tack_p1": gid % 3, "rule_tack_p2": 1, "rule_calm_p1": 0, "rule_calm_p2": 0})
+    games = pd.DataFrame(rows)
+    assert rule_names(normalize(games)) == ["gust", "tack", "calm"]
+    summary = usage_summary(games)
+    assert {"p1_mean", "p2_mean"} <= set(summary.columns)
+    mean, dead = usage_matrix(summary)
+    assert list(mean.index) == ["gust", "tack", "calm"]  # gust appears with strong wind: the biggest change
+    assert dead.loc["gust", "wind=default"] and not dead.loc["gust", "wind=strong"] and dead.loc["calm"].all()
+    assert mean.loc["gust", "wind=strong"] == 4.0 and mean.loc["gust", "change"] == 1.0
+    assert len(rule_association(games)) == 2

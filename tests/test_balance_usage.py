@@ -217,7 +217,7 @@ def test_tables_without_counters_skip_rule_usage() -> None:
     with pytest.raises(BalanceError, match="no rule counters"):
         usage_summary(games)
     usage = next(s for s in build_report(games, n_boot=50).sections if s.title == "Rule usage")
-    assert usage.paragraphs == ["Skipped: the games table has no rule counters (rule_<name>_white/_black)."]
+    assert usage.paragraphs == ["Skipped: the games table has no rule counters (rule_<name>_<seat> columns)."]
 
 
 def test_a_dead_rule_and_its_breakdown_are_named_once() -> None:

@@ -566,7 +566,7 @@ def usage_section(games: pd.DataFrame, events: pd.DataFrame | None, correction: 
     association with winning and where spatial rules fire."""
     section = Section("Rule usage")
     if not usage.rule_names(games):
-        section.paragraphs.append("Skipped: the games table has no rule counters (rule_<name>_white/_black).")
+        section.paragraphs.append("Skipped: the games table has no rule counters (rule_<name>_<seat> columns).")
         return section
     summary = usage.usage_summary(games)
     corr = CORRECTION_NAMES[correction]
