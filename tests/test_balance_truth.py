@@ -189,3 +189,11 @@ def test_rule_usage_reads_any_seats_counters() -> None:
     assert dead.loc["gust", "wind=default"] and not dead.loc["gust", "wind=strong"] and dead.loc["calm"].all()
     assert mean.loc["gust", "wind=strong"] == 4.0 and mean.loc["gust", "change"] == 1.0
     assert len(rule_association(games)) == 2
+
+
+def test_the_cap_the_caller_played_with() -> None:
+    fresh = exact_games({"summer": (5, 5, 0, 2)}, cap=120).drop(columns="max_plies")
+    md = build_report(fresh, n_boot=20, max_plies=120).markdown()
+    assert "Cap: 120 plies (given by the caller, as played). 2 of 12 games (17%) reached it" in md
+    with pytest.raises(BalanceError, match="max_plies=90 but the table's max_plies column says"):
+        build_report(exact_games({"summer": (5, 5, 0, 2)}, cap=120), n_boot=20, max_plies=90)

@@ -34,7 +34,7 @@ def test_balance_notebook_executes() -> None:
     assert "SPRT " in text and "LLR after each batch" in text
     assert "report.html" in text
     assert html.count("data:image/png;base64,") >= 4 and "White share of decided % [95% CI]" in html
-    assert f"Cap: {TERRAFEUD_STUDY_CAP} plies" in html and "Kaplan-Meier" in html
+    assert f"Cap: {TERRAFEUD_STUDY_CAP} plies (given by the caller, as played)" in html and "Kaplan-Meier" in html
     assert "overflow-x:auto" in html and "median plies" in html  # the wide table scrolls inside the page
     pngs = [o for o in outputs if "image/png" in o.get("data", {})]
     assert len(pngs) >= 2  # the per-game batch panels, one figure per season

@@ -676,7 +676,9 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
         "Kaplan-Meier distribution of game length with capped games censored. Shares carry 95% Wilson intervals, "
         "medians lifelines' 95% intervals. A cell is called balanced only when its advantage interval lies within "
         "5 points of fair and at most "
-        f"{100 * study.threshold:.0f}% of its games are unfinished.",
+        f"{100 * study.threshold:.0f}% of its games are unfinished. A cell's verdict reads its own 95% interval, "
+        f"uncorrected across the {len(summary)} cells (with many cells one spurious 'favours' is not unusual); "
+        "the comparisons below are corrected.",
         palette.LEGEND]
     per_cell = sorted(set(summary["games"].astype(int)))
     n = per_cell[0]
@@ -716,15 +718,27 @@ def build_report(
     games: pd.DataFrame, events: pd.DataFrame | None = None, title: str = "TerraFeud balance report",
     correction: str = "holm", alpha: float = 0.05, n_boot: int = 2000, source: str | None = None,
     threshold: float = UNFINISHED_THRESHOLD, manifest: dict | None = None, mixed_caps: str = "refuse",
+    max_plies: int | None = None,
 ) -> Report:
     """Build every section of the report from the tables (nothing is written until ``write``).
 
     ``threshold``: the unfinished share over which a cell gets no balance verdict; ``manifest``: the
-    batch's run record (its ``max_plies`` is the cap when the table has no column); ``mixed_caps``:
+    batch's run record (its ``max_plies`` is the cap when the table has no column); ``max_plies``: the
+    cap the caller played with (the same, for a table fresh from ``simulate``); ``mixed_caps``:
     ``refuse`` (default) a table whose games have different caps, or ``warn`` loudly and pool them.
     """
     usable = check_games(games, what="a balance report")
+    if max_plies is not None:
+        if "max_plies" in usable.columns and usable["max_plies"].notna().any() \
+                and set(usable["max_plies"].dropna().astype(int)) != {int(max_plies)}:
+            raise BalanceError(f"max_plies={max_plies} but the table's max_plies column says "
+                               f"{sorted(set(usable['max_plies'].dropna().astype(int)))}")
+        manifest = {**(manifest or {}), "max_plies": int(max_plies)}
+        if "max_plies" not in usable.columns:
+            usable = usable.assign(max_plies=int(max_plies))
     study = study_of(usable, manifest, mixed_caps=mixed_caps, threshold=threshold)
+    if max_plies is not None:
+        study.cap_source = "given by the caller, as played"
     summary = summarize_cells(usable, events, threshold=threshold)
     keys = cell_columns(usable)
     comparisons = compare_toggles(usable, correction=correction, alpha=alpha, n_boot=n_boot, threshold=threshold)
