@@ -7,6 +7,7 @@ native run also checks itself: its ``plies`` equal the Python engine's for the s
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import sys
@@ -110,6 +111,24 @@ def chess_playouts(games: int, seed: int, max_plies: int = 300) -> dict[str, flo
     return {"games": games, "plies": plies, "seconds": dt, "plies_per_sec": plies / dt, "games_per_sec": games / dt}
 
 
+def _bench_other(args: argparse.Namespace) -> int:
+    """``bench --game NAME``: the game's random playouts against TerraFeud's in the same run."""
+    from .protocolbench import bench_report
+
+    try:
+        out = bench_report(args.game, args.games, args.seed, max(args.max_plies, 10_000), args.rules)
+    except ValueError as exc:
+        print(f"bench: error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"{out['game']}: {out['actions']:,} actions in {out['games']} games, {out['actions_per_sec']:,.0f} "
+              f"actions/s; TerraFeud's Python engine {out['terrafeud_plies_per_sec']:,.0f} plies/s in the same run "
+              f"(ratio {out['ratio_vs_terrafeud']:.2f})")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m workbench bench --games N --seed S [--rules K=V,...] [--json]``."""
     ap = Parser(prog="python -m workbench bench")
@@ -122,7 +141,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-peer", action="store_true", help="skip the python-chess peer")
     ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"),
                     help="auto: the native core when built; native also times the Python engine on a tenth of the games")
+    ap.add_argument("--game", default="terrafeud", help="the game (python -m workbench games); others are timed "
+                    "beside TerraFeud's Python engine in the same run")
     args = ap.parse_args(argv)
+    if args.game.strip().lower() != "terrafeud":
+        return _bench_other(args)
     from .native import NativeUnavailableError, resolve_engine
 
     try:

@@ -66,7 +66,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="compare every stored row")
     ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"),
                     help="auto: the native core when built; --check with native also checks depth 4")
+    ap.add_argument("--game", default="terrafeud", help="the game (python -m workbench games)")
     args = ap.parse_args(argv)
+    if args.game.strip().lower() != "terrafeud":
+        from workbench.games import get
+
+        from .protocolbench import protocol_perft
+
+        if args.depth > 6:
+            ap.error(f"argument --depth: {args.depth} is out of range for --game {args.game}; allowed 0..6")
+        try:
+            game = get(args.game)
+            st = game.new_initial_state(game.spec.make(args.rules or None), args.seed)
+        except ValueError as exc:
+            ap.error(str(exc))
+        for d in range(1, args.depth + 1):
+            print(d, protocol_perft(st, d))
+        return 0
     from .native import NativeUnavailableError, resolve_engine
 
     try:
