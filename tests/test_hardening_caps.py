@@ -28,6 +28,10 @@ BAD = [
     "simulate --games 5 --white random --black random --out OUT --flush-every nan",
     "simulate --games x --white random --black random --out OUT",
     "simulate --games 10000000 --white random --black random --out OUT --grid archer_range=2..10 aura_radius=0..10",
+    "simulate --game pole --agents random --games 5 --out OUT --workers 1000",
+    "simulate --game pole --agents random --games 10000000 --out OUT --grid start_coins=1..50 income=1..3",
+    "simulate --game pole --agents random --games 1 --out OUT --grid start_coins=0..50 income=0..10 cost_B=1..10 "
+    "cost_S=1..10",
     "check",
 ]
 

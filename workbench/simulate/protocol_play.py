@@ -10,6 +10,7 @@ game's own rule columns and extras (``GameDef.game_row``), and rule-usage counte
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import time
 import traceback
@@ -39,7 +40,7 @@ def expand_protocol_grid(game_name: str, grid: dict[str, Sequence[Any]] | Sequen
     """Cells of a grid over a game's rules spec; every value checked alone, then every combination."""
     from workbench.games import get
 
-    from .core import SimulationError
+    from .core import MAX_CELLS, SimulationError
 
     game = get(game_name)
     spec = game.spec
@@ -69,6 +70,10 @@ def expand_protocol_grid(game_name: str, grid: dict[str, Sequence[Any]] | Sequen
                                               "list each value once")
                     seen[canon] = v
                 values.append(vals)
+            size = math.prod(len(v) for v in values)
+            if size > MAX_CELLS:  # before any cell is built, as the TerraFeud grid
+                shown = " x ".join(f"{len(v)} {k}" for k, v in zip(keys, values, strict=True))
+                raise SimulationError(f"grid: {shown} = {size:,} cells; at most {MAX_CELLS:,} per batch")
             for combo in itertools.product(*values):
                 pairs = dict(zip(keys, combo, strict=True))
                 try:
