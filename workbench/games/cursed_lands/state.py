@@ -101,6 +101,7 @@ class CursedState(State):
         self.counts = [0] * (2 * NC)
         self.last_fired: list[tuple[str, int, int | None]] = []
         self.history: list[tuple[Any, ...]] = []
+        self.played: list[int] = []  # the actions behind ``history``, for records
         self.moves_played = 0
         self._legal: list[int] | None = None
         self._legal_set: frozenset[int] | None = None
@@ -421,6 +422,7 @@ class CursedState(State):
         if not isinstance(action, int) or isinstance(action, bool) or not self.is_legal(action):
             raise IllegalAction(self._why_not(action))
         self.history.append(self._snapshot())
+        self.played.append(action)
         self._legal = self._legal_set = None
         self.last_fired = []
         self.moves_played += 1
@@ -593,6 +595,7 @@ class CursedState(State):
         if not self.history:
             raise IllegalAction("undo: no action to take back")
         self._restore(self.history.pop())
+        self.played.pop()
 
     def clone(self) -> CursedState:
         """An independent copy, undo history included."""
@@ -600,6 +603,7 @@ class CursedState(State):
         new.__dict__.update(self.__dict__)
         new._restore(self._snapshot())
         new.history = list(self.history)
+        new.played = list(self.played)
         new._legal, new._legal_set = self._legal, self._legal_set
         return new
 
@@ -828,6 +832,7 @@ class CursedState(State):
         too under ``deck_top_visible=false``) reshuffled from ``seed`` (C5, C46). No undo history."""
         new = self.clone()
         new.history = []
+        new.played = []
         gen = splitmix64(seed)
         keep = 1 if self.rules["deck_top_visible"] else 0
         for deck in new.decks:
@@ -891,8 +896,44 @@ class CursedState(State):
         """The rules the last action fired: ``(rule, side, hex or None)``."""
         return list(self.last_fired)
 
-    # The position writer, glyphs, heat, evaluation and effects live in their own modules (position,
-    # insight) and are attached below, so this file stays the rules.
+    # The position writer (position.py) and the pictures, evaluation and effects (insight.py) live in
+    # their own modules, so this file stays the rules.
+    def glyphs(self) -> list[Any]:
+        """What every hex shows (insight.glyphs)."""
+        from .insight import glyphs
+
+        return glyphs(self)
+
+    def heat(self, layer: str, player: int) -> dict[int, float]:
+        """``threat`` or ``control`` for ``player`` (insight.heat)."""
+        from .insight import heat
+
+        return heat(self, layer, player)
+
+    def evaluate(self, player: int) -> float:
+        """Static evaluation in castle-HP units (insight.evaluate documents the terms)."""
+        from .insight import evaluate
+
+        return evaluate(self, player)
+
+    def action_priority(self, action: Any) -> int:
+        """Castle attacks first, then attacks, production, moves, tiles, end."""
+        from .insight import action_priority
+
+        return action_priority(self, action)
+
+    def action_cells(self, action: Any) -> list[int]:
+        """Unit, destination, target (or the tile's hex)."""
+        from .insight import action_cells
+
+        return action_cells(self, action)
+
+    def action_effects(self, action: Any) -> dict[str, Any]:
+        """Removed units, damaged hexes, a sentence, and whether it ends the game."""
+        from .insight import action_effects
+
+        return action_effects(self, action)
+
     def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON-ready data (position keys, rules, seed, move count)."""
         from .position import state_to_dict
