@@ -196,12 +196,10 @@ def load_case(data: Mapping[str, Any], where: str) -> CursedCase:
     rules = data.get("rules")
     if rules is not None and not isinstance(rules, Mapping):
         raise ScenarioError(where, line_of(data, "rules"), "rules must map rule names to values, e.g. {untiled: plain}")
-    if rules is not None and "setup" in rules and rules["setup"] != "classic" and "position" not in data:
-        pass  # a start file: checked when the position is built
     position = data.get("position")
     if position is not None and not isinstance(position, Mapping):
         raise ScenarioError(where, line_of(data, "position"), "position must be a mapping (to_move, ap, units, ...)")
-    if isinstance(position, Mapping):
+    if isinstance(position, Mapping) and invalid is None:  # an invalid file's bad key is its rejection
         for key in position:
             if key not in POSITION_KEYS:
                 raise ScenarioError(where, line_of(position, key), f"unknown position key {str(key)[:30]!r}; "

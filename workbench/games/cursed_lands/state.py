@@ -89,7 +89,7 @@ class CursedState(State):
         self.camps: list[tuple[int, tuple[int, int, int, int]] | None] = [None, None]
         self.camp_kind = [NO_CAMP] * NUM_HEXES
         self.tile = [VOID] * NUM_HEXES
-        self.terrain = [VOID] * NUM_HEXES
+        self.terrain = [PLAIN if self.untiled_plain else VOID] * NUM_HEXES
         self.owner = [-1] * NUM_HEXES
         self.kind = [0] * NUM_HEXES
         self.hp = [0] * NUM_HEXES
