@@ -453,6 +453,7 @@ class CursedState(State):
         if not self.is_terminal() and self.ap == 0:
             if self.auto_zero or self.legal_actions() == [act.END]:
                 self._end_turn()  # automatic end (C40)
+                self._legal = self._legal_set = None
 
     def _count(self, side: int, name: str, by: int = 1) -> None:
         self.counts[side * NC + _CI[name]] += by
