@@ -57,6 +57,17 @@ def sort_key(a: int) -> int:
     return _HEX_GROUP + NAME_RANK[f] * 10**6 + (NAME_RANK[t] + 1) * 100 + NAME_RANK[g] + 1
 
 
+class _KeyCache(dict):
+    """``sort_key`` memoised: the hot path sorts with a dict lookup instead of a function call."""
+
+    def __missing__(self, a: int) -> int:
+        key = self[a] = sort_key(a)
+        return key
+
+
+SORT_KEY = _KeyCache()
+
+
 def move_action(f: int, t: int) -> int:
     """Move only: ``from-to``."""
     return MOVE + f * NUM_HEXES + t

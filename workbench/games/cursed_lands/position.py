@@ -234,6 +234,9 @@ def _setup_position(st: CursedState, pos: Mapping[str, Any]) -> None:
     for key in ("turn", "ap", "tiles_placed"):
         if key in pos and pos[key] not in (None, 0):
             raise PositionError(key, None, f"is 0 in the setup phase (C44), got {_short(pos[key])}")
+    hp_node = pos.get("castle_hp") or {}
+    if not isinstance(hp_node, Mapping) or any(v != st.rules["castle_hp"] for v in hp_node.values()):
+        raise PositionError("castle_hp", None, f"castles are at castle_hp={st.rules['castle_hp']} in the setup phase")
     placed = sum(1 for c in st.camps if c is not None)
     if placed == 2:
         raise PositionError("camps", None, "both camps are placed, so the setup phase is over; use phase: play")

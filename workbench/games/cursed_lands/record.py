@@ -87,8 +87,8 @@ def load_record_text(text: str) -> CursedState:
     except RulesError as exc:
         raise RecordError(f"field rules: {exc}") from None
     seed = data.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise RecordError("field seed: a whole number from 0 to 2^64-1")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not -2**63 <= seed < 2**64:
+        raise RecordError("field seed: a whole number from -2^63 to 2^64-1 (taken mod 2^64)")
     try:
         state = build_state(rules, data.get("start"), seed)
     except (PositionError, RulesError) as exc:

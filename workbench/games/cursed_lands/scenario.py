@@ -191,8 +191,9 @@ def load_case(data: Mapping[str, Any], where: str) -> CursedCase:
     if ruling is not None and (isinstance(ruling, bool) or not isinstance(ruling, (int, str))):
         raise ScenarioError(where, line_of(data, "ruling"), "ruling must be a ruling name such as C17")
     seed = data.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED):
-        raise ScenarioError(where, line_of(data, "seed"), f"seed must be a whole number from 0 to 2^64-1, got {_short(seed)}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not -2**63 <= seed <= MAX_SEED):
+        raise ScenarioError(where, line_of(data, "seed"), f"seed must be a whole number from -2^63 to 2^64-1 (taken mod "
+                            f"2^64), got {_short(seed)}")
     rules = data.get("rules")
     if rules is not None and not isinstance(rules, Mapping):
         raise ScenarioError(where, line_of(data, "rules"), "rules must map rule names to values, e.g. {untiled: plain}")

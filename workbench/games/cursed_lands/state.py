@@ -125,6 +125,8 @@ class CursedState(State):
         self.auto_zero = rules["auto_end"] == "zero_ap"
         self.turn_limit = rules["turn_limit"]
         self.starting_units = rules["starting_units"]
+        # with every cost >= 1 nothing but end is legal at 0 AP, so C40's test needs no generation
+        self.all_costs_positive = min(self.produce_cost + [self.activation_cost, self.tile_cost]) >= 1
 
     # ------------------------------------------------------------------ board helpers
     def set_camp(self, side: int, castle: int, flags: tuple[int, int, int, int]) -> None:
@@ -371,7 +373,7 @@ class CursedState(State):
                     for t, lt in left.items():
                         if t != h and lt >= 1:
                             out.extend(act.move_attack_action(h, t, g) for g in self.targets_from(t, p, k))
-        out.sort(key=act.sort_key)
+        out.sort(key=act.SORT_KEY.__getitem__)
         return out
 
     def is_legal(self, a: int) -> bool:
@@ -451,7 +453,7 @@ class CursedState(State):
         else:
             self._activate(p, f, t, g)
         if not self.is_terminal() and self.ap == 0:
-            if self.auto_zero or self.legal_actions() == [act.END]:
+            if self.auto_zero or self.all_costs_positive or self.legal_actions() == [act.END]:
                 self._end_turn()  # automatic end (C40)
                 self._legal = self._legal_set = None
 
