@@ -393,6 +393,8 @@ def _parse_check(index: int, line: int, node: Any, where: str) -> Check:
 
 def _int_at(node: Any, key: Any, where: str, what: str | None = None) -> int:
     value = node[key]
+    if isinstance(value, str) and value.replace(",", "").replace("_", "").isdigit() and len(value) < 20:
+        value = int(value.replace(",", "").replace("_", ""))  # 483,840 as the contract writes it
     if isinstance(value, bool) or not isinstance(value, int):
         raise ScenarioError(where, line_of(node, key), f"{what or key} must be a whole number, got {_short(value)}")
     return value
