@@ -138,8 +138,9 @@ def evaluate(st: CursedState, player: int) -> float:
     """Static evaluation from ``player``'s side, in castle-HP units (positive = ``player`` is better).
 
     Sum over both sides (own minus enemy) of: 3 x castle HP; per unit 1 + 0.5 x HP + 0.25 x attack +
-    0.05 x (9 - distance to the enemy castle); 0.3 per enemy unit and 1.0 for the enemy castle within
-    this side's attack reach (units that could hit it from where they stand or after one move); 0.02
+    0.05 x (9 - distance to the enemy castle); reach: 0.3 per enemy unit and 1.0 for the enemy castle
+    within ``movement + reach`` hexes of one of this side's units (reach 1 for melee, the range from
+    where the unit stands for ranged units; a distance bound, so it is fast enough for searches); 0.02
     per tile left in the deck; plus 0.2 x AP left for the side to move. A won game is +-1000, a draw 0.
     """
     if st.is_terminal():
@@ -147,24 +148,31 @@ def evaluate(st: CursedState, player: int) -> float:
             return 0.0
         return WIN if st.winner_side == player else -WIN
     score = [0.0, 0.0]
+    units: list[list[tuple[int, int]]] = [[], []]  # (hex, reach radius)
+    owner, kind, hp = st.owner, st.kind, st.hp
+    table = st.units
+    for h in range(NUM_HEXES):
+        side = owner[h]
+        if side < 0:
+            continue
+        k = kind[h]
+        f = st.factions[side]
+        score[side] += W_UNIT + W_HP * hp[h] + W_ATTACK * table.attack[f][k]
+        radius = st.allowance(h) + (st.shot_range(h, side, k) if RANGED[k] else 1)
+        units[side].append((h, radius))
     for side in (0, 1):
         s = W_CASTLE * st.castle_hp[side] + W_DECK * len(st.decks[side])
         ecastle = st.castle_of(1 - side)
-        for h in range(NUM_HEXES):
-            if st.owner[h] != side:
-                continue
-            k = st.kind[h]
-            s += W_UNIT + W_HP * st.hp[h] + W_ATTACK * st.units.attack[st.factions[side]][k]
-            if ecastle >= 0:
-                s += W_ADVANCE * (9 - DISTANCE[h][ecastle])
-        if st.phase == "play":
-            reach = attack_reach(st, side, now=False)
-            for t in reach:
-                if st.owner[t] == 1 - side:
-                    s += W_THREAT_UNIT
-                elif t == ecastle:
-                    s += W_THREAT_CASTLE
-        score[side] = s
+        if ecastle >= 0:
+            dist = DISTANCE[ecastle]
+            s += sum(W_ADVANCE * (9 - dist[h]) for h, _ in units[side])
+            if any(dist[h] <= r for h, r in units[side]):
+                s += W_THREAT_CASTLE
+        for e, _ in units[1 - side]:
+            de = DISTANCE[e]
+            if any(de[h] <= r for h, r in units[side]):
+                s += W_THREAT_UNIT
+        score[side] += s
     if st.phase == "play":
         score[st.to_move] += W_AP * st.ap
     return round(score[player] - score[1 - player], 6)

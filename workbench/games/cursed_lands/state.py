@@ -18,7 +18,7 @@ from workbench.core.rulespec import Rules
 
 from . import actions as act
 from .deck import CODE_NAMES, FOREST, HILL, LETTERS, MOUNTAIN, PLAIN, ROAD, VOID, splitmix64
-from .geometry import HEX_NAMES, NEIGHBOURS, NUM_HEXES, RAYS, SIZE, hex_of, row
+from .geometry import DISTANCE, HEX_NAMES, NEIGHBOURS, NUM_HEXES, RAYS, SIZE, hex_of, row
 from .notation import NotationError, Parsed, camp_text, read_action
 from .rules import (
     DWARVES,
@@ -361,18 +361,32 @@ class CursedState(State):
         can_move = ap >= self.activation_cost
         can_attack = ap >= self.attack_cost
         if can_move or can_attack:
+            enemy = 1 - p
+            goals = [h for h in range(NUM_HEXES) if owner[h] == enemy]
+            castle = self.castle_of(enemy)
+            if castle >= 0:
+                goals.append(castle)
+            mark, kind = self.mark, self.kind
             for h in range(NUM_HEXES):
-                if owner[h] != p or self.mark[h]:
+                if owner[h] != p or mark[h]:
                     continue
-                k = self.kind[h]
+                k = kind[h]
                 left = self.reach(h)
                 if can_move:
-                    out.extend(act.move_action(h, t) for t in left if t != h)
-                if can_attack:
-                    out.extend(act.attack_action(h, g) for g in self.targets_from(h, p, k))
-                    for t, lt in left.items():
-                        if t != h and lt >= 1:
-                            out.extend(act.move_attack_action(h, t, g) for g in self.targets_from(t, p, k))
+                    base = act.MOVE + h * NUM_HEXES
+                    out.extend(base + t for t in left if t != h)
+                if not can_attack or not goals:
+                    continue
+                # no goal within movement + the longest possible reach: nothing to attack (pruning only)
+                span = self.allowance(h) + (self.units.range[k] + self.hill_bonus if RANGED[k] else 1)
+                if all(DISTANCE[h][g] > span for g in goals):
+                    continue
+                base = act.ATTACK + h * NUM_HEXES
+                out.extend(base + g for g in self.targets_from(h, p, k))
+                for t, lt in left.items():
+                    if t != h and lt >= 1:
+                        base = act.MOVE_ATTACK + (h * NUM_HEXES + t) * NUM_HEXES
+                        out.extend(base + g for g in self.targets_from(t, p, k))
         out.sort(key=act.SORT_KEY.__getitem__)
         return out
 
@@ -406,18 +420,19 @@ class CursedState(State):
         return (self.owner[:], self.kind[:], self.hp[:], self.mark[:], self.tile[:], self.terrain[:],
                 self.camp_kind[:], list(self.camps), self.unit_count[:], self.castle_hp[:],
                 [d[:] for d in self.decks], self.phase, self.to_move, self.ap, self.turn_no, self.tiles_placed,
-                self.winner_side, self.victory_kind, self.counts[:], self.last_fired, self.moves_played)
+                self.winner_side, self.victory_kind, self.counts[:], self.last_fired, self.moves_played,
+                self._legal, self._legal_set)
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
         (owner, kind, hp, mark, tile, terrain, camp_kind, camps, unit_count, castle_hp, decks, self.phase,
          self.to_move, self.ap, self.turn_no, self.tiles_placed, self.winner_side, self.victory_kind, counts,
-         self.last_fired, self.moves_played) = snap
+         self.last_fired, self.moves_played, legal, legal_set) = snap
         self.owner, self.kind, self.hp, self.mark = owner[:], kind[:], hp[:], mark[:]
         self.tile, self.terrain, self.camp_kind = tile[:], terrain[:], camp_kind[:]
         self.camps, self.unit_count, self.castle_hp = list(camps), unit_count[:], castle_hp[:]
         self.decks = [d[:] for d in decks]
         self.counts = counts[:]
-        self._legal = self._legal_set = None
+        self._legal, self._legal_set = legal, legal_set  # never mutated: shared safely
 
     def apply_action(self, action: Any) -> None:
         """Play ``action`` (an int of ``actions``); ``IllegalAction`` with the rule when it is not legal."""
@@ -796,8 +811,6 @@ class CursedState(State):
             return f"{name} is not on a straight line from {HEX_NAMES[at]} (section 8)"
         rng = self.shot_range(at, p, k)
         m = self.mountains_between(at, g)
-        from .geometry import DISTANCE
-
         return (f"{name} is at distance {DISTANCE[at][g]}, beyond range {rng} - {self.mountain_penalty} x {m} "
                 f"mountain(s) from {HEX_NAMES[at]} (section 8)")
 
