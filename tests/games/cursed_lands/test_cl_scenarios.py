@@ -98,3 +98,19 @@ def test_setup_phase_positions_round_trip():
     back = load_scenario_text(GAME.dump_scenario(st, "cl-setup-dump", "setup"), "<dump>").initial_state()
     assert back.to_dict()["position"] == st.to_dict()["position"] and back.phase == "setup"
     assert back.legal_actions() == st.legal_actions()
+
+
+def test_setup_rule_reads_a_dumped_start_file(tmp_path):
+    st = load_scenario(FOLDER / "terrain-hill.yaml").initial_state()
+    start = tmp_path / "start.yaml"
+    start.write_text(GAME.dump_scenario(st, "cl-start", "a start"))
+    game_state = GAME.new_initial_state(GAME.rules({"setup": str(start)}), 0)
+    assert game_state.to_dict()["position"] == st.to_dict()["position"]
+    assert game_state.rules["setup"] == str(start)
+    from workbench.core.rulespec import RulesError
+
+    with pytest.raises(RulesError, match="setup"):
+        GAME.new_initial_state(GAME.rules({"setup": str(tmp_path / "missing.yaml")}), 0)
+    (tmp_path / "plain.yaml").write_text("game: cursed-lands\nid: x\ntitle: y\n")
+    with pytest.raises(RulesError, match="no position"):
+        GAME.new_initial_state(GAME.rules({"setup": str(tmp_path / "plain.yaml")}), 0)

@@ -169,26 +169,51 @@ def _start(st: CursedState, seed: int | None) -> None:
 
 
 def _setup_file(st: CursedState, path: str, seed: int | None) -> None:
-    """``setup=PATH``: the position of a scenario file written as JSON-style YAML (``dump_scenario``'s form)."""
+    """``setup=PATH``: the position of a scenario file as ``dump_scenario`` writes it (JSON values) or JSON."""
     try:
         text = Path(path).read_text(encoding="utf-8")
-        if len(text) > 256 * 1024:
-            raise RulesError(f"parameter setup={path[:60]}: the file is over 256 KB")
-        data = json.loads(text)
     except OSError as exc:
         raise RulesError(f"parameter setup={path[:60]}: cannot read it ({exc.strerror})") from None
-    except json.JSONDecodeError:
-        raise RulesError(f"parameter setup={path[:60]}: the engine reads a start file in the JSON form "
-                         "dump_scenario writes; load a YAML scenario with check or the board") from None
-    pos = data.get("position") if isinstance(data, dict) else None
-    if not isinstance(pos, dict):
-        raise RulesError(f"parameter setup={path[:60]}: the file has no position")
+    if len(text) > 256 * 1024:
+        raise RulesError(f"parameter setup={path[:60]}: the file is over 256 KB")
+    pos = read_dumped_position(text)
+    if pos is None:
+        raise RulesError(f"parameter setup={path[:60]}: no position in the JSON form dump_scenario writes "
+                         "(load a hand-written YAML scenario with check or the board)")
     try:
         built = build_state(st.rules.replace(setup="classic"), pos, seed)
     except PositionError as exc:
         raise RulesError(f"parameter setup={path[:60]}: {exc}") from None
     built.rules = st.rules
     st.__dict__.update(built.__dict__)
+
+
+def read_dumped_position(text: str) -> dict[str, Any] | None:
+    """The ``position`` of a JSON document or of a file written by ``dump_scenario`` (``  key: <JSON>`` lines
+    under ``position:``); None when there is none. The game package has no YAML reader by design."""
+    try:
+        data = json.loads(text)
+        pos = data.get("position") if isinstance(data, dict) else None
+        return pos if isinstance(pos, dict) else None
+    except json.JSONDecodeError:
+        pass
+    pos: dict[str, Any] = {}
+    inside = False
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not line.startswith(" "):
+            inside = line.rstrip() == "position:"
+            continue
+        if inside:
+            key, sep, value = line.strip().partition(": ")
+            if not sep:
+                return None
+            try:
+                pos[key] = json.loads(value)
+            except json.JSONDecodeError:
+                return None
+    return pos or None
 
 
 def _camps(st: CursedState, pos: Mapping[str, Any]) -> None:
