@@ -97,6 +97,10 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
 DISTANCE: tuple[tuple[int, ...], ...] = tuple(
     tuple(_distance(a, b) for b in range(NUM_HEXES)) for a in range(NUM_HEXES)
 )
+# WITHIN[r][h]: the hexes at distance <= r of h (r up to 16, beyond any reach the parameters allow)
+WITHIN: tuple[tuple[frozenset[int], ...], ...] = tuple(
+    tuple(frozenset(b for b in range(NUM_HEXES) if DISTANCE[a][b] <= r) for a in range(NUM_HEXES)) for r in range(17)
+)
 ROWS: tuple[tuple[int, ...], ...] = tuple(tuple(hex_of(q, r) for q in range(SIZE)) for r in range(1, SIZE + 1))
 
 

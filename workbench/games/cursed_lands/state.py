@@ -18,7 +18,7 @@ from workbench.core.rulespec import Rules
 
 from . import actions as act
 from .deck import CODE_NAMES, FOREST, HILL, LETTERS, MOUNTAIN, PLAIN, ROAD, VOID, splitmix64
-from .geometry import DISTANCE, HEX_NAMES, NEIGHBOURS, NUM_HEXES, RAYS, SIZE, hex_of, row
+from .geometry import DISTANCE, HEX_NAMES, NEIGHBOURS, NUM_HEXES, RAYS, SIZE, WITHIN, hex_of, row
 from .notation import NotationError, Parsed, camp_text, read_action
 from .rules import (
     DWARVES,
@@ -38,6 +38,7 @@ CASTLE = 6  # effective terrain code of a castle hex (it has no terrain)
 NO_CAMP, CAMP_CASTLE, CAMP_FLAG, CAMP_FREE = range(4)
 ACTIVATED, FRESH = 1, 2
 CAMP_ROWS = (1, 9)
+_OPENNESS = (0, 1, 1, 1, 1, 2, 0)  # by terrain code: void, plain, road, forest, hill, mountain, castle
 
 COUNTER_NAMES: tuple[str, ...] = (
     *(f"tiles_placed_{t}" for t in ("plain", "road", "forest", "hill", "mountain")),
@@ -234,33 +235,39 @@ class CursedState(State):
             m += self.units.road[f]
         return m
 
-    def reach(self, h: int) -> dict[int, int]:
-        """Hex -> most movement left there, over every legal path of the unit on ``h`` (C9); ``h`` included."""
-        side = self.owner[h]
-        dwarf = self.factions[side] == DWARVES
-        owner, terrain = self.owner, self.terrain
-        left = {h: self.allowance(h)}
-        queue = [h]
-        i = 0
-        while i < len(queue):
-            cur = queue[i]
-            i += 1
-            lc = left[cur]
-            if lc <= 0 or (cur != h and terrain[cur] == MOUNTAIN):
-                continue
-            for n in NEIGHBOURS[cur]:
-                if n in left or owner[n] >= 0:
-                    continue
-                t = terrain[n]
-                if t == VOID or t == CASTLE:
-                    continue
-                if t == MOUNTAIN:
-                    if dwarf:
-                        left[n] = 0  # entering a mountain takes all movement (section 5, C14)
-                    continue
-                left[n] = lc - 1
-                queue.append(n)
-        return left
+    def reach(self, h: int, open_: list[int] | None = None) -> dict[int, int]:
+        """Hex -> most movement left there, over every legal path of the unit on ``h`` (C9); ``h`` included.
+
+        Breadth-first in layers: every step costs 1, so the first layer that reaches a hex leaves the most
+        movement. ``open_`` (1 = enterable plain-like, 2 = mountain, 0 = closed) may be passed in by a caller
+        that computes it once for many units.
+        """
+        if open_ is None:
+            open_ = self.open_hexes()
+        dwarf = self.factions[self.owner[h]] == DWARVES
+        lc = self.allowance(h)
+        best = {h: lc}
+        frontier = [h]
+        while frontier and lc > 0:
+            lc -= 1
+            nxt = []
+            for cur in frontier:
+                for n in NEIGHBOURS[cur]:
+                    o = open_[n]
+                    if o == 0 or n in best:
+                        continue
+                    if o == 2:
+                        if dwarf:
+                            best[n] = 0  # entering a mountain takes all movement and stops (section 5, C14)
+                        continue
+                    best[n] = lc
+                    nxt.append(n)
+            frontier = nxt
+        return best
+
+    def open_hexes(self) -> list[int]:
+        """Per hex: 0 closed (a unit, a castle, void), 2 mountain, 1 enterable (section 5)."""
+        return [0 if o >= 0 else _OPENNESS[t] for o, t in zip(self.owner, self.terrain, strict=True)]
 
     def shot_range(self, at: int, side: int, kind: int) -> int:
         """Range of a ranged unit of ``side``/``kind`` shooting from ``at`` (hill bonus, forest penalty)."""
@@ -367,24 +374,28 @@ class CursedState(State):
             if castle >= 0:
                 goals.append(castle)
             mark, kind = self.mark, self.kind
+            open_ = self.open_hexes()
+            zones: dict[int, frozenset[int]] = {}
             for h in range(NUM_HEXES):
                 if owner[h] != p or mark[h]:
                     continue
                 k = kind[h]
-                left = self.reach(h)
+                left = self.reach(h, open_)
                 if can_move:
                     base = act.MOVE + h * NUM_HEXES
                     out.extend(base + t for t in left if t != h)
                 if not can_attack or not goals:
                     continue
-                # no goal within movement + the longest possible reach: nothing to attack (pruning only)
-                span = self.allowance(h) + (self.units.range[k] + self.hill_bonus if RANGED[k] else 1)
-                if all(DISTANCE[h][g] > span for g in goals):
-                    continue
-                base = act.ATTACK + h * NUM_HEXES
-                out.extend(base + g for g in self.targets_from(h, p, k))
+                # an attack can only come from a hex near a goal (pruning only; targets_from decides)
+                longest = min(16, self.units.range[k] + self.hill_bonus if RANGED[k] else 1)
+                zone = zones.get(longest)
+                if zone is None:
+                    zone = zones[longest] = frozenset().union(*(WITHIN[longest][g] for g in goals))
+                if h in zone:
+                    base = act.ATTACK + h * NUM_HEXES
+                    out.extend(base + g for g in self.targets_from(h, p, k))
                 for t, lt in left.items():
-                    if t != h and lt >= 1:
+                    if lt >= 1 and t != h and t in zone:
                         base = act.MOVE_ATTACK + (h * NUM_HEXES + t) * NUM_HEXES
                         out.extend(base + g for g in self.targets_from(t, p, k))
         out.sort(key=act.SORT_KEY.__getitem__)
