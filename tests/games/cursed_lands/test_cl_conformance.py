@@ -147,7 +147,7 @@ def test_protocol_extras_work_on_random_positions():
             assert set(eff) >= {"removed", "marks", "text", "ends"}
             assert st.action_cells(a) == [] or all(0 <= c < 81 for c in st.action_cells(a))
         row = GAME.event_row(st, legal[0])
-        assert row["notation"] == st.action_to_string(legal[0])
+        assert row["ap_left"] <= row["ap_before"] == st.ap and row["action_kind"]
         st.apply_action(rng.choice(legal))
     for layer in GAME.heat_layers:
         for p in (0, 1):

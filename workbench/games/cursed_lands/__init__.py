@@ -39,6 +39,9 @@ class CursedLandsGame(GameDef):
     scenario_folder = "cursed-lands"
     heat_layers = ("threat", "control")
     legend = LEGEND
+    # the variant OpenSpiel's random_sim_test plays besides the defaults: the contract's biggest open question,
+    # with a turn limit so that the serialising run stays short
+    openspiel_variant = {"untiled": "plain", "turn_limit": 60}
 
     @property
     def spec(self) -> RulesSpec:
@@ -114,6 +117,12 @@ class CursedLandsGame(GameDef):
 
         assert isinstance(state, CursedState)
         return event_row(state, action)
+
+    def grid_values(self, key: str, value: Any) -> list[Any] | None:
+        """Grid shorthands: ``factions=all`` is the 16 ordered pairs (issue 18)."""
+        if key == "factions" and isinstance(value, str) and value.strip().lower() == "all":
+            return list(SPEC["factions"].grid_values)
+        return None
 
     def rule_words(self) -> dict[str, str]:
         """Counter name -> words for a designer."""

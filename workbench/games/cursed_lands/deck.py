@@ -8,6 +8,7 @@ store the remaining orders, never the seed's consequences.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from workbench.core.rulespec import Rules
 
@@ -47,11 +48,17 @@ def canonical_deck(rules: Rules) -> list[int]:
 
 def deal(rules: Rules, seed: int) -> tuple[list[int], list[int]]:
     """Both decks shuffled from ``seed`` (top first): p1's first, then p2's, one generator."""
+    p1, p2 = _deal(rules, seed & MASK)
+    return list(p1), list(p2)
+
+
+@lru_cache(maxsize=1024)
+def _deal(rules: Rules, seed: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     gen = splitmix64(seed)
     p1, p2 = canonical_deck(rules), canonical_deck(rules)
     shuffle(p1, gen)
     shuffle(p2, gen)
-    return p1, p2
+    return tuple(p1), tuple(p2)
 
 
 def deck_text(deck: list[int]) -> str:

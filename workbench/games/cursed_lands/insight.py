@@ -254,9 +254,9 @@ def game_row(st: CursedState) -> dict[str, Any]:
 
 
 def event_row(st: CursedState, a: int) -> dict[str, Any]:
-    """Extra columns of one event (called before ``a`` is applied): the notation, its kind and the AP left after."""
+    """Extra columns of one event (called before ``a`` is applied): its kind, the AP before and left after it,
+    and the tile a placement lays (the generic row already has the action's notation, turn and side)."""
     kind = act.decode(a)[0]
-    text = st.action_to_string(a)
     cost = 0
     if kind == "produce":
         cost = st.produce_cost[a - act.PRODUCE]
@@ -267,5 +267,5 @@ def event_row(st: CursedState, a: int) -> dict[str, Any]:
     elif kind in ("attack", "move_attack"):
         cost = st.attack_cost
     top = st.deck_top(st.to_move)
-    return {"notation": text, "action_kind": kind, "ap_before": st.ap, "ap_left": st.ap - cost,
-            "turn": st.turn_no, "tile": LETTERS[top - PLAIN] if kind == "tile" and top else None}
+    return {"action_kind": kind, "ap_before": st.ap, "ap_left": st.ap - cost,
+            "tile": LETTERS[top - PLAIN] if kind == "tile" and top else None}

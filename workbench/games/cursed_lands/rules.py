@@ -7,6 +7,7 @@ base table and the faction passives of section 10 into the numbers the engine us
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from workbench.core.rulespec import Param, Rules, RulesError, RulesSpec
@@ -181,3 +182,9 @@ class UnitTable:
                 self.move[f][k] = move
                 self.attack[f][k] = attack
                 self.hp[f][k] = hp
+
+
+@lru_cache(maxsize=256)
+def unit_table(rules: Rules) -> UnitTable:
+    """The (read-only) unit table of ``rules``, built once per rules setting."""
+    return UnitTable(rules)

@@ -31,7 +31,7 @@ from .rules import (
     SIDES,
     C,
     S,
-    UnitTable,
+    unit_table,
 )
 
 CASTLE = 6  # effective terrain code of a castle hex (it has no terrain)
@@ -78,7 +78,7 @@ class CursedState(State):
     def __init__(self, rules: Rules, seed: int = 0) -> None:
         self.rules = rules
         self.seed = seed
-        self.units = UnitTable(rules)
+        self.units = unit_table(rules)
         self._read_rules(rules)
         self.factions = [0, 0]
         self.phase = "play"
