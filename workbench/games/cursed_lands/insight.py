@@ -12,9 +12,9 @@ from typing import Any
 from workbench.core.protocol import Glyph
 
 from . import actions as act
-from .deck import CODE_NAMES, LETTERS, PLAIN, VOID
-from .geometry import DISTANCE, NUM_HEXES
-from .rules import FACTIONS, KINDS, RANGED, SIDES
+from .deck import CODE_NAMES, LETTERS, MOUNTAIN, PLAIN, VOID
+from .geometry import DISTANCE, NEIGHBOURS, NUM_HEXES
+from .rules import DWARVES, FACTIONS, KINDS, RANGED, SIDES
 from .state import ACTIVATED, CAMP_CASTLE, CAMP_FLAG, CAMP_FREE, CASTLE, FRESH, CursedState
 
 # Evaluation weights, in "castle HP" units (documented in docs/rulings-cursed-lands.md).
@@ -27,6 +27,8 @@ W_THREAT_CASTLE = 1.0  # the enemy castle within reach of one of our units
 W_ADVANCE = 0.05  # a unit's progress toward the enemy castle (9 - distance)
 W_AP = 0.2  # AP the side to move still has (tempo)
 W_DECK = 0.02  # a tile left in the own deck (board-building options)
+W_DEPTH = 0.5  # a row of walkable board built out from the own camp, up to DEPTH_CAP rows (the midline)
+DEPTH_CAP = 4
 WIN = 1000.0
 
 
@@ -161,7 +163,7 @@ def evaluate(st: CursedState, player: int) -> float:
         radius = st.allowance(h) + (st.shot_range(h, side, k) if RANGED[k] else 1)
         units[side].append((h, radius))
     for side in (0, 1):
-        s = W_CASTLE * st.castle_hp[side] + W_DECK * len(st.decks[side])
+        s = W_CASTLE * st.castle_hp[side] + W_DECK * len(st.decks[side]) + W_DEPTH * board_depth(st, side)
         ecastle = st.castle_of(1 - side)
         if ecastle >= 0:
             dist = DISTANCE[ecastle]
@@ -176,6 +178,39 @@ def evaluate(st: CursedState, player: int) -> float:
     if st.phase == "play":
         score[st.to_move] += W_AP * st.ap
     return round(score[player] - score[1 - player], 6)
+
+
+def board_depth(st: CursedState, side: int, cap: int = DEPTH_CAP) -> int:
+    """Rows (up to ``cap``) that the walkable board connected to ``side``'s camp row reaches toward the enemy.
+
+    Walkable is what a unit of the side's faction may enter, units ignored: not void, not a castle, not a
+    mountain (dwarves walk mountains). Under ``untiled=plain`` every hex is walkable and the depth is ``cap``.
+    """
+    if st.untiled_plain:
+        return cap
+    home = 1 if side == 0 else 9
+    dwarf = st.factions[side] == DWARVES
+    terrain = st.terrain
+    start = [h for h in range((home - 1) * 9, home * 9) if terrain[h] != CASTLE]
+    seen = set(start)
+    frontier = start
+    depth = 0
+    while frontier and depth < cap:
+        nxt = []
+        for cur in frontier:
+            for n in NEIGHBOURS[cur]:
+                if n in seen:
+                    continue
+                t = terrain[n]
+                if t == VOID or t == CASTLE or (t == MOUNTAIN and not dwarf):
+                    continue
+                seen.add(n)
+                nxt.append(n)
+                d = abs(n // 9 + 1 - home)
+                if d > depth:
+                    depth = d
+        frontier = nxt
+    return min(depth, cap)
 
 
 def action_priority(st: CursedState, a: int) -> int:
