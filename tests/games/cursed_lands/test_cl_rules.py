@@ -167,7 +167,7 @@ def test_dwarf_mountain_entry_counts_and_stops():
     assert st.reach(parse_hex("e3"))[parse_hex("e4")] == 0
     st.apply_action(st.string_to_action("e3-e4"))
     assert st.counters()["dwarf_mountain_entries"] == [1, 0]
-    assert ("dwarf_mountain_entry", 0, parse_hex("e4")) in st.fired()
+    assert ("dwarf_mountain_entries", 0, parse_hex("e4")) in st.fired()
 
 
 def test_road_bonus_counter_counts_only_when_needed():
@@ -204,6 +204,7 @@ def test_castle_victory_counts_damage_and_freezes():
     assert st.is_terminal() and st.current_player() == TERMINAL and st.returns() == [1.0, -1.0]
     assert st.victory() == "castle" and st.outcome() == "win" and st.winner() == 0
     assert st.counters()["castle_damage"] == [2, 0]
+    assert ("castle_hit_from", 0, parse_hex("e8")) in st.fired() and ("victory_castle", 0, None) in st.fired()
     assert st.legal_actions() == [] and st.ap == 2
     with pytest.raises(IllegalAction, match="game is over"):
         st.apply_action(act.END)

@@ -468,14 +468,14 @@ class CursedState(State):
             self.mark[h] = FRESH
             self.ap -= self.produce_cost[f]
             self._count(p, f"produced_{KINDS[f]}")
-            self.last_fired.append(("production", p, h))
+            self.last_fired.append((f"produced_{KINDS[f]}", p, h))
         elif kind == "tile":
             code = self.decks[p].pop(0)
             self.put_tile(t, code)
             self.tiles_placed += 1
             self.ap -= self.tile_cost
             self._count(p, f"tiles_placed_{CODE_NAMES[code]}")
-            self.last_fired.append(("tile_placement", p, t))
+            self.last_fired.append((f"tiles_placed_{CODE_NAMES[code]}", p, t))
         else:
             self._activate(p, f, t, g)
         if not self.is_terminal() and self.ap == 0:
@@ -503,7 +503,7 @@ class CursedState(State):
                 self.last_fired.append(("road_bonus", p, f))
             if self.terrain[t] == MOUNTAIN:
                 self._count(p, "dwarf_mountain_entries")
-                self.last_fired.append(("dwarf_mountain_entry", p, t))
+                self.last_fired.append(("dwarf_mountain_entries", p, t))
             self.owner[t], self.kind[t], self.hp[t] = p, k, self.hp[f]
             self.owner[f], self.kind[f], self.hp[f], self.mark[f] = -1, 0, 0, 0
             self._count(p, "moves")
@@ -550,6 +550,7 @@ class CursedState(State):
             self._count(p, "castle_attacks")
             self._count(p, "castle_damage", before - self.castle_hp[e])
             self.last_fired.append(("castle_damage", p, g))
+            self.last_fired.append(("castle_hit_from", p, at))
             if dmg == 0:
                 self._count(p, "zero_damage_attacks")
             if self.castle_hp[e] == 0:
@@ -565,7 +566,7 @@ class CursedState(State):
         if self.hp[g] <= 0:
             self.remove_unit(g)
             self._count(p, "units_destroyed")
-            self.last_fired.append(("unit_destroyed", p, g))
+            self.last_fired.append(("units_destroyed", p, g))
             if self.unit_count[e] == 0:
                 self._win(p, "elimination")
             return
@@ -575,12 +576,12 @@ class CursedState(State):
                 self._count(p, "forest_cover")
             dmg2 = self._damage(e, kd, at)
             self._count(e, "counterattacks")
-            self.last_fired.append(("counterattack", e, at))
+            self.last_fired.append(("counterattacks", e, at))
             self.hp[at] -= dmg2
             if self.hp[at] <= 0:
                 self.remove_unit(at)
                 self._count(e, "units_destroyed")
-                self.last_fired.append(("unit_destroyed", e, at))
+                self.last_fired.append(("units_destroyed", e, at))
                 if self.unit_count[p] == 0:
                     self._win(e, "elimination")  # counter-kill (C41)
 
@@ -920,7 +921,12 @@ class CursedState(State):
         return {name: [self.counts[i], self.counts[NC + i]] for i, name in enumerate(COUNTER_NAMES)}
 
     def fired(self) -> list[tuple[str, int, int | None]]:
-        """The rules the last action fired: ``(rule, side, hex or None)``."""
+        """The rules the last action fired: ``(rule, side, hex or None)``, named as the counters are.
+
+        Cells: the flag for production, the tile's hex, the hex where a unit was removed, the castle hit
+        (``castle_damage``) and the attacker's hex (``castle_hit_from``), the covered unit's hex, the
+        shooter's hex for range modifiers (the target's for ``mountain_range_penalty``).
+        """
         return list(self.last_fired)
 
     # The position writer (position.py) and the pictures, evaluation and effects (insight.py) live in
