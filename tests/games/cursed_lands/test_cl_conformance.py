@@ -146,6 +146,12 @@ def test_protocol_extras_work_on_random_positions():
             eff = st.action_effects(a)
             assert set(eff) >= {"removed", "marks", "text", "ends"}
             assert st.action_cells(a) == [] or all(0 <= c < 81 for c in st.action_cells(a))
+        if st.phase == "play":  # the threat layer of the side to move agrees with its legal attacks
+            threat = st.heat("threat", st.to_move)
+            attacked = {int(t.split("x")[1][1:]) * 9 - 9 + "abcdefghi".index(t.split("x")[1][0])
+                        for t in texts(st) if "x" in t}
+            enemies = {h for h in range(81) if st.owner[h] == 1 - st.to_move} | {st.castle_of(1 - st.to_move)}
+            assert {h for h in enemies if threat.get(h)} == attacked
         row = GAME.event_row(st, legal[0])
         assert row["ap_left"] <= row["ap_before"] == st.ap and row["action_kind"]
         st.apply_action(rng.choice(legal))

@@ -13,7 +13,7 @@ from workbench.core.protocol import Glyph
 
 from . import actions as act
 from .deck import CODE_NAMES, LETTERS, MOUNTAIN, PLAIN, VOID
-from .geometry import DISTANCE, NEIGHBOURS, NUM_HEXES
+from .geometry import DISTANCE, NEIGHBOURS, NUM_HEXES, RAYS
 from .rules import DWARVES, FACTIONS, KINDS, RANGED, SIDES
 from .state import ACTIVATED, CAMP_CASTLE, CAMP_FLAG, CAMP_FREE, CASTLE, FRESH, CursedState
 
@@ -78,30 +78,25 @@ def attack_reach(st: CursedState, side: int, now: bool) -> dict[int, int]:
     every unit, as at the start of the side's next turn. Empty hexes count too: it is a zone of fire.
     """
     out: dict[int, int] = {}
-    if now and (st.to_move != side or st.ap < st.attack_cost or st.is_terminal()):
+    if st.phase != "play" or st.is_terminal() or (now and (st.to_move != side or st.ap < st.attack_cost)):
         return out
-    saved = st.to_move
+    open_ = st.open_hexes()
     for h in range(NUM_HEXES):
         if st.owner[h] != side or (now and st.mark[h]):
             continue
         k = st.kind[h]
         spots = {h}
-        if not now or st.phase == "play":
-            left = st.reach(h)
-            spots.update(t for t, lt in left.items() if lt >= 1)
+        spots.update(t for t, lt in st.reach(h, open_).items() if lt >= 1)
         hit: set[int] = set()
         for spot in spots:
             hit.update(_zone(st, spot, side, k))
         for t in hit:
             out[t] = out.get(t, 0) + 1
-    st.to_move = saved
     return out
 
 
 def _zone(st: CursedState, at: int, side: int, kind: int) -> list[int]:
     """Hexes a unit could hit from ``at`` whatever stands there (the line-of-fire rules of section 8)."""
-    from .geometry import NEIGHBOURS, RAYS
-
     if not RANGED[kind]:
         return list(NEIGHBOURS[at])
     rng = st.shot_range(at, side, kind)
@@ -112,7 +107,7 @@ def _zone(st: CursedState, at: int, side: int, kind: int) -> list[int]:
             if i > rng - st.mountain_penalty * m:
                 break
             out.append(t)
-            if st.terrain[t] == 5:
+            if st.terrain[t] == MOUNTAIN:
                 m += 1
     return out
 
