@@ -183,6 +183,8 @@ def board_depth(st: CursedState, side: int, cap: int = DEPTH_CAP) -> int:
     """
     if st.untiled_plain:
         return cap
+    if st.camps[side] is None:
+        return 0
     home = 1 if side == 0 else 9
     dwarf = st.factions[side] == DWARVES
     terrain = st.terrain
