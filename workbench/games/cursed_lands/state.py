@@ -628,13 +628,17 @@ class CursedState(State):
         self.played.pop()
 
     def clone(self) -> CursedState:
-        """An independent copy, undo history included."""
+        """An independent copy, undo history included (snapshots are never mutated, so they are shared)."""
         new = CursedState.__new__(CursedState)
         new.__dict__.update(self.__dict__)
-        new._restore(self._snapshot())
+        new.owner, new.kind, new.hp, new.mark = self.owner[:], self.kind[:], self.hp[:], self.mark[:]
+        new.tile, new.terrain, new.camp_kind = self.tile[:], self.terrain[:], self.camp_kind[:]
+        new.camps, new.unit_count, new.castle_hp = list(self.camps), self.unit_count[:], self.castle_hp[:]
+        new.decks = [d[:] for d in self.decks]
+        new.counts = self.counts[:]
+        new.factions = self.factions[:]
         new.history = list(self.history)
         new.played = list(self.played)
-        new._legal, new._legal_set = self._legal, self._legal_set
         return new
 
     # ------------------------------------------------------------------ notation
