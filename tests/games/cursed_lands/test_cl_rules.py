@@ -289,6 +289,13 @@ def test_view_reshuffles_only_what_is_hidden():
     assert "top ?" in hidden.observation_string(0) and "top r" in st.observation_string(1)
 
 
+def test_summary_for_the_status_bar():
+    st = GAME.new_initial_state(None, 0)
+    assert st.summary()["decks"]["p1"] == {"count": 32, "top": "road"}
+    hidden = GAME.new_initial_state(GAME.rules("deck_top_visible=false"), 0).summary(0)
+    assert hidden["decks"]["p2"]["top"] is None and hidden["ap"] == 3 and hidden["castle_hp"] == {"p1": 8, "p2": 8}
+
+
 def test_agent_submits_hash_h_when_the_top_is_hidden():
     st = GAME.new_initial_state(GAME.rules("deck_top_visible=false"), 0)
     a = st.agent_string_to_action("#e2")

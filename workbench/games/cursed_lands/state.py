@@ -913,6 +913,20 @@ class CursedState(State):
         ter = self.terrain[h]
         return (".  " if ter == VOID else LETTERS[ter - PLAIN] + "  ") if ter != CASTLE else "#  "
 
+    def summary(self, player: int | None = None) -> dict[str, Any]:
+        """What a status bar shows (the board): phase, turn, side to move, AP, castle HP, each deck's count and
+        top (None when hidden from ``player`` under ``deck_top_visible=false``, or empty), and the result."""
+        visible = self.rules["deck_top_visible"]
+        decks = {}
+        for side in (0, 1):
+            top = self.deck_top(side)
+            decks[SIDES[side]] = {"count": len(self.decks[side]),
+                                  "top": CODE_NAMES[top] if top is not None and visible else None}
+        return {"phase": self.phase, "turn": self.turn_no, "to_move": SIDES[self.to_move], "ap": self.ap,
+                "tiles_placed": self.tiles_placed, "factions": {SIDES[s]: FACTIONS[self.factions[s]] for s in (0, 1)},
+                "castle_hp": {SIDES[s]: self.castle_hp[s] for s in (0, 1)}, "decks": decks,
+                "winner": None if self.winner_side is None else SIDES[self.winner_side], "victory": self.victory_kind}
+
     def __str__(self) -> str:
         return self.observation_string()
 
