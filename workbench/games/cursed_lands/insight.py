@@ -7,13 +7,14 @@ re-deriving a rule, so a toggle changes these pictures exactly as it changes pla
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from workbench.core.protocol import Glyph
 
 from . import actions as act
 from .deck import CODE_NAMES, LETTERS, MOUNTAIN, PLAIN, VOID
-from .geometry import DISTANCE, NEIGHBOURS, NUM_HEXES, RAYS
+from .geometry import DISTANCE, NEIGHBOURS, NUM_HEXES, RAYS, WITHIN
 from .rules import DWARVES, FACTIONS, KINDS, RANGED, SIDES
 from .state import ACTIVATED, CAMP_CASTLE, CAMP_FLAG, CAMP_FREE, CASTLE, FRESH, CursedState
 
@@ -145,7 +146,8 @@ def evaluate(st: CursedState, player: int) -> float:
             return 0.0
         return WIN if st.winner_side == player else -WIN
     score = [0.0, 0.0]
-    units: list[list[tuple[int, int]]] = [[], []]  # (hex, reach radius)
+    units: list[list[int]] = [[], []]
+    zones: list[set[int]] = [set(), set()]  # hexes within movement + reach of a unit of each side
     owner, kind, hp = st.owner, st.kind, st.hp
     table = st.units
     for h in range(NUM_HEXES):
@@ -156,19 +158,20 @@ def evaluate(st: CursedState, player: int) -> float:
         f = st.factions[side]
         score[side] += W_UNIT + W_HP * hp[h] + W_ATTACK * table.attack[f][k]
         radius = st.allowance(h) + (st.shot_range(h, side, k) if RANGED[k] else 1)
-        units[side].append((h, radius))
+        units[side].append(h)
+        zones[side] |= WITHIN[min(16, max(0, radius))][h]
+    terrain_key = tuple(st.terrain)
     for side in (0, 1):
-        s = W_CASTLE * st.castle_hp[side] + W_DECK * len(st.decks[side]) + W_DEPTH * board_depth(st, side)
+        s = (W_CASTLE * st.castle_hp[side] + W_DECK * len(st.decks[side])
+             + W_DEPTH * _depth_cached(terrain_key, side, st.factions[side] == DWARVES, st.untiled_plain,
+                                       st.camps[side] is not None))
         ecastle = st.castle_of(1 - side)
         if ecastle >= 0:
             dist = DISTANCE[ecastle]
-            s += sum(W_ADVANCE * (9 - dist[h]) for h, _ in units[side])
-            if any(dist[h] <= r for h, r in units[side]):
+            s += sum(W_ADVANCE * (9 - dist[h]) for h in units[side])
+            if ecastle in zones[side]:
                 s += W_THREAT_CASTLE
-        for e, _ in units[1 - side]:
-            de = DISTANCE[e]
-            if any(de[h] <= r for h, r in units[side]):
-                s += W_THREAT_UNIT
+        s += W_THREAT_UNIT * sum(1 for e in units[1 - side] if e in zones[side])
         score[side] += s
     if st.phase == "play":
         score[st.to_move] += W_AP * st.ap
@@ -181,13 +184,19 @@ def board_depth(st: CursedState, side: int, cap: int = DEPTH_CAP) -> int:
     Walkable is what a unit of the side's faction may enter, units ignored: not void, not a castle, not a
     mountain (dwarves walk mountains). Under ``untiled=plain`` every hex is walkable and the depth is ``cap``.
     """
-    if st.untiled_plain:
+    return _depth_cached(tuple(st.terrain), side, st.factions[side] == DWARVES, st.untiled_plain,
+                         st.camps[side] is not None, cap)
+
+
+@lru_cache(maxsize=8192)
+def _depth_cached(terrain: tuple[int, ...], side: int, dwarf: bool, untiled_plain: bool, placed: bool,
+                  cap: int = DEPTH_CAP) -> int:
+    """``board_depth`` on the terrain alone (searches evaluate many children with the same board)."""
+    if untiled_plain:
         return cap
-    if st.camps[side] is None:
+    if not placed:
         return 0
     home = 1 if side == 0 else 9
-    dwarf = st.factions[side] == DWARVES
-    terrain = st.terrain
     start = [h for h in range((home - 1) * 9, home * 9) if terrain[h] != CASTLE]
     seen = set(start)
     frontier = start
