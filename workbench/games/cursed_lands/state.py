@@ -418,11 +418,15 @@ class CursedState(State):
 
     def destinations(self, h: int) -> list[int]:
         """Move-only final hexes of the unit on ``h``, read off the legal actions (C50)."""
+        if self.phase == "setup":
+            return []
         lo, hi = act.MOVE + h * NUM_HEXES, act.MOVE + (h + 1) * NUM_HEXES
         return sorted(a - lo for a in self.legal_actions() if lo <= a < hi)
 
     def targets(self, h: int) -> list[int]:
         """Hexes the unit on ``h`` may attack without moving, read off the legal actions (C50)."""
+        if self.phase == "setup":
+            return []
         lo, hi = act.ATTACK + h * NUM_HEXES, act.ATTACK + (h + 1) * NUM_HEXES
         return sorted(a - lo for a in self.legal_actions() if lo <= a < hi)
 
