@@ -198,6 +198,7 @@ def play_protocol_game(spec: Any) -> Any:
         agents = [make_protocol_agent(a, game, rules, seed=derive(f"{spec.game}-agent", spec.seed, i))
                   for i, a in enumerate(seat_agents(spec, info.num_players))]
         chance_rng = random.Random(derive(f"{spec.game}-chance", spec.seed))
+        names = {c.id: c.name for c in game.layout(rules).cells} if spec.events else {}
         while not state.is_terminal() and state.move_number() < spec.max_plies:
             player = state.current_player()
             if player == CHANCE:
@@ -212,7 +213,7 @@ def play_protocol_game(spec: Any) -> Any:
                 extra = game.event_row(state, action)
             state.apply_action(action)
             if spec.events:
-                fired = ",".join(r if c is None else f"{r}@{c}" for r, _, c in state.fired())
+                fired = ",".join(r if c is None else f"{r}@{names.get(c, c)}" for r, _, c in state.fired())
                 events.append({"game_id": spec.game_id, "ply": state.move_number(), "turn": state.turn(),
                                "side": "chance" if player == CHANCE else info.players[player], "action": text,
                                "n_legal": n, "rules": fired, **extra})
