@@ -9,7 +9,8 @@ import warnings
 import pytest
 
 from workbench.__main__ import main
-from workbench.simulate import core, read_results, simulate
+from workbench.engine import RulesConfig
+from workbench.simulate import core, dataset, read_results, simulate
 from workbench.simulate.core import DamagedPartError, _parts
 
 
@@ -19,7 +20,7 @@ def _truncate(path, keep: float = 0.5) -> None:
 
 
 def test_a_truncated_part_is_named_and_recovered_by_resume(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(core, "MERGE_ROWS", {"game_id": 4, "ply": 60})
+    monkeypatch.setattr(dataset, "MERGE_ROWS", {"game_id": 4, "ply": 60})
     out = tmp_path / "run.parquet"
     kw = {"workers": 0, "progress": False, "max_plies": 40, "events": True, "seed": 5, "flush_seconds": 1e-6}
     first, _ = simulate(None, "random", "greedy", 12, out=out, **kw)
@@ -50,7 +51,7 @@ def test_a_truncated_part_is_named_and_recovered_by_resume(tmp_path, monkeypatch
 def test_a_merge_that_does_not_read_back_keeps_the_originals(tmp_path, monkeypatch):
     out = tmp_path / "run.parquet"
     writer = core.PartWriter(out, events=False, flush_seconds=1e9, flush_games=3, manifest={"x": 1})
-    for spec in core.make_specs([core.RulesConfig()], "random", "random", 7, 1, 20, False):
+    for spec in core.make_specs([RulesConfig()], "random", "random", 7, 1, 20, False):
         writer.add(core.play_game(spec))
     writer.flush()
     originals = sorted(p.name for p in _parts(out))
@@ -59,9 +60,9 @@ def test_a_merge_that_does_not_read_back_keeps_the_originals(tmp_path, monkeypat
     def bad_read(part, **kwargs):
         if "merged" in part.name:
             raise DamagedPartError(part, "simulated bad disk")
-        return core.pq.read_table(part, **kwargs)
+        return dataset.pq.read_table(part, **kwargs)
 
-    monkeypatch.setattr(core, "_read_part", bad_read)
+    monkeypatch.setattr(dataset, "_read_part", bad_read)
     core.compact_dataset(out, core.GAMES_SCHEMA, ["game_id"])
     assert sorted(p.name for p in _parts(out)) == originals  # nothing lost, nothing half-merged
     monkeypatch.undo()
@@ -71,7 +72,7 @@ def test_a_merge_that_does_not_read_back_keeps_the_originals(tmp_path, monkeypat
 
 
 def test_a_truncated_events_part_replays_the_games_it_held(tmp_path, monkeypatch):
-    monkeypatch.setattr(core, "MERGE_ROWS", {"game_id": 4, "ply": 60})
+    monkeypatch.setattr(dataset, "MERGE_ROWS", {"game_id": 4, "ply": 60})
     out = tmp_path / "run.parquet"
     kw = {"workers": 0, "progress": False, "max_plies": 30, "events": True, "seed": 9, "flush_seconds": 1e-6}
     first, first_events = simulate(None, "random", "random", 6, out=out, **kw)

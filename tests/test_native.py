@@ -103,11 +103,13 @@ def test_random_games_identical_under_every_toggle_and_parameter(rules):
 def test_scenario_positions_identical_including_the_start_mate_test():
     files = sorted((ROOT / "scenarios").rglob("*.yaml"))
     assert files
-    from workbench.scenarios.loader import load_scenario
+    from workbench.scenarios.loader import Scenario, load_scenario
 
     checked = 0
     for path in files:
         sc = load_scenario(path)
+        if not isinstance(sc, Scenario):
+            continue  # another game's scenario (its own native core has its own tests)
         st = sc.initial_state()
         if st.victory not in (None, "checkmate"):
             continue
