@@ -208,11 +208,11 @@ class BigChess(GameDef):
         n, k = ctx.N, len(ctx.cards)
         names = ctx.names
         i = int(number)
-        for part, size in enumerate(sizes):
-            if i < size:
-                break
-            i -= size
-        else:
+        part = 0
+        while part < len(sizes) and i >= sizes[part]:
+            i -= sizes[part]
+            part += 1
+        if part == len(sizes) or i < 0:
             raise IllegalAction(f"action number {number} is out of range")
         if part == 0:
             t1 = len(ctx.promo) + 1

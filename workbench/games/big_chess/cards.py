@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +64,7 @@ class Entry:
         return _turned(self.vectors, f)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _turned(vectors: tuple[tuple[int, int], ...], f: int) -> tuple[tuple[int, int], ...]:
     return tuple(rot(x, y, f) for x, y in vectors)
 

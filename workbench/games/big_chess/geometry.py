@@ -6,7 +6,7 @@ only indexes what these functions produced.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 # index f -> (dx, dy); N is toward row 0.
 DIRS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
@@ -64,7 +64,7 @@ def _ring_cell(p: int, r: int) -> tuple[int, int]:
     return -r + (p - 7 * r), -r
 
 
-@lru_cache(maxsize=None)
+@cache
 def rot(vx: int, vy: int, f: int) -> tuple[int, int]:
     """Turn a pattern vector written for facing N to facing ``f`` by ring rotation (B3)."""
     if vx == 0 and vy == 0:
@@ -99,7 +99,7 @@ def expand_sym(vectors: list[tuple[int, int]], sym: str) -> tuple[tuple[int, int
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def over_cells(dx: int, dy: int) -> tuple[tuple[int, int], ...]:
     """Relative cells whose interior the centre-to-centre segment of a leap crosses (B4)."""
     out = []

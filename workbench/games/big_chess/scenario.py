@@ -202,7 +202,7 @@ def build_position(rules: Rules, pos: Mapping[str, Any] | None, cards_data: Any 
         if setup and mask:
             raise PositionError(at("levels", k), f"levels {k}: pieces set up have no levels (B55)")
         cost = pc.cost
-        for lv in sorted(set(v)):
+        for _level in sorted(set(v)):
             cost += max(1, cost * rate // 100)
         st.pieces[c] = pc._replace(levels=mask, cost=cost)
     for k, v in mapping("cost").items():

@@ -18,7 +18,7 @@ from workbench.core.protocol import TERMINAL, Glyph, IllegalAction, State
 from .boards import ALTAR, FOREST, MINE, NO_SHADOW, PATH_OK, PORTAL, ROCK, SAND, STANDABLE_NOT, SWAMP, TERRAIN_NAMES
 from .cards import Card
 from .context import Context
-from .geometry import DIR_INDEX, DIRS, FACING_INDEX, FACING_NAMES, over_cells, quantize, sgn
+from .geometry import DIR_INDEX, FACING_INDEX, FACING_NAMES, over_cells, quantize, sgn
 
 COUNTERS = ("move", "strike", "take", "push", "area", "purchase", "transformation", "prince_buy", "prince_approach",
             "veterancy", "promotion", "shadow_placed", "shadow_strike", "jester_block", "altar", "portal",
@@ -132,8 +132,8 @@ class BigChessState(State):
         """An independent copy (the context is shared: it never changes)."""
         other = BigChessState.__new__(BigChessState)
         other.ctx = self.ctx
-        other._restore(self._snapshot())
         other.log = list(self.log)
+        other._restore(self._snapshot())
         other.start_data = self.start_data
         other.seed = self.seed
         other._history = list(self._history)
