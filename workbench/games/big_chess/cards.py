@@ -399,11 +399,23 @@ def _entry_words(e: Entry) -> str:
 
 
 GLYPH = {"move": "o", "strike": "x", "take": "*", "push": ">", "area": "#"}
+LEAP_GLYPH = {"o": "O", "x": "X", "+": "J"}
+
+
+def _glyph(acts: set[str], leap: bool) -> str:
+    if acts == {"move", "strike"}:
+        g = "+"
+    elif len(acts) == 1:
+        g = GLYPH[next(iter(acts))]
+    else:
+        g = "%"
+    return LEAP_GLYPH.get(g, g) if leap else g
 
 
 def render_pattern(card: Card, levels: Sequence[int] = (), facing: int = 0, radius: int = 3) -> str:
-    """The card's pattern on a small grid as text: ``P`` the piece, ``o`` move, ``x`` strike, ``*`` take,
-    ``>`` push, ``#`` area, ``+`` several acts, ``j`` a leap target (upper-case for leaps: ``O X``).
+    """The card's pattern on a small grid as text: ``P`` the piece (``^ > v <`` its facing), ``o`` move,
+    ``x`` strike, ``+`` move and strike, ``*`` take, ``>`` push, ``#`` area, ``%`` other mixes; a leap
+    target is upper case (``O``, ``X``, ``J`` for a leap that moves and strikes).
 
     Slides are drawn up to ``radius``; ``facing`` turns a vector card (vectorless cards ignore it).
     """
@@ -412,6 +424,7 @@ def render_pattern(card: Card, levels: Sequence[int] = (), facing: int = 0, radi
         mask |= 1 << lv
     f = facing if card.vector else 0
     marks: dict[tuple[int, int], set[str]] = {}
+    leaps: set[tuple[int, int]] = set()
     for e in card.active(mask):
         for d in e.turned(f):
             if e.geom == "slide":
@@ -421,8 +434,9 @@ def render_pattern(card: Card, levels: Sequence[int] = (), facing: int = 0, radi
                 offs = [d]
             for o in offs:
                 if max(abs(o[0]), abs(o[1])) <= radius:
-                    g = GLYPH[e.act]
-                    marks.setdefault(o, set()).add(g.upper() if e.geom == "leap" else g)
+                    marks.setdefault(o, set()).add(e.act)
+                    if e.geom == "leap":
+                        leaps.add(o)
     lines = []
     for y in range(-radius, radius + 1):
         row = []
@@ -430,8 +444,7 @@ def render_pattern(card: Card, levels: Sequence[int] = (), facing: int = 0, radi
             if (x, y) == (0, 0):
                 row.append("P" if not card.vector else "^>v<"[f // 2] if f % 2 == 0 else "P")
             elif (x, y) in marks:
-                m = marks[(x, y)]
-                row.append(next(iter(m)) if len(m) == 1 else "+")
+                row.append(_glyph(marks[(x, y)], (x, y) in leaps))
             else:
                 row.append(".")
         lines.append(" ".join(row))
