@@ -5,10 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from bc_helpers import eight_player_state, four_player_state, load
 
 from workbench.games.big_chess import GAME
-
-from bc_helpers import eight_player_state, four_player_state, load
 
 
 def _army() -> object:
@@ -52,25 +51,25 @@ def _play(st, seed: int, plies: int, every: int = 1) -> object:  # noqa: ANN001
 
 
 def test_two_players_round_trip_every_ply() -> None:
-    _play(_army(), 1, 150)
+    _play(_army(), 1, 90)
 
 
 def test_four_players_round_trip_every_ply() -> None:
     st = four_player_state(3)
     assert st.phase == "play" and st.turn() == 1
-    _play(st, 4, 120)
+    _play(st, 4, 70)
 
 
 def test_eight_players_round_trip_every_ply() -> None:
     st = eight_player_state(5)
     assert len(st.ctx.players) == 8 and st.phase == "play"
-    _play(st, 6, 120)
+    _play(st, 6, 70)
 
 
 def test_setup_phase_round_trip() -> None:
     st = GAME.new_initial_state(GAME.rules({"board": "classic-4"}))
     rng = random.Random(2)
-    for _ in range(12):
+    for _ in range(6):
         _check_state(st, rng, True)
         acts = st.legal_actions()
         st.apply_action(rng.choice([a for a in acts if not a.endswith("ready")] or acts))

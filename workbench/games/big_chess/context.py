@@ -79,7 +79,16 @@ class Context:
             x, y = i % w, i // w
             self.neighbors.append(tuple((y + dy) * w + x + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)
                                         if (dx or dy) and 0 <= x + dx < w and 0 <= y + dy < h))
-        self.player_zone = {p: board.zone for p in self.players}
+        self._compiled: dict[tuple[int, int, int], Any] = {}
+
+    def compiled(self, card: int, f: int, mask: int) -> tuple[tuple[Any, tuple[tuple[int, int], ...]], ...]:
+        """Active entries of a card for a facing and an effective level mask, with turned vectors (cached)."""
+        key = (card, f, mask)
+        out = self._compiled.get(key)
+        if out is None:
+            out = tuple((e, e.turned(f)) for e in self.cards[card].active(mask))
+            self._compiled[key] = out
+        return out
 
     def dist(self, a: int, b: int) -> int:
         """Chebyshev distance of two cells."""

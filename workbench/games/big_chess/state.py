@@ -111,6 +111,7 @@ class BigChessState(State):
         self._history: list[tuple[Any, ...]] = []
         self._legal: dict[str, tuple[Any, ...]] | None = None
         self._sorted: list[str] | None = None
+        self._jesters = False
 
     # ------------------------------------------------------------------ snapshots
     def _snapshot(self) -> tuple[Any, ...]:
@@ -127,6 +128,7 @@ class BigChessState(State):
         del self.log[loglen:]
         self._legal = None
         self._sorted = None
+        self._jesters = False
 
     def clone(self) -> BigChessState:
         """An independent copy (the context is shared: it never changes)."""
@@ -245,7 +247,7 @@ class BigChessState(State):
     def _blockers(self, s: int, pc: Piece) -> set[int] | None:
         """Cells of the active Jesters that block the piece on ``s`` (8.3), or None."""
         ctx = self.ctx
-        if ctx.jester_immune[pc.card]:
+        if not self._jesters or ctx.jester_immune[pc.card]:
             return None
         out = None
         enemies_only = ctx.rules["jester_blocks"] == "enemies"
@@ -319,6 +321,7 @@ class BigChessState(State):
         P = self.to_move
         out: dict[str, tuple[Any, ...]] = {}
         names = ctx.names
+        self._jesters = any(ctx.is_jester[pc.card] and pc.moved for pc in self.pieces.values())
         princes = [c for c, pc in self.pieces.items() if pc.owner == P and ctx.is_prince[pc.card]]
         own = sorted(c for c, pc in self.pieces.items() if pc.owner == P)
         for s in own:
@@ -397,7 +400,7 @@ class BigChessState(State):
         names = ctx.names
         blockers = self._blockers(s, pc)
         f = pc.facing if card.vector else 0
-        active = card.active(self.effective_levels(s))
+        compiled = ctx.compiled(pc.card, f, self.effective_levels(s))
         on_swamp = terrain[s] == SWAMP
         sx, sy = s % W, s // W
         sn = names[s]
@@ -445,10 +448,9 @@ class BigChessState(State):
                     return
                 out.setdefault(f"{sn}>{names[c]}", ("push", s, c, b, e.keep))
 
-        for e in active:
+        for e, vecs in compiled:
             if blockers is not None and e.act not in ("strike", "take"):
                 continue
-            vecs = e.turned(f)
             if e.geom == "slide":
                 maxk = e.range or max(W, H)
                 if on_swamp:
@@ -459,7 +461,7 @@ class BigChessState(State):
                     if e.min >= 2:
                         offs = offs_cache.get(e.act)
                         if offs is None:
-                            offs = offs_cache[e.act] = self._offsets(active, e.act, f)
+                            offs = offs_cache[e.act] = self._offsets(tuple(x for x, _ in compiled), e.act, f)
                         if not all((d[0] * j, d[1] * j) in offs for j in range(1, e.min)):
                             continue
                     x, y = sx, sy
@@ -555,6 +557,8 @@ class BigChessState(State):
     def _promotes(self, s: int, pc: Piece, d: tuple[Any, ...]) -> bool:
         ctx = self.ctx
         c = d[2]
+        if pc.travelled + ctx.dist(s, c) < ctx.rules["promotion_distance"] or not ctx.zone[c] and ctx.terrain[c] != PORTAL:
+            return False
         removed = (c,) if d[0] == "strike" and d[4] is None else ((d[4],) if d[0] == "strike" else ())
         L = self._landing(s, c, removed)
         if L is None:
@@ -844,7 +848,8 @@ class BigChessState(State):
         P = self.to_move
         before = self._material()
         self._kings_lost: list[tuple[int, str]] = []
-        blocked = sum(1 for c, pc in self.pieces.items() if pc.owner == P and self._blockers(c, pc))
+        self._jesters = any(ctx.is_jester[pc.card] and pc.moved for pc in self.pieces.values())
+        blocked = sum(1 for c, pc in self.pieces.items() if pc.owner == P and self._blockers(c, pc)) if self._jesters else 0
         if blocked:
             self._count("jester_block", P, None, blocked)
         kind = d[0]
