@@ -1238,11 +1238,23 @@ class BigChessState(State):
         d = self._legal_map().get(action)
         if d is None:
             return {}
-        before = dict(self.pieces)
         probe = self.clone()
         probe.apply_action(action)
-        removed = sorted(c for c, pc in before.items() if c not in probe.pieces or probe.pieces[c].owner != pc.owner
-                         and d[0] == "pbuy")
+        kind = d[0]
+        removed: set[int] = set()
+        if kind == "strike":
+            removed.add(d[2] if d[4] is None else d[4])
+        elif kind == "take":
+            removed.add(d[2])
+        elif kind == "area":
+            removed.update(d[2])
+        altar = [cell for name, _p, cell in probe.fired() if name == "altar"]
+        if altar:
+            removed.add(d[2] if kind == "push" and self.ctx.terrain[d[3]] == ALTAR else d[1])
+        for c, pc in self.pieces.items():
+            if pc.owner in probe.out and pc.owner not in self.out:
+                removed.add(c)
+        removed_list = sorted(removed)
         marks = sorted(set(probe.shadows) - set(self.shadows))
-        ends = d[0] not in ("vet",) and self.phase == "play"
-        return {"removed": removed, "marks": marks, "text": action, "ends": ends or probe.result is not None}
+        ends = kind != "vet" and self.phase == "play"
+        return {"removed": removed_list, "marks": marks, "text": action, "ends": ends or probe.result is not None}
