@@ -80,6 +80,26 @@ class Context:
             self.neighbors.append(tuple((y + dy) * w + x + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)
                                         if (dx or dy) and 0 <= x + dx < w and 0 <= y + dy < h))
         self._compiled: dict[tuple[int, int, int], Any] = {}
+        from .boards import PATH_OK, STANDABLE_NOT
+
+        self.path_ok = [t in PATH_OK for t in self.terrain]
+        self.standable = [t not in STANDABLE_NOT for t in self.terrain]
+        self.rays: list[tuple[tuple[int, ...], ...]] = []
+        from .geometry import DIRS
+
+        for i in range(w * h):
+            x, y = i % w, i // w
+            per = []
+            for dx, dy in DIRS:
+                cells = []
+                cx, cy = x + dx, y + dy
+                while 0 <= cx < w and 0 <= cy < h:
+                    cells.append(cy * w + cx)
+                    cx += dx
+                    cy += dy
+                per.append(tuple(cells))
+            self.rays.append(tuple(per))
+        self._leaps: dict[tuple[int, int, int], Any] = {}
 
     def compiled(self, card: int, f: int, mask: int) -> tuple[tuple[Any, tuple[tuple[int, int], ...]], ...]:
         """Active entries of a card for a facing and an effective level mask, with turned vectors (cached)."""
@@ -88,6 +108,21 @@ class Context:
         if out is None:
             out = tuple((e, e.turned(f)) for e in self.cards[card].active(mask))
             self._compiled[key] = out
+        return out
+
+    def leap(self, s: int, vx: int, vy: int) -> tuple[int, tuple[int, ...]] | None:
+        """Target cell and absolute over-cells of a leap from ``s`` (None off the board), cached."""
+        key = (s, vx, vy)
+        if key in self._leaps:
+            return self._leaps[key]
+        from .geometry import over_cells
+
+        x, y = s % self.W + vx, s // self.W + vy
+        out = None
+        if 0 <= x < self.W and 0 <= y < self.H:
+            sx, sy = s % self.W, s // self.W
+            out = (y * self.W + x, tuple((sy + j) * self.W + sx + i for i, j in over_cells(vx, vy)))
+        self._leaps[key] = out
         return out
 
     def dist(self, a: int, b: int) -> int:

@@ -112,6 +112,7 @@ class BigChessState(State):
         self._legal: dict[str, tuple[Any, ...]] | None = None
         self._sorted: list[str] | None = None
         self._jesters = False
+        self._att: list[bool] = []
 
     # ------------------------------------------------------------------ snapshots
     def _snapshot(self) -> tuple[Any, ...]:
@@ -227,6 +228,14 @@ class BigChessState(State):
                     return False
         return True
 
+    def may_attack_owner(self, p: int, q: int) -> bool:
+        """The owner part of the general target rule: enemy, not protected, no teammate's lock on it."""
+        ctx = self.ctx
+        if ctx.team_of[p] == ctx.team_of[q] or q in self.protected:
+            return False
+        team = ctx.team_of[p]
+        return not any(b == q and a != p and ctx.team_of[a] == team for a, b in self.locks)
+
     def effective_levels(self, s: int) -> int:
         """Effective level set (6) of the piece on ``s`` as a bit mask: bought, first move, aura, fort."""
         ctx = self.ctx
@@ -322,6 +331,7 @@ class BigChessState(State):
         out: dict[str, tuple[Any, ...]] = {}
         names = ctx.names
         self._jesters = any(ctx.is_jester[pc.card] and pc.moved for pc in self.pieces.values())
+        self._att = [self.may_attack_owner(P, q) for q in range(len(ctx.players))]
         princes = [c for c, pc in self.pieces.items() if pc.owner == P and ctx.is_prince[pc.card]]
         own = sorted(c for c, pc in self.pieces.items() if pc.owner == P)
         for s in own:
@@ -410,37 +420,42 @@ class BigChessState(State):
         team = ctx.team_of
         start_len = len(out)
 
+        att = self._att
+        unt = ctx.untouchable
+        standable = ctx.standable
+        shadows = self.shadows
+
         def target(e: Any, c: int, dd: int) -> None:
-            if terrain[c] == FOREST and dd != 1:
+            if dd != 1 and terrain[c] == FOREST:
                 return
             t = pieces.get(c)
             act = e.act
             if act == "move":
-                if blockers is None and t is None and terrain[c] not in STANDABLE_NOT:
+                if t is None and standable[c]:
                     out.setdefault(f"{sn}-{names[c]}", ("move", s, c, e.keep, e.shadow, None))
             elif act == "strike":
-                if terrain[c] in STANDABLE_NOT:
+                if not standable[c]:
                     return
                 if t is not None:
-                    if (blockers is None or c in blockers) and self.may_attack(P, t):
+                    if att[t.owner] and not unt[t.card] and (blockers is None or c in blockers):
                         out.setdefault(f"{sn}x{names[c]}", ("strike", s, c, e.keep, None, None))
-                elif pawn and blockers is None and c in self.shadows:
-                    pc2 = self.shadows[c]
+                elif pawn and blockers is None and c in shadows:
+                    pc2 = shadows[c]
                     t2 = pieces.get(pc2)
-                    if t2 is not None and self.may_attack(P, t2):
+                    if t2 is not None and att[t2.owner] and not unt[t2.card]:
                         out.setdefault(f"{sn}x{names[c]}", ("strike", s, c, e.keep, pc2, None))
             elif act == "take":
-                if t is not None and (blockers is None or c in blockers) and self.may_attack(P, t):
+                if t is not None and att[t.owner] and not unt[t.card] and (blockers is None or c in blockers):
                     out.setdefault(f"{sn}*{names[c]}", ("take", s, c))
             elif act == "push":
-                if blockers is not None or t is None or not ctx.pushable[t.card] or ctx.untouchable[t.card]:
+                if blockers is not None or t is None or not ctx.pushable[t.card] or unt[t.card]:
                     return
                 bx, by = 2 * ctx.x[c] - sx, 2 * ctx.y[c] - sy
                 if not (0 <= bx < W and 0 <= by < H):
                     return
                 b = by * W + bx
                 tb = terrain[b]
-                if tb in STANDABLE_NOT or b in pieces:
+                if not standable[b] or b in pieces:
                     return
                 if ctx.rules["passable_targets"] and tb in (SAND, SWAMP, FOREST):
                     return
@@ -448,56 +463,58 @@ class BigChessState(State):
                     return
                 out.setdefault(f"{sn}>{names[c]}", ("push", s, c, b, e.keep))
 
+        rays = ctx.rays[s]
+        path_ok = ctx.path_ok
+        top = max(W, H)
         for e, vecs in compiled:
             if blockers is not None and e.act not in ("strike", "take"):
                 continue
             if e.geom == "slide":
-                maxk = e.range or max(W, H)
+                maxk = e.range or top
                 if on_swamp:
                     if e.min > 1:
                         continue
                     maxk = 1
+                emin = e.min
+                hop = e.hop
                 for d in vecs:
-                    if e.min >= 2:
+                    if emin >= 2:
                         offs = offs_cache.get(e.act)
                         if offs is None:
                             offs = offs_cache[e.act] = self._offsets(tuple(x for x, _ in compiled), e.act, f)
-                        if not all((d[0] * j, d[1] * j) in offs for j in range(1, e.min)):
+                        if not all((d[0] * j, d[1] * j) in offs for j in range(1, emin)):
                             continue
-                    x, y = sx, sy
+                    ray = rays[DIR_INDEX[d]]
                     hopped = False
-                    for k in range(1, maxk + 1):
-                        x += d[0]
-                        y += d[1]
-                        if not (0 <= x < W and 0 <= y < H):
+                    k = 0
+                    for c in ray:
+                        k += 1
+                        if k > maxk:
                             break
-                        c = y * W + x
-                        if k >= e.min:
+                        if k >= emin:
                             target(e, c, k)
-                        if terrain[c] not in PATH_OK:
+                        if not path_ok[c]:
                             break
                         t = pieces.get(c)
                         if t is not None:
-                            if (not e.hop or hopped or team[t.owner] != team[P]
-                                    or (vblock and t.card == ctx.victim)):
+                            if not hop or hopped or team[t.owner] != team[P] or (vblock and t.card == ctx.victim):
                                 break
                             hopped = True
             elif e.geom == "leap":
                 for v in vecs:
-                    x, y = sx + v[0], sy + v[1]
-                    if not (0 <= x < W and 0 <= y < H):
+                    lp = ctx.leap(s, v[0], v[1])
+                    if lp is None:
                         continue
                     dd = max(abs(v[0]), abs(v[1]))
                     if on_swamp and dd != 1:
                         continue
                     blocked = False
-                    for i, j in over_cells(v[0], v[1]):
-                        oc = (sy + j) * W + sx + i
+                    for oc in lp[1]:
                         if terrain[oc] == ROCK or (vblock and oc in pieces and pieces[oc].card == ctx.victim):
                             blocked = True
                             break
                     if not blocked:
-                        target(e, y * W + x, dd)
+                        target(e, lp[0], dd)
             else:  # area
                 key = f"{sn}*area"
                 if key in out:
