@@ -90,3 +90,13 @@ position:
     st.apply_action("1,1x1,0")
     assert st.current_player() == TERMINAL and st.returns() == [1.0, -1.0] and st.winner() == 0
     assert st.outcome() == "win" and st.victory() == "kings" and st.legal_actions() == []
+
+
+def test_setup_armies_starts_play_for_four_and_eight_players() -> None:
+    from workbench.games.big_chess import setup_armies
+
+    st = setup_armies(GAME.new_initial_state(GAME.rules({"board": "classic-4", "teams": "ac,bd"})))
+    assert st.phase == "play" and st.turn() == 1 and st.to_move == 0
+    assert all(st._king_cell(p) is not None for p in range(4))
+    assert st.treasury == [30, 30, 30, 30]
+    assert "aKi" in st.observation_string()

@@ -23,7 +23,7 @@ from .rules import SPEC
 from .scenario import BigChessScenario, dump_scenario_text
 from .state import COUNTER_WORDS, COUNTERS, BigChessState, Piece
 
-__all__ = ["GAME", "BigChess", "BigChessState", "cards", "render_card"]
+__all__ = ["GAME", "BigChess", "BigChessState", "cards", "render_card", "setup_armies"]
 
 MAX_LEVELS = 32
 N_PLAYERS = len(LETTERS)
@@ -318,3 +318,37 @@ class BigChess(GameDef):
 
 
 GAME = BigChess()
+
+
+ARMY_PLAN = ("rook", "knight", "lbishop", "infantry", "infantry", "infantry", "rook", "knight", "lbishop", "infantry",
+             "infantry", "infantry")
+
+
+def setup_armies(state: BigChessState, plan: Sequence[str] = ARMY_PLAN) -> BigChessState:
+    """Play a deterministic setup for every player not yet ready (a tool's shortcut past the setup phase).
+
+    Each player puts its King on the zone cell closest to the zone's centre, then the cards of ``plan`` in order while the
+    treasury allows, each on the free zone cell closest to the King, facing the zone's facing, then
+    ``ready``. Pure play of legal setup actions, so records and undo see ordinary moves.
+    """
+    ctx = state.ctx
+    for p, letter in enumerate(ctx.players):
+        if state.phase != "setup" or p in state.ready or p in state.out:
+            continue
+        zone = ctx.board.zones[letter]
+        cx = sum(ctx.x[c] for c in zone) / len(zone)
+        cy = sum(ctx.y[c] for c in zone) / len(zone)
+        order = sorted(zone, key=lambda c: ((ctx.x[c] - cx) ** 2 + (ctx.y[c] - cy) ** 2, c))
+        face = FACING_NAMES[ctx.board.facing[letter]]
+        if state._king_cell(p) is None:
+            state.apply_action(f"{letter}:+king@{ctx.names[order[0]]}")
+        king = state._king_cell(p)
+        for key in plan:
+            k = ctx.card_index.get(key)
+            free = sorted((c for c in zone if c not in state.pieces), key=lambda c: (ctx.dist(c, king), c))
+            if k is None or not free or ctx.cost[k] > state.treasury[p]:
+                continue
+            suffix = f":{face}" if ctx.cards[k].vector else ""
+            state.apply_action(f"{letter}:+{key}@{ctx.names[free[0]]}{suffix}")
+        state.apply_action(f"{letter}:ready")
+    return state

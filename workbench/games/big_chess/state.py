@@ -1110,9 +1110,9 @@ class BigChessState(State):
                 pc = self.pieces.get(c)
                 if pc is None:
                     ch = ctx.zone[c] or ctx.terrain[c]
-                    row.append(("~" + ch) if c in self.shadows else (" " + (ch if ch != "0" else ".")))
+                    row.append((" ~" + ch) if c in self.shadows else ("  " + (ch if ch != "0" else ".")))
                 else:
-                    row.append(ctx.players[pc.owner] + ctx.cards[pc.card].key[0].upper())
+                    row.append(ctx.players[pc.owner] + ctx.cards[pc.card].key[:2].capitalize())
             lines.append(" ".join(row))
         lines.append("treasury " + " ".join(f"{ctx.players[p]}={self.treasury[p]}" for p in range(len(ctx.players))))
         return "\n".join(lines)
