@@ -277,8 +277,8 @@ def _entry(e: Any, where: str, line: int | None, label: str, level: int | None, 
             raise err(fld, "must be true or false")
         flags[fld] = v
     rng, mn = e.get("range", 1), e.get("min", 1)
-    if ("range" in e or "min" in e) and geom != "slide":
-        raise err("range" if "range" in e else "min", "range and min are for slides only")
+    if geom != "slide" and (e.get("range", 1) != 1 or e.get("min", 1) != 1):
+        raise err("range" if e.get("range", 1) != 1 else "min", "range and min are for slides only")
     if not _is_int(rng) or not 0 <= rng <= 64:
         raise err("range", "must be a whole number 0..64 (0 = to the board edge)")
     if not _is_int(mn) or not 1 <= mn <= 64:
