@@ -286,12 +286,15 @@ class BigChessState(State):
         return self._legal
 
     def legal_actions(self, player: int | None = None) -> list[str]:
-        """Canonical strings in code-point order (B38); in setup, ``player`` narrows to one player's."""
+        """Canonical strings in code-point order (B38); ``player`` narrows the list to that player's (in the
+        setup phase its own setup actions; in the play phase [] unless it is to move)."""
         if self._sorted is None:
             self._sorted = sorted(self._legal_map())
         if player is not None and self.phase == "setup":
             letter = self.ctx.players[player] + ":"
             return [a for a in self._sorted if a.startswith(letter)]
+        if player is not None and player != self.to_move:
+            return []
         return list(self._sorted)
 
     def _gen_setup(self) -> dict[str, tuple[Any, ...]]:
