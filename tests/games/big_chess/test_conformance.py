@@ -131,3 +131,23 @@ def test_resign_and_undo() -> None:
     assert 0 in st.out and st.to_move == 1
     st.undo_action()
     assert st.to_dict() == before
+
+
+def test_clone_and_original_undo_independently() -> None:
+    st = _army()
+    rng = random.Random(9)
+    for _ in range(6):
+        st.apply_action(rng.choice(st.legal_actions()))
+    twin = st.clone()
+    st.undo_action()
+    for _ in range(8):
+        st.apply_action(rng.choice(st.legal_actions()))
+    twin.undo_action()
+    twin_after_undo = twin.to_dict()
+    twin.apply_action(twin.legal_actions()[0])
+    twin.undo_action()
+    assert twin.to_dict() == twin_after_undo
+    ref = _army()
+    for a in twin.log:
+        ref.apply_action(a)
+    assert ref.to_dict() == twin_after_undo

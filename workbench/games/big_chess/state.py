@@ -123,9 +123,20 @@ class BigChessState(State):
                 len(self.log), list(self._fired))
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
-        (self.phase, self.to_move, self.turn_no, self.quiet, self.treasury, self.pieces, self.shadows, self.protected,
-         self.locks, self.out, self.ready, self.winner_team, self.result, self.moves, self.counts, self.buys,
-         self.lead10, loglen, self._fired) = snap
+        """Put a snapshot back; containers are copied because clones share their history's snapshots."""
+        (self.phase, self.to_move, self.turn_no, self.quiet, treasury, pieces, shadows, protected, locks, out, ready,
+         self.winner_team, self.result, self.moves, counts, buys, lead10, loglen, fired) = snap
+        self.treasury = list(treasury)
+        self.pieces = dict(pieces)
+        self.shadows = dict(shadows)
+        self.protected = set(protected)
+        self.locks = set(locks)
+        self.out = set(out)
+        self.ready = set(ready)
+        self.counts = {k: list(v) for k, v in counts.items()}
+        self.buys = {k: list(v) for k, v in buys.items()}
+        self.lead10 = None if lead10 is None else list(lead10)
+        self._fired = list(fired)
         del self.log[loglen:]
         self._legal = None
         self._sorted = None
@@ -137,6 +148,7 @@ class BigChessState(State):
         other.ctx = self.ctx
         other.log = list(self.log)
         other._restore(self._snapshot())
+        other._att = []
         other.start_data = self.start_data
         other.seed = self.seed
         other._history = list(self._history)
