@@ -31,9 +31,16 @@ _ARMY_A = (("king", "5,11"), ("rook", "0,11"), ("rook", "11,11"), ("knight", "1,
            ("lbishop", "2,11"), ("lbishop", "9,11")) + tuple(("infantry", f"{x},10") for x in range(3, 9))
 
 
-def cards() -> list[dict[str, Any]]:
-    """The starter cards as rows (key, name, cost, patterns per level): ``python -m workbench cards``."""
-    return card_rows()
+def cards(rules: Rules | Mapping[str, Any] | str | None = None) -> list[dict[str, Any]]:
+    """The cards as rows (key, name, cost, patterns per level) for ``python -m workbench cards``.
+
+    Under ``rules`` the costs are the rules' (``cost_knight=40``, ``king_cost``).
+    """
+    ctx = GAME.context(rules if isinstance(rules, Rules) else GAME.rules(rules))
+    rows = card_rows(ctx.cards)
+    for row, cost in zip(rows, ctx.cost, strict=True):
+        row["cost"] = cost
+    return rows
 
 
 def render_card(key: str, levels: Sequence[int] = (), facing: str = "N", radius: int = 3) -> str:

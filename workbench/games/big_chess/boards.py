@@ -59,7 +59,8 @@ class Board:
     def parse_cell(self, text: str) -> int:
         """Cell index of ``x,y`` (no spaces, no leading zeros, B56); ``BoardError`` otherwise."""
         if not isinstance(text, str):
-            raise BoardError(f"a cell is written x,y, got {text!r:.30}")
+            hint = " (quote cells in flow lists and mappings: \"3,5\"; the comma is YAML syntax there)" if isinstance(text, int) else ""
+            raise BoardError(f"a cell is written x,y, got {text!r:.30}{hint}")
         m = _CELL.match(text)
         if not m:
             raise BoardError(f"cell {text[:20]!r} is not written x,y (decimal, no spaces, no leading zeros)")
