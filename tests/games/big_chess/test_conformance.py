@@ -151,3 +151,30 @@ def test_clone_and_original_undo_independently() -> None:
     for a in twin.log:
         ref.apply_action(a)
     assert ref.to_dict() == twin_after_undo
+
+
+def test_twenty_five_players_in_five_teams() -> None:
+    from workbench.games.big_chess import setup_armies
+    from workbench.games.big_chess.scenario import build_position
+
+    board = ["abcdefghij", "..........", "..........", "..........", "u........v", "w........x", "....y.....",
+             "..........", "..........", "klmnopqrst"]
+    teams = "abcde,fghij,klmno,pqrst,uvwxy"
+    st = build_position(GAME.rules({"king_cost": 40}), {"phase": "setup", "teams": teams, "board": board,
+                                                        "treasury": {p: 40 for p in "abcdefghijklmnopqrstuvwxy"}})
+    setup_armies(st)
+    assert st.phase == "play" and len(st.ctx.players) == 25 and len(st.ctx.team_members) == 5
+    assert st.ctx.team_members[4] == (20, 21, 22, 23, 24)
+    _play(st, 13, 60, every=5)
+
+
+def test_eight_player_board_by_rules() -> None:
+    from workbench.games.big_chess import setup_armies
+
+    rules = GAME.rules({"board": "free-8", "teams": "abcd,efgh"})
+    info = GAME.info(rules)
+    assert info.players == tuple("abcdefgh") and info.teams == ((0, 1, 2, 3), (4, 5, 6, 7))
+    assert GAME.info(GAME.rules({"board": "free-8"})).num_players == 8
+    st = setup_armies(GAME.new_initial_state(rules))
+    assert st.phase == "play"
+    _play(st, 21, 30, every=3)
