@@ -38,6 +38,10 @@ class Context:
                 override = rules.get(f"cost_{c.key}")
                 starter = c in starter_cards()
                 self.cost.append(override if (override is not None and starter) else c.cost)
+        self.income = []
+        for c in cards:
+            override = rules.get(f"income_{c.key}")
+            self.income.append(override if (override is not None and c in starter_cards()) else c.income)
         self.is_pawn = [("pawn" in c.tags) for c in cards]
         self.is_king = [("king" in c.tags) for c in cards]
         self.is_prince = [("prince" in c.tags) for c in cards]

@@ -138,6 +138,11 @@ def _params() -> list[Param]:
         if card.buyable:
             p.append(Param(f"cost_{card.key}", "int", None, f"base cost of {card.key} (default: the card's {card.cost})",
                            "decided (B14; card data)", 0, 100000, custom=_card_cost(f"cost_{card.key}")))
+    for card in starter_cards():
+        if card.income:
+            p.append(Param(f"income_{card.key}", "int", None,
+                           f"treasury per own {card.key} at the start of its owner's turn (default: the card's {card.income})",
+                           "decided (B13, B28; card data)", 0, 10000, custom=_card_cost(f"income_{card.key}")))
     return p
 
 

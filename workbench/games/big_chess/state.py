@@ -799,7 +799,7 @@ class BigChessState(State):
                 continue
             if ctx.terrain[c] == MINE:
                 mine += r["mine_income"]
-            gain += ctx.cards[pc.card].income
+            gain += ctx.income[pc.card]
             if not ctx.is_king[pc.card]:
                 upkeep += r["upkeep"]
         if mine:
