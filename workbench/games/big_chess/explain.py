@@ -96,6 +96,8 @@ def explain(st: BigChessState, canon: str) -> str:
             if m.group(4):
                 base = canon.split("=")[0]
                 if base in st._legal_map():
+                    if not ctx.rules["pawn_promotion"]:
+                        return "pawns do not promote under pawn_promotion=false (10.4)"
                     if m.group(4) not in ctx.promo:
                         return f"{m.group(4)} is not a promotion target ({', '.join(ctx.promo)})"
                     return "the pawn does not promote here (10.4: distance, enemy start cell, no move left)"
