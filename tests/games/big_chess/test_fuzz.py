@@ -76,7 +76,7 @@ def _random_position(rng: random.Random) -> object:
 def test_random_positions_apply_undo_and_round_trip() -> None:
     rng = random.Random(2024)
     done = 0
-    for _ in range(40):
+    for _ in range(25):
         try:
             st = _random_position(rng)
         except PositionError:
@@ -89,7 +89,7 @@ def test_random_positions_apply_undo_and_round_trip() -> None:
             d = st.to_dict()
             for a in rng.sample(legal, min(6, len(legal))):
                 st.apply_action(a)
-                for c, pc in st.pieces.items():
+                for c in st.pieces:
                     assert st.ctx.terrain[c] not in (ROCK, EMBERS, ALTAR), (a, c)
                 st.undo_action()
                 assert st.to_dict() == d, a
@@ -98,4 +98,4 @@ def test_random_positions_apply_undo_and_round_trip() -> None:
                 assert again.position_dict() == st.position_dict()
                 assert again.legal_actions() == legal
             st.apply_action(rng.choice(legal))
-    assert done >= 20
+    assert done >= 12
