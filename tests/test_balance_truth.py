@@ -157,6 +157,7 @@ def test_a_rules_effect_against_agent_strength() -> None:
     assert "grows with skill: +2 → +10 → +20 points" in trend.sentence()
     md = build_report(games, n_boot=50).markdown()
     assert "## Does the verdict depend on skill?" in md and "grows with skill" in md
+    assert "Agent pairings are not compared here" in md and "White agent" not in md
     assert "](figures/advantage_by_strength.png)" in md
 
 

@@ -300,9 +300,9 @@ def compare(
 
 def compare_toggles(
     games: pd.DataFrame, correction: str = "holm", alpha: float = 0.05, n_boot: int = 2000, seed: int = 0,
-    threshold: float = UNFINISHED_THRESHOLD,
+    threshold: float = UNFINISHED_THRESHOLD, agents: bool = True,
 ) -> list[Comparison]:
-    """Every varying rule (and agent) value against its baseline value, with corrected p-values.
+    """Every varying rule (and, with ``agents``, agent) value against its baseline value, with corrected p-values.
 
     The baseline is the rulebook default where the table has it (``default`` in a generic ``rules``
     table), otherwise the first value in sorted order; each other value of the column is one
@@ -311,6 +311,8 @@ def compare_toggles(
     usable = check_games(games, what="a comparison")
     comparisons: list[Comparison] = []
     for column in compared_columns(usable):
+        if not agents and is_agent(column):
+            continue
         values = sort_values({_key(v) for v in usable[column]})
         baseline = baseline_value(column, values)
         for variant in values:
