@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                 raise SimulationError(f"--rules {key}={value}: {exc}") from None
             grid[key] = [value]
         if args.plan is not None:
-            return _plan(grid, args.plan, args.power)
+            return _plan(grid, args.plan, args.power, args.games)
         t0 = time.perf_counter()
         result = simulate(grid or None, args.white, args.black, args.games, seed=args.seed,
                           max_plies=args.max_plies, workers=args.workers, scheduler=args.scheduler,
@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _plan(grid: dict[str, list[str]], points: float, power: float) -> int:
+def _plan(grid: dict[str, list[str]], points: float, power: float, games: int | None = None) -> int:
     """``--plan``: games per cell for the batch's comparisons (``workbench.balance.power``), nothing played."""
     from workbench.balance.power import plan_text
 
@@ -141,6 +141,6 @@ def _plan(grid: dict[str, list[str]], points: float, power: float) -> int:
         raise SimulationError(f"--plan takes points between 0 and 100 and --power a share between 0 and 1, "
                               f"got {points:g} and {power:g}")
     expand_grid(grid or None)  # every value checked, as a real batch would, before any figure is printed
-    for line in plan_text({k: len(v) for k, v in grid.items()}, points, power):
+    for line in plan_text({k: len(v) for k, v in grid.items()}, points, power, games=games):
         print(line)
     return 0
