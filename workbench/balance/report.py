@@ -35,7 +35,7 @@ from .cells import (  # noqa: E402
 )
 from .compare import CORRECTION_NAMES, Comparison, compare_toggles, variant_name  # noqa: E402
 from .stats import BalanceError  # noqa: E402
-from .table import UNFINISHED_THRESHOLD, Study, seats_of, study_of  # noqa: E402
+from .table import UNFINISHED_THRESHOLD, Study, length_unit, seats_of, study_of  # noqa: E402
 
 
 @dataclass
@@ -445,7 +445,7 @@ def curves_section(games: pd.DataFrame) -> Section | None:
     tables = []
     for column in columns:
         curve = curves.response_curve(games, column)
-        section.paragraphs.append(curves.curve_sentence(column, curve, seats_of(games)[0]))
+        section.paragraphs.append(curves.curve_sentence(column, curve, seats_of(games)[0], length_unit(games)))
         section.figures.append((f"curve_{column}", curves.plot_response_curve(column, curve, seats_of(games)[0])))
         tables.append(pd.DataFrame({
             "parameter": column, "value": curve["value"], "games": curve["games"],
