@@ -57,8 +57,9 @@ def test_one_cell_known_counts() -> None:
     assert len(s) == 1
     r = s.iloc[0]
     assert (r.games, r.white_wins, r.black_wins, r.timeouts) == (10, 6, 3, 1)
-    # was `r.balance == 0.7` (1 - |White - Black| over all games, capped ones included): removed, it called
-    # capped cells balanced. Advantage is now over decided games, decisiveness apart, the cap censored.
+    # was `r.balance == 0.7` (1 - |White - Black| over all games, capped ones included), which called capped
+    # cells balanced; balance is now over decided games (NaN for a flagged cell), and the verdict is in words.
+    assert r.balance == pytest.approx(1 - 3 / 9)
     assert r.white_rate == 0.6 and r.completion == 0.9 and r.decisive == 0.9
     assert r.advantage == pytest.approx(6 / 9) and r.advantage_low < 0.5 < r.advantage_high
     assert r.unfinished_rate == 0.1 and not r.flagged and r.verdict.startswith("no clear advantage")

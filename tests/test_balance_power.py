@@ -73,3 +73,11 @@ def test_simulate_plan_prints_games_per_cell_and_plays_nothing(tmp_path, capsys:
     assert f"{games_needed_one(0.10, 0.9)} decided games" in capsys.readouterr().out
     assert simulate_main(["--white", "greedy", "--black", "greedy", "--grid", "season=spring", "--plan", "5"]) == 2
     assert "season='spring'" in capsys.readouterr().err
+
+
+def test_plan_with_the_batch_games_says_what_they_could_not_see(capsys: pytest.CaptureFixture[str]) -> None:
+    assert simulate_main(["--white", "greedy", "--black", "greedy", "--grid", "season=summer,winter",
+                          "--games", "100", "--plan", "5"]) == 0
+    d = math.ceil(100 * detectable_difference(100, 100))
+    assert f"with --games 100 (100 games a value): differences under {d} points could not be seen" in \
+        capsys.readouterr().out

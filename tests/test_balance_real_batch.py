@@ -57,6 +57,9 @@ def test_report_of_a_real_batch(batch: Path, tmp_path: Path, capsys: pytest.Capt
         assert r["length_median"] == km.median_survival_time_ or math.isinf(r["length_median"])
     (c,) = report.comparisons
     assert c.verdict() in md and "share of decided games" in c.verdict() and "decisive" in c.verdict()
-    assert "could not be seen (80% power)" in c.detectable_words() and c.detectable_words() in md
+    dec = math.ceil(100 * detectable_difference(PER_CELL, PER_CELL))
+    assert c.detectable_words().startswith(f"Winter: with {PER_CELL} games a cell, differences under {dec} points in "
+                                           f"decisiveness ({PER_CELL} against {PER_CELL} games)")
+    assert c.detectable_words().endswith("could not be seen (80% power).") and c.detectable_words() in md
     assert "## Game length" in md and "](figures/lengths.png)" in md
     assert "| rule | change across cells | season=summer | season=winter |" in md

@@ -37,6 +37,7 @@ def test_an_all_capped_cell_is_never_called_balanced() -> None:
     assert s.loc["summer", "verdict"].startswith("balanced")  # 1,000 decided games at exactly 50%
     winter = s.loc["winter"]
     assert winter["flagged"] and winter["unfinished_rate"] == 1.0 and math.isnan(winter["advantage"])
+    assert math.isnan(winter["balance"]) and s.loc["summer", "balance"] == 1.0  # was 1.000 for the capped cell
     assert "balanced" not in winter["verdict"] and "no balance verdict" in winter["verdict"]
     assert math.isinf(winter["length_median"])  # every game cut: the median is not reached, not "120"
     md = build_report(games, n_boot=50).markdown()
@@ -157,6 +158,7 @@ def test_a_rules_effect_against_agent_strength() -> None:
     assert "grows with skill: +2 → +10 → +20 points" in trend.sentence()
     md = build_report(games, n_boot=50).markdown()
     assert "## Does the verdict depend on skill?" in md and "grows with skill" in md
+    assert "Agent pairings are not compared here" in md and "White agent" not in md
     assert "](figures/advantage_by_strength.png)" in md
 
 

@@ -23,7 +23,7 @@ VARIANTS = {
     "terrafeud": {"season": "winter", "draw_after": 40},
     "pole": {"fortress_rounding": "down", "max_turns": 40},
     "cursed-lands": {"untiled": "plain", "turn_limit": 8},
-    "big-chess": {"max_rounds": 6},
+    "big-chess": {"max_turns": 10, "start": "army"},
 }
 
 

@@ -219,6 +219,11 @@ def summarize_games(g: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD, ma
     out["timeouts"] = unfinished
     out["timeout_rate"] = unfinished / n
     out["verdict"] = cell_verdict(out, seats, threshold, margin)
+    # the older single number, now over decided games and never for a flagged cell (it read 1.000 for a cell
+    # whose games all hit the cap): 1 - |first seat's share - second seat's share| of the decided games
+    second = wins[seats[1]] if len(seats) > 1 else 0
+    out["balance"] = (math.nan if out["flagged"] or not decided
+                      else 1 - abs(first - second) / decided)
     for kind in (*[k for k in VICTORIES if k not in ("draw", "unfinished")],
                  *sorted(set(map(str, g["victory"])) - set(VICTORIES)), "draw", "unfinished"):
         out[f"share_{kind}"] = float((g["victory"] == kind).mean())

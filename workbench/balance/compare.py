@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .cells import _fmt, _is_missing, check_games, compared_columns, is_agent
+from .cells import _fmt, _is_missing, cell_columns, check_games, compared_columns, is_agent
 from .power import detectable_difference
 from .stats import BalanceError, SPRTResult, adjust, compare_proportions, sprt
 from .survival import compare_lengths
@@ -108,6 +108,7 @@ class Comparison(VariantFinding):
     threshold: float = 0.2
     adv_detectable: float = math.nan  # smallest advantage difference these decided games could see (80% power)
     dec_detectable: float = math.nan
+    per_cell: int = 0  # games a cell (the smallest cell of either side)
     alpha: float = 0.05
 
     @property
@@ -199,17 +200,19 @@ class Comparison(VariantFinding):
         return f"{self.name}: {self.length_words()}"
 
     def detectable_words(self) -> str:
-        """What these games could not have seen: ``differences under 14 points ... could not be seen``."""
+        """What these games could not have seen: ``Winter: with 200 games a cell, differences under 14 points in
+        decisiveness (...) and under 15 points in advantage (...) could not be seen (80% power).``"""
         parts = []
         if not math.isnan(self.dec_detectable):
-            parts.append(f"decisiveness differences under {math.ceil(100 * self.dec_detectable)} points "
-                         f"({self.games_variant} vs {self.games_baseline} games)")
+            parts.append(f"differences under {math.ceil(100 * self.dec_detectable)} points in decisiveness "
+                         f"({self.games_variant} against {self.games_baseline} games)")
         if not math.isnan(self.adv_detectable):
-            parts.append(f"advantage differences under {math.ceil(100 * self.adv_detectable)} points "
-                         f"({self.decided_variant} vs {self.decided_baseline} decided games)")
+            parts.append(f"under {math.ceil(100 * self.adv_detectable)} points in advantage "
+                         f"({self.decided_variant} against {self.decided_baseline} decided games)")
+        per = f"with {self.per_cell} games a cell, " if self.per_cell else ""
         if not parts:
-            return f"{self.name}: too few games to see any difference."
-        return f"{self.name}: " + " and ".join(parts) + " could not be seen (80% power)."
+            return f"{self.name}: {per}too few games to see any difference."
+        return f"{self.name}: {per}" + " and ".join(parts) + " could not be seen (80% power)."
 
     def as_row(self) -> dict[str, Any]:
         """A flat dict for a DataFrame, with the verdicts."""
@@ -272,12 +275,16 @@ def compare(
             raise BalanceError(f"no games with {column}={_fmt(value)}"
                                + (f" where {dict(where)}" if where else "") + "; nothing to compare")
     first = seats_of(usable)[0]
+    keys = [k for k in cell_columns(usable) if k in usable.columns]
+    per_cell = int(min(part.groupby([part[k].map(_key) for k in keys]).size().min() if keys else len(part)
+                       for part in (a, b)))
     da, db = a[a["outcome"] == "win"], b[b["outcome"] == "win"]
     fa, fb = int((da["winner"] == first).sum()), int((db["winner"] == first).sum())
     c = Comparison(column, baseline, variant, len(a), len(b), seat=first, decided_baseline=len(da),
                    decided_variant=len(db), unit=length_unit(usable), threshold=threshold,
                    unfinished_baseline=float((a["outcome"] == "unfinished").mean()),
-                   unfinished_variant=float((b["outcome"] == "unfinished").mean()), correction="none")
+                   unfinished_variant=float((b["outcome"] == "unfinished").mean()), correction="none",
+                   per_cell=per_cell)
     if len(da) and len(db):
         adv = compare_proportions(fa, len(da), fb, len(db))
         c.adv_baseline, c.adv_variant = fa / len(da), fb / len(db)
@@ -300,9 +307,9 @@ def compare(
 
 def compare_toggles(
     games: pd.DataFrame, correction: str = "holm", alpha: float = 0.05, n_boot: int = 2000, seed: int = 0,
-    threshold: float = UNFINISHED_THRESHOLD,
+    threshold: float = UNFINISHED_THRESHOLD, agents: bool = True,
 ) -> list[Comparison]:
-    """Every varying rule (and agent) value against its baseline value, with corrected p-values.
+    """Every varying rule (and, with ``agents``, agent) value against its baseline value, with corrected p-values.
 
     The baseline is the rulebook default where the table has it (``default`` in a generic ``rules``
     table), otherwise the first value in sorted order; each other value of the column is one
@@ -311,6 +318,8 @@ def compare_toggles(
     usable = check_games(games, what="a comparison")
     comparisons: list[Comparison] = []
     for column in compared_columns(usable):
+        if not agents and is_agent(column):
+            continue
         values = sort_values({_key(v) for v in usable[column]})
         baseline = baseline_value(column, values)
         for variant in values:

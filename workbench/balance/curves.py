@@ -60,7 +60,7 @@ def response_curve(games: pd.DataFrame, column: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def curve_sentence(column: str, curve: pd.DataFrame, seat: str = "white") -> str:
+def curve_sentence(column: str, curve: pd.DataFrame, seat: str = "white", unit: str = "plies") -> str:
     """``archer_range 2 → 3 → 4: White's share of decided games 44% → 56% → 67%; decided 90% → ...; median length ...``."""
     values = " → ".join(str(v) + (" (rulebook)" if d else "") for v, d in zip(curve["value"], curve["default"],
                                                                               strict=True))
@@ -68,7 +68,7 @@ def curve_sentence(column: str, curve: pd.DataFrame, seat: str = "white") -> str
         return " → ".join("–" if math.isnan(x) else ("not reached" if math.isinf(x) else fmt.format(x)) for x in xs)
     return (f"{column} {values}: {seat.capitalize()}'s share of decided games {arrow(100 * curve['advantage'], '{:.0f}%')}; "
             f"decided {arrow(100 * curve['decisive'], '{:.0f}%')}; median length {arrow(curve['length_median'], '{:.0f}')} "
-            f"plies; unfinished {arrow(100 * curve['unfinished'], '{:.0f}%')} ({int(curve['games'].min())}+ games per value).")
+            f"{unit}; unfinished {arrow(100 * curve['unfinished'], '{:.0f}%')} ({int(curve['games'].min())}+ games per value).")
 
 
 def plot_response_curve(column: str, curve: pd.DataFrame, seat: str = "white") -> bytes:

@@ -131,8 +131,9 @@ def plan_grid(sizes: Mapping[str, int], diff: float = 0.05, power: float = 0.8, 
 
 
 def plan_text(sizes: Mapping[str, int], points: float, power: float = 0.8, alpha: float = 0.05,
-              base: float = 0.5) -> list[str]:
-    """The lines ``simulate --plan`` prints: games per cell for each comparison of the batch, no game played."""
+              base: float = 0.5, games: int | None = None) -> list[str]:
+    """The lines ``simulate --plan`` prints: games per cell for each comparison of the batch, no game played;
+    with ``games`` (the batch's ``--games``), also what that many games a cell could not see."""
     diff = points / 100
     total = math.prod(sizes.values()) if sizes else 1
     varying = {k: v for k, v in sizes.items() if v > 1}
@@ -153,6 +154,12 @@ def plan_text(sizes: Mapping[str, int], points: float, power: float = 0.8, alpha
     lines.append(f"  games per cell: {need} (decisiveness: share of games decided)")
     lines.append(f"  advantage counts decided games only: divide by the share decided, e.g. "
                  f"{math.ceil(need / 0.5)} games per cell if half the games are decided")
+    if games:
+        pooled = games * min(r.cells_per_value for r in rows)
+        d = detectable_difference(pooled, pooled, power, alpha, base)
+        seen = "no difference could be seen" if math.isnan(d) else \
+            f"differences under {math.ceil(100 * d)} points could not be seen"
+        lines.append(f"  with --games {games} ({pooled} games a value): {seen}")
     return lines
 
 

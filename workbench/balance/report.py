@@ -35,7 +35,7 @@ from .cells import (  # noqa: E402
 )
 from .compare import CORRECTION_NAMES, Comparison, compare_toggles, variant_name  # noqa: E402
 from .stats import BalanceError  # noqa: E402
-from .table import UNFINISHED_THRESHOLD, Study, seats_of, study_of  # noqa: E402
+from .table import UNFINISHED_THRESHOLD, Study, length_unit, seats_of, study_of  # noqa: E402
 
 
 @dataclass
@@ -445,7 +445,7 @@ def curves_section(games: pd.DataFrame) -> Section | None:
     tables = []
     for column in columns:
         curve = curves.response_curve(games, column)
-        section.paragraphs.append(curves.curve_sentence(column, curve, seats_of(games)[0]))
+        section.paragraphs.append(curves.curve_sentence(column, curve, seats_of(games)[0], length_unit(games)))
         section.figures.append((f"curve_{column}", curves.plot_response_curve(column, curve, seats_of(games)[0])))
         tables.append(pd.DataFrame({
             "parameter": column, "value": curve["value"], "games": curve["games"],
@@ -693,7 +693,7 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
     return Section("Study", paragraphs)
 
 
-def skill_section(games: pd.DataFrame) -> Section | None:
+def skill_section(games: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD) -> Section | None:
     """Advantage against agent strength, and whether each rule's effect grows or shrinks with skill."""
     if not skill.has_skill_levels(games):
         return None
@@ -704,6 +704,12 @@ def skill_section(games: pd.DataFrame) -> Section | None:
                   "from the agents' names, or read from a strength column). The figure shows "
                   f"{seat.capitalize()}'s share of decided games against strength, per rule cell."]
     paragraphs += [t.sentence() for t in skill.skill_trends(games)]
+    over = table[table["unfinished"] > threshold]
+    if len(over):
+        paragraphs.append("⚠ Over the unfinished threshold (drawn open; their advantage rests on the games that "
+                          "finished in time): " + "; ".join(f"{p}, {c}: {100 * u:.0f}% unfinished" for p, c, u in
+                                                             zip(over["pairing"], over["cell"], over["unfinished"],
+                                                                 strict=True)) + ".")
     shown = pd.DataFrame({
         "agents": table["pairing"], "cell": table["cell"], "games": table["games"], "decided": table["decided"],
         f"{seat.capitalize()} share of decided % [95% CI]": [_interval(a, lo, hi) for a, lo, hi in
@@ -711,7 +717,7 @@ def skill_section(games: pd.DataFrame) -> Section | None:
         "unfinished %": [_pct(x) for x in table["unfinished"]],
     })
     return Section("Does the verdict depend on skill?", paragraphs, shown,
-                   [("advantage_by_strength", skill.plot_advantage_by_strength(table, seat))])
+                   [("advantage_by_strength", skill.plot_advantage_by_strength(table, seat, threshold))])
 
 
 def build_report(
@@ -741,7 +747,9 @@ def build_report(
         study.cap_source = "given by the caller, as played"
     summary = summarize_cells(usable, events, threshold=threshold)
     keys = cell_columns(usable)
-    comparisons = compare_toggles(usable, correction=correction, alpha=alpha, n_boot=n_boot, threshold=threshold)
+    levels = skill.has_skill_levels(usable)  # agent pairings are then the skill question, not a rule comparison
+    comparisons = compare_toggles(usable, correction=correction, alpha=alpha, n_boot=n_boot, threshold=threshold,
+                                  agents=not levels)
     errors = len(games) - len(usable)
     sections = [study_section(study, usable, summary, errors, source),
                 Section("Summary", [f"One row per cell; ⚠ marks a cell over {100 * threshold:.0f}% unfinished. Where "
@@ -767,14 +775,16 @@ def build_report(
              "the three quantities apart: decisiveness (share decided) and advantage (first seat's share of decided "
              "games) by two-proportion z-tests (Fisher's exact test for small counts), length by the log-rank test "
              f"with a bootstrap interval of the median difference. p-values are {corr}-corrected over all "
-             f"{3 * len(comparisons)} tests; significant at {alpha}. Each sentence names what moved first.",
+             f"{3 * len(comparisons)} tests; significant at {alpha}. Each sentence names what moved first."
+             + (" Agent pairings are not compared here: the same rule cells at several strengths are the skill "
+                "section's question, and these comparisons pool over the strengths." if levels else ""),
              *_start_bound_words(usable), *[c.verdict() for c in comparisons],
              "What these games could not have seen:", *[c.detectable_words() for c in comparisons]],
             comparisons_frame(comparisons), [("comparisons", plot_comparisons(comparisons))]))
     else:
         sections.append(Section("Comparisons", ["No comparison: every toggle, parameter and agent takes one value in "
                                                 "this table."]))
-    level = skill_section(usable)
+    level = skill_section(usable, threshold) if levels else None
     if level is not None:
         sections.append(level)
     curve = curves_section(usable)

@@ -171,8 +171,9 @@ def skill_trends(games: pd.DataFrame) -> list[SkillTrend]:
     return out
 
 
-def plot_advantage_by_strength(table: pd.DataFrame, seat: str = "white") -> bytes:
-    """The first seat's share of decided games (95% Wilson) against strength, one line per rule cell."""
+def plot_advantage_by_strength(table: pd.DataFrame, seat: str = "white", threshold: float = 0.2) -> bytes:
+    """The first seat's share of decided games (95% Wilson) against strength, one line per rule cell; a point
+    whose cell has more unfinished games than ``threshold`` is drawn open (no verdict there)."""
     from .report import _png, plt
 
     fig, ax = plt.subplots(figsize=(7, 3.6))
@@ -186,10 +187,13 @@ def plot_advantage_by_strength(table: pd.DataFrame, seat: str = "white") -> byte
         err = np.vstack([(y - part["low"]).clip(lower=0).fillna(0), (part["high"] - y).clip(lower=0).fillna(0)])
         ax.errorbar(x, y, yerr=err, color=palette.FIRST, ls=styles[i % len(styles)], marker=markers[i % len(markers)],
                     capsize=2, lw=1.2, label=_fmt(cell))
+        over = (part["unfinished"] > threshold).to_numpy()
+        if over.any():
+            ax.plot(x[over], y[over], ls="none", marker=markers[i % len(markers)], mfc="white", mec=palette.FIRST)
     ax.axhline(0.5, color=palette.REFERENCE, lw=0.8, ls="--")
     ax.set_xticks(range(len(levels)), levels, fontsize=8)
     ax.set_ylim(-0.02, 1.02)
-    ax.set_xlabel("agents, weakest to strongest (assumed order)")
+    ax.set_xlabel(f"agents, weakest to strongest (assumed order); open = over {100 * threshold:.0f}% unfinished")
     ax.set_ylabel(f"{seat.capitalize()}'s share of decided games")
     ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
     fig.tight_layout()

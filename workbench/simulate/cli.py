@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
                     raise SimulationError(f"--rules {key}={value}: {exc}") from None
             grid[key] = [value]
         if args.plan is not None:
-            return _plan(grid, args.plan, args.power, game.name)
+            return _plan(grid, args.plan, args.power, game.name, args.games)
         t0 = time.perf_counter()
         result = simulate(grid or None, white, black, args.games, seed=args.seed, game=game.name, agents=agents,
                           max_plies=args.max_plies, workers=args.workers, scheduler=args.scheduler,
@@ -176,7 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _plan(grid: dict[str, list[str]], points: float, power: float, game: str = "terrafeud") -> int:
+def _plan(grid: dict[str, list[str]], points: float, power: float, game: str = "terrafeud",
+          games: int | None = None) -> int:
     """``--plan``: games per cell for the batch's comparisons (``workbench.balance.power``), nothing played."""
     from workbench.balance.power import plan_text
 
@@ -189,6 +190,6 @@ def _plan(grid: dict[str, list[str]], points: float, power: float, game: str = "
         from .protocol_play import expand_protocol_grid
 
         expand_protocol_grid(game, grid or None)
-    for line in plan_text({k: len(v) for k, v in grid.items()}, points, power):
+    for line in plan_text({k: len(v) for k, v in grid.items()}, points, power, games=games):
         print(line)
     return 0

@@ -64,7 +64,7 @@ def _teams(value: Any) -> str:
     return value.strip()
 
 
-def _card_cost(name: str):
+def _card_cost(name: str, high: int = 100000):
     def parse(value: Any) -> int | None:
         if value is None or (isinstance(value, str) and value.strip().lower() in ("card", "none", "")):
             return None
@@ -76,8 +76,8 @@ def _card_cost(name: str):
             raise RulesError(f"parameter {name}={value!r:.40}: must be a whole number 0..100000 or card") from None
         if isinstance(n, float) and n.is_integer():
             n = int(n)
-        if not isinstance(n, int) or not 0 <= n <= 100000:
-            raise RulesError(f"parameter {name}={value!r:.40}: must be a whole number 0..100000 or card")
+        if not isinstance(n, int) or not 0 <= n <= high:
+            raise RulesError(f"parameter {name}={value!r:.40}: must be a whole number 0..{high} or card")
         return n
     return parse
 
@@ -142,7 +142,7 @@ def _params() -> list[Param]:
         if card.income:
             p.append(Param(f"income_{card.key}", "int", None,
                            f"treasury per own {card.key} at the start of its owner's turn (default: the card's {card.income})",
-                           "decided (B13, B28; card data)", 0, 10000, custom=_card_cost(f"income_{card.key}")))
+                           "decided (B13, B28; card data)", 0, 10000, custom=_card_cost(f"income_{card.key}", 10000)))
     return p
 
 
