@@ -10,7 +10,6 @@ from __future__ import annotations
 from workbench.engine.telemetry import RULES  # noqa: F401 - re-exported
 
 from .dataset import (  # noqa: F401 - re-exported
-    _schema_game,
     DAMAGED_PREFIX,
     MERGE_ROWS,
     PART_NAME,
@@ -22,6 +21,7 @@ from .dataset import (  # noqa: F401 - re-exported
     _parts,
     _read_part,
     _run_of,
+    _schema_game,
     _write_atomic,
     check_one_batch,
     compact_dataset,
