@@ -1185,12 +1185,13 @@ class GameState:
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:
         p.text(str(self))
 
+    # The drawing layer sits above the engine: the composition root (``workbench/__init__.py``)
+    # installs its renderer here, so a notebook shows a picture without the engine importing viz.
+    svg_renderer: Any = None
+
     def _repr_svg_(self) -> str | None:
-        try:
-            from workbench.viz.svg import board_svg
-        except ImportError:  # the engine works without the drawing layer
-            return None
-        return board_svg(self)
+        renderer = GameState.svg_renderer
+        return None if renderer is None else renderer(self)
 
 
 __all__ = [
