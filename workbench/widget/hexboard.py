@@ -21,6 +21,7 @@ import anywidget
 import traitlets
 
 from workbench.engine import HEX_NAMES, GameState, RulesConfig, new_game
+from workbench.engine.analysis import detached
 from workbench.engine.geometry import parse_hex
 from workbench.engine.rules import parse_pairs
 from workbench.scenarios.start import NO_SERVER_FILES
@@ -290,16 +291,24 @@ class HexBoard(anywidget.AnyWidget):
         del sync_data
 
     def _do(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
-        """Run a controller gesture; a user-facing error becomes the panel message, then redraw."""
+        """Run a controller gesture; any failure becomes one plain panel message (never a traceback), then redraw."""
         with self._lock:
             try:
                 fn(*args, **kwargs)
             except (WidgetError, ValueError, OSError) as exc:
                 self.controller.error(str(exc)[:300])
+            except Exception as exc:  # noqa: BLE001 - a bug must not put server paths on the page or leave it busy
+                self.controller.error(plain_failure(exc))
             self._sync()
 
     def _sync(self) -> None:
-        self.view = self.controller.view()
+        try:
+            view = self.controller.view()
+        except Exception as exc:  # noqa: BLE001 - drawing failed: say so plainly, keep the board usable
+            self.controller.error(plain_failure(exc))
+            view = {**self.view, "message": self.controller.message, "level": "error",
+                    "seq": self.view.get("seq", 0) + 1}
+        self.view = view
 
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
         """Dispatch one message from the JavaScript (see ``hexboard.js`` ``send``), after checking it."""
@@ -392,7 +401,7 @@ class HexBoard(anywidget.AnyWidget):
         c = self.controller
         if not c.agent_to_move():
             return
-        agent, state, ply, state_id = c.agent, c.state.clone(), c.state.ply, id(c.state)
+        agent, state, ply, state_id = c.agent, detached(c.state), c.state.ply, id(c.node)
         self.busy = f"{c.agent_name} is thinking…"
 
         def work() -> None:
@@ -459,6 +468,12 @@ class HexBoard(anywidget.AnyWidget):
 # Rules the page may not set: ``start`` names a server file (a path from the browser would read any file
 # and echo its first key), and explicit hexes come with scenarios, which the picker or an upload brings.
 PAGE_FORBIDDEN_RULES = ("start",)
+
+
+def plain_failure(exc: BaseException) -> str:
+    """One line for the panel about an unexpected failure: its kind and a short text, no traceback or path."""
+    text = re.sub(r"(/[^\s/'\"]+)+/?", "…", str(exc))[:160]
+    return f"the board could not do that ({type(exc).__name__}{': ' + text if text else ''})"
 
 
 def _page_rules(rules: dict[str, Any]) -> dict[str, Any]:
