@@ -772,6 +772,7 @@ class BoardController:
         self._adopt(state)
         self.analysis = None
         self.lines = None
+        self.scenario_source = None
         self.scenario_states = []
         self.scenario_title = None
         self.scenario_checks = []
@@ -938,11 +939,42 @@ class BoardController:
             str(p.relative_to(SCENARIO_ROOT)) for p in SCENARIO_ROOT.rglob("*.yaml") if p.is_file() and not p.is_symlink()
         )
 
+    def scenario_catalog(self, verdicts: bool = False) -> list[dict[str, Any]]:
+        """The picker's rows: file, title and (once run) the verdict of its checks, e.g. ``pass 3/3``.
+
+        Titles are read from the files; verdicts come from running each file's checks (``verdicts=True``,
+        cached per file and modification time), which the widget does in a thread.
+        """
+        out = []
+        for name in self.scenario_files():
+            path = SCENARIO_ROOT / name
+            try:
+                mtime = path.stat().st_mtime_ns
+            except OSError:
+                continue
+            entry = _CATALOG.get(name)
+            if entry is None or entry["mtime"] != mtime:
+                entry = {"mtime": mtime, "title": _title_of(path), "verdict": None}
+                _CATALOG[name] = entry
+            if verdicts and entry["verdict"] is None:
+                entry["verdict"] = _verdict_of(path)
+            out.append({"name": name, "title": entry["title"], "verdict": entry["verdict"]})
+        return out
+
+    def catalog_rows(self, refresh: bool = False, verdicts: bool = False) -> list[dict[str, Any]]:
+        """The picker's rows, listed once per board (``refresh`` lists the folder again, ``verdicts`` runs the checks)."""
+        rows = getattr(self, "_catalog_rows", None)
+        if rows is None or refresh or verdicts:
+            rows = self.scenario_catalog(verdicts)
+            self._catalog_rows = rows
+        return rows
+
     def pick_scenario(self, name: str) -> None:
         """Load a scenario chosen in the picker; only names the picker lists are accepted."""
         if name not in self.scenario_files():
             raise WidgetError("pick a scenario from the list (it holds the project's scenarios/ files)")
         self.load_scenario(SCENARIO_ROOT / name)
+        self.scenario_source = name
 
     def load_scenario(self, path: str | Path) -> None:
         """Show a scenario file's position and its checks (``check`` / ``step`` walk through them)."""
@@ -959,6 +991,7 @@ class BoardController:
         except (ValueError, RecursionError, MemoryError) as exc:  # ScenarioError names file and line
             raise WidgetError(_short(str(exc) if not isinstance(exc, RecursionError) else f"{source}: nested too deeply")) from None
         self._set_state(start)
+        self.scenario_source = source  # the picker shows the file this came from (an upload is not a listed file)
         self.scenario = scenario
         self.scenario_title = str(scenario.title)
         self.scenario_checks = [describe_check(check, results.get(check.index)) for check in scenario.checks]
@@ -971,7 +1004,10 @@ class BoardController:
         if first_play is not None:
             self._check_states(first_play)
         passed = sum(1 for c in self.scenario_checks if c["status"] == "pass")
-        self.say(f"scenario: {scenario.title} · {passed} of {len(self.scenario_checks)} checks pass")
+        empty = sum(1 for c in self.scenario_checks if c["status"] == "empty")
+        counted = len(self.scenario_checks) - empty
+        self.say(f"scenario: {scenario.title} · {passed} of {counted} checks pass"
+                 + (f" · {empty} {'check asserts' if empty == 1 else 'checks assert'} nothing" if empty else ""))
 
     def _check_states(self, check: Any) -> None:
         from workbench.scenarios.checks import play_actions
@@ -1555,7 +1591,9 @@ class BoardController:
                 "count": len(self.scenario_states),
                 "checks": self.scenario_checks,
             },
-            "scenario_files": self.scenario_files(),
+            "scenario_files": [row["name"] for row in self.catalog_rows()],
+            "catalog": self.catalog_rows(),
+            "scenario_source": getattr(self, "scenario_source", None),
             "editing": self.editing,
             "edit_piece": self.edit_piece,
             "threatened": [SIDE_NAMES[s] for s in threatened],
@@ -1613,6 +1651,11 @@ def describe_check(check: Any, result: Any) -> dict[str, Any]:
         if k == "to_move" or k == "winner":
             v = SIDE_NAMES[v] if isinstance(v, int) else (v or "none")
         parts.append(f"{k}: {v}")
+    empty = not parts or (check.note and len(parts) == 1)
+    if empty:  # a check that asserts nothing is not a pass (the editor's stub)
+        return {"index": check.index, "line": check.line, "status": "empty",
+                "asserts": (str(check.note) + ": " if check.note else "") + "asserts nothing yet",
+                "message": "add legal/illegal actions, or play and expect, to make this a check"}
     return {
         "index": check.index,
         "line": check.line,
@@ -1705,6 +1748,56 @@ def describe_score(white: float, ply: int) -> str:
     return f"{white:+.2f} for White: {side} is better by {abs(white):.2f} ({EVAL_UNITS})"
 
 
+LINES = 3  # best lines shown by the analysis
+LINE_PLIES = 4  # moves shown in each line
+
+
+def best_lines(state: GameState, seconds: float = 1.0, count: int = LINES) -> list[dict[str, Any]]:
+    """Several best lines: the search run once per candidate (the earlier bests excluded at the root).
+
+    Each line gives its first move's search value (White's view), the depth its search finished and
+    the nodes it visited, then the replies a short search expects. The engine and the agents decide
+    everything; the board only shows it.
+    """
+    search = _optional("workbench.agents.search", "SearchAgent", "the analysis")
+
+    class RootLimited(search):  # type: ignore[misc, valid-type]
+        """The search with some root actions left out (the lines already found)."""
+
+        excluded: list[Action] = []
+
+        def _legal(self, st: GameState) -> list[Action]:
+            acts = [a for a in st.legal_actions() if a not in self.excluded]
+            return acts or st.legal_actions()
+
+    if state.is_terminal():
+        return []
+    legal = state.legal_actions()
+    out: list[dict[str, Any]] = []
+    excluded: list[Action] = []
+    per = max(0.05, seconds / max(1, min(count, len(legal))))
+    for _ in range(min(count, len(legal))):
+        agent = RootLimited(seed=0, seconds=per * 0.75)
+        agent.excluded = list(excluded)
+        probe = detached(state)
+        mover = probe.to_move
+        action = agent.select_action(probe)
+        value = agent.score if agent.score is not None else 0.0
+        white = value if mover == 0 else -value
+        texts = [probe.action_to_string(action)]
+        probe.apply(action, check=False)
+        for _ in range(LINE_PLIES - 1):
+            if probe.is_terminal():
+                break
+            reply = search(seed=0, seconds=per * 0.25 / (LINE_PLIES - 1)).select_action(probe)
+            texts.append(probe.action_to_string(reply))
+            probe.apply(reply, check=False)
+        out.append({"moves": texts, "eval": round(white, 2), "depth": agent.reached, "nodes": agent.searched,
+                    "arrow": [[hex_name(a), hex_name(b), k] for a, b, k in _action_pairs(action)]})
+        excluded.append(action)
+    return out
+
+
 def capped_agent_spec(spec: str) -> tuple[str, list[str]]:
     """An agent spec from the page with every parameter checked and capped (AGENT_LIMITS).
 
@@ -1755,6 +1848,34 @@ __all__ = [
     "describe_score", "evaluation_spec", "scored_choice",
     "read_small_file",
 ]
+
+
+_CATALOG: dict[str, dict[str, Any]] = {}  # scenario file -> title and verdict (per process: files rarely change)
+
+
+def _title_of(path: Path) -> str:
+    """A scenario file's ``title:`` line (read as text: the picker lists every file quickly)."""
+    try:
+        text = read_small_file(path)
+    except WidgetError:
+        return "(unreadable)"
+    m = re.search(r"^title:\s*(.+)$", text, re.M)
+    return _short(m.group(1).strip().strip("'\""), 120) if m else path.stem
+
+
+def _verdict_of(path: Path) -> str:
+    """``pass 3/3``, ``FAIL 1/3``, ``error`` or ``no checks`` for one scenario file (its checks run by the loader)."""
+    try:
+        load = _optional("workbench.scenarios", "load_scenario_text", "the picker's verdicts")
+        results = load(read_small_file(path), source=str(path.name)).run()
+    except Exception:  # noqa: BLE001 - one bad file must not hide the others' verdicts
+        return "error"
+    if not results:
+        return "no checks"
+    ok = sum(1 for r in results if r.status == "pass")
+    if any(r.status == "error" for r in results):
+        return f"error {ok}/{len(results)}"
+    return f"{'pass' if ok == len(results) else 'FAIL'} {ok}/{len(results)}"
 
 
 def _named(detail: dict[str, Any]) -> dict[str, Any]:

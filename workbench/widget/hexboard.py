@@ -31,8 +31,10 @@ from .controller import (
     HEATS,
     MAX_FILE_BYTES,
     OVERLAYS,
+    SHAPE_COLOURS,
     BoardController,
     WidgetError,
+    best_lines,
     capped_agent_spec,
     fresh_seed,
     scored_choice,
@@ -43,6 +45,7 @@ _SIDES = ("white", "black")
 _PALETTE = ("F", "K", "P", "C", "A", "I", "f", "k", "p", "c", "a", "i", "", "marker")
 MAX_TEXT = 500  # any string field of a message but an upload's text
 MAX_KEYS = 40  # fields in one message, rules in one new-game request
+MAX_PASTE_BYTES = 64 * 1024  # a pasted position or move list
 
 
 def _str(limit: int = MAX_TEXT, choices: tuple[str, ...] | None = None) -> Callable[[str, Any], Any]:
@@ -125,9 +128,23 @@ MESSAGE_FIELDS: dict[str, dict[str, Callable[[str, Any], Any]]] = {
     "edit": {}, "edit_done": {}, "edit_cancel": {}, "edit_clear": {},
     "edit_piece": {"piece": _str(8, _PALETTE)},
     "edit_to_move": {"side": _str(8, _SIDES)},
+    "nav": {"to": _str(8, ("back", "forward", "home", "end")), "count": _int(1, 100_000)},
+    "node": {"id": _int(0, 10**9)},
+    "promote": {"id": _int(0, 10**9)},
+    "delete": {"id": _int(0, 10**9)},
+    "main_line": {},
+    "shape": {"from": _hex, "to": _hex, "colour": _str(8, SHAPE_COLOURS)},
+    "clear_shapes": {},
+    "drag": {"from": _hex, "to": _hex},
+    "paste": {"text": _str(MAX_PASTE_BYTES)},
+    "copy": {"what": _str(10, ("moves", "position"))},
+    "analysis": {"on": _bool},
+    "catalog": {"verdicts": _bool},
 }
 # What the page may still do while an agent thinks (the rest waits for its move).
-WHILE_THINKING = {"overlay", "heat", "flip", "agent", "new_game", "undo", "download", "cancel"}
+WHILE_THINKING = {"overlay", "heat", "flip", "agent", "new_game", "undo", "download", "cancel", "analysis", "shape",
+                  "clear_shapes", "copy", "catalog"}
+ANALYSIS_STEPS = (0.6, 1.2, 2.4)  # continuous analysis: seconds per pass on one position, deepening, then it rests
 
 
 def validate_message(content: Any) -> tuple[str, dict[str, Any]]:
@@ -159,6 +176,7 @@ class HexBoard(anywidget.AnyWidget):
     export_text = traitlets.Unicode("").tag(sync=True)
     download = traitlets.Dict().tag(sync=True)  # {"name", "text", "n"}: the page saves it as a file
     busy = traitlets.Unicode("").tag(sync=True)  # what the kernel is doing for the page ("" when idle)
+    clipboard = traitlets.Dict().tag(sync=True)  # {"text", "n"}: what Copy put in the text box
 
     def __init__(
         self,
@@ -181,6 +199,9 @@ class HexBoard(anywidget.AnyWidget):
         self._thinking: threading.Thread | None = None
         self._evaluating: threading.Thread | None = None  # Evaluate's search (the page stays live)
         self._downloads = 0
+        self._analyser: threading.Thread | None = None  # continuous analysis
+        self._analysis_wake = threading.Event()
+        self._cataloguing: threading.Thread | None = None
         self.on_msg(self._on_msg)
         if agent:
             self.controller.set_agent(agent, agent_side, seed=agent_seed)
@@ -352,6 +373,18 @@ class HexBoard(anywidget.AnyWidget):
                 "edit_clear": c.clear_board,
                 "edit_piece": lambda: c.set_edit_piece(f.get("piece", "")),
                 "edit_to_move": lambda: c.set_edit_to_move(f.get("side", "white")),
+                "nav": lambda: c.nav(f["to"], f.get("count", 1)),
+                "node": lambda: c.goto_node(f["id"]),
+                "promote": lambda: c.promote(f.get("id")),
+                "delete": lambda: c.delete_variation(f.get("id")),
+                "main_line": c.to_main_line,
+                "shape": lambda: c.shape(f["from"], f.get("to"), f.get("colour", "green")),
+                "clear_shapes": c.clear_shapes,
+                "drag": lambda: c.drag(f["from"], f["to"]),
+                "paste": lambda: c.paste_text(f.get("text", "")),
+                "copy": lambda: self._copy(f.get("what", "moves")),
+                "analysis": lambda: self._set_analysis(f.get("on", False)),
+                "catalog": lambda: self._catalog(f.get("verdicts", False)),
             }
             c.agent_runner = self._start_agent  # an agent answering a page gesture thinks in a thread
             token = NO_SERVER_FILES.set(True)  # nothing the page sends opens a server file (start=)
@@ -370,6 +403,105 @@ class HexBoard(anywidget.AnyWidget):
         c.set_agent(spec, side)
         if notes and not c.message.startswith(("the", "unknown")):
             c.warn(f"{spec} plays {side} ({'; '.join(notes)}: the board caps what a page may ask)")
+
+    def _copy(self, what: str) -> None:
+        text = self.controller.copy_text(what)
+        self._downloads += 1
+        self.clipboard = {"text": text, "n": self._downloads}
+        self.controller.say(f"the {'move list' if what == 'moves' else 'position'} is in the text box: select and copy it")
+
+    def _catalog(self, verdicts: bool) -> None:
+        """List the scenario files again; with ``verdicts`` run every file's checks in a thread (busy sign)."""
+        c = self.controller
+        if not verdicts:
+            c.catalog_rows(refresh=True)
+            return
+        if self._cataloguing is not None:
+            return
+        self.busy = "running every scenario's checks…"
+
+        def work() -> None:
+            try:
+                rows, error = c.scenario_catalog(verdicts=True), None
+            except Exception as exc:  # noqa: BLE001 - reported on the panel, never a traceback
+                rows, error = None, plain_failure(exc)
+            with self._lock:
+                self._cataloguing = None
+                self.busy = self._busy_text()
+                if rows is not None:
+                    c._catalog_rows = rows
+                    done = sum(1 for r in rows if r["verdict"] and r["verdict"].startswith("pass"))
+                    c.say(f"checked {len(rows)} scenario files: {done} pass")
+                else:
+                    c.error(error or "")
+                self._sync()
+
+        self._cataloguing = threading.Thread(target=work, name="hexboard-catalog", daemon=True)
+        self._cataloguing.start()
+
+    def _busy_text(self) -> str:
+        """The busy sign for what still runs (an agent's move first: the page waits for it)."""
+        if self._thinking is not None:
+            return self.busy if self.busy.endswith("thinking…") else f"{self.controller.agent_name} is thinking…"
+        if self._evaluating is not None:
+            return "evaluating…"
+        if self._cataloguing is not None:
+            return "running every scenario's checks…"
+        if self.controller.analysing:
+            return "analysing…"
+        return ""
+
+    def _set_analysis(self, on: bool) -> None:
+        """Switch continuous analysis on or off: a thread searches the position shown, deeper each pass."""
+        c = self.controller
+        c.analysing = on
+        self.busy = self._busy_text()
+        if not on:
+            self._analysis_wake.set()
+            c.say("analysis off")
+            return
+        c.say("analysis on: several best lines of the position shown, deepening (switch off to stop)")
+        if self._analyser is not None and self._analyser.is_alive():
+            self._analysis_wake.set()
+            return
+
+        def work() -> None:
+            done_for: tuple[int, int] | None = None
+            while c.analysing:
+                with self._lock:
+                    key = (id(c.tree), c.node.id)
+                    state = detached(c.state) if not c.state.is_terminal() else None
+                if state is None or done_for == key:
+                    self._analysis_wake.wait(0.5)
+                    self._analysis_wake.clear()
+                    continue
+                for seconds in ANALYSIS_STEPS:
+                    try:
+                        lines, error = best_lines(state, seconds), None
+                    except Exception as exc:  # noqa: BLE001 - reported on the panel, never a traceback
+                        lines, error = None, plain_failure(exc)
+                    with self._lock:
+                        if not c.analysing or (id(c.tree), c.node.id) != key:
+                            break
+                        if error:
+                            c.error(error)
+                            c.analysing = False
+                        else:
+                            c.lines = {"node": c.node.id, "lines": lines, "seconds": seconds,
+                                       "final": seconds == ANALYSIS_STEPS[-1]}
+                        self.busy = self._busy_text()
+                        self._sync()
+                    if error:
+                        break
+                else:
+                    done_for = key
+            with self._lock:
+                self._analyser = None
+                self.busy = self._busy_text()
+                self._sync()
+
+        self._analyser = threading.Thread(target=work, name="hexboard-analysis", daemon=True)
+        self._analyser.start()
 
     def _set_heat(self, kind: str, side: str) -> None:
         self.controller.heat = kind or None
@@ -412,7 +544,7 @@ class HexBoard(anywidget.AnyWidget):
                 action, score, source, error = None, 0.0, "", f"{c.agent_name} failed: {type(exc).__name__}: {str(exc)[:200]}"
             with self._lock:
                 self._thinking = None
-                self.busy = ""
+                self.busy = self._busy_text()
                 if error:
                     c.error(error)
                 elif action is not None and c.agent is agent:
@@ -448,7 +580,7 @@ class HexBoard(anywidget.AnyWidget):
                 error = f"the evaluation failed: {type(exc).__name__}: {str(exc)[:200]}"
             with self._lock:
                 self._evaluating = None
-                self.busy = "" if self._thinking is None else self.busy
+                self.busy = self._busy_text()
                 if error:
                     c.error(error)
                 elif action is not None and c.state.key() == state.key():
@@ -460,7 +592,7 @@ class HexBoard(anywidget.AnyWidget):
 
     def wait(self, timeout: float = 30.0) -> None:
         """Wait until an agent thinking (or an evaluation running) for the page has finished (scripts, tests)."""
-        for t in (self._thinking, self._evaluating):
+        for t in (self._thinking, self._evaluating, self._cataloguing):
             if t is not None:
                 t.join(timeout)
 
