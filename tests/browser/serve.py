@@ -63,6 +63,7 @@ class NotebookServer:
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen | None = None
     log_path: Path | None = None
+    extra: tuple[str, ...] = ()  # more command-line options (``--theme=dark`` for Voila)
 
     @property
     def url(self) -> str:
@@ -98,6 +99,7 @@ class NotebookServer:
                 "--no-browser", f"--port={self.port}", "--Voila.ip=127.0.0.1",
                 f"--Voila.root_dir={self.notebook.parent}",
             ]
+        cmd += list(self.extra)
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
                 cmd, cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True

@@ -884,7 +884,7 @@ class BoardController:
             "text": f"{describe_score(score, st.ply)} · best: {st.action_to_string(action)} "
                     f"({agent_spec}, {how})",
         }
-        self.say(f"Evaluation: {self.analysis['text']}")
+        self.clear_message()  # the evaluation box shows it, once
         return self.analysis
 
     def rules_summary(self) -> dict[str, Any]:
@@ -980,6 +980,10 @@ class BoardController:
         """Show a scenario file's position and its checks (``check`` / ``step`` walk through them)."""
         text = read_small_file(path)
         self.load_scenario_text(text, str(path))
+        try:  # a project file keeps its picker name, so the picker shows it
+            self.scenario_source = str(Path(path).resolve().relative_to(SCENARIO_ROOT))
+        except ValueError:
+            pass
 
     def load_scenario_text(self, text: str, source: str) -> None:
         """Show a scenario given as YAML text (an upload or a file), named ``source`` in errors."""
