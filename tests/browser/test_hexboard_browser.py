@@ -61,7 +61,7 @@ def play_knight_and_check(page) -> None:  # noqa: ANN001
     page.wait_for_selector('.tf-piece[data-hex="f5"][data-piece="K"]', timeout=15_000)
     assert board.locator('.tf-piece[data-hex="f3"]').count() == 0
     assert page.locator(".tf-status").get_attribute("data-to-move") == "black"
-    assert page.locator(".tf-moves li").all_inner_texts() == ["f3-f5"]
+    assert page.locator(".tf-moves .tf-move-text").all_inner_texts() == ["f3-f5"]
     assert board.locator(".tf-target").count() == 0
 
 
