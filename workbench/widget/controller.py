@@ -652,6 +652,7 @@ class BoardController:
         while not node.is_main():
             node = node.parent
         self._move_to(node)
+        node.last = None  # → goes on along the main line from here
         self.cancel()
 
     # ------------------------------------------------------------------ drawings, drag and drop, text
