@@ -170,6 +170,10 @@ class State:
         raise NotImplementedError
 
     # ----------------------------------------------------------------- defaults
+    def __deepcopy__(self, memo: dict) -> State:
+        """``copy.deepcopy`` (OpenSpiel clones Python states that way) is the game's own ``clone``."""
+        return self.clone()
+
     def is_chance_node(self) -> bool:
         """True when chance moves next."""
         return self.current_player() == CHANCE
@@ -206,7 +210,9 @@ class State:
 
     def observation_string(self, player: int | None = None) -> str:
         """What ``player`` sees, as text (hidden information left out); the whole state by default."""
-        return str(self)
+        import json
+
+        return json.dumps(self.to_dict(), sort_keys=True, default=str)
 
     def view(self, player: int, seed: int = 0) -> State:
         """A state an agent of ``player`` may search: hidden information resampled from ``seed``."""
@@ -303,6 +309,10 @@ class GameDef:
     def int_to_action(self, state: State, number: int) -> Any:
         """Inverse of ``action_to_int`` in ``state``."""
         return number
+
+    def legal_ints(self, state: State) -> list[int]:
+        """``action_to_int`` of every legal action, sorted (a game may compute them all at once)."""
+        return sorted(self.action_to_int(state, a) for a in state.legal_actions())
 
     def layout(self, rules: Rules | None = None) -> Layout:
         """The board's cells and shape."""

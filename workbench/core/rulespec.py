@@ -156,10 +156,22 @@ class Rules(Mapping[str, Any]):
         return self._values[key]
 
     def __getattr__(self, key: str) -> Any:
+        if key.startswith("_"):
+            raise AttributeError(key)
         try:
             return self._values[key]
         except KeyError:
             raise AttributeError(key) from None
+
+    def __copy__(self) -> Rules:
+        return self  # immutable
+
+    def __deepcopy__(self, memo: dict) -> Rules:
+        return self
+
+    def __reduce__(self) -> tuple:
+        # pickled by game name and values (a spec holds parser functions); rebuilt through the registry
+        return (_rebuild_rules, (self._spec.game, self.to_dict()))
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._values)
@@ -191,6 +203,12 @@ class Rules(Mapping[str, Any]):
     def to_dict(self) -> dict[str, Any]:
         """Every value, JSON-ready (tuples become lists)."""
         return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self._values.items()}
+
+
+def _rebuild_rules(game: str, values: dict[str, Any]) -> Rules:
+    from workbench.games import get
+
+    return get(game).spec.make(values)
 
 
 def _hashable(value: Any) -> Any:
@@ -286,3 +304,16 @@ def parse_pairs(text: str) -> dict[str, str]:
         else:
             raise RulesError(f"{_short(chunk)}: a rule is written name=value")
     return out
+
+
+def spec_table(spec: RulesSpec, markdown: bool = True) -> str:
+    """A game's rules as Markdown (docs) or aligned text (``python -m workbench rules --game NAME``)."""
+    head = ("name", "default", "allowed", "rulebook source", "meaning")
+    rows = [(r["name"], r["default"], r["allowed"], r["source"], r["meaning"]) for r in spec.table()]
+    if markdown:
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        lines += ["| `" + r[0] + "` | " + " | ".join(r[1:]) + " |" for r in rows]
+        return "\n".join(lines)
+    widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
+    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
+    return "\n".join(fmt.format(*r).rstrip() for r in [head, *rows])

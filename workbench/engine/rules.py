@@ -406,6 +406,18 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(prog="python -m workbench rules", description=main.__doc__)
     ap.add_argument("--markdown", action="store_true", help="the Markdown table of docs/rulings.md")
+    ap.add_argument("--game", default="terrafeud", help="the game whose rules to list (python -m workbench games)")
     args = ap.parse_args(argv)
+    if args.game.strip().lower() != "terrafeud":
+        from workbench.core.rulespec import spec_table
+        from workbench.games import get
+
+        try:
+            game = get(args.game)
+        except ValueError as exc:
+            print(f"rules: error: {exc}", file=__import__("sys").stderr)
+            return 2
+        print(spec_table(game.spec, markdown=args.markdown))
+        return 0
     print(rules_table(markdown=args.markdown))
     return 0

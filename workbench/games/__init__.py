@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from functools import lru_cache
+from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -23,6 +23,13 @@ PACKAGES: dict[str, str] = {
     "pole": "workbench.games.pole",
     "big-chess": "workbench.games.big_chess",
 }
+
+
+def register(name: str, package: str) -> None:
+    """Add a game that lives outside this folder (a plug-in, or a test's tiny game) under ``name``."""
+    key = canonical(name)
+    PACKAGES[key] = package
+    get.cache_clear()
 
 
 class UnknownGameError(ValueError):
@@ -39,7 +46,7 @@ def canonical(name: str) -> str:
     return name.strip().lower().replace("_", "-")
 
 
-@lru_cache(maxsize=None)
+@cache
 def get(name: str | None = None) -> GameDef:
     """The ``GameDef`` of ``name`` (TerraFeud when None); ``UnknownGameError`` listing the known games."""
     if name is None:

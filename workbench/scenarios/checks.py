@@ -13,11 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.core.scenario import ERROR_STATUS, FAIL_STATUS, PASS_STATUS, CheckResult
 from workbench.engine import GameState, IllegalActionError
 from workbench.engine.geometry import hex_name
 from workbench.engine.pieces import SIDE_NAMES, letter
-
-from workbench.core.scenario import ERROR_STATUS, FAIL_STATUS, PASS_STATUS, CheckResult
 
 __all__ = ["ERROR_STATUS", "FAIL_STATUS", "PASS_STATUS", "Check", "CheckResult", "play_actions", "run_check"]
 

@@ -37,12 +37,14 @@ from .core import (
     games_frame,
     make_specs,
     play_game,
+    protocol_frame,
     read_events,
     read_results,
     replay_game,
     run_manifest,
 )
 from .guard import OutputFolder, check_agents, check_arguments, check_cells, probe_scheduler
+from .protocol_play import expand_protocol_grid, protocol_specs
 
 Grid = dict[str, Sequence[Any]] | Sequence[RulesConfig | dict | str] | None
 
@@ -64,6 +66,8 @@ def simulate(
     flush_seconds: float = 1.0,
     chunk_size: int | None = None,
     engine: str = "auto",
+    game: str = "terrafeud",
+    agents: Sequence[str] | None = None,
 ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``games`` games of ``white`` against ``black`` in every grid cell.
 
@@ -76,18 +80,29 @@ def simulate(
     ``out`` is locked for the run (see ``guard``). ``engine``: ``auto`` (native when built), ``native``
     or ``python``; a game plays natively when both agents have native twins, and its row's ``engine``
     column says which engine played it (same seed, same game either way).
+
+    ``game`` names any game of ``workbench.games`` (or ``openspiel:NAME``); ``agents`` gives one
+    agent for every seat or one per seat (games of more than two players), else White and Black
+    take turns by seat.
     """
     check_arguments(games, seed, max_plies, workers, scheduler, flush_seconds, chunk_size)
-    check_agents((white, black))
-    from workbench.native import resolve_engine
+    game = _game_name(game)
+    agent_list = tuple(agents or ())
+    if game == "terrafeud":
+        check_agents((white, black, *agent_list))
+        from workbench.native import resolve_engine
 
-    try:
-        engine = resolve_engine(engine)
-    except (ValueError, RuntimeError) as exc:
-        raise SimulationError(str(exc)) from None
-    cells = expand_grid(grid)
-    specs = make_specs(cells, white, black, games, seed, max_plies, events, engine)
-    check_cells(specs)
+        try:
+            engine = resolve_engine(engine)
+        except (ValueError, RuntimeError) as exc:
+            raise SimulationError(str(exc)) from None
+        cells = expand_grid(grid)
+        specs = make_specs(cells, white, black, games, seed, max_plies, events, engine)
+        check_cells(specs)
+    else:
+        cells = expand_protocol_grid(game, grid)
+        specs = protocol_specs(game, cells, white, black, agent_list, games, seed, max_plies, events)
+        check_protocol_specs(specs)
     n_workers = cpu_workers() if workers is None else workers
     if scheduler is None or scheduler in ("processes", "pool", "inprocess"):
         backend = "inprocess" if scheduler == "inprocess" or n_workers == 0 else "pool"
@@ -101,7 +116,7 @@ def simulate(
     folder = None
     total = len(specs)
     if out is not None:
-        manifest = run_manifest(cells, white, black, games, seed, max_plies, events)
+        manifest = run_manifest(cells, white, black, games, seed, max_plies, events, game, agent_list)
         folder = OutputFolder(out)
         done = folder.open(manifest, events, resume, overwrite)
         specs = [s for s in specs if s.game_id not in done]
@@ -125,10 +140,47 @@ def simulate(
     finally:
         if folder is not None:
             folder.close()
-    table = games_frame(sorted(rows, key=lambda r: r["game_id"]))
+    frame = games_frame if game == "terrafeud" else protocol_frame
+    eframe = events_frame if game == "terrafeud" else protocol_frame
+    table = frame(sorted(rows, key=lambda r: r["game_id"]))
     if events:
-        return table, events_frame(sorted(event_rows, key=lambda e: (e["game_id"], e["ply"])))
+        return table, eframe(sorted(event_rows, key=lambda e: (e["game_id"], e["ply"])))
     return table
+
+
+def _game_name(name: str) -> str:
+    """The registry's name of ``name`` (``cursed_lands`` -> ``cursed-lands``); a clear error if unknown."""
+    from workbench.games import get
+
+    if not isinstance(name, str):
+        raise SimulationError("game must be a game's name, such as terrafeud")
+    try:
+        return get(name).name
+    except ValueError as exc:
+        raise SimulationError(str(exc)) from None
+
+
+def check_protocol_specs(specs: list[GameSpec]) -> None:
+    """Every cell's game starts and every seat's agent builds, before the first game is played."""
+    from workbench.agents.generic import make_protocol_agent
+    from workbench.games import get
+
+    from .protocol_play import seat_agents
+
+    seen: set[str] = set()
+    for spec in specs:
+        if spec.cell in seen:
+            continue
+        seen.add(spec.cell)
+        game = get(spec.game)
+        try:
+            rules = game.spec.make(spec.rules)
+            info = game.info(rules)
+            game.new_initial_state(rules, spec.seed)
+            for name in seat_agents(spec, info.num_players):
+                make_protocol_agent(name, game, rules, seed=0)
+        except (ValueError, TypeError, OverflowError) as exc:
+            raise SimulationError(f"grid cell {spec.cell}: {exc}") from None
 
 
 def _drain(stream: Any, writer: PartWriter | None, bar: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

@@ -63,8 +63,12 @@ def main(argv: list[str] | None = None) -> int:
     """Run the batch, print a one-line summary per cell; exit 2 on bad arguments."""
     ap = argparse.ArgumentParser(prog="python -m workbench simulate", description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, required=True, help="games per grid cell")
-    ap.add_argument("--white", required=True, help="agent for White, e.g. greedy or alphabeta:depth=2")
-    ap.add_argument("--black", required=True, help="agent for Black")
+    ap.add_argument("--game", default="terrafeud",
+                    help="the game (python -m workbench games lists them; openspiel:NAME for any pyspiel game)")
+    ap.add_argument("--white", default=None, help="agent of the first seat, e.g. greedy or alphabeta:depth=2")
+    ap.add_argument("--black", default=None, help="agent of the second seat")
+    ap.add_argument("--agents", default=None, metavar="SPEC",
+                    help="one agent for every seat (greedy), or one per seat by name: a=greedy,b=mcts:iterations=50")
     ap.add_argument("--grid", action="extend", nargs="+", default=[], metavar="NAME=V1,V2",
                     help="toggle or parameter values to cross, e.g. archer_range=2,3,4 aura_radius=1..3; "
                          "several after one --grid or repeated; hex lists inside one value with '/': "
@@ -85,23 +89,39 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True, help="output Parquet dataset, e.g. runs/batch.parquet")
     args = ap.parse_args(argv)
     try:
+        from workbench.games import get
+
+        game = get(args.game)
+        seats = game.info(game.spec.defaults()).players
+        agents: tuple[str, ...] = ()
+        if args.agents:
+            from .protocol_play import parse_seat_agents
+
+            agents = parse_seat_agents(args.agents, seats)
+        if not agents and (args.white is None or args.black is None):
+            raise SimulationError("give --white and --black (two-player shorthand) or --agents")
+        white = args.white or agents[0]
+        black = args.black or (agents[1] if len(agents) > 1 else agents[0])
+        if game.name == "terrafeud" and agents and len(agents) <= 2:
+            white, black, agents = agents[0], agents[-1], ()
         grid = parse_grid(args.grid)
         fixed = parse_pairs(args.rules) if args.rules else {}
         clash = sorted(set(fixed) & set(grid))
         if clash:
             raise SimulationError(f"toggle {clash[0]!r} is both in --rules and --grid")
         for key, value in fixed.items():
-            try:  # named as --rules, not as a grid value (the combination is checked with the grid's cells)
-                check_start(RulesConfig.from_dict(rule_alone(key, value)))
-            except RulesError as exc:
-                raise SimulationError(f"--rules {key}={value}: {exc}") from None
+            if game.name == "terrafeud":
+                try:  # named as --rules, not as a grid value (the combination is checked with the grid's cells)
+                    check_start(RulesConfig.from_dict(rule_alone(key, value)))
+                except RulesError as exc:
+                    raise SimulationError(f"--rules {key}={value}: {exc}") from None
             grid[key] = [value]
         t0 = time.perf_counter()
-        result = simulate(grid or None, args.white, args.black, args.games, seed=args.seed,
+        result = simulate(grid or None, white, black, args.games, seed=args.seed, game=game.name, agents=agents,
                           max_plies=args.max_plies, workers=args.workers, scheduler=args.scheduler,
                           events=args.events, out=args.out, resume=args.resume, progress=not args.no_progress,
                           overwrite=args.overwrite, flush_seconds=args.flush_every, engine=args.engine)
-    except (SimulationError, RulesError, ValueError) as exc:
+    except (SimulationError, RulesError, ValueError) as exc:  # core.RulesError is a ValueError too
         print(f"simulate: error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:  # a disk or network failure mid-run: one line, not a traceback
@@ -114,10 +134,10 @@ def main(argv: list[str] | None = None) -> int:
     games = result[0] if isinstance(result, tuple) else result
     dt = time.perf_counter() - t0
     print(f"{len(games)} games in {args.out} ({dt:.1f} s this run)")
+    seat_names = list(seats) if len(seats) <= 4 else list(seats[:2])
     summary = games.groupby("cell", sort=False).agg(
         games=("game_id", "size"),
-        white=("winner", lambda w: (w == "white").mean()),
-        black=("winner", lambda w: (w == "black").mean()),
+        **{name: ("winner", lambda w, n=name: (w == n).mean()) for name in seat_names},
         unfinished=("victory", lambda v: (v == "unfinished").mean()),
         errors=("victory", lambda v: (v == "error").sum()),
         plies=("plies", "mean"),

@@ -78,6 +78,8 @@ GAMES_SCHEMA = pa.schema(
        ("mean_branching", pa.float64()), ("decision_share", pa.float64())]
     + [(c, pa.int64()) for c in RULE_COLUMNS]
     + [("engine", pa.string())]
+    # multi-game columns (issue 17): what balance reads without knowing the game
+    + [("game", pa.string()), ("outcome", pa.string()), ("players", pa.string()), ("max_plies", pa.int64())]
 )
 EVENTS_SCHEMA = pa.schema(
     [("game_id", pa.int64()), ("ply", pa.int64()), ("side", pa.string()), ("action", pa.string()),
@@ -128,6 +130,8 @@ class GameSpec:
     max_plies: int = 300
     events: bool = False
     engine: str = "python"  # "native": played inside the Rust core when both agents have native twins
+    game: str = "terrafeud"  # a name of workbench.games (or openspiel:NAME); not TerraFeud -> protocol_play
+    agents: tuple[str, ...] = ()  # one agent for every seat, or one per seat (games of 2+ players)
 
 
 @dataclass
@@ -364,6 +368,7 @@ def _base_row(spec: GameSpec) -> dict[str, Any]:
     row.update({"seconds": 0.0, "error": None, "lead_changes": 0, "drama": 0.0, "mean_branching": 0.0,
                 "decision_share": 0.0, "engine": spec.engine})
     row.update(dict.fromkeys(RULE_COLUMNS, 0))
+    row.update({"game": "terrafeud", "outcome": "unfinished", "players": "white,black", "max_plies": spec.max_plies})
     return row
 
 
@@ -373,6 +378,10 @@ def play_game(spec: GameSpec) -> GameResult:
     Event rows are numbered by ``ply`` from 1 (the first action); ``eval_white`` is ``material``
     from White's view after the action and its triggers, feudal counted at 1000.
     """
+    if spec.game != "terrafeud":
+        from .protocol_play import play_protocol_game
+
+        return play_protocol_game(spec)
     t0 = time.perf_counter()
     row = _base_row(spec)
     events: list[dict[str, Any]] = []
@@ -454,6 +463,8 @@ def play_game(spec: GameSpec) -> GameResult:
     if n_legal:
         row["mean_branching"] = sum(n_legal) / len(n_legal)
         row["decision_share"] = sum(1 for n in n_legal if n > 1) / len(n_legal)
+    row["outcome"] = ("win" if row["winner"] != "none" else "draw" if row["victory"] == "draw"
+                      else "error" if row["victory"] == "error" else "unfinished")
     row["seconds"] = time.perf_counter() - t0
     return GameResult(row, events)
 
@@ -493,8 +504,16 @@ def _plain(v: Any) -> Any:
 
 def error_result(spec: GameSpec, message: str) -> GameResult:
     """The row of a game that could not be played at all (its worker kept dying)."""
-    row = _base_row(spec)
-    row["victory"] = "error"
+    if spec.game != "terrafeud":
+        from workbench.games import get
+
+        from .protocol_play import base_row
+
+        game = get(spec.game)
+        row = base_row(spec, game, game.spec.make(spec.rules))
+    else:
+        row = _base_row(spec)
+    row["victory"] = row["outcome"] = "error"
     row["error"] = message
     return GameResult(row)
 
@@ -508,6 +527,28 @@ def games_frame(rows: Iterable[dict[str, Any]]) -> pd.DataFrame:
 def events_frame(rows: Iterable[dict[str, Any]]) -> pd.DataFrame:
     """The long-format events table with its fixed column types."""
     return pa.Table.from_pylist(list(rows), schema=EVENTS_SCHEMA).to_pandas()
+
+
+def protocol_frame(rows: Iterable[dict[str, Any]]) -> pd.DataFrame:
+    """A table of any other game: columns as the game's rows give them (types inferred)."""
+    rows = list(rows)
+    return pa.Table.from_pylist(rows).to_pandas() if rows else pd.DataFrame()
+
+
+def _schema_game(parts: list[Path]) -> str:
+    """The game a dataset's parts belong to (their run manifest), TerraFeud when unrecorded."""
+    for part in parts:
+        run = _run_of(part)
+        if run is not None:
+            try:
+                return str(json.loads(run).get("game") or "terrafeud")
+            except ValueError:
+                return "terrafeud"
+    return "terrafeud"
+
+
+def _concat(tables: list[pa.Table]) -> pa.Table:
+    return pa.concat_tables(tables, promote_options="permissive")
 
 
 def _frame(table: pa.Table) -> pd.DataFrame:
@@ -590,8 +631,14 @@ def read_results(path: str | os.PathLike, columns: list[str] | None = None) -> p
         return games_frame([])[columns] if columns else games_frame([])
     wanted = None if columns is None else list(dict.fromkeys(
         [*columns, *(c for c in ("game_id", "seed", "cell", "white_agent", "black_agent") if c in GAMES_SCHEMA.names)]))
-    table = pa.concat_tables([pq.read_table(f, schema=GAMES_SCHEMA) if wanted is None
-                              else pq.read_table(f, columns=wanted) for f in parts])
+    if _schema_game(parts) != "terrafeud":
+        table = _concat([pq.read_table(f) for f in parts])
+        wanted = None if wanted is None else [c for c in wanted if c in table.column_names]
+        if wanted is not None:
+            table = table.select(wanted)
+    else:
+        table = pa.concat_tables([pq.read_table(f, schema=GAMES_SCHEMA) if wanted is None
+                                  else pq.read_table(f, columns=wanted) for f in parts])
     df = _frame(table)
     if len(parts) > 1:
         check_one_batch(p, parts, df)
@@ -612,7 +659,10 @@ def read_events(path: str | os.PathLike) -> pd.DataFrame:
         return events_frame([])
     if len(parts) > 1:
         check_one_batch(p, parts, pd.DataFrame())  # parts' run records only: event rows carry no seed
-    df = pa.concat_tables([pq.read_table(f, schema=EVENTS_SCHEMA) for f in parts]).to_pandas()
+    if _schema_game(parts) != "terrafeud":
+        df = _concat([pq.read_table(f) for f in parts]).to_pandas()
+    else:
+        df = pa.concat_tables([pq.read_table(f, schema=EVENTS_SCHEMA) for f in parts]).to_pandas()
     return df.drop_duplicates(["game_id", "ply"], keep="last").sort_values(["game_id", "ply"]).reset_index(drop=True)
 
 
@@ -637,6 +687,10 @@ class PartWriter:
     def __init__(self, out: str | os.PathLike, events: bool, flush_seconds: float = 1.0, flush_games: int = 500,
                  manifest: dict | None = None) -> None:
         self.out = Path(out)
+        terrafeud = (manifest or {}).get("game", "terrafeud") == "terrafeud"
+        # TerraFeud's tables keep their fixed schema; another game's columns come from its rows
+        self.schema = GAMES_SCHEMA if terrafeud else None
+        self.events_schema = EVENTS_SCHEMA if terrafeud else None
         self.run = None if manifest is None else json.dumps(manifest, sort_keys=True)
         self.written = 0  # games written by this writer
         self.events_out = events_path(out) if events else None
@@ -662,8 +716,8 @@ class PartWriter:
             return
         name = f"part-{self._run}-{self._n:05d}.parquet"
         if self.events_out is not None:
-            _write_atomic(pa.Table.from_pylist(self._events, schema=EVENTS_SCHEMA), self.events_out, name, self.run)
-        _write_atomic(pa.Table.from_pylist(self._rows, schema=GAMES_SCHEMA), self.out, name, self.run)
+            _write_atomic(pa.Table.from_pylist(self._events, schema=self.events_schema), self.events_out, name, self.run)
+        _write_atomic(pa.Table.from_pylist(self._rows, schema=self.schema), self.out, name, self.run)
         self._n += 1
         self.written += len(self._rows)
         self._rows, self._events = [], []
@@ -672,12 +726,12 @@ class PartWriter:
         """Flush, then merge the parts into one file (duplicates are harmless if killed midway)."""
         self.flush()
         if compact:
-            compact_dataset(self.out, GAMES_SCHEMA, ["game_id"])
+            compact_dataset(self.out, self.schema, ["game_id"])
             if self.events_out is not None:
-                compact_dataset(self.events_out, EVENTS_SCHEMA, ["game_id", "ply"])
+                compact_dataset(self.events_out, self.events_schema, ["game_id", "ply"])
 
 
-def compact_dataset(directory: Path, schema: pa.Schema, keys: list[str]) -> None:
+def compact_dataset(directory: Path, schema: pa.Schema | None, keys: list[str]) -> None:
     """Merge a dataset's parts into one part: write the merged file, then remove the old ones.
 
     Parts of different batches are left as they are: merging would keep one copy of each game
@@ -689,21 +743,24 @@ def compact_dataset(directory: Path, schema: pa.Schema, keys: list[str]) -> None
     runs = {_run_of(f) for f in parts}
     if len(runs) > 1:
         return
-    table = pa.concat_tables([pq.read_table(f, schema=schema) for f in parts])
+    table = _concat([pq.read_table(f, schema=schema) for f in parts])
     df = table.to_pandas()
     df = df.drop_duplicates(keys, keep="last").sort_values(keys, kind="stable")
-    merged = pa.Table.from_pandas(df, schema=schema, preserve_index=False)
+    merged = pa.Table.from_pandas(df, schema=schema if schema is not None else table.schema, preserve_index=False)
     _write_atomic(merged, directory, f"part-{uuid.uuid4().hex[:8]}-merged.parquet", runs.pop())
     for f in parts:
         f.unlink(missing_ok=True)
 
 
-def run_manifest(cells: list[RulesConfig], white: str, black: str, games: int, seed: int, max_plies: int,
-                 events: bool = False) -> dict:
+def run_manifest(cells: list[Any], white: str, black: str, games: int, seed: int, max_plies: int,
+                 events: bool = False, game: str = "terrafeud", agents: tuple[str, ...] = ()) -> dict:
     """What identifies a batch: a resumed run must match it exactly (``events`` too, or some games
-    would have events and others not)."""
-    return {"cells": [c.label() for c in cells], "white": white, "black": black, "games": games, "seed": seed,
-            "max_plies": max_plies, "events": bool(events)}
+    would have events and others not). TerraFeud's manifest keeps its old keys, so old runs resume."""
+    out = {"cells": [c.label() for c in cells], "white": white, "black": black, "games": games, "seed": seed,
+           "max_plies": max_plies, "events": bool(events)}
+    if game != "terrafeud":
+        out.update({"game": game, "agents": list(agents)})
+    return out
 
 
 __all__ = [

@@ -1,0 +1,365 @@
+"""Agents for any game of the protocol: ``random``, ``greedy``, ``alphabeta``, ``mcts``, ``search``.
+
+They know nothing of a game but ``workbench.core.protocol``: the player to move is a query, so a turn
+of several actions keeps the same player and a search maximises or minimises by *team*, not by ply
+parity; a chance node is an expectation for ``alphabeta``/``search`` (expectiminimax) and a sample for
+``mcts``; with hidden information an agent searches ``state.view(player, seed)``, never the real deal.
+With more than two teams the tree searches are *paranoid* (every other team minimises the root
+team's value), which ``describe()`` says.
+
+TerraFeud keeps its tuned agents of the same names (``workbench.agents``); these are what every other
+game plays with, and they play TerraFeud too (the protocol tests run them on every game).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from workbench.core.protocol import CHANCE, State
+
+from .base import Agent, check_param
+
+WIN = 1_000_000.0  # a won position outranks any evaluation
+
+
+def _teams(state: State, info: Any) -> list[int]:
+    return [info.team_of(p) for p in range(info.num_players)]
+
+
+class ProtocolAgent(Agent):
+    """Shared parts: the game's info, the hidden-information view and the seeded tie-breaks."""
+
+    def __init__(self, seed: int | None = None, game: Any = None, rules: Any = None) -> None:
+        super().__init__(seed)
+        self.game = game
+        self.rules = rules
+        self._info = game.info(rules) if game is not None else None
+
+    def info(self, state: State) -> Any:
+        """The ``GameInfo`` of the game being played (looked up once)."""
+        if self._info is None:
+            raise ValueError(f"{self.name}: a protocol agent needs game= (a GameDef)")
+        return self._info
+
+    def searchable(self, state: State) -> State:
+        """The state this agent may look into: the real one, or its view under hidden information."""
+        info = self.info(state)
+        if info.perfect_information:
+            return state.clone()
+        return state.view(state.current_player(), self.rng.randrange(2**31))
+
+    def _legal(self, state: State) -> list[Any]:
+        acts = state.legal_actions()
+        if not acts:
+            raise ValueError(f"{self.name}: no action to choose (player {state.current_player()}, game over or chance)")
+        return acts
+
+    def describe(self) -> str:
+        """One line on what this agent does (shown by the ladder and the board)."""
+        return self.name
+
+
+class GenericRandom(ProtocolAgent):
+    """Uniform over the legal actions: the baseline of every ladder."""
+
+    name = "random"
+
+    def select_action(self, state: State) -> Any:
+        return self.rng.choice(self._legal(state))
+
+
+def expected_value(state: State, value: Any) -> float:
+    """The expectation of ``value(state)`` over the chance outcomes that follow (chained chance nodes too)."""
+    if state.current_player() != CHANCE:
+        return value(state)
+    total = 0.0
+    for outcome, p in state.chance_outcomes():
+        state.apply_action(outcome)
+        total += p * expected_value(state, value)
+        state.undo_action()
+    return total
+
+
+class GenericGreedy(ProtocolAgent):
+    """One action deep: the evaluation after each action, an attack valued by its odds (expectation)."""
+
+    name = "greedy"
+
+    def select_action(self, state: State) -> Any:
+        root = self.searchable(state)
+        me = root.current_player()
+        info = self.info(root)
+        teams = _teams(root, info)
+        best, best_v = [], -math.inf
+        for action in self._legal(root):
+            root.apply_action(action)
+            v = expected_value(root, lambda s: _leaf(s, me, teams))
+            root.undo_action()
+            if v > best_v + 1e-9:
+                best, best_v = [action], v
+            elif abs(v - best_v) <= 1e-9:
+                best.append(action)
+        return self.rng.choice(best)
+
+
+def _leaf(state: State, me: int, teams: list[int]) -> float:
+    """Static value for ``me``: a finished game is worth +-WIN (a shared result for team-mates)."""
+    if state.is_terminal():
+        r = state.returns()[me]
+        return WIN * r if r else 0.0
+    return state.evaluate(me)
+
+
+class _Budget:
+    """Node and time limits shared by one decision's search."""
+
+    def __init__(self, nodes: int, seconds: float) -> None:
+        self.nodes = nodes
+        self.deadline = time.monotonic() + seconds
+        self.used = 0
+
+    def spend(self) -> bool:
+        self.used += 1
+        return self.used > self.nodes or (self.used & 255 == 0 and time.monotonic() > self.deadline)
+
+
+class _Stop(Exception):
+    """Raised inside a search when its budget is spent."""
+
+
+class GenericAlphaBeta(ProtocolAgent):
+    """Depth-limited alpha-beta by team, expectiminimax at chance nodes, paranoid with 3+ teams.
+
+    ``depth`` counts actions, so a turn of three actions is three plies of the tree, all maximised by
+    the same side. ``nodes`` and ``seconds`` cap the work; when the budget runs out the best action of
+    the deepest finished iteration is played (iterative deepening from depth 1).
+    """
+
+    name = "alphabeta"
+
+    def __init__(self, seed: int | None = None, game: Any = None, rules: Any = None, depth: int = 2,
+                 nodes: int = 20_000, seconds: float = 2.0) -> None:
+        super().__init__(seed, game, rules)
+        self.depth = check_param("alphabeta", "depth", depth, int, 1, 8)
+        self.nodes = check_param("alphabeta", "nodes", nodes, int, 1, 5_000_000)
+        self.seconds = check_param("alphabeta", "seconds", seconds, float, 0.01, self.MAX_SECONDS)
+        self.score = 0.0
+        self.nodes_searched = 0
+        self.depth_reached = 0
+
+    def describe(self) -> str:
+        return f"{self.name}: depth {self.depth} by team" + (", paranoid" if self._info and len(self._info.teams) > 2 else "")
+
+    def _ordered(self, state: State, actions: list[Any]) -> list[Any]:
+        return sorted(actions, key=state.action_priority, reverse=True)
+
+    def select_action(self, state: State) -> Any:
+        root = self.searchable(state)
+        info = self.info(root)
+        self._teams = _teams(root, info)
+        self._me = root.current_player()
+        actions = self._ordered(root, self._legal(root))
+        if len(actions) == 1:
+            return actions[0]
+        budget = _Budget(self.nodes, self.seconds)
+        best = [actions[0]]
+        for depth in range(1, self.depth + 1):
+            try:
+                scored = self._root(root, actions, depth, budget)
+            except _Stop:
+                break
+            top = max(v for v, _ in scored)
+            best = [a for v, a in scored if v >= top - 1e-9]
+            self.score, self.depth_reached = top, depth
+            actions = [a for _, a in sorted(scored, key=lambda x: -x[0])]  # best first next iteration
+        self.nodes_searched = budget.used
+        return self.rng.choice(best)
+
+    def _root(self, root: State, actions: list[Any], depth: int, budget: _Budget) -> list[tuple[float, Any]]:
+        out = []
+        alpha = -math.inf
+        for action in actions:
+            root.apply_action(action)
+            try:
+                v = self._value(root, depth - 1, alpha, math.inf, budget)
+            finally:
+                root.undo_action()
+            out.append((v, action))
+            alpha = max(alpha, v - 1e-9)  # ties stay exact so the seeded tie-break sees every equal action
+        return out
+
+    def _value(self, state: State, depth: int, alpha: float, beta: float, budget: _Budget) -> float:
+        if budget.spend():
+            raise _Stop
+        if state.is_terminal():
+            return _leaf(state, self._me, self._teams)
+        player = state.current_player()
+        if player == CHANCE:
+            total = 0.0
+            for outcome, p in state.chance_outcomes():
+                state.apply_action(outcome)
+                try:
+                    total += p * self._value(state, depth, -math.inf, math.inf, budget)
+                finally:
+                    state.undo_action()
+            return total
+        if depth <= 0:
+            return _leaf(state, self._me, self._teams)
+        maximise = self._teams[player] == self._teams[self._me]
+        best = -math.inf if maximise else math.inf
+        for action in self._ordered(state, state.legal_actions()):
+            state.apply_action(action)
+            try:
+                v = self._value(state, depth - 1, alpha, beta, budget)
+            finally:
+                state.undo_action()
+            if maximise:
+                best = max(best, v)
+                alpha = max(alpha, v)
+            else:
+                best = min(best, v)
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+
+class GenericSearch(GenericAlphaBeta):
+    """Iterative deepening alpha-beta to the clock (``seconds``, ``nodes``): the strongest generic agent."""
+
+    name = "search"
+
+    def __init__(self, seed: int | None = None, game: Any = None, rules: Any = None, seconds: float = 1.0,
+                 nodes: int = 200_000, depth: int = 8) -> None:
+        super().__init__(seed, game, rules, depth=depth, nodes=nodes, seconds=seconds)
+
+
+class _Node:
+    __slots__ = ("action", "children", "player", "total", "visits")
+
+    def __init__(self, action: Any, player: int) -> None:
+        self.action = action
+        self.player = player  # who chose ``action`` (whose reward this node accumulates)
+        self.children: list[_Node] = []
+        self.visits = 0
+        self.total = 0.0
+
+
+class GenericMCTS(ProtocolAgent):
+    """UCT with per-player rewards; chance nodes are sampled by their probabilities.
+
+    A playout runs ``rollout`` random actions and then scores the position with the game's evaluation
+    (squashed to -1..1), so long games still give a signal.
+    """
+
+    name = "mcts"
+
+    def __init__(self, seed: int | None = None, game: Any = None, rules: Any = None, iterations: int = 300,
+                 c: float = 1.4, rollout: int = 20, seconds: float = 2.0, scale: float = 5.0) -> None:
+        super().__init__(seed, game, rules)
+        self.iterations = check_param("mcts", "iterations", iterations, int, 1, 1_000_000)
+        self.c = check_param("mcts", "c", c, float, 0.0, 10.0)
+        self.rollout = check_param("mcts", "rollout", rollout, int, 0, 10_000)
+        self.seconds = check_param("mcts", "seconds", seconds, float, 0.01, self.MAX_SECONDS)
+        self.scale = check_param("mcts", "scale", scale, float, 0.001, 1e9)
+        self.score = 0.0
+
+    def _sample_chance(self, state: State) -> None:
+        while state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            r, acc = self.rng.random(), 0.0
+            pick = outcomes[-1][0]
+            for o, p in outcomes:
+                acc += p
+                if r < acc:
+                    pick = o
+                    break
+            state.apply_action(pick)
+
+    def _rewards(self, state: State, n: int) -> list[float]:
+        if state.is_terminal():
+            return list(state.returns())
+        return [math.tanh(state.evaluate(p) / self.scale) for p in range(n)]
+
+    def select_action(self, state: State) -> Any:
+        info = self.info(state)
+        n = info.num_players
+        legal = self._legal(state)
+        if len(legal) == 1:
+            return legal[0]
+        root = _Node(None, -1)
+        deadline = time.monotonic() + self.seconds
+        base = self.searchable(state)
+        for it in range(self.iterations):
+            if it & 15 == 0 and time.monotonic() > deadline:
+                break
+            sim = base.clone()
+            node, path = root, [root]
+            while True:  # selection
+                if sim.is_terminal():
+                    break
+                self._sample_chance(sim)
+                if sim.is_terminal():
+                    break
+                legal = sim.legal_actions()
+                known = {ch.action for ch in node.children}
+                fresh = [a for a in legal if a not in known]  # after a chance node, what is legal may change
+                if fresh:
+                    action = self.rng.choice(fresh)
+                    child = _Node(action, sim.current_player())
+                    node.children.append(child)
+                    sim.apply_action(action)
+                    node = child
+                    path.append(node)
+                    break
+                allowed = set(legal)
+                options = [ch for ch in node.children if ch.action in allowed]
+                log_n = math.log(max(sum(ch.visits for ch in options), 1))
+                node = max(options, key=lambda ch: ch.total / ch.visits + self.c * math.sqrt(log_n / ch.visits))
+                sim.apply_action(node.action)
+                path.append(node)
+            for _ in range(self.rollout):  # playout
+                if sim.is_terminal():
+                    break
+                self._sample_chance(sim)
+                if sim.is_terminal():
+                    break
+                sim.apply_action(self.rng.choice(sim.legal_actions()))
+            rewards = self._rewards(sim, n)
+            for nd in path:
+                nd.visits += 1
+                if nd.player >= 0:
+                    nd.total += rewards[nd.player]
+        if not root.children:
+            return self.rng.choice(legal)
+        best = max(root.children, key=lambda ch: (ch.visits, ch.total / max(ch.visits, 1)))
+        self.score = best.total / max(best.visits, 1)
+        return best.action
+
+
+GENERIC_AGENTS: dict[str, type[ProtocolAgent]] = {
+    "random": GenericRandom,
+    "greedy": GenericGreedy,
+    "alphabeta": GenericAlphaBeta,
+    "mcts": GenericMCTS,
+    "search": GenericSearch,
+}
+
+
+def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | None = None, **params: Any) -> ProtocolAgent:
+    """A protocol agent from ``"alphabeta:depth=2"``; ``ValueError`` naming the agent or parameter."""
+    from . import parse_agent_spec
+
+    base, spec_params = parse_agent_spec(spec)
+    spec_params.update(params)
+    spec_params.pop("engine", None)  # the engine is chosen by the caller (native cores join later)
+    if base not in GENERIC_AGENTS:
+        raise ValueError(f"unknown agent {base!r} for {getattr(game, 'name', game)}; known: {', '.join(GENERIC_AGENTS)}")
+    try:
+        agent = GENERIC_AGENTS[base](seed=seed, game=game, rules=rules, **spec_params)
+    except TypeError as exc:
+        raise ValueError(f"agent {spec!r}: bad parameters {sorted(spec_params)}: {exc}") from None
+    agent.name = str(spec).strip()
+    return agent

@@ -1,0 +1,47 @@
+"""``python -m workbench games``: every game with its seats, rules and scenario folder."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import get, names
+
+
+def describe(name: str) -> dict:
+    """One game's summary: name, title, seats and teams, chance, rules, scenario folder."""
+    game = get(name)
+    rules = game.spec.defaults()
+    info = game.info(rules)
+    return {
+        "name": game.name, "title": game.title, "players": list(info.players), "labels": list(info.labels),
+        "teams": [[info.players[i] for i in t] for t in info.teams], "chance": info.chance,
+        "perfect_information": info.perfect_information, "rules": list(game.spec.names()),
+        "scenarios": f"scenarios/{game.scenario_folder}" if game.scenario_folder not in ("", ".") else "scenarios/",
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the games; ``--json`` for one JSON document."""
+    ap = argparse.ArgumentParser(prog="python -m workbench games", description=main.__doc__)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    rows = [describe(n) for n in names()]
+    if args.json:
+        json.dump(rows, sys.stdout, indent=1)
+        print()
+        return 0
+    for r in rows:
+        teams = " vs ".join("+".join(t) for t in r["teams"])
+        print(f"{r['name']}: {r['title']}")
+        print(f"  seats {', '.join(r['players'])} ({teams}); chance {r['chance']}"
+              f"{'' if r['perfect_information'] else '; hidden information'}")
+        print(f"  {len(r['rules'])} rules: {', '.join(r['rules'])}")
+        print(f"  scenarios: {r['scenarios']}")
+    print("  (and openspiel:NAME for any game of the open_spiel package, e.g. openspiel:connect_four)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""TerraFeud on the game protocol: the 91-hex feudal war game with seasons and terrain.
+
+The engine itself is ``workbench.engine`` (the readable specification, with its native twin in
+``native/``); this package says what the protocol asks of a game: who plays, the rules spec, the
+layout, the dense action encoding for OpenSpiel, and states through ``TerraFeudState``.
+``HexBoard()`` and ``new_game()`` stay TerraFeud's shortcuts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, State
+from workbench.core.rulespec import Rules, RulesSpec
+from workbench.engine import CASTLE, MOVE, ORDER, PASS, SHOT, make_game, state_from_dict
+from workbench.engine.geometry import HEX_NAMES, N_HEXES
+from workbench.engine.pieces import LETTERS
+
+from .spec import from_config, spec, to_config
+from .state import TerraFeudState
+
+# Dense action ids (OpenSpiel): moves, shots and castlings have global ids; an Order's id is its rank
+# among the position's Orders (Orders of up to three infantry would need 57,967^3 global ids).
+_STEP = N_HEXES * N_HEXES * 7  # (from, to, promotion kind 0..6)
+_MOVE0 = 0
+_SHOT0 = _MOVE0 + _STEP
+_CASTLE0 = _SHOT0 + N_HEXES * N_HEXES
+_PASS_ID = _CASTLE0 + N_HEXES * N_HEXES
+_ORDER0 = _PASS_ID + 1
+MAX_ORDERS = 1 << 20
+NUM_ACTIONS = _ORDER0 + MAX_ORDERS
+
+
+class TerraFeud(GameDef):
+    """The protocol's view of TerraFeud."""
+
+    name = "terrafeud"
+    title = "TerraFeud"
+    scenario_folder = "."  # scenarios/rulings, scenarios/rulebook and scenarios/fine-print
+    heat_layers = ("threat", "control", "mobility", "safe")
+    legend = (("river", "#9cc3e6", "river (summer)"), ("ford", "#c6dbef", "ford"),
+              ("bridge", "#b08d57", "bridge"), ("hill", "#c8b27a", "hill"), ("swamp", "#8fa77a", "swamp"))
+
+    @property
+    def spec(self) -> RulesSpec:
+        return spec()
+
+    def info(self, rules: Rules | None = None) -> GameInfo:
+        return GameInfo(name=self.name, title=self.title, players=("white", "black"), labels=("White", "Black"),
+                        teams=((0,), (1,)), chance="seeded", perfect_information=True, max_game_length=100_000,
+                        turn_word="ply")
+
+    def new_initial_state(self, rules: Rules | None = None, seed: int = 0) -> TerraFeudState:
+        config = to_config(rules) if rules is not None else None
+        return TerraFeudState(make_game(config, seed).new_initial_state())
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> TerraFeudState:
+        return TerraFeudState(state_from_dict(dict(data)))
+
+    def rules_of(self, state: TerraFeudState) -> Rules:
+        """The rules a state is played under."""
+        return from_config(state.inner.game.rules)
+
+    def num_distinct_actions(self, rules: Rules | None = None) -> int:
+        return NUM_ACTIONS
+
+    def action_to_int(self, state: State, action: Any) -> int:
+        kind = action[0]
+        if kind == MOVE:
+            return _MOVE0 + (action[1] * N_HEXES + action[2]) * 7 + action[3]
+        if kind == SHOT:
+            return _SHOT0 + action[1] * N_HEXES + action[2]
+        if kind == CASTLE:
+            return _CASTLE0 + action[1] * N_HEXES + action[2]
+        if kind == PASS:
+            return _PASS_ID
+        orders = [a for a in state.legal_actions() if a[0] == ORDER]
+        try:
+            return _ORDER0 + orders.index(action)
+        except ValueError:
+            raise IllegalAction(f"{state.action_to_string(action)}: not a legal Order here") from None
+
+    def legal_ints(self, state: State) -> list[int]:
+        out, rank = [], 0
+        for a in state.legal_actions():
+            if a[0] == ORDER:
+                out.append(_ORDER0 + rank)
+                rank += 1
+            else:
+                out.append(self.action_to_int(state, a))
+        return sorted(out)
+
+    def int_to_action(self, state: State, number: int) -> Any:
+        if not 0 <= number < NUM_ACTIONS:
+            raise IllegalAction(f"action id {number} is outside 0..{NUM_ACTIONS - 1}")
+        if number < _SHOT0:
+            rest, promo = divmod(number - _MOVE0, 7)
+            return (MOVE, *divmod(rest, N_HEXES), promo)
+        if number < _CASTLE0:
+            return (SHOT, *divmod(number - _SHOT0, N_HEXES))
+        if number < _PASS_ID:
+            return (CASTLE, *divmod(number - _CASTLE0, N_HEXES))
+        if number == _PASS_ID:
+            return (PASS,)
+        orders = [a for a in state.legal_actions() if a[0] == ORDER]
+        if number - _ORDER0 >= len(orders):
+            raise IllegalAction(f"action id {number}: this position has {len(orders)} Orders")
+        return orders[number - _ORDER0]
+
+    def layout(self, rules: Rules | None = None) -> Layout:
+        from workbench.engine.geometry import qy
+
+        size = 1.0
+        cells = []
+        for h in range(N_HEXES):
+            q, y = qy(h)  # files as columns, doubled rows; White at the bottom (board.png)
+            cells.append(Cell(h, HEX_NAMES[h], 1.5 * q * size, (20 - y) * 0.8660254037844386 * size))
+        return Layout("hex-flat", size, tuple(cells))
+
+    def piece_names(self) -> dict[str, str]:
+        """Letter -> the rulebook's name, for legends."""
+        from workbench.engine.pieces import KIND_NAMES
+
+        return {LETTERS[k]: KIND_NAMES[k] for k in LETTERS}
+
+    def dump_scenario(self, state: State, id: str, title: str, checks: Sequence[Mapping[str, Any]] = ()) -> str:  # noqa: A002
+        from workbench.scenarios.loader import dump_scenario  # TerraFeud's dialect predates the protocol
+
+        inner = state.inner if isinstance(state, TerraFeudState) else state
+        return dump_scenario(inner, id, title, [dict(c) for c in checks] or None)
+
+    def rule_words(self) -> dict[str, str]:
+        from workbench.engine.telemetry import RULES
+
+        return {r: r.replace("_", " ") for r in RULES}
+
+
+GAME = TerraFeud()
+
+__all__ = ["GAME", "TerraFeud", "TerraFeudState"]

@@ -1,0 +1,255 @@
+"""Any protocol game through simulate: grids from the game's rules spec, seeds, one game, its rows.
+
+TerraFeud keeps its own tuned path (``core.play_game``, with the native core); every other game,
+``openspiel:NAME`` included, is played here from ``workbench.games.get(spec.game)`` alone. Rows carry
+the game's name, its seats in order (``players``), one agent column per seat, the outcome apart from
+the winner (``win``/``draw``/``unfinished``: a capped game is unfinished, never a draw), the cap, the
+game's own rule columns and extras (``GameDef.game_row``), and rule-usage counters per seat.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from workbench.core.protocol import CHANCE
+from workbench.core.rulespec import Rules, RulesError, format_value
+
+MAX_SEATS = 25
+
+
+def derive(*parts: object) -> int:
+    """A 63-bit seed from parts (the same function as TerraFeud's, with the game's own salt)."""
+    from .core import derive_seed
+
+    return derive_seed(*parts)
+
+
+def protocol_game_seed(game: str, seed: int, cell: int, index: int) -> int:
+    """Seed of game ``index`` of cell ``cell``: salted with the game's name, so games never share streams."""
+    return derive(f"{game}-game", seed, cell, index)
+
+
+def expand_protocol_grid(game_name: str, grid: dict[str, Sequence[Any]] | Sequence[Any] | None) -> list[Rules]:
+    """Cells of a grid over a game's rules spec; every value checked alone, then every combination."""
+    from workbench.games import get
+
+    from .core import SimulationError
+
+    game = get(game_name)
+    spec = game.spec
+    if grid is None:
+        return [spec.defaults()]
+    cells: list[Rules] = []
+    try:
+        if isinstance(grid, dict):
+            keys = list(grid)
+            values = []
+            for key in keys:
+                raw = grid[key]
+                vals = list(raw) if isinstance(raw, (list, tuple)) else [raw]
+                vals = [v for item in vals for v in _shorthand(game, key, item)]
+                if not vals:
+                    raise SimulationError(f"grid {key!r} has no values")
+                if key not in spec:
+                    raise SimulationError(f"grid {key}: {spec.unknown(key)}")
+                seen = {}
+                for v in vals:
+                    try:
+                        canon = format_value(spec[key].parse(v))
+                    except RulesError as exc:
+                        raise SimulationError(f"grid {key}={v}: {exc}") from None
+                    if canon in seen:
+                        raise SimulationError(f"grid {key}: the values {seen[canon]!r} and {v!r} are the same rule; "
+                                              "list each value once")
+                    seen[canon] = v
+                values.append(vals)
+            for combo in itertools.product(*values):
+                pairs = dict(zip(keys, combo, strict=True))
+                try:
+                    cells.append(spec.make(pairs))
+                except RulesError as exc:
+                    shown = " ".join(f"{k}={v}" for k, v in pairs.items())
+                    raise SimulationError(f"grid cell {shown}: {exc}") from None
+        else:
+            for item in grid:
+                cells.append(item if isinstance(item, Rules) else spec.make(item))
+    except RulesError as exc:
+        raise SimulationError(f"grid: {exc}") from None
+    labels = [c.label() for c in cells]
+    if len(set(labels)) != len(labels):
+        raise SimulationError("grid: a cell appears twice")
+    if not cells:
+        raise SimulationError("grid: no cells to play")
+    return cells
+
+
+def _shorthand(game: Any, key: str, value: Any) -> list[Any]:
+    """A game may expand one grid value into several (The Cursed Lands: ``factions=all`` is 16 pairs)."""
+    expand = getattr(game, "grid_values", None)
+    if expand is not None:
+        out = expand(key, value)
+        if out is not None:
+            return list(out)
+    return [value]
+
+
+def seat_agents(spec: Any, n: int) -> list[str]:
+    """One agent spec per seat: ``spec.agents`` (one for all, or one per seat), else White/Black cycled."""
+    if spec.agents:
+        if len(spec.agents) == 1:
+            return [spec.agents[0]] * n
+        if len(spec.agents) != n:
+            raise ValueError(f"{len(spec.agents)} agents for {n} seats; give one for every seat or one for all")
+        return list(spec.agents)
+    pair = [spec.white, spec.black]
+    return [pair[i % 2] for i in range(n)]
+
+
+def parse_seat_agents(text: str, players: Sequence[str]) -> tuple[str, ...]:
+    """``--agents greedy`` (every seat) or ``--agents a=greedy,b=mcts:iterations=50`` (by seat name)."""
+    text = text.strip()
+    first = text.split(",", 1)[0]
+    if "=" not in first or ":" in first.split("=", 1)[0]:
+        return (text,)
+    out: dict[str, str] = {}
+    current = None
+    for part in text.split(","):
+        head = part.split("=", 1)[0].strip()
+        if "=" in part and head in players and ":" not in head:
+            current = head
+            out[current] = part.split("=", 1)[1].strip()
+        elif current is not None:
+            out[current] += "," + part  # an agent's own parameters: b=mcts:iterations=50,c=2
+        else:
+            raise ValueError(f"--agents {text[:60]!r}: name a seat ({', '.join(players)}) before each agent")
+    missing = [p for p in players if p not in out]
+    if missing:
+        raise ValueError(f"--agents: no agent for seat(s) {', '.join(missing)}")
+    return tuple(out[p] for p in players)
+
+
+def sample_outcome(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
+    """One chance outcome by its probability (the same draw in-process, in the pool and on Dask)."""
+    r, acc = rng.random(), 0.0
+    for o, p in outcomes:
+        acc += p
+        if r < acc:
+            return o
+    return outcomes[-1][0]
+
+
+def _cell_value(value: Any) -> Any:
+    if isinstance(value, (bool, int, float)) or value is None:
+        return value
+    return format_value(value)
+
+
+def base_row(spec: Any, game: Any, rules: Rules) -> dict[str, Any]:
+    """The row every game of ``spec`` starts with (an error row keeps these columns)."""
+    info = game.info(rules)
+    row: dict[str, Any] = {"game_id": spec.game_id, "game": game.name, "cell": spec.cell, "rules": rules.label()}
+    for p in rules.spec:
+        row[p.name] = _cell_value(rules[p.name])
+    row["players"] = ",".join(info.players)
+    row["teams"] = ",".join("".join(info.players[i] if len(info.players[i]) == 1 else f"{info.players[i]}+"
+                                    for i in t).rstrip("+") for t in info.teams)
+    try:
+        agents = seat_agents(spec, info.num_players)
+    except ValueError:
+        agents = [spec.white] * info.num_players
+    for i, name in enumerate(info.players):
+        row[f"agent_{name}"] = agents[i]
+    if info.num_players == 2:
+        row["white_agent"], row["black_agent"] = agents[0], agents[1]
+    row.update({"seed": spec.seed, "winner": "none", "winner_team": None, "outcome": "unfinished",
+                "victory": "unfinished", "plies": 0, "turns": 0, "max_plies": spec.max_plies, "seconds": 0.0,
+                "error": None, "engine": "python", "mean_branching": 0.0, "decision_share": 0.0})
+    return row
+
+
+def play_protocol_game(spec: Any) -> Any:
+    """Play one game of any protocol game to its end or the cap; a failure is a row, never a raise."""
+    from workbench.agents.generic import make_protocol_agent
+    from workbench.games import get
+
+    from .core import GameResult
+
+    t0 = time.perf_counter()
+    game = get(spec.game)
+    rules = game.spec.make(spec.rules)
+    row = base_row(spec, game, rules)
+    events: list[dict[str, Any]] = []
+    state = None
+    n_legal: list[int] = []
+    try:
+        info = game.info(rules)
+        state = game.new_initial_state(rules, spec.seed)
+        agents = [make_protocol_agent(a, game, rules, seed=derive(f"{spec.game}-agent", spec.seed, i))
+                  for i, a in enumerate(seat_agents(spec, info.num_players))]
+        chance_rng = random.Random(derive(f"{spec.game}-chance", spec.seed))
+        while not state.is_terminal() and state.move_number() < spec.max_plies:
+            player = state.current_player()
+            if player == CHANCE:
+                action = sample_outcome(state.chance_outcomes(), chance_rng)
+                n = 0
+            else:
+                n = len(state.legal_actions())
+                action = agents[player].select_action(state)
+                n_legal.append(n)
+            if spec.events:
+                text = state.action_to_string(action)
+                extra = game.event_row(state, action)
+            state.apply_action(action)
+            if spec.events:
+                fired = ",".join(r if c is None else f"{r}@{c}" for r, _, c in state.fired())
+                events.append({"game_id": spec.game_id, "ply": state.move_number(), "turn": state.turn(),
+                               "side": "chance" if player == CHANCE else info.players[player], "action": text,
+                               "n_legal": n, "rules": fired, **extra})
+        outcome = state.outcome()
+        row["outcome"] = "unfinished" if outcome == "ongoing" else outcome
+        row["victory"] = state.victory() or ("unfinished" if row["outcome"] == "unfinished" else row["outcome"])
+        w = state.winner() if state.is_terminal() else None
+        if w is not None:
+            row["winner"] = info.players[w]
+            row["winner_team"] = info.team_of(w)
+        for i, name in enumerate(info.players):
+            row[f"score_{name}"] = float(state.returns()[i]) if state.is_terminal() else 0.0
+        for rule, counts in state.counters().items():
+            for i, name in enumerate(info.players):
+                row[f"rule_{rule}_{name}"] = int(counts[i]) if i < len(counts) else 0
+        row.update({k: _cell_value(v) for k, v in game.game_row(state).items()})
+    except Exception as exc:  # noqa: BLE001 - a failing game is data, the batch goes on
+        where = f" at action {state.move_number()}" if state is not None else ""
+        tb = traceback.extract_tb(exc.__traceback__)[-1]
+        row.update({"outcome": "error", "victory": "error", "winner": "none",
+                    "error": f"{type(exc).__name__}{where}: {exc} ({Path(tb.filename).name}:{tb.lineno})"})
+    if state is not None:
+        row["plies"] = state.move_number()
+        row["turns"] = state.turn()
+    if n_legal:
+        row["mean_branching"] = sum(n_legal) / len(n_legal)
+        row["decision_share"] = sum(1 for n in n_legal if n > 1) / len(n_legal)
+    row["seconds"] = time.perf_counter() - t0
+    return GameResult(row, events)
+
+
+def protocol_specs(game_name: str, cells: list[Rules], white: str, black: str, agents: tuple[str, ...], games: int,
+                   seed: int, max_plies: int, events: bool) -> list[Any]:
+    """Specs for ``games`` games per cell; ``game_id = cell_index * games + game_index``."""
+    from .core import GameSpec
+
+    specs = []
+    for ci, rules in enumerate(cells):
+        label = rules.label() or "default"
+        data = {k: _cell_value(v) for k, v in rules.non_default().items()}
+        for gi in range(games):
+            specs.append(GameSpec(ci * games + gi, label, data, white, black,
+                                  protocol_game_seed(game_name, seed, ci, gi), max_plies, events, "python",
+                                  game=game_name, agents=agents))
+    return specs
