@@ -147,3 +147,12 @@ def test_a_20000_ply_record_costs_milliseconds_per_click(tmp_path) -> None:  # n
         worst = max(worst, time.process_time() - t0)
     assert board.state.ply == 20_001 and len(json.dumps(board.view)) < 100_000
     assert worst < 0.25, f"{worst:.3f} s of CPU for one click"  # about 5-25 ms here; it was 1.8-3.3 s
+
+
+def test_the_protocol_state_asks_the_engine_what_an_action_changes() -> None:
+    from workbench.games.terrafeud import GAME
+
+    st = GAME.state_from_dict(pos({"f1": "F", "c3": "I", "e3": "I", "d4": "f"}).to_dict())
+    eff = st.action_effects(st.string_to_action("e3-e4"))
+    assert sorted(eff["removed"]) == [parse_hex("c3"), parse_hex("d4")] and eff["ends"]
+    assert {"removed", "marks", "text", "ends"} <= set(eff)
