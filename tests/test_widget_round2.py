@@ -156,3 +156,46 @@ def test_the_protocol_state_asks_the_engine_what_an_action_changes() -> None:
     eff = st.action_effects(st.string_to_action("e3-e4"))
     assert sorted(eff["removed"]) == [parse_hex("c3"), parse_hex("d4")] and eff["ends"]
     assert {"removed", "marks", "text", "ends"} <= set(eff)
+
+
+def test_python_changes_to_the_state_show_after_refresh_and_a_failed_compare_clears_the_old_diff() -> None:
+    board = HexBoard(new_game(seed=0))
+    board.state.apply(board.state.parse_action("f3-f5"))
+    board.refresh()
+    assert board.view["moves"] == ["f3-f5"] and board.view["can_undo"]
+    board.compare("castling=sacrifice")
+    assert board.view["diff"] is not None
+    board.compare("castling=nonsense")
+    assert board.view["diff"] is None and board.view["level"] == "error"
+
+
+def test_continuous_analysis_shows_several_lines_with_depth_and_nodes_then_stops() -> None:
+    board = HexBoard(new_game(seed=0))
+    board._on_msg(None, {"type": "analysis", "on": True}, [])
+    assert board.busy == "analysing…"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not board.view.get("lines"):
+        time.sleep(0.2)
+    lines = board.view["lines"]["lines"]
+    assert len(lines) == 3 and len({ln["moves"][0] for ln in lines}) == 3
+    assert all(ln["depth"] >= 1 and ln["nodes"] > 0 for ln in lines) and board.view["eval_bar"]["source"] == "analysis"
+    board._on_msg(None, {"type": "analysis", "on": False}, [])
+    if board._analyser is not None:
+        board._analyser.join(15)
+    assert board.busy == "" and board._analyser is None
+
+
+def test_the_eval_graph_marks_large_swings_and_the_picker_shows_an_upload_as_unlisted() -> None:
+    ctrl = BoardController(pos({"f1": "F", "d1": "K", "f11": "f", "d4": "i", "h6": "a"}))
+    ctrl.show_evals = True
+    ctrl.play("d1xd4")  # a piece taken: the evaluation jumps
+    ctrl.play("f11-f10")
+    graph = ctrl.view()["eval_graph"]
+    assert len(graph["points"]) == 3 and graph["swings"] and graph["swings"][0]["text"] == "d1xd4"
+    ctrl.pick_scenario("rulebook/checkmate.yaml")
+    assert ctrl.view()["scenario_source"] == "rulebook/checkmate.yaml"
+    assert ctrl.view()["attack_lines"], "a mate draws its attackers"
+    ctrl.load_record_text(BoardController(new_game(seed=0)).record_text(), "upload.json")
+    assert ctrl.view()["scenario_source"] is None
+    rows = ctrl.catalog_rows()
+    assert any(r["name"] == "rulebook/checkmate.yaml" and r["title"] and r["verdict"] is None for r in rows)

@@ -93,7 +93,7 @@ ROWS_BEFORE, ROWS_AFTER = 150, 150
 MOVES_SHOWN = 500  # view["moves"]: the last this many moves of the path here
 NEAR = 2 * SNAPSHOT_EVERY  # a jump of more plies than this rebuilds from the nearest snapshot instead of undoing
 EVAL_GRAPH_POINTS = 240  # the evaluation graph's points, whatever the game's length
-SWING = 1.5  # an evaluation change of this many material units in one move is marked on the graph
+SWING = 1.0  # an evaluation change of this many material units (an infantryman) in one move is marked on the graph
 STATIC_EVALS_UP_TO = 3000  # a loaded record's moves get static evaluations when it is at most this long
 SHAPE_COLOURS = ("green", "red", "blue", "yellow")
 MAX_SHAPES = 60  # drawings on one position
@@ -495,9 +495,36 @@ class BoardController:
             node.snapshot = snaps.get(i)
             node.to_move = after.to_move
         self.tree.root.to_move = work.to_move
+        self.tree.root.static = _static_eval(work)
         self.node = node
         if self.tree.root.ply == state.ply:
             self.tree.root.snapshot = detached(state)
+
+    def resync(self) -> None:
+        """After the state was changed from Python (``board.state.apply(...)``): take its history as the game.
+
+        Moves the tree already holds are reused (the state went back or forward along a known line);
+        anything else makes the state's history the main line again.
+        """
+        st = self.state
+        node = self.node
+        if node.ply == st.ply and (node.action is None or (st.history and st.history[-1] == node.action)):
+            return
+        history = st.history
+        known = self.tree.root
+        start = st.ply - len(history)
+        if start == known.ply:
+            ok = True
+            for a in history:
+                nxt = next((c for c in known.children if c.action == a), None)
+                if nxt is None:
+                    ok = False
+                    break
+                known = nxt
+            if ok:
+                self.node = known
+                return
+        self._adopt(st)
 
     def _state_at(self, target: Node) -> GameState:
         """A fresh state at ``target``: its nearest snapshot, then at most SNAPSHOT_EVERY actions."""

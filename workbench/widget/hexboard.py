@@ -218,8 +218,10 @@ class HexBoard(anywidget.AnyWidget):
         self._do(self.controller.set_state, state)
 
     def refresh(self) -> None:
-        """Redraw after the state was changed from Python directly."""
-        self._sync()
+        """Redraw after the state was changed from Python directly (its history becomes the move list)."""
+        with self._lock:
+            self.controller.resync()
+            self._sync()
 
     def click(self, h: int | str) -> None:
         """Same as clicking hex ``h`` on the board."""
