@@ -199,3 +199,15 @@ def test_the_eval_graph_marks_large_swings_and_the_picker_shows_an_upload_as_unl
     assert ctrl.view()["scenario_source"] is None
     rows = ctrl.catalog_rows()
     assert any(r["name"] == "rulebook/checkmate.yaml" and r["title"] and r["verdict"] is None for r in rows)
+
+
+def test_the_widget_front_end_loads_nothing_from_outside_the_page() -> None:
+    import re as _re
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parents[1] / "workbench" / "widget"
+    for name in ("hexboard.js", "hexboard.css"):
+        text = (here / name).read_text()
+        urls = [u for u in _re.findall(r"https?://[^\s\"')]+", text) if u != "http://www.w3.org/2000/svg"]
+        assert not urls, (name, urls)
+        assert "@import" not in text and "url(http" not in text and "fetch(" not in text

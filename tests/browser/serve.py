@@ -7,6 +7,7 @@ so the served notebook writes its PID to a file and ``stop`` kills it explicitly
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -64,6 +65,7 @@ class NotebookServer:
     proc: subprocess.Popen | None = None
     log_path: Path | None = None
     extra: tuple[str, ...] = ()  # more command-line options (``--theme=dark`` for Voila)
+    lab_theme: str | None = None  # JupyterLab's theme ("JupyterLab Dark"), written to the private user settings
 
     @property
     def url(self) -> str:
@@ -84,6 +86,11 @@ class NotebookServer:
             d.mkdir(exist_ok=True)
             env[f"JUPYTER_{name.upper()}_DIR"] = str(d)
         env[KERNEL_PID_ENV] = str(self.kernel_pid_file)
+        if self.lab_theme:
+            settings = self.workdir / "jupyter-config" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
+            settings.mkdir(parents=True, exist_ok=True)
+            (settings / "themes.jupyterlab-settings").write_text(json.dumps({"theme": self.lab_theme}))
+            env["JUPYTERLAB_SETTINGS_DIR"] = str(self.workdir / "jupyter-config" / "lab" / "user-settings")
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]), env.get("PYTHONPATH")]))
         self.log_path = self.workdir / f"{self.app}.log"
         if self.app == "lab":  # no token: the server listens on loopback only and lives for one test

@@ -122,6 +122,14 @@ def test_variation_kept_promoted_keys_drag_and_drawings(browser, light: Notebook
         b.locator(f'.tf-target[data-hex="{t}"]').wait_for()
         click(b, t)
         b.locator(f'.tf-piece[data-hex="{t}"]').wait_for()
+    # keys queue: End, then three fast ← presses land three moves back (none is lost)
+    b.locator(".tf-svg").click(position={"x": 5, "y": 5})
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("() => document.querySelectorAll('.tf-root')[2].querySelector('.tf-status').textContent.includes('ply 1')")
+    page.keyboard.press("End")
+    page.wait_for_function("() => document.querySelectorAll('.tf-root')[2].querySelector('.tf-status').textContent.includes('ply 4')")
     # go back to after move 1 and play another black move: a variation, the main line kept
     moves.locator('.tf-move[data-ply="1"]').click()
     page.wait_for_function("() => document.querySelectorAll('.tf-root')[2].querySelector('.tf-status').textContent.includes('ply 1')")
@@ -138,7 +146,7 @@ def test_variation_kept_promoted_keys_drag_and_drawings(browser, light: Notebook
     b.locator('.tf-line.tf-depth-1 .tf-move', has_text="f9-f7").wait_for()
     assert "k7-h6" in " ".join(b.locator(".tf-line.tf-depth-0").all_inner_texts())
     page.screenshot(path=str(tmp_path / "promoted.png"))
-    # keys queue: End, then five fast ← presses land five moves back (none is lost)
+    # End follows the (promoted) main line; Home and → step along it
     b.locator(".tf-svg").click(position={"x": 5, "y": 5})
     page.keyboard.press("End")
     page.wait_for_function("() => document.querySelectorAll('.tf-root')[2].querySelector('.tf-status').textContent.includes('ply 2')")

@@ -22,8 +22,8 @@ pytestmark = pytest.mark.browser
 BOARD_CODE = "from workbench.widget import HexBoard\nboard = HexBoard(seed=0)\nboard"
 
 
-def serve(app: str, tmp_path: Path) -> Iterator[NotebookServer]:
-    server = NotebookServer(write_notebook(tmp_path / "board.ipynb", BOARD_CODE), tmp_path, app=app)
+def serve(app: str, tmp_path: Path, lab_theme: str | None = None) -> Iterator[NotebookServer]:
+    server = NotebookServer(write_notebook(tmp_path / "board.ipynb", BOARD_CODE), tmp_path, app=app, lab_theme=lab_theme)
     try:
         server.start()
         yield server
@@ -38,7 +38,7 @@ def voila(tmp_path: Path) -> Iterator[NotebookServer]:
 
 @pytest.fixture
 def lab(tmp_path: Path) -> Iterator[NotebookServer]:
-    yield from serve("lab", tmp_path)
+    yield from serve("lab", tmp_path, lab_theme="JupyterLab Dark")  # Light is the Voila tests' theme
 
 
 def wait_for_board(page, server: NotebookServer) -> None:  # noqa: ANN001
@@ -89,5 +89,17 @@ def test_jupyterlab_runs_the_cell_and_plays_a_click(browser, lab: NotebookServer
     page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
     wait_for_board(page, lab)
     play_knight_and_check(page)
+    # JupyterLab Dark: the panel's text stays light on the dark ground (it went dark on dark)
+    fg, bg = page.evaluate("""() => {
+        const rgb = (c) => c.match(/[0-9.]+/g).map(Number);
+        const s = document.querySelector('.tf-status');
+        let e = s, back = [255, 255, 255];
+        while (e) {
+            const c = rgb(getComputedStyle(e).backgroundColor);
+            if (c.length < 4 || c[3] > 0.5) { back = c.slice(0, 3); break; }
+            e = e.parentElement;
+        }
+        return [rgb(getComputedStyle(s).color).slice(0, 3), back]; }""")
+    assert sum(bg) / 3 < 110 and sum(fg) / 3 > 170, (fg, bg)  # light text on the dark theme's ground
     page.screenshot(path=str(tmp_path / "hexboard-lab.png"))
     assert not [u for kind, u in page.blocked if kind not in ("stylesheet", "font", "image")], page.blocked
