@@ -175,6 +175,7 @@ def test_coordinated_attack_previewed_and_deaths_marked(browser, light: Notebook
     b.locator('.tf-preview-death[data-hex="d4"]').wait_for()
     assert b.locator('.tf-preview-death[data-hex="c3"]').count() == 1
     wait_text(b.locator(".tf-hover"), "black feudal on d4 dies")
+    assert "wins" in b.locator(".tf-preview-win").text_content()  # the win is previewed on the board
     assert colour_pixels(hex_shot(b, "d4"), DEATH) > colour_pixels(before, DEATH) + 40
     click(b, "e4")
     b.locator('.tf-death[data-hex="d4"][data-piece="f"]').wait_for()

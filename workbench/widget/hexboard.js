@@ -508,6 +508,16 @@ function render({ model, el }) {
         const [x, y] = centre(m);
         svgEl("circle", { cx: x, cy: y, r: size * 0.5, class: "tf-preview-mark", "data-hex": m }, layers.preview);
       }
+      if (p.castle && v.selected) {
+        arrow(layers.preview, v.selected, h, "tf-preview-castle", "best");
+        arrow(layers.preview, h, v.selected, "tf-preview-castle", "best");
+      }
+      if (p.ends || p.threat) {
+        const [x, y] = centre(h);
+        const g = svgEl("g", { class: `tf-preview-${p.ends ? "win" : "threat"}`, "data-hex": h }, layers.preview);
+        svgEl("rect", { x: x - size * 1.1, y: y - size * 1.55, width: size * 2.2, height: size * 0.62, rx: 4 }, g);
+        svgEl("text", { x, y: y - size * 1.1 }, g, p.ends ? "wins" : "threat");
+      }
       text = `${h}: ${p.text || "a plain move: nothing else changes"}`;
     } else if (h && v.reasons && v.reasons[h]) {
       drawWhy(v.reasons[h], "tf-hover-why", layers.preview);
