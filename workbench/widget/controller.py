@@ -1420,6 +1420,8 @@ class BoardController:
     def _attack_lines(self, threatened: list[int]) -> list[list[str]]:
         """Lines from every enemy piece that threatens a feudal (or that mated it), from the engine's threat probe."""
         st = self.state
+        if self.editing:
+            return []
         sides = list(threatened)
         if st.victory == "checkmate" and st.winner is not None:
             sides.append(1 - st.winner)

@@ -409,13 +409,13 @@ function render({ model, el }) {
   }
 
   // ---------------------------------------------------------------- drawing helpers
-  function arrow(layer, a, b, cls, marker, dash = null) {
+  function arrow(layer, a, b, cls, marker, dash = null, endInset = 0.3) {
     const [x1, y1] = centre(a);
     const [x2, y2] = centre(b);
     const d = Math.hypot(x2 - x1, y2 - y1) || 1;
-    const s = 0.3 * size;
+    const s = 0.3 * size, e = endInset * size;
     const attrs = {
-      x1: x1 + ((x2 - x1) / d) * s, y1: y1 + ((y2 - y1) / d) * s, x2: x2 - ((x2 - x1) / d) * s, y2: y2 - ((y2 - y1) / d) * s,
+      x1: x1 + ((x2 - x1) / d) * s, y1: y1 + ((y2 - y1) / d) * s, x2: x2 - ((x2 - x1) / d) * e, y2: y2 - ((y2 - y1) / d) * e,
       class: cls, "marker-end": `url(#tf-arrow-${marker})`,
     };
     if (dash) attrs["stroke-dasharray"] = dash;
@@ -763,7 +763,8 @@ function render({ model, el }) {
       svgEl("title", {}, g, `${v.lost_feudal.side} feudal lost (${v.lost_feudal.victory})`);
     }
     for (const [a, b, kind] of v.last || []) {
-      if (kind === "shot") arrow(layers.arrows, a, b, "tf-shot-arrow", "shot", "2 5"); // a shot: purple dots, not a lost action
+      // a shot: purple dots (not a lost action), stopping at the target's edge so its letter stays readable
+      if (kind === "shot") arrow(layers.arrows, a, b, "tf-shot-arrow", "shot", "2 5", pieces[b] ? 0.95 : 0.3);
       else arrow(layers.arrows, a, b, "tf-last-arrow", "last");
     }
     // where pieces died in the last move: a red cross ring and the dead piece's letter, until the next move
@@ -782,7 +783,7 @@ function render({ model, el }) {
     }
     // every attacker of a threatened or mated feudal: a line from it to the feudal
     for (const [a, f] of v.attack_lines || []) {
-      const ln = arrow(layers.threat, a, f, "tf-attacker-line", "attacker");
+      const ln = arrow(layers.threat, a, f, "tf-attacker-line", "attacker", null, 0.9); // ends at the feudal's ring
       ln.setAttribute("data-from", a);
       ln.setAttribute("data-to", f);
     }

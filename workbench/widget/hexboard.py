@@ -334,7 +334,16 @@ class HexBoard(anywidget.AnyWidget):
         self.view = view
 
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        """Dispatch one message from the JavaScript (see ``hexboard.js`` ``send``), after checking it."""
+        """Dispatch one message from the JavaScript (see ``hexboard.js`` ``send``); a failure is one plain message."""
+        try:
+            self._dispatch(content)
+        except Exception as exc:  # noqa: BLE001 - never a traceback on the page, never a busy sign left on
+            with self._lock:
+                self.controller.error(plain_failure(exc))
+                self.busy = self._busy_text()
+                self._sync()
+
+    def _dispatch(self, content: Any) -> None:
         c = self.controller
         with self._lock:
             try:
