@@ -83,7 +83,7 @@ def test_voila_click_piece_then_destination_plays_it_in_python(browser, voila: N
 
 
 def test_jupyterlab_runs_the_cell_and_plays_a_click(browser, lab: NotebookServer, tmp_path: Path) -> None:  # noqa: ANN001
-    page = open_page(browser, lab)
+    page = open_page(browser, lab, width=800, height=900)  # an 800 px window: the notebook leaves the board ~500 px
     page.wait_for_selector("text=Python 3 (ipykernel) | Idle", timeout=40_000)
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
     page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
@@ -101,5 +101,10 @@ def test_jupyterlab_runs_the_cell_and_plays_a_click(browser, lab: NotebookServer
         }
         return [rgb(getComputedStyle(s).color).slice(0, 3), back]; }""")
     assert sum(bg) / 3 < 110 and sum(fg) / 3 > 170, (fg, bg)  # light text on the dark theme's ground
+    board_box = page.locator(".tf-svg").bounding_box()
+    for part in (".tf-status", ".tf-message", ".tf-moves"):  # beside or above the board, never below it
+        box = page.locator(part).bounding_box()
+        if box:
+            assert box["x"] >= board_box["x"] + board_box["width"] - 5 or box["y"] + box["height"] <= board_box["y"] + 5, part
     page.screenshot(path=str(tmp_path / "hexboard-lab.png"))
     assert not [u for kind, u in page.blocked if kind not in ("stylesheet", "font", "image")], page.blocked

@@ -190,7 +190,10 @@ function render({ model, el }) {
   svg.addEventListener("mouseleave", () => showHover(null));
 
   // ---------------------------------------------------------------- the side panel
-  const panel = htmlEl("div", { class: "tf-panel" }, grid);
+  // Two parts: the top (status, messages, moves) sits beside the board when there is room and above it
+  // otherwise; the rest (analysis, rules, sections) beside or below. Either way the top stays in sight.
+  const panel = htmlEl("div", { class: "tf-panel tf-panel-top" }, grid);
+  const rest = htmlEl("div", { class: "tf-panel tf-panel-rest" }, grid);
   const status = htmlEl("div", { class: "tf-status" }, panel);
   const result = htmlEl("div", { class: "tf-result" }, panel);
   const busy = htmlEl("div", { class: "tf-busy", role: "status" }, panel);
@@ -199,7 +202,7 @@ function render({ model, el }) {
   const rulesBox = htmlEl("div", { class: "tf-rules" }, panel);
 
   const section = (title, open = false) => {
-    const d = htmlEl("details", { class: "tf-section" }, panel);
+    const d = htmlEl("details", { class: "tf-section" }, rest);
     if (open) d.open = true;
     htmlEl("summary", {}, d, title);
     return d;
@@ -235,18 +238,18 @@ function render({ model, el }) {
   const mainBtn = button(treeRow, "Back to main line", "main_line");
   promoteBtn.addEventListener("click", () => send({ type: "promote", id: model.get("view").node }));
   deleteBtn.addEventListener("click", () => send({ type: "delete", id: model.get("view").node }));
-  const evalNote = htmlEl("div", { class: "tf-eval-note" }, panel);
-  const destroyed = htmlEl("div", { class: "tf-destroyed" }, panel);
-  const analysisBox = htmlEl("div", { class: "tf-analysis" }, panel);
-  const anaRow = row(panel, "tf-ana");
+  const evalNote = htmlEl("div", { class: "tf-eval-note" }, rest);
+  const destroyed = htmlEl("div", { class: "tf-destroyed" }, rest);
+  const analysisBox = htmlEl("div", { class: "tf-analysis" }, rest);
+  const anaRow = row(rest, "tf-ana");
   const anaLbl = htmlEl("label", { class: "tf-check-label" }, anaRow);
   const anaBox = htmlEl("input", { type: "checkbox", class: "tf-analysis-on" }, anaLbl);
   anaLbl.appendChild(document.createTextNode("continuous analysis (best lines)"));
   anaBox.addEventListener("change", () => send({ type: "analysis", on: anaBox.checked }));
-  const linesBox = htmlEl("ol", { class: "tf-lines" }, panel);
-  const graphBox = htmlEl("div", { class: "tf-graph" }, panel);
+  const linesBox = htmlEl("ol", { class: "tf-lines" }, rest);
+  const graphBox = htmlEl("div", { class: "tf-graph" }, rest);
 
-  panel.appendChild(rulesBox); // the rules line below the moves: the moves stay near the top
+  rest.appendChild(rulesBox); // the rules line below the moves: the moves stay near the top
   // What changes under a rule value (the same engine query as `check --compare`).
   const cmp = section("What changes under a rule", true);
   const cmpRow = row(cmp);
