@@ -1625,8 +1625,7 @@ class BoardController:
                 "count": len(self.scenario_states),
                 "checks": self.scenario_checks,
             },
-            "scenario_files": [row["name"] for row in self.catalog_rows()],
-            "catalog": self.catalog_rows(),
+            "scenario_files": [row["name"] for row in self.catalog_rows()],  # the rows: HexBoard.catalog
             "scenario_source": getattr(self, "scenario_source", None),
             "editing": self.editing,
             "edit_piece": self.edit_piece,

@@ -330,7 +330,7 @@ function render({ model, el }) {
   let catalogSig = "";
   const fillPicker = (v) => {
     const q = scSearch.value.trim().toLowerCase();
-    const rows = (v.catalog || []).filter((r) => !q || r.name.toLowerCase().includes(q) || (r.title || "").toLowerCase().includes(q));
+    const rows = (model.get("catalog") || []).filter((r) => !q || r.name.toLowerCase().includes(q) || (r.title || "").toLowerCase().includes(q));
     const src = v.scenario_source;
     const listed = rows.some((r) => r.name === src);
     const sig = JSON.stringify([q, rows, src]);
@@ -945,6 +945,8 @@ function render({ model, el }) {
   model.on("change:busy", showBusy);
   model.on("change:download", saveDownload);
   model.on("change:clipboard", drawClipboard);
+  const drawCatalog = () => fillPicker(model.get("view"));
+  model.on("change:catalog", drawCatalog);
   draw();
   drawExport();
   return () => {
@@ -953,6 +955,7 @@ function render({ model, el }) {
     model.off("change:busy", showBusy);
     model.off("change:download", saveDownload);
     model.off("change:clipboard", drawClipboard);
+    model.off("change:catalog", drawCatalog);
   };
 }
 

@@ -177,6 +177,7 @@ class HexBoard(anywidget.AnyWidget):
     download = traitlets.Dict().tag(sync=True)  # {"name", "text", "n"}: the page saves it as a file
     busy = traitlets.Unicode("").tag(sync=True)  # what the kernel is doing for the page ("" when idle)
     clipboard = traitlets.Dict().tag(sync=True)  # {"text", "n"}: what Copy put in the text box
+    catalog = traitlets.List().tag(sync=True)  # the picker's rows (name, title, verdict): sent only when they change
 
     def __init__(
         self,
@@ -331,6 +332,7 @@ class HexBoard(anywidget.AnyWidget):
             self.controller.error(plain_failure(exc))
             view = {**self.view, "message": self.controller.message, "level": "error",
                     "seq": self.view.get("seq", 0) + 1}
+        self.catalog = self.controller.catalog_rows()  # an equal list sends nothing
         self.view = view
 
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
