@@ -812,7 +812,8 @@ function render({ model, el }) {
     if (v.editing) status.textContent = `Editing the position · ${v.to_move} to move when done`;
     else if (v.terminal) status.textContent = `Game over after ply ${v.ply}`;
     else status.textContent = `${v.to_move === "white" ? "White" : "Black"} to move · ply ${v.ply}` +
-      (v.threatened && v.threatened.length ? ` · ${v.threatened.join(" and ")} feudal under threat` : "");
+      (v.threatened && v.threatened.length ? ` · ${v.threatened.join(" and ")} feudal under threat` : "") +
+      ((v.pending || []).length ? ` · ultimatum on ${v.pending.join(", ")}: move it or lose it` : "");
     status.setAttribute("data-to-move", v.to_move);
     markersLine.textContent = v.markers_text ? `Markers: ${v.markers_text}` : "";
     markersLine.style.display = v.markers_text ? "" : "none";
