@@ -157,7 +157,8 @@ function render({ model, el }) {
       return;
     }
     if (p.button === 0 && p.moved && h && h !== p.hex) {
-      suppressClick = true;
+      suppressClick = true; // the click the browser may fire after this drop is not a click on a hex
+      setTimeout(() => { suppressClick = false; }, 60);
       send({ type: "drag", from: p.hex, to: h });
     }
   });
