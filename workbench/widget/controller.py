@@ -173,13 +173,9 @@ class BoardController:
         self.flipped = False  # Black at the bottom
         self.analysis: dict[str, Any] | None = None  # the agent's evaluation of the position shown
         self.show_evals = False  # per-move evaluations in the move list (agent games, loaded records)
-        # Moves agents played on ``_scores_state`` (held, so its id is never reused): line -> (score, source)
-        self.agent_scores: dict[tuple[Action, ...], tuple[float, str]] = {}
-        self._scores_state: GameState | None = None
         self.diff: dict[str, Any] | None = None  # what changes under another rule value
         self.scenario_checks: list[dict[str, Any]] = []
         self.scenario: Any = None
-        self._rows_cache: tuple[Any, list[dict[str, Any]]] | None = None
         self.agent: Any = None
         self.agent_name: str | None = None
         self.agent_side: int | None = None
