@@ -4,7 +4,10 @@ The widget's JavaScript only draws ``BoardController.view()`` and reports clicks
 presses; every decision (which hexes light up, which action a click plays, promotion and Order
 choices, undo/redo, the agent's reply, the position editor) is made here, so it is tested
 without a browser. The controller never re-implements a rule: legality, reasons and notation
-come from the engine (``legal_actions``, ``explain_illegal``, ``action_to_string``).
+come from the engine (``legal_actions``, ``illegal_detail``, ``action_to_string``), and so do a
+move's consequences (``analysis.action_effects``) and a threat's attackers (``analysis.attackers``).
+The game lives in a ``VariationTree`` (``tree.py``): playing from an earlier move adds a variation,
+and every click costs a window of the move list, whatever the game's length.
 """
 
 from __future__ import annotations
