@@ -39,7 +39,7 @@ def _spiel_default(param: Param) -> Any:
         return {"bool": bool, "int": int, "float": float}[param.kind](param.default)
     if isinstance(param.default, (tuple, list)):  # OpenSpiel's game strings split on commas: lists use /
         return "/".join(format_value(v) for v in param.default) or "none"
-    return format_value(param.default)
+    return format_value(param.default).replace(",", "/")
 
 
 def _game_type(game: GameDef) -> pyspiel.GameType:
@@ -67,7 +67,11 @@ def _rules_from_params(game: GameDef, params: Mapping[str, Any]) -> Rules:
             value = params[p.name]
             if p.kind == "int" and p.default is None and value == 0:
                 value = None
-            changed[p.name] = value if p.kind in ("bool", "int", "float") else str(value)
+            if p.kind not in ("bool", "int", "float"):
+                value = str(value)
+                if "," in format_value(p.default) and "/" not in format_value(p.default):
+                    value = value.replace("/", ",")  # a comma list written with / in a game string
+            changed[p.name] = value
     return game.spec.make(changed)
 
 

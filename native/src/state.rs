@@ -1694,7 +1694,11 @@ pub fn classic_setup() -> Setup {
 }
 
 /// Number of action sequences of length `depth` (a finished game counts as a leaf), as `perft.py`.
+/// Stops early (returning a partial count) when `interrupt::poll` says so.
 pub fn perft(st: &mut State, depth: u32) -> u64 {
+    if crate::interrupt::poll() {
+        return 0;
+    }
     if depth == 0 || st.is_terminal() {
         return 1;
     }
@@ -1724,6 +1728,20 @@ mod tests {
     }
 
     // The stored perft table (workbench/data/perft.json), counted by the Python engine.
+    #[test]
+    fn perft_stops_when_interrupted_and_leaves_the_state_whole() {
+        fn stop() -> bool {
+            true
+        }
+        let mut st = state(false, false, Rules::default());
+        let full = perft(&mut st, 3);
+        // the hook is asked once `interrupt::INTERVAL` has passed: depth 6 would take minutes
+        let t0 = std::time::Instant::now();
+        let (_, stopped) = crate::interrupt::guarded(stop, || perft(&mut st, 6));
+        assert!(stopped && t0.elapsed() < std::time::Duration::from_secs(1));
+        assert_eq!(perft(&mut st, 3), full, "every apply was undone on the way out");
+    }
+
     #[test]
     fn perft_matches_the_python_engine() {
         assert_eq!(

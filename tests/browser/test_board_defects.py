@@ -191,6 +191,8 @@ def test_messages_levels_agent_busy_flip_and_heat(page) -> None:  # noqa: ANN001
     assert "computing" in shown
     wait_text(b.locator(".tf-heat-legend"), "attacked by white")
     assert b.locator(".tf-colourbar").is_visible() and b.locator(".tf-heat").count() > 0
+    # issue 22: the bar's left end is the colour of 0 (val / top), so its tick reads 0, not 1
+    assert b.locator(".tf-ticks span").first.inner_text() == "0"
     b.locator("select.tf-heat-kind").select_option("zone_control")
     wait_text(b.locator(".tf-heat-legend"), "pikeman zones")
     assert "attacked" not in b.locator(".tf-heat-legend").inner_text()

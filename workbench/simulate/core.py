@@ -11,7 +11,10 @@ that are missing. The game seed draws the rolled terrain; each agent's seed deri
 
 Files: ``out`` is a Parquet *dataset directory* ``FILE.parquet/`` of part files. A part is
 written under a hidden temporary name and renamed into place, so a kill -9 leaves only whole
-parts; ``read_results`` reads them all (deduplicated by ``game_id``). ``_run.json`` in the
+parts; ``read_results`` reads them all (deduplicated by ``game_id``). A finished run merges
+its parts into parts of at most ``MERGE_ROWS`` games, and deletes the originals only once the
+merged files read back whole, so one damaged file never costs the whole batch; a part that
+cannot be read is named by ``read_results`` (``DamagedPartError``) and ``--resume`` recovers it. ``_run.json`` in the
 directory records the batch parameters that ``resume`` checks, and every part carries the same
 record in its Parquet metadata (``workbench.run``), so parts of two different batches found in
 one folder are refused instead of silently merged. Only ``part-*.parquet`` files are read: a
@@ -24,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import os
 import re
 import time
@@ -96,8 +100,31 @@ RUN_KEY = b"workbench.run"  # Parquet metadata key: the run manifest of the batc
 PART_NAME = re.compile(r"^part-[0-9a-f]{8}-(?:\d{5}|merged)\.parquet$")
 
 
+MAX_CELLS = 10_000  # grid cells of one batch (each is checked, then played games times)
+
+
 class SimulationError(ValueError):
     """A batch that cannot run as asked (bad grid, output clash, resume mismatch)."""
+
+
+class SimulationNotice(UserWarning):
+    """Something a run did on its own that its user should know (a damaged part set aside)."""
+
+
+DAMAGED_PREFIX = ".damaged-"  # a part ``--resume`` set aside: never read, its games played again
+
+
+class DamagedPartError(SimulationError):
+    """A part file of an output folder cannot be read (truncated, overwritten, bad disk).
+
+    The other parts are whole (each is written apart and renamed into place), so only this
+    part's games are lost; ``--resume`` sets it aside and plays them again."""
+
+    def __init__(self, part: Path, reason: str) -> None:
+        self.part = part
+        super().__init__(f"{part.parent}: the part file {part.name} is damaged ({reason}); the other parts are whole. "
+                         "Rerun the same simulate command with --resume: it sets this part aside (as "
+                         f"{DAMAGED_PREFIX}{part.name}) and plays its games again")
 
 
 # ---------------------------------------------------------------------- seeds and specs
@@ -155,6 +182,10 @@ def expand_grid(grid: dict[str, Sequence[Any]] | Sequence[RulesConfig | dict | s
         if isinstance(grid, dict):
             keys = list(grid)
             values = [list(v) if isinstance(v, (list, tuple)) else [v] for v in grid.values()]
+            size = math.prod(len(v) for v in values)
+            if size > MAX_CELLS:  # before any cell is built: 100**5 cells would never finish building
+                shown = " x ".join(f"{len(v)} {k}" for k, v in zip(keys, values, strict=True))
+                raise SimulationError(f"grid: {shown} = {size:,} cells; at most {MAX_CELLS:,} per batch")
             for k, v in zip(keys, values, strict=True):
                 if not v:
                     raise SimulationError(f"grid toggle {k!r} has no values")
@@ -233,17 +264,45 @@ def _distinct(cells: list[RulesConfig]) -> list[RulesConfig]:
     return cells
 
 
+class GameSpecs(Sequence):
+    """The batch's game specs, made on demand: ``cells x games`` of them are never all in memory
+    at once unless a caller lists them (``game_id = cell_index * games + game_index``)."""
+
+    def __init__(self, cells: list[RulesConfig], white: str, black: str, games: int, seed: int, max_plies: int,
+                 events: bool, engine: str = "python") -> None:
+        self._cells = [(rules.label(), rules.to_dict()) for rules in cells]
+        self._args = (white, black, games, seed, max_plies, events, engine)
+
+    def __len__(self) -> int:
+        return len(self._cells) * self._args[2]
+
+    def _spec(self, i: int) -> GameSpec:
+        white, black, games, seed, max_plies, events, engine = self._args
+        ci, gi = divmod(i, games)
+        label, data = self._cells[ci]
+        return GameSpec(i, label, data, white, black, game_seed(seed, ci, gi), max_plies, events, engine)
+
+    def __getitem__(self, index):  # noqa: ANN001, ANN204 - int or slice, as a Sequence's
+        if isinstance(index, slice):
+            return [self._spec(i) for i in range(*index.indices(len(self)))]
+        n = len(self)
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
+            raise IndexError("game spec index out of range")
+        return self._spec(i)
+
+    def __iter__(self):  # noqa: ANN204
+        return (self._spec(i) for i in range(len(self)))
+
+    def firsts(self) -> list[GameSpec]:
+        """The first game of every cell (what ``guard.check_cells`` tries before any game)."""
+        return [self._spec(ci * self._args[2]) for ci in range(len(self._cells))]
+
+
 def make_specs(cells: list[RulesConfig], white: str, black: str, games: int, seed: int, max_plies: int,
-               events: bool, engine: str = "python") -> list[GameSpec]:
-    """Game specs for ``games`` games per cell; ``game_id = cell_index * games + game_index``."""
-    specs = []
-    for ci, rules in enumerate(cells):
-        data = rules.to_dict()
-        label = rules.label()
-        for gi in range(games):
-            specs.append(GameSpec(ci * games + gi, label, data, white, black, game_seed(seed, ci, gi),
-                                  max_plies, events, engine))
-    return specs
+               events: bool, engine: str = "python") -> GameSpecs:
+    """Game specs for ``games`` games per cell, built lazily; ``game_id = cell_index * games + game_index``."""
+    return GameSpecs(cells, white, black, games, seed, max_plies, events, engine)
 
 
 # ---------------------------------------------------------------------- one game
@@ -573,9 +632,25 @@ def _parts(path: Path) -> list[Path]:
     return sorted(p for p in path.iterdir() if PART_NAME.match(p.name) and p.is_file())
 
 
+def _damage(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _read_part(part: Path, **kwargs: Any) -> pa.Table:
+    """One part file, or ``DamagedPartError`` naming it (never a raw ``ArrowInvalid``)."""
+    try:
+        return pq.read_table(part, **kwargs)
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise DamagedPartError(part, _damage(exc)) from None
+
+
 def _run_of(part: Path) -> str | None:
     """The run manifest (JSON text) stored in a part's metadata; None for parts written before it was."""
-    meta = pq.read_schema(part).metadata or {}
+    try:
+        meta = pq.read_schema(part).metadata or {}
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise DamagedPartError(part, _damage(exc)) from None
     value = meta.get(RUN_KEY)
     return None if value is None else value.decode("utf-8", "replace")
 
@@ -632,13 +707,13 @@ def read_results(path: str | os.PathLike, columns: list[str] | None = None) -> p
     wanted = None if columns is None else list(dict.fromkeys(
         [*columns, *(c for c in ("game_id", "seed", "cell", "white_agent", "black_agent") if c in GAMES_SCHEMA.names)]))
     if _schema_game(parts) != "terrafeud":
-        table = _concat([pq.read_table(f) for f in parts])
+        table = _concat([_read_part(f) for f in parts])
         wanted = None if wanted is None else [c for c in wanted if c in table.column_names]
         if wanted is not None:
             table = table.select(wanted)
     else:
-        table = pa.concat_tables([pq.read_table(f, schema=GAMES_SCHEMA) if wanted is None
-                                  else pq.read_table(f, columns=wanted) for f in parts])
+        table = pa.concat_tables([_read_part(f, schema=GAMES_SCHEMA) if wanted is None
+                                  else _read_part(f, columns=wanted) for f in parts])
     df = _frame(table)
     if len(parts) > 1:
         check_one_batch(p, parts, df)
@@ -660,9 +735,9 @@ def read_events(path: str | os.PathLike) -> pd.DataFrame:
     if len(parts) > 1:
         check_one_batch(p, parts, pd.DataFrame())  # parts' run records only: event rows carry no seed
     if _schema_game(parts) != "terrafeud":
-        df = _concat([pq.read_table(f) for f in parts]).to_pandas()
+        df = _concat([_read_part(f) for f in parts]).to_pandas()
     else:
-        df = pa.concat_tables([pq.read_table(f, schema=EVENTS_SCHEMA) for f in parts]).to_pandas()
+        df = pa.concat_tables([_read_part(f, schema=EVENTS_SCHEMA) for f in parts]).to_pandas()
     return df.drop_duplicates(["game_id", "ply"], keep="last").sort_values(["game_id", "ply"]).reset_index(drop=True)
 
 
@@ -731,25 +806,48 @@ class PartWriter:
                 compact_dataset(self.events_out, self.events_schema, ["game_id", "ply"])
 
 
-def compact_dataset(directory: Path, schema: pa.Schema | None, keys: list[str]) -> None:
-    """Merge a dataset's parts into one part: write the merged file, then remove the old ones.
+MERGE_ROWS = {"game_id": 50_000, "ply": 2_000_000}  # rows per merged part: games; events (keyed by ply too)
 
-    Parts of different batches are left as they are: merging would keep one copy of each game
-    number and hide the mix that ``read_results`` reports.
+
+def compact_dataset(directory: Path, schema: pa.Schema | None, keys: list[str]) -> None:
+    """Merge a dataset's parts into few parts of at most ``MERGE_ROWS`` rows each.
+
+    The originals are deleted only after every merged file has been read back with the same
+    keys, so a failed or damaged merge loses nothing; a part that cannot be read stops the merge
+    (every part stays, ``read_results`` names the damaged one). Parts of different batches are
+    left as they are: merging would keep one copy of each game number and hide the mix.
     """
     parts = _parts(directory)
     if len(parts) <= 1:
         return
-    runs = {_run_of(f) for f in parts}
-    if len(runs) > 1:
+    try:
+        runs = {_run_of(f) for f in parts}
+        if len(runs) > 1:
+            return
+        table = _concat([_read_part(f, schema=schema) for f in parts])
+    except DamagedPartError:
         return
-    table = _concat([pq.read_table(f, schema=schema) for f in parts])
     df = table.to_pandas()
     df = df.drop_duplicates(keys, keep="last").sort_values(keys, kind="stable")
-    merged = pa.Table.from_pandas(df, schema=schema if schema is not None else table.schema, preserve_index=False)
-    _write_atomic(merged, directory, f"part-{uuid.uuid4().hex[:8]}-merged.parquet", runs.pop())
+    run = runs.pop()
+    size = MERGE_ROWS[keys[-1]] if keys[-1] in MERGE_ROWS else MERGE_ROWS["game_id"]
+    written: list[Path] = []
+    try:
+        for start in range(0, len(df), size):
+            merged = pa.Table.from_pandas(df.iloc[start:start + size], schema=schema if schema is not None
+                                          else table.schema, preserve_index=False)
+            path = _write_atomic(merged, directory, f"part-{uuid.uuid4().hex[:8]}-merged.parquet", run)
+            written.append(path)
+            back = _read_part(path, columns=keys)
+            if not back.equals(merged.select(keys)):
+                raise DamagedPartError(path, "it does not read back as written")
+    except (SimulationError, OSError):
+        for path in written:  # keep the originals: they are the verified copy
+            path.unlink(missing_ok=True)
+        return
     for f in parts:
-        f.unlink(missing_ok=True)
+        if f not in written:
+            f.unlink(missing_ok=True)
 
 
 def run_manifest(cells: list[Any], white: str, black: str, games: int, seed: int, max_plies: int,
@@ -764,7 +862,8 @@ def run_manifest(cells: list[Any], white: str, black: str, games: int, seed: int
 
 
 __all__ = [
-    "EVENT_COLUMNS", "GAME_COLUMNS", "PARAMETERS", "RULES", "RULE_COLUMNS", "GameResult", "GameSpec", "PartWriter", "SimulationError", "agent_seed",
+    "EVENT_COLUMNS", "GAME_COLUMNS", "PARAMETERS", "RULES", "RULE_COLUMNS", "DamagedPartError", "GameResult", "GameSpec",
+    "GameSpecs", "PartWriter", "SimulationError", "agent_seed",
     "drama", "error_result", "events_frame", "events_path", "expand_grid", "game_seed", "games_frame",
     "fired_text", "lead_changes", "make_specs", "play_chunk", "play_game", "read_events",
     "read_results", "replay_game", "rule_columns", "rule_counts",

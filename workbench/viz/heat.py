@@ -83,24 +83,28 @@ def position_table(state: GameState) -> pd.DataFrame:
 
 
 def compare_sides(state: GameState, metric: str = "threat", **options: Any) -> Figure:
-    """The metric for White and Black side by side on one colour scale."""
-    from .mpl import compare
+    """The metric for White and Black side by side on one colour scale, from 0 (an empty hex reads 0 on
+    the colour bar, not the smallest count) with whole-number ticks for counts."""
+    from .mpl import compare, zero_norm
 
     fn = _metric(metric)
-    return compare((state, fn(state, 0)), (state, fn(state, 1)),
-                   titles=[f"{metric}: white", f"{metric}: black"], label=metric, **options)
+    a, b = fn(state, 0), fn(state, 1)
+    options.setdefault("norm", zero_norm([*a, *b]))
+    return compare((state, a), (state, b), titles=[f"{metric}: white", f"{metric}: black"], label=metric, **options)
 
 
 def compare_rules(state: GameState, metric: str = "mobility", side: int | str = 0,
                   toggles: Sequence[dict[str, Any]] = ({"season": "summer"}, {"season": "winter"}),
                   **options: Any) -> Figure:
     """The metric of one side for the same position under two (or more) rule toggles."""
-    from .mpl import compare
+    from .mpl import compare, zero_norm
 
     fn = _metric(metric)
     panels = [with_rules(state, **t) for t in toggles]
     titles = [f"{metric} {SIDES[side_index(side)]}: " + ", ".join(f"{k}={v}" for k, v in t.items()) for t in toggles]
-    return compare(*[(st, fn(st, side)) for st in panels], titles=titles, label=metric, **options)
+    values = [fn(st, side) for st in panels]
+    options.setdefault("norm", zero_norm([v for vals in values for v in vals]))
+    return compare(*zip(panels, values, strict=True), titles=titles, label=metric, **options)
 
 
 def _metric(metric: str) -> Callable[..., list[float]]:

@@ -680,7 +680,8 @@ function render({ model, el }) {
       const bar = htmlEl("div", { class: "tf-colourbar" }, heatLegend);
       bar.style.background = `linear-gradient(to right, ${VIRIDIS.join(",")})`;
       const ticks = htmlEl("div", { class: "tf-ticks" }, heatLegend);
-      htmlEl("span", {}, ticks, "1");
+      // the gradient maps val / top, so its left end is 0 (it read "1": the smallest count, not the colour's value)
+      htmlEl("span", {}, ticks, "0");
       htmlEl("span", {}, ticks, String(Math.round(top / 2 * 10) / 10));
       htmlEl("span", {}, ticks, String(top));
       htmlEl("div", { class: "tf-heat-note" }, heatLegend, "hexes without colour: 0");

@@ -1,0 +1,169 @@
+"""Pole for designers: the static evaluation, heat layers, glyphs and action effects.
+
+Everything here reads the state through the engine's own queries (``zone_targets``, ``success_count``,
+``_hits``), so a picture or an agent never re-derives a rule.
+
+**Evaluation** (``evaluate``), in coins, from one side's point of view: value(own) - value(enemy), where
+value(side) is
+- material: the sum of the cost parameters of the side's pieces on the board (the Prince excluded,
+  since losing it ends the game; a tower counts its 10);
+- coins: the side's coins at face value;
+- income tempo: the side to move gets half its income (it spends and acts before the other side's
+  next income);
+- fortress safety: minus ``PRINCE_WEIGHT`` (20 coins) times the chance that the enemy pieces now in
+  range would destroy the Prince if each attacked once (1 - prod(1 - n_i/36)), plus ``FORTRESS_BONUS``
+  (1 coin) when the Prince stands in a fortress, where outside attacks are halved.
+A finished game is +-``WIN_VALUE`` (1000) for a prince victory, 0 for a draw or unfinished game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.core.protocol import Glyph
+
+from .board import NAMES
+from .rules import KIND_WORDS, SIDES, P
+from .state import ALL0, ATT0, MOVE0, NOBUY, OVER_PHASE, PASS, PoleState, dice_text, letter
+
+PRINCE_WEIGHT = 20.0
+FORTRESS_BONUS = 1.0
+WIN_VALUE = 1000.0
+HEAT_LAYERS = ("threat", "control", "odds")
+
+
+def prince_danger(state: PoleState, side: int) -> float:
+    """Chance that one attack by each enemy piece in range would destroy ``side``'s Prince."""
+    board = state.board
+    try:
+        cell = board.index(1 + P + 8 * side)
+    except ValueError:
+        return 1.0
+    miss = 1.0
+    lo, hi = (9, 16) if side == 0 else (1, 8)  # enemy codes
+    for a, v in enumerate(board):
+        if lo <= v <= hi and state.reaches(a, cell):
+            miss *= 1.0 - state.success_count(a, cell) / 36.0
+    return 1.0 - miss
+
+
+def side_value(state: PoleState, side: int) -> float:
+    """Material + coins + tempo + fortress safety of ``side`` (module docstring)."""
+    cfg = state.cfg
+    cost = cfg.cost
+    base = 1 + 8 * side
+    material = sum(cost[v - base] for v in state.board if base <= v < base + 7)  # kinds B..C, not the Prince
+    value = float(material + state.coins[side])
+    if state.to_move == side:
+        value += cfg.income / 2.0
+    value -= PRINCE_WEIGHT * prince_danger(state, side)
+    cell = state.prince_of(side)
+    if cell is not None and cfg.fort_of[cell]:
+        value += FORTRESS_BONUS
+    return value
+
+
+def evaluate(state: PoleState, player: int) -> float:
+    """Static evaluation in coins from ``player``'s side (see the module docstring)."""
+    if state.phase == OVER_PHASE:
+        if state.winner_side is None:
+            return 0.0
+        return WIN_VALUE if state.winner_side == player else -WIN_VALUE
+    return side_value(state, player) - side_value(state, 1 - player)
+
+
+def threat(state: PoleState, player: int) -> dict[int, float]:
+    """Cell -> how many of ``player``'s pieces have it in their attack zone (blocking applied)."""
+    out: dict[int, float] = {}
+    for a, v in enumerate(state.board):
+        if v and (v - 1) >> 3 == player:
+            for c in state.zone_cells(a):
+                out[c] = out.get(c, 0.0) + 1.0
+    return out
+
+
+def heat(state: PoleState, layer: str, player: int) -> dict[int, float]:
+    """``threat`` (own zones), ``control`` (own minus enemy zone counts), ``odds`` (best n/36 per enemy piece).
+
+    Zones are geometry: fresh pieces and the turn are ignored, since a layer shows what each side reaches.
+    """
+    if layer == "threat":
+        return threat(state, player)
+    if layer == "control":
+        own, other = threat(state, player), threat(state, 1 - player)
+        cells = set(own) | set(other)
+        return {c: own.get(c, 0.0) - other.get(c, 0.0) for c in sorted(cells) if own.get(c, 0.0) != other.get(c, 0.0)}
+    if layer == "odds":
+        best: dict[int, float] = {}
+        for t, w in enumerate(state.board):
+            if w and (w - 1) >> 3 != player:
+                best[t] = 0.0
+        for a, v in enumerate(state.board):
+            if v and (v - 1) >> 3 == player:
+                for t in state.zone_targets(a):
+                    best[t] = max(best[t], state.success_count(a, t) / 36.0)
+        return best
+    raise ValueError(f"unknown heat layer {layer!r} for pole; known: {', '.join(HEAT_LAYERS)}")
+
+
+def glyphs(state: PoleState) -> list[Glyph]:
+    """Fortress cells, pieces (letter, owner, armour and damage badges), fresh and pending-attack marks."""
+    cfg = state.cfg
+    pending = state.pending
+    attacker = target = -1
+    if pending >= 0:
+        attacker = pending - ALL0 if pending >= ALL0 else (pending - ATT0) // 100
+        target = -1 if pending >= ALL0 else (pending - ATT0) % 100
+    out = []
+    for c in range(100):
+        f = cfg.fort_of[c]
+        terrain = ("fortress-red", "fortress-black")[f - 1] if f else "field"
+        v = state.board[c]
+        marks: list[str] = []
+        if state.is_fresh(c):
+            marks.append("fresh")
+        if c == attacker:
+            marks.append("attacker")
+        if c == target:
+            marks.append("target")
+        if v:
+            kind = (v - 1) & 7
+            badges = (f"a{cfg.armour[kind]}",) + ((f"d{cfg.damage[kind]}",) if cfg.can_attack[kind] else ())
+            out.append(Glyph(c, terrain, letter(v), (v - 1) >> 3, badges, None, tuple(marks)))
+        else:
+            out.append(Glyph(c, terrain, "", None, (), None, tuple(marks)))
+    return out
+
+
+def effects(state: PoleState, action: Any) -> dict[str, Any]:
+    """What ``action`` would change: removed cells (with odds for attacks), marks, a sentence, and ends."""
+    if state.phase == OVER_PHASE or not isinstance(action, int):
+        return {}
+    side = SIDES[state.to_move]
+    if state.pending >= 0:
+        hits = state._hits(action)
+        words = ", ".join(f"{letter(state.board[t])} on {NAMES[t]}" for t in hits) or "nothing"
+        ends = any((state.board[t] - 1) & 7 == P for t in hits)
+        return {"removed": hits, "marks": [], "ends": ends,
+                "text": f"dice {dice_text(action)}: removes {words}" + (" and wins" if ends else "")}
+    if action >= ATT0:
+        a = action - ALL0 if action >= ALL0 else (action - ATT0) // 100
+        targets = state.zone_targets(a) if action >= ALL0 else [(action - ATT0) % 100]
+        odds = {t: state.success_count(a, t) for t in targets}
+        parts = [f"{n}/36 to remove the {KIND_WORDS[(state.board[t] - 1) & 7]} on {NAMES[t]}" for t, n in odds.items()]
+        return {"removed": targets, "marks": [a], "ends": False, "odds": {NAMES[t]: f"{n}/36" for t, n in odds.items()},
+                "chance": state.attack_chance(action), "may_end": any((state.board[t] - 1) & 7 == P for t in targets),
+                "text": f"{state.action_to_string(action)}: " + "; ".join(parts)}
+    probe = state.clone()
+    probe.apply_action(action)
+    ends = probe.phase == OVER_PHASE
+    if action < NOBUY:
+        kind, cell = divmod(action, 100)
+        text = (f"{side} buys a {KIND_WORDS[kind]} on {NAMES[cell]} for {state.cfg.cost[kind]} coins"
+                + (" (it acts from its side's next turn)" if state.cfg.buy_first else ""))
+        return {"removed": [], "marks": [cell], "ends": ends, "text": text}
+    if action in (NOBUY, PASS):
+        return {"removed": [], "marks": [], "ends": ends,
+                "text": f"{side} {'buys nothing' if action == NOBUY else 'passes'}" + (f" ({probe.victory_kind})" if ends else "")}
+    a, b = divmod(action - MOVE0, 100)
+    return {"removed": [], "marks": [b], "ends": ends, "text": f"{letter(state.board[a])} {NAMES[a]} to {NAMES[b]}"}
