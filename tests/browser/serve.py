@@ -86,6 +86,10 @@ class NotebookServer:
             d.mkdir(exist_ok=True)
             env[f"JUPYTER_{name.upper()}_DIR"] = str(d)
         env[KERNEL_PID_ENV] = str(self.kernel_pid_file)
+        if any(x.startswith("--template=workbench") for x in self.extra):  # the served page's template (workbench.serving)
+            from workbench.serving import TEMPLATES
+
+            env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(TEMPLATES), env.get("JUPYTER_PATH")]))
         if self.lab_theme:
             settings = self.workdir / "jupyter-config" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
             settings.mkdir(parents=True, exist_ok=True)
