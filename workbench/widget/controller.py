@@ -959,12 +959,19 @@ class BoardController:
 
     # ------------------------------------------------------------------ files (paths only from Python)
     def scenario_files(self) -> list[str]:
-        """The project's scenario files, as names relative to ``scenarios/`` (the panel's picker)."""
+        """This game's scenario files, as names relative to ``scenarios/`` (the panel's picker).
+
+        Other games' files (``game: pole`` and the like) share the folder; the board lists only its own.
+        """
         if not SCENARIO_ROOT.is_dir():
             return []
-        return sorted(
-            str(p.relative_to(SCENARIO_ROOT)) for p in SCENARIO_ROOT.rglob("*.yaml") if p.is_file() and not p.is_symlink()
-        )
+        out = []
+        for p in sorted(SCENARIO_ROOT.rglob("*.yaml")):
+            if p.is_file() and not p.is_symlink():
+                entry = _entry(p)
+                if entry is not None and entry["game"] in (None, "terrafeud"):
+                    out.append(str(p.relative_to(SCENARIO_ROOT)))
+        return out
 
     def scenario_catalog(self, verdicts: bool = False) -> list[dict[str, Any]]:
         """The picker's rows: file, title and (once run) the verdict of its checks, e.g. ``pass 3/3``.
@@ -975,14 +982,9 @@ class BoardController:
         out = []
         for name in self.scenario_files():
             path = SCENARIO_ROOT / name
-            try:
-                mtime = path.stat().st_mtime_ns
-            except OSError:
+            entry = _entry(path)
+            if entry is None:
                 continue
-            entry = _CATALOG.get(name)
-            if entry is None or entry["mtime"] != mtime:
-                entry = {"mtime": mtime, "title": _title_of(path), "verdict": None}
-                _CATALOG[name] = entry
             if verdicts and entry["verdict"] is None:
                 entry["verdict"] = _verdict_of(path)
             out.append({"name": name, "title": entry["title"], "verdict": entry["verdict"]})
@@ -1885,14 +1887,25 @@ __all__ = [
 _CATALOG: dict[str, dict[str, Any]] = {}  # scenario file -> title and verdict (per process: files rarely change)
 
 
-def _title_of(path: Path) -> str:
-    """A scenario file's ``title:`` line (read as text: the picker lists every file quickly)."""
+def _entry(path: Path) -> dict[str, Any] | None:
+    """A scenario file's picker entry (title, game, verdict), cached by modification time; None if unreadable."""
     try:
-        text = read_small_file(path)
-    except WidgetError:
-        return "(unreadable)"
-    m = re.search(r"^title:\s*(.+)$", text, re.M)
-    return _short(m.group(1).strip().strip("'\""), 120) if m else path.stem
+        mtime = path.stat().st_mtime_ns
+    except OSError:
+        return None
+    key = str(path)
+    entry = _CATALOG.get(key)
+    if entry is None or entry["mtime"] != mtime:
+        try:
+            text = read_small_file(path)
+        except WidgetError:
+            text = ""
+        title = re.search(r"^title:\s*(.+)$", text, re.M)
+        game = re.search(r"^game:\s*['\"]?([A-Za-z0-9_-]+)", text, re.M)
+        entry = {"mtime": mtime, "title": _short(title.group(1).strip().strip("'\""), 120) if title else path.stem,
+                 "game": game.group(1) if game else None, "verdict": None}
+        _CATALOG[key] = entry
+    return entry
 
 
 def _verdict_of(path: Path) -> str:
