@@ -64,7 +64,7 @@ def test_workers_are_capped_before_any_process_starts():
 
 
 def test_a_batch_beyond_memory_is_refused_and_the_game_list_is_lazy():
-    from workbench.engine import RulesConfig
+    from workbench.games.terrafeud.engine import RulesConfig
     from workbench.simulate import SimulationError, simulate
     from workbench.simulate.core import make_specs
     from workbench.simulate.guard import max_total_games

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from workbench import native
-from workbench.engine import IllegalActionError, make_game
-from workbench.engine.pieces import ARCHER
+from workbench.games.terrafeud.engine import IllegalActionError, make_game
+from workbench.games.terrafeud.engine.pieces import ARCHER
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="the native core is not built")
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,7 +122,7 @@ def test_two_threads_share_one_native_state():
 _SIGINT_CHILD = textwrap.dedent("""
     import sys, time
     from workbench import native
-    from workbench.engine import make_game
+    from workbench.games.terrafeud.engine import make_game
     work = sys.argv[1]
     game = make_game(None, seed=0)
     st = native.new_state(game, "native")
@@ -246,8 +246,8 @@ def test_many_castlings_are_played_by_the_python_twin():
 def test_simulate_plays_such_a_start_and_refuses_a_pinned_native_agent(tmp_path):
     import yaml
 
-    from workbench.engine.geometry import hex_name
-    from workbench.engine.pieces import letter
+    from workbench.games.terrafeud.engine.geometry import hex_name
+    from workbench.games.terrafeud.engine.pieces import letter
     from workbench.simulate import SimulationError, simulate
 
     st = _many_archers()

@@ -9,7 +9,7 @@ import warnings
 import pytest
 
 from workbench.__main__ import main
-from workbench.engine import RulesConfig
+from workbench.games.terrafeud.engine import RulesConfig
 from workbench.simulate import core, dataset, read_results, simulate
 from workbench.simulate.core import DamagedPartError, _parts
 

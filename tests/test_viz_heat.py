@@ -12,8 +12,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from workbench.engine import new_game  # noqa: E402
-from workbench.engine.geometry import parse_hex  # noqa: E402
+from workbench.games.terrafeud.engine import new_game  # noqa: E402
+from workbench.games.terrafeud.engine.geometry import parse_hex  # noqa: E402
 from workbench.viz import heat, mpl  # noqa: E402
 
 

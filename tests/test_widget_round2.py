@@ -7,12 +7,12 @@ import time
 
 import pytest
 
-from workbench.engine import make_game, new_game, parse_hex
-from workbench.engine.analysis import action_effects, attackers
-from workbench.engine.notation import illegal_detail
-from workbench.engine.pieces import parse_letter
-from workbench.engine.serialize import record_dict
-from workbench.engine.state import MOVE
+from workbench.games.terrafeud.engine import make_game, new_game, parse_hex
+from workbench.games.terrafeud.engine.analysis import action_effects, attackers
+from workbench.games.terrafeud.engine.notation import illegal_detail
+from workbench.games.terrafeud.engine.pieces import parse_letter
+from workbench.games.terrafeud.engine.serialize import record_dict
+from workbench.games.terrafeud.engine.state import MOVE
 from workbench.widget import BoardController
 from workbench.widget.hexboard import HexBoard
 

@@ -20,8 +20,8 @@ def _svg(state):  # noqa: ANN001, ANN202 - GameState -> SVG text, imported lazil
 def _install_engine_seams() -> None:
     # The composition root: wires the engine's start seam to the scenario loader and its picture to
     # the drawing layer, without the engine importing anything above it (docs/architecture.md).
-    from workbench.engine.game import set_start_loader
-    from workbench.engine.state import GameState
+    from workbench.games.terrafeud.engine.game import set_start_loader
+    from workbench.games.terrafeud.engine.state import GameState
 
     set_start_loader(_load_start)
     GameState.svg_renderer = staticmethod(_svg)

@@ -1,6 +1,6 @@
 """Perft: the number of action sequences to a depth, the classic move-generation regression check.
 
-The table of expected counts is data (``workbench/data/perft.json``) and is checked by the tests:
+The table of expected counts is data (``workbench/games/terrafeud/data/perft.json``) and is checked by the tests:
 ``counts`` (depths 1-3) in both engines, ``depth4`` (computed once by the Python engine, with bulk
 counting at the last level) by the native core, whose perft runs inside Rust.
 """
@@ -53,7 +53,7 @@ def count(rules: str | None = None, seed: int = 0, depth: int = 3, engine: str =
 
 def expected_table() -> list[dict]:
     """The stored perft rows: rules, seed, and counts per depth."""
-    text = resources.files("workbench.data").joinpath("perft.json").read_text(encoding="utf-8")
+    text = resources.files("workbench.games.terrafeud").joinpath("data", "perft.json").read_text(encoding="utf-8")
     return json.loads(text)["rows"]
 
 

@@ -32,7 +32,7 @@ use crate::state::{perft, Action, Setup, State, Victory, MAX_COUNTERS, RULES};
 pub const MAX_PLIES: u32 = 1_000_000;
 /// Largest ply, quiet count and rule counter a setup may carry (room to play on without overflow).
 const MAX_COUNT: u32 = u32::MAX / 2;
-/// The rule parameters' ranges (`workbench/engine/rules.py`, `_INTS`; distances up to the diameter).
+/// The rule parameters' ranges (`workbench/games/terrafeud/engine/rules.py`, `_INTS`; distances up to the diameter).
 const MAX_DISTANCE: u8 = 10;
 const DRAW_AFTER_MAX: u32 = 1_000_000;
 

@@ -1,5 +1,5 @@
 //! The game state: generation, W7 triggers, W10 threat and mate, promotion, victory. A port of
-//! `workbench/engine/state.py`; the Python file is the specification, including action order.
+//! `workbench/games/terrafeud/engine/state.py`; the Python file is the specification, including action order.
 //!
 //! Every field that Python snapshots in `_push` lives in the `Copy` struct `Pos`, so `apply`
 //! pushes one memcpy and `undo` pops it back, exactly like the Python stack of tuples.
@@ -27,7 +27,7 @@ pub const MAX_MARKERS: usize = 24;
 pub const MAX_COUNTERS: usize = 2 * RULES.len();
 const MAX_MATE_DEPTH: i32 = 2;
 
-/// Rule-usage telemetry names, in `workbench/engine/telemetry.py`'s order (tests compare them).
+/// Rule-usage telemetry names, in `workbench/games/terrafeud/engine/telemetry.py`'s order (tests compare them).
 pub const RULES: [&str; 23] = [
     "bridge_stop",
     "ford_stop",
@@ -1727,7 +1727,7 @@ mod tests {
         State::new(Arc::new(board), Arc::new(rules), &classic_setup())
     }
 
-    // The stored perft table (workbench/data/perft.json), counted by the Python engine.
+    // The stored perft table (workbench/games/terrafeud/data/perft.json), counted by the Python engine.
     #[test]
     fn perft_stops_when_interrupted_and_leaves_the_state_whole() {
         fn stop() -> bool {

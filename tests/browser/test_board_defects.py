@@ -21,8 +21,8 @@ pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 BOARDS = f"""
 from workbench.widget import HexBoard
-from workbench.engine import make_game, new_game, parse_hex
-from workbench.engine.pieces import parse_letter
+from workbench.games.terrafeud.engine import make_game, new_game, parse_hex
+from workbench.games.terrafeud.engine.pieces import parse_letter
 P = lambda d: {{parse_hex(h): parse_letter(p) for h, p in d.items()}}
 plain = make_game("hill=false,swamp=false")
 tactics = HexBoard(plain.state_from_pieces(P({{"f3": "F", "f11": "f", "f2": "I", "e3": "I", "g3": "I", "d1": "K",

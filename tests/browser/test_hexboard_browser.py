@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.engine import new_game
+from workbench.games.terrafeud.engine import new_game
 
 from .conftest import open_page
 from .serve import NotebookServer, write_notebook

@@ -23,7 +23,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from workbench.engine import Action, GameState
+from workbench.games.terrafeud.engine import Action, GameState
 
 from .base import Agent
 from .evaluate import TERMS, piece_weights

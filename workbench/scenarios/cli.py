@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from workbench.engine import RulesConfig, RulesError
-from workbench.engine.rules import parse_pairs
+from workbench.games.terrafeud.engine import RulesConfig, RulesError
+from workbench.games.terrafeud.engine.rules import parse_pairs
 
 from .checks import CheckResult
 from .loader import Scenario, ScenarioError, find_scenario_files, load_scenarios, scenario_status

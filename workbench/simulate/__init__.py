@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.engine import RulesConfig
+from workbench.games.terrafeud.engine import RulesConfig
 
 from .backends import cpu_workers, run_dask, run_inprocess, run_pool
 from .core import (

@@ -21,7 +21,7 @@ import time
 import warnings
 
 from workbench.cliargs import Parser
-from workbench.engine.rules import RulesConfig, RulesError, parse_pairs
+from workbench.games.terrafeud.engine.rules import RulesConfig, RulesError, parse_pairs
 
 from . import SimulationError, simulate
 from .core import check_start, expand_grid, rule_alone

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from workbench.engine.telemetry import RULES  # noqa: F401 - re-exported
+from workbench.games.terrafeud.engine.telemetry import RULES  # noqa: F401 - re-exported
 
 from .dataset import (  # noqa: F401 - re-exported
     DAMAGED_PREFIX,

@@ -9,8 +9,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from workbench.engine import RulesConfig
-from workbench.engine.game import resolve_start
+from workbench.games.terrafeud.engine import RulesConfig
+from workbench.games.terrafeud.engine.game import resolve_start
 
 from .seeds import MAX_CELLS, GameSpec, SimulationError, game_seed
 

@@ -148,7 +148,7 @@ def check_cells(specs: Sequence[GameSpec]) -> None:
     The first game of each cell builds its ``Game`` (terrain hexes, scenario start, ...) and its
     table row is converted column by column, so a value that cannot be stored is named here.
     """
-    from workbench.engine import make_game
+    from workbench.games.terrafeud.engine import make_game
 
     seen: set[str] = set()
     firsts = getattr(specs, "firsts", None)  # a lazy spec list names each cell's first game directly

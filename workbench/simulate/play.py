@@ -15,11 +15,11 @@ from typing import Any
 import pandas as pd
 
 from workbench.agents import make_agent, material_white
-from workbench.engine import CASTLE, MOVE, ORDER, SHOT, RulesConfig, make_game, order_steps
-from workbench.engine.geometry import hex_name
-from workbench.engine.pieces import INFANTRY, LETTERS
-from workbench.engine.state import GameState
-from workbench.engine.telemetry import RULES
+from workbench.games.terrafeud.engine import CASTLE, MOVE, ORDER, SHOT, RulesConfig, make_game, order_steps
+from workbench.games.terrafeud.engine.geometry import hex_name
+from workbench.games.terrafeud.engine.pieces import INFANTRY, LETTERS
+from workbench.games.terrafeud.engine.state import GameState
+from workbench.games.terrafeud.engine.telemetry import RULES
 
 from .nativegame import native_game, playable
 from .schema import _KIND_INDEX, KINDS, LOST_COLUMNS, PARAMETERS, RULE_COLUMNS, SIDES, TOGGLES

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from workbench.engine.telemetry import RULES
+from workbench.games.terrafeud.engine.telemetry import RULES
 
 SIDES = ("white", "black")
 KINDS = ("feudal", "knight", "pikeman", "cavalry", "archer", "infantry")

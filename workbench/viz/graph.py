@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 import pandas as pd
 
-from workbench.engine.board import Terrain, side_of_half
-from workbench.engine.game import Game
-from workbench.engine.geometry import CAVALRY_PATHS, HEX_NAMES, HEXES, N_HEXES, RAYS
-from workbench.engine.pieces import CAVALRY, KIND_BY_LETTER, KIND_NAMES, code
-from workbench.engine.rules import RulesConfig
-from workbench.engine.state import MOVE
+from workbench.games.terrafeud.engine.board import Terrain, side_of_half
+from workbench.games.terrafeud.engine.game import Game
+from workbench.games.terrafeud.engine.geometry import CAVALRY_PATHS, HEX_NAMES, HEXES, N_HEXES, RAYS
+from workbench.games.terrafeud.engine.pieces import CAVALRY, KIND_BY_LETTER, KIND_NAMES, code
+from workbench.games.terrafeud.engine.rules import RulesConfig
+from workbench.games.terrafeud.engine.state import MOVE
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -1,7 +1,7 @@
 """Heatmap values: per-position maps from the engine's analysis, batch maps from simulation events.
 
 A heatmap is 91 floats in board order (NaN where a hex has no value), ready for ``mpl.heatmap``,
-``svg.board_svg(heat=...)`` or a DataFrame. Position maps wrap ``workbench.engine.analysis`` (the
+``svg.board_svg(heat=...)`` or a DataFrame. Position maps wrap ``workbench.games.terrafeud.engine.analysis`` (the
 rules stay in the engine); batch maps only read the event table the simulator writes.
 """
 
@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from workbench.engine import analysis
-from workbench.engine.geometry import HEX_BY_NAME, HEX_NAMES, N_HEXES
-from workbench.engine.serialize import state_from_dict, state_to_dict
+from workbench.games.terrafeud.engine import analysis
+from workbench.games.terrafeud.engine.geometry import HEX_BY_NAME, HEX_NAMES, N_HEXES
+from workbench.games.terrafeud.engine.serialize import state_from_dict, state_to_dict
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from workbench.engine.state import GameState
+    from workbench.games.terrafeud.engine.state import GameState
 
 SIDES = ("white", "black")
 EVENT_COLUMNS = ("game_id", "ply", "side", "action", "piece", "from", "to", "captured", "victims")
@@ -233,7 +233,7 @@ def batch_heatmaps(games: pd.DataFrame, events: pd.DataFrame, state: GameState |
     import matplotlib.pyplot as plt
     from matplotlib.colors import Normalize
 
-    from workbench.engine import make_game
+    from workbench.games.terrafeud.engine import make_game
 
     from .layout import Layout
     from .mpl import heatmap

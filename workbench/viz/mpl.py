@@ -19,7 +19,7 @@ from matplotlib.colors import Normalize
 from matplotlib.patches import Circle as CirclePatch
 from matplotlib.patches import FancyArrowPatch
 
-from workbench.engine.geometry import HEXES, N_HEXES
+from workbench.games.terrafeud.engine.geometry import HEXES, N_HEXES
 
 from .layout import Layout
 from .scene import OVERLAYS, Arrow, Circle, Lines, Poly, Scene, Text, board_scene
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from workbench.engine.state import GameState
+    from workbench.games.terrafeud.engine.state import GameState
 
 _HEAT_Z = 1.5  # heat cells lie over the terrain and under everything else
 MIN_COORD_POINTS = 7.0  # rim coordinates never shrink below this (a 4-panel figure made them 4 pt)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench.engine import (
+from workbench.games.terrafeud.engine import (
     CASTLE,
     MOVE,
     ORDER,
@@ -40,10 +40,10 @@ from workbench.engine import (
     state_from_dict,
     state_to_dict,
 )
-from workbench.engine.analysis import attackers, detached, effects_between, effects_of_actions
-from workbench.engine.geometry import CAVALRY_PATHS, DISTANCE, HEXES, RAYS
-from workbench.engine.notation import illegal_detail
-from workbench.engine.pieces import (
+from workbench.games.terrafeud.engine.analysis import attackers, detached, effects_between, effects_of_actions
+from workbench.games.terrafeud.engine.geometry import CAVALRY_PATHS, DISTANCE, HEXES, RAYS
+from workbench.games.terrafeud.engine.notation import illegal_detail
+from workbench.games.terrafeud.engine.pieces import (
     ARCHER,
     CAVALRY,
     FEUDAL,
@@ -54,7 +54,7 @@ from workbench.engine.pieces import (
     parse_letter,
     side_index,
 )
-from workbench.engine.rules import parse_pairs
+from workbench.games.terrafeud.engine.rules import parse_pairs
 
 from .tree import MAX_NESTING, SNAPSHOT_EVERY, Node, VariationTree
 
@@ -1084,7 +1084,7 @@ class BoardController:
 
     def record_dict(self) -> dict[str, Any]:
         """The game as a record: the main line as ``actions``, plus its variations and drawings."""
-        from workbench.engine.serialize import record_dict
+        from workbench.games.terrafeud.engine.serialize import record_dict
 
         tree = self.tree
         main = list(tree.main_line())
@@ -1405,7 +1405,7 @@ class BoardController:
         if kind is None:
             return None
         # The engine's own counts (viz.heat wraps the same functions but imports pandas: a second's wait).
-        from workbench.engine import analysis
+        from workbench.games.terrafeud.engine import analysis
 
         fn = analysis.threat_counts if kind == "threat" else analysis.zone_counts
         side = SIDE_NAMES[self.heat_side]

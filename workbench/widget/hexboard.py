@@ -20,10 +20,10 @@ from typing import Any
 import anywidget
 import traitlets
 
-from workbench.engine import HEX_NAMES, GameState, RulesConfig, new_game
-from workbench.engine.analysis import detached
-from workbench.engine.geometry import parse_hex
-from workbench.engine.rules import parse_pairs
+from workbench.games.terrafeud.engine import HEX_NAMES, GameState, RulesConfig, new_game
+from workbench.games.terrafeud.engine.analysis import detached
+from workbench.games.terrafeud.engine.geometry import parse_hex
+from workbench.games.terrafeud.engine.rules import parse_pairs
 from workbench.scenarios.start import NO_SERVER_FILES
 from workbench.viz.layout import Layout
 
@@ -657,7 +657,7 @@ def _rule_fields() -> list[dict[str, Any]]:
 
     Built from the dataclass itself, so rule parameters added to RulesConfig appear without a change here.
     """
-    from workbench.engine import rules as rules_module
+    from workbench.games.terrafeud.engine import rules as rules_module
 
     choices = getattr(rules_module, "_CHOICES", {})
     meanings = {p.name: p for p in getattr(rules_module, "PARAMETERS", ())}

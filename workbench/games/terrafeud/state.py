@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from workbench.core.protocol import TERMINAL, Glyph, IllegalAction, State
-from workbench.engine import GameState, IllegalActionError, NotationError, explain_illegal
-from workbench.engine.pieces import LETTERS, kind_of, side_of
-from workbench.engine.serialize import state_to_dict
-from workbench.engine.telemetry import counters_dict, fired_text
+from workbench.games.terrafeud.engine import GameState, IllegalActionError, NotationError, explain_illegal
+from workbench.games.terrafeud.engine.pieces import LETTERS, kind_of, side_of
+from workbench.games.terrafeud.engine.serialize import state_to_dict
+from workbench.games.terrafeud.engine.telemetry import counters_dict, fired_text
 
 
 class TerraFeudState(State):
@@ -117,7 +117,7 @@ class TerraFeudState(State):
 
     def action_effects(self, action: Any) -> dict[str, Any]:
         """What ``action`` would change, as the engine plays it (the board's previews and move-list notes)."""
-        from workbench.engine.analysis import action_effects
+        from workbench.games.terrafeud.engine.analysis import action_effects
 
         try:
             return action_effects(self.inner, action)

@@ -79,7 +79,7 @@ def action_shape_error(action: object) -> str | None:
     read through Python's negative indexing as a move from l6.
     """
     if not isinstance(action, tuple) or not action:
-        return "an action is a non-empty tuple such as (MOVE, from, to, promo); see workbench.engine.state"
+        return "an action is a non-empty tuple such as (MOVE, from, to, promo); see workbench.games.terrafeud.engine.state"
     kind = action[0]
     if type(kind) is not int or kind not in _ACTION_LENGTH:
         return f"unknown action kind {kind!r:.20}; kinds are MOVE=0, SHOT=1, CASTLE=2, ORDER=3, PASS=4"

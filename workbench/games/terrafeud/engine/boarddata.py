@@ -1,4 +1,4 @@
-"""The board data file (``workbench/data/terrafeud.json``), read once.
+"""The board data file (``workbench/games/terrafeud/data/terrafeud.json``), read once.
 
 A module of its own because both ``rules`` (default crossings, river validation) and ``board``
 (setup, castles, terrain candidates) need it, and ``board`` imports ``rules``.
@@ -15,5 +15,5 @@ from typing import Any
 @lru_cache(maxsize=1)
 def board_data() -> dict[str, Any]:
     """The board data file (setup, crossings, terrain candidates) as a dict."""
-    text = resources.files("workbench.data").joinpath("terrafeud.json").read_text(encoding="utf-8")
+    text = resources.files("workbench.games.terrafeud").joinpath("data", "terrafeud.json").read_text(encoding="utf-8")
     return json.loads(text)
