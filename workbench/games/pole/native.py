@@ -290,3 +290,96 @@ def has_native(spec: str) -> bool:
     except ValueError:
         return False
     return available() and base in NATIVE_AGENTS and str(params.get("engine", "auto")).strip().lower() != "python"
+
+
+# ---------------------------------------------------------------------- whole games (simulate)
+
+def _action_text(to_move: int, action: int) -> str:
+    """``PoleState.action_to_string`` of a decision, from the side to move alone."""
+    from .board import NAMES
+    from .state import ALL0, ATT0, MOVE0, NOBUY, PASS
+
+    if action < NOBUY:
+        ch = LETTERS[action // 100]
+        return f"{ch if to_move == 0 else ch.lower()}@{NAMES[action % 100]}"
+    if action == NOBUY:
+        return "nobuy"
+    if action == PASS:
+        return "pass"
+    if action < ATT0:
+        a, b = divmod(action - MOVE0, 100)
+        return f"{NAMES[a]}-{NAMES[b]}"
+    if action < ALL0:
+        a, b = divmod(action - ATT0, 100)
+        return f"{NAMES[a]}x{NAMES[b]}"
+    return f"{NAMES[action - ALL0]}x*"
+
+
+def event_rows(plies: list[tuple], game_id: int, players: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The events rows of ``protocol_play`` (with ``stats.event_row``'s columns) from the native plies."""
+    from .board import NAMES
+    from .rules import SIDES
+    from .state import PHASES, dice_text
+
+    out = []
+    ply = 0
+    for (action, n, phase, turn, side, coins, pending, chance36, removed, turn_after, fired) in plies:
+        ply += 1
+        chance = phase == 3
+        if chance:
+            text = dice_text(action)
+            notation = f"{_action_text(side, pending)} {text}"
+        else:
+            text = notation = _action_text(side, action)
+        extra = {"phase": "dice" if chance else PHASES[phase], "turn_number": turn, "side": SIDES[side],
+                 "notation": notation, "dice": text if chance else "", "chance_36": chance36 if chance36 >= 0 else None,
+                 "removed": ",".join(NAMES[c] for c in removed) if chance else "",
+                 "coins_red": coins[0], "coins_black": coins[1]}
+        rules = ",".join(r if c is None else f"{r}@{c}" for r, _, c in fired)
+        out.append({"game_id": game_id, "ply": ply, "turn": turn_after, "side": "chance" if chance else players[side],
+                    "action": text, "n_legal": n, "rules": rules, **extra})
+    return out
+
+
+def play_game(state: PoleState, agents: list[str], agent_seeds: list[int], chance_seed: int, max_plies: int,
+              events: bool, game_id: int = 0) -> tuple[PoleState, list[dict[str, Any]], list[int]]:
+    """One whole game in Rust with the GIL released, from ``state``: the final state (a Python
+    ``PoleState`` of the native fields), the events rows (when asked) and the mover's legal counts.
+
+    The same game as ``protocol_play``'s Python loop: agents seeded ``random.Random(seed)``, dice
+    drawn by ``sample_outcome`` from ``random.Random(chance_seed)``.
+    """
+    from workbench.agents import parse_agent_spec
+
+    from .rules import SIDES
+
+    seats = []
+    for spec, seed in zip(agents, agent_seeds, strict=True):
+        base, params = parse_agent_spec(spec)
+        seats.append((base, agent_params(params), seed_key(seed)))
+    start_ply = len(state.history)
+    fields, plies, n_legal = _core.play_game(rules_dict(state.cfg.rules), fields_of(state), seats,
+                                             seed_key(chance_seed), max_plies, events)
+    final = python_state(state.cfg, fields, state.seed, state.origin, plies[-1][-1] if plies else None)
+    rows = event_rows(plies, game_id, SIDES) if events else []
+    for r in rows:
+        r["ply"] += start_ply
+    return final, rows, n_legal
+
+
+def native_play(spec: Any, game: Any, rules: Rules, seat_agents: list[str]) -> tuple[PoleState, list, list[int]] | None:
+    """``protocol_play``'s fast path: the game natively when asked for and every seat has a twin, else None."""
+    if getattr(spec, "engine", "python") != "native" or not available():
+        return None
+    if not all(has_native(a) for a in seat_agents):
+        return None
+    from workbench.simulate.protocol_play import derive
+
+    for a in seat_agents:  # the Python twin validates each agent's parameters (same errors, same rows)
+        from workbench.agents.generic import make_protocol_agent
+
+        make_protocol_agent(a, game, rules, seed=0)
+    start = game.new_initial_state(rules, spec.seed)
+    seeds = [derive(f"{spec.game}-agent", spec.seed, i) for i in range(len(seat_agents))]
+    return play_game(start, seat_agents, seeds, derive(f"{spec.game}-chance", spec.seed), spec.max_plies, spec.events,
+                     spec.game_id)
