@@ -225,6 +225,12 @@ class PoleGame(GameDef):
 
         return native_state(self._rules(rules), seed)
 
+    def native_random_playouts(self, rules: Rules, games: int, seed: int, max_actions: int) -> int:
+        """``protocol_playouts`` in Rust (the same streams): the number of actions played."""
+        from .native import random_playouts
+
+        return random_playouts(self._rules(rules), games, seed, max_actions)
+
     def native_play(self, spec: Any, rules: Rules, seats: Sequence[str]) -> Any:
         """``protocol_play``'s fast path: (final state, events rows, legal counts), or None for Python."""
         from .native import native_play

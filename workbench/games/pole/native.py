@@ -204,7 +204,11 @@ class NativePoleState(State):
         return self.py().action_to_string(action)
 
     def string_to_action(self, text: str) -> int:
-        return self.py().string_to_action(text)
+        """The Python notation reader on this position, confirmed by the native legal actions."""
+        action = self.py().string_to_action(text)
+        if self.core.current_player() >= 0 and action not in self.core.legal_actions():
+            raise IllegalAction(f"{text}: not among the native core's legal actions (engines disagree: a bug)")
+        return action
 
     def explain_illegal(self, text: str) -> str:
         return self.py().explain_illegal(text)
@@ -383,3 +387,14 @@ def native_play(spec: Any, game: Any, rules: Rules, seat_agents: list[str]) -> t
     seeds = [derive(f"{spec.game}-agent", spec.seed, i) for i in range(len(seat_agents))]
     return play_game(start, seat_agents, seeds, derive(f"{spec.game}-chance", spec.seed), spec.max_plies, spec.events,
                      spec.game_id)
+
+
+def random_playouts(rules: Rules, games: int, seed: int, max_actions: int) -> int:
+    """``protocolbench.protocol_playouts`` natively: games from the start, ``random.Random(seed * 100003 + g)``
+    for the decisions and the dice; returns the actions played (equal to the Python run's)."""
+    from .position import state_from_start
+
+    if _core is None:
+        raise RuntimeError("the native core is not built (make native)")
+    start = state_from_start(config(rules))
+    return _core.random_playouts(rules_dict(rules), fields_of(start), games, seed, max_actions)
