@@ -31,6 +31,12 @@ pub trait Game: Send {
     /// Move-ordering key of the Python `state.action_priority` (higher first).
     fn action_priority(&self, action: u32) -> i64;
     fn move_number(&self) -> usize;
+    /// Outcomes of the current chance node with equal keys lead to the same state (up to history),
+    /// so a search may value one and reuse it, summing the same floats in the same order. Default:
+    /// every outcome is its own key (nothing is shared).
+    fn chance_key(&self, outcome: u32) -> u128 {
+        outcome as u128
+    }
     /// A copy to play on without undo (MCTS simulations): history and undo stack may be dropped.
     fn fork(&self) -> Self
     where

@@ -102,10 +102,20 @@ pub fn expected_leaf<G: Game>(state: &mut G, me: usize) -> f64 {
     let mut outs = Vec::new();
     state.chance_outcomes(&mut outs);
     let mut total = 0.0;
+    let mut memo: Vec<(u128, f64)> = Vec::new();
     for (o, p) in outs {
-        state.apply(o);
-        total += p * expected_leaf(state, me);
-        state.undo();
+        let key = state.chance_key(o);
+        let v = match memo.iter().find(|m| m.0 == key) {
+            Some(m) => m.1,
+            None => {
+                state.apply(o);
+                let v = expected_leaf(state, me);
+                state.undo();
+                memo.push((key, v));
+                v
+            }
+        };
+        total += p * v;
     }
     total
 }

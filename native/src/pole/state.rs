@@ -677,42 +677,61 @@ impl State {
     }
 
     // ------------------------------------------------------------------ evaluation
-    /// `analysis.prince_danger`.
-    fn prince_danger(&self, side: usize) -> f64 {
-        let Some(cell) = self.prince_of(side) else { return 1.0 };
+    /// `analysis.prince_danger`: the enemy pieces whose zone kind covers the Prince's cell (zones are
+    /// symmetric, so `zone_mask[z][cell]` is where a zone-`z` attacker must stand), in board order as
+    /// Python's loop over the board, each checked with `reaches` (blocking) and counted.
+    fn prince_danger(&self, prince: Option<usize>, enemy_by_zone: &[u128; 4]) -> f64 {
+        let Some(cell) = prince else { return 1.0 };
+        let t = &*self.tables;
+        let mut candidates = 0u128;
+        for z in 1..4 {
+            candidates |= t.zone_mask[z][cell] & enemy_by_zone[z];
+        }
         let mut miss = 1.0;
-        let (lo, hi) = if side == 0 { (9u8, 16u8) } else { (1u8, 8u8) };
-        for a in 0..100 {
-            let v = self.pos.board[a];
-            if lo <= v && v <= hi && self.reaches(a, cell) {
+        for a in bits(candidates) {
+            if self.reaches(a, cell) {
                 miss *= 1.0 - self.success_count(a, cell) as f64 / 36.0;
             }
         }
         1.0 - miss
     }
 
-    /// `analysis.side_value`: material + coins + tempo + fortress safety.
-    fn side_value(&self, side: usize) -> f64 {
+    /// `analysis.side_value`: material + coins + tempo + fortress safety (one board pass for both sides).
+    fn side_values(&self) -> [f64; 2] {
         let t = &*self.tables;
-        let base = 1 + 8 * side as u8;
-        let material: i64 = self
-            .pos
-            .board
-            .iter()
-            .filter(|&&v| base <= v && v < base + 7)
-            .map(|&v| t.rules.cost[(v - base) as usize])
-            .sum();
-        let mut value = (material + self.pos.coins[side]) as f64;
-        if self.pos.to_move as usize == side {
-            value += t.rules.income as f64 / 2.0;
-        }
-        value -= 20.0 * self.prince_danger(side);
-        if let Some(cell) = self.prince_of(side) {
-            if t.fort_of[cell] != 0 {
-                value += 1.0;
+        let board = &self.pos.board;
+        let mut material = [0i64; 2];
+        let mut prince: [Option<usize>; 2] = [None, None];
+        let mut by_zone = [[0u128; 4]; 2];
+        for (c, &v) in board.iter().enumerate() {
+            if v == 0 {
+                continue;
             }
+            let (side, kind) = (((v - 1) >> 3) as usize, ((v - 1) & 7) as usize);
+            if kind == P {
+                if prince[side].is_none() {
+                    prince[side] = Some(c);
+                }
+            } else {
+                material[side] += t.rules.cost[kind];
+            }
+            by_zone[side][super::tables::KIND_ZONE[kind] as usize] |= 1u128 << c;
         }
-        value
+        let mut out = [0.0; 2];
+        for side in 0..2 {
+            let mut value = (material[side] + self.pos.coins[side]) as f64;
+            if self.pos.to_move as usize == side {
+                value += t.rules.income as f64 / 2.0;
+            }
+            value -= 20.0 * self.prince_danger(prince[side], &by_zone[1 - side]);
+            if let Some(cell) = prince[side] {
+                if t.fort_of[cell] != 0 {
+                    value += 1.0;
+                }
+            }
+            out[side] = value;
+        }
+        out
     }
 
     /// `analysis.evaluate`: in coins from `player`'s side; +-1000 for a prince victory.
@@ -723,7 +742,8 @@ impl State {
             }
             return if self.pos.winner as usize == player { 1000.0 } else { -1000.0 };
         }
-        self.side_value(player) - self.side_value(1 - player)
+        let v = self.side_values();
+        v[player] - v[1 - player]
     }
 
     /// `state.action_priority`: attacks first (Prince shots, then by success count), purchases, moves.
@@ -811,6 +831,9 @@ impl Game for State {
     }
     fn move_number(&self) -> usize {
         self.history.len()
+    }
+    fn chance_key(&self, outcome: u32) -> u128 {
+        self.hits(outcome) // the dice matter only through the cells they remove
     }
     fn fork(&self) -> Self {
         State { pos: self.pos, tables: Arc::clone(&self.tables), history: Vec::new(), undo: Vec::new() }
