@@ -158,3 +158,22 @@ def test_engines_agree_after_a_played_game() -> None:
         py.apply_action(a)
         nat.apply_action(a)
     compare(py, nat, "end")
+
+
+def test_simulate_takes_engine_for_pole_and_refuses_native_without_a_core() -> None:
+    from workbench.simulate import SimulationError, simulate
+    from workbench.simulate.protocol_play import resolve_protocol_engine
+
+    kw = {"game": "pole", "agents": ("greedy",), "workers": 0, "progress": False, "max_plies": 5000}
+    grid = {"max_turns": [15], "income": [1, 3]}
+    nat = simulate(grid, "random", "random", 2, seed=4, engine="native", **kw)
+    py = simulate(grid, "random", "random", 2, seed=4, engine="python", **kw)
+    assert set(nat["engine"]) == {"native"} and set(py["engine"]) == {"python"}
+    same = [c for c in py.columns if c not in ("seconds", "engine")]
+    assert nat[same].equals(py[same])
+    assert resolve_protocol_engine("pole", "auto") == "native"
+    with pytest.raises(ValueError, match="no native core"):
+        resolve_protocol_engine("openspiel:tic_tac_toe", "native")
+    assert resolve_protocol_engine("openspiel:tic_tac_toe", "auto") == "python"
+    with pytest.raises(SimulationError, match="engine"):
+        simulate(grid, "random", "random", 1, engine="quantum", **kw)
