@@ -2,8 +2,9 @@
 
 import pickle
 
-import workbench.engine as alias
 import workbench.engine.state as alias_state
+
+import workbench.engine as alias
 from workbench.engine import new_game
 from workbench.games.terrafeud import engine
 from workbench.games.terrafeud.engine import state

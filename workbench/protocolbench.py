@@ -54,11 +54,44 @@ def protocol_perft(state: State, depth: int) -> int:
     return total
 
 
-def bench_report(name: str, games: int, seed: int, max_actions: int, rules: str) -> dict[str, Any]:
-    """The game's playouts and TerraFeud's Python playouts in one run, with their ratio."""
-    from workbench.bench import terrafeud_playouts
+def native_protocol_playouts(name: str, games: int, seed: int, max_actions: int = 10_000,
+                             rules: Any = None) -> dict[str, Any]:
+    """``protocol_playouts`` inside the game's native core: the same streams, so the same games."""
+    from workbench.games import get
 
+    game = get(name)
+    rules = game.spec.make(rules) if not hasattr(rules, "spec") else rules
+    t0 = time.perf_counter()
+    actions = game.native_random_playouts(rules, games, seed, max_actions)
+    dt = time.perf_counter() - t0
+    return {"game": game.name, "games": games, "actions": actions, "seconds": dt, "actions_per_sec": actions / dt,
+            "games_per_sec": games / dt}
+
+
+def bench_report(name: str, games: int, seed: int, max_actions: int, rules: str, engine: str = "python") -> dict[str, Any]:
+    """The game's playouts and TerraFeud's Python playouts in one run, with their ratio.
+
+    ``engine`` ``native`` (or ``auto`` with the game's core built) times the native playouts too, with
+    the game's own Python engine on a tenth of the games in the same run: the speed-up, and a check
+    that both engines played the same games (equal action counts).
+    """
+    from workbench.bench import terrafeud_playouts
+    from workbench.games import get
+    from workbench.simulate.protocol_play import resolve_protocol_engine
+
+    engine = resolve_protocol_engine(get(name).name, engine)
+    if engine == "native":
+        nat = native_protocol_playouts(name, games, seed, max_actions, rules or None)
+        few = max(1, games // 10)
+        ours = protocol_playouts(name, few, seed, max_actions, rules or None)
+        same = native_protocol_playouts(name, few, seed, max_actions, rules or None)["actions"] == ours["actions"]
+        peer = terrafeud_playouts(max(1, few // 2), seed, 300)
+        return {**nat, "engine": "native", "rules": rules, "python_games": few,
+                "python_actions_per_sec": ours["actions_per_sec"],
+                "speedup_vs_python": nat["actions_per_sec"] / ours["actions_per_sec"], "same_games_as_python": same,
+                "terrafeud_plies_per_sec": peer["plies_per_sec"],
+                "ratio_vs_terrafeud": nat["actions_per_sec"] / peer["plies_per_sec"]}
     ours = protocol_playouts(name, games, seed, max_actions, rules or None)
     peer = terrafeud_playouts(max(1, games // 2), seed, 300)
-    return {**ours, "rules": rules, "terrafeud_plies_per_sec": peer["plies_per_sec"],
+    return {**ours, "engine": "python", "rules": rules, "terrafeud_plies_per_sec": peer["plies_per_sec"],
             "ratio_vs_terrafeud": ours["actions_per_sec"] / peer["plies_per_sec"]}

@@ -101,9 +101,15 @@ def simulate(
         specs = make_specs(cells, white, black, games, seed, max_plies, events, engine)
         check_cells(specs)
     else:
+        from .protocol_play import resolve_protocol_engine
+
+        try:
+            engine = resolve_protocol_engine(game, engine)
+        except ValueError as exc:
+            raise SimulationError(str(exc)) from None
         cells = expand_protocol_grid(game, grid)
         check_total(len(cells), games)
-        specs = protocol_specs(game, cells, white, black, agent_list, games, seed, max_plies, events)
+        specs = protocol_specs(game, cells, white, black, agent_list, games, seed, max_plies, events, engine)
         check_protocol_specs(specs)
     n_workers = cpu_workers() if workers is None else workers
     if scheduler is None or scheduler in ("processes", "pool", "inprocess"):
