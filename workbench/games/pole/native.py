@@ -339,7 +339,7 @@ def event_rows(plies: list[tuple], game_id: int, players: tuple[str, ...]) -> li
                  "notation": notation, "dice": text if chance else "", "chance_36": chance36 if chance36 >= 0 else None,
                  "removed": ",".join(NAMES[c] for c in removed) if chance else "",
                  "coins_red": coins[0], "coins_black": coins[1]}
-        rules = ",".join(r if c is None else f"{r}@{c}" for r, _, c in fired)
+        rules = ",".join(r if c is None else f"{r}@{NAMES[c]}" for r, _, c in fired)  # cells by name
         out.append({"game_id": game_id, "ply": ply, "turn": turn_after, "side": "chance" if chance else players[side],
                     "action": text, "n_legal": n, "rules": rules, **extra})
     return out
