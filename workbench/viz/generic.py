@@ -164,3 +164,45 @@ def cell_counts(game: GameDef, names: Sequence[str], rules: Any = None) -> dict[
             out[index[name]] = out.get(index[name], 0.0) + 1.0
     return out
 
+
+
+def rule_cell_counts(events: Any, rule: str) -> dict[int, float]:
+    """Per cell, how often ``rule`` fired at it in an events table (its ``rules`` column: ``rule@cell,...``).
+
+    ``rule`` may end in ``*`` to pool every rule with that prefix (``tiles_placed_*``).
+    """
+    out: dict[int, float] = {}
+    prefix = rule[:-1] if rule.endswith("*") else None
+    for text in events["rules"].dropna():
+        for item in str(text).split(","):
+            name, _, cell = item.partition("@")
+            if not cell or not (name.startswith(prefix) if prefix is not None else name == rule):
+                continue
+            try:
+                c = int(cell)
+            except ValueError:
+                continue
+            out[c] = out.get(c, 0.0) + 1.0
+    return out
+
+
+def batch_rule_maps(game: GameDef, events: Any, panels: Sequence[tuple[str, str]], rules: Any = None,
+                    per_game: bool = True, columns: int = 4) -> Any:
+    """One board panel per ``(title, rule)``: where that rule fired over a batch's events (counts per game
+    when ``per_game``), each with its own colour bar from 0. Returns the matplotlib figure."""
+    import matplotlib.pyplot as plt
+
+    n = max(1, len(panels))
+    cols = min(columns, n)
+    rows = math.ceil(n / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.6 * rows), squeeze=False)
+    games = max(1, int(events["game_id"].nunique())) if per_game and len(events) else 1
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    for ax, (title, rule) in zip(axes.flat, panels, strict=False):
+        counts = {c: v / games for c, v in rule_cell_counts(events, rule).items()}
+        draw_board(ax, game, None, rules, values=counts, label="per game" if per_game else "count",
+                   integer=not per_game)
+        ax.set_title(f"{title} ({sum(counts.values()):.2f} per game)" if per_game else title, fontsize=9)
+    fig.tight_layout()
+    return fig
