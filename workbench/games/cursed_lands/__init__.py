@@ -19,7 +19,7 @@ from .rules import FACTIONS, KINDS, SIDES, SPEC
 from .state import RULE_WORDS, CursedState
 
 LEGEND: tuple[tuple[str, str, str], ...] = (
-    ("void", "#2b2b2b", "void: untiled, impassable (untiled=void, C2)"),
+    ("void", "#56606e", "void: untiled, impassable (untiled=void, C2)"),
     ("plain", "#d8d59a", "plain (tiles, camp hexes, flags)"),
     ("road", "#b08a5a", "road: +1 movement to a unit that starts on it (not orcs, not dwarves)"),
     ("forest", "#3f7d3a", "forest: -1 damage to a unit in it, -1 range shooting from it"),
