@@ -75,11 +75,26 @@ def matchup_matrix(games: pd.DataFrame, first: str = "faction_p1", second: str =
             draws = int((done["outcome"] == "draw").sum())
             n = len(done)
             points = wins + 0.5 * draws
-            lo, hi = wilson_interval(int(round(points)), n) if n else (math.nan, math.nan)
+            lo, hi = _points_interval(points, n)
             rows.append({"first": a, "second": b, "games": len(cell), "finished": n, "wins": wins, "draws": draws,
                          "losses": n - wins - draws, "unfinished": len(cell) - n,
                          "score": points / n if n else math.nan, "low": lo, "high": hi})
     return pd.DataFrame(rows)
+
+
+def _points_interval(points: float, n: int) -> tuple[float, float]:
+    """Wilson on fractional points (a draw is half a win), as the report's score interval: conservative with
+    draws, since a score's variance is at most the binomial one."""
+    if n == 0:
+        return math.nan, math.nan
+    whole = int(points)
+    if points == whole:
+        return wilson_interval(whole, n)
+    p, z2 = points / n, Z95 * Z95
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def fit_strengths(games: pd.DataFrame, first: str = "faction_p1", second: str = "faction_p2",
