@@ -48,9 +48,13 @@ def _frame(layout: Layout, scale: float, margin: float) -> tuple[float, float, f
 
 
 def heat_colour(value: float, top: float) -> str:
-    """A value on the one sequential scale (white at 0, deep red at ``top``)."""
-    t = 0.0 if top <= 0 else max(0.0, min(1.0, value / top))
-    r, g, b = 255, int(255 - 180 * t), int(255 - 200 * t)
+    """A value on the one sequential scale (white at 0, deep red at ``top``); a negative value (a signed
+    layer such as control, where minus is the enemy's) on the mirrored blue scale, white still at 0."""
+    t = 0.0 if top <= 0 else max(-1.0, min(1.0, value / top))
+    if t < 0:
+        r, g, b = int(255 + 200 * t), int(255 + 140 * t), 255
+    else:
+        r, g, b = 255, int(255 - 180 * t), int(255 - 200 * t)
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
@@ -65,7 +69,7 @@ def board_svg(game: GameDef, state: State, rules: Any = None, heat: Mapping[int,
     colours = _terrain_colours(game)
     glyphs = {g.cell: g for g in state.glyphs()}
     x0, y0, width, height = _frame(layout, scale, margin)
-    top = max(heat.values(), default=0.0) if heat else 0.0
+    top = max((abs(v) for v in heat.values()), default=0.0) if heat else 0.0
 
     def pt(x: float, y: float) -> tuple[float, float]:
         return (margin + (x - x0) * scale, margin + (y - y0) * scale)
@@ -112,13 +116,16 @@ def board_svg(game: GameDef, state: State, rules: Any = None, heat: Mapping[int,
 
 def draw_board(ax: Any, game: GameDef, state: State | None = None, rules: Any = None,
                values: Mapping[int, float] | Sequence[float] | None = None, label: str = "", cmap: str = "Reds",
-               integer: bool = False) -> Any:
+               integer: bool = False, badges: bool = True, legend: bool = False) -> Any:
     """The board on a matplotlib axis; with ``values`` a heat map whose colour bar starts at 0.
 
-    ``values`` is cell id -> value or one value per cell in layout order; returns the colour bar (or None).
+    ``values`` is cell id -> value or one value per cell in layout order; a layer with negative values
+    (control: minus is the enemy's) gets a diverging map centred on 0 (``RdBu_r``), so 0 stays white and
+    on the bar. ``badges`` writes each glyph's badges (HP, marks, faction, flag) small under its cell's
+    piece; ``legend`` adds the game's terrain legend. Returns the colour bar (or None).
     """
     import matplotlib as mpl
-    from matplotlib.patches import Polygon
+    from matplotlib.patches import Patch, Polygon
 
     layout = game.layout(rules)
     colours = _terrain_colours(game)
@@ -126,16 +133,30 @@ def draw_board(ax: Any, game: GameDef, state: State | None = None, rules: Any = 
     if values is not None and not isinstance(values, Mapping):
         values = {c.id: float(v) for c, v in zip(layout.cells, values, strict=True)}
     top = max(values.values(), default=0.0) if values else 0.0
-    norm = mpl.colors.Normalize(vmin=0.0, vmax=top if top > 0 else 1.0)
-    colormap = mpl.colormaps[cmap]
+    low = min(values.values(), default=0.0) if values else 0.0
+    if low < 0:
+        m = max(abs(low), abs(top))
+        norm = mpl.colors.Normalize(vmin=-m, vmax=m)
+        colormap = mpl.colormaps["RdBu_r" if cmap == "Reds" else cmap]
+    else:
+        norm = mpl.colors.Normalize(vmin=0.0, vmax=top if top > 0 else 1.0)
+        colormap = mpl.colormaps[cmap]
+    size = layout.size
     for cell in layout.cells:
         g = glyphs.get(cell.id, Glyph(cell.id))
         face = colormap(norm(values.get(cell.id, 0.0))) if values is not None else colours.get(g.terrain, DEFAULT_TERRAIN)
         ax.add_patch(Polygon(layout.polygon(cell), closed=True, facecolor=face, edgecolor="#8a8474", linewidth=0.5))
         if g.piece:
-            ax.text(cell.x, cell.y, g.piece, ha="center", va="center", fontsize=7, fontweight="bold",
+            ax.text(cell.x, cell.y - 0.08 * size, g.piece, ha="center", va="center", fontsize=7, fontweight="bold",
                     color=_ink(seat_colour(g.owner)),
                     bbox={"boxstyle": "circle,pad=0.2", "facecolor": seat_colour(g.owner), "edgecolor": "#222"})
+        if badges and g.badges:
+            text = " ".join(g.badges[:3])
+            ax.text(cell.x, cell.y + 0.62 * size if g.piece else cell.y, text, ha="center", va="center",
+                    fontsize=4.5, color="#7b241c" if values is None else "#222222")
+    if legend and colours:
+        handles = [Patch(facecolor=colour, edgecolor="#8a8474", label=words) for _, colour, words in game.legend]
+        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2, fontsize=6, frameon=False)
     xs = [c.x for c in layout.cells] or [0.0]
     ys = [c.y for c in layout.cells] or [0.0]
     ax.set_xlim(min(xs) - layout.size * 1.2, max(xs) + layout.size * 1.2)
@@ -164,3 +185,45 @@ def cell_counts(game: GameDef, names: Sequence[str], rules: Any = None) -> dict[
             out[index[name]] = out.get(index[name], 0.0) + 1.0
     return out
 
+
+
+def rule_cell_counts(events: Any, rule: str) -> dict[int, float]:
+    """Per cell, how often ``rule`` fired at it in an events table (its ``rules`` column: ``rule@cell,...``).
+
+    ``rule`` may end in ``*`` to pool every rule with that prefix (``tiles_placed_*``).
+    """
+    out: dict[int, float] = {}
+    prefix = rule[:-1] if rule.endswith("*") else None
+    for text in events["rules"].dropna():
+        for item in str(text).split(","):
+            name, _, cell = item.partition("@")
+            if not cell or not (name.startswith(prefix) if prefix is not None else name == rule):
+                continue
+            try:
+                c = int(cell)
+            except ValueError:
+                continue
+            out[c] = out.get(c, 0.0) + 1.0
+    return out
+
+
+def batch_rule_maps(game: GameDef, events: Any, panels: Sequence[tuple[str, str]], rules: Any = None,
+                    per_game: bool = True, columns: int = 4) -> Any:
+    """One board panel per ``(title, rule)``: where that rule fired over a batch's events (counts per game
+    when ``per_game``), each with its own colour bar from 0. Returns the matplotlib figure."""
+    import matplotlib.pyplot as plt
+
+    n = max(1, len(panels))
+    cols = min(columns, n)
+    rows = math.ceil(n / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.6 * rows), squeeze=False)
+    games = max(1, int(events["game_id"].nunique())) if per_game and len(events) else 1
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    for ax, (title, rule) in zip(axes.flat, panels, strict=False):
+        counts = {c: v / games for c, v in rule_cell_counts(events, rule).items()}
+        draw_board(ax, game, None, rules, values=counts, label="per game" if per_game else "count",
+                   integer=not per_game, badges=False)
+        ax.set_title(f"{title} ({sum(counts.values()):.2f} per game)" if per_game else title, fontsize=9)
+    fig.tight_layout()
+    return fig

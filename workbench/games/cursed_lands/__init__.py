@@ -19,7 +19,7 @@ from .rules import FACTIONS, KINDS, SIDES, SPEC
 from .state import RULE_WORDS, CursedState
 
 LEGEND: tuple[tuple[str, str, str], ...] = (
-    ("void", "#2b2b2b", "void: untiled, impassable (untiled=void, C2)"),
+    ("void", "#56606e", "void: untiled, impassable (untiled=void, C2)"),
     ("plain", "#d8d59a", "plain (tiles, camp hexes, flags)"),
     ("road", "#b08a5a", "road: +1 movement to a unit that starts on it (not orcs, not dwarves)"),
     ("forest", "#3f7d3a", "forest: -1 damage to a unit in it, -1 range shooting from it"),
@@ -127,6 +127,46 @@ class CursedLandsGame(GameDef):
     def rule_words(self) -> dict[str, str]:
         """Counter name -> words for a designer."""
         return dict(RULE_WORDS)
+
+    def report_sections(self, games: Any, events: Any) -> list[dict[str, Any]]:
+        """The faction section (matrix, strengths with the seat removed, first-player advantage) and the batch
+        maps of where tiles of each terrain are laid, units die and castles are hit from.
+
+        The statistics and pictures are the tools' generic ones (``workbench.balance.matchups``,
+        ``workbench.viz.generic``), imported here and only when a report asks, so the engine stays pure.
+        """
+        out: list[dict[str, Any]] = []
+        if {"faction_p1", "faction_p2"} <= set(games.columns):
+            from workbench.balance.matchups import matchup_section
+
+            present = set(games["faction_p1"]) | set(games["faction_p2"])
+            if len(present) > 1:
+                out.append(matchup_section(games, roles=[f for f in FACTIONS if f in present]))
+        if events is not None and len(events) and "rules" in events.columns:
+            out.append(self._map_section(events))
+        return out
+
+    def _map_section(self, events: Any) -> dict[str, Any]:
+        """Batch heatmaps from the events' fired rules (``rule@hex``)."""
+        import io
+
+        import matplotlib.pyplot as plt
+
+        from workbench.viz.generic import batch_rule_maps
+
+        panels = [(f"{t} tiles laid", f"tiles_placed_{t}") for t in ("plain", "road", "forest", "hill", "mountain")]
+        panels += [("units destroyed", "units_destroyed"), ("castles hit from", "castle_hit_from"),
+                   ("forest cover applied", "forest_cover")]
+        fig = batch_rule_maps(self, events, panels)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
+        plt.close(fig)
+        n = int(events["game_id"].nunique())
+        text = (f"Where things happen, per game over the {n} games with events (all cells together): the hexes where "
+                "tiles of each terrain were laid, where units were destroyed, the hexes castles were hit from (the "
+                "attacker's hex) and where forest cover softened a hit. Colour bars start at 0.")
+        return {"title": "Where tiles go, units die and castles are hit from", "markdown": text,
+                "html": f"<p>{text}</p>", "figures": [("cursed_lands_maps", buf.getvalue())]}
 
     # ----------------------------------------------------------------- records
     def save_record(self, state: State) -> str:
