@@ -48,6 +48,8 @@ class Section:
     figures: list[tuple[str, bytes]] = field(default_factory=list)  # (file stem, PNG)
     extra_tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)  # (caption, table) after the first
     table_html: str | None = None  # the table drawn by hand (greyed entries) in the HTML page
+    markdown_text: str | None = None  # a game's own section (``GameDef.report_sections``): its Markdown
+    html_text: str | None = None  # ... and its HTML, placed after the paragraphs
 
 
 @dataclass
@@ -68,6 +70,8 @@ class Report:
             parts.append(f"<h2>{html.escape(s.title)}</h2>")
             parts.extend(f"<p class='warn'>{html.escape(p)}</p>" if p.startswith(("WARNING", "⚠"))
                          else f"<p>{html.escape(p)}</p>" for p in s.paragraphs)
+            if s.html_text is not None:
+                parts.append(s.html_text)
             if s.table_html is not None:
                 parts.append("<div class='scroll'>" + s.table_html + "</div>")
             elif s.table is not None:
@@ -89,6 +93,8 @@ class Report:
             lines += [f"## {s.title}", ""]
             for p in s.paragraphs:
                 lines += [p, ""]
+            if s.markdown_text is not None:
+                lines += [s.markdown_text, ""]
             if s.table is not None:
                 lines += [markdown_table(s.table), ""]
             for caption, table in s.extra_tables:
@@ -793,9 +799,38 @@ def build_report(
     captures = captures_table(summary)
     if captures is not None:
         sections.append(Section("Captures", ["Mean pieces lost per game, by side (W/B) and kind."], captures))
-    sections.append(heatmap_section(usable, events))
+    if study.game in ("terrafeud", "", None):  # TerraFeud's own maps; other games draw theirs in report_sections
+        sections.append(heatmap_section(usable, events))
     sections.append(usage_section(usable, events, correction=correction, alpha=alpha))
+    sections += game_sections(usable, events)
     return Report(title, sections, summary, comparisons, study)
+
+
+def game_sections(games: pd.DataFrame, events: pd.DataFrame | None) -> list[Section]:
+    """The sections the table's game adds (``GameDef.report_sections``), found through the registry.
+
+    Balance imports no game: the ``game`` column names it, ``workbench.games.get`` finds it; a table of
+    several games, an unknown game or one without the hook adds nothing.
+    """
+    if "game" not in games.columns:
+        return []
+    names = games["game"].dropna().unique()
+    if len(names) != 1:
+        return []
+    try:
+        from workbench.games import get
+
+        game = get(str(names[0]))
+    except (ImportError, KeyError, ValueError):
+        return []
+    hook = getattr(game, "report_sections", None)
+    if hook is None:
+        return []
+    out = []
+    for piece in hook(games, events) or []:
+        out.append(Section(str(piece["title"]), figures=list(piece.get("figures", [])),
+                           markdown_text=piece.get("markdown"), html_text=piece.get("html")))
+    return out
 
 
 def _length_words(r: dict, unit: str) -> str:

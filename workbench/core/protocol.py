@@ -338,6 +338,16 @@ class GameDef:
         """Rule-usage counter name -> a designer's words for it."""
         return {}
 
+    def report_sections(self, games: Any, events: Any) -> list[dict[str, Any]]:
+        """Balance-report sections only this game has (The Cursed Lands: its faction matrix).
+
+        ``games`` and ``events`` are the report's tables (pandas frames; ``events`` may be None). Each piece
+        is ``{"title": str, "markdown": str, "html": str, "figures": [(file stem, PNG bytes)]}``; the report
+        places them after its generic sections. A game builds them with the tools' generic helpers, imported
+        inside this method, so the game package itself stays free of pandas. The default: none.
+        """
+        return []
+
 
 @dataclass
 class Record:
