@@ -158,7 +158,11 @@ class BigChessState(State):
         """Take back the last action (or resignation) exactly."""
         if not self._history:
             raise IllegalAction("undo: no action to take back")
-        self._restore(self._history.pop())
+        snap, legal, ordered, jesters, att = self._history.pop()
+        self._restore(snap)
+        # the position is the one before the action, so its legal actions (and their caches) are too:
+        # a search that tries every action of a node pays for one generation, not one per child
+        self._legal, self._sorted, self._jesters, self._att = legal, ordered, jesters, att
 
     # ------------------------------------------------------------------ queries
     def current_player(self) -> int:
@@ -722,7 +726,7 @@ class BigChessState(State):
         if d is None:
             action = self.string_to_action(action)
             d = legal[action]
-        self._history.append(self._snapshot())
+        self._history.append((self._snapshot(), self._legal, self._sorted, self._jesters, self._att))
         self._fired = []
         self.log.append(action)
         self.moves += 1
@@ -1053,7 +1057,7 @@ class BigChessState(State):
             raise IllegalAction(f"resign: {player} is not an active player")
         if self.result is not None:
             raise IllegalAction("resign: the game is over")
-        self._history.append(self._snapshot())
+        self._history.append((self._snapshot(), self._legal, self._sorted, self._jesters, self._att))
         self._fired = []
         self.log.append(f"resign:{ctx.players[p]}")
         self.moves += 1
