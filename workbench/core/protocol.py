@@ -182,6 +182,15 @@ class State:
         """``[(outcome, probability)]`` at a chance node (probabilities sum to 1); [] elsewhere."""
         return []
 
+    def chance_classes(self) -> list[tuple[int, float]]:
+        """Chance outcomes merged by effect: ``[(representative outcome, summed probability)]``.
+
+        Outcomes that lead to the same position (two rolls that both miss) need one child in an exact
+        expectation, so searches (greedy, alphabeta, search) expand these; play and records keep
+        ``chance_outcomes``, where every roll is its own outcome. The default merges nothing.
+        """
+        return self.chance_outcomes()
+
     def move_number(self) -> int:
         """Actions applied since the start (decisions and chance outcomes)."""
         raise NotImplementedError

@@ -12,7 +12,11 @@ value(side) is
   next income);
 - fortress safety: minus ``PRINCE_WEIGHT`` (20 coins) times the chance that the enemy pieces now in
   range would destroy the Prince if each attacked once (1 - prod(1 - n_i/36)), plus ``FORTRESS_BONUS``
-  (1 coin) when the Prince stands in a fortress, where outside attacks are halved.
+  (1 coin) when the Prince stands in a fortress, where outside attacks are halved;
+- advance: ``ADVANCE`` (0.05 coin) times damage times (9 - Chebyshev distance to the enemy Prince) for
+  each own piece that can attack, the Prince excepted. Without it every move between the fortresses
+  scores the same and a search has no reason to close in: the ladder showed alphabeta:depth=2 no
+  stronger than greedy (4 wins, 8 losses, 8 at the cap in 20 games) before this term.
 A finished game is +-``WIN_VALUE`` (1000) for a prince victory, 0 for a draw or unfinished game.
 """
 
@@ -28,39 +32,75 @@ from .state import ALL0, ATT0, MOVE0, NOBUY, OVER_PHASE, PASS, PoleState, dice_t
 
 PRINCE_WEIGHT = 20.0
 FORTRESS_BONUS = 1.0
+ADVANCE = 0.05
 WIN_VALUE = 1000.0
 HEAT_LAYERS = ("threat", "control", "odds")
 
 
 def prince_danger(state: PoleState, side: int) -> float:
     """Chance that one attack by each enemy piece in range would destroy ``side``'s Prince."""
-    board = state.board
-    try:
-        cell = board.index(1 + P + 8 * side)
-    except ValueError:
+    cell = state.prince_of(side)
+    if cell is None:
         return 1.0
-    miss = 1.0
     lo, hi = (9, 16) if side == 0 else (1, 8)  # enemy codes
-    for a, v in enumerate(board):
-        if lo <= v <= hi and state.reaches(a, cell):
-            miss *= 1.0 - state.success_count(a, cell) / 36.0
+    return _danger(state, cell, [(a, v) for a, v in enumerate(state.board) if lo <= v <= hi])
+
+
+def _danger(state: PoleState, cell: int, enemies: list[tuple[int, int]]) -> float:
+    """1 - prod(1 - n_i/36) over the ``enemies`` (cell, code) whose zone holds ``cell`` now."""
+    cfg = state.cfg
+    zone_sets = cfg.zone_sets
+    kind_zone = cfg.kind_zone
+    can_attack = cfg.can_attack
+    miss = 1.0
+    for a, v in enemies:
+        kind = (v - 1) & 7
+        # the cheap geometric test first: most pieces are far from the Prince
+        if can_attack[kind] and cell in zone_sets[kind_zone[kind]][a] and state.reaches(a, cell):
+            miss *= 1.0 - cfg.success_count(kind, a, P, cell) / 36.0
     return 1.0 - miss
 
 
 def side_value(state: PoleState, side: int) -> float:
-    """Material + coins + tempo + fortress safety of ``side`` (module docstring)."""
+    """Material + coins + tempo + fortress safety + advance of ``side`` (module docstring)."""
+    return _values(state)[side]
+
+
+def _values(state: PoleState) -> tuple[float, float]:
+    """Both sides' values in one pass over the board (the evaluation runs at every leaf of a search)."""
     cfg = state.cfg
     cost = cfg.cost
-    base = 1 + 8 * side
-    material = sum(cost[v - base] for v in state.board if base <= v < base + 7)  # kinds B..C, not the Prince
-    value = float(material + state.coins[side])
-    if state.to_move == side:
-        value += cfg.income / 2.0
-    value -= PRINCE_WEIGHT * prince_danger(state, side)
-    cell = state.prince_of(side)
-    if cell is not None and cfg.fort_of[cell]:
-        value += FORTRESS_BONUS
-    return value
+    material = [0, 0]
+    prince = [-1, -1]
+    pieces: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
+    occupied = [cv for cv in enumerate(state.board) if cv[1]]
+    for c, v in occupied:
+        side = (v - 1) >> 3
+        if v - 8 * side == 1 + P:
+            prince[side] = c
+        else:
+            material[side] += cost[v - 1 - 8 * side]
+        pieces[side].append((c, v))
+    damage = cfg.damage
+    can_attack = cfg.can_attack
+    advance = [0.0, 0.0]
+    for c, v in occupied:
+        side, kind = (v - 1) >> 3, (v - 1) & 7
+        target = prince[1 - side]
+        if kind != P and can_attack[kind] and target >= 0:
+            dist = max(abs(c // 10 - target // 10), abs(c % 10 - target % 10))
+            advance[side] += damage[kind] * (9 - dist)
+    out = []
+    for side in (0, 1):
+        value = float(material[side] + state.coins[side]) + ADVANCE * advance[side]
+        if state.to_move == side:
+            value += cfg.income / 2.0
+        cell = prince[side]
+        value -= PRINCE_WEIGHT * (1.0 if cell < 0 else _danger(state, cell, pieces[1 - side]))
+        if cell >= 0 and cfg.fort_of[cell]:
+            value += FORTRESS_BONUS
+        out.append(value)
+    return out[0], out[1]
 
 
 def evaluate(state: PoleState, player: int) -> float:
@@ -69,7 +109,8 @@ def evaluate(state: PoleState, player: int) -> float:
         if state.winner_side is None:
             return 0.0
         return WIN_VALUE if state.winner_side == player else -WIN_VALUE
-    return side_value(state, player) - side_value(state, 1 - player)
+    red, black = _values(state)
+    return red - black if player == 0 else black - red
 
 
 def threat(state: PoleState, player: int) -> dict[int, float]:
