@@ -16,7 +16,7 @@ Chance outcomes are ints ``0..max_chance_outcomes()-1``; at a chance node ``appl
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -119,6 +119,23 @@ class Glyph:
     badges: tuple[str, ...] = ()
     facing: float | None = None
     marks: tuple[str, ...] = ()
+
+
+@dataclass
+class ReportPart:
+    """A game's own section of a balance report (``GameDef.report_sections``), as plain data.
+
+    ``paragraphs`` are sentences; ``table`` rows as dicts with the same keys, in order; ``maps`` heat maps
+    that the report draws on the game's board with a colour bar from 0: ``(caption, {cell id: value})``;
+    ``figures`` ready PNG images as ``(file stem, bytes)``. Plain data, so that a game package needs
+    neither pandas nor matplotlib, and the report never imports a game package.
+    """
+
+    title: str
+    paragraphs: list[str] = field(default_factory=list)
+    table: list[dict[str, Any]] | None = None
+    maps: list[tuple[str, dict[int, float]]] = field(default_factory=list)
+    figures: list[tuple[str, bytes]] = field(default_factory=list)
 
 
 class State:
@@ -346,6 +363,16 @@ class GameDef:
     def rule_words(self) -> dict[str, str]:
         """Rule-usage counter name -> a designer's words for it."""
         return {}
+
+    def report_sections(self, games: Sequence[Mapping[str, Any]],
+                        events: Iterable[Mapping[str, Any]] | None = None) -> list[ReportPart]:
+        """The game's own sections of a balance report (luck, a design question, batch maps); none by default.
+
+        ``games`` are the games table's rows (one dict per game, every column of ``simulate``); ``events``
+        the events table's rows in order, or None without one. The report adds the parts after its
+        generic sections.
+        """
+        return []
 
 
 @dataclass

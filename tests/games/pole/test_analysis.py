@@ -6,7 +6,7 @@ import pytest
 
 from workbench.games import get
 from workbench.games.pole import apply_text
-from workbench.games.pole.analysis import ADVANCE, FORTRESS_BONUS, PRINCE_WEIGHT, prince_danger
+from workbench.games.pole.analysis import FORTRESS_BONUS, PRINCE_WEIGHT, prince_danger
 from workbench.games.pole.board import BY_NAME
 from workbench.games.pole.position import build_state
 from workbench.games.pole.tables import config
@@ -25,13 +25,12 @@ def test_evaluate_terms():
     assert s.evaluate(0) == pytest.approx(1 + 0.5)  # Red has one coin more (its first income) and the move
     assert s.evaluate(0) == pytest.approx(-s.evaluate(1))
     # material counts the cost parameters; the Prince is not material
-    # advance: the catapult on d3 (damage 4) stands 7 files from the Prince on j10
     s = pos({"a1": "P", "j10": "p", "d2": "B", "d3": "C"}, coins=(2, 0))
-    assert s.evaluate(0) == pytest.approx(3 + 4 + 2 + 0.5 + ADVANCE * 4 * (9 - 7))
+    assert s.evaluate(0) == pytest.approx(3 + 4 + 2 + 0.5)
     # fortress safety: an enemy catapult with the Prince in range costs PRINCE_WEIGHT * 10/36
     s = pos({"e5": "P", "e9": "p", "e1": "c"})
     assert prince_danger(s, 0) == pytest.approx(10 / 36)
-    want = (0.5 - PRINCE_WEIGHT * 10 / 36) - (4 + FORTRESS_BONUS + ADVANCE * 4 * (9 - 4))  # c e1 to P e5: 4
+    want = (0.5 - PRINCE_WEIGHT * 10 / 36) - (4 + FORTRESS_BONUS)
     assert s.evaluate(0) == pytest.approx(want)
     # a finished game
     s = pos({"a1": "P"}, phase="over", victory="prince", winner="red")

@@ -204,6 +204,12 @@ class PoleGame(GameDef):
     def rule_words(self) -> dict[str, str]:
         return dict(RULE_WORDS)
 
+    def report_sections(self, games: Sequence[Mapping[str, Any]], events: Any = None) -> list[Any]:
+        """Luck (was that game decided by dice?), decisiveness and the turtle, and the batch maps (``report.py``)."""
+        from .report import report_sections
+
+        return report_sections(games, events)
+
 
 GAME = PoleGame()
 
