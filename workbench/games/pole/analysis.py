@@ -165,7 +165,8 @@ def heat(state: PoleState, layer: str, player: int) -> dict[int, float]:
 
 
 def glyphs(state: PoleState) -> list[Glyph]:
-    """Fortress cells, pieces (letter, owner, armour and damage badges), fresh and pending-attack marks."""
+    """Fortress cells, pieces (letter, owner, armour and damage badges; the Prince also its side's coins, ``4¢``),
+    fresh and pending-attack marks."""
     cfg = state.cfg
     pending = state.pending
     attacker = target = -1
@@ -187,10 +188,25 @@ def glyphs(state: PoleState) -> list[Glyph]:
         if v:
             kind = (v - 1) & 7
             badges = (f"a{cfg.armour[kind]}",) + ((f"d{cfg.damage[kind]}",) if cfg.can_attack[kind] else ())
+            if kind == P:  # the side's treasury rides with its Prince, so every picture shows the coins
+                badges += (f"{state.coins[(v - 1) >> 3]}¢",)
             out.append(Glyph(c, terrain, letter(v), (v - 1) >> 3, badges, None, tuple(marks)))
         else:
             out.append(Glyph(c, terrain, "", None, (), None, tuple(marks)))
     return out
+
+
+def caption(state: PoleState) -> str:
+    """One line for a picture's title: turn, side and phase, both treasuries and a pending attack."""
+    words = {"buy": "buys", "act": "acts", "over": "game over"}
+    if state.phase == OVER_PHASE:
+        head = f"turn {state.turn_no}: {state.victory_kind}" + (
+            f", {SIDES[state.winner_side].capitalize()} wins" if state.winner_side is not None else "")
+    else:
+        head = f"turn {state.turn_no}: {SIDES[state.to_move].capitalize()} {words.get(state.phase_name(), state.phase_name())}"
+        if state.pending >= 0:
+            head += f" ({state.action_to_string_decision(state.pending)} waits for its dice)"
+    return f"{head} · coins Red {state.coins[0]}, Black {state.coins[1]}"
 
 
 def effects(state: PoleState, action: Any) -> dict[str, Any]:
