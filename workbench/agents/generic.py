@@ -75,7 +75,7 @@ def expected_value(state: State, value: Any) -> float:
     if state.current_player() != CHANCE:
         return value(state)
     total = 0.0
-    for outcome, p in state.chance_outcomes():
+    for outcome, p in state.chance_classes():  # outcomes of the same effect once, with their summed probability
         state.apply_action(outcome)
         total += p * expected_value(state, value)
         state.undo_action()
@@ -198,7 +198,7 @@ class GenericAlphaBeta(ProtocolAgent):
         player = state.current_player()
         if player == CHANCE:
             total = 0.0
-            for outcome, p in state.chance_outcomes():
+            for outcome, p in state.chance_classes():
                 state.apply_action(outcome)
                 try:
                     total += p * self._value(state, depth, -math.inf, math.inf, budget)

@@ -317,11 +317,12 @@ def compare_toggles(
     """
     usable = check_games(games, what="a comparison")
     comparisons: list[Comparison] = []
+    game = table_game(usable)
     for column in compared_columns(usable):
         if not agents and is_agent(column):
             continue
         values = sort_values({_key(v) for v in usable[column]})
-        baseline = baseline_value(column, values)
+        baseline = baseline_value(column, values, game)
         for variant in values:
             if variant != baseline:
                 comparisons.append(compare(usable, column, baseline, variant, n_boot=n_boot, seed=seed,
@@ -334,13 +335,47 @@ def compare_toggles(
     return comparisons
 
 
-def baseline_value(column: str, values: list[Any]) -> Any:
-    """The value others are compared against: the rulebook default when present, else the first."""
+_NO_DEFAULT = object()
+
+
+def table_game(games: pd.DataFrame) -> str | None:
+    """The one game a table holds (its ``game`` column), or None (a TerraFeud table has no such column)."""
+    if "game" not in games.columns:
+        return None
+    names = {str(v) for v in games["game"].dropna().unique()}
+    return names.pop() if len(names) == 1 else None
+
+
+def game_default(game: str | None, column: str) -> Any:
+    """The default of ``column`` in ``game``'s rules spec, as the table writes it (``_NO_DEFAULT`` if none)."""
+    if game is None or game == "terrafeud":
+        return _NO_DEFAULT
+    try:
+        from workbench.core.rulespec import format_value
+        from workbench.games import get
+
+        spec = get(game).spec
+    except (ImportError, KeyError, ValueError):
+        return _NO_DEFAULT
+    if column not in spec:
+        return _NO_DEFAULT
+    value = spec[column].default
+    return value if isinstance(value, (bool, int, float)) else format_value(value)
+
+
+def baseline_value(column: str, values: list[Any], game: str | None = None) -> Any:
+    """The value others are compared against: the rulebook default when present, else the first.
+
+    ``game`` (the table's ``game`` column) names whose rulebook: a protocol game's spec gives its
+    defaults; TerraFeud's are ``DEFAULTS``.
+    """
     if is_agent(column):
         return values[0]
     if DEFAULT_RULE in values:
         return DEFAULT_RULE
-    default = DEFAULTS.get(column)
+    default = game_default(game, column)
+    if default is _NO_DEFAULT:
+        default = DEFAULTS.get(column) if game in (None, "terrafeud") else None
     return default if default in values else values[0]
 
 

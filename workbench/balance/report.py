@@ -418,6 +418,58 @@ def heatmap_section(games: pd.DataFrame, events: pd.DataFrame | None) -> Section
     return section
 
 
+def _event_records(events: pd.DataFrame) -> Any:
+    """The events table's rows as dicts, lazily (a batch's events can run to millions of rows)."""
+    columns = list(events.columns)
+    for values in events.itertuples(index=False, name=None):
+        yield dict(zip(columns, values, strict=True))
+
+
+def plot_cell_maps(game: Any, maps: Sequence[tuple[str, dict[int, float]]], columns: int = 2, label: str = "count",
+                   integer: bool = True) -> bytes:
+    """Heat maps on the game's board (``viz.generic.draw_board``), colour bars from 0 (whole numbers for counts)."""
+    from workbench.viz.generic import draw_board
+
+    n = len(maps)
+    cols = min(columns, n)
+    rows = math.ceil(n / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 4.2 * rows), squeeze=False)
+    for ax, (caption, values) in zip(axes.flat, maps, strict=False):
+        draw_board(ax, game, None, values=values, label=label, integer=integer)
+        ax.set_title(caption, fontsize=10)
+    for ax in list(axes.flat)[n:]:
+        ax.axis("off")
+    fig.tight_layout()
+    return _png(fig)
+
+
+def _protocol_game(games: pd.DataFrame) -> Any:
+    """The ``GameDef`` of a table of one protocol game other than TerraFeud, else None."""
+    from .compare import table_game
+
+    name = table_game(games)
+    if name is None or name == "terrafeud":
+        return None
+    try:
+        from workbench.games import get
+
+        return get(name)
+    except (ImportError, KeyError, ValueError):
+        return None
+
+
+def _cell_values(game: Any, counts: dict[str, int], games: int) -> dict[int, float]:
+    """Counts keyed by a cell's id (as text) or name, per game, keyed by cell id."""
+    cells = game.layout().cells
+    ids = {str(c.id): c.id for c in cells} | {c.name: c.id for c in cells}
+    out: dict[int, float] = {}
+    for where, k in counts.items():
+        if str(where) in ids:
+            cid = ids[str(where)]
+            out[cid] = out.get(cid, 0.0) + k / max(games, 1)
+    return out
+
+
 def _figures_of(result: Any) -> list[tuple[str, plt.Figure]]:
     """Figures from whatever ``batch_heatmaps`` returns: a Figure, Axes, or a dict/list of them."""
     if isinstance(result, dict):
@@ -610,7 +662,15 @@ def usage_section(games: pd.DataFrame, events: pd.DataFrame | None, correction: 
         section.figures.append(("rule_usage_changes", plot_usage_changes(changes)))
     if events is not None and len(events) and "rules" in events.columns:
         locations = usage.rule_locations(events)
-        if locations:
+        protocol = _protocol_game(games)
+        if locations and protocol is not None:  # any other game: its own board, cells by id or name
+            n = int(events["game_id"].nunique())
+            section.paragraphs.append(f"Where rules with a place fire, per game over the {n} games with events, all "
+                                      f"cells together (on the {protocol.title} board).")
+            section.figures.append(("rule_locations", plot_cell_maps(
+                protocol, [(f"{usage.rule_words(rule)} ({sum(c.values())})", _cell_values(protocol, c, n))
+                           for rule, c in locations.items()], columns=4, label="per game", integer=False)))
+        elif locations:
             n = int(events["game_id"].nunique())
             drawn, words = board_rules(games)
             section.paragraphs.append(
@@ -827,9 +887,21 @@ def game_sections(games: pd.DataFrame, events: pd.DataFrame | None) -> list[Sect
     if hook is None:
         return []
     out = []
-    for piece in hook(games, events) or []:
-        out.append(Section(str(piece["title"]), figures=list(piece.get("figures", [])),
-                           markdown_text=piece.get("markdown"), html_text=piece.get("html")))
+    for i, piece in enumerate(hook(games, events) or []):
+        if isinstance(piece, dict):  # ready text and figures
+            out.append(Section(str(piece["title"]), figures=list(piece.get("figures", [])),
+                               markdown_text=piece.get("markdown"), html_text=piece.get("html")))
+            continue
+        table = None  # a ReportPart: plain data the report lays out and draws
+        if piece.table:
+            table = pd.DataFrame(piece.table)
+            table = table[[c for c in table.columns if not str(c).startswith("_")]]
+        section = Section(piece.title, list(piece.paragraphs), table)
+        maps = [(caption, values) for caption, values in piece.maps if values]
+        if maps:
+            section.figures.append((f"{_stem(game.name)}_{i}_maps", plot_cell_maps(game, maps)))
+        section.figures.extend(piece.figures)
+        out.append(section)
     return out
 
 
@@ -848,5 +920,6 @@ def write_report(games: pd.DataFrame, out_dir: str | Path, events: pd.DataFrame 
     return build_report(games, events, **options).write(out_dir)
 
 
-__all__ = ["BalanceError", "Report", "Section", "build_report", "curves_section", "markdown_table", "summary_table",
+__all__ = ["BalanceError", "Report", "Section", "build_report", "curves_section", "game_sections", "markdown_table",
+           "plot_cell_maps", "summary_table",
            "usage_section", "usage_table", "write_report"]

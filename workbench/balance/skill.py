@@ -22,7 +22,7 @@ import pandas as pd
 
 from . import palette
 from .cells import _fmt, cell_label, check_games, compared_columns, is_agent
-from .compare import _key, baseline_value, sort_values, variant_name
+from .compare import _key, baseline_value, sort_values, table_game, variant_name
 from .stats import Z95, compare_proportions, wilson_interval
 from .table import agent_columns, seats_of
 
@@ -142,9 +142,10 @@ def skill_trends(games: pd.DataFrame) -> list[SkillTrend]:
     order = pairings(usable)
     first = seats_of(usable)[0]
     out = []
+    game = table_game(usable)
     for column in rule_columns(usable):
         values = sort_values({_key(v) for v in usable[column]})
-        baseline = baseline_value(column, values)
+        baseline = baseline_value(column, values, game)
         for variant in values:
             if variant == baseline:
                 continue

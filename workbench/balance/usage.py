@@ -24,7 +24,7 @@ import pandas as pd
 from scipy import stats as _sp
 
 from .cells import AGENTS, _group_keys, cell_label, check_games, compared_columns, varying_columns
-from .compare import CORRECTION_NAMES, DEFAULTS, VariantFinding, _key, sort_values, variant_name
+from .compare import CORRECTION_NAMES, VariantFinding, _key, baseline_value, sort_values, table_game, variant_name
 from .stats import Z95, BalanceError, adjust, mean_interval, wilson_interval
 
 DEAD_SHARE = 0.01  # a rule that fired in under 1% of a cell's games is "dead" there
@@ -261,13 +261,13 @@ def usage_changes(games: pd.DataFrame, correction: str = "holm", alpha: float = 
     usable = check_games(games, what="a rule-usage comparison")
     rules = _need_rules(usable)
     changes: list[UsageChange] = []
+    game = table_game(usable)
     for column in compared_columns(usable):
         if column in AGENTS:
             continue
         keys = usable[column].map(_key)
         values = sort_values(set(keys))
-        default = DEFAULTS.get(column)
-        baseline = default if default in values else values[0]
+        baseline = baseline_value(column, values, game)
         base = usable[keys == baseline]
         for variant in values:
             if variant == baseline:

@@ -14,6 +14,7 @@ from .protocol import (
     Glyph,
     IllegalAction,
     Layout,
+    ReportPart,
     State,
 )
 from .rulespec import Param, Rules, RulesError, RulesSpec
@@ -21,5 +22,5 @@ from .scenario import CheckResult, ScenarioCase, ScenarioError, scenario_status
 
 __all__ = [
     "CHANCE", "TERMINAL", "Cell", "CheckResult", "GameDef", "GameInfo", "Glyph", "IllegalAction", "Layout",
-    "Param", "Rules", "RulesError", "RulesSpec", "ScenarioCase", "ScenarioError", "State", "scenario_status",
+    "Param", "ReportPart", "Rules", "RulesError", "RulesSpec", "ScenarioCase", "ScenarioError", "State", "scenario_status",
 ]

@@ -121,6 +121,23 @@ class Glyph:
     marks: tuple[str, ...] = ()
 
 
+@dataclass
+class ReportPart:
+    """A game's own section of a balance report (``GameDef.report_sections``), as plain data.
+
+    ``paragraphs`` are sentences; ``table`` rows as dicts with the same keys, in order; ``maps`` heat maps
+    that the report draws on the game's board with a colour bar from 0: ``(caption, {cell id: value})``;
+    ``figures`` ready PNG images as ``(file stem, bytes)``. Plain data, so that a game package needs
+    neither pandas nor matplotlib, and the report never imports a game package.
+    """
+
+    title: str
+    paragraphs: list[str] = field(default_factory=list)
+    table: list[dict[str, Any]] | None = None
+    maps: list[tuple[str, dict[int, float]]] = field(default_factory=list)
+    figures: list[tuple[str, bytes]] = field(default_factory=list)
+
+
 class State:
     """One position. Methods without a body must be given by every game; the rest have defaults.
 
@@ -181,6 +198,15 @@ class State:
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``[(outcome, probability)]`` at a chance node (probabilities sum to 1); [] elsewhere."""
         return []
+
+    def chance_classes(self) -> list[tuple[int, float]]:
+        """Chance outcomes merged by effect: ``[(representative outcome, summed probability)]``.
+
+        Outcomes that lead to the same position (two rolls that both miss) need one child in an exact
+        expectation, so searches (greedy, alphabeta, search) expand these; play and records keep
+        ``chance_outcomes``, where every roll is its own outcome. The default merges nothing.
+        """
+        return self.chance_outcomes()
 
     def move_number(self) -> int:
         """Actions applied since the start (decisions and chance outcomes)."""
@@ -338,13 +364,13 @@ class GameDef:
         """Rule-usage counter name -> a designer's words for it."""
         return {}
 
-    def report_sections(self, games: Any, events: Any) -> list[dict[str, Any]]:
-        """Balance-report sections only this game has (The Cursed Lands: its faction matrix).
+    def report_sections(self, games: Any, events: Any = None) -> list[Any]:
+        """Balance-report sections only this game has (a faction matrix, luck, piece economy); none by default.
 
-        ``games`` and ``events`` are the report's tables (pandas frames; ``events`` may be None). Each piece
-        is ``{"title": str, "markdown": str, "html": str, "figures": [(file stem, PNG bytes)]}``; the report
-        places them after its generic sections. A game builds them with the tools' generic helpers, imported
-        inside this method, so the game package itself stays free of pandas. The default: none.
+        ``games`` and ``events`` are the report's tables (pandas frames; ``events`` may be None). A game
+        returns ``ReportPart``s (plain data: sentences, table rows, cell maps the report draws on the
+        game's board, PNG figures) or dicts ``{"title", "markdown", "html", "figures"}`` built with the
+        tools' helpers imported inside the method; the report places them after its generic sections.
         """
         return []
 

@@ -271,6 +271,28 @@ def play_protocol_game(spec: Any) -> Any:
     return GameResult(row, events)
 
 
+def replay_events(game_name: str, rules: Rules | str | None, actions: Sequence[str], seed: int = 0) -> Any:
+    """The state a game's events lead to: its ``action`` column, one text per ply, from the rules' start.
+
+    Decisions and chance outcomes alike are read back with ``string_to_action``, so a dice game
+    replays from its events alone (``e5xe9`` then ``6:2`` in Pole): no seed or agent is needed.
+    ``rules`` is the game row's ``rules`` label (``k=v,...``) or ``Rules``; ``IllegalAction`` names the
+    ply that does not replay.
+    """
+    from workbench.core.protocol import IllegalAction
+    from workbench.games import get
+
+    game = get(game_name)
+    rules = rules if isinstance(rules, Rules) else game.spec.make(rules or None)
+    state = game.new_initial_state(rules, seed)
+    for ply, text in enumerate(actions, start=1):
+        try:
+            state.apply_action(state.string_to_action(str(text)))
+        except IllegalAction as exc:
+            raise IllegalAction(f"ply {ply} ({text}): {exc}") from None
+    return state
+
+
 def protocol_specs(game_name: str, cells: list[Rules], white: str, black: str, agents: tuple[str, ...], games: int,
                    seed: int, max_plies: int, events: bool, engine: str = "python") -> list[Any]:
     """Specs for ``games`` games per cell; ``game_id = cell_index * games + game_index``.

@@ -25,6 +25,15 @@ DEFAULT_TERRAIN = "#ece6d6"
 VOID = "#ffffff"
 
 
+MARK_COLOURS = {"fresh": "#1e8449", "attacker": "#d35400", "target": "#c0392b", "last": "#2471a3"}
+MARK_DASH = {"fresh": "3,2", "attacker": "6,2", "target": "1,0"}
+
+
+def mark_colour(mark: str) -> str:
+    """The ring colour of a glyph mark (fresh pieces green, an attack's cells orange and red)."""
+    return MARK_COLOURS.get(mark, "#7d3c98")
+
+
 def seat_colour(player: int | None) -> str:
     """The fill of a piece of ``player``."""
     return "#bbbbbb" if player is None else SEAT_COLOURS[player % len(SEAT_COLOURS)]
@@ -90,6 +99,11 @@ def board_svg(game: GameDef, state: State, rules: Any = None, heat: Mapping[int,
         out.append(f'<polygon data-cell="{html.escape(cell.name)}" class="cell {html.escape(g.terrain)}" '
                    f'points="{points}" fill="{fill}" stroke="{stroke}" stroke-width="{width_}"/>')
         cx, cy = pt(cell.x, cell.y)
+        for k, mark in enumerate(g.marks[:3]):  # fresh, attacker, target...: one ring each, inside the cell
+            ring = layout.size * scale * (0.86 - 0.12 * k)
+            out.append(f'<circle class="mark {html.escape(mark)}" data-mark="{html.escape(mark)}" cx="{cx:.1f}" '
+                       f'cy="{cy:.1f}" r="{ring:.1f}" fill="none" stroke="{mark_colour(mark)}" stroke-width="2" '
+                       f'stroke-dasharray="{MARK_DASH.get(mark, "4,2")}"/>')
         out.append(f'<text x="{cx - layout.size * scale * 0.55:.1f}" y="{cy - layout.size * scale * 0.45:.1f}" '
                    f'font-size="{max(6.0, scale * 0.22):.1f}" fill="#6b6557">{html.escape(cell.name)}</text>')
         if g.piece:
@@ -116,16 +130,17 @@ def board_svg(game: GameDef, state: State, rules: Any = None, heat: Mapping[int,
 
 def draw_board(ax: Any, game: GameDef, state: State | None = None, rules: Any = None,
                values: Mapping[int, float] | Sequence[float] | None = None, label: str = "", cmap: str = "Reds",
-               integer: bool = False, badges: bool = True, legend: bool = False) -> Any:
+               integer: bool = False, badges: bool = True, legend: bool = False, names: bool = False) -> Any:
     """The board on a matplotlib axis; with ``values`` a heat map whose colour bar starts at 0.
 
     ``values`` is cell id -> value or one value per cell in layout order; a layer with negative values
     (control: minus is the enemy's) gets a diverging map centred on 0 (``RdBu_r``), so 0 stays white and
     on the bar. ``badges`` writes each glyph's badges (HP, marks, faction, flag) small under its cell's
-    piece; ``legend`` adds the game's terrain legend. Returns the colour bar (or None).
+    piece, and marks are rings; ``legend`` adds the game's terrain legend; ``names`` writes each cell's
+    name in its corner (useful on heat maps without pieces). Returns the colour bar (or None).
     """
     import matplotlib as mpl
-    from matplotlib.patches import Patch, Polygon
+    from matplotlib.patches import Circle, Patch, Polygon
 
     layout = game.layout(rules)
     colours = _terrain_colours(game)
@@ -146,6 +161,9 @@ def draw_board(ax: Any, game: GameDef, state: State | None = None, rules: Any = 
         g = glyphs.get(cell.id, Glyph(cell.id))
         face = colormap(norm(values.get(cell.id, 0.0))) if values is not None else colours.get(g.terrain, DEFAULT_TERRAIN)
         ax.add_patch(Polygon(layout.polygon(cell), closed=True, facecolor=face, edgecolor="#8a8474", linewidth=0.5))
+        if names:
+            ax.text(cell.x - layout.size * 0.9, cell.y - layout.size * 0.9, cell.name, ha="left", va="top",
+                    fontsize=4, color="#6b6557")
         if g.piece:
             ax.text(cell.x, cell.y - 0.08 * size, g.piece, ha="center", va="center", fontsize=7, fontweight="bold",
                     color=_ink(seat_colour(g.owner)),
@@ -154,6 +172,9 @@ def draw_board(ax: Any, game: GameDef, state: State | None = None, rules: Any = 
             text = " ".join(g.badges[:3])
             ax.text(cell.x, cell.y + 0.62 * size if g.piece else cell.y, text, ha="center", va="center",
                     fontsize=4.5, color="#7b241c" if values is None else "#222222")
+        for k, mark in enumerate(g.marks[:3]):
+            ax.add_patch(Circle((cell.x, cell.y), layout.size * (0.86 - 0.12 * k), fill=False, linewidth=1.4,
+                                edgecolor=mark_colour(mark), linestyle="--" if mark != "target" else "-"))
     if legend and colours:
         handles = [Patch(facecolor=colour, edgecolor="#8a8474", label=words) for _, colour, words in game.legend]
         ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2, fontsize=6, frameon=False)

@@ -237,6 +237,14 @@ class PoleGame(GameDef):
 
         return native_play(spec, self, rules, list(seats))
 
+    def report_sections(self, games: Sequence[Mapping[str, Any]], events: Any = None) -> list[Any]:
+        """Luck (was that game decided by dice?), decisiveness and the turtle, and the batch maps (``report.py``)."""
+        from .report import report_sections
+
+        rows = games.to_dict("records") if hasattr(games, "to_dict") else games  # frames or rows
+        evs = events.to_dict("records") if hasattr(events, "to_dict") else events
+        return report_sections(rows, evs)
+
 
 GAME = PoleGame()
 

@@ -375,6 +375,10 @@ class PoleState(State):
             groups.setdefault(tuple(self._hits(o)), []).append(o)
         return sorted(((v[0], len(v) / 36.0, k) for k, v in groups.items()), key=lambda g: g[0])
 
+    def chance_classes(self) -> list[tuple[int, float]]:
+        """The protocol's merged chance node: ``chance_groups`` without the removed cells."""
+        return [(o, p) for o, p, _ in self.chance_groups()]
+
     def _hits(self, outcome: int) -> list[int]:
         """Cells the pending attack removes under ``outcome``."""
         act = self.pending
@@ -427,13 +431,15 @@ class PoleState(State):
 
     # ------------------------------------------------------------------ mutation
     def _snapshot(self) -> tuple:
+        # the legal tuple rides along (immutable): a search's undo then never regenerates the moves
         return (self.board[:], self.coins[:], self.to_move, self.phase, self.pending, self.fresh, self.bought,
-                self.removed, self.quiet, self.turn_no, self.victory_kind, self.winner_side, self.cnt[:], self._fired)
+                self.removed, self.quiet, self.turn_no, self.victory_kind, self.winner_side, self.cnt[:], self._fired,
+                self._legal)
 
     def _restore(self, snap: tuple) -> None:
         # copies: a clone shares the snapshots of its undo stack, so a restored list must not be mutated
         (board, coins, self.to_move, self.phase, self.pending, self.fresh, self.bought, self.removed,
-         self.quiet, self.turn_no, self.victory_kind, self.winner_side, cnt, fired) = snap
+         self.quiet, self.turn_no, self.victory_kind, self.winner_side, cnt, fired, self._legal) = snap
         self.board, self.coins, self.cnt, self._fired = board[:], coins[:], cnt[:], list(fired)
 
     def apply_action(self, action: Any) -> None:
@@ -453,8 +459,8 @@ class PoleState(State):
             self._legal = tuple(self._generate())
         if action not in self._legal:
             raise IllegalAction(self.explain_illegal(self._name(action)))
-        self._legal = None
         self._undo.append(self._snapshot())
+        self._legal = None
         self.history.append(action)
         self._fired = []
         self._play(action)
@@ -603,7 +609,6 @@ class PoleState(State):
             raise IllegalAction("nothing to undo")
         self._restore(self._undo.pop())
         self.history.pop()
-        self._legal = None
 
     def clone(self) -> PoleState:
         s = PoleState.__new__(PoleState)

@@ -4,7 +4,8 @@ Game rows: the victory kind (prince, draw, unfinished), turns, coins spent, purc
 attacks made, succeeded and expected for each side, with **luck** = pieces removed minus expected
 removals (the sum of the success probabilities of the attacks made): "was that game decided by dice?".
 Event rows carry the action in the contract's notation with its dice (``e5xe9 6:2`` on the chance
-outcome's row), so a game replays from its events alone.
+outcome's row; the protocol's ``action`` column has ``e5xe9`` then ``6:2``), so a game replays from its
+events alone (``simulate.protocol_play.replay_events``); a roll's row names the cells and letters it removed.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from .board import NAMES
 from .rules import BUYABLE, SIDES
-from .state import ALL0, ATT0, CI, OVER_PHASE, PHASES, PoleState, action_text, dice_text
+from .state import ALL0, ATT0, CI, OVER_PHASE, PHASES, PoleState, action_text, dice_text, letter
 
 _KIND_COUNTERS = ("buy_barracks", "buy_stable", "buy_tower", "buy_infantryman", "buy_archer", "buy_horseman",
                   "buy_catapult")
@@ -65,11 +66,13 @@ def event_row(state: PoleState, action: Any) -> dict[str, Any]:
     """Columns for one event (called before ``action`` is applied): notation with dice, phase, odds."""
     row: dict[str, Any] = {"phase": PHASES[state.phase], "turn_number": state.turn_no, "side": SIDES[state.to_move],
                            "notation": action_text(state, action), "dice": "", "chance_36": None, "removed": "",
-                           "coins_red": state.coins[0], "coins_black": state.coins[1]}
+                           "removed_kinds": "", "coins_red": state.coins[0], "coins_black": state.coins[1]}
     if state.pending >= 0:
         row["phase"] = "dice"
         row["dice"] = dice_text(action)
-        row["removed"] = ",".join(NAMES[c] for c in state._hits(action))
+        hits = state._hits(action)
+        row["removed"] = ",".join(NAMES[c] for c in hits)
+        row["removed_kinds"] = ",".join(letter(state.board[c]) for c in hits)  # p on d10: Black's Prince died there
     elif isinstance(action, int) and action >= ATT0:
         a = action - ALL0 if action >= ALL0 else (action - ATT0) // 100
         targets = state.zone_targets(a) if action >= ALL0 else [(action - ATT0) % 100]
