@@ -410,6 +410,7 @@ fn play_game<'py>(
             removed,
             p.turn_after,
             fired,
+            p.removed_codes,
         ))?;
     }
     let out = PyPole { st };

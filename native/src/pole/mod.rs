@@ -30,6 +30,8 @@ pub struct Ply {
     /// An attack's summed success counts (-1 otherwise); a chance outcome's removed cells.
     pub chance36: i64,
     pub removed: u128,
+    /// The piece codes on those cells before the outcome (in cell order), so a row names what died.
+    pub removed_codes: Vec<u8>,
     /// After the action: the turn and the fired events.
     pub turn_after: i64,
     pub fired: Vec<(u8, u8, u8)>,
@@ -75,6 +77,11 @@ pub fn play_game(
                     pending: p.pending,
                     chance36: if attack { s.expected36(action) } else { -1 },
                     removed: if chance { s.hits(action) } else { 0 },
+                    removed_codes: if chance {
+                        state::bits(s.hits(action)).map(|c| p.board[c]).collect()
+                    } else {
+                        Vec::new()
+                    },
                     ..Ply::default()
                 });
             }

@@ -696,6 +696,34 @@ impl State {
         1.0 - miss
     }
 
+    /// `analysis._best_attack`: the mover's best single attack now, in coins: the max of n/36 x the
+    /// target's cost over its non-fresh attackers' zone targets (Princes are the safety term's).
+    fn best_attack(&self, side: usize) -> f64 {
+        let t = &*self.tables;
+        let board = &self.pos.board;
+        let lo = 1 + 8 * side as u8;
+        let mut best = 0.0;
+        for (a, &v) in board.iter().enumerate() {
+            if v < lo || v >= lo + 8 {
+                continue;
+            }
+            let kind = ((v - 1) & 7) as usize;
+            if !t.can_attack[kind] || self.pos.fresh >> a & 1 == 1 {
+                continue;
+            }
+            for target in bits(self.zone_targets(a)) {
+                let tkind = ((board[target] - 1) & 7) as usize;
+                if tkind != P {
+                    let gain = (self.success_count(a, target) * t.rules.cost[tkind]) as f64 / 36.0;
+                    if gain > best {
+                        best = gain;
+                    }
+                }
+            }
+        }
+        best
+    }
+
     /// `analysis.side_value`: material + coins + tempo + fortress safety (one board pass for both sides).
     fn side_values(&self) -> [f64; 2] {
         let t = &*self.tables;
@@ -717,10 +745,13 @@ impl State {
             }
             by_zone[side][super::tables::KIND_ZONE[kind] as usize] |= 1u128 << c;
         }
+        let mover = self.pos.to_move as usize;
+        let threat = if self.pos.phase != OVER_PHASE { self.best_attack(mover) } else { 0.0 };
         let mut out = [0.0; 2];
         for side in 0..2 {
             let mut value = (material[side] + self.pos.coins[side]) as f64;
-            if self.pos.to_move as usize == side {
+            if side == mover {
+                value += threat;
                 value += t.rules.income as f64 / 2.0;
             }
             value -= 20.0 * self.prince_danger(prince[side], &by_zone[1 - side]);

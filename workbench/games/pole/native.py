@@ -327,7 +327,9 @@ def event_rows(plies: list[tuple], game_id: int, players: tuple[str, ...]) -> li
 
     out = []
     ply = 0
-    for (action, n, phase, turn, side, coins, pending, chance36, removed, turn_after, fired) in plies:
+    from .state import letter
+
+    for (action, n, phase, turn, side, coins, pending, chance36, removed, turn_after, fired, codes) in plies:
         ply += 1
         chance = phase == 3
         if chance:
@@ -338,6 +340,7 @@ def event_rows(plies: list[tuple], game_id: int, players: tuple[str, ...]) -> li
         extra = {"phase": "dice" if chance else PHASES[phase], "turn_number": turn, "side": SIDES[side],
                  "notation": notation, "dice": text if chance else "", "chance_36": chance36 if chance36 >= 0 else None,
                  "removed": ",".join(NAMES[c] for c in removed) if chance else "",
+                 "removed_kinds": ",".join(letter(v) for v in codes) if chance else "",
                  "coins_red": coins[0], "coins_black": coins[1]}
         rules = ",".join(r if c is None else f"{r}@{NAMES[c]}" for r, _, c in fired)  # cells by name
         out.append({"game_id": game_id, "ply": ply, "turn": turn_after, "side": "chance" if chance else players[side],
