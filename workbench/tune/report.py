@@ -152,8 +152,8 @@ def grid_estimate(tuner: Tuner, best: VariantRecord | None) -> int | None:
     folded form; None otherwise.
     """
     obj = tuner.objectives[0]
-    if best is None or obj.column is None or len(tuner.variants) < 2:
-        return None
+    if best is None or obj.column is None or len(tuner.variants) < 2 or not tuner.stop_reason.startswith(("one", "the")):
+        return None  # without a decided answer there is no "same answer" to price
     from .stats import look_z, mean_variance
 
     k = len(tuner.variants)

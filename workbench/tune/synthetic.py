@@ -107,6 +107,63 @@ def _unit(seed: int, game_id: int, column: int) -> float:
     return float(uniforms(seed, np.array([game_id], dtype=np.uint64), column + 1)[0, column])
 
 
+def landscape(decisive_trap: bool = False) -> tuple[list[dict[str, str]], Callable[[dict[str, str], int], Truth]]:
+    """The proof's landscape: 3 x 3 x 2 x 2 = 36 variants (the issue's TerraFeud grid), a unique
+    fairest variant ``a=3,b=2,c=0,d=0`` (first seat 50.5%), its nearest rival 6 points of balance
+    away (``a=4``), the rest further; lengths grow with ``a`` and ``b``.
+
+    ``decisive_trap``: the fairest variant is drawish (70% decisive), so ``decisive>=0.8`` must
+    steer the search to the fairest of the others (``a=4,b=2,c=0,d=0``).
+    """
+    variants = [{"a": str(a), "b": str(b), "c": str(c), "d": str(d)}
+                for a in (2, 3, 4) for b in (1, 2, 3) for c in (0, 1) for d in (0, 1)]
+
+    def truth(v: dict[str, str], inner: int = 0) -> Truth:
+        a, b, c, d = (int(v[k]) for k in "abcd")
+        bal = 0.005 + (0.06 * (a - 3) if a > 3 else 0.12 * (3 - a)) + 0.09 * abs(b - 2) + 0.12 * c + 0.15 * d
+        bal = min(bal, 0.4)
+        sign = 1 if (a + b + c + d) % 2 else -1
+        draw = 0.3 if decisive_trap and (a, b, c, d) == (3, 2, 0, 0) else 0.1
+        return Truth(0.5 + sign * bal - draw / 2, draw, 90.0 + 20 * a + 10 * b)
+
+    return variants, truth
+
+
+def score_variance(t: Truth) -> float:
+    """Variance of one game's first-seat score (1, 0.5, 0)."""
+    return t.p_first + 0.25 * t.p_draw - t.score ** 2
+
+
+def grid_games(variants: Sequence[dict[str, str]], truth: Callable[[dict[str, str], int], Truth], alpha: float = 0.05,
+               requires: Sequence[Any] = ()) -> tuple[int, int, int]:
+    """(games per variant, total, index of the answer) a full grid needs to certify the fairest fit
+    variant at family-wise ``alpha``: one look, a one-sided z for the K - 1 comparisons with the
+    answer (and each requirement judged), each rival's gap covered by ``z`` standard errors."""
+    from .stats import look_z
+
+    ts = [truth(v, 0) for v in variants]
+    fit = [i for i, t in enumerate(ts) if all(r.holds(t.value(r.metric)) for r in requires)]
+    best = min(fit, key=lambda i: ts[i].balance)
+    k = len(variants)
+    z = look_z(alpha, (k - 1) * (1 + len(requires)), 1)
+    need = 0.0
+    vb = score_variance(ts[best])
+    for i, t in enumerate(ts):
+        if i == best:
+            continue
+        gap = t.balance - ts[best].balance
+        if gap > 0 and i in fit:
+            need = max(need, z * z * (vb + score_variance(t)) / gap ** 2)
+        for r in requires:  # a grid must also show the answer fit, and each unfit rival unfit
+            if r.metric == "decisive":
+                for j, tt in ((best, ts[best]), (i, t)):
+                    margin = abs(tt.decisive - r.threshold)
+                    if margin > 0 and (j == best or j not in fit):
+                        need = max(need, z * z * tt.decisive * (1 - tt.decisive) / margin ** 2)
+    n = int(math.ceil(need))
+    return n, n * k, best
+
+
 def bowl(optimum: dict[str, float], slopes: dict[str, float], p0: float = 0.5, draw: float = 0.1,
          plies: Callable[[dict[str, float]], float] | None = None) -> Callable[[dict[str, str], int], Truth]:
     """A smooth landscape: the first seat's score moves linearly with each rule from its ``optimum``
