@@ -26,9 +26,19 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.stats import norm
 
-from .stats import NAN, Contrast, Estimate, bounded_mean, mean_variance, p_from_lower, plain_mean, z_one_sided
+from .stats import (
+    NAN,
+    Contrast,
+    Estimate,
+    bounded_from,
+    bounded_mean,
+    moment_variance,
+    norm_sf,
+    p_from_lower,
+    plain_from,
+    z_one_sided,
+)
 
 
 class ObjectiveError(ValueError):
@@ -83,6 +93,15 @@ class Sample:
         if name not in self._cache:
             self._cache[name] = np.asarray(self._cols[name], dtype=float)
         return self._cache[name]
+
+    def moments(self, name: str) -> tuple[int, float, float]:
+        """(n, mean, sum of squared deviations) of a column, cached until the next game."""
+        key = "m:" + name
+        if key not in self._cache:
+            x = self.array(name)
+            m = float(x.mean()) if len(x) else math.nan
+            self._cache[key] = (len(x), m, float(((x - m) ** 2).sum()) if len(x) else 0.0)  # type: ignore[assignment]
+        return self._cache[key]  # type: ignore[return-value]
 
     def fired(self, rule: str) -> np.ndarray:
         """1 for each game in which ``rule`` fired."""
@@ -152,11 +171,11 @@ def metric(name: str, s: Sample, ctx: Context) -> Estimate:
     if s.n == 0:
         return NAN
     if name in ("score", "decisive", "unfinished"):
-        return bounded_mean(s.array(name), z)
+        return bounded_from(*s.moments(name)[:2], z)
     if name == "balance":
-        return _folded(bounded_mean(s.array("score"), z), 0.5)
+        return _folded(bounded_from(*s.moments("score")[:2], z), 0.5)
     if name == "plies":
-        return plain_mean(s.array("plies"), z)
+        return plain_from(*s.moments("plies"), z)
     if name == "usage":
         rules = sorted(ctx.rules or s.rules())
         if not rules:
@@ -182,7 +201,7 @@ def _bonferroni(z: float, k: int) -> float:
     """The z of one of ``k`` intervals that together keep the error of one interval at ``z``."""
     if k <= 1:
         return z
-    return float(norm.isf(norm.sf(z) / k))
+    return z_one_sided(norm_sf(z) / k)
 
 
 METRICS = ("score", "balance", "decisive", "unfinished", "plies", "usage", "worst", "spread")
@@ -205,7 +224,8 @@ class Objective:
     def loss(self, s: Sample, ctx: Context) -> Estimate:
         """The loss with its interval (the interval of a maximised metric turned over)."""
         if self.target is not None:
-            base = bounded_mean(s.array(self.column), ctx.z) if self.bounded else plain_mean(s.array(self.column), ctx.z)
+            n, m, ss = s.moments(self.column)
+            base = bounded_from(n, m, ctx.z) if self.bounded else plain_from(n, m, ss, ctx.z)
             return _folded(base, self.target)
         e = metric(self.metric, s, ctx)
         if e.n == 0:
@@ -224,10 +244,9 @@ class Objective:
         if a.n == 0 or b.n == 0:
             return (-math.inf, 1.0)
         if self.column is not None:
-            xa, xb = a.array(self.column), b.array(self.column)
-            va, vb = mean_variance(xa, self.bounded) / len(xa), mean_variance(xb, self.bounded) / len(xb)
-            se = math.sqrt(va + vb)
-            ma, mb = float(np.mean(xa)), float(np.mean(xb))
+            na, ma, ssa = a.moments(self.column)
+            nb, mb, ssb = b.moments(self.column)
+            se = math.sqrt(moment_variance(na, ma, ssa, self.bounded) / na + moment_variance(nb, mb, ssb, self.bounded) / nb)
             if self.target is None:
                 c = Contrast(self.sign * (ma - mb), se)
                 return (c.lower(ctx.z), c.p_positive())

@@ -130,7 +130,10 @@ def run_optuna(tuner: Tuner, space: Space, check: Callable[[dict[str, str]], str
                 break
             tuner.grow({r.index: target for _, r in open_})
             tuner.look(len([r for r in tuner.variants if r.alive]))
-            tuner.eliminate([r for r in tuner.variants if r.alive])
+            # the open trials against the best few earlier ones (all of them would cost O(trials) per rung)
+            others = sorted((r for r in tuner.variants if r.alive and all(r is not o for _, o in open_)),
+                            key=lambda r: (not tuner.feasible(r), _loss(tuner, r)))[:3]
+            tuner.eliminate([r for _, r in open_] + others)
             for t, r in open_:
                 loss = tuner.loss(r).value
                 t.report(0.0 if math.isnan(loss) else loss, step=r.sample.games)
@@ -148,7 +151,9 @@ def run_optuna(tuner: Tuner, space: Space, check: Callable[[dict[str, str]], str
             break
     del per_trial
     alive = [r for r in tuner.variants if r.alive]
-    fit_first = sorted(alive, key=lambda r: (not tuner.feasible(r), _loss(tuner, r), r.index))
+    # finalists by their pessimistic (95% upper) loss: a lucky variant of 32 games does not push out a
+    # well-measured good one
+    fit_first = sorted(alive, key=lambda r: (not tuner.feasible(r), _upper(tuner, r), r.index))
     final = fit_first[:finalists]
     for r in fit_first[finalists:]:
         tuner.drop(r, f"not among the {finalists} finalists when exploration ended (no confidence claim)")
@@ -161,4 +166,9 @@ def run_optuna(tuner: Tuner, space: Space, check: Callable[[dict[str, str]], str
 
 def _loss(tuner: Tuner, r: VariantRecord) -> float:
     v = tuner.loss(r).value
+    return math.inf if math.isnan(v) else v
+
+
+def _upper(tuner: Tuner, r: VariantRecord) -> float:
+    v = tuner.loss(r, z=1.96).hi
     return math.inf if math.isnan(v) else v

@@ -259,8 +259,10 @@ class Tuner:
     def look(self, contenders: int) -> None:
         """Before judging a look: the z for ``contenders`` tests (Holm) or for all planned ones."""
         if self.error == "holm":
-            self.z = look_z(self.alpha, max(1, contenders) * (len(self.objectives) + len(self.requirements)),
-                            self.looks)
+            # each contender but the champion is compared with it once per objective; each is judged once
+            # per requirement
+            tests = max(1, contenders - 1) * len(self.objectives) + contenders * len(self.requirements)
+            self.z = look_z(self.alpha, tests, self.looks)
 
 
 def planned_looks(budget: int, variants: int, cells: int, n0: int, growth: float = 2.0) -> int:
@@ -280,7 +282,10 @@ def race(tuner: Tuner, candidates: Sequence[VariantRecord], n0: int = 32, budget
     end = tuner.budget if budget_end is None else min(budget_end, tuner.budget)
     saved, tuner.budget = tuner.budget, end
     try:
-        n = max(n0, min(r.per_inner for r in candidates)) if candidates else n0
+        have = min((r.per_inner for r in candidates), default=0)
+        n = max(n0, have)
+        if n <= have:  # candidates that already played (optuna's finalists): their next round grows them
+            n = max(have + 1, int(math.ceil(have * growth)))
         while True:
             alive = [r for r in candidates if r.alive]
             if not alive:
