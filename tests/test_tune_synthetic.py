@@ -7,8 +7,8 @@ import pytest
 from workbench.tune.objectives import parse_objective, parse_requirement
 from workbench.tune.race import BudgetSpent, Tuner, run_race
 from workbench.tune.report import build_result
-from workbench.tune.synthetic import SyntheticRunner, Truth, grid_games, landscape
 from workbench.tune.space import variant_label
+from workbench.tune.synthetic import SyntheticRunner, Truth, grid_games, landscape
 
 RUNS = 30
 

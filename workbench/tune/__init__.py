@@ -113,9 +113,12 @@ def tune(game: str = "terrafeud", space: Sequence[str] = (), objectives: str | S
                 bar.close()
             raise TuneError(str(exc)) from None
     check = getattr(runner, "check", None)
+    tick = bar.update if bar is not None else None
+    if tick is not None and hasattr(runner, "on_games"):
+        runner.on_games, tick = tick, None  # the runner ticks as games finish, not once a round
     try:
         tuner = Tuner(objs, reqs, runner, budget, alpha, inner, players, stride,
-                      progress=bar.update if bar is not None else None, tolerance=tolerance, error=error)
+                      progress=tick, tolerance=tolerance, error=error)
         if method == "race":
             variants = sp.variants()
             if check is not None:

@@ -44,6 +44,7 @@ class GameRunner:
         self.chunk_size = chunk_size
         self.cache: dict[int, dict[str, Any]] = {}
         self.played = 0  # games this process played (not read back)
+        self.on_games = None  # called with a number of games as they finish (the progress bar)
         self.engine = "python"
         if self.name == "terrafeud":
             from workbench.native import resolve_engine
@@ -120,6 +121,8 @@ class GameRunner:
         n_inner = len(self.inner)
         todo = [self.spec(r, variants[r.variant], variants[r.variant].index * n_inner + r.inner)
                 for r in requests if r.game_id not in self.cache]
+        if self.on_games is not None and len(requests) > len(todo):
+            self.on_games(len(requests) - len(todo))  # found in the dataset (a resumed tune)
         if todo:
             if self._address is not None:
                 stream = run_dask(todo, self._address, max(1, self.workers), self.chunk_size)
@@ -134,6 +137,8 @@ class GameRunner:
                         if self.writer is not None:
                             self.writer.add(res)
                     self.played += len(results)
+                    if self.on_games is not None:
+                        self.on_games(len(results))
             finally:
                 close = getattr(stream, "close", None)
                 if close is not None:
