@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from workbench.engine import GameState, state_from_dict
-from workbench.engine.geometry import hex_name, parse_hex
+from workbench.games.terrafeud.engine import GameState, state_from_dict
+from workbench.games.terrafeud.engine.geometry import hex_name, parse_hex
 
 NO_TERRAIN = {"hill": False, "swamp": False}
 
@@ -27,7 +27,7 @@ def texts(st: GameState) -> set[str]:
 
 def piece(st: GameState, h: str) -> str | None:
     """Letter on a hex or None."""
-    from workbench.engine.pieces import letter
+    from workbench.games.terrafeud.engine.pieces import letter
 
     c = st.squares[parse_hex(h)]
     return letter(c) if c else None

@@ -10,7 +10,7 @@ from enginehelp import pos
 
 from workbench.agents import AGENTS, make_agent, parse_agent_spec
 from workbench.agents.evaluate import material, piece_weights
-from workbench.engine import new_game
+from workbench.games.terrafeud.engine import new_game
 from workbench.native import available
 
 # Each agent test runs on both engines when the native core is built (the native twins share

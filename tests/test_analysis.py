@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 
-from workbench.engine import analysis, make_game
-from workbench.engine.geometry import parse_hex
-from workbench.engine.pieces import parse_letter
+from workbench.games.terrafeud.engine import analysis, make_game
+from workbench.games.terrafeud.engine.geometry import parse_hex
+from workbench.games.terrafeud.engine.pieces import parse_letter
 
 WINTER_PLAIN = "season=winter,hill=false,swamp=false"
 

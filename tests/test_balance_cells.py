@@ -57,7 +57,13 @@ def test_one_cell_known_counts() -> None:
     assert len(s) == 1
     r = s.iloc[0]
     assert (r.games, r.white_wins, r.black_wins, r.timeouts) == (10, 6, 3, 1)
-    assert r.white_rate == 0.6 and r.balance == pytest.approx(0.7) and r.completion == 0.9
+    # was `r.balance == 0.7` (1 - |White - Black| over all games, capped ones included), which called capped
+    # cells balanced; balance is now over decided games (NaN for a flagged cell), and the verdict is in words.
+    assert r.balance == pytest.approx(1 - 3 / 9)
+    assert r.white_rate == 0.6 and r.completion == 0.9 and r.decisive == 0.9
+    assert r.advantage == pytest.approx(6 / 9) and r.advantage_low < 0.5 < r.advantage_high
+    assert r.unfinished_rate == 0.1 and not r.flagged and r.verdict.startswith("no clear advantage")
+    assert r.length_median == 50  # Kaplan-Meier: 9 games end at 10..90, the 300-ply one is censored
     assert (r.share_destroyed, r.share_checkmate, r.share_castle, r.share_unfinished) == (0.4, 0.2, 0.3, 0.1)
     assert r.plies_median == 55 and r.plies_mean == 75
     assert (r.plies_q1, r.plies_q3) == tuple(np.percentile(plies, [25, 75]))
@@ -112,17 +118,21 @@ def test_a_real_shift_is_found_and_worded() -> None:
     games = synthetic_games(per_cell=150, white_rates={"summer": 0.35, "winter": 0.55}, seed=3)
     comps = {c.column: c for c in compare_toggles(games)}
     winter, swamp = comps["season"], comps["swamp"]
-    w = games[games.season == "winter"].winner.eq("white").mean()
-    s = games[games.season == "summer"].winner.eq("white").mean()
+    decided = games[games.winner != "none"]
+    w = decided[decided.season == "winter"].winner.eq("white").mean()
+    s = decided[decided.season == "summer"].winner.eq("white").mean()
+    # was: diff = White's win rate over all games and "Winter: White wins ... points more often"; the shift
+    # is now read on decided games (advantage), apart from decisiveness (here 90% in both seasons).
     assert winter.diff == pytest.approx(w - s)
-    assert winter.significant and winter.p_adjusted == pytest.approx(min(1.0, 2 * winter.p_value))  # Holm, 2 tests
-    assert winter.verdict().startswith(f"Winter: White wins {100 * (w - s):.1f} points more often than with summer, "
-                                       "95% CI [")
-    assert "Holm-adjusted p " in winter.verdict()
+    assert winter.significant and winter.moved()[0] == "advantage" and "decisiveness" not in winter.moved()
+    assert winter.p_value < winter.p_adjusted <= 6 * winter.p_value  # Holm over 2 comparisons x 3 tests
+    assert winter.verdict().startswith(f"Winter: White's share of decided games rises ({100 * w:.0f}% vs "
+                                       f"{100 * s:.0f}%, {100 * (w - s):+.1f} points, 95% CI [")
+    assert "Holm-adjusted p " in winter.verdict() and "decisiveness shows no clear change" in winter.verdict()
     assert 20 < winter.length_diff < 40 and winter.length_low > 0  # winter games were built 30 plies longer
-    assert "longer" in winter.length_verdict()
+    assert "longer" in winter.length_verdict() and winter.length_significant
     assert swamp.name == "Swamp off" and swamp.baseline is True
-    assert not swamp.significant and "no clear change" in swamp.verdict()
+    assert not swamp.significant and "White's share of decided games shows no clear change" in swamp.verdict()
 
 
 def test_compare_within_a_slice_and_errors() -> None:

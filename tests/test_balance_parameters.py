@@ -64,7 +64,8 @@ def test_two_parameter_grid_into_a_report(grid: tuple, tmp_path: Path, capsys: p
     assert "](figures/curve_archer_range.png)" in md and "](figures/rule_usage.png)" in md
     report = build_report(games, events, n_boot=100)
     usage = next(s for s in report.sections if s.title == "Rule usage")
-    assert usage.table is not None and len(usage.table) == 6 * len(RULES)
+    # was 6 * len(RULES) rows (one per cell and rule); now a rules x cells table
+    assert usage.table is not None and len(usage.table) == len(RULES) and usage.table.shape[1] == 2 + 6
 
 
 @pytest.mark.parametrize(("grid_args", "message"), [

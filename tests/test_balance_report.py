@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -20,12 +21,16 @@ def test_report_files_are_self_contained(tmp_path: Path) -> None:
     page = html_path.read_text()
     md = md_path.read_text()
     # every image is embedded; nothing is fetched from elsewhere
-    assert page.count("data:image/png;base64,") == 4  # win rates, victory kinds, lengths, comparisons
+    assert page.count("data:image/png;base64,") == 4  # advantage/decisiveness, victory kinds, lengths, comparisons
     assert not re.search(r"""src=['"](?!data:)""", page) and "<link" not in page
     for c in report.comparisons:
-        assert c.verdict() in md and c.verdict().replace("'", "&#x27;") in page
-    assert "Winter: White wins" in md
-    assert "## Summary" in md and "| cell | games | White win % [95% CI]" in md
+        assert c.verdict() in md and html.escape(c.verdict()) in page
+    # was: "Winter: White wins" (White's win rate over all games); each verdict now names the three quantities
+    winter = next(c for c in report.comparisons if c.column == "season")
+    assert winter.verdict().startswith("Winter: ") and "White's share of decided games" in winter.verdict()
+    assert "decisiveness" in winter.verdict() and "median" in winter.verdict()
+    assert md.index("## Study") < md.index("## Summary") and "Cap: " in md.split("## Summary")[0]
+    assert "| cell | games | verdict | White share of decided % [95% CI]" in md
     for stem in re.findall(r"!\[[^\]]*\]\((figures/[^)]+)\)", md):
         assert (md_path.parent / stem).stat().st_size > 1000
     assert "Skipped: no events table" in md  # heatmaps need events

@@ -160,3 +160,11 @@ def test_sprt_rejects_bad_arguments() -> None:
         sprt(lambda n, o: [0] * n, 0.5, d=0.0)
     with pytest.raises(BalanceError, match="returned 2 outcomes"):
         sprt(lambda n, o: [0, 1], 0.5, d=0.1, batch=5)
+
+
+def test_sprt_leaves_out_undecided_games() -> None:
+    # 3 wins, 1 loss and 2 undecided per batch: the test counts decided games only
+    r = sprt(lambda n, o: [1, 1, 1, 0, None, None][:n], 0.5, p1=0.75, batch=6, max_games=60)
+    assert r.skipped == r.games // 3 and r.wins == 3 * r.games // 6 and r.counted == 4 * r.games // 6
+    assert r.llr == pytest.approx(r.wins * math.log(0.75 / 0.5) + (r.counted - r.wins) * math.log(0.25 / 0.5))
+    assert "undecided left out" in r.sentence() and "of decided games" in r.sentence()

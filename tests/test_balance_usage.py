@@ -174,15 +174,20 @@ def test_response_curve_known_rates_in_numeric_order() -> None:
     assert list(curve["plies_mean"]) == pytest.approx([32, 33, 34, 40])
     assert (curve.loc[0, "white_low"], curve.loc[0, "white_high"]) == pytest.approx(wilson_interval(4, 10))
     assert list(curve["default"]) == [True, False, False, False]
+    assert list(curve["advantage"]) == pytest.approx([4 / 9, 5 / 9, 6 / 9, 7 / 9])
+    assert list(curve["length_median"]) == [32, 33, 34, 40]
+    # was "White wins 40% → ...; games last 32 → ... plies on average": the three quantities apart now
     assert curve_sentence("archer_range", curve) == (
-        "archer_range 2 (rulebook) → 3 → 4 → 10: White wins 40% → 50% → 60% → 70%; games last 32 → 33 → 34 → 40 "
-        "plies on average; 90% → 90% → 90% → 90% of games have a winner (10+ games per value).")
+        "archer_range 2 (rulebook) → 3 → 4 → 10: White's share of decided games 44% → 56% → 67% → 78%; "
+        "decided 90% → 90% → 90% → 90%; median length 32 → 33 → 34 → 40 plies; unfinished 10% → 10% → 10% → 10% "
+        "(10+ games per value).")
 
 
 def test_parameter_comparisons_use_the_rulebook_value_as_baseline() -> None:
     comps = compare_toggles(curve_table(), n_boot=100)
     assert [(c.baseline, c.variant) for c in comps] == [(2, 3), (2, 4), (2, 10)]
-    assert comps[-1].name == "Archer range 10" and comps[-1].diff == pytest.approx(0.3)
+    # was diff == 0.3 (White's win rate over all games, 70% - 40%); now over decided games: 7/9 - 4/9
+    assert comps[-1].name == "Archer range 10" and comps[-1].diff == pytest.approx(7 / 9 - 4 / 9)
     assert comps[0].correction == "holm" and comps[-1].p_adjusted >= comps[-1].p_value
 
 
@@ -198,7 +203,10 @@ def test_report_has_curves_and_rule_usage_sections() -> None:
     assert "archer_range 2 (rulebook) → 3 → 4 → 10" in md and "](figures/curve_archer_range.png)" in md
     assert "Winter: ford stops fall" in md and "association, not cause" in md
     assert "](figures/rule_usage.png)" in md and "](figures/rule_locations.png)" in md
-    assert "### Usage changes against the baseline" in md and "| cell | rule | per game [95% CI]" in md
+    # was "| cell | rule | per game [95% CI]": one row per (cell, rule); now rules x cells, biggest change first
+    assert "### Usage changes against the baseline" in md and "| rule | change across cells | " in md
+    table = next(s for s in report.sections if s.title == "Rule usage").table
+    assert len(table) == len(RULES) and table["rule"].iloc[0] in ("ford stops", "mine kills", "Orders")
 
 
 def test_tables_without_counters_skip_rule_usage() -> None:
@@ -209,7 +217,7 @@ def test_tables_without_counters_skip_rule_usage() -> None:
     with pytest.raises(BalanceError, match="no rule counters"):
         usage_summary(games)
     usage = next(s for s in build_report(games, n_boot=50).sections if s.title == "Rule usage")
-    assert usage.paragraphs == ["Skipped: the games table has no rule counters (rule_<name>_white/_black)."]
+    assert usage.paragraphs == ["Skipped: the games table has no rule counters (rule_<name>_<seat> columns)."]
 
 
 def test_a_dead_rule_and_its_breakdown_are_named_once() -> None:

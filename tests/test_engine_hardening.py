@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from enginehelp import piece, pos
 
-import workbench.engine.state as state_module
-from workbench.engine import IllegalActionError, new_game, state_to_dict
+import workbench.games.terrafeud.engine.state as state_module
+from workbench.games.terrafeud.engine import IllegalActionError, new_game, state_to_dict
 from workbench.scenarios import load_scenario, load_scenario_text
 from workbench.scenarios.loader import dump_scenario
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from enginehelp import dest, piece, pos, texts
 
-from workbench.engine import RulesConfig, RulesError, make_game, new_game, parse_hex, state_to_dict
-from workbench.engine.rules import PARAMETERS, rules_table
+from workbench.games.terrafeud.engine import RulesConfig, RulesError, make_game, new_game, parse_hex, state_to_dict
+from workbench.games.terrafeud.engine.rules import PARAMETERS, rules_table
 from workbench.scenarios import load_scenario_text
 from workbench.scenarios.loader import dump_scenario
 
@@ -334,7 +334,7 @@ def test_scenario_round_trip_with_parameters(rules):
 
 
 def test_a_game_built_directly_resolves_its_start_when_asked_for_the_initial_state(tmp_path):
-    from workbench.engine import Game
+    from workbench.games.terrafeud.engine import Game
 
     f = tmp_path / "w.yaml"
     f.write_text("id: w\ntitle: t\nrules: {season: winter, hill: false, swamp: false}\n"

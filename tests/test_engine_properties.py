@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from workbench.engine import (
+from workbench.games.terrafeud.engine import (
     RecordError,
     load_record,
     new_game,
@@ -18,7 +18,7 @@ from workbench.engine import (
     state_from_dict,
     state_to_dict,
 )
-from workbench.engine.pieces import ARCHER, FEUDAL
+from workbench.games.terrafeud.engine.pieces import ARCHER, FEUDAL
 from workbench.perft import expected_table, perft
 
 RULES = st.fixed_dictionaries(

@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 from enginehelp import dest, piece, pos, texts
 
-from workbench.engine import IllegalActionError, RulesConfig, RulesError, new_game
-from workbench.engine.geometry import ADJACENT, CAVALRY_PATHS, DISTANCE, PIKE_ZONE, hex_name, parse_hex
+from workbench.games.terrafeud.engine import IllegalActionError, RulesConfig, RulesError, new_game
+from workbench.games.terrafeud.engine.geometry import ADJACENT, CAVALRY_PATHS, DISTANCE, PIKE_ZONE, hex_name, parse_hex
 
 KINGS = {"f1": "F", "f11": "f"}
 
 
 # ---------------------------------------------------------------- geometry and board (sections 1-4)
 def test_geometry_counts_and_names():
-    from workbench.engine.geometry import HEX_NAMES
+    from workbench.games.terrafeud.engine.geometry import HEX_NAMES
 
     assert len(HEX_NAMES) == 91 and HEX_NAMES[0] == "a1" and HEX_NAMES[-1] == "l6" and "j1" not in HEX_NAMES
     assert DISTANCE[parse_hex("f1")][parse_hex("f11")] == 10

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 from enginehelp import pos
 
-from workbench.engine import RULES, hex_name, new_game, parse_hex, state_from_dict, state_to_dict
-from workbench.engine.telemetry import RULE_INDEX, counters_dict, fired_text
+from workbench.games.terrafeud.engine import RULES, hex_name, new_game, parse_hex, state_from_dict, state_to_dict
+from workbench.games.terrafeud.engine.telemetry import RULE_INDEX, counters_dict, fired_text
 
 W = {"season": "winter"}
 

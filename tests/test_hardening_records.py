@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from workbench.engine import RecordError, load_record, load_record_text, new_game, record_of
-from workbench.engine.serialize import MAX_RECORD_BYTES
+from workbench.games.terrafeud.engine import RecordError, load_record, load_record_text, new_game, record_of
+from workbench.games.terrafeud.engine.serialize import MAX_RECORD_BYTES
 
 
 @pytest.fixture(scope="module")

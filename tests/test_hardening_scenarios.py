@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from workbench.engine import GameState
+from workbench.games.terrafeud.engine import GameState
 from workbench.scenarios import cli
 from workbench.scenarios.loader import MAX_SCENARIO_BYTES, load_scenario_text
 

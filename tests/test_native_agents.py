@@ -10,7 +10,7 @@ import pytest
 from workbench.agents import make_agent
 from workbench.agents.evaluate import evaluate
 from workbench.agents.native_agent import install_eval_params
-from workbench.engine import new_game
+from workbench.games.terrafeud.engine import new_game
 from workbench.native import NativeState, available, play_native
 
 pytestmark = pytest.mark.skipif(not available(), reason="native core not built")

@@ -23,7 +23,7 @@ VARIANTS = {
     "terrafeud": {"season": "winter", "draw_after": 40},
     "pole": {"fortress_rounding": "down", "max_turns": 40},
     "cursed-lands": {"untiled": "plain", "turn_limit": 8},
-    "big-chess": {"max_rounds": 6},
+    "big-chess": {"max_turns": 10, "start": "army"},
 }
 
 
@@ -128,3 +128,30 @@ def test_openspiel_random_sim_test(name):
         variant = {flip.name: not flip.default}
     game = pyspiel.load_game(spiel_name(name), variant)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", ["stones", "terrafeud", "pole", "cursed-lands", "big-chess"])
+def test_openspiel_mcts_bot_plays_through_evaluate_bots(name):
+    """OpenSpiel's own MCTSBot plays our game to its end (short caps keep its random rollouts cheap)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import numpy as np
+    from open_spiel.python.algorithms import evaluate_bots, mcts
+
+    from workbench.openspiel import _make_classes, register_all, spiel_name
+
+    if name not in NAMES:
+        pytest.skip(f"{name} is not installed")
+    register_all()
+    if name == "stones" and spiel_name("stones") not in pyspiel.registered_names():
+        pyspiel.register_game(*_make_classes(games.get("stones")))
+    variant = {k: v for k, v in VARIANTS.get(name, {}).items() if k in games.get(name).spec}
+    if name == "terrafeud":
+        variant["draw_after"] = 12  # rollouts end soon after the opening's first quiet stretch
+    game = pyspiel.load_game(spiel_name(name), variant)
+    rng = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bots = [mcts.MCTSBot(game, uct_c=2.0, max_simulations=3, evaluator=evaluator, random_state=rng)
+            for _ in range(game.num_players())]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+    assert len(returns) == game.num_players()
+    assert all(-1.0 <= r <= 1.0 for r in returns)

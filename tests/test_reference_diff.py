@@ -12,7 +12,7 @@ import pytest
 from reference.diff import Tally, expand_all, play, run_game
 from reference.rules import is_checkmated
 
-from workbench.engine import new_game, state_from_dict, state_to_dict
+from workbench.games.terrafeud.engine import new_game, state_from_dict, state_to_dict
 
 NO_TERRAIN = {"hill": False, "swamp": False}
 

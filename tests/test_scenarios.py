@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.engine import new_game
+from workbench.games.terrafeud.engine import new_game
 from workbench.scenarios import (
     ScenarioError,
     dump_scenario,

@@ -7,7 +7,7 @@ import math
 import networkx as nx
 import pytest
 
-from workbench.engine.geometry import parse_hex
+from workbench.games.terrafeud.engine.geometry import parse_hex
 from workbench.viz import graph
 
 

@@ -12,8 +12,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from workbench.engine import new_game  # noqa: E402
-from workbench.engine.geometry import parse_hex  # noqa: E402
+from workbench.games.terrafeud.engine import new_game  # noqa: E402
+from workbench.games.terrafeud.engine.geometry import parse_hex  # noqa: E402
 from workbench.viz import heat, mpl  # noqa: E402
 
 
@@ -103,3 +103,23 @@ def test_rim_coordinates_stay_readable_on_small_grid_panels():
         assert len(sizes) >= 4 and min(sizes) >= mpl.MIN_COORD_POINTS
     finally:
         plt.close(fig)
+
+
+def test_threat_colour_bar_starts_at_zero_with_whole_ticks():
+    # issue 22: the threat map's colour bar read 1 at its left end, where the colour means 0
+    st = new_game()
+    fig = heat.compare_sides(st, "threat")
+    bar = fig.axes[-1]
+    low, high = bar.get_ylim()
+    top = max(max(heat.threat(st, 0)), max(heat.threat(st, 1)))
+    assert (low, high) == (0.0, top)
+    ticks = [t for t in bar.get_yticks() if low <= t <= high]
+    assert ticks[0] == 0 and all(float(t).is_integer() for t in ticks)
+    plt.close(fig)
+    only_ones = [math.nan] * 91
+    only_ones[parse_hex("e4")] = 1.0
+    only_ones[parse_hex("e5")] = 3.0
+    ax = mpl.heatmap(st, only_ones, title="counts from 1")  # a map whose smallest value is 1 still starts at 0
+    coll = [c for c in ax.collections if c.get_array() is not None and len(c.get_array()) == 91][0]
+    assert coll.norm.vmin == 0 and coll.norm.vmax == 3
+    plt.close(ax.get_figure())

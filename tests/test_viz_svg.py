@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from workbench.engine import new_game
-from workbench.engine.geometry import parse_hex
+from workbench.games.terrafeud.engine import new_game
+from workbench.games.terrafeud.engine.geometry import parse_hex
 from workbench.viz import before_after_svg, board_svg
 from workbench.viz.scene import changed_hexes
 
@@ -100,7 +100,7 @@ def test_the_pictures_tooltip_is_in_words_not_the_repr():
     """Issue 14 (notebook 03): the SVG title read ``<TerraFeud ply 24, white to move>``."""
     import re
 
-    from workbench.engine import new_game
+    from workbench.games.terrafeud.engine import new_game
     from workbench.viz.svg import board_svg
 
     st = new_game(seed=0)

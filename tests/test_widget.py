@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from workbench.engine import (
+from workbench.games.terrafeud.engine import (
     CASTLE,
     MOVE,
     ORDER,
@@ -19,7 +19,7 @@ from workbench.engine import (
     new_game,
     parse_hex,
 )
-from workbench.engine.pieces import parse_letter
+from workbench.games.terrafeud.engine.pieces import parse_letter
 from workbench.widget import BoardController, WidgetError
 
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from workbench.engine import new_game
+from workbench.games.terrafeud.engine import new_game
 from workbench.widget.controller import SCENARIO_ROOT, BoardController, WidgetError, read_small_file
 
 anywidget = pytest.importorskip("anywidget")
@@ -144,7 +144,7 @@ def test_a_page_may_not_start_a_game_from_a_server_file(tmp_path) -> None:
 
 
 def test_the_new_game_panel_offers_every_parameter_and_plays_them() -> None:
-    from workbench.engine import RulesConfig
+    from workbench.games.terrafeud.engine import RulesConfig
 
     board = HexBoard(new_game(seed=0))
     offered = {f["name"]: f for f in board.geometry["rule_fields"]}

@@ -1,6 +1,6 @@
-"""TerraFeud Workbench: rules engine, scenarios, pictures, simulation and balance reports."""
+"""Board-game Workbench: rules engines, scenarios, pictures, simulation, balance reports and tune."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def _load_start(rules):  # noqa: ANN001, ANN202 - RulesConfig -> StartPosition, imported lazily
@@ -10,12 +10,21 @@ def _load_start(rules):  # noqa: ANN001, ANN202 - RulesConfig -> StartPosition, 
     return load_start(rules)
 
 
-def _install_start_loader() -> None:
-    # The composition root: wires the engine's start seam to the scenario loader without the
-    # engine importing anything above it (docs/architecture.md).
-    from workbench.engine.game import set_start_loader
+def _svg(state):  # noqa: ANN001, ANN202 - GameState -> SVG text, imported lazily
+    """A TerraFeud position as SVG through the drawing layer (``_repr_svg_`` in notebooks)."""
+    from workbench.viz.svg import board_svg
+
+    return board_svg(state)
+
+
+def _install_engine_seams() -> None:
+    # The composition root: wires the engine's start seam to the scenario loader and its picture to
+    # the drawing layer, without the engine importing anything above it (docs/architecture.md).
+    from workbench.games.terrafeud.engine.game import set_start_loader
+    from workbench.games.terrafeud.engine.state import GameState
 
     set_start_loader(_load_start)
+    GameState.svg_renderer = staticmethod(_svg)
 
 
-_install_start_loader()
+_install_engine_seams()

@@ -13,7 +13,11 @@ import random
 import sys
 import time
 
+from .cliargs import Parser, seed, whole
 from .engine import Game, RulesConfig, make_game
+
+MAX_GAMES = 100_000  # random playouts of one run (the native core plays ~2,000 games/s)
+MAX_PLIES = 1_000_000  # as simulate's ply cap and the native core's
 
 
 def _config(rules: RulesConfig | dict | str | None) -> RulesConfig:
@@ -107,19 +111,41 @@ def chess_playouts(games: int, seed: int, max_plies: int = 300) -> dict[str, flo
     return {"games": games, "plies": plies, "seconds": dt, "plies_per_sec": plies / dt, "games_per_sec": games / dt}
 
 
+def _bench_other(args: argparse.Namespace) -> int:
+    """``bench --game NAME``: the game's random playouts against TerraFeud's in the same run."""
+    from .protocolbench import bench_report
+
+    try:
+        out = bench_report(args.game, args.games, args.seed, max(args.max_plies, 10_000), args.rules)
+    except ValueError as exc:
+        print(f"bench: error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"{out['game']}: {out['actions']:,} actions in {out['games']} games, {out['actions_per_sec']:,.0f} "
+              f"actions/s; TerraFeud's Python engine {out['terrafeud_plies_per_sec']:,.0f} plies/s in the same run "
+              f"(ratio {out['ratio_vs_terrafeud']:.2f})")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m workbench bench --games N --seed S [--rules K=V,...] [--json]``."""
-    ap = argparse.ArgumentParser(prog="python -m workbench bench")
-    ap.add_argument("--games", type=int, default=50)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--max-plies", type=int, default=300)
+    ap = Parser(prog="python -m workbench bench")
+    ap.add_argument("--games", type=whole(1, MAX_GAMES), default=50)
+    ap.add_argument("--seed", type=seed(), default=1)
+    ap.add_argument("--max-plies", type=whole(1, MAX_PLIES), default=300)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--rules", default="", metavar="K=V,...",
                     help="toggles and parameters of the playouts, e.g. archer_range=3 or start=my.yaml")
     ap.add_argument("--no-peer", action="store_true", help="skip the python-chess peer")
     ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"),
                     help="auto: the native core when built; native also times the Python engine on a tenth of the games")
+    ap.add_argument("--game", default="terrafeud", help="the game (python -m workbench games); others are timed "
+                    "beside TerraFeud's Python engine in the same run")
     args = ap.parse_args(argv)
+    if args.game.strip().lower() != "terrafeud":
+        return _bench_other(args)
     from .native import NativeUnavailableError, resolve_engine
 
     try:

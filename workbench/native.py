@@ -137,7 +137,22 @@ def supports(st: GameState) -> bool:
         archers = sum(1 for c in st.squares if c == (ARCHER | (s << 3))) + st.destroyed[s].count(ARCHER)
         if archers > _native.MAX_MARKERS or own + len(st.destroyed[s]) > 91:
             return False
+        if not 0 <= int(st.castled[s]) <= getattr(_native, "MAX_CASTLED", 255):  # a record's castled list
+            return False
     return True
+
+
+def unsupported_reason(st: GameState) -> str:
+    """Why the native core cannot hold ``st`` (for the one-line notice of an agent's Python twin)."""
+    if _native is None:
+        return "the native core is not built"
+    extra = sorted(set(st.rules.non_default()) - PORTED_RULES)
+    if extra:
+        return f"it does not port the rule(s) {', '.join(extra)}"
+    cap = getattr(_native, "MAX_CASTLED", 255)
+    if any(int(c) > cap for c in st.castled):
+        return f"it counts at most {cap} castlings a side"
+    return f"it holds at most {_native.MAX_MARKERS} archers a side, counting destroyed ones a promotion could bring back"
 
 
 class NativeState:
@@ -238,8 +253,9 @@ class NativeState:
 
     @property
     def squares(self) -> list[int]:
-        """A copy of the piece codes (changing it does not change the state)."""
-        return self._st.squares()
+        """A copy of the piece codes (changing it does not change the state); a list, as the
+        Python engine's, never the ``bytes`` the binding hands over for a ``Vec<u8>``."""
+        return list(self._st.squares())
 
     @property
     def feudal(self) -> list[int]:
@@ -255,7 +271,7 @@ class NativeState:
 
     @property
     def castled(self) -> list[int]:
-        return self._st.castled()
+        return list(self._st.castled())
 
     @property
     def aura_ready(self) -> set[int]:
@@ -263,7 +279,7 @@ class NativeState:
 
     @property
     def destroyed(self) -> list[list[int]]:
-        return self._st.destroyed()
+        return [list(d) for d in self._st.destroyed()]
 
     @property
     def history(self) -> list[tuple]:
@@ -321,16 +337,17 @@ class NativeState:
         return out
 
     def to_python(self) -> GameState:
-        """The equivalent Python ``GameState`` (same position and result; no history)."""
+        """The equivalent Python ``GameState`` (same position and result; no history), playable:
+        every field is the Python engine's own mutable type (lists, not the binding's ``bytes``)."""
         st = GameState(self.game)
-        st.squares = self._st.squares()
-        st.feudal = self._st.feudal()
+        st.squares = list(self._st.squares())
+        st.feudal = list(self._st.feudal())
         st.to_move = self._st.current_player()
         st.markers = [dict(m) for m in self._st.markers()]
         st.pending = frozenset(self._st.pending())
-        st.castled = self._st.castled()
+        st.castled = list(self._st.castled())
         st.aura_ready = set(self._st.aura_ready())
-        st.destroyed = self._st.destroyed()
+        st.destroyed = [list(d) for d in self._st.destroyed()]
         st.ply = self._st.ply
         st.quiet = self._st.quiet
         st.winner = self._st.winner

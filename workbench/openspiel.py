@@ -23,7 +23,11 @@ from workbench.core.protocol import CHANCE, TERMINAL, GameDef, GameInfo, Illegal
 from workbench.core.rulespec import Param, Rules, RulesError, RulesSpec, format_value
 
 PREFIX = "workbench_"
-SKIP_PARAMS = ("start",)  # a file path: OpenSpiel games are made from parameters alone
+SKIP_PARAMS = ("start",)  # when it is text, a file path: OpenSpiel games are made from parameters alone
+
+
+def _skipped(param: Param) -> bool:
+    return param.name in SKIP_PARAMS and param.kind == "text"
 
 
 def spiel_name(name: str) -> str:
@@ -50,7 +54,7 @@ def _game_type(game: GameDef) -> pyspiel.GameType:
                    else pyspiel.GameType.Information.IMPERFECT_INFORMATION)
     utility = pyspiel.GameType.Utility.ZERO_SUM if len(info.teams) == 2 and all(
         len(t) == len(info.teams[0]) for t in info.teams) else pyspiel.GameType.Utility.GENERAL_SUM
-    params = {p.name: _spiel_default(p) for p in game.spec if p.name not in SKIP_PARAMS}
+    params = {p.name: _spiel_default(p) for p in game.spec if not _skipped(p)}
     return pyspiel.GameType(
         short_name=spiel_name(game.name), long_name=f"Workbench {game.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL, chance_mode=chance, information=information,

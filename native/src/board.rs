@@ -1,4 +1,4 @@
-//! Terrain tables of one game (`workbench/engine/board.py`, Board). The hexes of the river,
+//! Terrain tables of one game (`workbench/games/terrafeud/engine/board.py`, Board). The hexes of the river,
 //! crossings, castles, hills and swamps come from Python (which draws rolled terrain); the
 //! per-hex tables are derived here exactly as the Python `Board` derives them.
 

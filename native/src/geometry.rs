@@ -1,4 +1,4 @@
-//! Hex geometry of the 91-hex board, built once: a port of `workbench/engine/geometry.py`.
+//! Hex geometry of the 91-hex board, built once: a port of `workbench/games/terrafeud/engine/geometry.py`.
 //!
 //! A hex is a `usize` 0..90 in board order (a1..a6, b1, ..., l6), the order ruling 6 uses for
 //! "the first one found". Every table has the same content and order as its Python twin.

@@ -10,6 +10,7 @@
 pub mod agents;
 pub mod board;
 pub mod geometry;
+pub mod interrupt;
 pub mod play;
 pub mod pyrandom;
 pub mod rules;

@@ -19,10 +19,10 @@ pub struct Trace {
     pub error: Option<String>,
 }
 
-/// Play `state` to its end or `max_plies` with one agent per side.
+/// Play `state` to its end or `max_plies` with one agent per side (or until `interrupt::poll` stops it).
 pub fn play_game(state: &mut State, agents: &mut [Box<dyn Agent>; 2], max_plies: u32, boards: bool) -> Trace {
     let mut tr = Trace::default();
-    while !state.is_terminal() && state.ply() < max_plies {
+    while !state.is_terminal() && state.ply() < max_plies && !crate::interrupt::poll() {
         let side = state.current_player();
         let n = state.n_legal();
         let action = agents[side].select_action(state);

@@ -1,4 +1,4 @@
-//! The rule toggles and parameters of one game (`workbench/engine/rules.py`, RulesConfig), as
+//! The rule toggles and parameters of one game (`workbench/games/terrafeud/engine/rules.py`, RulesConfig), as
 //! plain values. Parsing and validation stay in Python; Rust receives checked values.
 
 /// Castling variant (section 7).

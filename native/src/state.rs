@@ -1,5 +1,5 @@
 //! The game state: generation, W7 triggers, W10 threat and mate, promotion, victory. A port of
-//! `workbench/engine/state.py`; the Python file is the specification, including action order.
+//! `workbench/games/terrafeud/engine/state.py`; the Python file is the specification, including action order.
 //!
 //! Every field that Python snapshots in `_push` lives in the `Copy` struct `Pos`, so `apply`
 //! pushes one memcpy and `undo` pops it back, exactly like the Python stack of tuples.
@@ -27,7 +27,7 @@ pub const MAX_MARKERS: usize = 24;
 pub const MAX_COUNTERS: usize = 2 * RULES.len();
 const MAX_MATE_DEPTH: i32 = 2;
 
-/// Rule-usage telemetry names, in `workbench/engine/telemetry.py`'s order (tests compare them).
+/// Rule-usage telemetry names, in `workbench/games/terrafeud/engine/telemetry.py`'s order (tests compare them).
 pub const RULES: [&str; 23] = [
     "bridge_stop",
     "ford_stop",
@@ -1694,7 +1694,11 @@ pub fn classic_setup() -> Setup {
 }
 
 /// Number of action sequences of length `depth` (a finished game counts as a leaf), as `perft.py`.
+/// Stops early (returning a partial count) when `interrupt::poll` says so.
 pub fn perft(st: &mut State, depth: u32) -> u64 {
+    if crate::interrupt::poll() {
+        return 0;
+    }
     if depth == 0 || st.is_terminal() {
         return 1;
     }
@@ -1723,7 +1727,21 @@ mod tests {
         State::new(Arc::new(board), Arc::new(rules), &classic_setup())
     }
 
-    // The stored perft table (workbench/data/perft.json), counted by the Python engine.
+    // The stored perft table (workbench/games/terrafeud/data/perft.json), counted by the Python engine.
+    #[test]
+    fn perft_stops_when_interrupted_and_leaves_the_state_whole() {
+        fn stop() -> bool {
+            true
+        }
+        let mut st = state(false, false, Rules::default());
+        let full = perft(&mut st, 3);
+        // the hook is asked once `interrupt::INTERVAL` has passed: depth 6 would take minutes
+        let t0 = std::time::Instant::now();
+        let (_, stopped) = crate::interrupt::guarded(stop, || perft(&mut st, 6));
+        assert!(stopped && t0.elapsed() < std::time::Duration::from_secs(1));
+        assert_eq!(perft(&mut st, 3), full, "every apply was undone on the way out");
+    }
+
     #[test]
     fn perft_matches_the_python_engine() {
         assert_eq!(

@@ -21,8 +21,8 @@ pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 BOARDS = f"""
 from workbench.widget import HexBoard
-from workbench.engine import make_game, new_game, parse_hex
-from workbench.engine.pieces import parse_letter
+from workbench.games.terrafeud.engine import make_game, new_game, parse_hex
+from workbench.games.terrafeud.engine.pieces import parse_letter
 P = lambda d: {{parse_hex(h): parse_letter(p) for h, p in d.items()}}
 plain = make_game("hill=false,swamp=false")
 tactics = HexBoard(plain.state_from_pieces(P({{"f3": "F", "f11": "f", "f2": "I", "e3": "I", "g3": "I", "d1": "K",
@@ -39,6 +39,7 @@ for b in (tactics, rules, game, mate, promo):
     display(b)
 """
 ATTACK, CASTLE, ORDER, MATED, LAST = (227, 0, 27), (0, 100, 220), (208, 0, 176), (255, 23, 68), (192, 57, 43)
+SHOT = (106, 0, 244)
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +133,7 @@ def test_active_rules_owners_legend_and_fresh_terrain(page) -> None:  # noqa: AN
     owners = b.locator(".tf-owner")
     assert owners.count() == 4 and all(owners.nth(i).is_visible() for i in range(4))
     assert sorted(owners.locator(".tf-owner-letter").all_text_contents()) == ["B", "B", "W", "W"]
-    legend = b.locator(".tf-legend").inner_text()
+    legend = b.locator(".tf-legend").text_content()  # the legend is collapsible (issue 23): its words are all there
     for word in ("bridge", "ford", "hill", "swamp", "attack", "castling", "Order", "archer marker", "last move",
                  "under threat", "feudal lost"):
         assert word in legend, word
@@ -190,6 +191,8 @@ def test_messages_levels_agent_busy_flip_and_heat(page) -> None:  # noqa: ANN001
     assert "computing" in shown
     wait_text(b.locator(".tf-heat-legend"), "attacked by white")
     assert b.locator(".tf-colourbar").is_visible() and b.locator(".tf-heat").count() > 0
+    # issue 22: the bar's left end is the colour of 0 (val / top), so its tick reads 0, not 1
+    assert b.locator(".tf-ticks span").first.inner_text() == "0"
     b.locator("select.tf-heat-kind").select_option("zone_control")
     wait_text(b.locator(".tf-heat-legend"), "pikeman zones")
     assert "attacked" not in b.locator(".tf-heat-legend").inner_text()
@@ -219,8 +222,8 @@ def test_threatened_feudal_and_named_promotion_buttons(page) -> None:  # noqa: A
 
 def test_move_list_keys_evaluation_and_rule_diff(page) -> None:  # noqa: ANN001
     b = board(page, 2)
-    assert b.locator(".tf-last-arrow").count() == 1  # the last action d2*d4, a dashed arrow through d3
-    assert colour_pixels(hex_shot(b, "d3"), LAST) > 20, "the last move is not drawn"
+    assert b.locator(".tf-shot-arrow").count() == 1  # the last action d2*d4: a shot's purple dots through d3
+    assert colour_pixels(hex_shot(b, "d3"), SHOT) > 20, "the last move is not drawn"
     b.locator('.tf-move[data-ply="1"]').click()
     wait_text(b.locator(".tf-status"), "ply 1")
     assert b.locator('.tf-piece[data-hex="f5"]').count() == 1 and b.locator('.tf-piece[data-hex="f7"]').count() == 0

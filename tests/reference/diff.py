@@ -11,8 +11,8 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from workbench.engine import new_game, state_from_dict, state_to_dict
-from workbench.engine.geometry import HEX_NAMES, NEIGHBOURS
+from workbench.games.terrafeud.engine import new_game, state_from_dict, state_to_dict
+from workbench.games.terrafeud.engine.geometry import HEX_NAMES, NEIGHBOURS
 
 from .rules import apply_action, is_checkmated, legal_actions, successors
 
@@ -166,7 +166,7 @@ def scatter_position(rng: random.Random, rules: dict, seed: int) -> dict | None:
     bf = rng.choice([h for h in hexes if HEX_NAMES[h] in ("e10", "g10", "f10", "e9", "g9", "f9", "d8", "h8", "f8")])
     focus = rng.choice(["river", "white_castle", "black_castle", "anywhere", "feudal", "duel"])
     if focus == "duel":  # feudals facing each other across the river: threats, parries, mates
-        from workbench.engine.geometry import DISTANCE
+        from workbench.games.terrafeud.engine.geometry import DISTANCE
 
         def row(h: int) -> int:
             return 2 * (int(HEX_NAMES[h][1:]) - 1) + abs("abcdefghikl".index(HEX_NAMES[h][0]) - 5)
@@ -187,7 +187,7 @@ def scatter_position(rng: random.Random, rules: dict, seed: int) -> dict | None:
         if focus == "black_castle":
             return 4.0 if y >= 15 else 1.0
         if focus == "feudal":
-            from workbench.engine.geometry import DISTANCE
+            from workbench.games.terrafeud.engine.geometry import DISTANCE
 
             return 4.0 if min(DISTANCE[h][wf], DISTANCE[h][bf]) <= 3 else 0.5
         return 1.0
@@ -205,7 +205,7 @@ def scatter_position(rng: random.Random, rules: dict, seed: int) -> dict | None:
     markers = {}
     for h, c in pieces.items():
         if c.upper() == "A" and rng.random() < 0.7:
-            from workbench.engine.geometry import DISTANCE
+            from workbench.games.terrafeud.engine.geometry import DISTANCE
 
             targets = [t for t in hexes if 1 <= DISTANCE[h][t] <= 3 and (t not in pieces or pieces[t].isupper() != c.isupper())]
             if targets:

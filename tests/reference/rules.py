@@ -1,9 +1,9 @@
 """Reference rules of TerraFeud: plain, slow and readable.
 
-Positions are the dicts of ``workbench.engine.state_to_dict`` (scenario vocabulary). The two entry
+Positions are the dicts of ``workbench.games.terrafeud.engine.state_to_dict`` (scenario vocabulary). The two entry
 points are ``legal_actions(d) -> set[str]`` and ``apply_action(d, text) -> dict``. Every rule cites
 the contract (BOARD-AND-RULINGS.md, "W<n>" or "fine print") or docs/rulings.md ("ruling doc").
-Only hex names, neighbours, rays and distances come from ``workbench.engine.geometry``.
+Only hex names, neighbours, rays and distances come from ``workbench.games.terrafeud.engine.geometry``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import permutations
 
-from workbench.engine.geometry import DISTANCE, HEX_BY_NAME, HEX_NAMES, NEIGHBOURS, RAYS, cube, qy
+from workbench.games.terrafeud.engine.geometry import DISTANCE, HEX_BY_NAME, HEX_NAMES, NEIGHBOURS, RAYS, cube, qy
 
 WHITE, BLACK = "white", "black"
 ALL_HEXES = range(len(HEX_NAMES))

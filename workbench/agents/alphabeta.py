@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 
-from workbench.engine import MOVE, ORDER, SHOT, Action, GameState
+from workbench.games.terrafeud.engine import MOVE, ORDER, SHOT, Action, GameState
 
 from .base import Agent, check_param
 from .evaluate import evaluate, piece_weights, terminal_score

@@ -11,7 +11,7 @@ import math
 import random
 from typing import Any
 
-from workbench.engine import Action, GameState
+from workbench.games.terrafeud.engine import Action, GameState
 
 MAX_SECONDS = 5.0  # ceiling on any agent's thinking time per decision, whatever its parameters ask
 

@@ -1,7 +1,7 @@
 """Position evaluation for the AI agents, built on the rulebook's AI material weights.
 
 The weights (feudal 1000, knight 4.5, cavalry 3.5, pikeman 3, archer 2, infantry 1) are data in
-``workbench/data/terrafeud.json`` under ``ai_weights``, so a designer can change them without code.
+``workbench/games/terrafeud/data/terrafeud.json`` under ``ai_weights``, so a designer can change them without code.
 
 ``material`` is what the greedy agent and the simulation's ``eval_white`` column use.
 ``evaluate`` adds what a one-ply material count cannot see and the search needs: pikeman zones,
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from workbench.engine import GameState
-from workbench.engine.board import board_data
-from workbench.engine.geometry import ADJACENT, DISTANCE, WITHIN
-from workbench.engine.pieces import ARCHER, FEUDAL, INFANTRY, KIND_BY_LETTER, PIKEMAN
+from workbench.games.terrafeud.engine import GameState
+from workbench.games.terrafeud.engine.board import board_data
+from workbench.games.terrafeud.engine.geometry import ADJACENT, DISTANCE, WITHIN
+from workbench.games.terrafeud.engine.pieces import ARCHER, FEUDAL, INFANTRY, KIND_BY_LETTER, PIKEMAN
 
 WIN_SCORE = 100_000.0  # a finished game dwarfs any material count
 

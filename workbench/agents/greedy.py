@@ -7,7 +7,7 @@ any material; ties are broken at random so greedy self-play still varies.
 
 from __future__ import annotations
 
-from workbench.engine import Action, GameState
+from workbench.games.terrafeud.engine import Action, GameState
 
 from .base import Agent
 from .evaluate import material, terminal_score

@@ -13,12 +13,13 @@ its Python original (about 50 % when they are equally strong).
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import time
 
 import pandas as pd
+
+from workbench.cliargs import Parser, max_workers, seed, whole
 
 DEFAULT_LADDER = ("random", "greedy", "mcts:iterations=800", "alphabeta", "search")  # weakest first, as measured
 
@@ -33,25 +34,48 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def agent_engines(spec: str, engine: str) -> str:
+def agent_engines(spec: str, engine: str, game: str = "terrafeud") -> str:
     """The engine ``spec`` searches with under ``--engine engine``: "native" or "python"."""
+    if game != "terrafeud":
+        from workbench.agents.generic import make_protocol_agent
+        from workbench.games import get
+
+        return make_protocol_agent(spec, get(game), seed=0).engine
     from workbench.agents import make_agent
 
     return make_agent(spec, seed=0, engine=engine).engine
 
 
+def _team_agents(game: str, first: str, second: str) -> tuple[tuple[str, ...], int]:
+    """Seat agents with ``first`` in every seat of the first team and ``second`` elsewhere; seats."""
+    from workbench.games import get
+
+    g = get(game)
+    info = g.info(g.spec.defaults())
+    return tuple(first if info.team_of(i) == 0 else second for i in range(info.num_players)), info.num_players
+
+
 def play_pair(lower: str, upper: str, games: int, seed: int, max_plies: int, workers: int | None,
-              progress: bool = True, engine: str = "auto") -> dict[str, object]:
-    """``games`` games of ``upper`` against ``lower``, half with each colour."""
+              progress: bool = True, engine: str = "auto", game: str = "terrafeud") -> dict[str, object]:
+    """``games`` games of ``upper`` against ``lower``, half with each colour (each team, in any game)."""
     from workbench.simulate import simulate
 
     half = max(1, games // 2)
     t0 = time.perf_counter()
     kw = {"max_plies": max_plies, "workers": workers, "progress": progress, "engine": engine}
-    a = simulate(None, upper, lower, half, seed=seed, **kw)
-    b = simulate(None, lower, upper, games - half if games > 1 else 1, seed=seed + 1, **kw)
-    upper_wins = int((a.winner == "white").sum() + (b.winner == "black").sum())
-    lower_wins = int((a.winner == "black").sum() + (b.winner == "white").sum())
+    if game == "terrafeud":
+        a = simulate(None, upper, lower, half, seed=seed, **kw)
+        b = simulate(None, lower, upper, games - half if games > 1 else 1, seed=seed + 1, **kw)
+        upper_wins = int((a.winner == "white").sum() + (b.winner == "black").sum())
+        lower_wins = int((a.winner == "black").sum() + (b.winner == "white").sum())
+    else:
+        first, _ = _team_agents(game, upper, lower)
+        second, _ = _team_agents(game, lower, upper)
+        a = simulate(None, upper, lower, half, seed=seed, game=game, agents=first, **kw)
+        b = simulate(None, lower, upper, games - half if games > 1 else 1, seed=seed + 1, game=game, agents=second,
+                     **kw)
+        upper_wins = int((a.winner_team == 0).sum() + (b.winner_team == 1).sum())
+        lower_wins = int((a.winner_team == 1).sum() + (b.winner_team == 0).sum())
     n = len(a) + len(b)
     errors = int((a.victory == "error").sum() + (b.victory == "error").sum())
     others = n - upper_wins - lower_wins
@@ -65,37 +89,49 @@ def play_pair(lower: str, upper: str, games: int, seed: int, max_plies: int, wor
             "unfinished": others - errors, "errors": errors, "upper_win_rate": upper_wins / n,
             "win_rate_lo": win_lo, "win_rate_hi": win_hi, "upper_score": score, "score_lo": score_lo,
             "score_hi": score_hi, "mean_plies": float(plies), "seconds": time.perf_counter() - t0,
-            "upper_engine": agent_engines(upper, engine), "lower_engine": agent_engines(lower, engine),
+            "upper_engine": agent_engines(upper, engine, game), "lower_engine": agent_engines(lower, engine, game),
             "game_engine": "/".join(games_engine) or "python", "target_met": upper_wins / n >= 0.75}
 
 
 def main(argv: list[str] | None = None) -> int:
     """Print the ladder table (or JSON)."""
-    ap = argparse.ArgumentParser(prog="python -m workbench ladder", description=__doc__.split("\n\n")[0])
+    ap = Parser(prog="python -m workbench ladder", description=__doc__.split("\n\n")[0])
     ap.add_argument("--agents", nargs="+", default=list(DEFAULT_LADDER),
                     help="weakest first, space-separated specs, e.g. random greedy alphabeta:depth=2,nodes=4000")
-    ap.add_argument("--games", type=int, default=100, help="games per pair (colours alternated)")
-    ap.add_argument("--seed", type=int, default=2024)
-    ap.add_argument("--max-plies", type=int, default=200)
-    ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--games", type=whole(1, 1_000_000), default=100, help="games per pair (colours alternated)")
+    ap.add_argument("--seed", type=seed(), default=2024)
+    ap.add_argument("--max-plies", type=whole(1, 1_000_000), default=200)
+    ap.add_argument("--workers", type=whole(0, max_workers()), default=None)
     ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"),
                     help="engine of every agent (a spec's own engine= wins); auto = native when built")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--game", default="terrafeud", help="the game (python -m workbench games)")
     args = ap.parse_args(argv)
     agents = [a.strip() for a in args.agents if a.strip()]
+    try:
+        from workbench.games import get
+
+        game = get(args.game).name
+    except ValueError as exc:
+        print(f"ladder: error: {exc}", flush=True)
+        return 2
     if len(agents) < 2:
         print("ladder: error: --agents needs at least two agents", flush=True)
         return 2
     try:
         for spec in agents:
-            agent_engines(spec, args.engine)  # validate every spec (and the engine) before any game
+            agent_engines(spec, args.engine, game)  # validate every spec (and the engine) before any game
     except (ValueError, RuntimeError) as exc:  # RuntimeError: engine=native without the native build
         print(f"ladder: error: {exc}", flush=True)
         return 2
     rows = []
     for i in range(len(agents) - 1):
-        rows.append(play_pair(agents[i], agents[i + 1], args.games, args.seed + 10 * i, args.max_plies,
-                              args.workers, progress=not args.json, engine=args.engine))
+        try:
+            rows.append(play_pair(agents[i], agents[i + 1], args.games, args.seed + 10 * i, args.max_plies,
+                                  args.workers, progress=not args.json, engine=args.engine, game=game))
+        except ValueError as exc:  # SimulationError: a batch refused before its first game
+            print(f"ladder: error: {exc}", flush=True)
+            return 2
         if not args.json:
             r = rows[-1]
             print(f"{r['upper']} [{r['upper_engine']}] vs {r['lower']} [{r['lower_engine']}]: "

@@ -6,6 +6,13 @@ it unchanged: ``select_action(state)`` takes a Python ``GameState`` (converted i
 state) or a native state, searches in Rust, and returns the action as the engine's tuple.
 Whole games on the native engine hand the spec text to Rust instead, with no Python per ply.
 
+Where the native core cannot hold a position (more archers a side than its fixed arrays, a
+record's castled count beyond a byte, a rule it does not port), the agent decides with its Python
+twin, the same algorithm with the same settings, and says so once (``warnings`` and ``notice``):
+an agent never strands a game. An agent pinned to ``engine=native`` does the same in play; a
+batch that pins it is refused before its first game instead (``simulate.guard.check_cells``),
+since its rows would claim a native search that never ran.
+
 The evaluation's numbers are read here, once per process, from the data file (``ai_weights``)
 and ``evaluate.TERMS``, and handed to Rust: the data stays in files and the two engines score
 positions with the same weights.
@@ -13,15 +20,33 @@ positions with the same weights.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
-from workbench.engine import Action, GameState
+from workbench.games.terrafeud.engine import Action, GameState
 
 from .base import Agent
 from .evaluate import TERMS, piece_weights
 
 NATIVE_AGENTS = ("random", "greedy", "alphabeta", "mcts", "search")
 _installed = False
+_said: set[str] = set()  # notices a batch gave before its games (a forked worker inherits them)
+
+
+class NativeFallbackWarning(UserWarning):
+    """A native agent decided with its Python twin: the native core cannot hold the position."""
+
+
+def fallback_notice(name: str, reason: str) -> str:
+    """The one line that says an agent searches in Python here, and why."""
+    return f"agent {name}: the native core cannot hold this position ({reason}); searching with the Python twin"
+
+
+def say_once(text: str) -> None:
+    """Warn with ``text`` the first time this process meets it."""
+    if text not in _said:
+        _said.add(text)
+        warnings.warn(text, NativeFallbackWarning, stacklevel=3)
 
 
 def install_eval_params() -> Any:
@@ -76,10 +101,22 @@ class NativeAgent(Agent):
             raise AttributeError(item)
         return getattr(twin, item)
 
-    def select_action(self, state: GameState | Any) -> Action:
-        """The Rust agent's action; a Python state is converted into the native state first."""
-        from workbench.native import NativeState
+    notice: str | None = None  # set when the agent fell back to its Python twin (shown by UIs)
 
+    def select_action(self, state: GameState | Any) -> Action:
+        """The Rust agent's action; a Python state is converted into the native state first.
+
+        A Python state the native core cannot hold is searched by the Python twin instead."""
+        from workbench.native import NativeState, supports, unsupported_reason
+
+        if isinstance(state, GameState) and not supports(state):
+            if self.notice is None:  # once per agent (and a batch that announced it stays quiet)
+                self.notice = fallback_notice(self.spec, unsupported_reason(state))
+                if self.notice not in _said:
+                    warnings.warn(self.notice, NativeFallbackWarning, stacklevel=2)
+            action = self.twin.select_action(state)
+            self.score = getattr(self.twin, "score", None)
+            return action
         native = NativeState.from_state(state) if isinstance(state, GameState) else state
         if native.is_terminal():
             raise ValueError(f"{self.name}: no action to choose, the game is over ({state!r})")

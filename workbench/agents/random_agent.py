@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.engine import Action, GameState
+from workbench.games.terrafeud.engine import Action, GameState
 
 from .base import Agent
 

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import time
 
-from workbench.engine import MOVE, ORDER, SHOT, Action, GameState
-from workbench.engine.geometry import DISTANCE
-from workbench.engine.pieces import FEUDAL
+from workbench.games.terrafeud.engine import MOVE, ORDER, SHOT, Action, GameState
+from workbench.games.terrafeud.engine.geometry import DISTANCE
+from workbench.games.terrafeud.engine.pieces import FEUDAL
 
 from .alphabeta import AlphaBetaAgent
 from .base import Agent, check_param

@@ -13,12 +13,13 @@ Three measurements, each optional, all through ``workbench.simulate`` (the path 
 
 from __future__ import annotations
 
-import argparse
 import json
 import resource
 import sys
 import time
 from typing import Any
+
+from workbench.cliargs import Parser, max_workers, seed, whole
 
 AB2 = "alphabeta:depth=2"
 
@@ -91,13 +92,17 @@ def memory_batch(games: int, seed: int, workers: int) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the chosen measurements and print them (text or ``--json``)."""
-    ap = argparse.ArgumentParser(prog="python -m workbench agentbench", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=4, help="alphabeta:depth=2 self-play games per engine (0: skip)")
-    ap.add_argument("--balance", type=int, default=0, help="winter-vs-summer games a side, native (0: skip)")
-    ap.add_argument("--memory", type=int, default=0, help="native random games for the memory check (0: skip)")
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--max-plies", type=int, default=300)
+    ap = Parser(prog="python -m workbench agentbench", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=whole(0, 10_000), default=4,
+                    help="alphabeta:depth=2 self-play games per engine (0: skip)")
+    ap.add_argument("--balance", type=whole(0, 100_000), default=0,
+                    help="winter-vs-summer games a side, native (0: skip)")
+    ap.add_argument("--memory", type=whole(0, 1_000_000), default=0,
+                    help="native random games for the memory check (0: skip)")
+    ap.add_argument("--workers", type=whole(0, max_workers()), default=min(2, max_workers()),
+                    help="processes for --balance and --memory (0: in this process)")
+    ap.add_argument("--seed", type=seed(), default=1)
+    ap.add_argument("--max-plies", type=whole(1, 1_000_000), default=300)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     from workbench.native import available
@@ -105,17 +110,17 @@ def main(argv: list[str] | None = None) -> int:
     if not available():
         print("agentbench: the native core is not built (make setup with cargo); nothing to compare", flush=True)
         return 2
-    for name in ("games", "balance", "memory"):
-        if getattr(args, name) < 0:
-            print(f"agentbench: error: --{name} must be 0 or more", flush=True)
-            return 2
     report: dict[str, Any] = {}
-    if args.games:
-        report["engines"] = engines_race(args.games, args.seed, args.max_plies)
-    if args.balance:
-        report["balance"] = balance_question(args.balance, args.seed, args.workers, args.max_plies)
-    if args.memory:
-        report["memory"] = memory_batch(args.memory, args.seed, args.workers)
+    try:
+        if args.games:
+            report["engines"] = engines_race(args.games, args.seed, args.max_plies)
+        if args.balance:
+            report["balance"] = balance_question(args.balance, args.seed, args.workers, args.max_plies)
+        if args.memory:
+            report["memory"] = memory_batch(args.memory, args.seed, args.workers)
+    except ValueError as exc:  # SimulationError: a batch refused before its first game
+        print(f"agentbench: error: {exc}", flush=True)
+        return 2
     if args.json:
         print(json.dumps(report, indent=1))
     else:

@@ -1,9 +1,17 @@
 """Per-cell balance summaries of a simulation games table (and, where given, its events table).
 
-A *cell* is one combination of the rule toggles (season, hill, swamp, terrain, castling, ...), the
-rule parameters (archer_range, aura_radius, ..., the ``start`` scenario) and the agent pairing. Every rate carries a 95% interval: Wilson for proportions, Student-t for means.
-This module reads only the table columns written by ``workbench.simulate``; it never imports the
-engine, so a table from an older run or another machine summarizes the same way.
+A *cell* is one combination of the rules (TerraFeud's toggle and parameter columns, or a generic
+table's ``rules`` label) and the agent pairing. Each cell gets three separate quantities, each with a
+95% interval, because they answer different questions:
+
+- **advantage**: the first seat's share of *decided* games (Wilson), and its score with draws as 1/k;
+- **decisiveness**: the share of games decided (Wilson);
+- **length**: Kaplan-Meier median and quartiles, games cut by the cap censored (``survival``).
+
+A game cut by the cap is unfinished, not a draw: it counts in no advantage, and a cell with more
+unfinished games than a threshold (20%) gets no balance verdict at all. "Balanced" is said only
+when the advantage interval lies within a margin (5 points) of the fair share: never from a lack of
+decided games. This module reads only table columns (see ``table``); it never imports an engine.
 """
 
 from __future__ import annotations
@@ -15,6 +23,17 @@ import numpy as np
 import pandas as pd
 
 from .stats import BalanceError, mean_interval, wilson_interval
+from .survival import length_summary
+from .table import (
+    UNFINISHED_THRESHOLD,
+    agent_columns,
+    expand_rules,
+    label_rule_names,
+    normalize,
+    seats_of,
+)
+
+MARGIN = 0.05  # "balanced" needs the first seat's share of decided games within 5 points of fair, interval and all
 
 # Rule toggles in the contract's order (BOARD-AND-RULINGS.md section 7), then the agent pairing.
 TOGGLES: tuple[str, ...] = (
@@ -57,12 +76,21 @@ def check_games(games: pd.DataFrame, minimum: int = 2, what: str = "a balance su
         raise BalanceError(f"the games table has {len(usable)} finished or timed-out game"
                            f"{'' if len(usable) == 1 else 's'}{also}; {what} needs at least {minimum}. "
                            f"Simulate more games first.")
-    return usable
+    if "outcome" in usable.columns and "length" in usable.columns and "players" in usable.columns:
+        return usable  # already normalized (the report normalizes once and passes the table on)
+    return expand_rules(normalize(usable))
 
 
 def cell_columns(games: pd.DataFrame) -> list[str]:
-    """The toggle, parameter and agent columns present in the table: the key of a cell."""
-    return [c for c in (*TOGGLES, *PARAMETERS, *AGENTS) if c in games.columns]
+    """The rule and agent columns present in the table: the key of a cell."""
+    named = [c for c in (*TOGGLES, *PARAMETERS) if c in games.columns]
+    generic = [c for c in label_rule_names(games) if c in games.columns and c not in named]
+    return [*named, *generic, *agent_columns(games)]
+
+
+def is_agent(column: str) -> bool:
+    """An agent column: ``white_agent``/``black_agent`` or a generic ``agent_<seat>``."""
+    return column in AGENTS or column.startswith("agent_")
 
 
 def varying_columns(games: pd.DataFrame) -> list[str]:
@@ -80,7 +108,7 @@ def start_bound_columns(games: pd.DataFrame) -> list[str]:
         return []
     bound = []
     for c in varying_columns(games):
-        if c in ("start_id", *AGENTS):
+        if c == "start_id" or is_agent(c):
             continue
         if (games[c].astype(str).groupby(starts).nunique() == 1).all():
             bound.append(c)
@@ -95,9 +123,11 @@ def compared_columns(games: pd.DataFrame) -> list[str]:
 
 def cell_label(row: pd.Series | dict, columns: Sequence[str]) -> str:
     """A short label such as ``season=winter swamp=off · greedy vs random`` from the varying columns."""
-    parts = [f"{c}={_fmt(row[c])}" for c in columns if c not in AGENTS]
-    if any(c in AGENTS for c in columns):
-        parts.append(f"· {row.get('white_agent', '?')} vs {row.get('black_agent', '?')}")
+    parts = [f"{c}={_fmt(row[c])}" for c in columns if not is_agent(c)]
+    agents = [c for c in columns if is_agent(c)]
+    if agents:
+        named = [c for c in row if is_agent(str(c))] if isinstance(row, dict) else [c for c in row.index if is_agent(c)]
+        parts.append("· " + " vs ".join(str(row.get(c, "?")) for c in named))
     return " ".join(parts) or "all games"
 
 
@@ -126,9 +156,10 @@ def _group_keys(games: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     return frame, keys
 
 
-def summarize_cells(games: pd.DataFrame, events: pd.DataFrame | None = None) -> pd.DataFrame:
-    """One row per cell: win rates with Wilson intervals, balance, completion, victory kinds,
-    length, captures by side and kind, branching/decision share and lead change/drama with intervals.
+def summarize_cells(games: pd.DataFrame, events: pd.DataFrame | None = None,
+                    threshold: float = UNFINISHED_THRESHOLD, margin: float = MARGIN) -> pd.DataFrame:
+    """One row per cell: advantage, decisiveness and length with intervals, unfinished share and flag,
+    the verdict in words, per-seat win shares, victory kinds, captures, Ludii's measures.
 
     ``events`` (the simulation's event table) fills branching factor, decision share, lead
     changes and drama when the games table lacks them.
@@ -149,30 +180,57 @@ def summarize_cells(games: pd.DataFrame, events: pd.DataFrame | None = None) -> 
         key = key if isinstance(key, tuple) else (key,)
         row: dict[str, object] = dict(zip(keys, key, strict=True))
         row["label"] = cell_label(row, varying)
-        row.update(summarize_games(g))
+        row.update(summarize_games(g, threshold=threshold, margin=margin))
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def summarize_games(g: pd.DataFrame) -> dict[str, float]:
-    """All the measures of one group of games (no error rows), as a flat dict."""
+def summarize_games(g: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD, margin: float = MARGIN) -> dict:
+    """All the measures of one group of (normalized, error-free) games, as a flat dict."""
+    if "outcome" not in g.columns:
+        g = normalize(g)
+    seats = seats_of(g)
     n = len(g)
-    white = int((g["winner"] == "white").sum())
-    black = int((g["winner"] == "black").sum())
-    out: dict[str, float] = {"games": n, "white_wins": white, "black_wins": black, "no_winner": n - white - black}
-    for side, k in (("white", white), ("black", black)):
+    outcome = g["outcome"]
+    decided = int((outcome == "win").sum())
+    draws = int((outcome == "draw").sum())
+    unfinished = int((outcome == "unfinished").sum())
+    out: dict[str, object] = {"games": n, "decided": decided, "draws": draws, "unfinished": unfinished}
+    wins = {s: int(((outcome == "win") & (g["winner"] == s)).sum()) for s in seats}
+    for side, k in wins.items():
         lo, hi = wilson_interval(k, n)
-        out[f"{side}_rate"], out[f"{side}_low"], out[f"{side}_high"] = k / n, lo, hi
-    out["balance"] = 1 - abs(out["white_rate"] - out["black_rate"])
-    decided = white + black
-    out["completion"] = decided / n
-    out["completion_low"], out["completion_high"] = wilson_interval(decided, n)
-    timeouts = int((g["victory"] == "unfinished").sum())
-    out["timeouts"] = timeouts
-    out["timeout_rate"] = timeouts / n
-    for kind in VICTORIES:
+        out[f"{side}_wins"] = k
+        out[f"{side}_rate"], out[f"{side}_low"], out[f"{side}_high"] = k / n, lo, hi  # share of all games
+    out["no_winner"] = n - decided
+    first = wins[seats[0]]
+    out["advantage"] = first / decided if decided else math.nan  # the first seat's share of decided games
+    out["advantage_low"], out["advantage_high"] = wilson_interval(first, decided)
+    finished = decided + draws
+    points = first + draws / len(seats)
+    out["score"] = points / finished if finished else math.nan  # draws as 1/k (a half for two seats)
+    out["score_low"], out["score_high"] = wilson_interval(points, finished) if finished else (math.nan, math.nan)
+    out["decisive"] = decided / n
+    out["decisive_low"], out["decisive_high"] = wilson_interval(decided, n)
+    out["completion"] = out["decisive"]  # the older name of the share decided
+    out["completion_low"], out["completion_high"] = out["decisive_low"], out["decisive_high"]
+    out["unfinished_rate"] = unfinished / n
+    out["unfinished_low"], out["unfinished_high"] = wilson_interval(unfinished, n)
+    out["flagged"] = unfinished / n > threshold
+    out["timeouts"] = unfinished
+    out["timeout_rate"] = unfinished / n
+    out["verdict"] = cell_verdict(out, seats, threshold, margin)
+    # the older single number, now over decided games and never for a flagged cell (it read 1.000 for a cell
+    # whose games all hit the cap): 1 - |first seat's share - second seat's share| of the decided games
+    second = wins[seats[1]] if len(seats) > 1 else 0
+    out["balance"] = (math.nan if out["flagged"] or not decided
+                      else 1 - abs(first - second) / decided)
+    for kind in (*[k for k in VICTORIES if k not in ("draw", "unfinished")],
+                 *sorted(set(map(str, g["victory"])) - set(VICTORIES)), "draw", "unfinished"):
         out[f"share_{kind}"] = float((g["victory"] == kind).mean())
-    plies = g["plies"].astype(float)
+    km = length_summary(g["length"].astype(float), (outcome != "unfinished").to_numpy())
+    out["length_median"], out["length_low"], out["length_high"] = km.median, km.low, km.high
+    out["length_q1"], out["length_q3"] = km.q1, km.q3
+    plies = g["plies"].astype(float)  # raw plies, capped games at the cap: descriptive only, not a length estimate
     out["plies_mean"], out["plies_low"], out["plies_high"] = _non_negative(mean_interval(plies))
     out["plies_median"] = float(plies.median())
     out["plies_q1"], out["plies_q3"] = (float(q) for q in plies.quantile([0.25, 0.75]))
@@ -185,6 +243,28 @@ def summarize_games(g: pd.DataFrame) -> dict[str, float]:
         if col in g.columns and g[col].notna().any():
             out[col], out[f"{col}_low"], out[f"{col}_high"] = _non_negative(mean_interval(g[col].astype(float)))
     return out
+
+
+def cell_verdict(row: dict, seats: Sequence[str], threshold: float = UNFINISHED_THRESHOLD,
+                 margin: float = MARGIN) -> str:
+    """The cell's balance in words; "balanced" only with enough finished games and a narrow interval."""
+    first, fair = seats[0].capitalize(), 1 / len(seats)
+    share = row["unfinished"] / row["games"] if row["games"] else math.nan
+    if share > threshold:
+        return (f"unfinished: {100 * share:.0f}% of games hit the cap (over {100 * threshold:.0f}%), "
+                "no balance verdict")
+    if not row["decided"]:
+        return "no decided game: no balance verdict"
+    lo, hi = row["advantage_low"], row["advantage_high"]
+    if lo > fair:
+        return f"favours {first} ({100 * row['advantage']:.0f}% of decided games)"
+    if hi < fair:
+        other = seats[1].capitalize() if len(seats) == 2 else f"the seats after {first}"
+        return f"favours {other} ({first} {100 * row['advantage']:.0f}% of decided games)"
+    if fair - margin <= lo and hi <= fair + margin:
+        return f"balanced (within {100 * margin:.0f} points of {100 * fair:.0f}%)"
+    return (f"no clear advantage, too few decided games to call it balanced "
+            f"(interval {100 * lo:.0f}–{100 * hi:.0f}%)")
 
 
 def _non_negative(interval: tuple[float, float, float]) -> tuple[float, float, float]:

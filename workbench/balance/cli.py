@@ -7,11 +7,12 @@ when not given, from the sibling ``FILE.events.parquet`` that ``simulate --event
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 import pandas as pd
+
+from workbench.cliargs import Parser, number
 
 from .report import build_report
 from .stats import BalanceError
@@ -39,23 +40,50 @@ def read_table(path: Path, what: str) -> pd.DataFrame:
         raise BalanceError(f"{path}: cannot read the {what} table ({exc})") from exc
 
 
+def read_manifest(path: Path) -> dict | None:
+    """The batch manifest ``simulate`` stores in its Parquet parts (its ``max_plies`` is the cap), if any."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    parts = sorted(path.glob("part-*.parquet")) if path.is_dir() else [path] if path.suffix == ".parquet" else []
+    for part in parts:
+        try:
+            meta = pq.read_schema(part).metadata or {}
+        except Exception:  # noqa: BLE001 - an unreadable part is reported by read_table, not here
+            continue
+        value = meta.get(b"workbench.run")
+        if value is not None:
+            try:
+                return json.loads(value.decode("utf-8", "replace"))
+            except ValueError:
+                return None
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse arguments, build the report, print where it went; plain-words error and exit 1 on bad input."""
-    parser = argparse.ArgumentParser(prog="python -m workbench report", description=__doc__.splitlines()[0])
+    parser = Parser(prog="python -m workbench report", description=__doc__.splitlines()[0])
     parser.add_argument("games", type=Path, help="games table written by `python -m workbench simulate` (Parquet)")
     parser.add_argument("--out", type=Path, required=True, help="directory for report.html, report.md and figures/")
     parser.add_argument("--events", type=Path, default=None, help="events table (default: a sibling file if present)")
     parser.add_argument("--correction", choices=("holm", "bh", "none"), default="holm",
                         help="multiple-comparison correction (default holm)")
-    parser.add_argument("--alpha", type=float, default=0.05, help="significance level after correction")
+    parser.add_argument("--alpha", type=number(0.0, 0.5, open_low=True), default=0.05,
+                        help="significance level after correction (more than 0, at most 0.5)")
     parser.add_argument("--title", default="TerraFeud balance report")
+    parser.add_argument("--threshold", type=float, default=0.2,
+                        help="share of unfinished games over which a cell gets no balance verdict (default 0.2)")
+    parser.add_argument("--mixed-caps", choices=("refuse", "warn"), default="refuse",
+                        help="a table whose games have different caps: refuse (default) or warn loudly and pool")
     args = parser.parse_args(argv)
     try:
         games = read_table(args.games, "games")
         events_path = args.events or sibling_events(args.games)
         events = read_table(events_path, "events") if events_path else None
         report = build_report(games, events, title=args.title, correction=args.correction, alpha=args.alpha,
-                              source=str(args.games))
+                              source=str(args.games), threshold=args.threshold, manifest=read_manifest(args.games),
+                              mixed_caps=args.mixed_caps)
         html_path, md_path = report.write(args.out)
     except BalanceError as exc:
         print(f"report: {exc}", file=sys.stderr)
@@ -63,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     cells, comps = len(report.summary), len(report.comparisons)
     print(f"wrote {html_path} and {md_path} ({cells} cell{'s' * (cells != 1)}, "
           f"{comps} comparison{'s' * (comps != 1)})")
+    if report.study is not None:
+        for line in (*report.study.warnings, report.study.sentence()):
+            print("  " + line)
     for c in report.comparisons:
         print("  " + c.verdict())
     return 0

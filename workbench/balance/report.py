@@ -23,11 +23,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from . import curves, usage  # noqa: E402
+from . import curves, palette, power, skill, usage  # noqa: E402
 from .cells import (  # noqa: E402
     KINDS,
     SIDES,
-    VICTORIES,
     _is_missing,
     cell_columns,
     check_games,
@@ -36,9 +35,7 @@ from .cells import (  # noqa: E402
 )
 from .compare import CORRECTION_NAMES, Comparison, compare_toggles, variant_name  # noqa: E402
 from .stats import BalanceError  # noqa: E402
-
-VICTORY_COLOURS = {"destroyed": "#b2182b", "checkmate": "#ef8a62", "castle": "#67a9cf", "draw": "#999999",
-                   "unfinished": "#dddddd"}
+from .table import UNFINISHED_THRESHOLD, Study, length_unit, seats_of, study_of  # noqa: E402
 
 
 @dataclass
@@ -50,6 +47,7 @@ class Section:
     table: pd.DataFrame | None = None
     figures: list[tuple[str, bytes]] = field(default_factory=list)  # (file stem, PNG)
     extra_tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)  # (caption, table) after the first
+    table_html: str | None = None  # the table drawn by hand (greyed entries) in the HTML page
 
 
 @dataclass
@@ -60,6 +58,7 @@ class Report:
     sections: list[Section]
     summary: pd.DataFrame
     comparisons: list[Comparison]
+    study: Study | None = None
 
     def html(self) -> str:
         """The whole report as one HTML page with every figure embedded."""
@@ -67,8 +66,11 @@ class Report:
                  f"<style>{_CSS}</style></head><body><h1>{html.escape(self.title)}</h1>"]
         for s in self.sections:
             parts.append(f"<h2>{html.escape(s.title)}</h2>")
-            parts.extend(f"<p>{html.escape(p)}</p>" for p in s.paragraphs)
-            if s.table is not None:
+            parts.extend(f"<p class='warn'>{html.escape(p)}</p>" if p.startswith(("WARNING", "⚠"))
+                         else f"<p>{html.escape(p)}</p>" for p in s.paragraphs)
+            if s.table_html is not None:
+                parts.append("<div class='scroll'>" + s.table_html + "</div>")
+            elif s.table is not None:
                 parts.append("<div class='scroll'>" + s.table.to_html(index=False, border=0, classes="t", na_rep="–")
                              + "</div>")
             for caption, table in s.extra_tables:
@@ -116,7 +118,9 @@ _CSS = ("body{font-family:system-ui,sans-serif;max-width:1300px;margin:2em auto;
         "table.t{border-collapse:collapse;font-size:13px;margin:1em 0}"
         "table.t th,table.t td{padding:3px 8px;border-bottom:1px solid #ddd;text-align:right}"
         "table.t td:first-child,table.t th:first-child{text-align:left}"
-        "img{max-width:100%}figure{margin:1em 0}")
+        "img{max-width:100%}figure{margin:1em 0}"
+        "table.usage td.dead,table.usage tr.dead td{color:#aaa}"
+        "p.warn{background:#fff3cd;border-left:4px solid #d95f02;padding:.4em .8em}")
 
 
 def markdown_table(df: pd.DataFrame) -> str:
@@ -144,21 +148,24 @@ def _interval(x: float, lo: float, hi: float, pct: bool = True, digits: int = 1)
     return f"{x:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
-def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
-    """The human-readable summary: one row per cell, intervals in brackets, percentages."""
+def summary_table(summary: pd.DataFrame, seats: Sequence[str] = SIDES, unit: str = "plies") -> pd.DataFrame:
+    """The human-readable summary: one row per cell, the three quantities with intervals, the verdict."""
+    first = seats[0].capitalize()
     rows = []
     for r in summary.to_dict("records"):
         row = {
-            "cell": r["label"], "games": r["games"],
-            "White win % [95% CI]": _interval(r["white_rate"], r["white_low"], r["white_high"]),
-            "Black win % [95% CI]": _interval(r["black_rate"], r["black_low"], r["black_high"]),
-            "balance": f"{r['balance']:.3f}",
-            "completion %": _pct(r["completion"]),
-            "timeouts": r["timeouts"],
-            **{f"{k} %": _pct(r[f"share_{k}"]) for k in ("destroyed", "checkmate", "castle")},
-            "plies mean [CI]": _interval(r["plies_mean"], r["plies_low"], r["plies_high"], pct=False),
-            "plies median (Q1–Q3)": f"{r['plies_median']:.0f} ({r['plies_q1']:.0f}–{r['plies_q3']:.0f})",
+            "cell": r["label"], "games": r["games"], "verdict": r["verdict"],
+            f"{first} share of decided % [95% CI]": _interval(r["advantage"], r["advantage_low"], r["advantage_high"]),
+            f"{first} score % (draws half)": _interval(r["score"], r["score_low"], r["score_high"]),
+            "decided % [95% CI]": _interval(r["decisive"], r["decisive_low"], r["decisive_high"]),
+            "draws": r["draws"],
+            "unfinished % [95% CI]": ("⚠ " if r["flagged"] else "")
+            + _interval(r["unfinished_rate"], r["unfinished_low"], r["unfinished_high"]),
+            f"median {unit} [95% CI] (KM)": _km(r["length_median"], r["length_low"], r["length_high"]),
+            "quartiles (KM)": f"{_km_point(r['length_q1'])}–{_km_point(r['length_q3'])}",
         }
+        for side in seats:
+            row[f"{side.capitalize()} win % of all games"] = _pct(r[f"{side}_rate"])
         for col, name, digits in (("mean_branching", "branching", 1), ("decision_share", "decision %", 1),
                                   ("lead_changes", "lead changes", 2), ("drama", "drama", 3)):
             if col in r and not _missing(r.get(col)):
@@ -168,6 +175,19 @@ def summary_table(summary: pd.DataFrame) -> pd.DataFrame:
                     row[name] = _interval(r[col], r[f"{col}_low"], r[f"{col}_high"], pct=False, digits=digits)
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _km_point(x: float) -> str:
+    return "–" if x is None or math.isnan(x) else ("cap+" if math.isinf(x) else f"{x:.0f}")
+
+
+def _km(x: float, lo: float, hi: float) -> str:
+    """A Kaplan-Meier median with its interval; ``not reached`` when over half the games hit the cap."""
+    if x is None or math.isnan(x):
+        return "–"
+    if math.isinf(x):
+        return "not reached (over half cut)"
+    return f"{x:.0f} [{_km_point(lo)}, {_km_point(hi)}]"
 
 
 def _missing(v: Any) -> bool:
@@ -186,15 +206,35 @@ def captures_table(summary: pd.DataFrame) -> pd.DataFrame | None:
 
 
 def comparisons_frame(comparisons: Sequence[Comparison]) -> pd.DataFrame:
-    """The comparisons as a readable table."""
-    return pd.DataFrame([{
-        "variant": c.name, "baseline": c.baseline if not isinstance(c.baseline, bool) else ("on" if c.baseline else "off"),
-        "games": f"{c.games_variant} vs {c.games_baseline}",
-        "White win %": f"{100 * c.white_variant:.1f} vs {100 * c.white_baseline:.1f}",
-        "diff [95% CI]": f"{100 * c.diff:+.1f} [{100 * c.low:.1f}, {100 * c.high:.1f}]",
-        "test": c.test, "p": f"{c.p_value:.4f}", "p adjusted": f"{c.p_adjusted:.4f}",
-        "plies diff [95% CI]": f"{c.length_diff:+.1f} [{c.length_low:.1f}, {c.length_high:.1f}]",
-    } for c in comparisons])
+    """The comparisons as a readable table: the three quantities side by side, and what moved."""
+    def med(x: float) -> str:
+        return "not reached" if math.isinf(x) else ("–" if math.isnan(x) else f"{x:.0f}")
+    rows = []
+    for c in comparisons:
+        seat = c.seat.capitalize()
+        rows.append({
+            "variant": c.name, "baseline": c.baseline if not isinstance(c.baseline, bool) else ("on" if c.baseline else "off"),
+            "games": f"{c.games_variant} vs {c.games_baseline}", "moved": ", ".join(c.moved()) or "nothing clear",
+            "decided %": f"{100 * c.dec_variant:.1f} vs {100 * c.dec_baseline:.1f}",
+            "decided diff [95% CI]": f"{100 * c.dec_diff:+.1f} [{100 * c.dec_low:.1f}, {100 * c.dec_high:.1f}]",
+            "p adj (decided)": _pfmt(c.dec_p_adjusted),
+            f"{seat} share of decided %": f"{100 * c.adv_variant:.1f} vs {100 * c.adv_baseline:.1f}",
+            "advantage diff [95% CI]": f"{100 * c.diff:+.1f} [{100 * c.low:.1f}, {100 * c.high:.1f}]",
+            "p adj (advantage)": _pfmt(c.p_adjusted),
+            f"median {c.unit}": f"{med(c.median_variant)} vs {med(c.median_baseline)}",
+            "p adj (log-rank)": _pfmt(c.length_p_adjusted),
+            "unfinished %": f"{100 * c.unfinished_variant:.0f} vs {100 * c.unfinished_baseline:.0f}",
+            "could not see (points)": f"decided < {_ceil_pts(c.dec_detectable)}, advantage < {_ceil_pts(c.adv_detectable)}",
+        })
+    return pd.DataFrame(rows)
+
+
+def _pfmt(p: float) -> str:
+    return "–" if math.isnan(p) else ("< 0.001" if p < 0.001 else f"{p:.3f}")
+
+
+def _ceil_pts(d: float) -> str:
+    return "–" if math.isnan(d) else f"{math.ceil(100 * d)}"
 
 
 def _png(fig: plt.Figure) -> bytes:
@@ -208,76 +248,133 @@ def _height(n: int) -> float:
     return max(2.2, 0.45 * n + 1.2)
 
 
-def plot_win_rates(summary: pd.DataFrame) -> bytes:
-    """White and Black win rates per cell with 95% Wilson interval bars."""
+def _marker(ax: Any, x: float, y: float, err: tuple[float, float], colour: str, filled: bool = True,
+            axis: str = "x", label: str | None = None) -> None:
+    """A point with its interval: filled when it is the finding (significant), open otherwise."""
+    lo, hi = (0.0 if math.isnan(e) else max(0.0, e) for e in err)
+    kw = {"fmt": "o", "color": colour, "capsize": 3, "mfc": colour if filled else "white", "mec": colour, "label": label}
+    if axis == "x":
+        ax.errorbar([x], [y], xerr=[[lo], [hi]], **kw)
+    else:
+        ax.errorbar([x], [y], yerr=[[lo], [hi]], **kw)
+
+
+def plot_advantage(summary: pd.DataFrame, seats: Sequence[str] = SIDES, threshold: float = 0.2) -> bytes:
+    """Per cell, side by side: the first seat's share of decided games (orange) and the share decided
+    (green), 95% Wilson intervals; a cell over the unfinished threshold is drawn open and marked."""
     n = len(summary)
-    fig, ax = plt.subplots(figsize=(8, _height(n)))
-    y = range(n)
-    for side, colour, shift in (("white", "#444444", -0.15), ("black", "#c0392b", 0.15)):
-        rate = summary[f"{side}_rate"]
-        err = [(rate - summary[f"{side}_low"]).clip(lower=0), (summary[f"{side}_high"] - rate).clip(lower=0)]
-        ax.errorbar(rate, [v + shift for v in y], xerr=err, fmt="o", color=colour, capsize=3,
-                    label=f"{side.capitalize()} wins")
-    ax.axvline(0.5, color="#bbbbbb", lw=1, ls="--")
-    ax.set_yticks(list(y), summary["label"])
-    ax.invert_yaxis()
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_xlabel("win rate (95% Wilson interval)")
-    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=8, frameon=False)
+    fig, axes = plt.subplots(1, 2, figsize=(10, _height(n)), sharey=True)
+    first = seats[0].capitalize()
+    for i, r in enumerate(summary.to_dict("records")):
+        if not math.isnan(r["advantage"]):
+            _marker(axes[0], r["advantage"], i, (r["advantage"] - r["advantage_low"], r["advantage_high"] - r["advantage"]),
+                    palette.FIRST, filled=not r["flagged"])
+        _marker(axes[1], r["decisive"], i, (r["decisive"] - r["decisive_low"], r["decisive_high"] - r["decisive"]),
+                palette.DECIDED)
+        axes[1].barh([i], [r["unfinished_rate"]], left=[1 - r["unfinished_rate"]], color=palette.UNFINISHED, height=0.5)
+    axes[0].axvline(1 / len(seats), color=palette.REFERENCE, lw=1, ls="--")
+    labels = [("⚠ " if f else "") + lab for lab, f in zip(summary["label"], summary["flagged"], strict=True)]
+    axes[0].set_yticks(range(n), labels)
+    axes[0].set_ylim(n - 0.5, -0.5)
+    axes[0].set_xlim(-0.02, 1.02)
+    axes[1].set_xlim(-0.02, 1.02)
+    axes[0].set_xlabel(f"{first}'s share of decided games")
+    axes[1].set_xlabel("share decided (grey bar: unfinished)")
+    axes[0].set_title(f"advantage; open + ⚠ = over {100 * threshold:.0f}% unfinished, no verdict", fontsize=9)
+    axes[1].set_title("decisiveness", fontsize=9)
+    fig.suptitle("95% Wilson intervals", fontsize=8, y=0.01, va="bottom")
+    fig.tight_layout()
     return _png(fig)
 
 
 def plot_victory_kinds(summary: pd.DataFrame) -> bytes:
-    """How games ended, per cell, as stacked bars of shares."""
+    """How games ended, per cell, as stacked bars of shares: decided kinds in greens, draws, unfinished."""
     n = len(summary)
+    kinds = [c[len("share_"):] for c in summary.columns if c.startswith("share_")]
+    decided = [k for k in kinds if k not in ("draw", "unfinished")]
     fig, ax = plt.subplots(figsize=(8, _height(n)))
     left = pd.Series(0.0, index=summary.index)
-    for kind in VICTORIES:
-        share = summary[f"share_{kind}"]
-        ax.barh(summary["label"], share, left=left, color=VICTORY_COLOURS[kind], label=kind)
+    colours = {k: palette.DECIDED_SHADES[i % len(palette.DECIDED_SHADES)] for i, k in enumerate(decided)}
+    colours.update(draw=palette.DRAW, unfinished=palette.UNFINISHED)
+    for kind in [*decided, "draw", "unfinished"]:
+        if f"share_{kind}" not in summary.columns:
+            continue
+        share = summary[f"share_{kind}"].fillna(0.0)
+        ax.barh(summary["label"], share, left=left, color=colours[kind], label=kind, edgecolor="white", lw=0.5)
         left = left + share
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
-    ax.set_xlabel("share of games")
-    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(VICTORIES), fontsize=8, frameon=False)
+    ax.set_xlabel("share of games (greens: decided, by victory kind)")
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=min(6, len(kinds)), fontsize=8, frameon=False)
     return _png(fig)
 
 
-# matplotlib 3.10 renamed boxplot's ``vert=False`` to ``orientation="horizontal"`` (3.13 drops the old name).
-_HORIZONTAL: dict[str, Any] = ({"orientation": "horizontal"}
-                               if tuple(int(x) for x in matplotlib.__version__.split(".")[:2]) >= (3, 10)
-                               else {"vert": False})
+def plot_lengths(games: pd.DataFrame, summary: pd.DataFrame, keys: list[str], cap: int | None = None,
+                 unit: str = "plies", columns: int = 4) -> bytes:
+    """Kaplan-Meier survival curves of game length, one small panel per cell on shared axes: the share
+    of games still running against length, with its 95% band; capped games are censored, the cap a
+    grey line, the median a dot. Not box plots: those stop at the cap and hide the distribution."""
+    from .survival import km_curve
 
-
-def plot_lengths(games: pd.DataFrame, summary: pd.DataFrame, keys: list[str]) -> bytes:
-    """Game-length distributions (plies) per cell as box plots."""
-    data = []
-    for r in summary.to_dict("records"):
+    n = len(summary)
+    cols = min(columns, n)
+    rows = math.ceil(n / cols)
+    fig, axes = plt.subplots(rows, cols, squeeze=False, sharex=True, sharey=True, figsize=(3.2 * cols, 2.5 * rows))
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    for ax, r in zip(axes.flat, summary.to_dict("records"), strict=False):
         mask = pd.Series(True, index=games.index)
         for k in keys:
             mask &= games[k].map(lambda v: "none" if _missing(v) else v) == r[k]
-        data.append(games.loc[mask, "plies"].astype(float).to_numpy())
-    fig, ax = plt.subplots(figsize=(8, _height(len(data))))
-    ax.boxplot(data, showmeans=True, **_HORIZONTAL)
-    ax.set_yticks(range(1, len(data) + 1), summary["label"])
-    ax.invert_yaxis()
-    ax.set_xlabel("game length (plies); triangle = mean")
+        g = games[mask]
+        curve = km_curve(g["length"].astype(float), (g["outcome"] != "unfinished").to_numpy())
+        ax.step(curve["time"], curve["survival"], where="post", color=palette.LENGTH, lw=1.5)
+        ax.fill_between(curve["time"], curve["low"], curve["high"], step="post", color=palette.LENGTH, alpha=0.15, lw=0)
+        if cap is not None and unit == "plies":
+            ax.axvline(cap, color=palette.UNFINISHED, lw=2)
+        if math.isfinite(r["length_median"]):
+            ax.plot([r["length_median"]], [0.5], "o", color=palette.LENGTH, ms=4)
+        ax.axhline(0.5, color=palette.REFERENCE, lw=0.5, ls=":")
+        ax.set_ylim(0, 1.02)
+        ax.set_title(("⚠ " if r["flagged"] else "") + r["label"] + f"\n{100 * r['unfinished_rate']:.0f}% unfinished",
+                     fontsize=8)
+    for ax in axes[-1]:
+        ax.set_xlabel(f"game length ({unit})")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("share still running")
+    fig.suptitle("Kaplan-Meier length curves (95% band); grey line = the cap; dot = median", fontsize=9)
+    fig.tight_layout()
     return _png(fig)
 
 
 def plot_comparisons(comparisons: Sequence[Comparison]) -> bytes:
-    """Forest plot: change in White's win rate (points) per comparison with 95% intervals."""
-    fig, ax = plt.subplots(figsize=(8, _height(len(comparisons))))
+    """Forest plot in three panels, one per quantity: change in decisiveness (green), in the first seat's
+    share of decided games (orange), in median length (blue); filled = significant after correction."""
+    m = len(comparisons)
+    fig, axes = plt.subplots(1, 3, figsize=(12, _height(m)), sharey=True)
     for i, c in enumerate(comparisons):
-        colour = "#c0392b" if c.significant else "#444444"
-        ax.errorbar([100 * c.diff], [i], xerr=[[max(0.0, 100 * (c.diff - c.low))], [max(0.0, 100 * (c.high - c.diff))]],
-                    fmt="o",
-                    color=colour, capsize=3)
-    ax.axvline(0, color="#bbbbbb", lw=1)
-    ax.set_yticks(range(len(comparisons)),
-                  [f"{c.name} vs {variant_name(c.column, c.baseline).lower()}" for c in comparisons])
-    ax.set_ylim(len(comparisons) - 0.5, -0.5)
-    ax.set_xlabel("change in White win rate, points (95% Newcombe interval; red = significant)")
+        _marker(axes[0], 100 * c.dec_diff, i, (100 * (c.dec_diff - c.dec_low), 100 * (c.dec_high - c.dec_diff)),
+                palette.DECIDED, c.decisive_significant)
+        if not math.isnan(c.diff):
+            _marker(axes[1], 100 * c.diff, i, (100 * (c.diff - c.low), 100 * (c.high - c.diff)), palette.FIRST,
+                    c.significant)
+        if not math.isnan(c.length_diff):
+            err = ((c.length_diff - c.length_low, c.length_high - c.length_diff) if not math.isnan(c.length_low)
+                   else (0.0, 0.0))
+            _marker(axes[2], c.length_diff, i, err, palette.LENGTH, c.length_significant)
+    for ax in axes:
+        ax.axvline(0, color=palette.REFERENCE, lw=0.8)
+    axes[0].set_yticks(range(m), [f"{c.name} vs {variant_name(c.column, c.baseline).lower()}" for c in comparisons])
+    axes[0].set_ylim(m - 0.5, -0.5)
+    seat = comparisons[0].seat.capitalize() if comparisons else "first seat"
+    axes[0].set_xlabel("decided games, points")
+    axes[1].set_xlabel(f"{seat}'s share of decided games, points")
+    axes[2].set_xlabel(f"median length, {comparisons[0].unit if comparisons else 'plies'}")
+    axes[0].set_title("decisiveness", fontsize=9)
+    axes[1].set_title("advantage", fontsize=9)
+    axes[2].set_title("length (KM median)", fontsize=9)
+    fig.suptitle("Variant minus baseline, 95% intervals; filled = significant after correction", fontsize=9)
+    fig.tight_layout()
     return _png(fig)
 
 
@@ -296,7 +393,7 @@ def heatmap_section(games: pd.DataFrame, events: pd.DataFrame | None) -> Section
         drawn, words = board_rules(games)
         moved = words.startswith("the games' board") and "season" in games.columns and games["season"].nunique() == 1
         if moved:  # one season and the games' own crossings: draw those (the default draws the classic ones)
-            from workbench.engine import make_game
+            from workbench.games.terrafeud.engine import make_game
 
             result = heat.batch_heatmaps(games, events, state=make_game(drawn).state_from_pieces({}))
         else:
@@ -340,66 +437,91 @@ def curves_section(games: pd.DataFrame) -> Section | None:
     columns = curves.curve_parameters(games)
     if not columns:
         return None
-    section = Section("Response curves", ["For each numeric rule parameter with three or more values: White's win "
-                                          "rate and the share of games with a winner (95% Wilson intervals) and the "
-                                          "mean game length (95% t-interval) against the value, pooled over the "
-                                          "other columns; the red square is the rulebook value."])
+    section = Section("Response curves", ["For each numeric rule parameter with three or more values: the first "
+                                          "seat's share of decided games and the share of games decided (95% Wilson "
+                                          "intervals) and the Kaplan-Meier median length (95% interval) against the "
+                                          "value, pooled over the other columns; the black square outline is the "
+                                          "rulebook value."])
     tables = []
     for column in columns:
         curve = curves.response_curve(games, column)
-        section.paragraphs.append(curves.curve_sentence(column, curve))
-        section.figures.append((f"curve_{column}", curves.plot_response_curve(column, curve)))
+        section.paragraphs.append(curves.curve_sentence(column, curve, seats_of(games)[0], length_unit(games)))
+        section.figures.append((f"curve_{column}", curves.plot_response_curve(column, curve, seats_of(games)[0])))
         tables.append(pd.DataFrame({
             "parameter": column, "value": curve["value"], "games": curve["games"],
-            "White win % [95% CI]": [_interval(r, lo, hi) for r, lo, hi in
-                                     zip(curve["white_rate"], curve["white_low"], curve["white_high"], strict=True)],
+            "first seat's share of decided % [95% CI]": [
+                _interval(r, lo, hi) for r, lo, hi in
+                zip(curve["advantage"], curve["advantage_low"], curve["advantage_high"], strict=True)],
             "decisive % [95% CI]": [_interval(r, lo, hi) for r, lo, hi in
                                     zip(curve["decisive"], curve["decisive_low"], curve["decisive_high"], strict=True)],
-            "plies mean [CI]": [_interval(r, lo, hi, pct=False) for r, lo, hi in
-                                zip(curve["plies_mean"], curve["plies_low"], curve["plies_high"], strict=True)],
+            "median length [95% CI] (KM)": [_km(r, lo, hi) for r, lo, hi in
+                                            zip(curve["length_median"], curve["length_low"], curve["length_high"],
+                                                strict=True)],
+            "unfinished %": [_pct(x) for x in curve["unfinished"]],
         }))
     section.table = pd.concat(tables, ignore_index=True)
     return section
 
 
 def usage_table(summary: pd.DataFrame) -> pd.DataFrame:
-    """The per-cell rule usage as a readable long table (one row per cell and rule)."""
-    return pd.DataFrame({
-        "cell": summary["label"], "rule": summary["rule"].map(usage.rule_words),
-        "per game [95% CI]": [_interval(m, lo, hi, pct=False, digits=2) for m, lo, hi in
-                              zip(summary["mean"], summary["low"], summary["high"], strict=True)],
-        "White / Black per game": [f"{w:.2f} / {b:.2f}" for w, b in
-                                   zip(summary["white_mean"], summary["black_mean"], strict=True)],
-        "games fired % [95% CI]": [_interval(r, lo, hi) for r, lo, hi in
-                                   zip(summary["share"], summary["share_low"], summary["share_high"], strict=True)],
-        "dead": summary["dead"].map(lambda d: "dead" if d else ""),
-    })
+    """Rule usage as a rules x cells table (mean uses per game), biggest change across cells first;
+    a dead entry (fired in under 1% of the cell's games) reads ``dead``."""
+    mean, dead = usage.usage_matrix(summary)
+    out = pd.DataFrame({"rule": [usage.rule_words(r) for r in mean.index],
+                        "change across cells": [f"{100 * x:.0f}%" for x in mean["change"]]})
+    for label in mean.columns[1:]:
+        out[label] = [("dead" if d else usage._fmt_rate(float(v))) for v, d in
+                      zip(mean[label], dead[label], strict=True)]
+    return out
+
+
+def usage_table_html(summary: pd.DataFrame) -> str:
+    """The rules x cells table as HTML, dead entries and rules dead everywhere greyed."""
+    mean, dead = usage.usage_matrix(summary)
+    labels = list(mean.columns[1:])
+    head = "".join(f"<th>{html.escape(str(x))}</th>" for x in ["rule", "change across cells", *labels])
+    body = []
+    for rule in mean.index:
+        everywhere = bool(dead.loc[rule].all())
+        cells = [f"<td>{html.escape(usage.rule_words(rule))}</td>", f"<td>{100 * mean.at[rule, 'change']:.0f}%</td>"]
+        for label in labels:
+            d = bool(dead.at[rule, label])
+            text = usage._fmt_rate(float(mean.at[rule, label]))
+            cells.append(f"<td class='dead' title='dead: fired in under 1% of games'>{text}</td>" if d else f"<td>{text}</td>")
+        row_class = " class='dead'" if everywhere else ""
+        body.append(f"<tr{row_class}>" + "".join(cells) + "</tr>")
+    return (f"<table class='t usage'><thead><tr>{head}</tr></thead><tbody>" + "".join(body) + "</tbody></table>")
 
 
 def plot_usage_matrix(summary: pd.DataFrame) -> bytes:
-    """Rules x cells, coloured by the share of games where the rule fired, annotated with the mean per game."""
-    labels = list(dict.fromkeys(summary["label"]))
-    rules = list(dict.fromkeys(summary["rule"]))
+    """Rules x cells, coloured by the share of games where the rule fired (0 to 100%, 0 included),
+    annotated with the mean per game; rows as in the table (biggest change first), dead rules greyed."""
+    mean, dead = usage.usage_matrix(summary)
+    labels = list(mean.columns[1:])
+    rules = list(mean.index)
     share = summary.pivot(index="rule", columns="label", values="share").reindex(index=rules, columns=labels)
-    mean = summary.pivot(index="rule", columns="label", values="mean").reindex(index=rules, columns=labels)
     fig, ax = plt.subplots(figsize=(min(2.0 + 1.3 * len(labels), 16), 0.34 * len(rules) + 1.6))
     im = ax.imshow(share.to_numpy(dtype=float), cmap="Blues", vmin=0, vmax=1, aspect="auto")
-    for i in range(len(rules)):
-        for j in range(len(labels)):
-            v = float(mean.iat[i, j])
-            ax.text(j, i, usage._fmt_rate(v), ha="center", va="center", fontsize=7,
-                    color="white" if float(share.iat[i, j]) > 0.6 else "#222")
+    for i, rule in enumerate(rules):
+        for j, label in enumerate(labels):
+            d = bool(dead.at[rule, label])
+            ax.text(j, i, "dead" if d else usage._fmt_rate(float(mean.at[rule, label])), ha="center", va="center",
+                    fontsize=7, color="#999999" if d else ("white" if float(share.iat[i, j]) > 0.6 else "#222"))
     ax.set_yticks(range(len(rules)), [usage.rule_words(r) for r in rules], fontsize=8)
+    for tick, rule in zip(ax.get_yticklabels(), rules, strict=True):
+        if bool(dead.loc[rule].all()):
+            tick.set_color("#999999")
     ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right", fontsize=8)
-    fig.colorbar(im, ax=ax, shrink=0.8, label="share of games where the rule fired")
-    ax.set_title("Rule usage: colour = share of games fired, number = mean per game", fontsize=9)
+    bar = fig.colorbar(im, ax=ax, shrink=0.8, label="share of games where the rule fired", ticks=[0, 0.25, 0.5, 0.75, 1])
+    bar.ax.set_yticklabels(["0%", "25%", "50%", "75%", "100%"])
+    ax.set_title("Rule usage: colour = share of games fired, number = mean per game; biggest change first", fontsize=9)
     return _png(fig)
 
 
 def board_rules(games: pd.DataFrame) -> tuple[dict[str, Any], str]:
     """The board the location maps are drawn on: the table's own season, bridges and fords when every
     game shares them (a grid over ``bridges`` or ``season`` mixes boards: the classic summer one then)."""
-    from workbench.engine import RulesConfig
+    from workbench.games.terrafeud.engine import RulesConfig
 
     classic: dict[str, Any] = {"season": "summer", "hill": False, "swamp": False}
     rules = dict(classic)
@@ -418,8 +540,8 @@ def board_rules(games: pd.DataFrame) -> tuple[dict[str, Any], str]:
 def plot_rule_locations(locations: dict[str, Any], games: int, columns: int = 4,
                         rules: dict[str, Any] | None = None) -> bytes:
     """One board per spatial rule, each hex coloured by how often the rule fired there per game."""
-    from workbench.engine import make_game
-    from workbench.engine.geometry import HEX_NAMES
+    from workbench.games.terrafeud.engine import make_game
+    from workbench.games.terrafeud.engine.geometry import HEX_NAMES
     from workbench.viz.mpl import heatmap
 
     board = make_game(rules or {"season": "summer", "hill": False, "swamp": False}).state_from_pieces({})
@@ -444,7 +566,7 @@ def usage_section(games: pd.DataFrame, events: pd.DataFrame | None, correction: 
     association with winning and where spatial rules fire."""
     section = Section("Rule usage")
     if not usage.rule_names(games):
-        section.paragraphs.append("Skipped: the games table has no rule counters (rule_<name>_white/_black).")
+        section.paragraphs.append("Skipped: the games table has no rule counters (rule_<name>_<seat> columns).")
         return section
     summary = usage.usage_summary(games)
     corr = CORRECTION_NAMES[correction]
@@ -471,7 +593,12 @@ def usage_section(games: pd.DataFrame, events: pd.DataFrame | None, correction: 
             f"against 50%, {corr}-corrected). This is an association, not a cause: a side that is ahead may "
             "simply get more chances to use a rule (and a side under threat more often is usually losing).")
         section.paragraphs += usage.association_sentences(assoc, alpha=alpha)
+    section.paragraphs.append("The table: rules x cells, mean uses per game (both sides), the rules whose use changes "
+                              "most across cells first; 'dead' (greyed) where a rule fired in under "
+                              f"{100 * usage.DEAD_SHARE:.0f}% of the cell's games. Intervals per cell are in "
+                              "workbench.balance.usage.usage_summary.")
     section.table = usage_table(summary)
+    section.table_html = usage_table_html(summary)
     section.figures.append(("rule_usage", plot_usage_matrix(summary)))
     if changes:
         section.figures.append(("rule_usage_changes", plot_usage_changes(changes)))
@@ -528,52 +655,156 @@ def plot_usage_changes(changes: Sequence[usage.UsageChange], top: int = 20) -> b
     return _png(fig)
 
 
+def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, errors: int,
+                  source: str | None) -> Section:
+    """The top of the report: the one cap, loud warnings, how to read the three quantities, the colours."""
+    seats = ", ".join(x.capitalize() for x in study.seats)
+    paragraphs = [*study.warnings,
+                  f"{len(usable)} games of {study.game} ({seats}; {study.first.capitalize()} moves first) in "
+                  f"{len(summary)} cell{'s' if len(summary) != 1 else ''}" + (f" from {source}" if source else "") + "."
+                  + (f" {errors} game{'s' if errors != 1 else ''} ended in an error and "
+                     f"{'are' if errors != 1 else 'is'} left out." if errors else ""),
+                  study.sentence()]
+    flagged = summary[summary["flagged"]]
+    for r in flagged.to_dict("records"):
+        paragraphs.append(f"⚠ {r['label']}: {100 * r['unfinished_rate']:.0f}% of its {r['games']} games are "
+                          f"unfinished (over the {100 * study.threshold:.0f}% threshold): no balance verdict for "
+                          "this cell; raise the cap or read it as 'too long to tell'.")
+    paragraphs += [
+        "Three quantities, kept apart: advantage is the first seat's share of decided games (and its score over "
+        "finished games with a draw as a half); decisiveness is the share of games decided; length is the "
+        "Kaplan-Meier distribution of game length with capped games censored. Shares carry 95% Wilson intervals, "
+        "medians lifelines' 95% intervals. A cell is called balanced only when its advantage interval lies within "
+        "5 points of fair and at most "
+        f"{100 * study.threshold:.0f}% of its games are unfinished. A cell's verdict reads its own 95% interval, "
+        f"uncorrected across the {len(summary)} cells (with many cells one spurious 'favours' is not unusual); "
+        "the comparisons below are corrected.",
+        palette.LEGEND]
+    per_cell = sorted(set(summary["games"].astype(int)))
+    n = per_cell[0]
+    paragraphs.append(power.detectable_sentence(per_cell, n, n, " in decisiveness between two cells"))
+    decided = summary["decided"].astype(int)
+    if decided.min() > 0:
+        d = power.detectable_difference(int(decided.min()), int(decided.min()))
+        if not math.isnan(d):
+            paragraphs.append(f"With {int(decided.min())} decided games in the smallest cell, differences in "
+                              f"advantage under {math.ceil(100 * d)} points between two cells could not be seen "
+                              "(80% power).")
+    return Section("Study", paragraphs)
+
+
+def skill_section(games: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD) -> Section | None:
+    """Advantage against agent strength, and whether each rule's effect grows or shrinks with skill."""
+    if not skill.has_skill_levels(games):
+        return None
+    table = skill.advantage_by_strength(games)
+    seat = seats_of(games)[0]
+    order = skill.pairings(games)
+    paragraphs = [f"The same rule cells at {len(order)} agent strengths ({' < '.join(order)}; the order is assumed "
+                  "from the agents' names, or read from a strength column). The figure shows "
+                  f"{seat.capitalize()}'s share of decided games against strength, per rule cell."]
+    paragraphs += [t.sentence() for t in skill.skill_trends(games)]
+    over = table[table["unfinished"] > threshold]
+    if len(over):
+        paragraphs.append("⚠ Over the unfinished threshold (drawn open; their advantage rests on the games that "
+                          "finished in time): " + "; ".join(f"{p}, {c}: {100 * u:.0f}% unfinished" for p, c, u in
+                                                             zip(over["pairing"], over["cell"], over["unfinished"],
+                                                                 strict=True)) + ".")
+    shown = pd.DataFrame({
+        "agents": table["pairing"], "cell": table["cell"], "games": table["games"], "decided": table["decided"],
+        f"{seat.capitalize()} share of decided % [95% CI]": [_interval(a, lo, hi) for a, lo, hi in
+                                                            zip(table["advantage"], table["low"], table["high"], strict=True)],
+        "unfinished %": [_pct(x) for x in table["unfinished"]],
+    })
+    return Section("Does the verdict depend on skill?", paragraphs, shown,
+                   [("advantage_by_strength", skill.plot_advantage_by_strength(table, seat, threshold))])
+
+
 def build_report(
     games: pd.DataFrame, events: pd.DataFrame | None = None, title: str = "TerraFeud balance report",
     correction: str = "holm", alpha: float = 0.05, n_boot: int = 2000, source: str | None = None,
+    threshold: float = UNFINISHED_THRESHOLD, manifest: dict | None = None, mixed_caps: str = "refuse",
+    max_plies: int | None = None,
 ) -> Report:
-    """Build every section of the report from the tables (nothing is written until ``write``)."""
+    """Build every section of the report from the tables (nothing is written until ``write``).
+
+    ``threshold``: the unfinished share over which a cell gets no balance verdict; ``manifest``: the
+    batch's run record (its ``max_plies`` is the cap when the table has no column); ``max_plies``: the
+    cap the caller played with (the same, for a table fresh from ``simulate``); ``mixed_caps``:
+    ``refuse`` (default) a table whose games have different caps, or ``warn`` loudly and pool them.
+    """
     usable = check_games(games, what="a balance report")
-    summary = summarize_cells(usable, events)
+    if max_plies is not None:
+        if "max_plies" in usable.columns and usable["max_plies"].notna().any() \
+                and set(usable["max_plies"].dropna().astype(int)) != {int(max_plies)}:
+            raise BalanceError(f"max_plies={max_plies} but the table's max_plies column says "
+                               f"{sorted(set(usable['max_plies'].dropna().astype(int)))}")
+        manifest = {**(manifest or {}), "max_plies": int(max_plies)}
+        if "max_plies" not in usable.columns:
+            usable = usable.assign(max_plies=int(max_plies))
+    study = study_of(usable, manifest, mixed_caps=mixed_caps, threshold=threshold)
+    if max_plies is not None:
+        study.cap_source = "given by the caller, as played"
+    summary = summarize_cells(usable, events, threshold=threshold)
     keys = cell_columns(usable)
-    comparisons = compare_toggles(usable, correction=correction, alpha=alpha, n_boot=n_boot)
+    levels = skill.has_skill_levels(usable)  # agent pairings are then the skill question, not a rule comparison
+    comparisons = compare_toggles(usable, correction=correction, alpha=alpha, n_boot=n_boot, threshold=threshold,
+                                  agents=not levels)
     errors = len(games) - len(usable)
-    intro = [f"{len(usable)} games in {len(summary)} cell{'s' if len(summary) != 1 else ''}"
-             + (f" from {source}" if source else "") + "."
-             + (f" {errors} game{'s' if errors != 1 else ''} ended in an error and {'are' if errors != 1 else 'is'} left out."
-                if errors else ""),
-             "Win rates carry 95% Wilson intervals; means carry 95% Student-t intervals. Balance is "
-             "1 - |White win rate - Black win rate|; completion is the share of games with a winner; "
-             "timeouts are games that reached the ply cap. Where the table has them: branching is the mean "
-             "number of legal actions per turn; decision % the share of turns with more than one legal action; "
-             "lead changes how often the leader by the agents' evaluation changed in a game; drama how far "
-             "behind the eventual winner was, on average over the positions they faced (Ludii's measures)."]
-    sections = [Section("Summary", intro, summary_table(summary)),
-                Section("Win rates", figures=[("win_rates", plot_win_rates(summary))]),
-                Section("Victory kinds", figures=[("victory_kinds", plot_victory_kinds(summary))]),
-                Section("Game lengths", figures=[("lengths", plot_lengths(usable, summary, keys))])]
+    sections = [study_section(study, usable, summary, errors, source),
+                Section("Summary", [f"One row per cell; ⚠ marks a cell over {100 * threshold:.0f}% unfinished. Where "
+                                    "the table has them: branching is the mean number of legal actions per turn; "
+                                    "decision % the share of turns with more than one legal action; lead changes how "
+                                    "often the leader by the agents' evaluation changed in a game; drama how far "
+                                    "behind the eventual winner was (Ludii's measures)."],
+                        summary_table(summary, study.seats, study.unit)),
+                Section("Advantage and decisiveness", [r["label"] + ": " + r["verdict"] + "."
+                                                       for r in summary.to_dict("records")],
+                        figures=[("advantage", plot_advantage(summary, study.seats, threshold))]),
+                Section("How games ended", figures=[("victory_kinds", plot_victory_kinds(summary))]),
+                Section("Game length", [
+                    "Kaplan-Meier curves: the share of games still running at each length, capped games censored "
+                    "(they lasted at least the cap), so the curve is not cut short at the cap as a box plot would be.",
+                    *[f"{r['label']}: {_length_words(r, study.unit)}." for r in summary.to_dict("records")]],
+                    figures=[("lengths", plot_lengths(usable, summary, keys, study.cap, study.unit))])]
     if comparisons:
         corr = CORRECTION_NAMES[correction]
-        words = [c.verdict() + "." for c in comparisons] + [c.length_verdict() + "." for c in comparisons]
         sections.append(Section(
             "Comparisons",
-            [f"Each varying toggle or rule parameter value against its rulebook default, pooled over the other columns. p-values are "
-             f"two-proportion z-tests (Fisher's exact test for small counts), {corr}-corrected over "
-             f"{len(comparisons)} comparison{'s' if len(comparisons) != 1 else ''}; significant at {alpha}. "
-             f"Length differences carry percentile bootstrap intervals.", *_start_bound_words(usable), *words],
+            [f"Each varying rule or agent value against its rulebook default, pooled over the other columns, on "
+             "the three quantities apart: decisiveness (share decided) and advantage (first seat's share of decided "
+             "games) by two-proportion z-tests (Fisher's exact test for small counts), length by the log-rank test "
+             f"with a bootstrap interval of the median difference. p-values are {corr}-corrected over all "
+             f"{3 * len(comparisons)} tests; significant at {alpha}. Each sentence names what moved first."
+             + (" Agent pairings are not compared here: the same rule cells at several strengths are the skill "
+                "section's question, and these comparisons pool over the strengths." if levels else ""),
+             *_start_bound_words(usable), *[c.verdict() for c in comparisons],
+             "What these games could not have seen:", *[c.detectable_words() for c in comparisons]],
             comparisons_frame(comparisons), [("comparisons", plot_comparisons(comparisons))]))
     else:
         sections.append(Section("Comparisons", ["No comparison: every toggle, parameter and agent takes one value in "
                                                 "this table."]))
+    level = skill_section(usable, threshold) if levels else None
+    if level is not None:
+        sections.append(level)
+    curve = curves_section(usable)
+    if curve is not None:
+        sections.append(curve)
     captures = captures_table(summary)
     if captures is not None:
         sections.append(Section("Captures", ["Mean pieces lost per game, by side (W/B) and kind."], captures))
     sections.append(heatmap_section(usable, events))
-    curve = curves_section(usable)
-    if curve is not None:
-        sections.insert(5, curve)
     sections.append(usage_section(usable, events, correction=correction, alpha=alpha))
-    return Report(title, sections, summary, comparisons)
+    return Report(title, sections, summary, comparisons, study)
+
+
+def _length_words(r: dict, unit: str) -> str:
+    if math.isinf(r["length_median"]):
+        return (f"median not reached: {100 * r['unfinished_rate']:.0f}% of games hit the cap, so over half "
+                "lasted longer than it")
+    return (f"median {r['length_median']:.0f} {unit} [{_km_point(r['length_low'])}, {_km_point(r['length_high'])}], "
+            f"quartiles {_km_point(r['length_q1'])}–{_km_point(r['length_q3'])}; "
+            f"{100 * r['unfinished_rate']:.0f}% unfinished")
 
 
 def write_report(games: pd.DataFrame, out_dir: str | Path, events: pd.DataFrame | None = None,

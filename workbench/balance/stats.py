@@ -210,11 +210,21 @@ class SPRTResult:
     games: int
     wins: int
     history: list[tuple[int, float]] = field(default_factory=list)  # (games so far, LLR) after each batch
+    skipped: int = 0  # games without a result (undecided ones, when only decided games are tested)
+
+    @property
+    def counted(self) -> int:
+        """Games the test counted: played minus skipped."""
+        return self.games - self.skipped
 
     def sentence(self) -> str:
         """The verdict in plain words, for reports and notebooks."""
-        rate = self.wins / self.games if self.games else math.nan
-        played = f"after {self.games} games ({self.wins} White wins, {rate:.1%})"
+        rate = self.wins / self.counted if self.counted else math.nan
+        if self.skipped:
+            played = (f"after {self.games} games ({self.counted} decided, {self.skipped} undecided left out; "
+                      f"{self.wins} White wins, {rate:.1%} of decided games)")
+        else:
+            played = f"after {self.games} games ({self.wins} White wins, {rate:.1%})"
         if self.decision == "H1":
             return (f"SPRT accepts H1 {played}: White's win rate is nearer {self.p1:.3f} than {self.p0:.3f} "
                     f"(LLR {self.llr:.2f} >= {self.upper:.2f})")
@@ -238,8 +248,9 @@ def sprt(
 ) -> SPRTResult:
     """Play batches until Wald's SPRT decides between ``p = p0`` and ``p = p1`` (or ``p0 + d``).
 
-    ``run_batch(n, offset)`` returns ``n`` outcomes (1 = White won) for games numbered from
-    ``offset`` (so seeds never repeat). The test stops at the first batch whose cumulative
+    ``run_batch(n, offset)`` returns ``n`` outcomes (1 = White won, 0 = lost, ``None`` = no result:
+    left out, so a test of the first seat's share of decided games skips draws and unfinished games)
+    for games numbered from ``offset`` (so seeds never repeat). The test stops at the first batch whose cumulative
     log-likelihood ratio leaves ``[log(beta/(1-alpha)), log((1-beta)/alpha)]``: chess-engine
     testing's way of spending no more games than the question needs. ``alpha`` is the chance of
     accepting H1 when ``p = p0``; ``beta`` of accepting H0 when ``p = p1``.
@@ -253,20 +264,22 @@ def sprt(
         raise BalanceError(f"sprt needs batch >= 1 and max_games >= 1, got batch={batch}, max_games={max_games}")
     lower, upper = sprt_bounds(alpha, beta)
     win_step, loss_step = math.log(p1 / p0), math.log((1 - p1) / (1 - p0))
-    games = wins = 0
+    games = wins = skipped = 0
     llr = 0.0
     history: list[tuple[int, float]] = []
     while games < max_games:
         n = min(batch, max_games - games)
-        outcomes = [int(bool(x)) for x in run_batch(n, games)]
-        if len(outcomes) != n:
-            raise BalanceError(f"sprt: run_batch({n}, {games}) returned {len(outcomes)} outcomes, expected {n}")
+        raw = list(run_batch(n, games))
+        if len(raw) != n:
+            raise BalanceError(f"sprt: run_batch({n}, {games}) returned {len(raw)} outcomes, expected {n}")
+        outcomes = [int(bool(x)) for x in raw if x is not None]
         games += n
+        skipped += n - len(outcomes)
         wins += sum(outcomes)
-        llr = wins * win_step + (games - wins) * loss_step
+        llr = wins * win_step + (games - skipped - wins) * loss_step
         history.append((games, llr))
         if llr >= upper:
-            return SPRTResult("H1", p0, p1, llr, lower, upper, games, wins, history)
+            return SPRTResult("H1", p0, p1, llr, lower, upper, games, wins, history, skipped)
         if llr <= lower:
-            return SPRTResult("H0", p0, p1, llr, lower, upper, games, wins, history)
-    return SPRTResult("inconclusive", p0, p1, llr, lower, upper, games, wins, history)
+            return SPRTResult("H0", p0, p1, llr, lower, upper, games, wins, history, skipped)
+    return SPRTResult("inconclusive", p0, p1, llr, lower, upper, games, wins, history, skipped)

@@ -1,6 +1,7 @@
 """Rule usage: which rules happen in play, which are dead, what a variant does to them, and who uses them.
 
-Reads the ``rule_<name>_white`` / ``rule_<name>_black`` counter columns of the games table and the
+Reads the ``rule_<name>_<seat>`` counter columns of the games table (``rule_ford_stop_white``, or
+``rule_<name>_p1`` for a game whose ``players`` are ``p1,p2``) and the
 ``rules`` field of the events table (``rule@hex`` or ``rule``, comma-separated, per action), both
 written by ``workbench.simulate`` from the engine's counters (INTERFACES.md, issue 12). Like the
 rest of ``workbench.balance`` it never imports the engine: any table with those columns works.
@@ -43,7 +44,6 @@ RULE_WORDS: dict[str, str] = {
 # Rules that happen on a hex; the heatmap draws these first (then any other rule the events place).
 SPATIAL: tuple[str, ...] = ("bridge_stop", "ford_stop", "zone_stop", "swamp_stop", "mine_kill", "coordinated_kill",
                             "ultimatum_kill", "archer_melee_death", "shot", "hill_shot", "zone_attack", "aura_move")
-_COLUMN = re.compile(r"^rule_(.+)_white$")
 
 
 def rule_words(rule: str) -> str:
@@ -55,16 +55,26 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _seats(games: pd.DataFrame) -> tuple[str, ...]:
+    from .table import seats_of
+
+    return seats_of(games)
+
+
 def rule_names(games: pd.DataFrame) -> list[str]:
-    """The rules the table counts (``rule_X_white`` and ``rule_X_black`` present and filled), in column order.
+    """The rules the table counts (``rule_X_<seat>`` present and filled for every seat), in column order.
 
     A table written before the counters existed reads back with those columns empty: no rules.
     """
+    seats = _seats(games)
+    first = re.compile(rf"^rule_(.+)_{re.escape(seats[0])}$")
     out = []
     for col in games.columns:
-        m = _COLUMN.match(str(col))
-        black = f"rule_{m.group(1)}_black" if m else ""
-        if m and black in games.columns and games[col].notna().all() and games[black].notna().all():
+        m = first.match(str(col))
+        if not m:
+            continue
+        columns = [f"rule_{m.group(1)}_{s}" for s in seats]
+        if all(c in games.columns and games[c].notna().all() for c in columns):
             out.append(m.group(1))
     return out
 
@@ -72,14 +82,14 @@ def rule_names(games: pd.DataFrame) -> list[str]:
 def _need_rules(games: pd.DataFrame) -> list[str]:
     rules = rule_names(games)
     if not rules:
-        raise BalanceError("the games table has no rule counters (rule_<name>_white/_black columns); "
+        raise BalanceError("the games table has no rule counters (rule_<name>_<seat> columns); "
                            "simulate with an engine that counts rules (issue 12)")
     return rules
 
 
 def per_game_usage(games: pd.DataFrame, rule: str) -> pd.Series:
-    """Times ``rule`` fired in each game, both sides together."""
-    return games[f"rule_{rule}_white"].astype(float) + games[f"rule_{rule}_black"].astype(float)
+    """Times ``rule`` fired in each game, every seat together."""
+    return sum((games[f"rule_{rule}_{s}"].astype(float) for s in _seats(games)), pd.Series(0.0, index=games.index))
 
 
 def _fmt_rate(x: float) -> str:
@@ -117,11 +127,30 @@ def usage_summary(games: pd.DataFrame) -> pd.DataFrame:
             slo, shi = wilson_interval(fired, n)
             rows.append({**cell, "label": label, "rule": rule, "games": n, "mean": mean,
                          "low": max(0.0, low) if not math.isnan(low) else low, "high": high,
-                         "white_mean": float(g[f"rule_{rule}_white"].mean()),
-                         "black_mean": float(g[f"rule_{rule}_black"].mean()),
+                         **{f"{s}_mean": float(g[f"rule_{rule}_{s}"].mean()) for s in _seats(g)},
                          "fired_games": fired, "share": fired / n, "share_low": slo, "share_high": shi,
                          "dead": fired / n < DEAD_SHARE})
     return pd.DataFrame(rows)
+
+
+def usage_matrix(summary: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Rules x cells: mean uses per game (both sides), and a same-shaped frame of ``dead`` flags.
+
+    Rows are sorted biggest change first: the spread across cells (largest minus smallest mean) as a
+    share of the largest, so a rule one variant kills or creates tops the table; rules dead in every
+    cell go last. The ``change`` column holds that share.
+    """
+    labels = list(dict.fromkeys(summary["label"]))
+    rules = list(dict.fromkeys(summary["rule"]))
+    mean = summary.pivot(index="rule", columns="label", values="mean").reindex(index=rules, columns=labels)
+    dead = summary.pivot(index="rule", columns="label", values="dead").reindex(index=rules, columns=labels)
+    top = mean.max(axis=1)
+    change = ((top - mean.min(axis=1)) / top.where(top > 0)).fillna(0.0)
+    everywhere = dead.all(axis=1)
+    order = sorted(rules, key=lambda r: (bool(everywhere[r]), -float(change[r]), -float(top[r])))
+    mean, dead = mean.loc[order], dead.loc[order].astype(bool)
+    mean.insert(0, "change", change.loc[order])
+    return mean, dead
 
 
 # Rules a cell's own rules switch off (they cannot fire there): named so, not mistaken for rules that
@@ -325,15 +354,18 @@ def rule_association(games: pd.DataFrame, correction: str = "holm") -> pd.DataFr
     """
     usable = check_games(games, what="a rule association")
     rules = _need_rules(usable)
-    decided = usable[usable["winner"].isin(["white", "black"])]
-    rows = []
+    seats = _seats(usable)
+    rows: list[dict] = []
+    if len(seats) != 2:  # "the side that used it more" needs two sides
+        return pd.DataFrame(rows, columns=["rule", "games", "more_won", "rate", "low", "high", "p_value", "p_adjusted"])
+    decided = usable[usable["winner"].isin(seats)]
     for rule in rules:
-        w, b = decided[f"rule_{rule}_white"].to_numpy(), decided[f"rule_{rule}_black"].to_numpy()
+        w, b = decided[f"rule_{rule}_{seats[0]}"].to_numpy(), decided[f"rule_{rule}_{seats[1]}"].to_numpy()
         differ = w != b
         n = int(differ.sum())
         if n == 0:
             continue
-        more = np.where(w > b, "white", "black")[differ]
+        more = np.where(w > b, seats[0], seats[1])[differ]
         k = int((more == decided["winner"].to_numpy()[differ]).sum())
         lo, hi = wilson_interval(k, n)
         p = float(_sp.binomtest(k, n, 0.5).pvalue)
@@ -401,6 +433,6 @@ def event_rule_totals(events: pd.DataFrame) -> pd.DataFrame:
 
 __all__ = [
     "DEAD_SHARE", "RULE_WORDS", "SPATIAL", "UsageChange", "association_sentences", "change_sentences",
-    "changes_frame", "dead_rule_sentences", "event_rule_totals", "parse_fired", "per_game_usage",
+    "changes_frame", "dead_rule_sentences", "usage_matrix", "event_rule_totals", "parse_fired", "per_game_usage",
     "rule_association", "rule_locations", "rule_names", "rule_words", "usage_changes", "usage_summary", "welch",
 ]

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.core.scenario import ERROR_STATUS, FAIL_STATUS, PASS_STATUS, CheckResult
-from workbench.engine import GameState, IllegalActionError
-from workbench.engine.geometry import hex_name
-from workbench.engine.pieces import SIDE_NAMES, letter
+from workbench.games.terrafeud.engine import GameState, IllegalActionError
+from workbench.games.terrafeud.engine.geometry import hex_name
+from workbench.games.terrafeud.engine.pieces import SIDE_NAMES, letter
 
 __all__ = ["ERROR_STATUS", "FAIL_STATUS", "PASS_STATUS", "Check", "CheckResult", "play_actions", "run_check"]
 

@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from workbench.engine import RulesConfig, RulesError
-from workbench.engine.rules import parse_pairs
+from workbench.games.terrafeud.engine import RulesConfig, RulesError
+from workbench.games.terrafeud.engine.rules import parse_pairs
 
 from .checks import CheckResult
 from .loader import Scenario, ScenarioError, find_scenario_files, load_scenarios, scenario_status
@@ -63,7 +63,9 @@ def _validate_somewhere(values: dict[str, str]) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m workbench check", description=__doc__.split("\n\n")[0])
+    from workbench.cliargs import Parser  # errors in one line, exit 2
+
+    p = Parser(prog="python -m workbench check", description=__doc__.split("\n\n")[0])
     p.add_argument("paths", nargs="+", help="scenario files or directories (every *.yaml below them)")
     p.add_argument("--rules", action="append", nargs="+", metavar="KEY=VALUE",
                    help="override these rule toggles or parameters in every scenario, e.g. castling=sacrifice")

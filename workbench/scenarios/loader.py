@@ -23,14 +23,14 @@ from typing import Any
 import yaml
 
 from workbench.core.scenario import ScenarioCase, ScenarioError, scenario_status  # noqa: F401 - re-exported
-from workbench.engine import Game, GameState, NotationError, RulesConfig, RulesError, read_action
-from workbench.engine.geometry import ADJACENT, hex_name, parse_hex
-from workbench.engine.pieces import KNIGHT, SIDE_NAMES, letter, parse_letter, side_index
-from workbench.engine.safefile import UnsafeFileError, read_text_capped
-from workbench.engine.serialize import position_fields
 from workbench.games import DEFAULT as DEFAULT_GAME
 from workbench.games import UnknownGameError, canonical
 from workbench.games import get as get_game
+from workbench.games.terrafeud.engine import Game, GameState, NotationError, RulesConfig, RulesError, read_action
+from workbench.games.terrafeud.engine.geometry import ADJACENT, hex_name, parse_hex
+from workbench.games.terrafeud.engine.pieces import KNIGHT, SIDE_NAMES, letter, parse_letter, side_index
+from workbench.games.terrafeud.engine.safefile import UnsafeFileError, read_text_capped
+from workbench.games.terrafeud.engine.serialize import position_fields
 
 from .checks import ERROR_STATUS, Check, CheckResult, play_actions, run_check
 from .variant import rules_under

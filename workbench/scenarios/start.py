@@ -16,9 +16,9 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from workbench.engine import Game, RulesConfig, RulesError, state_to_dict
-from workbench.engine.game import StartPosition, classic_setup
-from workbench.engine.pieces import WHITE
+from workbench.games.terrafeud.engine import Game, RulesConfig, RulesError, state_to_dict
+from workbench.games.terrafeud.engine.game import StartPosition, classic_setup
+from workbench.games.terrafeud.engine.pieces import WHITE
 
 from .loader import ScenarioError, build_position, load_scenario
 

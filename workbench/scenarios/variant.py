@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.engine import GameState, RulesConfig, state_from_dict, state_to_dict
+from workbench.games.terrafeud.engine import GameState, RulesConfig, state_from_dict, state_to_dict
 
 
 def rules_under(rules: RulesConfig, changes: dict[str, Any]) -> RulesConfig:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.engine import RulesConfig
+from workbench.games.terrafeud.engine import RulesConfig
 
 from .backends import cpu_workers, run_dask, run_inprocess, run_pool
 from .core import (
@@ -43,7 +43,7 @@ from .core import (
     replay_game,
     run_manifest,
 )
-from .guard import OutputFolder, check_agents, check_arguments, check_cells, probe_scheduler
+from .guard import OutputFolder, check_agents, check_arguments, check_cells, check_total, probe_scheduler
 from .protocol_play import expand_protocol_grid, protocol_specs
 
 Grid = dict[str, Sequence[Any]] | Sequence[RulesConfig | dict | str] | None
@@ -97,10 +97,12 @@ def simulate(
         except (ValueError, RuntimeError) as exc:
             raise SimulationError(str(exc)) from None
         cells = expand_grid(grid)
+        check_total(len(cells), games)
         specs = make_specs(cells, white, black, games, seed, max_plies, events, engine)
         check_cells(specs)
     else:
         cells = expand_protocol_grid(game, grid)
+        check_total(len(cells), games)
         specs = protocol_specs(game, cells, white, black, agent_list, games, seed, max_plies, events)
         check_protocol_specs(specs)
     n_workers = cpu_workers() if workers is None else workers
@@ -119,7 +121,8 @@ def simulate(
         manifest = run_manifest(cells, white, black, games, seed, max_plies, events, game, agent_list)
         folder = OutputFolder(out)
         done = folder.open(manifest, events, resume, overwrite)
-        specs = [s for s in specs if s.game_id not in done]
+        if done:  # a fresh run keeps the lazy list
+            specs = [s for s in specs if s.game_id not in done]
         writer = PartWriter(out, events, flush_seconds=flush_seconds, manifest=manifest)
     try:
         if backend == "inprocess":

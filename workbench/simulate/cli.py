@@ -15,15 +15,16 @@ games. Read it with ``workbench.simulate.read_results(path)`` (or ``pandas.read_
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 import time
+import warnings
 
-from workbench.engine.rules import RulesConfig, RulesError, parse_pairs
+from workbench.cliargs import Parser
+from workbench.games.terrafeud.engine.rules import RulesConfig, RulesError, parse_pairs
 
 from . import SimulationError, simulate
-from .core import check_start, rule_alone
+from .core import check_start, expand_grid, rule_alone
 
 
 def parse_grid(items: list[str]) -> dict[str, list[str]]:
@@ -59,10 +60,31 @@ def _expand_range(key: str, value: str) -> list[str]:
     return [str(n) for n in range(lo, hi + 1)]
 
 
+def _plain_notes() -> None:
+    """The run's own notices (a native agent searching with its Python twin, a damaged part set
+    aside) as one plain line each on stderr, not as a warning with a source line."""
+    from workbench.agents.native_agent import NativeFallbackWarning
+
+    from .core import SimulationNotice
+
+    shown = warnings.showwarning
+    if getattr(shown, "workbench_notes", False):  # installed by an earlier call in this process
+        return
+
+    def show(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001, ANN202
+        if issubclass(category, (NativeFallbackWarning, SimulationNotice)):
+            print(f"simulate: note: {message}", file=sys.stderr)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    show.workbench_notes = True  # type: ignore[attr-defined]
+    warnings.showwarning = show
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the batch, print a one-line summary per cell; exit 2 on bad arguments."""
-    ap = argparse.ArgumentParser(prog="python -m workbench simulate", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, required=True, help="games per grid cell")
+    ap = Parser(prog="python -m workbench simulate", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=None, help="games per grid cell (required unless --plan)")
     ap.add_argument("--game", default="terrafeud",
                     help="the game (python -m workbench games lists them; openspiel:NAME for any pyspiel game)")
     ap.add_argument("--white", default=None, help="agent of the first seat, e.g. greedy or alphabeta:depth=2")
@@ -86,8 +108,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"),
                     help="auto: the native core when built (same games, faster); python: the pure-Python engine")
     ap.add_argument("--no-progress", action="store_true")
-    ap.add_argument("--out", required=True, help="output Parquet dataset, e.g. runs/batch.parquet")
+    ap.add_argument("--out", default=None, help="output Parquet dataset, e.g. runs/batch.parquet (required unless --plan)")
+    ap.add_argument("--plan", type=float, default=None, metavar="POINTS",
+                    help="print the games per cell needed to see a POINTS-point difference, and play nothing")
+    ap.add_argument("--power", type=float, default=0.8, help="power for --plan (default 0.8)")
     args = ap.parse_args(argv)
+    _plain_notes()
+    if args.plan is None and (args.games is None or args.out is None):
+        ap.error("--games and --out are required (or --plan POINTS to plan a batch without playing)")
     try:
         from workbench.games import get
 
@@ -116,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
                 except RulesError as exc:
                     raise SimulationError(f"--rules {key}={value}: {exc}") from None
             grid[key] = [value]
+        if args.plan is not None:
+            return _plan(grid, args.plan, args.power, game.name, args.games)
         t0 = time.perf_counter()
         result = simulate(grid or None, white, black, args.games, seed=args.seed, game=game.name, agents=agents,
                           max_plies=args.max_plies, workers=args.workers, scheduler=args.scheduler,
@@ -143,4 +173,23 @@ def main(argv: list[str] | None = None) -> int:
         plies=("plies", "mean"),
     )
     print(summary.to_string(float_format=lambda x: f"{x:.3f}"))
+    return 0
+
+
+def _plan(grid: dict[str, list[str]], points: float, power: float, game: str = "terrafeud",
+          games: int | None = None) -> int:
+    """``--plan``: games per cell for the batch's comparisons (``workbench.balance.power``), nothing played."""
+    from workbench.balance.power import plan_text
+
+    if not 0 < points < 100 or not 0 < power < 1:
+        raise SimulationError(f"--plan takes points between 0 and 100 and --power a share between 0 and 1, "
+                              f"got {points:g} and {power:g}")
+    if game == "terrafeud":  # every value checked, as a real batch would, before any figure is printed
+        expand_grid(grid or None)
+    else:
+        from .protocol_play import expand_protocol_grid
+
+        expand_protocol_grid(game, grid or None)
+    for line in plan_text({k: len(v) for k, v in grid.items()}, points, power, games=games):
+        print(line)
     return 0

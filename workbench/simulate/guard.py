@@ -23,17 +23,39 @@ import signal
 import socket
 import threading
 import time
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
-from .core import GAMES_SCHEMA, PART_NAME, GameSpec, SimulationError, _base_row, events_path, read_results
+from workbench.cliargs import cores, max_workers
+
+from .core import (
+    DAMAGED_PREFIX,
+    GAMES_SCHEMA,
+    PART_NAME,
+    DamagedPartError,
+    GameSpec,
+    SimulationError,
+    SimulationNotice,
+    _base_row,
+    events_path,
+    read_events,
+    read_results,
+)
 
 MAX_GAMES_PER_CELL = 10_000_000
 MAX_PLIES = 1_000_000
-MAX_WORKERS = 1024
+# Worker processes: a small multiple of the cores (``cliargs.max_workers``); 1000 asked for would
+# start 1000 interpreters of ~60 MB each for no speed at all.
+MAX_WORKERS = max_workers()
+# Memory one game costs until the batch is returned: its spec (~230 B), its row as a dict while
+# it waits to be written (~5 KB) and in the final table (~1.6 KB), measured with tracemalloc and
+# DataFrame.memory_usage on the 102-column games table, rounded up.
+BYTES_PER_GAME = 8_000
+MAX_TOTAL_GAMES = 5_000_000  # whatever the memory: a batch beyond this is better split
 SCHEDULER_TIMEOUT = 5.0  # seconds for a Dask scheduler to accept and answer the first message
 LOCK_NAME = "_lock"
 MANIFEST_NAME = "_run.json"
@@ -63,7 +85,11 @@ def check_arguments(games: Any, seed: Any, max_plies: Any, workers: Any, schedul
         raise SimulationError(f"seed={seed!r} must be a whole number")
     _whole("max_plies", max_plies, 1, MAX_PLIES)
     if workers is not None:
-        _whole("workers", workers, 0, MAX_WORKERS)
+        try:
+            _whole("workers", workers, 0, max_workers())
+        except SimulationError as exc:
+            raise SimulationError(f"{exc} (a small multiple of the {cores()} cores here: more processes "
+                                  "only add memory)") from None
     if chunk_size is not None:
         _whole("chunk_size", chunk_size, 1, MAX_GAMES_PER_CELL)
     if (isinstance(flush_seconds, bool) or not isinstance(flush_seconds, (int, float))
@@ -71,6 +97,36 @@ def check_arguments(games: Any, seed: Any, max_plies: Any, workers: Any, schedul
         raise SimulationError(f"flush_seconds={flush_seconds!r} must be a positive number of seconds")
     if scheduler is not None and not isinstance(scheduler, str):
         raise SimulationError(f"scheduler={scheduler!r} must be text: local-cluster or tcp://host:port")
+
+
+def available_memory() -> int:
+    """Bytes this machine can still give (``MemAvailable``; the physical memory where unknown)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 8 * 2**30
+
+
+def max_total_games() -> int:
+    """The most games one batch may hold: half the available memory at ``BYTES_PER_GAME`` a game."""
+    return max(1, min(MAX_TOTAL_GAMES, available_memory() // 2 // BYTES_PER_GAME))
+
+
+def check_total(cells: int, games: int) -> None:
+    """The whole batch fits in memory: refused before a game list is built, naming the product."""
+    total = cells * games
+    cap = max_total_games()
+    if total > cap:
+        raise SimulationError(f"{games:,} games per cell x {cells:,} cells = {total:,} games: at most {cap:,} per batch "
+                              f"fit in this machine's memory ({BYTES_PER_GAME // 1000} KB a game); split the grid "
+                              "into several batches or play fewer games per cell")
 
 
 def check_agents(names: Sequence[Any]) -> None:
@@ -92,17 +148,19 @@ def check_cells(specs: Sequence[GameSpec]) -> None:
     The first game of each cell builds its ``Game`` (terrain hexes, scenario start, ...) and its
     table row is converted column by column, so a value that cannot be stored is named here.
     """
-    from workbench.engine import make_game
+    from workbench.games.terrafeud.engine import make_game
 
     seen: set[str] = set()
-    for spec in specs:
+    firsts = getattr(specs, "firsts", None)  # a lazy spec list names each cell's first game directly
+    for spec in firsts() if firsts is not None else specs:
         if spec.cell in seen:
             continue
         seen.add(spec.cell)
         try:
-            make_game(spec.rules, seed=spec.seed)
+            game = make_game(spec.rules, seed=spec.seed)
         except (ValueError, TypeError, OverflowError) as exc:
             raise SimulationError(f"grid cell {spec.cell}: {exc}") from None
+        check_engines(spec, game.new_initial_state())
         row = _base_row(spec)
         for fld in GAMES_SCHEMA:
             if fld.name not in row:
@@ -113,6 +171,29 @@ def check_cells(specs: Sequence[GameSpec]) -> None:
                 raise SimulationError(
                     f"grid cell {spec.cell}: {fld.name}={row[fld.name]!r} does not fit the games table "
                     f"(column type {fld.type})") from None
+
+
+def check_engines(spec: GameSpec, start: Any) -> None:
+    """Agents never strand a game: where the native core cannot hold a cell's start, a native agent
+    searches with its Python twin (said once, here, before any game); an agent pinned to
+    ``engine=native`` cannot, so the batch is refused before its first game."""
+    from workbench import native
+
+    if not native.available() or native.supports(start):
+        return
+    from workbench.agents import agent_engine, parse_agent_spec
+    from workbench.agents.native_agent import fallback_notice, say_once
+
+    reason = native.unsupported_reason(start)
+    for agent in dict.fromkeys((spec.white, spec.black)):
+        base, params = parse_agent_spec(agent)
+        pinned = str(params.get("engine", "auto")).strip().lower()
+        if pinned == "native":
+            raise SimulationError(
+                f"grid cell {spec.cell}: agent {agent} is pinned to engine=native, but the native core cannot hold "
+                f"the start position ({reason}); use engine=auto (its Python twin plays it) or engine=python")
+        if agent_engine(base, pinned) == "native" and spec.engine != "python":
+            say_once(fallback_notice(agent, reason))
 
 
 # ---------------------------------------------------------------------- the output folder
@@ -233,7 +314,11 @@ class OutputFolder:
             if diff:
                 what = "; ".join(f"{k}: stored {old.get(k, '(not recorded)')!r}, asked {manifest.get(k)!r}" for k in diff)
                 raise SimulationError(f"{p}: cannot resume, the batch differs in {', '.join(diff)} ({what})")
+            self.set_aside_damaged(events)
             done = set(read_results(p, columns=["game_id"])["game_id"].tolist())
+            if events and ep.is_dir():  # a game whose events part was set aside is played again
+                plies = read_results(p, columns=["game_id", "plies"])
+                done &= set(read_events(ep)["game_id"].tolist()) | set(plies.game_id[plies.plies == 0].tolist())
         try:
             record.write_text(json.dumps(manifest, indent=1), encoding="utf-8")
             if events:
@@ -242,11 +327,35 @@ class OutputFolder:
             raise SimulationError(f"{p}: cannot write the run record: {_reason(exc)}") from None
         return done
 
+    def set_aside_damaged(self, events: bool) -> list[str]:
+        """``--resume``: rename every part that cannot be read (games or events) out of the dataset,
+        with its twin of the other folder, so its games are played again; the names set aside.
+
+        A part is renamed, never deleted: it may still hold something worth rescuing by hand."""
+        aside: list[str] = []
+        for _ in range(len(_names(self.path)) + len(_names(self.events_path)) + 1):
+            try:
+                read_results(self.path, columns=["game_id"])
+                if events and self.events_path.is_dir():
+                    read_events(self.events_path)
+                return aside
+            except DamagedPartError as exc:
+                name = exc.part.name
+                for folder in (self.path, self.events_path):
+                    if (folder / name).exists():
+                        os.replace(folder / name, folder / (DAMAGED_PREFIX + name))
+                aside.append(name)
+                warnings.warn(f"{exc.part}: damaged, set aside as {DAMAGED_PREFIX}{name}; its games are played again",
+                              SimulationNotice, stacklevel=2)
+        return aside
+
     def _remove_owned(self, temporaries_only: bool) -> None:
         """Delete this folder's (and its events folder's) files that simulate writes, and nothing else."""
         for folder in (self.path, self.events_path):
             for name in _names(folder):
-                if TEMP_NAME.match(name) or (not temporaries_only and (PART_NAME.match(name) or name == MANIFEST_NAME)):
+                ours = PART_NAME.match(name) or name == MANIFEST_NAME or (
+                    name.startswith(DAMAGED_PREFIX) and PART_NAME.match(name[len(DAMAGED_PREFIX):]))
+                if TEMP_NAME.match(name) or (not temporaries_only and ours):
                     with contextlib.suppress(FileNotFoundError):
                         (folder / name).unlink()
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from workbench import native
-from workbench.engine import GameState
-from workbench.engine.notation import format_action
-from workbench.engine.pieces import SIDE_NAMES
-from workbench.engine.telemetry import RULES
+from workbench.games.terrafeud.engine import GameState
+from workbench.games.terrafeud.engine.notation import format_action
+from workbench.games.terrafeud.engine.pieces import SIDE_NAMES
+from workbench.games.terrafeud.engine.telemetry import RULES
 
 N_HEXES = 91
 

@@ -10,6 +10,7 @@ game's own rule columns and extras (``GameDef.game_row``), and rule-usage counte
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import time
 import traceback
@@ -39,7 +40,7 @@ def expand_protocol_grid(game_name: str, grid: dict[str, Sequence[Any]] | Sequen
     """Cells of a grid over a game's rules spec; every value checked alone, then every combination."""
     from workbench.games import get
 
-    from .core import SimulationError
+    from .core import MAX_CELLS, SimulationError
 
     game = get(game_name)
     spec = game.spec
@@ -69,6 +70,10 @@ def expand_protocol_grid(game_name: str, grid: dict[str, Sequence[Any]] | Sequen
                                               "list each value once")
                     seen[canon] = v
                 values.append(vals)
+            size = math.prod(len(v) for v in values)
+            if size > MAX_CELLS:  # before any cell is built, as the TerraFeud grid
+                shown = " x ".join(f"{len(v)} {k}" for k, v in zip(keys, values, strict=True))
+                raise SimulationError(f"grid: {shown} = {size:,} cells; at most {MAX_CELLS:,} per batch")
             for combo in itertools.product(*values):
                 pairs = dict(zip(keys, combo, strict=True))
                 try:
@@ -193,6 +198,7 @@ def play_protocol_game(spec: Any) -> Any:
         agents = [make_protocol_agent(a, game, rules, seed=derive(f"{spec.game}-agent", spec.seed, i))
                   for i, a in enumerate(seat_agents(spec, info.num_players))]
         chance_rng = random.Random(derive(f"{spec.game}-chance", spec.seed))
+        names = {c.id: c.name for c in game.layout(rules).cells} if spec.events else {}
         while not state.is_terminal() and state.move_number() < spec.max_plies:
             player = state.current_player()
             if player == CHANCE:
@@ -207,7 +213,7 @@ def play_protocol_game(spec: Any) -> Any:
                 extra = game.event_row(state, action)
             state.apply_action(action)
             if spec.events:
-                fired = ",".join(r if c is None else f"{r}@{c}" for r, _, c in state.fired())
+                fired = ",".join(r if c is None else f"{r}@{names.get(c, c)}" for r, _, c in state.fired())
                 events.append({"game_id": spec.game_id, "ply": state.move_number(), "turn": state.turn(),
                                "side": "chance" if player == CHANCE else info.players[player], "action": text,
                                "n_legal": n, "rules": fired, **extra})

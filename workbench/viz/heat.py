@@ -1,7 +1,7 @@
 """Heatmap values: per-position maps from the engine's analysis, batch maps from simulation events.
 
 A heatmap is 91 floats in board order (NaN where a hex has no value), ready for ``mpl.heatmap``,
-``svg.board_svg(heat=...)`` or a DataFrame. Position maps wrap ``workbench.engine.analysis`` (the
+``svg.board_svg(heat=...)`` or a DataFrame. Position maps wrap ``workbench.games.terrafeud.engine.analysis`` (the
 rules stay in the engine); batch maps only read the event table the simulator writes.
 """
 
@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from workbench.engine import analysis
-from workbench.engine.geometry import HEX_BY_NAME, HEX_NAMES, N_HEXES
-from workbench.engine.serialize import state_from_dict, state_to_dict
+from workbench.games.terrafeud.engine import analysis
+from workbench.games.terrafeud.engine.geometry import HEX_BY_NAME, HEX_NAMES, N_HEXES
+from workbench.games.terrafeud.engine.serialize import state_from_dict, state_to_dict
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from workbench.engine.state import GameState
+    from workbench.games.terrafeud.engine.state import GameState
 
 SIDES = ("white", "black")
 EVENT_COLUMNS = ("game_id", "ply", "side", "action", "piece", "from", "to", "captured", "victims")
@@ -83,24 +83,28 @@ def position_table(state: GameState) -> pd.DataFrame:
 
 
 def compare_sides(state: GameState, metric: str = "threat", **options: Any) -> Figure:
-    """The metric for White and Black side by side on one colour scale."""
-    from .mpl import compare
+    """The metric for White and Black side by side on one colour scale, from 0 (an empty hex reads 0 on
+    the colour bar, not the smallest count) with whole-number ticks for counts."""
+    from .mpl import compare, zero_norm
 
     fn = _metric(metric)
-    return compare((state, fn(state, 0)), (state, fn(state, 1)),
-                   titles=[f"{metric}: white", f"{metric}: black"], label=metric, **options)
+    a, b = fn(state, 0), fn(state, 1)
+    options.setdefault("norm", zero_norm([*a, *b]))
+    return compare((state, a), (state, b), titles=[f"{metric}: white", f"{metric}: black"], label=metric, **options)
 
 
 def compare_rules(state: GameState, metric: str = "mobility", side: int | str = 0,
                   toggles: Sequence[dict[str, Any]] = ({"season": "summer"}, {"season": "winter"}),
                   **options: Any) -> Figure:
     """The metric of one side for the same position under two (or more) rule toggles."""
-    from .mpl import compare
+    from .mpl import compare, zero_norm
 
     fn = _metric(metric)
     panels = [with_rules(state, **t) for t in toggles]
     titles = [f"{metric} {SIDES[side_index(side)]}: " + ", ".join(f"{k}={v}" for k, v in t.items()) for t in toggles]
-    return compare(*[(st, fn(st, side)) for st in panels], titles=titles, label=metric, **options)
+    values = [fn(st, side) for st in panels]
+    options.setdefault("norm", zero_norm([v for vals in values for v in vals]))
+    return compare(*zip(panels, values, strict=True), titles=titles, label=metric, **options)
 
 
 def _metric(metric: str) -> Callable[..., list[float]]:
@@ -229,7 +233,7 @@ def batch_heatmaps(games: pd.DataFrame, events: pd.DataFrame, state: GameState |
     import matplotlib.pyplot as plt
     from matplotlib.colors import Normalize
 
-    from workbench.engine import make_game
+    from workbench.games.terrafeud.engine import make_game
 
     from .layout import Layout
     from .mpl import heatmap

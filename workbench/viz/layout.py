@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from workbench.engine.geometry import ADJACENT, HEXES, N_HEXES, qy
+from workbench.games.terrafeud.engine.geometry import ADJACENT, HEXES, N_HEXES, qy
 
 SQRT3 = math.sqrt(3.0)
 

@@ -19,7 +19,7 @@ from matplotlib.colors import Normalize
 from matplotlib.patches import Circle as CirclePatch
 from matplotlib.patches import FancyArrowPatch
 
-from workbench.engine.geometry import HEXES, N_HEXES
+from workbench.games.terrafeud.engine.geometry import HEXES, N_HEXES
 
 from .layout import Layout
 from .scene import OVERLAYS, Arrow, Circle, Lines, Poly, Scene, Text, board_scene
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from workbench.engine.state import GameState
+    from workbench.games.terrafeud.engine.state import GameState
 
 _HEAT_Z = 1.5  # heat cells lie over the terrain and under everything else
 MIN_COORD_POINTS = 7.0  # rim coordinates never shrink below this (a 4-panel figure made them 4 pt)
@@ -124,6 +124,25 @@ def draw_board(
     return ax
 
 
+def zero_norm(values: Iterable[float]) -> Normalize:
+    """A colour scale from 0 (or below, for negative data) to the largest value: counts start at 0, so the
+    colour bar's left end reads 0 and means 0 (a scale from the data's minimum labelled an empty hex 1)."""
+    finite = [float(v) for v in values if v is not None and not math.isnan(float(v))]
+    lo = min(0.0, min(finite)) if finite else 0.0
+    hi = max(finite) if finite else 1.0
+    return Normalize(vmin=lo, vmax=hi if hi > lo else lo + 1.0)
+
+
+def colour_bar_ticks(bar: Any, values: Iterable[float]) -> None:
+    """Whole-number ticks on a colour bar whose values are all whole numbers (counts), 0 included."""
+    from matplotlib.ticker import MaxNLocator
+
+    finite = [float(v) for v in values if v is not None and not math.isnan(float(v))]
+    if finite and all(v.is_integer() for v in finite):
+        bar.locator = MaxNLocator(integer=True)
+        bar.update_ticks()
+
+
 def heat_collection(values: Sequence[float], layout: Layout, cmap: Any = "viridis",
                     norm: Normalize | None = None, alpha: float = 0.85) -> PolyCollection:
     """The 91 hexes as a ``PolyCollection`` mapped through ``cmap``/``norm``; NaN values are masked."""
@@ -131,9 +150,7 @@ def heat_collection(values: Sequence[float], layout: Layout, cmap: Any = "viridi
         raise ValueError(f"a heatmap needs 91 values in board order (a1..l6), got {len(values)}")
     arr = np.ma.masked_invalid(np.asarray([np.nan if v is None else float(v) for v in values], dtype=float))
     if norm is None:
-        finite = arr.compressed()
-        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-        norm = Normalize(vmin=lo, vmax=hi if hi > lo else lo + 1.0)
+        norm = zero_norm(arr.compressed())
     cm = (matplotlib.colormaps[cmap] if isinstance(cmap, str) else cmap).with_extremes(bad=(0, 0, 0, 0))
     return PolyCollection([layout.polygon_corners(h) for h in HEXES], array=arr, cmap=cm, norm=norm,
                           edgecolors="#3a3a3a", linewidths=0.4, alpha=alpha)
@@ -180,7 +197,8 @@ def heatmap(
                     ha="center", va="center", color="#111", zorder=5,
                     bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.6})
     if colorbar:
-        ax.get_figure().colorbar(coll, ax=ax, shrink=0.7, label=label or "")
+        bar = ax.get_figure().colorbar(coll, ax=ax, shrink=0.7, label=label or "")
+        colour_bar_ticks(bar, values)
     if title:
         ax.set_title(title)
     return ax
@@ -205,9 +223,7 @@ def compare(
         raise ValueError(f"compare got {len(panels)} panels but {len(titles)} titles")
     heat_values = [p[1] for p in panels if isinstance(p, tuple)]
     if heat_values and norm is None:
-        finite = [float(v) for vals in heat_values for v in vals if v is not None and not math.isnan(float(v))]
-        lo, hi = (min(finite), max(finite)) if finite else (0.0, 1.0)
-        norm = Normalize(vmin=lo, vmax=hi if hi > lo else lo + 1.0)
+        norm = zero_norm(v for vals in heat_values for v in vals)
     lay = Layout()
     n = len(panels)
     bar = 1.0 if heat_values else 0.0
@@ -223,8 +239,9 @@ def compare(
         sm = plt.cm.ScalarMappable(norm=norm, cmap=cmap)
         right = 1 - (bar + 0.1) / (width * n + bar)
         cax = fig.add_axes((right + 0.15 / (width * n + bar), 0.2, 0.25 / (width * n + bar), 0.6))
-        fig.colorbar(sm, cax=cax, label=label or "")
+        bar = fig.colorbar(sm, cax=cax, label=label or "")
+        colour_bar_ticks(bar, [v for vals in heat_values for v in vals])
     return fig
 
 
-__all__ = ["compare", "draw_board", "draw_scene", "heat_collection", "heatmap"]
+__all__ = ["colour_bar_ticks", "compare", "draw_board", "draw_scene", "heat_collection", "heatmap", "zero_norm"]

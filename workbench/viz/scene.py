@@ -12,14 +12,23 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from workbench.engine.geometry import FILES, HEXES, N_HEXES, PIKE_ZONE, WITHIN, hex_at, hex_name, parse_hex
-from workbench.engine.pieces import FEUDAL, PIKEMAN, SIDE_NAMES, letter
-from workbench.engine.state import CASTLE, MOVE, ORDER, SHOT, order_steps
+from workbench.games.terrafeud.engine.geometry import (
+    FILES,
+    HEXES,
+    N_HEXES,
+    PIKE_ZONE,
+    WITHIN,
+    hex_at,
+    hex_name,
+    parse_hex,
+)
+from workbench.games.terrafeud.engine.pieces import FEUDAL, PIKEMAN, SIDE_NAMES, letter
+from workbench.games.terrafeud.engine.state import CASTLE, MOVE, ORDER, SHOT, order_steps
 
 from .layout import Layout
 
 if TYPE_CHECKING:
-    from workbench.engine.state import GameState
+    from workbench.games.terrafeud.engine.state import GameState
 
 OVERLAYS = ("zones", "markers", "aura", "last")
 COLOURS = {

@@ -16,7 +16,7 @@ from .layout import Layout
 from .scene import OVERLAYS, Arrow, Circle, Lines, Poly, Scene, Text, board_scene, changed_hexes
 
 if TYPE_CHECKING:
-    from workbench.engine.state import GameState
+    from workbench.games.terrafeud.engine.state import GameState
 
 _ARROW_DEF = (
     '<defs><marker id="tf-arrow" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="3.2" markerHeight="3.2" '

@@ -60,7 +60,11 @@ impl AlphaBetaAgent {
         enforce: bool,
     ) -> Result<f64, OutOfBudget> {
         self.count += 1;
-        if enforce && (self.count > self.nodes || (self.count & 63 == 0 && Instant::now() > self.deadline)) {
+        if enforce
+            && (self.count > self.nodes
+                || (self.count & 63 == 0 && Instant::now() > self.deadline)
+                || crate::interrupt::poll())
+        {
             return Err(OutOfBudget);
         }
         let side = access::to_move(st);

@@ -1,7 +1,7 @@
 //! Position evaluation: a port of `workbench/agents/evaluate.py`, same terms, same order of sums.
 //!
 //! The numbers are not written here: Python reads the piece weights from
-//! `workbench/data/terrafeud.json` (`ai_weights`) and the positional terms from
+//! `workbench/games/terrafeud/data/terrafeud.json` (`ai_weights`) and the positional terms from
 //! `evaluate.TERMS`, and hands them over ([`EvalParams`]), so both engines score alike.
 
 use std::sync::RwLock;

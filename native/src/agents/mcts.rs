@@ -198,7 +198,7 @@ impl Agent for MctsAgent {
         for i in 0..self.iterations {
             self.iterate(st, &mut tree);
             done += 1;
-            if i & 15 == 15 && Instant::now() > deadline {
+            if (i & 15 == 15 && Instant::now() > deadline) || crate::interrupt::poll() {
                 break;
             }
         }

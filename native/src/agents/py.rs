@@ -12,10 +12,10 @@ use pyo3::types::PyTuple;
 
 use super::eval::{self, EvalParams};
 use super::{make_agent, Agent, Params};
-use crate::bindings::PyState;
+use crate::bindings::{release, shield, PyState};
 
 /// A native agent; `select_action(state)` searches in Rust with the GIL released.
-#[pyclass(name = "Agent", module = "workbench._native")]
+#[pyclass(name = "Agent", module = "workbench._native", frozen)]
 pub struct PyAgent {
     // A Mutex makes the agent shareable as Python requires; only one decision runs at a time.
     agent: Mutex<Box<dyn Agent>>,
@@ -30,10 +30,12 @@ impl PyAgent {
     }
 
     /// The action for the side to move in a native state, as the engine's tuple.
-    fn select_action<'py>(&mut self, py: Python<'py>, state: &mut PyState) -> PyResult<Bound<'py, PyTuple>> {
-        let agent = self.agent.get_mut().unwrap_or_else(|e| e.into_inner());
-        let st = &mut state.st;
-        let a = py.allow_threads(|| agent.select_action(st));
+    /// Ctrl-C stops the search (KeyboardInterrupt); a panic becomes a RuntimeError.
+    fn select_action<'py>(&self, py: Python<'py>, state: &PyState) -> PyResult<Bound<'py, PyTuple>> {
+        let a = release(py, || {
+            let mut agent = self.agent.lock().unwrap_or_else(|e| e.into_inner());
+            agent.select_action(&mut state.lock_free())
+        })?;
         PyTuple::new(py, a.to_vec())
     }
 
@@ -56,6 +58,9 @@ fn set_eval_params(kind_weights: Vec<f64>, terms: Vec<(String, f64)>) -> PyResul
     if kind_weights.len() != 8 {
         return Err(PyValueError::new_err("set_eval_params: one weight per kind code 0..7"));
     }
+    if let Some(bad) = kind_weights.iter().chain(terms.iter().map(|(_, v)| v)).find(|v| !v.is_finite()) {
+        return Err(PyValueError::new_err(format!("set_eval_params: weights must be finite numbers, got {bad}")));
+    }
     let mut w = [0.0; 8];
     w.copy_from_slice(&kind_weights);
     eval::set_params(EvalParams::from_parts(w, &terms).map_err(PyValueError::new_err)?);
@@ -64,9 +69,9 @@ fn set_eval_params(kind_weights: Vec<f64>, terms: Vec<(String, f64)>) -> PyResul
 
 /// `evaluate(state, side)` in Rust (tests compare it with the Python evaluation).
 #[pyfunction]
-fn evaluate(state: &mut PyState, side: usize) -> PyResult<f64> {
+fn evaluate(py: Python<'_>, state: &PyState, side: usize) -> PyResult<f64> {
     let p = eval::params().map_err(PyValueError::new_err)?;
-    Ok(eval::evaluate(&mut state.st, side.min(1), &p))
+    shield(|| eval::evaluate(&mut state.lock(py), side.min(1), &p))
 }
 
 /// Read the weights from Python (data file and `evaluate.TERMS`) and install them.

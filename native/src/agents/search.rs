@@ -133,7 +133,10 @@ impl SearchAgent {
     #[inline]
     fn tick(&mut self) -> Result<(), OutOfBudget> {
         self.count += 1;
-        if self.count > self.nodes || (self.count & 63 == 0 && Instant::now() > self.deadline) {
+        if self.count > self.nodes
+            || (self.count & 63 == 0 && Instant::now() > self.deadline)
+            || crate::interrupt::poll()
+        {
             return Err(OutOfBudget);
         }
         Ok(())

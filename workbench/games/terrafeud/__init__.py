@@ -1,6 +1,6 @@
 """TerraFeud on the game protocol: the 91-hex feudal war game with seasons and terrain.
 
-The engine itself is ``workbench.engine`` (the readable specification, with its native twin in
+The engine itself is ``workbench.games.terrafeud.engine`` (the readable specification, with its native twin in
 ``native/``); this package says what the protocol asks of a game: who plays, the rules spec, the
 layout, the dense action encoding for OpenSpiel, and states through ``TerraFeudState``.
 ``HexBoard()`` and ``new_game()`` stay TerraFeud's shortcuts.
@@ -13,9 +13,9 @@ from typing import Any
 
 from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, State
 from workbench.core.rulespec import Rules, RulesSpec
-from workbench.engine import CASTLE, MOVE, ORDER, PASS, SHOT, make_game, state_from_dict
-from workbench.engine.geometry import HEX_NAMES, N_HEXES
-from workbench.engine.pieces import LETTERS
+from workbench.games.terrafeud.engine import CASTLE, MOVE, ORDER, PASS, SHOT, make_game, state_from_dict
+from workbench.games.terrafeud.engine.geometry import HEX_NAMES, N_HEXES
+from workbench.games.terrafeud.engine.pieces import LETTERS
 
 from .spec import from_config, spec, to_config
 from .state import TerraFeudState
@@ -109,7 +109,7 @@ class TerraFeud(GameDef):
         return orders[number - _ORDER0]
 
     def layout(self, rules: Rules | None = None) -> Layout:
-        from workbench.engine.geometry import qy
+        from workbench.games.terrafeud.engine.geometry import qy
 
         size = 1.0
         cells = []
@@ -120,7 +120,7 @@ class TerraFeud(GameDef):
 
     def piece_names(self) -> dict[str, str]:
         """Letter -> the rulebook's name, for legends."""
-        from workbench.engine.pieces import KIND_NAMES
+        from workbench.games.terrafeud.engine.pieces import KIND_NAMES
 
         return {LETTERS[k]: KIND_NAMES[k] for k in LETTERS}
 
@@ -131,7 +131,7 @@ class TerraFeud(GameDef):
         return dump_scenario(inner, id, title, [dict(c) for c in checks] or None)
 
     def rule_words(self) -> dict[str, str]:
-        from workbench.engine.telemetry import RULES
+        from workbench.games.terrafeud.engine.telemetry import RULES
 
         return {r: r.replace("_", " ") for r in RULES}
 

@@ -11,8 +11,8 @@ from functools import lru_cache
 from typing import Any
 
 from workbench.core.rulespec import Param, Rules, RulesError, RulesSpec
-from workbench.engine import rules as engine_rules
-from workbench.engine.rules import RulesConfig
+from workbench.games.terrafeud.engine import rules as engine_rules
+from workbench.games.terrafeud.engine.rules import RulesConfig
 
 _KIND = {bool: "bool", int: "int", str: "choice"}
 

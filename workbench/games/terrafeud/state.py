@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from workbench.core.protocol import TERMINAL, Glyph, IllegalAction, State
-from workbench.engine import GameState, IllegalActionError, NotationError, explain_illegal
-from workbench.engine.pieces import LETTERS, kind_of, side_of
-from workbench.engine.serialize import state_to_dict
-from workbench.engine.telemetry import counters_dict, fired_text
+from workbench.games.terrafeud.engine import GameState, IllegalActionError, NotationError, explain_illegal
+from workbench.games.terrafeud.engine.pieces import LETTERS, kind_of, side_of
+from workbench.games.terrafeud.engine.serialize import state_to_dict
+from workbench.games.terrafeud.engine.telemetry import counters_dict, fired_text
 
 
 class TerraFeudState(State):
@@ -114,6 +114,15 @@ class TerraFeudState(State):
 
     def action_cells(self, action: Any) -> list[int]:
         return [v for i, v in enumerate(action[1:], start=1) if not (action[0] in (0, 3) and i % 3 == 0)]
+
+    def action_effects(self, action: Any) -> dict[str, Any]:
+        """What ``action`` would change, as the engine plays it (the board's previews and move-list notes)."""
+        from workbench.games.terrafeud.engine.analysis import action_effects
+
+        try:
+            return action_effects(self.inner, action)
+        except IllegalActionError as exc:
+            raise IllegalAction(str(exc)) from None
 
     def glyphs(self) -> list[Glyph]:
         board = self.inner.board

@@ -1,0 +1,55 @@
+"""Issue 24: the served board's kernel limits (``workbench.serving``) without a browser: the cap
+refuses a kernel beyond ``max_kernels`` with a 503, a kernel nobody connects to is shut down, and
+the template's CDN links are the ones Voila's lab template really has."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from tornado import web
+
+from workbench import serving
+
+
+def test_the_cap_and_the_unconnected_timeout(tmp_path, monkeypatch):
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path))
+
+    async def scenario() -> tuple[int, int, int, int]:
+        km = serving.BoundedKernelManager(max_kernels=1, unconnected_timeout=1.0, connection_dir=str(tmp_path))
+        first = await km.start_kernel(kernel_name="python3")
+        with pytest.raises(web.HTTPError) as err:
+            await km.start_kernel(kernel_name="python3")
+        alive = len(km.list_kernel_ids())
+        for _ in range(100):  # the timeout shuts it down: nobody opened a websocket
+            await asyncio.sleep(0.1)
+            if first not in km:
+                break
+        after = len(km.list_kernel_ids())
+        second = await km.start_kernel(kernel_name="python3")  # the slot is free again
+        km.notify_connect(second)  # a page connected: the timeout leaves it alone
+        await asyncio.sleep(1.5)
+        kept = len(km.list_kernel_ids())
+        await km.shutdown_all()
+        return err.value.status_code, alive, after, kept
+
+    code, alive, after, kept = asyncio.run(scenario())
+    assert (code, alive, after, kept) == (503, 1, 0, 1)
+
+
+def test_the_template_drops_exactly_the_cdn_links_of_voilas_lab_template():
+    import voila
+
+    lab = Path(voila.__file__).resolve().parents[4] / "share" / "jupyter" / "voila" / "templates" / "lab"
+    ours = (serving.TEMPLATES / "voila" / "templates" / "workbench" / "index.html.j2").read_text()
+    if not (lab / "index.html.j2").exists():
+        pytest.skip("Voila's lab template is not where a venv keeps it")
+    theirs = (lab / "index.html.j2").read_text()
+    links = [line.strip() for line in theirs.splitlines() if "https://" in line and "<link" in line]
+    assert links, "Voila's lab template links nothing external any more: the override can go"
+    for link in links:
+        assert link in ours  # replaced verbatim, so a change in Voila shows here first
+    assert "html_head_js_mermaidjs" in ours
+    assert "--template=workbench" in serving.VOILA_SETTINGS
+    assert serving.voila_env({})["JUPYTER_PATH"].split(":")[0] == str(serving.TEMPLATES)

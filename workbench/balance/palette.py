@@ -1,0 +1,33 @@
+"""One colour, one meaning, in every figure of a balance report (and the legend that says so).
+
+Quantities keep their colour across figures: the first seat's advantage is always orange, the
+second seat purple, decided games green, game length blue, unfinished games (cut by the cap) light
+grey, draws dark grey. Significance is a filled marker (open: not significant), never a colour, and
+the rulebook value is a black square outline. Heat maps read their own colour bar.
+"""
+
+from __future__ import annotations
+
+FIRST = "#d95f02"  # the first seat (White): its advantage, its wins
+SECOND = "#7570b3"  # the second seat (Black)
+DECIDED = "#1b9e77"  # decided games, decisiveness
+DECIDED_SHADES = ("#1b9e77", "#66c2a4", "#b2e2cd", "#0b6e4f", "#99d8c9")  # victory kinds: all decided
+LENGTH = "#2c7fb8"  # game length, survival curves
+DRAW = "#555555"  # draws by the rules
+UNFINISHED = "#c8c8c8"  # games cut by the cap
+REFERENCE = "#000000"  # fair share, zero line, rulebook value
+SEATS = (FIRST, SECOND, "#e7298a", "#66a61e")  # more seats: further colours no quantity uses
+
+LEGEND = ("Colours: orange = the first seat (White) and its advantage; purple = the second seat; green = decided "
+          "games (decisiveness); blue = game length; light grey = unfinished games (cut by the cap); dark grey = "
+          "draws. A filled marker is significant after correction, an open one is not; a black square outline "
+          "marks the rulebook value. Heat maps read their own colour bar, which starts at 0.")
+
+
+def seat_colour(index: int) -> str:
+    """The colour of seat ``index`` (0 = first)."""
+    return SEATS[index % len(SEATS)]
+
+
+__all__ = ["DECIDED", "DECIDED_SHADES", "DRAW", "FIRST", "LEGEND", "LENGTH", "REFERENCE", "SECOND", "SEATS",
+           "UNFINISHED", "seat_colour"]

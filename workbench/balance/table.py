@@ -1,0 +1,265 @@
+"""The games-table contract that balance reads, for any game: outcomes, seats, agents, rules and the cap.
+
+A balance question is asked of a table, never of an engine. The contract (multi-game):
+
+- ``winner``: the winning seat's name or ``"none"``; ``victory``: the game's own word, ``"unfinished"``
+  for a game cut by the cap, ``"draw"`` for a draw by the rules; ``outcome`` in {win, draw, unfinished}
+  (derived from winner and victory when absent);
+- ``plies`` (actions played), ``turns`` (optional: plies stand in), ``max_plies`` (the cap; optional:
+  then the batch manifest, else inferred from the longest unfinished game, and the report says so);
+- ``players``: comma-joined seat names in seat order (missing: ``"white,black"``); ``game`` (missing:
+  ``"terrafeud"``);
+- agents: ``white_agent``/``black_agent`` (TerraFeud) or ``agent_<seat>``; rules: TerraFeud's plain toggle
+  and parameter columns, or a ``rules`` column with the cell's non-default rules (``"season=winter,x=3"``).
+
+Why censoring matters: a game cut by the cap is not a draw. It says only "longer than the cap", so
+length is a censored time (Kaplan-Meier, ``survival``) and a cell with many such games has no
+balance verdict: who would have won is unknown.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from .stats import BalanceError
+
+OUTCOMES: tuple[str, ...] = ("win", "draw", "unfinished")
+DEFAULT_GAME = "terrafeud"
+DEFAULT_PLAYERS = "white,black"
+UNFINISHED_THRESHOLD = 0.20  # a cell with more unfinished games than this has no balance verdict
+LEGACY_AGENTS: tuple[str, ...] = ("white_agent", "black_agent")
+DEFAULT_RULE = "default"  # the value of a rule a generic ``rules`` label does not name
+# The cap of the TerraFeud studies in notebooks 04 and 05 (one question, one cap): greedy against greedy,
+# 85% of summer and 98% of winter games end by 600 plies (at 120, 55-76% were cut and counted as balance).
+TERRAFEUD_STUDY_CAP = 600
+
+
+def _blank(value: object) -> bool:
+    if value is None:
+        return True
+    try:
+        if pd.isna(value):
+            return True
+    except (TypeError, ValueError):
+        return False
+    return str(value).strip() in ("", "none")
+
+
+def derive_outcome(winner: object, victory: object) -> str:
+    """``win`` when a seat won, ``unfinished`` when the cap cut the game, ``draw`` otherwise.
+
+    A game without a winner whose victory word is neither ``unfinished`` nor ``error`` was ended
+    by its rules (a draw by agreement, repetition, ``draw_after``...): a draw.
+    """
+    if str(victory) == "unfinished":
+        return "unfinished"
+    return "draw" if _blank(winner) else "win"
+
+
+def normalize(games: pd.DataFrame) -> pd.DataFrame:
+    """The table with the contract's derived columns filled: ``outcome``, ``game``, ``players``, ``length``.
+
+    Refuses (in words) a table that mixes games or seat lists, an unknown ``outcome`` value, or a
+    win whose winner is not one of the seats. ``length`` is ``turns`` where given, else ``plies``.
+    """
+    df = games.copy()
+    if "game" not in df.columns:
+        df["game"] = DEFAULT_GAME
+    if "players" not in df.columns:
+        df["players"] = DEFAULT_PLAYERS
+    df["game"] = df["game"].map(lambda v: DEFAULT_GAME if _blank(v) else str(v))
+    df["players"] = df["players"].map(lambda v: DEFAULT_PLAYERS if _blank(v) else str(v).replace(" ", ""))
+    for col, what in (("game", "games"), ("players", "seat lists")):
+        values = sorted(df[col].unique())
+        if len(values) > 1:
+            raise BalanceError(f"the table mixes {what} ({', '.join(values)}); a balance study reads one game "
+                               f"with one seat order: select one first, e.g. games[games.{col} == {values[0]!r}]")
+    if "outcome" in df.columns and df["outcome"].notna().all():
+        bad = sorted(set(map(str, df["outcome"])) - set(OUTCOMES))
+        if bad:
+            raise BalanceError(f"outcome {bad[0]!r} is not one of {', '.join(OUTCOMES)}")
+        df["outcome"] = df["outcome"].astype(str)
+    else:
+        df["outcome"] = [derive_outcome(w, v) for w, v in zip(df["winner"], df["victory"], strict=True)]
+    seats = seats_of(df)
+    wins = df["outcome"] == "win"
+    strangers = sorted(set(map(str, df.loc[wins, "winner"])) - set(seats))
+    if strangers:
+        raise BalanceError(f"winner {strangers[0]!r} is not a seat of players {','.join(seats)!r}")
+    if "turns" in df.columns and df["turns"].notna().all():
+        df["length"] = df["turns"].astype(float)
+    else:
+        df["length"] = df["plies"].astype(float)
+    return df
+
+
+def seats_of(games: pd.DataFrame) -> tuple[str, ...]:
+    """Seat names in seat order (the first is the first to move), from ``players``."""
+    if "players" not in games.columns or not len(games):
+        return tuple(DEFAULT_PLAYERS.split(","))
+    value = games["players"].iloc[0]
+    return tuple((DEFAULT_PLAYERS if _blank(value) else str(value)).replace(" ", "").split(","))
+
+
+def length_unit(games: pd.DataFrame) -> str:
+    """``turns`` when the table counts them, else ``plies``."""
+    return "turns" if "turns" in games.columns and games["turns"].notna().all() else "plies"
+
+
+def agent_columns(games: pd.DataFrame) -> list[str]:
+    """The columns naming each seat's agent: ``white_agent``/``black_agent`` or ``agent_<seat>``."""
+    legacy = [c for c in LEGACY_AGENTS if c in games.columns]
+    if legacy:
+        return legacy
+    return [f"agent_{s}" for s in seats_of(games) if f"agent_{s}" in games.columns]
+
+
+def parse_rules_label(text: object) -> dict[str, str]:
+    """``"season=winter,archer_range=3"`` -> ``{"season": "winter", "archer_range": "3"}``; blank -> {}."""
+    if _blank(text) or str(text).strip() == DEFAULT_RULE:
+        return {}
+    out: dict[str, str] = {}
+    for item in str(text).split(","):
+        item = item.strip()
+        if not item:
+            continue
+        if "=" not in item:
+            raise BalanceError(f"rules label {text!r}: {item!r} is not name=value")
+        name, value = item.split("=", 1)
+        out[name.strip()] = value.strip()
+    return out
+
+
+def label_rule_names(games: pd.DataFrame) -> list[str]:
+    """Rule names that a generic ``rules`` column names anywhere in the table, in first-seen order."""
+    if "rules" not in games.columns:
+        return []
+    names: dict[str, None] = {}
+    for label in games["rules"].dropna().unique():
+        for name in parse_rules_label(label):
+            names[name] = None
+    return list(names)
+
+
+def expand_rules(games: pd.DataFrame) -> pd.DataFrame:
+    """One column per rule a ``rules`` label names (``default`` where a cell leaves it at the rulebook's).
+
+    A column the table already has (TerraFeud's plain toggle columns) is left as it is.
+    """
+    names = [n for n in label_rule_names(games) if n not in games.columns]
+    if not names:
+        return games
+    parsed = games["rules"].map(parse_rules_label)
+    df = games.copy()
+    for name in names:
+        df[name] = parsed.map(lambda d, n=name: d.get(n, DEFAULT_RULE))
+    return df
+
+
+@dataclass
+class Study:
+    """What every number of a report shares: the game, its seats, the one cap and where it came from."""
+
+    game: str
+    seats: tuple[str, ...]
+    cap: int | None
+    cap_source: str
+    unit: str
+    games: int
+    unfinished: int
+    threshold: float = UNFINISHED_THRESHOLD
+    caps: dict[int, int] = field(default_factory=dict)  # every cap in the table -> its games (mixed: > 1)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def first(self) -> str:
+        """The first seat's name (``white``)."""
+        return self.seats[0]
+
+    @property
+    def fair(self) -> float:
+        """The first seat's share of decided games in a fair game (1/2 for two seats)."""
+        return 1.0 / len(self.seats)
+
+    def sentence(self) -> str:
+        """The cap stated once at the top of a report, with how many games it cut."""
+        share = self.unfinished / self.games if self.games else math.nan
+        cut = (f"{self.unfinished} of {self.games} games ({100 * share:.0f}%) reached it and are unfinished: "
+               "censored in the length curves, left out of advantage, never counted as draws.")
+        if self.cap is None:
+            return (f"Cap: unknown ({self.cap_source}); no game is marked unfinished, so nothing was cut. "
+                    f"{self.games} games.")
+        return f"Cap: {self.cap} plies ({self.cap_source}). {cut}"
+
+
+def manifest_cap(manifest: Mapping[str, Any] | None) -> int | None:
+    """``max_plies`` of a batch manifest (``simulate``'s run record), if it has one."""
+    if not manifest:
+        return None
+    value = manifest.get("max_plies")
+    return None if value is None else int(value)
+
+
+def study_of(games: pd.DataFrame, manifest: Mapping[str, Any] | None = None, mixed_caps: str = "refuse",
+             threshold: float = UNFINISHED_THRESHOLD) -> Study:
+    """The study a normalized table belongs to; one cap, or a refusal (``mixed_caps="warn"``: a loud warning).
+
+    The cap comes from the ``max_plies`` column, else the manifest, else the longest unfinished game
+    (a lower bound of the cap, said so).
+    """
+    if mixed_caps not in ("refuse", "warn"):
+        raise BalanceError(f"mixed_caps must be 'refuse' or 'warn', got {mixed_caps!r}")
+    if not 0 <= threshold <= 1:
+        raise BalanceError(f"the unfinished threshold is a share between 0 and 1, got {threshold}")
+    unfinished = games["outcome"] == "unfinished"
+    warnings: list[str] = []
+    caps: dict[int, int] = {}
+    if "max_plies" in games.columns and games["max_plies"].notna().any():
+        known = games["max_plies"].dropna().astype(int)
+        caps = {int(k): int(v) for k, v in known.value_counts().sort_index().items()}
+        cap: int | None = max(caps)
+        source = "the table's max_plies column"
+        if known.size < len(games):
+            warnings.append(f"{len(games) - known.size} games have no max_plies; they are taken to share the cap.")
+    elif manifest_cap(manifest) is not None:
+        cap = manifest_cap(manifest)
+        source = "the batch manifest"
+    elif unfinished.any():
+        cap = int(games.loc[unfinished, "plies"].max())
+        source = ("inferred from the longest unfinished game: the table has no max_plies column and no "
+                  "manifest, so the true cap may be higher")
+        warnings.append(f"The cap is inferred ({cap} plies, the longest unfinished game), not read from the table.")
+    else:
+        cap, source = None, "the table has no max_plies column and no manifest, and no game is unfinished"
+    if len(caps) > 1:
+        listing = ", ".join(f"{k} plies ({v} games)" for k, v in caps.items())
+        text = (f"the table mixes caps: {listing}. Decisiveness and length depend on the cap, so one study "
+                f"uses one cap; select one (e.g. games[games.max_plies == {max(caps)}]) or re-run with one cap.")
+        if mixed_caps == "refuse":
+            raise BalanceError(text)
+        warnings.insert(0, "WARNING: " + text[0].upper() + text[1:] + " The numbers below pool them anyway.")
+    return Study(game=str(games["game"].iloc[0]) if len(games) else DEFAULT_GAME, seats=seats_of(games),
+                 cap=cap, cap_source=source, unit=length_unit(games), games=len(games),
+                 unfinished=int(unfinished.sum()), threshold=threshold, caps=caps, warnings=warnings)
+
+
+def first_seat_score(games: pd.DataFrame, seats: tuple[str, ...] | None = None) -> pd.Series:
+    """Per game, the first seat's result: 1 win, 0 loss, 1/k a draw (k seats), NaN when unfinished."""
+    seats = seats or seats_of(games)
+    first = seats[0]
+    out = pd.Series(math.nan, index=games.index, dtype=float)
+    out[games["outcome"] == "win"] = (games.loc[games["outcome"] == "win", "winner"] == first).astype(float)
+    out[games["outcome"] == "draw"] = 1.0 / len(seats)
+    return out
+
+
+__all__ = [
+    "DEFAULT_RULE", "OUTCOMES", "Study", "TERRAFEUD_STUDY_CAP", "UNFINISHED_THRESHOLD", "agent_columns", "derive_outcome",
+    "expand_rules", "first_seat_score", "label_rule_names", "length_unit", "manifest_cap", "normalize",
+    "parse_rules_label", "seats_of", "study_of",
+]

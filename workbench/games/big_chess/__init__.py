@@ -1,0 +1,361 @@
+"""Big chess («большие шахматы») on the workbench protocol: 2 to 25 players in teams, pieces as data.
+
+``GAME`` is the ``GameDef``. The engine is ``state.BigChessState``; cards are ``cards.py`` plus the
+starter set in ``data/cards``; boards ``boards.py`` plus ``data/boards``; the scenario dialect
+``scenario.py``; records ``record.py``. See README.md beside this file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, State
+from workbench.core.rulespec import Rules, RulesSpec
+from workbench.core.scenario import ScenarioCase
+
+from .boards import LETTERS, BoardError, make_board
+from .cards import Card, card_rows, render_pattern, starter_cards
+from .context import Context, context_for
+from .geometry import FACING_INDEX, FACING_NAMES
+from .rules import SPEC
+from .scenario import BigChessScenario, dump_scenario_text
+from .state import COUNTER_WORDS, COUNTERS, BigChessState, Piece
+
+__all__ = ["GAME", "BigChess", "BigChessState", "cards", "render_card", "setup_armies"]
+
+MAX_LEVELS = 32
+N_PLAYERS = len(LETTERS)
+_ARMY_A = (("king", "5,11"), ("rook", "0,11"), ("rook", "11,11"), ("knight", "1,11"), ("knight", "10,11"),
+           ("lbishop", "2,11"), ("lbishop", "9,11")) + tuple(("infantry", f"{x},10") for x in range(3, 9))
+
+
+def cards(rules: Rules | Mapping[str, Any] | str | None = None) -> list[dict[str, Any]]:
+    """The cards as rows (key, name, cost, patterns per level) for ``python -m workbench cards``.
+
+    Under ``rules`` the costs are the rules' (``cost_knight=40``, ``king_cost``).
+    """
+    ctx = GAME.context(rules if isinstance(rules, Rules) else GAME.rules(rules))
+    rows = card_rows(ctx.cards)
+    for row, cost in zip(rows, ctx.cost, strict=True):
+        row["cost"] = cost
+    return rows
+
+
+def render_card(key: str, levels: Sequence[int] = (), facing: str = "N", radius: int = 3) -> str:
+    """A card's pattern drawn on a small text grid (see ``cards.render_pattern``)."""
+    card = next((c for c in starter_cards() if c.key == key), None)
+    if card is None:
+        raise KeyError(f"no card {key}")
+    return render_pattern(card, levels, FACING_INDEX[facing.upper()], radius)
+
+
+class BigChess(GameDef):
+    """The big-chess game definition."""
+
+    name = "big-chess"
+    title = "Big Chess"
+    scenario_folder = "big-chess"
+    heat_layers = ("threat", "control", "buy")
+    legend = (
+        ("plain", "#f4efe1", "plain cell"), ("start", "#e9e1c8", "start cell of a player (a letter)"),
+        ("rock", "#6b6b6b", "rock: no standing, no passing, blocks leaps"),
+        ("embers", "#d9643b", "embers: pass through, never stand"),
+        ("sand", "#e8cf8a", "sand: stops movement"), ("forest", "#4f8a4a", "forest: only from an adjacent cell"),
+        ("swamp", "#6f7f5a", "swamp: a piece there acts only on adjacent cells"),
+        ("mine", "#b89b5e", "mine: income for a piece on it"), ("fort", "#8f8fb8", "fort: levels for a piece on it"),
+        ("altar", "#c9a0dc", "altar: a piece arriving vanishes for its cost plus trophies"),
+        ("portal", "#5fb3c9", "portal: a piece arriving goes to the paired portal"),
+    )
+
+    @property
+    def spec(self) -> RulesSpec:
+        """Every parameter and toggle of section 15, plus ``cost_<card>``."""
+        return SPEC
+
+    def context(self, rules: Rules | None = None) -> Context:
+        """The fixed part of a game under ``rules``."""
+        return context_for(rules if isinstance(rules, Rules) else self.rules(rules))
+
+    def info(self, rules: Rules | None = None) -> GameInfo:
+        """Players (letters of the ``teams`` rule, in order), labels, teams; no chance."""
+        ctx = self.context(rules)
+        return GameInfo(name=self.name, title=self.title, players=ctx.players,
+                        labels=tuple(f"player {p}" for p in ctx.players), teams=ctx.team_members, chance="none",
+                        perfect_information=True, max_game_length=20 * max(ctx.rules["max_turns"], 1000) + 100_000)
+
+    def new_initial_state(self, rules: Rules | Mapping[str, Any] | None = None, seed: int = 0,
+                          cards: Any = None) -> BigChessState:
+        """The setup phase on the rules' board (every treasury = ``king_cost``), or the army start."""
+        rules = rules if isinstance(rules, Rules) else self.rules(rules)
+        ctx = context_for(rules, cards_data=cards)
+        st = BigChessState(ctx)
+        st.seed = seed
+        st.treasury = [rules["king_cost"]] * len(ctx.players)
+        if rules["start"] == "army":
+            w, h = ctx.W, ctx.H
+            for p, letter in enumerate(ctx.players):
+                spent = 0
+                for key, name in _ARMY_A:
+                    x, y = map(int, name.split(","))
+                    if letter != "a":
+                        x, y = w - 1 - x, h - 1 - y
+                    k = ctx.card_index[key]
+                    card = ctx.cards[k]
+                    f = ctx.board.facing[letter] if card.vector else 0
+                    st.pieces[y * w + x] = Piece(p, k, f, 0, ctx.cost[k], 0, False, 0)
+                    spent += 0 if ctx.is_king[k] else ctx.cost[k]
+                st.treasury[p] = max(0, rules["king_cost"] - spent)
+            st.ready = set(range(len(ctx.players)))
+            st._maybe_start_play()
+        return st
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> BigChessState:
+        """Inverse of ``to_dict``; ``ValueError`` naming the field."""
+        if not isinstance(data, Mapping) or data.get("game") != self.name:
+            raise ValueError("state: not a big-chess state (field game)")
+        try:
+            rules = self.rules(data.get("rules") or {})
+            board = make_board(data["board"], data.get("facing"), name=data.get("board_name", "custom"))
+            ctx = context_for(rules, board, data["teams"], data.get("cards"))
+            st = BigChessState(ctx)
+            pl = ctx.players
+            idx = ctx.pidx
+            st.phase = data["phase"]
+            st.to_move = idx[data["to_move"]]
+            st.turn_no = int(data["turn"])
+            st.quiet = int(data["quiet"])
+            st.treasury = [int(data["treasury"][p]) for p in pl]
+            for name, pd in data["pieces"].items():
+                c = board.parse_cell(name)
+                parts = pd["piece"].split(":")
+                k = ctx.card_index[parts[1]]
+                f = FACING_INDEX[parts[2]] if len(parts) == 3 else 0
+                mask = sum(1 << lv for lv in pd["levels"])
+                st.pieces[c] = Piece(idx[parts[0]], k, f, mask, int(pd["cost"]), int(pd["trophies"]), bool(pd["moved"]),
+                                     int(pd["travelled"]))
+            st.shadows = {board.parse_cell(k): board.parse_cell(v) for k, v in data["shadows"].items()}
+            st.protected = {idx[p] for p in data["protected"]}
+            st.locks = {(idx[t[0]], idx[t[2]]) for t in data["locks"]}
+            st.out = {idx[p] for p in data["out"]}
+            st.ready = {idx[p] for p in data["ready"]}
+            w = data.get("winner")
+            st.winner_team = None if w is None else ctx.team_text.index(w)
+            st.result = data.get("result")
+            st.moves = int(data.get("move_number", 0))
+            for k, v in (data.get("counters") or {}).items():
+                if k in st.counts:
+                    st.counts[k] = [int(x) for x in v]
+            st.buys = {k: [int(x) for x in v] for k, v in (data.get("buys") or {}).items()}
+            st.lead10 = data.get("lead10")
+        except (KeyError, TypeError, IndexError, BoardError) as exc:
+            raise ValueError(f"state: bad or missing field ({type(exc).__name__}: {exc})") from None
+        st.start_data = dict(data)
+        return st
+
+    # ------------------------------------------------------------------ dense actions
+    def _sizes(self, ctx: Context) -> tuple[int, ...]:
+        n, k, t = ctx.N, len(ctx.cards), len(ctx.promo)
+        return (4 * n * n * (t + 1), n, k * n, n, n * MAX_LEVELS, 1, N_PLAYERS * k * n * 9, N_PLAYERS * n,
+                N_PLAYERS * n * n, N_PLAYERS)
+
+    def num_distinct_actions(self, rules: Rules | None = None) -> int:
+        """Every action the notation can name on this board with these cards."""
+        return sum(self._sizes(self.context(rules)))
+
+    def action_to_int(self, state: State, action: Any) -> int:
+        """Dense index of a canonical action string."""
+        assert isinstance(state, BigChessState)
+        ctx = state.ctx
+        sizes = self._sizes(ctx)
+        offs = [sum(sizes[:i]) for i in range(len(sizes))]
+        n, k = ctx.N, len(ctx.cards)
+        cell = state._cell
+        a = str(action)
+        m = re.fullmatch(r"([a-y]):(.*)", a)
+        if m:
+            p = LETTERS.index(m.group(1))
+            rest = m.group(2)
+            if rest == "ready":
+                return offs[9] + p
+            if rest.startswith("+"):
+                key, _, tail = rest[1:].partition("@")
+                c, _, f = tail.partition(":")
+                fi = FACING_INDEX[f] + 1 if f else 0
+                return offs[6] + ((p * k + ctx.card_index[key]) * n + cell(c)) * 9 + fi
+            if rest.startswith("-"):
+                return offs[7] + p * n + cell(rest[1:])
+            s, _, c = rest.partition("-")
+            return offs[8] + (p * n + cell(s)) * n + cell(c)
+        if a == "pass":
+            return offs[5]
+        if a.startswith("^"):
+            c, _, lv = a[1:].partition(":")
+            return offs[4] + cell(c) * MAX_LEVELS + int(lv)
+        if a.startswith("$"):
+            return offs[3] + cell(a[1:])
+        if a.startswith("+"):
+            key, _, c = a[1:].partition("@")
+            return offs[2] + ctx.card_index[key] * n + cell(c)
+        if a.endswith("*area"):
+            return offs[1] + cell(a[:-5])
+        m = re.fullmatch(r"([0-9]+,[0-9]+)([-x*>])([0-9]+,[0-9]+)(?:=([a-z0-9]+))?", a)
+        if not m:
+            raise IllegalAction(f"{a}: not a big-chess action")
+        t = "-x*>".index(m.group(2))
+        promo = 0 if m.group(4) is None else ctx.promo.index(m.group(4)) + 1
+        return offs[0] + ((t * n + cell(m.group(1))) * n + cell(m.group(3))) * (len(ctx.promo) + 1) + promo
+
+    def int_to_action(self, state: State, number: int) -> str:
+        """Inverse of ``action_to_int``."""
+        assert isinstance(state, BigChessState)
+        ctx = state.ctx
+        sizes = self._sizes(ctx)
+        n, k = ctx.N, len(ctx.cards)
+        names = ctx.names
+        i = int(number)
+        part = 0
+        while part < len(sizes) and i >= sizes[part]:
+            i -= sizes[part]
+            part += 1
+        if part == len(sizes) or i < 0:
+            raise IllegalAction(f"action number {number} is out of range")
+        if part == 0:
+            t1 = len(ctx.promo) + 1
+            promo = i % t1
+            i //= t1
+            c = i % n
+            i //= n
+            s = i % n
+            t = i // n
+            return f"{names[s]}{'-x*>'[t]}{names[c]}" + (f"={ctx.promo[promo - 1]}" if promo else "")
+        if part == 1:
+            return f"{names[i]}*area"
+        if part == 2:
+            return f"+{ctx.cards[i // n].key}@{names[i % n]}"
+        if part == 3:
+            return f"${names[i]}"
+        if part == 4:
+            return f"^{names[i // MAX_LEVELS]}:{i % MAX_LEVELS}"
+        if part == 5:
+            return "pass"
+        if part == 6:
+            fi = i % 9
+            i //= 9
+            c = i % n
+            i //= n
+            card = ctx.cards[i % k]
+            p = LETTERS[i // k]
+            return f"{p}:+{card.key}@{names[c]}" + (f":{FACING_NAMES[fi - 1]}" if fi else "")
+        if part == 7:
+            return f"{LETTERS[i // n]}:-{names[i % n]}"
+        if part == 8:
+            c = i % n
+            i //= n
+            return f"{LETTERS[i // n]}:{names[i % n]}-{names[c]}"
+        return f"{LETTERS[i]}:ready"
+
+    # ------------------------------------------------------------------ pictures, scenarios, tables
+    def layout(self, rules: Rules | None = None) -> Layout:
+        """Square cells of side 1, centres at (x + 0.5, y + 0.5); names ``x,y``."""
+        ctx = self.context(rules)
+        return Layout("square", 0.5, tuple(Cell(i, ctx.names[i], ctx.x[i] + 0.5, ctx.y[i] + 0.5) for i in range(ctx.N)))
+
+    def scenario(self, data: Mapping[str, Any], where: str) -> ScenarioCase:
+        """A ``game: big-chess`` scenario file (section 17)."""
+        return BigChessScenario(data, where)
+
+    def dump_scenario(self, state: State, id: str, title: str, checks: Sequence[Mapping[str, Any]] = ()) -> str:  # noqa: A002
+        """The state as a scenario file with every position key."""
+        assert isinstance(state, BigChessState)
+        return dump_scenario_text(state, id, title, checks)
+
+    def game_row(self, state: State) -> dict[str, Any]:
+        """Per player and per team results, treasuries, buys per card, rule usage, lead at turn 10."""
+        assert isinstance(state, BigChessState)
+        ctx = state.ctx
+        pl = ctx.players
+        r = state.returns()
+        row: dict[str, Any] = {"victory": state.victory(), "turns": state.turn_no, "quiet": state.quiet,
+                               "winner_team": None if state.winner_team is None else ctx.team_text[state.winner_team],
+                               "teams": ctx.teams_text}
+        for p, letter in enumerate(pl):
+            row[f"result_{letter}"] = r[p]
+            row[f"treasury_{letter}"] = state.treasury[p]
+            row[f"out_{letter}"] = p in state.out
+        for t, text in enumerate(ctx.team_text):
+            row[f"team_result_{text}"] = r[ctx.team_members[t][0]]
+        for key, counts in sorted(state.buys.items()):
+            row[f"buys_{key}"] = sum(counts)
+        for name in ("veterancy", "promotion", "prince_buy", "shadow_strike", "jester_block", "king_loss_strike",
+                     "king_loss_take", "king_loss_area", "king_loss_altar", "succession", "purchase", "transformation"):
+            row[name] = sum(state.counts[name])
+        lead = state.lead10
+        if lead is not None:
+            per_team = [sum(lead[p] for p in members) for members in ctx.team_members]
+            for t, text in enumerate(ctx.team_text):
+                others = [v for i, v in enumerate(per_team) if i != t]
+                row[f"lead10_{text}"] = per_team[t] - max(others)
+        return row
+
+    def event_row(self, state: State, action: Any) -> dict[str, Any]:
+        """Per event: the kind of action, its piece, treasuries of every player (the curves)."""
+        assert isinstance(state, BigChessState)
+        d = state._legal_map().get(action)
+        kind = d[0] if d else ""
+        piece = ""
+        if d and kind in ("move", "strike", "take", "push", "area", "vet"):
+            piece = state.ctx.cards[state.pieces[d[1]].card].key
+        elif d and kind in ("buy", "transform"):
+            piece = state.ctx.cards[d[1]].key
+        row = {"kind": kind, "piece": piece, "turn": state.turn_no, "promotion": "=" in str(action)}
+        for p, letter in enumerate(state.ctx.players):
+            row[f"treasury_{letter}"] = state.treasury[p]
+        return row
+
+    def rule_words(self) -> dict[str, str]:
+        """Counter name -> words."""
+        return {k: COUNTER_WORDS[k] for k in COUNTERS}
+
+    def card(self, key: str, rules: Rules | None = None) -> Card:
+        """A card of the rules' set."""
+        ctx = self.context(rules)
+        return ctx.cards[ctx.card_index[key]]
+
+
+GAME = BigChess()
+
+
+ARMY_PLAN = ("rook", "knight", "lbishop", "infantry", "infantry", "infantry", "rook", "knight", "lbishop", "infantry",
+             "infantry", "infantry")
+
+
+def setup_armies(state: BigChessState, plan: Sequence[str] = ARMY_PLAN) -> BigChessState:
+    """Play a deterministic setup for every player not yet ready (a tool's shortcut past the setup phase).
+
+    Each player puts its King on the zone cell closest to the zone's centre, then the cards of ``plan`` in order while the
+    treasury allows, each on the free zone cell closest to the King, facing the zone's facing, then
+    ``ready``. Pure play of legal setup actions, so records and undo see ordinary moves.
+    """
+    ctx = state.ctx
+    for p, letter in enumerate(ctx.players):
+        if state.phase != "setup" or p in state.ready or p in state.out:
+            continue
+        zone = ctx.board.zones[letter]
+        cx = sum(ctx.x[c] for c in zone) / len(zone)
+        cy = sum(ctx.y[c] for c in zone) / len(zone)
+        order = sorted(zone, key=lambda c: ((ctx.x[c] - cx) ** 2 + (ctx.y[c] - cy) ** 2, c))
+        face = FACING_NAMES[ctx.board.facing[letter]]
+        if state._king_cell(p) is None:
+            state.apply_action(f"{letter}:+king@{ctx.names[order[0]]}")
+        king = state._king_cell(p)
+        for key in plan:
+            k = ctx.card_index.get(key)
+            free = sorted((c for c in zone if c not in state.pieces), key=lambda c: (ctx.dist(c, king), c))
+            if k is None or not free or ctx.cost[k] > state.treasury[p]:
+                continue
+            suffix = f":{face}" if ctx.cards[k].vector else ""
+            state.apply_action(f"{letter}:+{key}@{ctx.names[free[0]]}{suffix}")
+        state.apply_action(f"{letter}:ready")
+    return state

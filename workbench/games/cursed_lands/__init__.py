@@ -1,0 +1,148 @@
+"""The Cursed Lands (ПРОКЛЯТЫЕ ЗЕМЛИ) on the workbench protocol: ``GAME`` is its ``GameDef``.
+
+Rules: /work/shared/cursed-lands/RULES-CONTRACT.md; scenario files: SCENARIO-FORMAT.md beside it.
+See README.md in this folder for what is where.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from workbench.core.protocol import Cell, GameDef, GameInfo, Layout, State
+from workbench.core.rulespec import Rules, RulesSpec
+
+from . import actions as act
+from .geometry import HEX_NAMES, NUM_HEXES, centre
+from .position import build_state, state_from_dict
+from .rules import FACTIONS, KINDS, SIDES, SPEC
+from .state import RULE_WORDS, CursedState
+
+LEGEND: tuple[tuple[str, str, str], ...] = (
+    ("void", "#2b2b2b", "void: untiled, impassable (untiled=void, C2)"),
+    ("plain", "#d8d59a", "plain (tiles, camp hexes, flags)"),
+    ("road", "#b08a5a", "road: +1 movement to a unit that starts on it (not orcs, not dwarves)"),
+    ("forest", "#3f7d3a", "forest: -1 damage to a unit in it, -1 range shooting from it"),
+    ("hill", "#a3b86c", "hill: +1 range shooting from it (not orcs)"),
+    ("mountain", "#7d7468", "mountain: dwarves only; -2 range per mountain on the line of fire"),
+    ("castle", "#8c2f39", "castle: 8 HP, no unit may enter it"),
+    ("flag", "#e0c060", "spawn flag: production appears here; plain terrain"),
+    ("camp", "#e8e4c0", "camp: free plain of a camp row"),
+)
+
+
+class CursedLandsGame(GameDef):
+    """The Cursed Lands: a 9x9 hex duel on a board built from the players' tile decks during play."""
+
+    name = "cursed-lands"
+    title = "The Cursed Lands"
+    scenario_folder = "cursed-lands"
+    heat_layers = ("threat", "control")
+    legend = LEGEND
+    # the variant OpenSpiel's random_sim_test plays besides the defaults: the contract's biggest open question,
+    # with a turn limit so that the serialising run stays short
+    openspiel_variant = {"untiled": "plain", "turn_limit": 60}
+
+    @property
+    def spec(self) -> RulesSpec:
+        """Sections 12 and 13 of the contract."""
+        return SPEC
+
+    def info(self, rules: Rules | None = None) -> GameInfo:
+        """Two sides; the decks are dealt from the seed (C38), and the order below each top is hidden (section 7)."""
+        rules = rules or SPEC.defaults()
+        per_turn = max(rules["ap_per_turn"], rules["ap_first_turn"]) + 1
+        if min(rules[f"produce_cost_{k}"] for k in KINDS) == 0 or rules["activation_cost"] == 0 or rules["tile_cost"] == 0:
+            # free actions are bounded by the flags (4), the deck and the units a side can have
+            per_turn += 4 + sum(rules[f"deck_{t}"] for t in ("plain", "road", "forest", "hill", "mountain")) + NUM_HEXES
+        length = rules["turn_limit"] * per_turn + 2 if rules["turn_limit"] else 10_000
+        return GameInfo(
+            name=self.name, title=self.title, players=SIDES, labels=("Player 1", "Player 2"), teams=((0,), (1,)),
+            chance="seeded", perfect_information=False, max_game_length=length, turn_word="turn",
+        )
+
+    def new_initial_state(self, rules: Rules | Mapping[str, Any] | str | None = None, seed: int = 0) -> CursedState:
+        """The classic start, the setup phase (``setup_phase``) or a start file (``setup=PATH``); decks from ``seed``."""
+        if not isinstance(rules, Rules):
+            rules = SPEC.make(rules)
+        return build_state(rules, None, seed)
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> CursedState:
+        """Inverse of ``State.to_dict``."""
+        return state_from_dict(data)
+
+    def num_distinct_actions(self, rules: Rules | None = None) -> int:
+        """Ints below this: end, 4 productions, 81 tiles, moves, attacks, moves-then-attacks, then camps."""
+        rules = rules or SPEC.defaults()
+        if not rules["setup_phase"]:
+            return act.CAMP
+        return act.CAMP + act.FLAG_CODES * len(act.unit_combos(rules["starting_units"]))
+
+    def action_to_int(self, state: State, action: Any) -> int:
+        """Actions are already dense ints."""
+        return int(action)
+
+    def int_to_action(self, state: State, number: int) -> Any:
+        """Actions are already dense ints."""
+        return int(number)
+
+    def layout(self, rules: Rules | None = None) -> Layout:
+        """81 pointy-top hexes in offset rows, row 9 at the top (section 1)."""
+        cells = tuple(Cell(h, HEX_NAMES[h], *centre(h)) for h in range(NUM_HEXES))
+        return Layout("hex-pointy", 1.0, cells)
+
+    def scenario(self, data: Mapping[str, Any], where: str) -> Any:
+        """A ``game: cursed-lands`` file as a runnable case (SCENARIO-FORMAT.md)."""
+        from .scenario import load_case
+
+        return load_case(data, where)
+
+    def dump_scenario(self, state: State, id: str, title: str, checks: Sequence[Mapping[str, Any]] = ()) -> str:  # noqa: A002
+        """The state as scenario text (JSON-style YAML) that loads back to the same state (C39)."""
+        from .scenario import dump_scenario
+
+        assert isinstance(state, CursedState)
+        return dump_scenario(state, id, title, checks)
+
+    def game_row(self, state: State) -> dict[str, Any]:
+        """Factions, victory kind, turns, castle HP left, tiles placed and units produced per kind."""
+        from .insight import game_row
+
+        assert isinstance(state, CursedState)
+        return game_row(state)
+
+    def event_row(self, state: State, action: Any) -> dict[str, Any]:
+        """The action in notation and the AP left after it (called before the action is applied)."""
+        from .insight import event_row
+
+        assert isinstance(state, CursedState)
+        return event_row(state, action)
+
+    def grid_values(self, key: str, value: Any) -> list[Any] | None:
+        """Grid shorthands: ``factions=all`` is the 16 ordered pairs (issue 18)."""
+        if key == "factions" and isinstance(value, str) and value.strip().lower() == "all":
+            return list(SPEC["factions"].grid_values)
+        return None
+
+    def rule_words(self) -> dict[str, str]:
+        """Counter name -> words for a designer."""
+        return dict(RULE_WORDS)
+
+    # ----------------------------------------------------------------- records
+    def save_record(self, state: State) -> str:
+        """A finished or running game as record JSON (``record.save_record``)."""
+        from .record import save_record
+
+        assert isinstance(state, CursedState)
+        return save_record(state)
+
+    def load_record(self, text: str) -> CursedState:
+        """A record replayed and verified (``record.load_record_text``)."""
+        from .record import load_record_text
+
+        return load_record_text(text)
+
+
+GAME = CursedLandsGame()
+
+__all__ = ["GAME", "CursedLandsGame", "CursedState", "FACTIONS", "KINDS", "SIDES", "SPEC"]

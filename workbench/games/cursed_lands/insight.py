@@ -1,0 +1,312 @@
+"""What tools read off a position besides the rules: glyphs, heat layers, the static evaluation,
+an action's effects and cells, and the extra columns of game and event rows.
+
+All of it is computed by the engine's own queries (``reach``, ``targets_from``, apply/undo), never by
+re-deriving a rule, so a toggle changes these pictures exactly as it changes play.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from workbench.core.protocol import Glyph
+
+from . import actions as act
+from .deck import CODE_NAMES, LETTERS, MOUNTAIN, PLAIN, VOID
+from .geometry import DISTANCE, NEIGHBOURS, NUM_HEXES, RAYS, WITHIN
+from .rules import DWARVES, FACTIONS, KINDS, RANGED, SIDES
+from .state import ACTIVATED, CAMP_CASTLE, CAMP_FLAG, CAMP_FREE, CASTLE, FRESH, CursedState
+
+# Evaluation weights, in "castle HP" units (documented in docs/rulings-cursed-lands.md).
+W_CASTLE = 3.0  # one castle HP: the win condition, so it dominates
+W_UNIT = 1.0  # a unit on the board (production cost 1 AP)
+W_HP = 0.5  # one HP of a unit
+W_ATTACK = 0.25  # one point of a unit's attack
+W_THREAT_UNIT = 0.3  # an enemy unit one of ours can attack this turn or next
+W_THREAT_CASTLE = 1.0  # the enemy castle within reach of one of our units
+W_ADVANCE = 0.05  # a unit's progress toward the enemy castle (9 - distance)
+W_AP = 0.2  # AP the side to move still has (tempo)
+W_DECK = 0.02  # a tile left in the own deck (board-building options)
+W_DEPTH = 0.5  # a row of walkable board built out from the own camp, up to DEPTH_CAP rows (the midline)
+DEPTH_CAP = 4
+WIN = 1000.0
+
+
+def glyphs(st: CursedState) -> list[Glyph]:
+    """Terrain class, unit letter (upper p1, lower p2), owner and badges (HP, marks, flag kind, castle HP)."""
+    out = []
+    for h in range(NUM_HEXES):
+        ck = st.camp_kind[h]
+        ter = st.terrain[h]
+        side_of_row = 0 if h < 9 else 1
+        if ck == CAMP_CASTLE:
+            out.append(Glyph(h, "castle", "K" if side_of_row == 0 else "k", side_of_row,
+                             (f"{st.castle_hp[side_of_row]}hp",)))
+            continue
+        terrain = "void" if ter == VOID else CODE_NAMES[ter] if ter != CASTLE else "castle"
+        badges: list[str] = []
+        marks: list[str] = []
+        if ck == CAMP_FLAG:
+            camp = st.camps[side_of_row]
+            if camp:
+                badges.append(f"flag {KINDS[camp[1].index(h)]}")
+                marks.append(f"flag-{SIDES[side_of_row]}")
+        elif ck == CAMP_FREE:
+            marks.append(f"camp-{SIDES[side_of_row]}")
+        if st.tile[h] and ck:
+            marks.append("tiled-camp")
+        if st.owner[h] >= 0:
+            side = st.owner[h]
+            letter = KINDS[st.kind[h]]
+            badges.insert(0, f"{st.hp[h]}hp")
+            if st.mark[h] == ACTIVATED:
+                badges.append("done")
+            elif st.mark[h] == FRESH:
+                badges.append("fresh")
+            badges.append(FACTIONS[st.factions[side]][:2])
+            out.append(Glyph(h, terrain, letter if side == 0 else letter.lower(), side, tuple(badges),
+                             marks=tuple(marks)))
+        else:
+            out.append(Glyph(h, terrain, "", None, tuple(badges), marks=tuple(marks)))
+    return out
+
+
+def attack_reach(st: CursedState, side: int, now: bool) -> dict[int, int]:
+    """Hex -> how many of ``side``'s units could attack it (from where they stand or after a move).
+
+    ``now``: only units that may act this turn (side to move, not activated or fresh, AP enough); else
+    every unit, as at the start of the side's next turn. Empty hexes count too: it is a zone of fire.
+    """
+    out: dict[int, int] = {}
+    if st.phase != "play" or st.is_terminal() or (now and (st.to_move != side or st.ap < st.attack_cost)):
+        return out
+    open_ = st.open_hexes()
+    for h in range(NUM_HEXES):
+        if st.owner[h] != side or (now and st.mark[h]):
+            continue
+        k = st.kind[h]
+        spots = {h}
+        spots.update(t for t, lt in st.reach(h, open_).items() if lt >= 1)
+        hit: set[int] = set()
+        for spot in spots:
+            hit.update(_zone(st, spot, side, k))
+        for t in hit:
+            out[t] = out.get(t, 0) + 1
+    return out
+
+
+def _zone(st: CursedState, at: int, side: int, kind: int) -> list[int]:
+    """Hexes a unit could hit from ``at`` whatever stands there (the line-of-fire rules of section 8)."""
+    if not RANGED[kind]:
+        return list(NEIGHBOURS[at])
+    rng = st.shot_range(at, side, kind)
+    out = []
+    for ray in RAYS[at]:
+        m = 0
+        for i, t in enumerate(ray, 1):
+            if i > rng - st.mountain_penalty * m:
+                break
+            out.append(t)
+            if st.terrain[t] == MOUNTAIN:
+                m += 1
+    return out
+
+
+def heat(st: CursedState, layer: str, player: int) -> dict[int, float]:
+    """``threat``: hexes ``player`` can attack this turn (to move) or next turn (not to move), by unit count;
+    ``control``: +1..-1 by nearness of ``player``'s units against the enemy's (sum of 1/(1+distance))."""
+    if layer == "threat":
+        now = st.to_move == player
+        return {h: float(n) for h, n in attack_reach(st, player, now).items()}
+    if layer == "control":
+        own = [h for h in range(NUM_HEXES) if st.owner[h] == player]
+        enemy = [h for h in range(NUM_HEXES) if st.owner[h] == 1 - player]
+        out = {}
+        for h in range(NUM_HEXES):
+            a = sum(1.0 / (1 + DISTANCE[u][h]) for u in own)
+            b = sum(1.0 / (1 + DISTANCE[u][h]) for u in enemy)
+            if a + b > 0:
+                out[h] = round((a - b) / (a + b), 4)
+        return out
+    raise ValueError(f"unknown heat layer {layer!r}; cursed-lands has threat and control")
+
+
+def evaluate(st: CursedState, player: int) -> float:
+    """Static evaluation from ``player``'s side, in castle-HP units (positive = ``player`` is better).
+
+    Sum over both sides (own minus enemy) of: 3 x castle HP; per unit 1 + 0.5 x HP + 0.25 x attack +
+    0.05 x (9 - distance to the enemy castle); reach: 0.3 per enemy unit and 1.0 for the enemy castle
+    within ``movement + reach`` hexes of one of this side's units (reach 1 for melee, the range from
+    where the unit stands for ranged units; a distance bound, so it is fast enough for searches); 0.02
+    per tile left in the deck; plus 0.2 x AP left for the side to move. A won game is +-1000, a draw 0.
+    """
+    if st.is_terminal():
+        if st.winner_side is None:
+            return 0.0
+        return WIN if st.winner_side == player else -WIN
+    score = [0.0, 0.0]
+    units: list[list[int]] = [[], []]
+    zones: list[set[int]] = [set(), set()]  # hexes within movement + reach of a unit of each side
+    owner, kind, hp = st.owner, st.kind, st.hp
+    table = st.units
+    for h in range(NUM_HEXES):
+        side = owner[h]
+        if side < 0:
+            continue
+        k = kind[h]
+        f = st.factions[side]
+        score[side] += W_UNIT + W_HP * hp[h] + W_ATTACK * table.attack[f][k]
+        radius = st.allowance(h) + (st.shot_range(h, side, k) if RANGED[k] else 1)
+        units[side].append(h)
+        zones[side] |= WITHIN[min(16, max(0, radius))][h]
+    terrain_key = tuple(st.terrain)
+    for side in (0, 1):
+        s = (W_CASTLE * st.castle_hp[side] + W_DECK * len(st.decks[side])
+             + W_DEPTH * _depth_cached(terrain_key, side, st.factions[side] == DWARVES, st.untiled_plain,
+                                       st.camps[side] is not None))
+        ecastle = st.castle_of(1 - side)
+        if ecastle >= 0:
+            dist = DISTANCE[ecastle]
+            s += sum(W_ADVANCE * (9 - dist[h]) for h in units[side])
+            if ecastle in zones[side]:
+                s += W_THREAT_CASTLE
+        s += W_THREAT_UNIT * sum(1 for e in units[1 - side] if e in zones[side])
+        score[side] += s
+    if st.phase == "play":
+        score[st.to_move] += W_AP * st.ap
+    return round(score[player] - score[1 - player], 6)
+
+
+def board_depth(st: CursedState, side: int, cap: int = DEPTH_CAP) -> int:
+    """Rows (up to ``cap``) that the walkable board connected to ``side``'s camp row reaches toward the enemy.
+
+    Walkable is what a unit of the side's faction may enter, units ignored: not void, not a castle, not a
+    mountain (dwarves walk mountains). Under ``untiled=plain`` every hex is walkable and the depth is ``cap``.
+    """
+    return _depth_cached(tuple(st.terrain), side, st.factions[side] == DWARVES, st.untiled_plain,
+                         st.camps[side] is not None, cap)
+
+
+@lru_cache(maxsize=8192)
+def _depth_cached(terrain: tuple[int, ...], side: int, dwarf: bool, untiled_plain: bool, placed: bool,
+                  cap: int = DEPTH_CAP) -> int:
+    """``board_depth`` on the terrain alone (searches evaluate many children with the same board)."""
+    if untiled_plain:
+        return cap
+    if not placed:
+        return 0
+    home = 1 if side == 0 else 9
+    start = [h for h in range((home - 1) * 9, home * 9) if terrain[h] != CASTLE]
+    seen = set(start)
+    frontier = start
+    depth = 0
+    while frontier and depth < cap:
+        nxt = []
+        for cur in frontier:
+            for n in NEIGHBOURS[cur]:
+                if n in seen:
+                    continue
+                t = terrain[n]
+                if t == VOID or t == CASTLE or (t == MOUNTAIN and not dwarf):
+                    continue
+                seen.add(n)
+                nxt.append(n)
+                d = abs(n // 9 + 1 - home)
+                if d > depth:
+                    depth = d
+        frontier = nxt
+    return min(depth, cap)
+
+
+def action_priority(st: CursedState, a: int) -> int:
+    """Move ordering: castle attacks, then attacks on units, then production, tiles, moves, end last."""
+    kind, _f, _t, g = act.decode(a)
+    if g >= 0:
+        return 30 if g == st.castle_of(1 - st.to_move) else 20
+    return {"produce": 10, "tile": 5, "move": 8, "camp": 1, "end": 0}.get(kind, 0)
+
+
+def action_cells(st: CursedState, a: int) -> list[int]:
+    """Hexes a click sequence picks: unit, destination, target; the hex of a tile; [] for buttons."""
+    kind, f, t, g = act.decode(a)
+    if kind in ("move",):
+        return [f, t]
+    if kind == "attack":
+        return [f, g]
+    if kind == "move_attack":
+        return [f, t, g]
+    if kind == "tile":
+        return [t]
+    return []
+
+
+def action_effects(st: CursedState, a: int) -> dict[str, Any]:
+    """What ``a`` would change, found by playing it and taking it back: removed units, marked hexes,
+    a sentence, and whether it ends the game or the turn."""
+    if not st.is_legal(a):
+        return {}
+    before_units = [h for h in range(NUM_HEXES) if st.owner[h] >= 0]
+    text = st.action_to_string(a)
+    side = st.to_move
+    turn = st.turn_no
+    hp_before = list(st.hp)
+    castle_before = list(st.castle_hp)
+    st.apply_action(a)
+    try:
+        kind, f, t, _g = act.decode(a)
+        moved_from = f if kind in ("move", "move_attack") else -1
+        removed = [h for h in before_units if st.owner[h] < 0 and h != moved_from]
+        if moved_from >= 0 and st.owner[t] < 0:
+            removed.append(t)  # the mover fell to a counterattack (C41)
+        marks = [h for h in range(NUM_HEXES) if st.owner[h] >= 0 and h in before_units and st.hp[h] != hp_before[h]]
+        words = [text]
+        for s in (0, 1):
+            if st.castle_hp[s] != castle_before[s]:
+                words.append(f"{SIDES[s]} castle {castle_before[s]} -> {st.castle_hp[s]}")
+        ends = st.is_terminal()
+        if ends:
+            words.append(f"ends the game ({st.victory_kind})")
+        elif st.turn_no != turn or st.to_move != side:
+            words.append("ends the turn")
+        return {"removed": sorted(removed), "marks": marks, "text": "; ".join(words), "ends": ends,
+                "ends_turn": not ends and (st.turn_no != turn or st.to_move != side)}
+    finally:
+        st.undo_action()
+
+
+def game_row(st: CursedState) -> dict[str, Any]:
+    """Extra columns of a finished game (issue 18): factions, victory, turns, castle HP, tiles and production."""
+    c = st.counters()
+    row: dict[str, Any] = {
+        "faction_p1": FACTIONS[st.factions[0]], "faction_p2": FACTIONS[st.factions[1]],
+        "victory_kind": st.victory_kind or "unfinished", "turns": st.turn_no,
+        "castle_hp_p1": st.castle_hp[0], "castle_hp_p2": st.castle_hp[1],
+        "deck_seed": st.seed,
+    }
+    for side, name in enumerate(SIDES):
+        row[f"tiles_placed_{name}"] = sum(c[f"tiles_placed_{t}"][side] for t in ("plain", "road", "forest", "hill",
+                                                                                 "mountain"))
+        for k in KINDS:
+            row[f"produced_{k}_{name}"] = c[f"produced_{k}"][side]
+    for t in ("plain", "road", "forest", "hill", "mountain"):
+        row[f"tiles_{t}"] = c[f"tiles_placed_{t}"][0] + c[f"tiles_placed_{t}"][1]
+    return row
+
+
+def event_row(st: CursedState, a: int) -> dict[str, Any]:
+    """Extra columns of one event (called before ``a`` is applied): its kind, the AP before and left after it,
+    and the tile a placement lays (the generic row already has the action's notation, turn and side)."""
+    kind = act.decode(a)[0]
+    cost = 0
+    if kind == "produce":
+        cost = st.produce_cost[a - act.PRODUCE]
+    elif kind == "tile":
+        cost = st.tile_cost
+    elif kind in ("move",):
+        cost = st.activation_cost
+    elif kind in ("attack", "move_attack"):
+        cost = st.attack_cost
+    top = st.deck_top(st.to_move)
+    return {"action_kind": kind, "ap_before": st.ap, "ap_left": st.ap - cost,
+            "tile": LETTERS[top - PLAIN] if kind == "tile" and top else None}

@@ -1,0 +1,309 @@
+"""Simulation outputs on disk: Parquet dataset folders of part files, their run records, merges and reads.
+
+Files: ``out`` is a Parquet *dataset directory* ``FILE.parquet/`` of part files. A part is
+written under a hidden temporary name and renamed into place, so a kill -9 leaves only whole
+parts; ``read_results`` reads them all (deduplicated by ``game_id``). A finished run merges
+its parts into parts of at most ``MERGE_ROWS`` games, and deletes the originals only once the
+merged files read back whole, so one damaged file never costs the whole batch; a part that
+cannot be read is named by ``read_results`` (``DamagedPartError``) and ``--resume`` recovers it. ``_run.json`` in the
+directory records the batch parameters that ``resume`` checks, and every part carries the same
+record in its Parquet metadata (``workbench.run``), so parts of two different batches found in
+one folder are refused instead of silently merged. Only ``part-*.parquet`` files are read: a
+folder may hold other files, which simulate never reads nor deletes. With events, the event
+table is a sibling dataset ``FILE.events.parquet/`` written alongside, part for part.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .schema import EVENTS_SCHEMA, GAMES_SCHEMA, _concat, _frame, events_frame, games_frame
+from .seeds import GameResult, SimulationError
+
+RUN_KEY = b"workbench.run"  # Parquet metadata key: the run manifest of the batch a part belongs to
+# Part files of a dataset folder: ``part-<run>-<n>.parquet`` and ``part-<id>-merged.parquet``.
+PART_NAME = re.compile(r"^part-[0-9a-f]{8}-(?:\d{5}|merged)\.parquet$")
+
+
+
+DAMAGED_PREFIX = ".damaged-"  # a part ``--resume`` set aside: never read, its games played again
+
+
+class DamagedPartError(SimulationError):
+    """A part file of an output folder cannot be read (truncated, overwritten, bad disk).
+
+    The other parts are whole (each is written apart and renamed into place), so only this
+    part's games are lost; ``--resume`` sets it aside and plays them again."""
+
+    def __init__(self, part: Path, reason: str) -> None:
+        self.part = part
+        super().__init__(f"{part.parent}: the part file {part.name} is damaged ({reason}); the other parts are whole. "
+                         "Rerun the same simulate command with --resume: it sets this part aside (as "
+                         f"{DAMAGED_PREFIX}{part.name}) and plays its games again")
+
+
+
+def _schema_game(parts: list[Path]) -> str:
+    """The game a dataset's parts belong to (their run manifest), TerraFeud when unrecorded."""
+    for part in parts:
+        run = _run_of(part)
+        if run is not None:
+            try:
+                return str(json.loads(run).get("game") or "terrafeud")
+            except ValueError:
+                return "terrafeud"
+    return "terrafeud"
+
+
+def events_path(out: str | os.PathLike) -> Path:
+    """``FILE.events.parquet`` beside ``FILE.parquet``."""
+    p = Path(out)
+    stem = p.name[: -len(".parquet")] if p.name.endswith(".parquet") else p.name
+    return p.with_name(stem + ".events.parquet")
+
+
+def _parts(path: Path) -> list[Path]:
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        return []
+    return sorted(p for p in path.iterdir() if PART_NAME.match(p.name) and p.is_file())
+
+
+def _damage(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _read_part(part: Path, **kwargs: Any) -> pa.Table:
+    """One part file, or ``DamagedPartError`` naming it (never a raw ``ArrowInvalid``)."""
+    try:
+        return pq.read_table(part, **kwargs)
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise DamagedPartError(part, _damage(exc)) from None
+
+
+def _run_of(part: Path) -> str | None:
+    """The run manifest (JSON text) stored in a part's metadata; None for parts written before it was."""
+    try:
+        meta = pq.read_schema(part).metadata or {}
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise DamagedPartError(part, _damage(exc)) from None
+    value = meta.get(RUN_KEY)
+    return None if value is None else value.decode("utf-8", "replace")
+
+
+def _describe_run(text: str) -> str:
+    try:
+        m = json.loads(text)
+        return (f"{m.get('white')} vs {m.get('black')}, {m.get('games')} games per cell, seed {m.get('seed')}, "
+                f"cells {', '.join(map(str, m.get('cells') or []))}")
+    except (ValueError, TypeError, AttributeError):
+        return "unreadable run record"
+
+
+def check_one_batch(path: Path, parts: list[Path], df: pd.DataFrame) -> None:
+    """Refuse a folder whose parts come from different batches, naming the batches and the numbers.
+
+    Parts record their batch in their metadata; for parts without it, two rows with one
+    ``game_id`` but different seed, cell or agents are two batches' games.
+    """
+    runs: dict[str, list[Path]] = {}
+    for part in parts:
+        run = _run_of(part)
+        if run is not None:
+            runs.setdefault(run, []).append(part)
+    if len(runs) > 1:
+        lines = [f"batch {i}: {len(ps)} part file(s), {_describe_run(run)}" for i, (run, ps) in enumerate(runs.items(), 1)]
+        raise SimulationError(f"{path}: holds parts of {len(runs)} different batches ({'; '.join(lines)}); "
+                              "refusing to merge them: move one batch's part files to another folder")
+    keys = [c for c in ("seed", "cell", "white_agent", "black_agent") if c in df]
+    if "game_id" not in df or not keys:
+        return
+    dup = df[df.game_id.duplicated(keep=False)]
+    if dup.empty:
+        return
+    clash = dup.groupby("game_id")[keys].nunique(dropna=False).gt(1).any(axis=1)
+    numbers = clash[clash].index.tolist()
+    if numbers:
+        shown = ", ".join(map(str, numbers[:10])) + (", ..." if len(numbers) > 10 else "")
+        raise SimulationError(f"{path}: holds games of two batches: {len(numbers)} game numbers ({shown}) appear with "
+                              f"different {'/'.join(keys)}; refusing to keep one copy of each silently")
+
+
+def read_results(path: str | os.PathLike, columns: list[str] | None = None) -> pd.DataFrame:
+    """The whole games table of a simulation output (every part, each game once, by ``game_id``).
+
+    Raises ``SimulationError`` when the folder mixes batches (see ``check_one_batch``).
+    """
+    p = Path(path)
+    parts = _parts(p)
+    if not parts:
+        if not p.exists():
+            raise FileNotFoundError(f"{p}: no simulation output here")
+        return games_frame([])[columns] if columns else games_frame([])
+    wanted = None if columns is None else list(dict.fromkeys(
+        [*columns, *(c for c in ("game_id", "seed", "cell", "white_agent", "black_agent") if c in GAMES_SCHEMA.names)]))
+    if _schema_game(parts) != "terrafeud":
+        table = _concat([_read_part(f) for f in parts])
+        wanted = None if wanted is None else [c for c in wanted if c in table.column_names]
+        if wanted is not None:
+            table = table.select(wanted)
+    else:
+        table = pa.concat_tables([_read_part(f, schema=GAMES_SCHEMA) if wanted is None
+                                  else _read_part(f, columns=wanted) for f in parts])
+    df = _frame(table)
+    if len(parts) > 1:
+        check_one_batch(p, parts, df)
+    if "game_id" in df:
+        df = df.drop_duplicates("game_id", keep="last").sort_values("game_id", kind="stable")
+    if columns is not None:
+        df = df[columns]
+    return df.reset_index(drop=True)
+
+
+def read_events(path: str | os.PathLike) -> pd.DataFrame:
+    """The events table beside a simulation output (``FILE.events.parquet``), or the path itself."""
+    p = Path(path)
+    if not p.name.endswith(".events.parquet"):
+        p = events_path(p)
+    parts = _parts(p)
+    if not parts:
+        return events_frame([])
+    if len(parts) > 1:
+        check_one_batch(p, parts, pd.DataFrame())  # parts' run records only: event rows carry no seed
+    if _schema_game(parts) != "terrafeud":
+        df = _concat([_read_part(f) for f in parts]).to_pandas()
+    else:
+        df = pa.concat_tables([_read_part(f, schema=EVENTS_SCHEMA) for f in parts]).to_pandas()
+    return df.drop_duplicates(["game_id", "ply"], keep="last").sort_values(["game_id", "ply"]).reset_index(drop=True)
+
+
+def _write_atomic(table: pa.Table, directory: Path, name: str, run: str | None = None) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    if run is not None:
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}), RUN_KEY: run.encode()})
+    tmp = directory / f".tmp-{name}"
+    pq.write_table(table, tmp)
+    final = directory / name
+    os.replace(tmp, final)
+    return final
+
+
+class PartWriter:
+    """Appends finished games to the output dataset in whole, atomically renamed part files.
+
+    A part is flushed every ``flush_seconds`` or ``flush_games`` games, whichever comes first,
+    so a kill -9 loses at most that much; ``close`` flushes the rest and compacts the parts.
+    """
+
+    def __init__(self, out: str | os.PathLike, events: bool, flush_seconds: float = 1.0, flush_games: int = 500,
+                 manifest: dict | None = None) -> None:
+        self.out = Path(out)
+        terrafeud = (manifest or {}).get("game", "terrafeud") == "terrafeud"
+        # TerraFeud's tables keep their fixed schema; another game's columns come from its rows
+        self.schema = GAMES_SCHEMA if terrafeud else None
+        self.events_schema = EVENTS_SCHEMA if terrafeud else None
+        self.run = None if manifest is None else json.dumps(manifest, sort_keys=True)
+        self.written = 0  # games written by this writer
+        self.events_out = events_path(out) if events else None
+        self.flush_seconds = flush_seconds
+        self.flush_games = flush_games
+        self._rows: list[dict[str, Any]] = []
+        self._events: list[dict[str, Any]] = []
+        self._last = time.monotonic()
+        self._run = uuid.uuid4().hex[:8]
+        self._n = 0
+
+    def add(self, result: GameResult) -> None:
+        """Buffer one game; flush when the buffer is due."""
+        self._rows.append(result.row)
+        self._events.extend(result.events)
+        if len(self._rows) >= self.flush_games or time.monotonic() - self._last >= self.flush_seconds:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the buffered games (events first, so a games row never lacks its events)."""
+        self._last = time.monotonic()
+        if not self._rows:
+            return
+        name = f"part-{self._run}-{self._n:05d}.parquet"
+        if self.events_out is not None:
+            _write_atomic(pa.Table.from_pylist(self._events, schema=self.events_schema), self.events_out, name, self.run)
+        _write_atomic(pa.Table.from_pylist(self._rows, schema=self.schema), self.out, name, self.run)
+        self._n += 1
+        self.written += len(self._rows)
+        self._rows, self._events = [], []
+
+    def close(self, compact: bool = True) -> None:
+        """Flush, then merge the parts into one file (duplicates are harmless if killed midway)."""
+        self.flush()
+        if compact:
+            compact_dataset(self.out, self.schema, ["game_id"])
+            if self.events_out is not None:
+                compact_dataset(self.events_out, self.events_schema, ["game_id", "ply"])
+
+
+MERGE_ROWS = {"game_id": 50_000, "ply": 2_000_000}  # rows per merged part: games; events (keyed by ply too)
+
+
+def compact_dataset(directory: Path, schema: pa.Schema | None, keys: list[str]) -> None:
+    """Merge a dataset's parts into few parts of at most ``MERGE_ROWS`` rows each.
+
+    The originals are deleted only after every merged file has been read back with the same
+    keys, so a failed or damaged merge loses nothing; a part that cannot be read stops the merge
+    (every part stays, ``read_results`` names the damaged one). Parts of different batches are
+    left as they are: merging would keep one copy of each game number and hide the mix.
+    """
+    parts = _parts(directory)
+    if len(parts) <= 1:
+        return
+    try:
+        runs = {_run_of(f) for f in parts}
+        if len(runs) > 1:
+            return
+        table = _concat([_read_part(f, schema=schema) for f in parts])
+    except DamagedPartError:
+        return
+    df = table.to_pandas()
+    df = df.drop_duplicates(keys, keep="last").sort_values(keys, kind="stable")
+    run = runs.pop()
+    size = MERGE_ROWS[keys[-1]] if keys[-1] in MERGE_ROWS else MERGE_ROWS["game_id"]
+    written: list[Path] = []
+    try:
+        for start in range(0, len(df), size):
+            merged = pa.Table.from_pandas(df.iloc[start:start + size], schema=schema if schema is not None
+                                          else table.schema, preserve_index=False)
+            path = _write_atomic(merged, directory, f"part-{uuid.uuid4().hex[:8]}-merged.parquet", run)
+            written.append(path)
+            back = _read_part(path, columns=keys)
+            if not back.equals(merged.select(keys)):
+                raise DamagedPartError(path, "it does not read back as written")
+    except (SimulationError, OSError):
+        for path in written:  # keep the originals: they are the verified copy
+            path.unlink(missing_ok=True)
+        return
+    for f in parts:
+        if f not in written:
+            f.unlink(missing_ok=True)
+
+
+def run_manifest(cells: list[Any], white: str, black: str, games: int, seed: int, max_plies: int,
+                 events: bool = False, game: str = "terrafeud", agents: tuple[str, ...] = ()) -> dict:
+    """What identifies a batch: a resumed run must match it exactly (``events`` too, or some games
+    would have events and others not). TerraFeud's manifest keeps its old keys, so old runs resume."""
+    out = {"cells": [c.label() for c in cells], "white": white, "black": black, "games": games, "seed": seed,
+           "max_plies": max_plies, "events": bool(events)}
+    if game != "terrafeud":
+        out.update({"game": game, "agents": list(agents)})
+    return out

@@ -1,0 +1,65 @@
+"""Seeds and specs: what identifies one game anywhere (a hash of batch seed, cell and index), and the errors of a batch.
+
+The same batch gives the same games on every backend, in any order, and a resumed batch plays exactly
+the games that are missing; the game seed draws the rolled terrain and each agent's seed derives from it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_CELLS = 10_000  # grid cells of one batch (each is checked, then played games times)
+
+
+
+class SimulationError(ValueError):
+    """A batch that cannot run as asked (bad grid, output clash, resume mismatch)."""
+
+
+class SimulationNotice(UserWarning):
+    """Something a run did on its own that its user should know (a damaged part set aside)."""
+
+
+
+# ---------------------------------------------------------------------- seeds and specs
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from any parts, stable across processes, machines and Python versions."""
+    text = "/".join(str(p) for p in parts).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+def game_seed(seed: int, cell: int, index: int) -> int:
+    """Seed of game ``index`` of grid cell ``cell`` in a batch seeded ``seed``."""
+    return derive_seed("terrafeud-game", seed, cell, index)
+
+
+def agent_seed(game_seed_: int, side: int) -> int:
+    """Seed of the agent playing ``side`` (0 White, 1 Black) in the game seeded ``game_seed_``."""
+    return derive_seed("terrafeud-agent", game_seed_, side)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything needed to play one game anywhere: picklable and small."""
+
+    game_id: int
+    cell: str
+    rules: dict[str, Any]
+    white: str
+    black: str
+    seed: int
+    max_plies: int = 300
+    events: bool = False
+    engine: str = "python"  # "native": played inside the Rust core when both agents have native twins
+    game: str = "terrafeud"  # a name of workbench.games (or openspiel:NAME); not TerraFeud -> protocol_play
+    agents: tuple[str, ...] = ()  # one agent for every seat, or one per seat (games of 2+ players)
+
+
+@dataclass
+class GameResult:
+    """One games-table row and, when asked, the game's event rows."""
+
+    row: dict[str, Any]
+    events: list[dict[str, Any]] = field(default_factory=list)
