@@ -15,6 +15,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "ladder": ("workbench.agents.ladder", "main", "agent strength ladder"),
     "rules": ("workbench.games.terrafeud.engine.rules", "main", "every rule toggle and parameter: default, range, source (--game)"),
     "games": ("workbench.games.cli", "main", "the games: seats, teams, rules and scenario folders"),
+    "tune": ("workbench.tune.cli", "main", "search a rule space for the fairest, most decisive variant (racing, optuna)"),
     "agentbench": ("workbench.agents.speed", "main", "agent speed: native vs Python games/s, balance batch, memory"),
 }
 

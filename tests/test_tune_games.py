@@ -1,0 +1,137 @@
+"""Small real tunes: TerraFeud, Pole and the tiny game, into simulate's dataset; resume is exact."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from workbench.games import register
+from workbench.simulate.core import read_results
+from workbench.tune import TuneError, report_paths, tune
+
+register("stones", "tinygame")
+
+
+def test_stones_race_writes_a_simulate_dataset_and_report(tmp_path):
+    out = tmp_path / "tune.parquet"
+    result = tune("stones", ["pile=3..6"], ["balance"], ["plies<=60"], agents="random", budget=240, n0=16,
+                  seed=3, out=out, workers=0, progress=False)
+    games = read_results(out)
+    assert len(games) == result.games <= 240
+    assert set(games["game"]) == {"stones"} and games["game_id"].is_unique
+    assert set(games["cell"]) <= {f"pile={p}" for p in range(3, 7)}
+    assert games.groupby("cell").size().sum() == result.table["games"].sum()
+    run = json.loads((out / "_run.json").read_text())
+    assert run["tune"]["space"] == ["pile=3,4,5,6"] and run["game"] == "stones"
+    paths = report_paths(out)
+    text = paths["report"].read_text()
+    assert result.sentence in text and "| rank |" in text
+    assert paths["pareto"].stat().st_size > 0 and paths["progress"].stat().st_size > 0
+    assert result.sentence.startswith("pile=")
+
+
+def test_stones_resume_after_an_interruption_is_exact(tmp_path, monkeypatch):
+    args = dict(space=["pile=3..6", "coin=true,false"], objectives=["balance"], agents="random", budget=400,
+                n0=16, seed=5, workers=0, progress=False, pictures=False)
+    whole = tune("stones", out=tmp_path / "whole.parquet", **args)
+    from workbench.tune import runner as runner_module
+
+    real = runner_module.GameRunner.play
+    calls = {"n": 0}
+
+    def dying(self, requests, variants):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(self, requests, variants)
+
+    monkeypatch.setattr(runner_module.GameRunner, "play", dying)
+    with pytest.raises(KeyboardInterrupt):
+        tune("stones", out=tmp_path / "cut.parquet", **args)
+    monkeypatch.setattr(runner_module.GameRunner, "play", real)
+    partial = len(read_results(tmp_path / "cut.parquet"))
+    assert 0 < partial < whole.games
+    with pytest.raises(TuneError, match="resume"):
+        tune("stones", out=tmp_path / "cut.parquet", **args)
+    resumed = tune("stones", out=tmp_path / "cut.parquet", resume=True, **args)
+    assert resumed.table.equals(whole.table) and resumed.sentence == whole.sentence
+    a = read_results(tmp_path / "whole.parquet").drop(columns=["seconds"])
+    b = read_results(tmp_path / "cut.parquet").drop(columns=["seconds"])
+    assert a.equals(b)
+    other = dict(args, budget=500)
+    with pytest.raises(TuneError, match="differs"):
+        tune("stones", out=tmp_path / "cut.parquet", resume=True, **other)
+
+
+def test_terrafeud_tune_on_real_games(tmp_path):
+    out = tmp_path / "tf.parquet"
+    result = tune("terrafeud", ["archer_range=2..3", "castling=swap,sacrifice"], ["balance"], ["plies<=200"],
+                  agents="random", budget=160, n0=16, max_plies=40, seed=1, out=out, workers=0, progress=False,
+                  engine="python", pictures=False)
+    games = read_results(out)
+    assert len(games) == result.games and set(games["white_agent"]) == {"random"}
+    assert set(games["cell"]) <= {"default", "castling=sacrifice", "archer_range=3", "castling=sacrifice,archer_range=3"}
+    assert (games["max_plies"] == 40).all()
+    assert result.recommended is not None and "plies<=200" in result.table
+
+
+def test_pole_tune_on_real_games(tmp_path):
+    result = tune("pole", ["income=1..2"], ["balance"], [], agents="random", budget=48, n0=8, max_plies=30, seed=2,
+                  out=tmp_path / "pole.parquet", workers=0, progress=False, pictures=False)
+    games = read_results(tmp_path / "pole.parquet")
+    assert set(games["game"]) == {"pole"} and len(games) == result.games
+    assert result.sentence.startswith(("income=", "No variant")) and "Red" in result.sentence
+
+
+def test_report_reads_a_tune_dataset(tmp_path):
+    from workbench.balance.cli import main as report_main
+
+    out = tmp_path / "t.parquet"
+    tune("stones", ["pile=3..5"], agents="random", budget=96, n0=16, seed=1, out=out, workers=0, progress=False,
+         pictures=False)
+    assert report_main([str(out), "--out", str(tmp_path / "rep")]) == 0
+    assert (tmp_path / "rep" / "report.md").exists()
+
+
+def test_within_and_faction_spread_on_inner_cells(tmp_path):
+    result = tune("stones", ["pile=3..5"], ["faction-spread"], within=["coin=true,false"], agents="random",
+                  budget=200, n0=8, seed=4, workers=0, progress=False)
+    assert result.games % 2 == 0  # every variant plays both inner cells equally
+    assert "faction-spread" in result.table
+    with pytest.raises(TuneError, match="within"):
+        tune("stones", ["pile=3..5"], ["worst"], budget=100, workers=0, progress=False)
+
+
+def test_optuna_on_real_games_and_the_command(tmp_path, capsys):
+    from workbench.__main__ import main
+
+    code = main(["tune", "--game", "stones", "--space", "pile=2..9", "--space", "cap=20..40", "--objective", "balance",
+                 "--require", "plies<=100", "--agents", "random", "--budget", "200", "--n0", "8", "--search", "optuna",
+                 "--workers", "0", "--no-progress", "--out", str(tmp_path / "o.parquet")])
+    text = capsys.readouterr().out
+    assert code == 0 and "rank" in text and "games of 200" in text
+    assert len(read_results(tmp_path / "o.parquet")) <= 200
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--space", "pile=0..3"], "out of range"),
+    (["--space", "nope=1,2"], "unknown rule"),
+    (["--space", "pile=3,4", "--objective", "fun"], "unknown objective"),
+    (["--space", "pile=3,4", "--require", "fun>=1"], "unknown metric"),
+    (["--space", "pile=3,4", "--agents", "nobody"], "nobody"),
+])
+def test_command_errors_name_the_flag(argv, words, capsys):
+    from workbench.tune.cli import main
+
+    assert main(["--game", "stones", "--budget", "50", "--no-progress", *argv]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_pool_gives_the_same_games_as_in_process(tmp_path):
+    args = dict(space=["pile=3..5"], agents="random", budget=120, n0=16, seed=8, progress=False, pictures=False)
+    here = tune("stones", out=tmp_path / "a.parquet", workers=0, **args)
+    pool = tune("stones", out=tmp_path / "b.parquet", workers=2, **args)
+    assert here.table.equals(pool.table)
+    cols = ["game_id", "cell", "seed", "winner", "plies"]
+    assert read_results(tmp_path / "a.parquet")[cols].equals(read_results(tmp_path / "b.parquet")[cols])

@@ -1,0 +1,150 @@
+"""The proof on a simulator with a known optimum (a Bernoulli outcome and a length per variant)."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.tune.objectives import parse_objective, parse_requirement
+from workbench.tune.race import BudgetSpent, Tuner, run_race
+from workbench.tune.report import build_result
+from workbench.tune.space import variant_label
+from workbench.tune.synthetic import SyntheticRunner, Truth, grid_games, landscape
+
+RUNS = 30
+
+
+def _race(variants, truth, seed, budget, requires=(), objectives=("balance",), **kw):
+    tuner = Tuner([parse_objective(o) for o in objectives], [parse_requirement(r) for r in requires],
+                  SyntheticRunner(truth, seed), budget=budget)
+    run_race(tuner, variants, **kw)
+    return tuner, build_result(tuner)
+
+
+def test_finds_the_optimum_in_95_percent_of_runs_with_30_percent_of_a_grid():
+    variants, truth = landscape()
+    per_variant, grid, best = grid_games(variants, truth)
+    answer = variant_label(variants[best])
+    assert answer == "a=3,b=2,c=0,d=0"
+    found, spent = 0, []
+    for seed in range(RUNS):
+        tuner, result = _race(variants, truth, seed, budget=grid)
+        found += result.recommended == answer
+        spent.append(tuner.spent)
+        assert tuner.stop_reason == "one variant left" or result.recommended == answer
+    assert found >= 0.95 * RUNS
+    assert sum(spent) / len(spent) <= 0.30 * grid, (sum(spent) / len(spent), grid)
+
+
+def test_never_recommends_a_variant_that_breaks_a_requirement():
+    variants, truth = landscape(decisive_trap=True)
+    trap = "a=3,b=2,c=0,d=0"
+    assert truth(dict(a="3", b="2", c="0", d="0"), 0).decisive == pytest.approx(0.7)
+    _, grid, best = grid_games(variants, truth, requires=[parse_requirement("decisive>=0.8")])
+    for seed in range(3):
+        # a small budget too: the search may be unsure, but it never names the drawish variant
+        for budget in (grid // 8, grid // 2):
+            tuner, result = _race(variants, truth, seed, budget, requires=["decisive>=0.8"])
+            assert result.recommended != trap
+            rec = next(r for r in tuner.variants if r.label == trap)
+            assert rec.status == "dropped" and rec.reason.startswith("breaks decisive>=0.8")
+            if result.recommended is not None:
+                assert truth(dict(x.split("=") for x in result.recommended.split(",")), 0).decisive >= 0.8
+
+
+def test_no_recommendation_when_every_variant_breaks_a_requirement():
+    variants = [{"x": str(i)} for i in range(4)]
+    _, result = _race(variants, lambda v, i: Truth(0.3, 0.4, 100), 0, 4000, requires=["decisive>=0.9"])
+    assert result.recommended is None
+    assert "every variant breaks a requirement" in result.sentence
+    assert set(result.table["status"]) == {"dropped"}
+
+
+def test_length_requirement_and_pareto_objectives():
+    variants = [{"x": str(i)} for i in range(5)]
+
+    def truth(v, inner):
+        x = int(v["x"])
+        return Truth(0.5 - 0.03 * (4 - x) - 0.05, 0.1, 120 + 25 * x)  # fairer is longer
+
+    tuner, result = _race(variants, truth, 3, 40000, requires=["plies<=200"])
+    assert result.recommended == "x=3"  # x=4 is the fairest but 220 plies long
+    assert "x=4" in set(result.table.loc[result.table.status == "dropped", "variant"])
+    tuner, result = _race(variants, truth, 3, 20000, objectives=("balance", "length"))
+    assert result.recommended is not None and len(result.table) == 5
+    assert "balance" in result.table and "length" in result.table
+
+
+def test_table_sentence_and_history():
+    variants, truth = landscape()
+    tuner, result = _race(variants, truth, 0, 20000)
+    assert result.sentence.startswith("a=3,b=2,c=0,d=0: White ")
+    assert "decisive" in result.sentence and "plies" in result.sentence and "p = " in result.sentence
+    assert list(result.table["rank"]) == list(range(1, len(variants) + 1))
+    dropped = result.table[result.table.status == "dropped"]
+    assert (dropped["why"].str.len() > 0).all() and len(dropped) == len(variants) - 1
+    assert int(result.table["games"].sum()) == tuner.spent == result.games
+    assert result.history["games"].is_monotonic_increasing
+    assert result.history["alive"].iloc[-1] == 1
+    assert "| rank |" in result.markdown()
+
+
+def test_resume_after_an_interruption_is_exact():
+    variants, truth = landscape()
+    full, result = _race(variants, truth, 7, 20000)
+
+    class Cache(SyntheticRunner):
+        """Remembers the games already 'in the dataset' and dies after a few rounds."""
+
+        def __init__(self, stop_after):
+            super().__init__(truth, 7)
+            self.rows, self.calls, self.stop_after = {}, 0, stop_after
+
+        def play(self, requests, variants):
+            self.calls += 1
+            if self.calls > self.stop_after:
+                raise KeyboardInterrupt
+            rows = super().play([r for r in requests if r.game_id not in self.rows], variants)
+            self.rows.update(rows)
+            return {r.game_id: self.rows[r.game_id] for r in requests}
+
+    first = Cache(stop_after=3)
+    tuner = Tuner([parse_objective("balance")], [], first, budget=20000)
+    with pytest.raises(KeyboardInterrupt):
+        run_race(tuner, variants)
+    again = Cache(stop_after=10**6)
+    again.rows = dict(first.rows)
+    resumed = Tuner([parse_objective("balance")], [], again, budget=20000)
+    run_race(resumed, variants)
+    assert build_result(resumed).table.equals(result.table)
+    assert resumed.spent == full.spent and again.played == full.spent - len(first.rows)
+
+
+def test_budget_is_never_exceeded():
+    variants, truth = landscape()
+    for budget in (36 * 32, 5000):
+        tuner, _ = _race(variants, truth, 1, budget)
+        assert tuner.spent <= budget
+    tuner = Tuner([parse_objective("balance")], [], SyntheticRunner(truth, 0), budget=10)
+    with pytest.raises(BudgetSpent):
+        tuner.grow({tuner.variant(variants[0]).index: 11})
+
+
+def test_optuna_explores_a_space_too_large_to_race():
+    from workbench.tune.optuna_search import run_optuna
+    from workbench.tune.space import Dimension, Space
+
+    space = Space("synthetic", (Dimension("x", tuple(str(i) for i in range(40))),
+                                Dimension("y", tuple(str(i) for i in range(40)))))
+
+    def truth(v, inner):
+        x, y = int(v["x"]), int(v["y"])
+        return Truth(0.45 + 0.012 * abs(x - 25) + 0.012 * abs(y - 10) + 0.0, 0.1, 100)
+
+    tuner = Tuner([parse_objective("balance")], [], SyntheticRunner(truth, 0), budget=20000)
+    run_optuna(tuner, space, n0=32, seed=0)
+    result = build_result(tuner)
+    best = dict(p.split("=") for p in result.recommended.split(","))
+    # near the optimum (balance 0) of a 1600-variant space in which a variant's balance averages 0.25
+    assert truth(best, 0).balance <= 0.05
+    assert len(tuner.variants) < 200 and tuner.spent <= 20000
+    assert any(r.source == "optuna" for r in tuner.variants)
