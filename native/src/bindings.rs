@@ -624,5 +624,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_CASTLED", u8::MAX)?;
     m.add("RULES", crate::state::RULES.to_vec())?;
     crate::agents::py::register(m)?; // the native agents (native/src/agents/py.rs)
+    crate::cursed_lands::py::register(m)?; // workbench._native.cursed_lands
     Ok(())
 }

@@ -9,6 +9,7 @@
 
 pub mod agents;
 pub mod board;
+pub mod cursed_lands;
 pub mod geometry;
 pub mod interrupt;
 pub mod play;
