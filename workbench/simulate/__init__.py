@@ -103,7 +103,13 @@ def simulate(
     else:
         cells = expand_protocol_grid(game, grid)
         check_total(len(cells), games)
-        specs = protocol_specs(game, cells, white, black, agent_list, games, seed, max_plies, events)
+        from .protocol_play import protocol_engine
+
+        try:
+            engine = protocol_engine(game, engine)
+        except ValueError as exc:
+            raise SimulationError(str(exc)) from None
+        specs = protocol_specs(game, cells, white, black, agent_list, games, seed, max_plies, events, engine)
         check_protocol_specs(specs)
     n_workers = cpu_workers() if workers is None else workers
     if scheduler is None or scheduler in ("processes", "pool", "inprocess"):

@@ -185,6 +185,11 @@ def play_protocol_game(spec: Any) -> Any:
 
     from .core import GameResult
 
+    if getattr(spec, "engine", "python") == "native" and spec.game == "cursed-lands":
+        from .cursed_native import play_native, playable
+
+        if playable(spec, get(spec.game).spec.make(spec.rules)):
+            return play_native(spec)
     t0 = time.perf_counter()
     game = get(spec.game)
     rules = game.spec.make(spec.rules)
@@ -244,9 +249,29 @@ def play_protocol_game(spec: Any) -> Any:
     return GameResult(row, events)
 
 
+def protocol_engine(game_name: str, engine: str | None) -> str:
+    """``auto`` -> ``native`` when the game has a built native core, else ``python``; ``native`` without one
+    is a ValueError naming the game."""
+    name = str(engine or "auto").strip().lower()
+    if name not in ("auto", "native", "python"):
+        raise ValueError(f"unknown engine {engine!r}; choose one of auto, native, python")
+    built = False
+    if game_name == "cursed-lands":
+        from workbench.games.cursed_lands.native import available
+
+        built = available()
+    if name == "auto":
+        return "native" if built else "python"
+    if name == "native" and not built:
+        raise ValueError(f"engine=native: {game_name} has no built native core (run `make native`); "
+                         "use engine=python or auto")
+    return name
+
+
 def protocol_specs(game_name: str, cells: list[Rules], white: str, black: str, agents: tuple[str, ...], games: int,
-                   seed: int, max_plies: int, events: bool) -> list[Any]:
-    """Specs for ``games`` games per cell; ``game_id = cell_index * games + game_index``."""
+                   seed: int, max_plies: int, events: bool, engine: str = "python") -> list[Any]:
+    """Specs for ``games`` games per cell; ``game_id = cell_index * games + game_index``; ``engine`` (resolved
+    by ``protocol_engine``) plays a game natively when its agents have native twins."""
     from .core import GameSpec
 
     specs = []
@@ -255,6 +280,6 @@ def protocol_specs(game_name: str, cells: list[Rules], white: str, black: str, a
         data = {k: _cell_value(v) for k, v in rules.non_default().items()}
         for gi in range(games):
             specs.append(GameSpec(ci * games + gi, label, data, white, black,
-                                  protocol_game_seed(game_name, seed, ci, gi), max_plies, events, "python",
+                                  protocol_game_seed(game_name, seed, ci, gi), max_plies, events, engine,
                                   game=game_name, agents=agents))
     return specs
