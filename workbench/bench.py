@@ -116,7 +116,7 @@ def _bench_other(args: argparse.Namespace) -> int:
     from .protocolbench import bench_report
 
     try:
-        out = bench_report(args.game, args.games, args.seed, max(args.max_plies, 10_000), args.rules)
+        out = bench_report(args.game, args.games, args.seed, max(args.max_plies, 10_000), args.rules, args.engine)
     except ValueError as exc:
         print(f"bench: error: {exc}", file=sys.stderr)
         return 2
@@ -126,6 +126,10 @@ def _bench_other(args: argparse.Namespace) -> int:
         print(f"{out['game']}: {out['actions']:,} actions in {out['games']} games, {out['actions_per_sec']:,.0f} "
               f"actions/s; TerraFeud's Python engine {out['terrafeud_plies_per_sec']:,.0f} plies/s in the same run "
               f"(ratio {out['ratio_vs_terrafeud']:.2f})")
+        if "native_speedup" in out:
+            print(f"{out['game']}: native {out['actions_per_sec']:,.0f} actions/s against its own Python engine's "
+                  f"{out['python_actions_per_sec']:,.0f} on {out['python_games']} of the same games in the same run: "
+                  f"{out['native_speedup']:.1f}x")
     return 0
 
 

@@ -35,6 +35,8 @@ pub struct Geo {
     pub name_rank: [i64; N],
     /// ray index (direction) from a to b, or 255; position on it (1-based)
     pub line: Vec<[(u8, u8); N]>,
+    /// neighbours of each hex as a bit set
+    pub nb_mask: [Set; N],
 }
 
 fn to_axial(h: usize) -> (i32, i32) {
@@ -106,7 +108,13 @@ fn build() -> Geo {
             }
         }
     }
-    Geo { neighbours, rays, distance, within, name_rank, line }
+    let mut nb_mask = [0u128; N];
+    for h in 0..N {
+        for &n in &neighbours[h] {
+            nb_mask[h] |= 1u128 << n;
+        }
+    }
+    Geo { neighbours, rays, distance, within, name_rank, line, nb_mask }
 }
 
 pub fn geo() -> &'static Geo {

@@ -552,7 +552,7 @@ impl State {
                 }
             }
         }
-        out.sort_by_cached_key(|&a| sort_key(a));
+        out.sort_unstable_by_key(|&a| sort_key(a));
     }
 
     pub fn is_legal(&self, a: u32) -> bool {
@@ -861,34 +861,42 @@ impl State {
         let dwarf = self.faction(side) == DWARVES;
         let g = geo();
         let home: i32 = if side == 0 { 1 } else { 9 };
-        let r0 = (home as usize - 1) * SIZE;
-        let mut seen: Set = 0;
-        let mut frontier: Vec<usize> = (r0..r0 + SIZE).filter(|&h| self.c.terrain[h] != CASTLE).collect();
-        for &h in &frontier {
-            seen |= 1 << h;
+        let mut walk: Set = 0;
+        for h in 0..N {
+            let t = self.c.terrain[h];
+            if !(t == VOID || t == CASTLE || (t == MOUNTAIN && !dwarf)) {
+                walk |= 1 << h;
+            }
         }
+        let r0 = (home as usize - 1) * SIZE;
+        let mut frontier: Set = 0;
+        for h in r0..r0 + SIZE {
+            if self.c.terrain[h] != CASTLE {
+                frontier |= 1 << h;
+            }
+        }
+        let mut seen = frontier;
         let mut depth = 0;
-        let mut nxt = Vec::new();
-        while !frontier.is_empty() && depth < CAP {
-            nxt.clear();
-            for &cur in &frontier {
-                for &n in &g.neighbours[cur] {
-                    if seen >> n & 1 == 1 {
-                        continue;
-                    }
-                    let t = self.c.terrain[n];
-                    if t == VOID || t == CASTLE || (t == MOUNTAIN && !dwarf) {
-                        continue;
-                    }
-                    seen |= 1 << n;
-                    nxt.push(n);
-                    let d = ((n / SIZE) as i32 + 1 - home).abs();
-                    if d > depth {
-                        depth = d;
-                    }
+        while frontier != 0 && depth < CAP {
+            let mut nxt: Set = 0;
+            let mut f = frontier;
+            while f != 0 {
+                let cur = f.trailing_zeros() as usize;
+                f &= f - 1;
+                nxt |= g.nb_mask[cur];
+            }
+            nxt &= walk & !seen;
+            seen |= nxt;
+            let mut x = nxt;
+            while x != 0 {
+                let n = x.trailing_zeros() as usize;
+                x &= x - 1;
+                let d = ((n / SIZE) as i32 + 1 - home).abs();
+                if d > depth {
+                    depth = d;
                 }
             }
-            std::mem::swap(&mut frontier, &mut nxt);
+            frontier = nxt;
         }
         depth.min(CAP)
     }
@@ -904,7 +912,7 @@ impl State {
         }
         let g = geo();
         let mut score = [0.0f64; 2];
-        let mut units: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        let mut units: [Set; 2] = [0, 0];
         let mut zones: [Set; 2] = [0, 0];
         for h in 0..N {
             let side = self.c.owner[h];
@@ -916,7 +924,7 @@ impl State {
             let f = self.faction(side);
             score[side] += 1.0 + 0.5 * self.c.hp[h] as f64 + 0.25 * self.units.attack[f][k] as f64;
             let radius = self.allowance(h) + if RANGED[k] { self.shot_range(h, side, k) } else { 1 };
-            units[side].push(h);
+            units[side] |= 1 << h;
             zones[side] |= g.within[radius.clamp(0, 16) as usize][h];
         }
         for side in 0..2 {
@@ -927,7 +935,10 @@ impl State {
             if ecastle >= 0 {
                 let dist = &g.distance[ecastle as usize];
                 let mut adv = 0.0;
-                for &h in &units[side] {
+                let mut u = units[side];
+                while u != 0 {
+                    let h = u.trailing_zeros() as usize;
+                    u &= u - 1;
                     adv += 0.05 * (9 - dist[h]) as f64;
                 }
                 s += adv;
@@ -935,7 +946,7 @@ impl State {
                     s += 1.0;
                 }
             }
-            let threatened = units[1 - side].iter().filter(|&&e| zones[side] >> e & 1 == 1).count();
+            let threatened = (units[1 - side] & zones[side]).count_ones();
             s += 0.3 * threatened as f64;
             score[side] += s;
         }
@@ -947,7 +958,20 @@ impl State {
 }
 
 /// Python's `round(x, 6)`: the correctly rounded decimal (half to even on the exact value), read back.
+///
+/// Fast path: when `x * 1e6` is far from a half (further than its rounding error can reach), the decimal
+/// rounding is `round(x * 1e6)`, and `k / 1e6` (both exact, one correctly rounded division) is what
+/// reading the decimal back gives. Near a half, or for huge values, the exact decimal text decides.
 pub fn round6(x: f64) -> f64 {
+    let y = x * 1e6;
+    if y.abs() < 1e12 {
+        let fl = y.floor();
+        let frac = y - fl;
+        if (frac - 0.5).abs() > 1e-3 {
+            let k = if frac > 0.5 { fl + 1.0 } else { fl };
+            return k / 1e6;
+        }
+    }
     let text = format!("{x:.6}");
     text.parse().unwrap_or(x)
 }

@@ -91,3 +91,37 @@ fn agents_play_whole_games() {
         assert_eq!(tr.actions.len(), tr.fired_end.len());
     }
 }
+
+#[test]
+#[ignore = "timing, run with --release --ignored --nocapture"]
+fn timing_of_the_hot_paths() {
+    let r = Rules { turn_limit: 60, ..Rules::default() };
+    let mut st = State::classic(r, 5);
+    let mut rng = PyRandom::new(5);
+    random_playout(&mut st, &mut rng, 120);
+    let n = 200_000;
+    let t = std::time::Instant::now();
+    let mut s = 0.0;
+    for _ in 0..n {
+        s += st.evaluate(0);
+    }
+    eprintln!("evaluate {:?}/call ({s})", t.elapsed() / n);
+    let mut acts = Vec::new();
+    let t = std::time::Instant::now();
+    for _ in 0..n / 10 {
+        st.legal_actions(&mut acts);
+    }
+    eprintln!("legal_actions {:?}/call ({} actions)", t.elapsed() / (n / 10), acts.len());
+    let t = std::time::Instant::now();
+    for i in 0..n {
+        let a = acts[i as usize % acts.len()];
+        st.apply(a);
+        st.undo();
+    }
+    eprintln!("apply+undo {:?}/pair", t.elapsed() / n);
+    let t = std::time::Instant::now();
+    for _ in 0..n {
+        s += round6(s * 1e-9 + 0.123);
+    }
+    eprintln!("round6 {:?}/call", t.elapsed() / n);
+}
