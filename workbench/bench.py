@@ -123,13 +123,13 @@ def _bench_other(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out))
     else:
-        print(f"{out['game']}: {out['actions']:,} actions in {out['games']} games, {out['actions_per_sec']:,.0f} "
-              f"actions/s; TerraFeud's Python engine {out['terrafeud_plies_per_sec']:,.0f} plies/s in the same run "
-              f"(ratio {out['ratio_vs_terrafeud']:.2f})")
-        if "native_speedup" in out:
-            print(f"{out['game']}: native {out['actions_per_sec']:,.0f} actions/s against its own Python engine's "
-                  f"{out['python_actions_per_sec']:,.0f} on {out['python_games']} of the same games in the same run: "
-                  f"{out['native_speedup']:.1f}x")
+        print(f"{out['game']} ({out['engine']}): {out['actions']:,} actions in {out['games']} games, "
+              f"{out['actions_per_sec']:,.0f} actions/s; TerraFeud's Python engine "
+              f"{out['terrafeud_plies_per_sec']:,.0f} plies/s in the same run (ratio {out['ratio_vs_terrafeud']:.2f})")
+        if out["engine"] == "native":
+            print(f"{out['game']}'s own Python engine on {out['python_games']} of the games in the same run: "
+                  f"{out['python_actions_per_sec']:,.0f} actions/s; native {out['speedup_vs_python']:.1f}x faster, "
+                  f"same games: {'yes' if out['same_games_as_python'] else 'NO'}")
     return 0
 
 

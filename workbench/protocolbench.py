@@ -39,30 +39,6 @@ def protocol_playouts(name: str, games: int, seed: int, max_actions: int = 10_00
             "games_per_sec": games / dt}
 
 
-def native_protocol_playouts(name: str, games: int, seed: int, max_actions: int = 10_000,
-                             rules: Any = None) -> dict[str, Any]:
-    """``protocol_playouts`` in the native core: the same games (decks dealt by the Python engine from the same
-    seeds, the same ``random.Random`` streams), so its ``actions`` equal the Python engine's."""
-    from workbench.games import get
-    from workbench.games.cursed_lands.native import core, fields_of, rules_dict
-
-    game = get(name)
-    if game.name != "cursed-lands" or core() is None:
-        raise ValueError(f"engine=native: {game.name} has no built native core; use --engine python or auto")
-    rules = game.spec.make(rules) if not hasattr(rules, "spec") else rules
-    jobs = []
-    for g in range(games):
-        st = game.new_initial_state(rules, seed * 100_003 + g)
-        jobs.append((fields_of(st), seed * 100_003 + g))
-    factions = game.new_initial_state(rules, 0).factions
-    t0 = time.perf_counter()
-    per_game = core().random_playouts(rules_dict(rules, factions), jobs, max_actions)
-    dt = time.perf_counter() - t0
-    actions = sum(per_game)
-    return {"game": game.name, "games": games, "actions": actions, "seconds": dt, "actions_per_sec": actions / dt,
-            "games_per_sec": games / dt, "per_game": per_game}
-
-
 def protocol_perft(state: State, depth: int) -> int:
     """Leaves of the game tree ``depth`` actions deep (each chance outcome is one branch)."""
     if depth == 0 or state.is_terminal():
@@ -78,34 +54,46 @@ def protocol_perft(state: State, depth: int) -> int:
     return total
 
 
-def bench_report(name: str, games: int, seed: int, max_actions: int, rules: str,
-                 engine: str = "python") -> dict[str, Any]:
+def native_protocol_playouts(name: str, games: int, seed: int, max_actions: int = 10_000,
+                             rules: Any = None) -> dict[str, Any]:
+    """``protocol_playouts`` inside the game's native core: the same streams, so the same games."""
+    from workbench.games import get
+
+    game = get(name)
+    rules = game.spec.make(rules) if not hasattr(rules, "spec") else rules
+    t0 = time.perf_counter()
+    actions = game.native_random_playouts(rules, games, seed, max_actions)
+    dt = time.perf_counter() - t0
+    return {"game": game.name, "games": games, "actions": actions, "seconds": dt, "actions_per_sec": actions / dt,
+            "games_per_sec": games / dt}
+
+
+def bench_report(name: str, games: int, seed: int, max_actions: int, rules: str, engine: str = "python") -> dict[str, Any]:
     """The game's playouts and TerraFeud's Python playouts in one run, with their ratio.
 
-    ``engine`` (``auto``, ``native``, ``python``): with the native core, the native playouts are timed and the
-    game's own Python engine plays a tenth of the same games in the same run (their action counts must agree),
-    so ``native_speedup`` is native against its own Python engine.
+    ``engine`` ``native`` (or ``auto`` with the game's core built) times the native playouts too, with
+    the game's own Python engine on a tenth of the games in the same run: the speed-up, and a check
+    that both engines played the same games (equal action counts).
     """
     from workbench.bench import terrafeud_playouts
-    from workbench.simulate.protocol_play import protocol_engine
+    from workbench.games import get
+    from workbench.simulate.protocol_play import resolve_protocol_engine
 
-    from .games import get
-
-    engine = protocol_engine(get(name).name, engine)
+    engine = resolve_protocol_engine(get(name).name, engine)
     if engine == "native":
-        ours = native_protocol_playouts(name, games, seed, max_actions, rules or None)
+        nat = native_protocol_playouts(name, games, seed, max_actions, rules or None)
         few = max(1, games // 10)
-        py = protocol_playouts(name, few, seed, max_actions, rules or None)
-        if py["actions"] != sum(ours["per_game"][:few]):
-            raise ValueError(f"native and Python playouts differ: {sum(ours['per_game'][:few])} against {py['actions']} "
-                             f"actions in the first {few} games")
-        ours.pop("per_game")
-        ours.update(python_actions_per_sec=py["actions_per_sec"], python_games=few,
-                    native_speedup=ours["actions_per_sec"] / py["actions_per_sec"])
-    else:
-        ours = protocol_playouts(name, games, seed, max_actions, rules or None)
+        ours = protocol_playouts(name, few, seed, max_actions, rules or None)
+        same = native_protocol_playouts(name, few, seed, max_actions, rules or None)["actions"] == ours["actions"]
+        peer = terrafeud_playouts(max(1, few // 2), seed, 300)
+        return {**nat, "engine": "native", "rules": rules, "python_games": few,
+                "python_actions_per_sec": ours["actions_per_sec"],
+                "speedup_vs_python": nat["actions_per_sec"] / ours["actions_per_sec"], "same_games_as_python": same,
+                "terrafeud_plies_per_sec": peer["plies_per_sec"],
+                "ratio_vs_terrafeud": nat["actions_per_sec"] / peer["plies_per_sec"]}
+    ours = protocol_playouts(name, games, seed, max_actions, rules or None)
     peer = terrafeud_playouts(max(1, games // 2), seed, 300)
-    return {**ours, "engine": engine, "rules": rules, "terrafeud_plies_per_sec": peer["plies_per_sec"],
+    return {**ours, "engine": "python", "rules": rules, "terrafeud_plies_per_sec": peer["plies_per_sec"],
             "ratio_vs_terrafeud": ours["actions_per_sec"] / peer["plies_per_sec"]}
 
 

@@ -73,6 +73,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="also run under this variant (toggles or parameters, e.g. archer_range=3) and list the "
                         "checks whose outcome changes")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of lines")
+    p.add_argument("--engine", default="python", choices=("python", "native", "auto"),
+                   help="native: run the checks of games with a native core (pole) on it; others on Python")
     return p
 
 
@@ -103,12 +105,20 @@ def _record(path: Path, item: Scenario | ScenarioError, results: list[CheckResul
     }
 
 
-def run_check_command(paths: list[str], overrides: dict[str, str], as_json: bool, out: TextIO) -> int:
+def _run(item: Any, overrides: dict[str, str], engine: str) -> list[CheckResult]:
+    """``item.run`` on ``engine`` when its game has that engine (``engines``), else on Python."""
+    if engine != "python" and engine in getattr(item, "engines", ()):
+        return item.run(overrides or None, engine=engine)
+    return item.run(overrides or None)
+
+
+def run_check_command(paths: list[str], overrides: dict[str, str], as_json: bool, out: TextIO,
+                      engine: str = "python") -> int:
     """Run every scenario under ``paths``; print lines or JSON; 0 only when all pass."""
     records = []
     counts = {"pass": 0, "fail": 0, "error": 0}
     for path, item in load_scenarios(paths):
-        results = None if isinstance(item, ScenarioError) else item.run(overrides or None)
+        results = None if isinstance(item, ScenarioError) else _run(item, overrides, engine)
         rec = _record(path, item, results)
         counts[rec["status"]] += 1
         records.append(rec)
@@ -187,7 +197,16 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
         else:
             _print_compare(report, out)
         return 1 if report["errors"] else 0
-    return run_check_command(args.paths, overrides, args.json, out)
+    engine = args.engine
+    if engine != "python":
+        from workbench.games import get
+
+        built = get("pole").native_available()
+        if engine == "native" and not built:
+            print("error: --engine native: the native core is not built (make setup with cargo)", file=sys.stderr)
+            return 2
+        engine = "native" if built else "python"
+    return run_check_command(args.paths, overrides, args.json, out, engine)
 
 
 if __name__ == "__main__":

@@ -101,14 +101,14 @@ def simulate(
         specs = make_specs(cells, white, black, games, seed, max_plies, events, engine)
         check_cells(specs)
     else:
-        cells = expand_protocol_grid(game, grid)
-        check_total(len(cells), games)
-        from .protocol_play import protocol_engine
+        from .protocol_play import resolve_protocol_engine
 
         try:
-            engine = protocol_engine(game, engine)
+            engine = resolve_protocol_engine(game, engine)
         except ValueError as exc:
             raise SimulationError(str(exc)) from None
+        cells = expand_protocol_grid(game, grid)
+        check_total(len(cells), games)
         specs = protocol_specs(game, cells, white, black, agent_list, games, seed, max_plies, events, engine)
         check_protocol_specs(specs)
     n_workers = cpu_workers() if workers is None else workers

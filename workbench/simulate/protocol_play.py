@@ -139,6 +139,24 @@ def parse_seat_agents(text: str, players: Sequence[str]) -> tuple[str, ...]:
     return tuple(out[p] for p in players)
 
 
+def resolve_protocol_engine(game_name: str, engine: str | None) -> str:
+    """``auto`` -> ``native`` when the game's native core is built, else ``python``; ``native`` without
+    one is a clear error (``ValueError``)."""
+    from workbench.games import get
+
+    name = str(engine or "auto").strip().lower()
+    if name not in ("auto", "native", "python"):
+        raise ValueError(f"unknown engine {engine!r}; choose one of auto, native, python")
+    if name == "python":
+        return name
+    available = getattr(get(game_name), "native_available", None)
+    built = bool(available()) if available is not None else False
+    if name == "native" and not built:
+        raise ValueError(f"engine=native: {game_name} has no native core built (run `make setup` with cargo); "
+                         "use engine=python or auto")
+    return "native" if built else "python"
+
+
 def sample_outcome(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
     """One chance outcome by its probability (the same draw in-process, in the pool and on Dask)."""
     r, acc = rng.random(), 0.0
@@ -199,11 +217,19 @@ def play_protocol_game(spec: Any) -> Any:
     n_legal: list[int] = []
     try:
         info = game.info(rules)
-        state = game.new_initial_state(rules, spec.seed)
-        agents = [make_protocol_agent(a, game, rules, seed=derive(f"{spec.game}-agent", spec.seed, i))
-                  for i, a in enumerate(seat_agents(spec, info.num_players))]
+        seats = seat_agents(spec, info.num_players)
+        fast = getattr(game, "native_play", None)  # a game's native core: the same game, in Rust
+        played = fast(spec, rules, seats) if fast is not None and spec.engine == "native" else None
+        if played is not None:
+            state, events, n_legal = played
+            row["engine"] = "native"
+        else:
+            state = game.new_initial_state(rules, spec.seed)
+        agents = [] if played is not None else [
+            make_protocol_agent(a, game, rules, seed=derive(f"{spec.game}-agent", spec.seed, i))
+            for i, a in enumerate(seats)]
         chance_rng = random.Random(derive(f"{spec.game}-chance", spec.seed))
-        while not state.is_terminal() and state.move_number() < spec.max_plies:
+        while played is None and not state.is_terminal() and state.move_number() < spec.max_plies:
             player = state.current_player()
             if player == CHANCE:
                 action = sample_outcome(state.chance_outcomes(), chance_rng)
@@ -249,29 +275,13 @@ def play_protocol_game(spec: Any) -> Any:
     return GameResult(row, events)
 
 
-def protocol_engine(game_name: str, engine: str | None) -> str:
-    """``auto`` -> ``native`` when the game has a built native core, else ``python``; ``native`` without one
-    is a ValueError naming the game."""
-    name = str(engine or "auto").strip().lower()
-    if name not in ("auto", "native", "python"):
-        raise ValueError(f"unknown engine {engine!r}; choose one of auto, native, python")
-    built = False
-    if game_name == "cursed-lands":
-        from workbench.games.cursed_lands.native import available
-
-        built = available()
-    if name == "auto":
-        return "native" if built else "python"
-    if name == "native" and not built:
-        raise ValueError(f"engine=native: {game_name} has no built native core (run `make native`); "
-                         "use engine=python or auto")
-    return name
-
-
 def protocol_specs(game_name: str, cells: list[Rules], white: str, black: str, agents: tuple[str, ...], games: int,
                    seed: int, max_plies: int, events: bool, engine: str = "python") -> list[Any]:
-    """Specs for ``games`` games per cell; ``game_id = cell_index * games + game_index``; ``engine`` (resolved
-    by ``protocol_engine``) plays a game natively when its agents have native twins."""
+    """Specs for ``games`` games per cell; ``game_id = cell_index * games + game_index``.
+
+    ``engine`` ``native`` plays a game in its native core when the game has one and every seat's
+    agent has a native twin (the row's ``engine`` column says which engine played).
+    """
     from .core import GameSpec
 
     specs = []

@@ -124,6 +124,26 @@ class CursedLandsGame(GameDef):
             return list(SPEC["factions"].grid_values)
         return None
 
+    def native_available(self) -> bool:
+        """True when the native core (``native.py``, ``workbench._native.cursed_lands``) is built."""
+        from .native import available
+
+        return available()
+
+    def native_random_playouts(self, rules: Rules, games: int, seed: int, max_actions: int) -> int:
+        """Actions of ``protocolbench.protocol_playouts``' games played in the native core (the same games)."""
+        from .native import core, fields_of, rules_dict
+
+        jobs = []
+        factions = None
+        for g in range(games):
+            st = self.new_initial_state(rules, seed * 100_003 + g)
+            factions = st.factions
+            jobs.append((fields_of(st), seed * 100_003 + g))
+        if not jobs:
+            return 0
+        return sum(core().random_playouts(rules_dict(rules, factions), jobs, max_actions))
+
     def rule_words(self) -> dict[str, str]:
         """Counter name -> words for a designer."""
         return dict(RULE_WORDS)

@@ -113,8 +113,16 @@ class PoleGame(GameDef):
                         teams=((0,), (1,)), chance="explicit", perfect_information=True,
                         max_game_length=r["max_turns"] * per_turn, turn_word="turn")
 
-    def new_initial_state(self, rules: Rules | None = None, seed: int = 0) -> PoleState:
-        """The start under ``rules`` (classic or ``start``); ``seed`` is kept for the dice stream."""
+    def new_initial_state(self, rules: Rules | None = None, seed: int = 0, engine: str = "python") -> Any:
+        """The start under ``rules`` (classic or ``start``); ``seed`` is kept for the dice stream.
+
+        ``engine="native"`` gives the same state on the Rust core (``NativePoleState``, same API);
+        ``auto`` takes it when built.
+        """
+        if engine not in ("python", "native", "auto"):
+            raise ValueError(f"engine={engine!r}: one of python, native, auto")
+        if engine == "native" or (engine == "auto" and self.native_available()):
+            return self.native_state(rules, seed)
         s = state_from_start(config(self._rules(rules)))
         s.seed = seed
         return s
@@ -203,6 +211,31 @@ class PoleGame(GameDef):
 
     def rule_words(self) -> dict[str, str]:
         return dict(RULE_WORDS)
+
+    # ------------------------------------------------------------------ the native core (optional)
+    def native_available(self) -> bool:
+        """True when the Rust core of Pole is built (``make native``)."""
+        from .native import available
+
+        return available()
+
+    def native_state(self, rules: Rules | None = None, seed: int = 0) -> Any:
+        """The start on the native core (a ``NativePoleState``; RuntimeError when it is not built)."""
+        from .native import native_state
+
+        return native_state(self._rules(rules), seed)
+
+    def native_random_playouts(self, rules: Rules, games: int, seed: int, max_actions: int) -> int:
+        """``protocol_playouts`` in Rust (the same streams): the number of actions played."""
+        from .native import random_playouts
+
+        return random_playouts(self._rules(rules), games, seed, max_actions)
+
+    def native_play(self, spec: Any, rules: Rules, seats: Sequence[str]) -> Any:
+        """``protocol_play``'s fast path: (final state, events rows, legal counts), or None for Python."""
+        from .native import native_play
+
+        return native_play(spec, self, rules, list(seats))
 
 
 GAME = PoleGame()

@@ -137,10 +137,20 @@ class PoleScenario(ScenarioCase):
         state.seed = self.seed
         return state
 
-    def run(self, overrides: Mapping[str, Any] | None = None) -> list[CheckResult]:
-        """Judge every check from a fresh copy of the position (see ``ScenarioCase``)."""
+    engines = ("python", "native")  # check --engine native runs the checks on the Rust core
+
+    def run(self, overrides: Mapping[str, Any] | None = None, engine: str = "python") -> list[CheckResult]:
+        """Judge every check from a fresh copy of the position (see ``ScenarioCase``).
+
+        ``engine="native"``: the position is handed to the native core, which plays the check's
+        actions and answers legality and ``legal_count``; the other queries read its resulting state.
+        """
         try:
             start = self.initial_state(overrides)
+            if engine == "native":
+                from .native import NativePoleState
+
+                start = NativePoleState.from_python(start)
         except ScenarioError as exc:
             return [CheckResult(0, exc.line or 0, ERROR_STATUS, f"line {exc.line}: {exc.reason}" if exc.line
                                 else exc.reason)]

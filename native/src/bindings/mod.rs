@@ -27,6 +27,8 @@ use crate::pyrandom::PyRandom as Mt;
 use crate::rules::{Castling, MateDefence, Rules};
 use crate::state::{perft, Action, Setup, State, Victory, MAX_COUNTERS, RULES};
 
+pub(crate) mod pole;
+
 /// The longest game the bindings play (`workbench/simulate/guard.py`'s `MAX_PLIES`): a trace of
 /// this many plies is about 100 MB, where 2^32 - 1 on an all-pass position would exhaust memory.
 pub const MAX_PLIES: u32 = 1_000_000;
@@ -624,6 +626,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_CASTLED", u8::MAX)?;
     m.add("RULES", crate::state::RULES.to_vec())?;
     crate::agents::py::register(m)?; // the native agents (native/src/agents/py.rs)
+    pole::register(m)?; // workbench._native.pole (bindings/pole.rs)
     crate::cursed_lands::py::register(m)?; // workbench._native.cursed_lands
     Ok(())
 }

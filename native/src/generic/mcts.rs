@@ -1,0 +1,165 @@
+//! `GenericMCTS`: UCT with per-player rewards, chance sampled by its probabilities with the agent's
+//! own stream, playouts of `rollout` random actions scored by `tanh(evaluate / scale)`. The same
+//! draws in the same order as the Python twin (children in creation order, first maximum wins).
+
+use std::time::{Duration, Instant};
+
+use super::Agent;
+use crate::protocol::{Game, CHANCE};
+use crate::pyrandom::PyRandom;
+
+pub struct Mcts {
+    pub rng: PyRandom,
+    pub iterations: u32,
+    pub c: f64,
+    pub rollout: u32,
+    pub seconds: f64,
+    pub scale: f64,
+    pub score: f64,
+}
+
+struct Node {
+    action: u32,
+    player: i32,
+    children: Vec<usize>,
+    visits: u64,
+    total: f64,
+}
+
+impl Mcts {
+    pub fn new(rng: PyRandom, iterations: u32, c: f64, rollout: u32, seconds: f64, scale: f64) -> Self {
+        Mcts { rng, iterations, c, rollout, seconds, scale, score: 0.0 }
+    }
+
+    fn sample_chance<G: Game>(&mut self, sim: &mut G, outs: &mut Vec<(u32, f64)>) {
+        while sim.current_player() == CHANCE {
+            sim.chance_outcomes(outs);
+            let r = self.rng.random();
+            let mut acc = 0.0;
+            let mut pick = outs[outs.len() - 1].0;
+            for &(o, p) in outs.iter() {
+                acc += p;
+                if r < acc {
+                    pick = o;
+                    break;
+                }
+            }
+            sim.apply(pick);
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for Mcts {
+    fn select_action(&mut self, state: &mut G) -> u32 {
+        let n = state.num_players();
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        assert!(!legal.is_empty(), "mcts: no action to choose");
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        let root_legal = legal.clone();
+        let mut tree = vec![Node { action: u32::MAX, player: -1, children: Vec::new(), visits: 0, total: 0.0 }];
+        let deadline = Instant::now() + Duration::from_secs_f64(self.seconds);
+        let mut outs = Vec::new();
+        let mut path: Vec<usize> = Vec::new();
+        let mut rewards = vec![0.0; n];
+        for it in 0..self.iterations {
+            if it & 15 == 0 && Instant::now() > deadline {
+                break;
+            }
+            let mut sim = state.fork();
+            let mut node = 0usize;
+            path.clear();
+            path.push(0);
+            loop {
+                if sim.is_terminal() {
+                    break;
+                }
+                self.sample_chance(&mut sim, &mut outs);
+                if sim.is_terminal() {
+                    break;
+                }
+                sim.legal_actions(&mut legal);
+                let fresh: Vec<u32> = legal
+                    .iter()
+                    .copied()
+                    .filter(|a| !tree[node].children.iter().any(|&ch| tree[ch].action == *a))
+                    .collect();
+                if !fresh.is_empty() {
+                    let action = *self.rng.choice(&fresh).expect("fresh is not empty");
+                    let child = tree.len();
+                    tree.push(Node {
+                        action,
+                        player: sim.current_player(),
+                        children: Vec::new(),
+                        visits: 0,
+                        total: 0.0,
+                    });
+                    tree[node].children.push(child);
+                    sim.apply(action);
+                    path.push(child);
+                    break;
+                }
+                let options: Vec<usize> =
+                    tree[node].children.iter().copied().filter(|&ch| legal.contains(&tree[ch].action)).collect();
+                let sum: u64 = options.iter().map(|&ch| tree[ch].visits).sum();
+                let log_n = (sum.max(1) as f64).ln();
+                let mut pick = options[0];
+                let mut pick_v = f64::NEG_INFINITY;
+                for &ch in &options {
+                    let nd = &tree[ch];
+                    let v = nd.total / nd.visits as f64 + self.c * (log_n / nd.visits as f64).sqrt();
+                    if v > pick_v {
+                        pick_v = v;
+                        pick = ch;
+                    }
+                }
+                node = pick;
+                sim.apply(tree[node].action);
+                path.push(node);
+            }
+            for _ in 0..self.rollout {
+                if sim.is_terminal() {
+                    break;
+                }
+                self.sample_chance(&mut sim, &mut outs);
+                if sim.is_terminal() {
+                    break;
+                }
+                sim.legal_actions(&mut legal);
+                let a = *self.rng.choice(&legal).expect("a running game has an action");
+                sim.apply(a);
+            }
+            if sim.is_terminal() {
+                for (p, r) in rewards.iter_mut().enumerate() {
+                    *r = sim.returns(p);
+                }
+            } else {
+                for (p, r) in rewards.iter_mut().enumerate() {
+                    *r = (sim.evaluate(p) / self.scale).tanh();
+                }
+            }
+            for &nd in &path {
+                tree[nd].visits += 1;
+                if tree[nd].player >= 0 {
+                    tree[nd].total += rewards[tree[nd].player as usize];
+                }
+            }
+        }
+        if tree[0].children.is_empty() {
+            return *self.rng.choice(&root_legal).expect("legal is not empty");
+        }
+        let mut best = tree[0].children[0];
+        for &ch in &tree[0].children {
+            let (a, b) = (&tree[ch], &tree[best]);
+            let ka = (a.visits, a.total / a.visits.max(1) as f64);
+            let kb = (b.visits, b.total / b.visits.max(1) as f64);
+            if ka.0 > kb.0 || (ka.0 == kb.0 && ka.1 > kb.1) {
+                best = ch;
+            }
+        }
+        self.score = tree[best].total / tree[best].visits.max(1) as f64;
+        tree[best].action
+    }
+}

@@ -1,0 +1,152 @@
+//! The generic agents of `workbench/agents/generic.py` over any [`Game`]: `random`, `greedy`,
+//! `alphabeta`, `mcts`, `search`, with the same names, parameters and defaults. Seeded by the
+//! CPython stream (`pyrandom`), iterating the same actions in the same order and summing the same
+//! floats in the same order, so `random`, `greedy` and `alphabeta` pick exactly what Python picks
+//! (while the Python twin's clock does not cut its search: the node budget is counted the same way).
+
+pub mod alphabeta;
+pub mod mcts;
+
+use crate::protocol::{Game, CHANCE};
+use crate::pyrandom::PyRandom;
+
+pub use alphabeta::AlphaBeta;
+pub use mcts::Mcts;
+
+/// A won position outranks any evaluation (`generic.WIN`).
+pub const WIN: f64 = 1_000_000.0;
+/// Ceiling on thinking time per decision (`workbench.agents.base.MAX_SECONDS`).
+pub const MAX_SECONDS: f64 = 5.0;
+
+/// An agent for a protocol game.
+pub trait Agent<G: Game>: Send {
+    /// The action to play in `state` (not terminal, not chance); `state` is left as it was.
+    fn select_action(&mut self, state: &mut G) -> u32;
+    /// The last decision's root value and nodes searched (iterations for mcts), when it has them.
+    fn stats(&self) -> (f64, u64) {
+        (0.0, 0)
+    }
+}
+
+/// Names with a native generic twin.
+pub const NAMES: [&str; 5] = ["random", "greedy", "alphabeta", "mcts", "search"];
+
+/// One agent parameter value, already range-checked by the caller (`check_param` in Python).
+#[derive(Clone, Debug, Default)]
+pub struct Params {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub seconds: Option<f64>,
+    pub iterations: Option<u32>,
+    pub c: Option<f64>,
+    pub rollout: Option<u32>,
+    pub scale: Option<f64>,
+}
+
+/// A generic agent by name with its `random.Random(seed)` stream; `None` for an unknown name.
+pub fn make<G: Game + 'static>(name: &str, rng: PyRandom, p: &Params) -> Option<Box<dyn Agent<G>>> {
+    Some(match name {
+        "random" => Box::new(Random { rng }),
+        "greedy" => Box::new(Greedy { rng, buf: Vec::new() }),
+        "alphabeta" => Box::new(AlphaBeta::new(
+            rng,
+            p.depth.unwrap_or(2),
+            p.nodes.unwrap_or(20_000),
+            p.seconds.unwrap_or(2.0).min(MAX_SECONDS),
+        )),
+        "search" => Box::new(AlphaBeta::new(
+            rng,
+            p.depth.unwrap_or(8),
+            p.nodes.unwrap_or(200_000),
+            p.seconds.unwrap_or(1.0).min(MAX_SECONDS),
+        )),
+        "mcts" => Box::new(Mcts::new(
+            rng,
+            p.iterations.unwrap_or(300),
+            p.c.unwrap_or(1.4),
+            p.rollout.unwrap_or(20),
+            p.seconds.unwrap_or(2.0).min(MAX_SECONDS),
+            p.scale.unwrap_or(5.0),
+        )),
+        _ => return None,
+    })
+}
+
+/// `GenericRandom`: `rng.choice(legal)`.
+pub struct Random {
+    pub rng: PyRandom,
+}
+
+impl<G: Game> Agent<G> for Random {
+    fn select_action(&mut self, state: &mut G) -> u32 {
+        let mut acts = Vec::new();
+        state.legal_actions(&mut acts);
+        *self.rng.choice(&acts).expect("random: no action to choose")
+    }
+}
+
+/// `_leaf`: a finished game is +-WIN, else the game's evaluation for `me`.
+pub fn leaf<G: Game>(state: &G, me: usize) -> f64 {
+    if state.is_terminal() {
+        let r = state.returns(me);
+        return if r != 0.0 { WIN * r } else { 0.0 };
+    }
+    state.evaluate(me)
+}
+
+/// `expected_value(state, _leaf)`: the expectation over the chance outcomes that follow.
+pub fn expected_leaf<G: Game>(state: &mut G, me: usize) -> f64 {
+    if state.current_player() != CHANCE {
+        return leaf(state, me);
+    }
+    let mut outs = Vec::new();
+    state.chance_outcomes(&mut outs);
+    let mut total = 0.0;
+    let mut memo: Vec<(u128, f64)> = Vec::new();
+    for (o, p) in outs {
+        let key = state.chance_key(o);
+        let v = match memo.iter().find(|m| m.0 == key) {
+            Some(m) => m.1,
+            None => {
+                state.apply(o);
+                let v = expected_leaf(state, me);
+                state.undo();
+                memo.push((key, v));
+                v
+            }
+        };
+        total += p * v;
+    }
+    total
+}
+
+/// `GenericGreedy`: one action deep, attacks valued by their odds; ties broken by `rng.choice`.
+pub struct Greedy {
+    pub rng: PyRandom,
+    buf: Vec<u32>,
+}
+
+impl<G: Game> Agent<G> for Greedy {
+    fn select_action(&mut self, state: &mut G) -> u32 {
+        let me = state.current_player() as usize;
+        state.legal_actions(&mut self.buf);
+        let acts = std::mem::take(&mut self.buf);
+        assert!(!acts.is_empty(), "greedy: no action to choose");
+        let mut best: Vec<u32> = Vec::new();
+        let mut best_v = f64::NEG_INFINITY;
+        for &a in &acts {
+            state.apply(a);
+            let v = expected_leaf(state, me);
+            state.undo();
+            if v > best_v + 1e-9 {
+                best.clear();
+                best.push(a);
+                best_v = v;
+            } else if (v - best_v).abs() <= 1e-9 {
+                best.push(a);
+            }
+        }
+        self.buf = acts;
+        *self.rng.choice(&best).expect("greedy: no best action")
+    }
+}
