@@ -409,7 +409,13 @@ fn play_game<'py>(
     Ok(d)
 }
 
-/// Random playouts without the GIL: per job `(fields, rng_seed)`, uniform choices from
+/// The classic start (or the setup phase) dealt from `seed` in the core, as fields (checked against Python).
+#[pyfunction]
+fn classic_fields<'py>(py: Python<'py>, rules: &Bound<'py, PyDict>, seed: i128) -> PyResult<Bound<'py, PyDict>> {
+    fields(py, &State::classic(rules_of(rules)?, seed as u64))
+}
+
+/// Random playouts without the GIL: per job `(fields or None for the classic start, rng_seed)`, uniform choices from
 /// `random.Random(rng_seed)`, at most `max_actions` each; the actions played per game.
 #[pyfunction]
 fn random_playouts(
@@ -421,8 +427,12 @@ fn random_playouts(
     let r = rules_of(rules)?;
     let mut work = Vec::with_capacity(jobs.len());
     for job in jobs.iter() {
-        let (f, seed): (Bound<'_, PyDict>, i128) = job.extract()?;
-        work.push((state_of(r.clone(), &f)?, seed));
+        let (f, seed): (Option<Bound<'_, PyDict>>, i128) = job.extract()?;
+        let st = match f {
+            Some(f) => state_of(r.clone(), &f)?,
+            None => State::classic(r.clone(), seed as u64), // the classic start dealt from the seed mod 2^64
+        };
+        work.push((st, seed));
     }
     release(py, move || {
         work.into_iter()
@@ -454,6 +464,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sub.add_function(wrap_pyfunction!(play_game, &sub)?)?;
     sub.add_function(wrap_pyfunction!(random_playouts, &sub)?)?;
     sub.add_function(wrap_pyfunction!(camp_at, &sub)?)?;
+    sub.add_function(wrap_pyfunction!(classic_fields, &sub)?)?;
     sub.add("COUNTER_NAMES", super::state::COUNTER_NAMES.to_vec())?;
     sub.add("AGENTS", NAMES.to_vec())?;
     m.add_submodule(&sub)?;

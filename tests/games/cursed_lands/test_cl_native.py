@@ -122,3 +122,23 @@ def test_simulate_engine_column_and_python_fallback() -> None:
     hidden = simulate({"turn_limit": [3], "deck_top_visible": [False]}, "greedy", "greedy", games=1, seed=1,
                       workers=0, progress=False, game="cursed-lands", engine="native")
     assert list(hidden["engine"]) == ["python"]  # a searching agent on a hidden top stays in Python
+
+
+def test_the_core_deals_the_classic_start_as_python_does() -> None:
+    from workbench.games.cursed_lands.nativediff import sample_rules
+
+    rng = random.Random(2)
+    for g in range(20):
+        rules = sample_rules(rng)
+        seed = rng.getrandbits(64) if g % 2 else -g
+        st = GAME.new_initial_state(rules, seed)
+        assert _plain(core().classic_fields(rules_dict(rules), seed)) == _plain(fields_of(st))
+
+
+def _plain(value: object) -> object:
+    """Lists for bytes and tuples (the bindings hand u8 arrays over as bytes)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (bytes, list, tuple)):
+        return [_plain(v) for v in value]
+    return value
