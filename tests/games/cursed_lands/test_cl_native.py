@@ -142,3 +142,14 @@ def _plain(value: object) -> object:
     if isinstance(value, (bytes, list, tuple)):
         return [_plain(v) for v in value]
     return value
+
+
+def test_check_engine_native_passes_the_scenario_files() -> None:
+    from workbench.scenarios.loader import load_scenario
+
+    files = sorted(FOLDER.glob("*.yaml"))[::8]  # a sample; the CLI runs all 96 (docs/native.md)
+    for path in files:
+        case = load_scenario(path)
+        assert "native" in case.engines
+        results = case.run(None, engine="native")
+        assert results and all(r.status == "pass" for r in results), (path.name, [r.message for r in results])

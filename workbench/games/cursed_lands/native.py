@@ -223,10 +223,30 @@ class NativeCursedState(State):
         return self.python().agent_string(action)
 
     def string_to_action(self, text: str) -> Any:
-        return self.python().string_to_action(text)
+        """Read by the Python parser on this position; legality is the native core's, and a disagreement
+        between the engines is an error, never silently one engine's answer."""
+        return self._checked(text, self.python().string_to_action)
 
     def agent_string_to_action(self, text: str) -> Any:
-        return self.python().agent_string_to_action(text)
+        return self._checked(text, self.python().agent_string_to_action)
+
+    def _checked(self, text: str, read: Any) -> Any:
+        try:
+            a = read(text)
+        except IllegalAction:
+            try:
+                named = self.python().parse(text)
+            except IllegalAction:
+                raise
+            if self.is_legal(named) and read is self.python().string_to_action and "=" not in str(text):
+                raise RuntimeError(f"{text}: the engines disagree (legal natively, not in Python)") from None
+            raise
+        if not self.is_legal(a):
+            raise RuntimeError(f"{text}: the engines disagree (legal in Python, not natively)")
+        return a
+
+    def parse(self, text: str) -> Any:
+        return self.python().parse(text)
 
     def explain_illegal(self, text: str) -> str:
         return self.python().explain_illegal(text)
@@ -253,10 +273,18 @@ class NativeCursedState(State):
         return self.python().action_effects(action)
 
     def destinations(self, h: int) -> list[int]:
-        return self.python().destinations(h)
+        """Move-only final hexes of the unit on ``h``, read off the native legal actions (C50)."""
+        if self.native.setup:
+            return []
+        lo, hi = act.MOVE + h * NUM_HEXES, act.MOVE + (h + 1) * NUM_HEXES
+        return sorted(a - lo for a in self.legal_actions() if lo <= a < hi)
 
     def targets(self, h: int) -> list[int]:
-        return self.python().targets(h)
+        """Hexes the unit on ``h`` may attack without moving, read off the native legal actions (C50)."""
+        if self.native.setup:
+            return []
+        lo, hi = act.ATTACK + h * NUM_HEXES, act.ATTACK + (h + 1) * NUM_HEXES
+        return sorted(a - lo for a in self.legal_actions() if lo <= a < hi)
 
     def __getattr__(self, name: str) -> Any:
         """Any other read-only query of ``CursedState`` (``castle_of``, ``terrain``, ...) from the Python twin."""
