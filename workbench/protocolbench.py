@@ -95,3 +95,51 @@ def bench_report(name: str, games: int, seed: int, max_actions: int, rules: str,
     peer = terrafeud_playouts(max(1, games // 2), seed, 300)
     return {**ours, "engine": "python", "rules": rules, "terrafeud_plies_per_sec": peer["plies_per_sec"],
             "ratio_vs_terrafeud": ours["actions_per_sec"] / peer["plies_per_sec"]}
+
+
+def faction_matrix(agent: str, games: int, workers: int, turn_limit: int = 100, seed: int = 1,
+                   engine: str = "auto") -> dict[str, Any]:
+    """The Cursed Lands' 16 ordered faction pairs x ``games`` games of ``agent`` against itself: time and results."""
+    from workbench.simulate import simulate
+
+    t0 = time.perf_counter()
+    df = simulate({"factions": ["all"], "turn_limit": [turn_limit]}, agent, agent, games=games, seed=seed,
+                  workers=workers, progress=False, game="cursed-lands", engine=engine)
+    dt = time.perf_counter() - t0
+    decided = df[df["winner"] != "none"]
+    return {"agent": agent, "games": len(df), "pairs": int(df["faction_p1"].astype(str).str.cat(
+        df["faction_p2"].astype(str), "/").nunique()), "workers": workers, "turn_limit": turn_limit,
+        "seconds": round(dt, 1), "engines": sorted(set(df["engine"])), "decided": len(decided),
+        "p1_share_of_decided": round(float((decided["winner"] == "p1").mean()), 3) if len(decided) else None,
+        "errors": int((df["outcome"] == "error").sum())}
+
+
+def batch_memory(games: int, agent: str = "random", workers: int = 2, turn_limit: int = 200,
+                 events: bool = False) -> dict[str, Any]:
+    """Peak memory (this process and its workers, max RSS) of a ``games``-game Cursed Lands batch."""
+    import resource
+
+    from workbench.simulate import simulate
+
+    t0 = time.perf_counter()
+    out = simulate({"turn_limit": [turn_limit]}, agent, agent, games=games, seed=2, workers=workers,
+                   progress=False, game="cursed-lands", events=events)
+    games_df, events_df = out if events else (out, [])
+    dt = time.perf_counter() - t0
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return {"games": len(games_df), "events": len(events_df), "seconds": round(dt, 1),
+            "engines": sorted(set(games_df["engine"])), "max_rss_mb_parent": round(own), "max_rss_mb_worker": round(kids)}
+
+
+if __name__ == "__main__":  # python -m workbench.protocolbench matrix AGENT GAMES [WORKERS] | memory GAMES
+    import json
+    import sys
+
+    what = sys.argv[1] if len(sys.argv) > 1 else ""
+    if what == "matrix":
+        print(json.dumps(faction_matrix(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 2)))
+    elif what == "memory":
+        print(json.dumps(batch_memory(int(sys.argv[2]))))
+    else:
+        print("usage: python -m workbench.protocolbench matrix AGENT GAMES_PER_PAIR [WORKERS] | memory GAMES")

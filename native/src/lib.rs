@@ -14,6 +14,7 @@
 
 pub mod agents;
 pub mod board;
+pub mod cursed_lands;
 pub mod generic;
 pub mod geometry;
 pub mod interrupt;

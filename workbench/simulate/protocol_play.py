@@ -203,6 +203,11 @@ def play_protocol_game(spec: Any) -> Any:
 
     from .core import GameResult
 
+    if getattr(spec, "engine", "python") == "native" and spec.game == "cursed-lands":
+        from .cursed_native import play_native, playable
+
+        if playable(spec, get(spec.game).spec.make(spec.rules)):
+            return play_native(spec)
     t0 = time.perf_counter()
     game = get(spec.game)
     rules = game.spec.make(spec.rules)

@@ -627,5 +627,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RULES", crate::state::RULES.to_vec())?;
     crate::agents::py::register(m)?; // the native agents (native/src/agents/py.rs)
     pole::register(m)?; // workbench._native.pole (bindings/pole.rs)
+    crate::cursed_lands::py::register(m)?; // workbench._native.cursed_lands
     Ok(())
 }

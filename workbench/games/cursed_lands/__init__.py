@@ -124,6 +124,29 @@ class CursedLandsGame(GameDef):
             return list(SPEC["factions"].grid_values)
         return None
 
+    def native_available(self) -> bool:
+        """True when the native core (``native.py``, ``workbench._native.cursed_lands``) is built."""
+        from .native import available
+
+        return available()
+
+    def native_random_playouts(self, rules: Rules, games: int, seed: int, max_actions: int) -> int:
+        """Actions of ``protocolbench.protocol_playouts``' games played in the native core (the same games)."""
+        from .native import core, fields_of, rules_dict
+
+        if games <= 0:
+            return 0
+        if rules["setup"] == "classic":  # the core deals the classic start itself (checked equal in the tests)
+            jobs: list[tuple[Any, int]] = [(None, seed * 100_003 + g) for g in range(games)]
+            return sum(core().random_playouts(rules_dict(rules), jobs, max_actions))
+        jobs = []
+        factions = None
+        for g in range(games):
+            st = self.new_initial_state(rules, seed * 100_003 + g)
+            factions = st.factions
+            jobs.append((fields_of(st), seed * 100_003 + g))
+        return sum(core().random_playouts(rules_dict(rules, factions), jobs, max_actions))
+
     def rule_words(self) -> dict[str, str]:
         """Counter name -> words for a designer."""
         return dict(RULE_WORDS)

@@ -129,12 +129,24 @@ class CursedCase(ScenarioCase):
         return line_of(pos, exc.key) or None
 
     # ----------------------------------------------------------------- running
-    def run(self, overrides: Mapping[str, Any] | None = None) -> list[CheckResult]:
-        """Judge every check from a fresh copy of the position; never raises."""
+    @property
+    def engines(self) -> tuple[str, ...]:
+        """``python``, and ``native`` when the native core is built (``check --engine native``)."""
+        from .native import available
+
+        return ("python", "native") if available() else ("python",)
+
+    def run(self, overrides: Mapping[str, Any] | None = None, engine: str = "python") -> list[CheckResult]:
+        """Judge every check from a fresh copy of the position; never raises. ``engine`` ``native`` plays the
+        checks on the native core (legality and counts from its legal actions; see ``native.py``)."""
         if self.invalid is not None:
             return [self._run_invalid(overrides)]
         try:
             start = self.initial_state(overrides)
+            if engine == "native":
+                from .native import NativeCursedState
+
+                start = NativeCursedState.from_python(start)  # type: ignore[assignment]
         except ScenarioError as exc:
             text = f"line {exc.line}: {exc.reason}" if exc.line else exc.reason
             return [CheckResult(0, exc.line or 0, ERROR_STATUS, text)]

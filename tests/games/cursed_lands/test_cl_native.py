@@ -1,0 +1,155 @@
+"""The native core of The Cursed Lands against the Python engine (the specification).
+
+A small equality sweep over sampled rules (the benchmark-scale one is ``nativediff --games 1000``), the
+scenario files' positions, native whole games against the Python path (same rows and events), native
+agents' picks against their Python twins, and native agents' games replayed in the Python engine.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from workbench.games.cursed_lands import GAME
+from workbench.games.cursed_lands.native import NativeCursedState, available, core, fields_of, rules_dict
+from workbench.games.cursed_lands.nativediff import compare, sweep
+
+pytestmark = pytest.mark.skipif(not available(), reason="native core not built (make native)")
+
+FOLDER = Path(__file__).resolve().parents[3] / "scenarios" / "cursed-lands"
+
+
+def test_sweep_sample_is_equal_at_every_ply() -> None:
+    out = sweep(8, seed=3, max_plies=120, quiet=True)
+    assert out["games"] == 8 and out["plies"] > 200
+
+
+def test_scenario_positions_play_the_same_on_both_engines() -> None:
+    from workbench.scenarios.loader import load_scenario
+
+    files = [p for p in sorted(FOLDER.glob("*.yaml"))]
+    assert len(files) > 50
+    rng = random.Random(5)
+    for path in files:
+        try:
+            st = load_scenario(path).initial_state()
+        except Exception:  # noqa: BLE001 - files that must be rejected are tested elsewhere
+            continue
+        nat = NativeCursedState.from_python(st)
+        compare(st, nat, rng, path.name)
+        for ply in range(5):
+            if st.is_terminal():
+                break
+            a = rng.choice(st.legal_actions())
+            st.apply_action(a)
+            nat.apply_action(a)
+            compare(st, nat, rng, f"{path.name} ply {ply + 1}")
+
+
+@pytest.mark.parametrize("agent", ["random", "greedy", "alphabeta:depth=2,nodes=1500", "mcts:iterations=8,rollout=3"])
+def test_native_games_give_the_python_rows_and_events(agent: str) -> None:
+    from workbench.simulate.protocol_play import expand_protocol_grid, play_protocol_game, protocol_specs
+
+    cells = expand_protocol_grid("cursed-lands", {"turn_limit": [3], "factions": ["orcs/dwarves"],
+                                                  "untiled": ["plain"]})
+    spec = protocol_specs("cursed-lands", cells, agent, agent, (), 1, 2, 200, True, "python")[0]
+    py = play_protocol_game(spec)
+    nat = play_protocol_game(replace(spec, engine="native"))
+    assert py.row["engine"] == "python" and nat.row["engine"] == "native"
+    drop = ("seconds", "engine")
+    assert {k: v for k, v in py.row.items() if k not in drop} == {k: v for k, v in nat.row.items() if k not in drop}
+    assert py.events == nat.events and py.events
+
+
+def test_random_and_greedy_pick_what_python_picks_under_every_toggle() -> None:
+    from workbench.agents.generic import make_protocol_agent
+
+    rng = random.Random(8)
+    from workbench.games.cursed_lands.nativediff import sample_rules
+
+    mod = core()
+    for g in range(6):
+        rules = sample_rules(rng).replace(setup_phase=False)  # Python greedy over 483,840 camps is minutes
+        st = GAME.new_initial_state(rules, g)
+        for name in ("random", "greedy"):
+            py_agent = make_protocol_agent(name, GAME, rules, seed=100 + g)
+            nat_agent = mod.Agent(name, None, 100 + g)
+            a, b = st.clone(), NativeCursedState.from_python(st)
+            for _ in range(15):
+                if a.is_terminal():
+                    break
+                x = py_agent.select_action(a)
+                y = nat_agent.select_action(b.native)
+                assert x == y, f"{name} game {g}: python {a.action_to_string(x)} native {a.action_to_string(y)}"
+                a.apply_action(x)
+                b.apply_action(y)
+
+
+@pytest.mark.parametrize("agent", [("mcts", {"iterations": 20, "rollout": 5}), ("search", {"depth": 2, "nodes": 1500}),
+                                   ("alphabeta", {"depth": 1})])
+def test_native_agents_games_replay_legally_in_python(agent: tuple[str, dict]) -> None:
+    rules = GAME.rules("turn_limit=8,factions=elves/humans")
+    st = GAME.new_initial_state(rules, 9)
+    name, params = agent
+    out = core().play_game(rules_dict(rules, st.factions), fields_of(st), [(name, params, 1), (name, params, 2)], 500)
+    for a in out["actions"]:
+        st.apply_action(a)  # raises IllegalAction if the native agent played anything illegal
+    final = out["final"]
+    assert st.is_terminal() and (st.winner() if st.winner() is not None else -1) == final["winner"]
+    assert st.counts == final["counts"] and st.castle_hp == final["castle_hp"]
+
+
+def test_view_hides_the_same_tiles_as_python() -> None:
+    rules = GAME.rules("deck_top_visible=false")
+    st = GAME.new_initial_state(rules, 4)
+    nat = NativeCursedState.from_python(st)
+    for seed in (0, 1, 2**31 - 1):
+        assert st.view(0, seed).decks == nat.view(0, seed).python().decks
+
+
+def test_simulate_engine_column_and_python_fallback() -> None:
+    from workbench.simulate import simulate
+
+    nat = simulate({"turn_limit": [3]}, "random", "random", games=2, seed=1, workers=0, progress=False,
+                   game="cursed-lands", engine="native")
+    py = simulate({"turn_limit": [3]}, "random", "random", games=2, seed=1, workers=0, progress=False,
+                  game="cursed-lands", engine="python")
+    assert list(nat["engine"]) == ["native"] * 2 and list(py["engine"]) == ["python"] * 2
+    assert list(nat["plies"]) == list(py["plies"]) and list(nat["victory"]) == list(py["victory"])
+    hidden = simulate({"turn_limit": [3], "deck_top_visible": [False]}, "greedy", "greedy", games=1, seed=1,
+                      workers=0, progress=False, game="cursed-lands", engine="native")
+    assert list(hidden["engine"]) == ["python"]  # a searching agent on a hidden top stays in Python
+
+
+def test_the_core_deals_the_classic_start_as_python_does() -> None:
+    from workbench.games.cursed_lands.nativediff import sample_rules
+
+    rng = random.Random(2)
+    for g in range(20):
+        rules = sample_rules(rng)
+        seed = rng.getrandbits(64) if g % 2 else -g
+        st = GAME.new_initial_state(rules, seed)
+        assert _plain(core().classic_fields(rules_dict(rules), seed)) == _plain(fields_of(st))
+
+
+def _plain(value: object) -> object:
+    """Lists for bytes and tuples (the bindings hand u8 arrays over as bytes)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (bytes, list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def test_check_engine_native_passes_the_scenario_files() -> None:
+    from workbench.scenarios.loader import load_scenario
+
+    files = sorted(FOLDER.glob("*.yaml"))[::8]  # a sample; the CLI runs all 96 (docs/native.md)
+    for path in files:
+        case = load_scenario(path)
+        assert "native" in case.engines
+        results = case.run(None, engine="native")
+        assert results and all(r.status == "pass" for r in results), (path.name, [r.message for r in results])

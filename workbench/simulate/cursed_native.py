@@ -1,0 +1,169 @@
+"""The Cursed Lands played whole inside the native core: the same games and events rows as ``play_protocol_game``.
+
+The Python engine deals the start (``new_initial_state``: rules, setup file, decks from the seed); the
+native core plays the game with the GIL released, with the native twins of the generic agents seeded as
+the Python agents are; the trace it returns (actions, legal counts, sides, turns, AP, deck tops, ``fired``)
+is turned into rows here with the Python engine's own notation and game columns, so a row says the same
+whichever engine played it, except ``engine`` and ``seconds``.
+
+A game plays here when the core is built and every seat's agent has a native twin. Two cases stay on the
+Python path: a hidden deck top (``deck_top_visible=false``) with a searching agent (its pick is made on a
+view, and the Python path turns an illegal pick into an error row), and a setup phase of 2-3 starting
+units with a searching agent (millions of camp actions to search).
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+GAME_NAME = "cursed-lands"
+PARAMS = ("depth", "nodes", "seconds", "iterations", "c", "rollout", "scale")
+
+
+def _native_agents(names: list[str]) -> list[tuple[str, dict[str, Any]]] | None:
+    from workbench.agents import parse_agent_spec
+    from workbench.games.cursed_lands.native import AGENT_NAMES
+
+    out = []
+    for spec in names:
+        base, params = parse_agent_spec(spec)
+        if str(params.pop("engine", "auto")).lower() == "python" or base not in AGENT_NAMES:
+            return None
+        if any(k not in PARAMS for k in params):
+            return None
+        out.append((base, params))
+    return out
+
+
+def playable(spec: Any, rules: Any, n_seats: int = 2) -> bool:
+    """True when this game of ``spec`` can be played by the native core (see the module docstring)."""
+    from workbench.games.cursed_lands.native import available
+
+    from .protocol_play import seat_agents
+
+    if spec.game != GAME_NAME or not available():
+        return False
+    try:
+        agents = _native_agents(seat_agents(spec, n_seats))
+    except ValueError:
+        return False
+    if agents is None:
+        return False
+    searching = any(base != "random" for base, _ in agents)
+    if searching and not rules["deck_top_visible"]:
+        return False
+    return not (searching and rules["setup_phase"] and rules["starting_units"] >= 2)
+
+
+def action_text(rules: Any, action: int, side: int, top: int) -> str:
+    """Canonical notation of ``action`` played by ``side`` with ``top`` on its deck (``CursedState._text``)."""
+    from workbench.games.cursed_lands import actions as act
+    from workbench.games.cursed_lands.geometry import HEX_NAMES, hex_of
+    from workbench.games.cursed_lands.notation import camp_text
+    from workbench.games.cursed_lands.rules import KINDS
+    from workbench.games.cursed_lands.state import CAMP_ROWS
+
+    kind, f, t, g = act.decode(action)
+    if kind == "end":
+        return "end"
+    if kind == "produce":
+        return "+" + KINDS[f]
+    if kind == "tile":
+        return f"#{HEX_NAMES[t]}" + (f"={'prfhm'[top - 1]}" if top else "")
+    if kind == "move":
+        return f"{HEX_NAMES[f]}-{HEX_NAMES[t]}"
+    if kind == "attack":
+        return f"{HEX_NAMES[f]}x{HEX_NAMES[g]}"
+    if kind == "move_attack":
+        return f"{HEX_NAMES[f]}-{HEX_NAMES[t]}x{HEX_NAMES[g]}"
+    castle, flags, units = act.decode_camp(action, rules["starting_units"])
+    r = CAMP_ROWS[side]
+    return camp_text(hex_of(castle, r), [hex_of(c, r) for c in flags], [(hex_of(c, r), k) for c, k in units])
+
+
+def _cost(rules: Any, kind: str, action: int) -> int:
+    from workbench.games.cursed_lands import actions as act
+    from workbench.games.cursed_lands.rules import KINDS
+
+    if kind == "produce":
+        return rules[f"produce_cost_{KINDS[action - act.PRODUCE]}"]
+    if kind == "tile":
+        return rules["tile_cost"]
+    if kind == "move":
+        return rules["activation_cost"]
+    if kind in ("attack", "move_attack"):
+        return rules["activation_cost"] + rules["attack_extra_cost"]
+    return 0
+
+
+def play_native(spec: Any) -> Any:
+    """One game of ``spec`` in the native core; the ``GameResult`` ``play_protocol_game`` would return."""
+    from workbench.agents.generic import make_protocol_agent
+    from workbench.games import get
+    from workbench.games.cursed_lands import actions as act
+    from workbench.games.cursed_lands.native import core, fields_of, python_state, rules_dict
+
+    from .core import GameResult
+    from .protocol_play import base_row, derive, seat_agents
+
+    t0 = time.perf_counter()
+    game = get(spec.game)
+    rules = game.spec.make(spec.rules)
+    row = base_row(spec, game, rules)
+    row["engine"] = "native"
+    events: list[dict[str, Any]] = []
+    state = None
+    n_legal: list[int] = []
+    try:
+        info = game.info(rules)
+        start = game.new_initial_state(rules, spec.seed)
+        names = seat_agents(spec, info.num_players)
+        seeds = [derive(f"{spec.game}-agent", spec.seed, i) for i in range(info.num_players)]
+        for name, s in zip(names, seeds, strict=True):
+            make_protocol_agent(name, game, rules, seed=s)  # the Python twin checks every parameter
+        agents = [(base, params or None, s) for (base, params), s in zip(_native_agents(names) or [], seeds, strict=True)]
+        out = core().play_game(rules_dict(rules, start.factions), fields_of(start), agents, spec.max_plies, spec.events)
+        state = python_state(rules, start.seed, start.factions, out["final"])
+        n_legal = list(out["n_legal"])
+        if spec.events:
+            first = start.moves_played
+            for i, a in enumerate(out["actions"]):
+                side, top, ap = out["sides"][i], out["tops"][i], out["ap_before"][i]
+                kind = act.decode(a)[0]
+                fired = ",".join(r if c is None else f"{r}@{c}" for r, _, c in out["fired"][i])
+                events.append({"game_id": spec.game_id, "ply": first + i + 1, "turn": out["turns"][i],
+                               "side": info.players[side], "action": action_text(rules, a, side, top),
+                               "n_legal": n_legal[i], "rules": fired, "action_kind": kind, "ap_before": ap,
+                               "ap_left": ap - _cost(rules, kind, a),
+                               "tile": "prfhm"[top - 1] if kind == "tile" and top else None})
+        outcome = state.outcome()
+        row["outcome"] = "unfinished" if outcome == "ongoing" else outcome
+        row["victory"] = state.victory() or ("unfinished" if row["outcome"] == "unfinished" else row["outcome"])
+        w = state.winner() if state.is_terminal() else None
+        if w is not None:
+            row["winner"] = info.players[w]
+            row["winner_team"] = info.team_of(w)
+        for i, name in enumerate(info.players):
+            row[f"score_{name}"] = float(state.returns()[i]) if state.is_terminal() else 0.0
+        for rule, counts in state.counters().items():
+            for i, name in enumerate(info.players):
+                row[f"rule_{rule}_{name}"] = int(counts[i]) if i < len(counts) else 0
+        from .protocol_play import _cell_value
+
+        row.update({k: _cell_value(v) for k, v in game.game_row(state).items()})
+    except Exception as exc:  # noqa: BLE001 - a failing game is data, the batch goes on
+        where = f" at action {state.move_number()}" if state is not None else ""
+        tb = traceback.extract_tb(exc.__traceback__)[-1]
+        row.update({"outcome": "error", "victory": "error", "winner": "none",
+                    "error": f"{type(exc).__name__}{where}: {exc} ({Path(tb.filename).name}:{tb.lineno})"})
+    if state is not None:
+        row["plies"] = state.move_number()
+        row["turns"] = state.turn()
+    if n_legal:
+        row["mean_branching"] = sum(n_legal) / len(n_legal)
+        row["decision_share"] = sum(1 for n in n_legal if n > 1) / len(n_legal)
+    row["seconds"] = time.perf_counter() - t0
+    return GameResult(row, events)
