@@ -24,8 +24,11 @@ def browser():  # noqa: ANN201 - playwright's Browser
             chromium.close()
 
 
-def open_page(browser, server: NotebookServer, width: int = 1400, height: int = 1000):  # noqa: ANN001, ANN201
-    """A page on the server's notebook that may reach 127.0.0.1 only; records what it blocked."""
+def open_page(browser, server: NotebookServer, width: int = 1400, height: int = 1000, query: str = ""):  # noqa: ANN001, ANN201
+    """A page on the server's notebook that may reach 127.0.0.1 only; records what it blocked.
+
+    ``query`` is added to the URL (``?theme=dark``: Voila's Dark theme for this page).
+    """
     page = browser.new_page(viewport={"width": width, "height": height}, accept_downloads=True)
     page.blocked = []
 
@@ -40,7 +43,7 @@ def open_page(browser, server: NotebookServer, width: int = 1400, height: int = 
     page.route("**/*", only_loopback)
     page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    page.goto(server.url, wait_until="domcontentloaded", timeout=30_000)
+    page.goto(server.url + query, wait_until="domcontentloaded", timeout=30_000)
     return page
 
 

@@ -7,6 +7,7 @@ so the served notebook writes its PID to a file and ``stop`` kills it explicitly
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -63,6 +64,8 @@ class NotebookServer:
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen | None = None
     log_path: Path | None = None
+    extra: tuple[str, ...] = ()  # more command-line options (``--theme=dark`` for Voila)
+    lab_theme: str | None = None  # JupyterLab's theme ("JupyterLab Dark"), written to the private user settings
 
     @property
     def url(self) -> str:
@@ -83,6 +86,15 @@ class NotebookServer:
             d.mkdir(exist_ok=True)
             env[f"JUPYTER_{name.upper()}_DIR"] = str(d)
         env[KERNEL_PID_ENV] = str(self.kernel_pid_file)
+        if any(x.startswith("--template=workbench") for x in self.extra):  # the served page's template (workbench.serving)
+            from workbench.serving import TEMPLATES
+
+            env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(TEMPLATES), env.get("JUPYTER_PATH")]))
+        if self.lab_theme:
+            settings = self.workdir / "jupyter-config" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
+            settings.mkdir(parents=True, exist_ok=True)
+            (settings / "themes.jupyterlab-settings").write_text(json.dumps({"theme": self.lab_theme}))
+            env["JUPYTERLAB_SETTINGS_DIR"] = str(self.workdir / "jupyter-config" / "lab" / "user-settings")
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]), env.get("PYTHONPATH")]))
         self.log_path = self.workdir / f"{self.app}.log"
         if self.app == "lab":  # no token: the server listens on loopback only and lives for one test
@@ -98,6 +110,7 @@ class NotebookServer:
                 "--no-browser", f"--port={self.port}", "--Voila.ip=127.0.0.1",
                 f"--Voila.root_dir={self.notebook.parent}",
             ]
+        cmd += list(self.extra)
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
                 cmd, cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True

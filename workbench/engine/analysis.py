@@ -9,7 +9,7 @@ re-derivation of the rules.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .geometry import ADJACENT, HEXES, N_HEXES, PIKE_ZONE, RAYS
 from .pieces import ARCHER, INFANTRY, KNIGHT, PIKEMAN
@@ -225,3 +225,165 @@ def mobility(state: GameState, side: int, per: str = "reach") -> list[float]:
             if out[o] == out[o]:  # not NaN
                 out[o] += 1.0
     return out
+
+
+# ---------------------------------------------------------------------- cause and consequence
+def detached(state: GameState) -> GameState:
+    """A copy of the position without its history: cheap whatever the game's length.
+
+    ``clone()`` copies the undo stack (a snapshot per ply), so on a 20,000-ply game a clone costs
+    tens of milliseconds; probes that only look one action ahead need none of it.
+    """
+    stack, history = state._stack, state.history
+    state._stack, state.history = [], []
+    try:
+        return state.clone()
+    finally:
+        state._stack, state.history = stack, history
+
+
+# What kills a piece, by the rule the engine fires on its hex (telemetry names, docs/rulings.md).
+_DEATH_WORDS = {
+    "mine_kill": "stepped on a mine",
+    "ultimatum_kill": "ultimatum",
+    "coordinated_kill": "coordinated attack",
+    "archer_melee_death": "archer next to an enemy",
+    "pike_cavalry_mutual": "pikeman and cavalry destroy each other",
+}
+
+
+def _expected(before: list[int], action: Action, side: int) -> list[int]:
+    """The board if the action only moved pieces (no attack, trigger or death): the baseline of a diff."""
+    sq = before[:]
+    kind = action[0]
+    if kind == MOVE or kind == ORDER:
+        steps = [(action[1], action[2], action[3])] if kind == MOVE else order_steps(action)
+        for a, t, promo in steps:
+            c = sq[a]
+            sq[a] = 0
+            sq[t] = (promo | (side << 3)) if promo else c
+    elif kind == CASTLE:
+        a, t = action[1], action[2]
+        sq[a], sq[t] = sq[t], sq[a]
+    return sq
+
+
+def effects_between(before: list[int], markers_before: list[dict[int, int]], action: Action, after: GameState,
+                    side: int) -> dict[str, Any]:
+    """What ``action`` changed, from the board before it and the state after it (the engine played it).
+
+    Returns cells as ints: ``removed`` (cells whose piece died, with ``pieces`` their codes and
+    ``causes`` the rule that removed each), ``marks`` (markers set), ``spent`` (markers used up),
+    ``castle``, ``ends`` and ``winner``/``victory``, ``threat`` (the side to move is now under threat),
+    ``rules`` (every rule the action fired) and ``text``/``short`` in words.
+    """
+    from .pieces import KIND_NAMES, LETTERS, SIDE_NAMES
+
+    expected = _expected(before, action, side)
+    now = after.squares
+    fired = list(after.fired)
+    rule_at = {h: rule for rule, _s, h in fired if rule in _DEATH_WORDS and h is not None and h >= 0}
+    removed: list[int] = []
+    pieces: list[int] = []
+    causes: list[str] = []
+    kind = action[0]
+    steps = [(action[1], action[2])] if kind == MOVE else ([(a, t) for a, t, _ in order_steps(action)] if kind == ORDER else [])
+    for _a, t in steps:  # the enemy on a final hex is taken (attacks end on it, W1)
+        c = before[t]
+        if c and c >> 3 != side and t not in removed:
+            removed.append(t)
+            pieces.append(c)
+            causes.append(rule_at.get(t, "taken"))
+    for h in HEXES:
+        c = expected[h]
+        if c and now[h] != c:  # the piece that should stand here died (an attacker too, where it took)
+            removed.append(h)
+            pieces.append(c)
+            rule = rule_at.get(h)
+            if rule is None and any(rule_at.get(n) == "coordinated_kill" for n in ADJACENT[h]):
+                rule = "coordinated_kill"  # the infantryman that dies with its target (W7.3)
+            if rule is None:
+                rule = "taken" if kind == MOVE and before[action[1]] & 7 == KNIGHT else "removed"
+            causes.append(rule)
+    marks = sorted(set(after.markers[side].values()) - set(markers_before[side].values()))
+    spent = sorted({t for s in (0, 1) for t in markers_before[s].values()} - {t for s in (0, 1) for t in after.markers[s].values()}
+                   - {t for s in (0, 1) for a, t in markers_before[s].items() if a in removed or any(o == a for o, _ in steps)})
+    threat = any(rule == "threat" for rule, _s, _h in fired)
+    words = []
+    short = []
+    for h, c, cause in zip(removed, pieces, causes, strict=True):
+        who = f"{SIDE_NAMES[c >> 3]} {KIND_NAMES[c & 7]}"
+        why = "" if cause == "taken" else f" ({_DEATH_WORDS.get(cause, cause)})"
+        words.append(f"{who} on {hex_name_of(h)} dies{why}")
+        short.append(f"✕{LETTERS[c & 7] if c >> 3 == 0 else LETTERS[c & 7].lower()}{hex_name_of(h)}")
+    for t in marks:
+        words.append(f"marks {hex_name_of(t)}" + (" (an ultimatum)" if now[t] and now[t] >> 3 != side else " (a mine)"))
+        short.append(f"⊕{hex_name_of(t)}")
+    if kind == CASTLE:
+        words.append("castles")
+        short.append("castling")
+    ends = after.victory is not None
+    if ends:
+        result = (f"{SIDE_NAMES[after.winner]} wins ({after.victory})" if after.winner is not None
+                  else f"game over ({after.victory})")
+        words.append(result)
+        short.append("wins" if after.winner is not None else after.victory)
+    elif threat:
+        words.append(f"{SIDE_NAMES[after.to_move]} feudal under threat")
+        short.append("threat")
+    return {
+        "removed": removed, "pieces": pieces, "causes": causes, "marks": marks, "spent": spent,
+        "castle": kind == CASTLE, "ends": ends, "winner": after.winner if ends else None, "victory": after.victory,
+        "threat": threat and not ends, "rules": [rule for rule, _s, _h in fired],
+        "text": "; ".join(words), "short": " ".join(short),
+    }
+
+
+def hex_name_of(h: int) -> str:
+    """A cell's name (kept here so the effect words need no import cycle)."""
+    from .geometry import hex_name
+
+    return hex_name(h)
+
+
+def action_effects(state: GameState, action: Action) -> dict[str, Any]:
+    """What a legal ``action`` would change in ``state``, played by the engine on a detached copy.
+
+    The board's hover preview and move-list notes read this; it computes no rule of its own (the
+    engine's ``apply`` decides every death, marker and win). ``IllegalActionError`` if not legal.
+    """
+    probe = detached(state)
+    before, markers = probe.squares[:], [dict(probe.markers[0]), dict(probe.markers[1])]
+    side = probe.to_move
+    probe.apply(action)
+    return effects_between(before, markers, action, probe, side)
+
+
+def effects_of_actions(state: GameState, actions: list[Action]) -> list[dict[str, Any]]:
+    """``action_effects`` for many actions of one position (one detached copy, apply and undo each)."""
+    probe = detached(state)
+    before, markers = probe.squares[:], [dict(probe.markers[0]), dict(probe.markers[1])]
+    side = probe.to_move
+    out = []
+    for a in actions:
+        probe.apply(a)
+        out.append(effects_between(before, markers, a, probe, side))
+        probe.undo()
+    return out
+
+
+def attackers(state: GameState, side: int) -> list[int]:
+    """Cells of the enemy pieces that threaten ``side``'s feudal (W10), or that mated it.
+
+    From ``threat_sets``: each enemy action is played by the engine. A checkmated position is
+    terminal, so the probe is given the game back for the question.
+    """
+    _check_side(side)
+    f = state.feudal[side]
+    if f < 0:
+        return []
+    probe = detached(state)
+    if probe.victory == "checkmate":
+        probe.victory, probe.winner = None, None
+    probe._cache = None
+    return sorted(threat_sets(probe, side)[f])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .geometry import ADJACENT, BETWEEN, CAVALRY_PATHS, DISTANCE, HEX_BY_NAME, RAYS, hex_name
+from .geometry import ADJACENT, BETWEEN, CAVALRY_PATHS, DISTANCE, HEX_BY_NAME, PIKE_ZONE, RAYS, hex_name
 from .pieces import (
     ARCHER,
     CAVALRY,
@@ -158,16 +158,183 @@ def parse_action(state: GameState, text: str) -> Action:
 
 
 def explain_illegal(state: GameState, action: Action, text: str | None = None) -> str:
-    """Why ``action`` is not legal in ``state``, prefixed by its text."""
+    """Why ``action`` is not legal in ``state``, prefixed by its text: the first condition that fails."""
+    return illegal_detail(state, action, text)["text"]
+
+
+def illegal_detail(state: GameState, action: Action, text: str | None = None) -> dict:
+    """``explain_illegal`` with what a board draws: ``blocks`` (the hexes or zone that stop it) and ``path``.
+
+    The conditions are tried in the order a player checks them (whose piece, how it moves, what is
+    in the way, the hex itself); the first that fails is the reason, so one rule is named, with the
+    hex that blocks (a slide's first stop, the pikeman whose zone it is, the enemy swamp).
+    """
     shape = action_shape_error(action)
     if shape is not None:
-        return f"{_short(action)}: not an action: {shape}"
+        return {"text": f"{_short(action)}: not an action: {shape}", "blocks": [], "path": [], "zone": []}
     if text is None:
         try:
             text = format_action(state, action)
         except (IndexError, KeyError, TypeError):
             text = repr(action)
-    return f"{text}: {_reason(state, action)}"
+    if state.victory is None and action in state.legal_actions():
+        return {"text": f"{text} is legal", "blocks": [], "path": [], "zone": []}
+    why = _reason(state, action)
+    if isinstance(why, str):
+        why = _Why(why)
+    return {"text": f"{text}: {why.text}", "blocks": list(why.blocks), "path": list(why.path), "zone": list(why.zone)}
+
+
+class _Why:
+    """A reason with the hexes to draw: ``blocks`` stop the action, ``path`` is the way it tried, ``zone`` a zone."""
+
+    __slots__ = ("blocks", "path", "text", "zone")
+
+    def __init__(self, text: str, blocks: tuple[int, ...] | list[int] = (), path: tuple[int, ...] | list[int] = (),
+                 zone: tuple[int, ...] | list[int] = ()) -> None:
+        self.text, self.blocks, self.path, self.zone = text, tuple(blocks), tuple(path), tuple(zone)
+
+
+def _zone_owner(state: GameState, h: int, side: int) -> int | None:
+    """The hex of a pikeman of ``side`` whose zone (W2) holds ``h`` (the lowest, for a stable answer)."""
+    pike = PIKEMAN | (side << 3)
+    owners = [p for p in PIKE_ZONE[h] if state.squares[p] == pike]
+    return min(owners) if owners else None
+
+
+def _knight_reason(state: GameState, origin: int, t: int, s: int) -> _Why | None:
+    """The first hex on the knight's line to ``t`` that ends the slide before it (W2, W3, section 2)."""
+    ray = next((r for r in RAYS[origin] if t in r), None)
+    if ray is None:
+        return None
+    sq = state.squares
+    bd = state.board
+    e = 1 - s
+    enemy = SIDE_NAMES[e]
+    zone = state.zone(e)
+    mines = state.marked_by(e)
+    idx = ray.index(t)
+    path = (origin, *ray[: idx + 1])
+    head = "the knight's slide stops earlier"
+    for i, n in enumerate(ray[:idx]):
+        c = sq[n]
+        here = hex_name(n)
+        if c and c >> 3 == s:
+            return _Why(f"{head}: your own {KIND_NAMES[c & 7]} on {here} blocks the line (W3)", [n], path)
+        if bd.knight_bridge[n]:
+            if n in mines:
+                return _Why(f"{head}: the enemy marker on the bridge {here} is a mine that ends it there (W2)", [n], path)
+            stop = ray[i + 1]
+            return _Why(f"{head}, on {hex_name(stop)}: the knight never stops on the bridge {here} and halts on the "
+                        "hex after it (section 2)", [n, stop], path)
+        if not bd.knight_walkable[n]:
+            what = "the ford" if bd.is_summer_ford[n] else "the river"
+            return _Why(f"{head}: {what} {here} cannot be entered by a knight in summer (ruling 1)", [n], path)
+        if c:
+            return _Why(f"{head}, on {here}: the first enemy on the line, the {enemy} {KIND_NAMES[c & 7]}, ends it (W3)",
+                        [n], path)
+        if n in zone:
+            p = _zone_owner(state, n, e)
+            return _Why(f"{head}, on {here}: it is in the zone of the {enemy} pikeman on {hex_name(p)} (W2)",
+                        [n] + ([p] if p is not None else []), path, PIKE_ZONE[p] if p is not None else ())
+        if bd.swamp_owner[n] == e:
+            return _Why(f"{head}, on {here}: {enemy}'s swamp stops every slide (W2)", [n], path)
+        if bd.stop_for[s][n]:
+            return _Why(f"{head}, on {here}: a slide stops on a ford (W2)", [n], path)
+        if n in mines:
+            return _Why(f"{head}, on {here}: the enemy marker there is a mine (W2)", [n], path)
+    return None
+
+
+def _cavalry_reason(state: GameState, origin: int, t: int, s: int) -> _Why | None:
+    """The gallop or charge that lands on ``t``, and the first hex on it that stops the cavalry (W2, W4)."""
+    routes = [inter for land, inter in CAVALRY_PATHS[origin] if land == t]
+    if not routes:
+        return None
+    sq = state.squares
+    bd = state.board
+    e = 1 - s
+    enemy = SIDE_NAMES[e]
+    zone = state.zone(e)
+    exact_pike = sq[t] == (PIKEMAN | (e << 3))
+    first: _Why | None = None
+    for inter in routes:
+        path = (origin, *inter, t)
+        why = None
+        for i in inter:
+            if bd.cavalry_stop_for[s][i]:
+                why = _Why(f"the gallop stops on {hex_name(i)}: {enemy}'s swamp stops cavalry on its path (W4)", [i], path)
+                break
+            if i in zone and not exact_pike:
+                p = _zone_owner(state, i, e)
+                why = _Why(f"the gallop stops on {hex_name(i)}: it is in the zone of the {enemy} pikeman on "
+                           f"{hex_name(p)} (W2, W4)", [i] + ([p] if p is not None else []), path,
+                           PIKE_ZONE[p] if p is not None else ())
+                break
+        if why is None:
+            if not bd.walkable[t]:
+                return _Why("cavalry may not land on ordinary river in summer (W4)", [t], path)
+            return None  # this route is open: some other condition fails
+        first = first or why
+    return first
+
+
+def _infantry_reason(state: GameState, origin: int, t: int, s: int) -> _Why | str:
+    """An infantryman's step (W1, W6) or aura move (W5): distance first, then the aura, then the way, then the hex."""
+    sq = state.squares
+    bd = state.board
+    target = sq[t]
+    d = DISTANCE[origin][t]
+    one = f"an infantryman moves 1 hex ({bd.aura_step} in a straight line with the feudal's aura, W5)"
+    if d > max(1, bd.aura_step):
+        return one
+    if target and target & 7 not in (ARCHER, INFANTRY) and (d == 1 or any(t in r for r in RAYS[origin])):
+        if target & 7 in (KNIGHT, CAVALRY):
+            return _Why(
+                "an infantryman alone may only attack an archer or an infantryman "
+                "(a knight or cavalry only inside its own side's pikeman zone) (W6)", [t])
+        return _Why("an infantryman alone may only attack an archer or an infantryman (W6)", [t])
+    if d == 1:
+        if not bd.walkable[t]:
+            return _Why("the river without a crossing is impassable in summer", [t])
+        return one
+    ray = next((r for r in RAYS[origin] if t in r), None)
+    if ray is None or bd.aura_step < 2:
+        return one
+    f = state.feudal[s]
+    radius = bd.aura_radius
+    if f < 0:
+        return "a move of more than 1 hex needs the feudal's aura, and the feudal is gone (W5)"
+    if DISTANCE[origin][f] > radius:
+        return _Why(f"a move of more than 1 hex needs the feudal's aura: the feudal on {hex_name(f)} is "
+                    f"{DISTANCE[origin][f]} hexes away, more than {radius} (W5)", [f], (origin, f))
+    if bd.aura_memory and origin not in state.aura_ready:
+        return _Why(f"the feudal's aura counts only for an infantryman that was within {radius} hexes of it at the end "
+                    "of its side's last turn too (W5, aura_memory)", [f])
+    idx = ray.index(t)
+    path = (origin, *ray[: idx + 1])
+    zone = state.zone(1 - s)
+    mines = state.marked_by(1 - s)
+    for n in ray[:idx]:
+        c = sq[n]
+        if not bd.walkable[n]:
+            return _Why(f"the river on {hex_name(n)} is in the way (W5: the hexes between must be passable)", [n], path)
+        if c:
+            return _Why(f"the {SIDE_NAMES[c >> 3]} {KIND_NAMES[c & 7]} on {hex_name(n)} is in the way (W5: the hexes "
+                        "between must be free)", [n], path)
+        if n in zone:
+            p = _zone_owner(state, n, 1 - s)
+            return _Why(f"the move stops on {hex_name(n)}, in the zone of the {SIDE_NAMES[1 - s]} pikeman on "
+                        f"{hex_name(p)} (W2, W5)", [n] + ([p] if p is not None else []), path,
+                        PIKE_ZONE[p] if p is not None else ())
+        if bd.stop_for[s][n]:
+            what = f"{SIDE_NAMES[1 - s]}'s swamp" if bd.swamp_owner[n] == 1 - s else "a ford"
+            return _Why(f"the move stops on {hex_name(n)}: {what} is a forced stop (W2, W5)", [n], path)
+        if n in mines:
+            return _Why(f"the move stops on {hex_name(n)}: the enemy marker there is a mine (W2, W5)", [n], path)
+    if not bd.walkable[t]:
+        return _Why("the river without a crossing is impassable in summer", [t], path)
+    return one
 
 
 def _short(v: object) -> str:
@@ -175,7 +342,7 @@ def _short(v: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _reason(state: GameState, action: Action) -> str:  # noqa: C901 - one branch per rule
+def _reason(state: GameState, action: Action) -> str | _Why:  # noqa: C901 - one branch per rule
     sq = state.squares
     s = state.to_move
     side = SIDE_NAMES[s].capitalize()
@@ -216,7 +383,8 @@ def _reason(state: GameState, action: Action) -> str:  # noqa: C901 - one branch
             return "the archer's marker is already on that hex; re-marking it is not an action (W8)"
         blockers = [b for b in BETWEEN[(origin, t)] if sq[b]]
         if blockers:
-            return f"the line of shot is blocked by the piece on {hex_name(blockers[0])} (ruling 3)"
+            return _Why(f"the line of shot is blocked by the piece on {hex_name(blockers[0])} (ruling 3)",
+                        [blockers[0]], (origin, *BETWEEN[(origin, t)], t))
         return "not a legal shot"
     if kind == CASTLE:
         i = action[2]
@@ -263,37 +431,35 @@ def _reason(state: GameState, action: Action) -> str:  # noqa: C901 - one branch
     promos = [a for a in legal if a[0] == MOVE and a[1] == origin and a[2] == t]
     if promos:
         return _promotion_reason(state, action)
-    if not bd.walkable[t] and k != CAVALRY:
-        return "the river without a crossing is impassable in summer"
+    if k == INFANTRY:
+        return _infantry_reason(state, origin, t, s)
     if k == FEUDAL:
         if DISTANCE[origin][t] != 1:
             return "a feudal steps 1 hex"
+        if not bd.walkable[t]:
+            return _Why("the river without a crossing is impassable in summer", [t])
         if target and target & 7 == FEUDAL:
-            return "feudals do not strike each other (W9)"
-        return "kings' rule: a feudal may never end adjacent to the enemy feudal (W9)"
+            return _Why("feudals do not strike each other (W9)", [t])
+        ef = state.feudal[1 - s]
+        return _Why("kings' rule: a feudal may never end adjacent to the enemy feudal (W9)", [ef] if ef >= 0 else [])
+    if k == KNIGHT:
+        if not any(t in ray for ray in RAYS[origin]):
+            return "the knight moves in a straight line along one of the 6 axes (W3)"
+        why = _knight_reason(state, origin, t, s)
+        if why is not None:
+            return why
+    if k == CAVALRY:
+        why = _cavalry_reason(state, origin, t, s)
+        if why is not None:
+            return why
+    if not bd.walkable[t] and k != CAVALRY:
+        return _Why("the river without a crossing is impassable in summer", [t])
     if k == PIKEMAN:
         return "a pikeman moves exactly 1 hex in a straight line"
     if k == ARCHER:
         if DISTANCE[origin][t] != 1:
             return "an archer moves 1 hex"
         return "an archer moves only onto a free hex: it never attacks by moving (W8)"
-    if k == INFANTRY:
-        d = DISTANCE[origin][t]
-        if target and d <= 2 and target & 7 not in (ARCHER, INFANTRY):
-            if target & 7 in (KNIGHT, CAVALRY):
-                return (
-                    "an infantryman alone may only attack an archer or an infantryman "
-                    "(a knight or cavalry only inside its own side's pikeman zone) (W6)"
-                )
-            return "an infantryman alone may only attack an archer or an infantryman (W6)"
-        if 2 <= d <= bd.aura_step:
-            memory = " now and at the end of its last turn" if bd.aura_memory else ""
-            return (
-                f"an infantryman moves up to {bd.aura_step} hexes only in a straight line with the feudal's aura, "
-                f"within {bd.aura_radius} hexes of its feudal{memory}, the hexes between free "
-                "and no forced stop on them (W5)"
-            )
-        return "an infantryman moves 1 hex (2 with the feudal's aura)"
     if k == KNIGHT:
         if not bd.knight_walkable[t]:
             return "the knight cannot enter a ford in summer (ruling 1)"
@@ -334,4 +500,4 @@ def _promotion_reason(state: GameState, action: Action) -> str:
     )
 
 
-__all__ = ["NotationError", "explain_illegal", "format_action", "parse_action", "read_action"]
+__all__ = ["NotationError", "explain_illegal", "format_action", "illegal_detail", "parse_action", "read_action"]

@@ -199,8 +199,15 @@ def crossing_share(season: str | None = None, kinds: tuple[str, ...] = KINDS,
 def draw_movement_graph(kind: str | int, season: str = "summer", ax: Axes | None = None,
                         terrain: Terrain | str | None = None, side: int | str = "white",
                         from_hex: str | None = None) -> Axes:
-    """The movement graph on the board: every edge, or only those leaving ``from_hex``."""
-    from matplotlib.collections import LineCollection
+    """The movement graph on the board: every edge, or only those leaving ``from_hex``.
+
+    Edges are drawn as arcs bent by their length, each ending in a dot on its target: a slide's moves
+    along one line (f3-f4, f3-f5, f3-f7) and the two directions of a pair (a-b, b-a) no longer lie on
+    top of each other, so each edge can be told apart.
+    """
+    from matplotlib.collections import PatchCollection
+    from matplotlib.patches import PathPatch
+    from matplotlib.path import Path as MPath
 
     from .layout import Layout
     from .mpl import _new_axes, draw_scene
@@ -213,9 +220,24 @@ def draw_movement_graph(kind: str | int, season: str = "summer", ax: Axes | None
     ax = _new_axes(ax)
     draw_scene(board_scene(game.state_from_pieces({}), layout=lay, overlays=()), ax)
     edges = list(g.edges) if from_hex is None else list(g.out_edges(HEX_NAMES.index(from_hex)))
-    segs = [[lay.hex_to_pixel(a), lay.hex_to_pixel(b)] for a, b in edges]
-    ax.add_collection(LineCollection(segs, colors="#8e1b1b", linewidths=0.8 if from_hex is None else 2.0,
-                                     alpha=0.35 if from_hex is None else 0.9, zorder=4))
+    bend = 0.18 if from_hex is None else 0.12
+    patches = []
+    ends = []
+    for a, b in edges:
+        (x1, y1), (x2, y2) = lay.hex_to_pixel(a), lay.hex_to_pixel(b)
+        dx, dy = x2 - x1, y2 - y1
+        # the control point sits off the chord by a share of its length: longer edges bulge further,
+        # and b-a bends to the other side of a-b
+        k = bend * (1 + 0.35 * (math.hypot(dx, dy) / (lay.size * 1.8) - 1)) if from_hex is not None else bend
+        cx, cy = (x1 + x2) / 2 - dy * k, (y1 + y2) / 2 + dx * k
+        patches.append(PathPatch(MPath([(x1, y1), (cx, cy), (x2, y2)], [MPath.MOVETO, MPath.CURVE3, MPath.CURVE3])))
+        ends.append((x2, y2))
+    ax.add_collection(PatchCollection(patches, facecolor="none", edgecolor="#8e1b1b",
+                                      linewidths=0.7 if from_hex is None else 2.0,
+                                      alpha=0.35 if from_hex is None else 0.9, zorder=4))
+    if from_hex is not None and ends:
+        xs, ys = zip(*ends, strict=True)
+        ax.scatter(xs, ys, s=28, c="#8e1b1b", zorder=5, edgecolors="white", linewidths=0.8)
     ax.set_title(f"{KIND_NAMES[kind_code(kind)]} moves, {season}: {len(edges)} edges")
     return ax
 

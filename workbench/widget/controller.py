@@ -4,7 +4,10 @@ The widget's JavaScript only draws ``BoardController.view()`` and reports clicks
 presses; every decision (which hexes light up, which action a click plays, promotion and Order
 choices, undo/redo, the agent's reply, the position editor) is made here, so it is tested
 without a browser. The controller never re-implements a rule: legality, reasons and notation
-come from the engine (``legal_actions``, ``explain_illegal``, ``action_to_string``).
+come from the engine (``legal_actions``, ``illegal_detail``, ``action_to_string``), and so do a
+move's consequences (``analysis.action_effects``) and a threat's attackers (``analysis.attackers``).
+The game lives in a ``VariationTree`` (``tree.py``): playing from an earlier move adds a variation,
+and every click costs a window of the move list, whatever the game's length.
 """
 
 from __future__ import annotations
@@ -34,14 +37,16 @@ from workbench.engine import (
     load_record,
     make_game,
     parse_hex,
-    save_record,
     state_from_dict,
     state_to_dict,
 )
+from workbench.engine.analysis import attackers, detached, effects_between, effects_of_actions
 from workbench.engine.geometry import CAVALRY_PATHS, DISTANCE, HEXES, RAYS
+from workbench.engine.notation import illegal_detail
 from workbench.engine.pieces import (
     ARCHER,
     CAVALRY,
+    FEUDAL,
     KIND_NAMES,
     KNIGHT,
     SIDE_NAMES,
@@ -50,6 +55,8 @@ from workbench.engine.pieces import (
     side_index,
 )
 from workbench.engine.rules import parse_pairs
+
+from .tree import MAX_NESTING, SNAPSHOT_EVERY, Node, VariationTree
 
 # How a lit hex looks: the JavaScript maps each class to a style (and the legend explains each).
 TARGET_CLASSES = ("move", "attack", "stop", "mine", "shot", "castle", "order")
@@ -84,6 +91,16 @@ AGENT_WORDS = {"mcts": {"rollout": ("eval", "random"), "quiesce": (True, False),
 MAX_FILE_BYTES = 512 * 1024
 # Where the scenario picker looks: the project's scenarios/ folders (never a path typed in the page).
 SCENARIO_ROOT = Path(__file__).resolve().parents[2] / "scenarios"
+# The move list the page gets: this many rows before and after the current move (Home/End reach the rest).
+ROWS_BEFORE, ROWS_AFTER = 150, 150
+MOVES_SHOWN = 500  # view["moves"]: the last this many moves of the path here
+NEAR = 2 * SNAPSHOT_EVERY  # a jump of more plies than this rebuilds from the nearest snapshot instead of undoing
+EVAL_GRAPH_POINTS = 240  # the evaluation graph's points, whatever the game's length
+SWING = 1.0  # an evaluation change of this many material units (an infantryman) in one move is marked on the graph
+STATIC_EVALS_UP_TO = 3000  # a loaded record's moves get static evaluations when it is at most this long
+SHAPE_COLOURS = ("green", "red", "blue", "yellow")
+MAX_SHAPES = 60  # drawings on one position
+MAX_PASTE_MOVES = 2000
 
 
 class WidgetError(ValueError):
@@ -142,7 +159,11 @@ class BoardController:
 
     def __init__(self, state: GameState | None = None) -> None:
         self.state: GameState = state if state is not None else make_game(None, fresh_seed()).new_initial_state()
-        self.redo_stack: list[Action] = []
+        self.tree: VariationTree = VariationTree(detached(self.state), self.state.ply)
+        self.node: Node = self.tree.root
+        self.illegal: dict[str, Any] | None = None  # the last refused click's reason, with the hexes to draw
+        self.lines: dict[str, Any] | None = None  # several best lines of the position (continuous analysis)
+        self.analysing = False  # continuous analysis switched on
         self.selected: int | None = None
         self.ordering = False  # an Order is being picked click by click
         self.order_steps: list[int] = []  # Order in progress: [a, ta, b, ...] as chosen so far
@@ -155,13 +176,9 @@ class BoardController:
         self.flipped = False  # Black at the bottom
         self.analysis: dict[str, Any] | None = None  # the agent's evaluation of the position shown
         self.show_evals = False  # per-move evaluations in the move list (agent games, loaded records)
-        # Moves agents played on ``_scores_state`` (held, so its id is never reused): line -> (score, source)
-        self.agent_scores: dict[tuple[Action, ...], tuple[float, str]] = {}
-        self._scores_state: GameState | None = None
         self.diff: dict[str, Any] | None = None  # what changes under another rule value
         self.scenario_checks: list[dict[str, Any]] = []
         self.scenario: Any = None
-        self._rows_cache: tuple[Any, list[dict[str, Any]]] | None = None
         self.agent: Any = None
         self.agent_name: str | None = None
         self.agent_side: int | None = None
@@ -175,6 +192,7 @@ class BoardController:
         self.edit_markers: dict[int, int] = {}
         self.edit_to_move = 0
         self.edit_archer: int | None = None
+        self._adopt(self.state)
 
     def say(self, text: str, level: str = "info") -> None:
         """Show ``text`` in the panel as info, a warning (a refused click) or an error (a bad file)."""
@@ -190,8 +208,9 @@ class BoardController:
         self.say(text, "error")
 
     def clear_message(self) -> None:
-        """Drop a message that no longer applies (every new gesture starts clean)."""
+        """Drop a message that no longer applies (every new gesture starts clean), and the refused move's marks."""
         self.say("")
+        self.illegal = None
 
     # ------------------------------------------------------------------ playing
     def targets(self, h: int) -> dict[int, str]:
@@ -316,11 +335,46 @@ class BoardController:
         ]
         if not matching:
             # An archer reaches hexes beyond its neighbours only by a shot (W8): explain that action.
-            shot = st.squares[frm] & 7 == ARCHER and DISTANCE[frm][h] >= 2
-            self.warn(explain_illegal(st, (SHOT, frm, h) if shot else (MOVE, frm, h, 0)))
+            detail = self._reason(frm, h)
+            self.warn(detail["text"])
+            self.illegal = _named(detail)
             self.selected = None
             return
         self._play_or_choose(matching)
+
+    def _reason(self, frm: int, h: int) -> dict[str, Any]:
+        """Why the piece on ``frm`` cannot go to ``h``: the engine's first failing rule, its blocking hexes and path."""
+        st = self.state
+        shot = st.squares[frm] & 7 == ARCHER and DISTANCE[frm][h] >= 2
+        return illegal_detail(st, (SHOT, frm, h) if shot else (MOVE, frm, h, 0))
+
+    def reasons(self) -> dict[str, dict[str, Any]]:
+        """For the selected piece, every hex it cannot reach, with the one-line reason (hovering an unlit hex)."""
+        if self.selected is None or self.editing or self.ordering or self.state.is_terminal():
+            return {}
+        lit = self.targets(self.selected)
+        out = {}
+        for h in HEXES:
+            if h == self.selected or h in lit:
+                continue
+            detail = self._reason(self.selected, h)
+            text = detail["text"].split(": ", 1)[-1]
+            out[hex_name(h)] = {"text": text, **{k: v for k, v in _named(detail).items() if k != "text" and v}}
+        return out
+
+    def previews(self) -> dict[str, dict[str, Any]]:
+        """For each lit hex of the selected piece, what the move there would do (the engine plays it on a copy)."""
+        if self.selected is None or self.editing or self.ordering:
+            return {}
+        frm = self.selected
+        actions = [a for a in self.state.legal_actions() if a[0] in (MOVE, SHOT, CASTLE) and a[1] == frm]
+        out: dict[str, dict[str, Any]] = {}
+        for a, eff in zip(actions, effects_of_actions(self.state, actions), strict=True):
+            key = hex_name(a[2])
+            if key in out and not eff["removed"]:
+                continue  # promotion variants: the first says what the move does
+            out[key] = _effects_view(eff)
+        return out
 
     def _select(self, h: int) -> None:
         st = self.state
@@ -364,15 +418,155 @@ class BoardController:
         self.clear_message()
 
     def play_action(self, action: Action) -> None:
-        """Apply a legal action, clear the redo line, then let the agent answer if it is its turn."""
-        try:
-            self.state.apply(action)
-        except IllegalActionError as exc:
-            self.warn(str(exc))
+        """Play a legal action: a new move, or a variation when played from an earlier position.
+
+        The later moves stay in the tree (lichess keeps variations); then the agent answers if it is its turn.
+        """
+        if action not in self.state.legal_actions():
+            self.warn(explain_illegal(self.state, action) if self.state.victory is None else f"the game is over: {self.result_text()}")
             return
-        self.redo_stack = []
+        self._advance(action)
         self.cancel()
         self.agent_move()
+
+    def _advance(self, action: Action, score: tuple[float, str] | None = None) -> Node:
+        """Apply a legal action on the live state and step to its node (made if new, with the engine's effects)."""
+        st = self.state
+        parent = self.node
+        existing = next((c for c in parent.children if c.action == action), None)
+        if existing is not None:
+            st.apply(action, check=False)
+            parent.last = existing
+            self.node = existing
+            if score is not None:
+                existing.score = score
+            return existing
+        text = st.action_to_string(action)
+        before, markers, side = st.squares[:], [dict(st.markers[0]), dict(st.markers[1])], st.to_move
+        st.apply(action, check=False)
+        node, _ = self.tree.add(parent, action, text)
+        self._fill(node, before, markers, side)
+        node.score = score
+        self.node = node
+        return node
+
+    def _fill(self, node: Node, before: list[int], markers: list[dict[int, int]], side: int, static: bool = True) -> None:
+        """A new node's effects (from the engine's own play), static evaluation and snapshot."""
+        st = self.state
+        node.effects = effects_between(before, markers, node.action, st, side)
+        node.to_move = st.to_move
+        if static:
+            node.static = _static_eval(st)
+        if (node.ply - self.tree.root.ply) % SNAPSHOT_EVERY == 0:
+            node.snapshot = detached(st)
+
+    def _adopt(self, state: GameState) -> None:
+        """Make ``state`` the board's game: its history becomes the tree's main line (undo walks back through it).
+
+        One backward pass over a copy: each action's text and effects are read where it was played,
+        so a loaded 20,000-ply record is prepared once and every later click stays cheap.
+        """
+        self.state = state
+        history = list(state.history)
+        work = state.clone()  # once per adopted game; its undo walks back through the history
+        n = len(history)
+        static = n <= STATIC_EVALS_UP_TO
+        step = max(1, n // EVAL_GRAPH_POINTS)
+        infos: list[tuple[Any, ...]] = [None] * n  # type: ignore[list-item]
+        snaps: dict[int, GameState] = {}
+        root_ply = state.ply - n
+        for i in range(n - 1, -1, -1):
+            after = _After(work)
+            value = _static_eval(work) if static or i % step == 0 or i == n - 1 else None
+            if (work.ply - root_ply) % SNAPSHOT_EVERY == 0:
+                snaps[i] = detached(work)
+            action = work.undo()
+            side = work.to_move
+            text = work.action_to_string(action)
+            before, markers = work.squares[:], [dict(work.markers[0]), dict(work.markers[1])]
+            infos[i] = (action, text, after, value, before, markers, side)
+        self.tree = VariationTree(detached(work), work.ply)
+        node = self.tree.root
+        for i, (action, text, after, value, before, markers, side) in enumerate(infos):
+            node, _ = self.tree.add(node, action, text)
+            node.effects = effects_between(before, markers, action, after, side)
+            node.static = value
+            node.snapshot = snaps.get(i)
+            node.to_move = after.to_move
+        self.tree.root.to_move = work.to_move
+        self.tree.root.static = _static_eval(work)
+        self.node = node
+        if self.tree.root.ply == state.ply:
+            self.tree.root.snapshot = detached(state)
+
+    def resync(self) -> None:
+        """After the state was changed from Python (``board.state.apply(...)``): take its history as the game.
+
+        Moves the tree already holds are reused (the state went back or forward along a known line);
+        anything else makes the state's history the main line again.
+        """
+        st = self.state
+        node = self.node
+        if node.ply == st.ply and (node.action is None or (st.history and st.history[-1] == node.action)):
+            return
+        history = st.history
+        known = self.tree.root
+        start = st.ply - len(history)
+        if start == known.ply:
+            ok = True
+            for a in history:
+                nxt = next((c for c in known.children if c.action == a), None)
+                if nxt is None:
+                    ok = False
+                    break
+                known = nxt
+            if ok:
+                self.node = known
+                return
+        self._adopt(st)
+
+    def _state_at(self, target: Node) -> GameState:
+        """A fresh state at ``target``: its nearest snapshot, then at most SNAPSHOT_EVERY actions."""
+        path = []
+        base = target
+        while base.snapshot is None:
+            path.append(base)
+            base = base.parent  # the root always has one
+        st = base.snapshot.clone()
+        for node in reversed(path):
+            st.apply(node.action, check=False)
+        return st
+
+    def _move_to(self, target: Node) -> None:
+        """Show ``target``: undo and replay along the tree when it is near, else rebuild from a snapshot."""
+        cur = self.node
+        if target is cur:
+            return
+        a, b = cur, target
+        ups, downs = 0, []
+        while a.ply > b.ply:
+            a, ups = a.parent, ups + 1
+        while b.ply > a.ply:
+            downs.append(b)
+            b = b.parent
+        while a is not b:
+            a, ups = a.parent, ups + 1
+            downs.append(b)
+            b = b.parent
+        downs.reverse()
+        st = self.state
+        if ups <= len(st.history) and ups + len(downs) <= NEAR:
+            for _ in range(ups):
+                st.undo()
+            for node in downs:
+                st.apply(node.action, check=False)
+        else:
+            self.state = self._state_at(target)
+        for node in downs:
+            node.parent.last = node
+        self.node = target
+        if target.static is None:
+            target.static = _static_eval(self.state)
 
     def play(self, text: str) -> None:
         """Play an action given in notation (``f3-f7``, ``d2*d4``, ``order e3-e4 g3-g4``)."""
@@ -388,39 +582,190 @@ class BoardController:
         self.play_action((PASS,))
 
     def undo(self) -> None:
-        """Take back one ply, or back to the human's turn when an agent plays the other side."""
-        if not self.state.history:
+        """One move back (to the human's turn when an agent plays the other side); the move stays in the tree."""
+        node = self.node
+        if node.parent is None:
             self.warn("nothing to undo")
             return
-        self.redo_stack.append(self.state.undo())
-        while self.agent is not None and self._to_move() == self.agent_side and self.state.history:
-            self.redo_stack.append(self.state.undo())
+        node = node.parent
+        while self.agent is not None and node.parent is not None and node.to_move == self.agent_side:
+            node = node.parent
+        self._move_to(node)
         self.cancel()
 
     def redo(self) -> None:
-        """Replay what undo took back (an agent's recorded reply included)."""
-        if not self.redo_stack:
+        """One move forward along the line (the variation visited last, else the main line)."""
+        node = self.node.next()
+        if node is None:
             self.warn("nothing to redo")
             return
-        self.state.apply(self.redo_stack.pop())
-        while self.redo_stack and self.agent is not None and self._to_move() == self.agent_side:
-            self.state.apply(self.redo_stack.pop())
+        while self.agent is not None and node.next() is not None and node.to_move == self.agent_side:
+            node = node.next()
+        self._move_to(node)
         self.cancel()
 
     def goto(self, ply: int) -> None:
-        """Jump to the position after ``ply`` actions of the line shown (moves played plus the redo line).
+        """Jump to the position after ``ply`` actions of the line shown (the path here and where it goes on).
 
-        Like clicking a move on lichess: nothing is lost, the later moves stay in the list; the
-        agent does not answer until a new move is played.
+        Like clicking a move on lichess: nothing is lost; the agent does not answer until a new move is played.
         """
-        total = self.state.ply + len(self.redo_stack)
-        base = self.state.ply - len(self.state.history)
-        ply = max(base, min(int(ply), total))
-        while self.state.ply > ply:
-            self.redo_stack.append(self.state.undo())
-        while self.state.ply < ply and self.redo_stack:
-            self.state.apply(self.redo_stack.pop())
+        ply = int(ply)
+        node = self.node
+        if ply <= node.ply:
+            node = self.tree.ancestor_at(node, ply)
+        else:
+            while node.ply < ply and node.next() is not None:
+                node = node.next()
+        self._move_to(node)
         self.cancel()
+
+    def goto_node(self, node_id: int) -> None:
+        """Show the position after one move of the list (any variation's); an unknown id is refused."""
+        node = self.tree.get(int(node_id))
+        if node is None:
+            self.warn("that move is no longer in the list")
+            return
+        self._move_to(node)
+        self.cancel()
+
+    def nav(self, where: str, count: int = 1) -> None:
+        """Keys: ``back``/``forward`` ``count`` moves (presses that queued up come as one), ``home``, ``end``."""
+        if where == "home":
+            self._move_to(self.tree.root)
+        elif where == "end":
+            self._move_to(self.tree.line_end(self.node))
+        elif where in ("back", "forward"):
+            node = self.node
+            for _ in range(max(1, int(count))):
+                step = node.parent if where == "back" else node.next()
+                if step is None:
+                    break
+                node = step
+            self._move_to(node)
+        else:
+            raise WidgetError(f"unknown move-list key {where!r}")
+        self.cancel()
+
+    def promote(self, node_id: int | None = None) -> None:
+        """Promote the variation holding the move (the current one by default) one level toward the main line."""
+        node = self.tree.get(int(node_id)) if node_id is not None else self.node
+        if node is None:
+            self.warn("that move is no longer in the list")
+            return
+        fork = self.tree.promote(node)
+        if fork is None:
+            self.warn("this move is already on the main line")
+            return
+        self.say(f"variation promoted: it now continues the line after {'the start' if fork.parent is None else fork.text}"
+                 + (" (main line)" if node.is_main() else ""))
+
+    def delete_variation(self, node_id: int | None = None) -> None:
+        """Delete a move and everything after it (the current move by default); the board steps back if it was there."""
+        node = self.tree.get(int(node_id)) if node_id is not None else self.node
+        if node is None or node.parent is None:
+            self.warn("pick a move to delete")
+            return
+        inside = self.tree.ancestor_at(self.node, node.ply) is node if self.node.ply >= node.ply else False
+        if inside:
+            self._move_to(node.parent)
+        self.tree.delete(node)
+        self.cancel()
+        self.say(f"deleted {node.text} and the moves after it")
+
+    def to_main_line(self) -> None:
+        """Return from a variation to the main line, at the move where the variation left it."""
+        node = self.node
+        while not node.is_main():
+            node = node.parent
+        self._move_to(node)
+        node.last = None  # → goes on along the main line from here
+        self.cancel()
+
+    # ------------------------------------------------------------------ drawings, drag and drop, text
+    def shape(self, a: int | str, b: int | str | None = None, colour: str = "green") -> None:
+        """Right-click: a circle on ``a``; right-drag: an arrow ``a`` to ``b``. Drawing the same again removes it."""
+        if colour not in SHAPE_COLOURS:
+            raise WidgetError(f"shape colour must be one of {', '.join(SHAPE_COLOURS)}")
+        a = hex_name(parse_hex(a) if isinstance(a, str) else int(a))
+        shapes = self.node.shapes
+        if b is None or b == a:
+            item, kind = [a, colour], "circles"
+        else:
+            b = hex_name(parse_hex(b) if isinstance(b, str) else int(b))
+            item, kind = [a, b, colour], "arrows"
+        items = shapes.setdefault(kind, [])
+        same = [x for x in items if x[:-1] == item[:-1]]
+        for x in same:
+            items.remove(x)
+        if not same or same[0][-1] != colour:
+            if sum(len(v) for v in shapes.values()) >= MAX_SHAPES:
+                self.warn(f"at most {MAX_SHAPES} drawings on one position")
+                return
+            items.append(item)
+        if not items:
+            shapes.pop(kind, None)
+
+    def clear_shapes(self) -> None:
+        """Remove this position's arrows and circles."""
+        self.node.shapes = {}
+
+    def drag(self, a: int | str, b: int | str) -> None:
+        """Drag and drop: the same as clicking the piece, then the hex it was dropped on."""
+        a = parse_hex(a) if isinstance(a, str) else int(a)
+        b = parse_hex(b) if isinstance(b, str) else int(b)
+        if self.editing or self.ordering:
+            self.click(a)
+            self.click(b)
+            return
+        self.selected = None
+        self._select(a)
+        if self.selected == a and a != b:
+            self.click(b)
+
+    def copy_text(self, what: str) -> str:
+        """The move list (the line to this position, in the project's notation) or the position as JSON."""
+        if what == "moves":
+            texts = []
+            node = self.node
+            while node.parent is not None:
+                texts.append(node.text)
+                node = node.parent
+            return " ".join(reversed(texts))
+        if what == "position":
+            return json.dumps(state_to_dict(self.state), indent=1)
+        raise WidgetError("copy 'moves' or 'position'")
+
+    def paste_text(self, text: str) -> None:
+        """Paste a position (JSON, as Copy gives it) or a move list (``f3-f5 f9-f7``) played from the start.
+
+        A move list is read by the engine move by move; the first one it refuses is named with its rule.
+        """
+        text = text.strip()
+        if not text:
+            self.warn("paste a position (JSON) or a move list such as f3-f5 f9-f7")
+            return
+        if text.startswith("{"):
+            try:
+                state = state_from_dict(json.loads(text))
+            except (ValueError, TypeError, KeyError, AttributeError) as exc:
+                raise WidgetError(_short(f"pasted position: {exc}")) from None
+            self._set_state(state)
+            self.say("pasted position ready")
+            return
+        moves = split_moves(text, getattr(self.state.rules, "order_size", 2))
+        if len(moves) > MAX_PASTE_MOVES:
+            raise WidgetError(f"a pasted move list may hold at most {MAX_PASTE_MOVES} moves")
+        self._move_to(self.tree.root)
+        for i, move in enumerate(moves, start=1):
+            try:
+                action = self.state.parse_action(move)
+            except IllegalActionError as exc:
+                self.cancel()
+                self.warn(_short(f"pasted move {i}: {exc}"))
+                return
+            self._advance(action)
+        self.cancel()
+        self.say(f"pasted {len(moves)} moves from the start (kept as a line of the tree)")
 
     def _to_move(self) -> int:
         """The side to move, asked of the state (a turn may one day hold several actions)."""
@@ -451,8 +796,10 @@ class BoardController:
         self.agent_move()
 
     def _set_state(self, state: GameState) -> None:
-        self.state = state
-        self.redo_stack = []
+        self._adopt(state)
+        self.analysis = None
+        self.lines = None
+        self.scenario_source = None
         self.scenario_states = []
         self.scenario_title = None
         self.scenario_checks = []
@@ -489,27 +836,25 @@ class BoardController:
         return self.agent is not None and not st.is_terminal() and not self.editing and self._to_move() == self.agent_side
 
     def agent_choose(self) -> tuple[Action, int, int, tuple[float, str]]:
-        """The agent's action on a copy of the state, the ply and state id it was chosen for, and its score."""
+        """The agent's action on a copy of the position, the ply and node id it was chosen for, and its score."""
         st = self.state
-        action, score, source = scored_choice(self.agent, st)
-        return action, st.ply, id(st), (score, source)
+        action, score, source = scored_choice(self.agent, detached(st))
+        return action, st.ply, id(self.node), (score, source)
 
-    def agent_apply(self, action: Action, ply: int, state_id: int, score: tuple[float, str] | None = None) -> bool:
+    def agent_apply(self, action: Action, ply: int, node_id: int, score: tuple[float, str] | None = None) -> bool:
         """Play an action the agent chose, unless the position changed meanwhile (undo, new game).
 
-        ``score`` (White's view, and its source: see ``scored_choice``) is kept for the move list: a
+        ``score`` (White's view, and its source: see ``scored_choice``) is kept on the move's node: a
         move the agent played shows the agent's own value for it, not a one-ply evaluation.
         """
         st = self.state
-        if id(st) != state_id or st.ply != ply or not self.agent_to_move():
+        if id(self.node) != node_id or st.ply != ply or not self.agent_to_move():
+            return False
+        if action not in st.legal_actions():
+            self.error(f"{self.agent_name} chose an illegal action: {explain_illegal(st, action)}")
             return False
         text = st.action_to_string(action)
-        st.apply(action)
-        if score is not None:
-            if self._scores_state is not st:  # another game or position: its scores do not apply
-                self.agent_scores, self._scores_state = {}, st
-            self.agent_scores[tuple(st.history)] = score
-        self.redo_stack = []
+        self._advance(action, score)
         self.cancel()
         self.say(f"{self.agent_name} played {text}")
         return True
@@ -540,7 +885,7 @@ class BoardController:
             agent = make_agent(agent_spec, seed=0)
         except ValueError as exc:
             raise WidgetError(_short(str(exc))) from None
-        return agent, agent_spec, st.clone()
+        return agent, agent_spec, detached(st)
 
     def analyse(self, spec: str | None = None) -> dict[str, Any]:
         """The agent's evaluation of the position shown and its best action (drawn as an arrow)."""
@@ -566,7 +911,7 @@ class BoardController:
             "text": f"{describe_score(score, st.ply)} · best: {st.action_to_string(action)} "
                     f"({agent_spec}, {how})",
         }
-        self.say(f"Evaluation: {self.analysis['text']}")
+        self.clear_message()  # the evaluation box shows it, once
         return self.analysis
 
     def rules_summary(self) -> dict[str, Any]:
@@ -606,6 +951,7 @@ class BoardController:
                 changes = check(changes)
             diff = action_diff(self.state, changes)
         except ValueError as exc:
+            self.diff = None  # a failed Compare leaves no old diff on screen under the old label
             raise WidgetError(str(exc)) from None
         self.diff = diff
         self.say(f"under {diff['change']}: {len(diff['gained'])} actions gained, {len(diff['lost'])} lost")
@@ -620,16 +966,51 @@ class BoardController:
             str(p.relative_to(SCENARIO_ROOT)) for p in SCENARIO_ROOT.rglob("*.yaml") if p.is_file() and not p.is_symlink()
         )
 
+    def scenario_catalog(self, verdicts: bool = False) -> list[dict[str, Any]]:
+        """The picker's rows: file, title and (once run) the verdict of its checks, e.g. ``pass 3/3``.
+
+        Titles are read from the files; verdicts come from running each file's checks (``verdicts=True``,
+        cached per file and modification time), which the widget does in a thread.
+        """
+        out = []
+        for name in self.scenario_files():
+            path = SCENARIO_ROOT / name
+            try:
+                mtime = path.stat().st_mtime_ns
+            except OSError:
+                continue
+            entry = _CATALOG.get(name)
+            if entry is None or entry["mtime"] != mtime:
+                entry = {"mtime": mtime, "title": _title_of(path), "verdict": None}
+                _CATALOG[name] = entry
+            if verdicts and entry["verdict"] is None:
+                entry["verdict"] = _verdict_of(path)
+            out.append({"name": name, "title": entry["title"], "verdict": entry["verdict"]})
+        return out
+
+    def catalog_rows(self, refresh: bool = False, verdicts: bool = False) -> list[dict[str, Any]]:
+        """The picker's rows, listed once per board (``refresh`` lists the folder again, ``verdicts`` runs the checks)."""
+        rows = getattr(self, "_catalog_rows", None)
+        if rows is None or refresh or verdicts:
+            rows = self.scenario_catalog(verdicts)
+            self._catalog_rows = rows
+        return rows
+
     def pick_scenario(self, name: str) -> None:
         """Load a scenario chosen in the picker; only names the picker lists are accepted."""
         if name not in self.scenario_files():
             raise WidgetError("pick a scenario from the list (it holds the project's scenarios/ files)")
         self.load_scenario(SCENARIO_ROOT / name)
+        self.scenario_source = name
 
     def load_scenario(self, path: str | Path) -> None:
         """Show a scenario file's position and its checks (``check`` / ``step`` walk through them)."""
         text = read_small_file(path)
         self.load_scenario_text(text, str(path))
+        try:  # a project file keeps its picker name, so the picker shows it
+            self.scenario_source = str(Path(path).resolve().relative_to(SCENARIO_ROOT))
+        except ValueError:
+            pass
 
     def load_scenario_text(self, text: str, source: str) -> None:
         """Show a scenario given as YAML text (an upload or a file), named ``source`` in errors."""
@@ -641,6 +1022,7 @@ class BoardController:
         except (ValueError, RecursionError, MemoryError) as exc:  # ScenarioError names file and line
             raise WidgetError(_short(str(exc) if not isinstance(exc, RecursionError) else f"{source}: nested too deeply")) from None
         self._set_state(start)
+        self.scenario_source = source  # the picker shows the file this came from (an upload is not a listed file)
         self.scenario = scenario
         self.scenario_title = str(scenario.title)
         self.scenario_checks = [describe_check(check, results.get(check.index)) for check in scenario.checks]
@@ -653,7 +1035,10 @@ class BoardController:
         if first_play is not None:
             self._check_states(first_play)
         passed = sum(1 for c in self.scenario_checks if c["status"] == "pass")
-        self.say(f"scenario: {scenario.title} · {passed} of {len(self.scenario_checks)} checks pass")
+        empty = sum(1 for c in self.scenario_checks if c["status"] == "empty")
+        counted = len(self.scenario_checks) - empty
+        self.say(f"scenario: {scenario.title} · {passed} of {counted} checks pass"
+                 + (f" · {empty} {'check asserts' if empty == 1 else 'checks assert'} nothing" if empty else ""))
 
     def _check_states(self, check: Any) -> None:
         from workbench.scenarios.checks import play_actions
@@ -690,20 +1075,31 @@ class BoardController:
             return
         i = max(0, min(len(self.scenario_states) - 1, self.scenario_index + delta))
         keep = (self.scenario_title, self.scenario_states, self.scenario_checks, self.scenario)
-        self.state = self.scenario_states[i].clone()
-        self.redo_stack = []
+        self._adopt(self.scenario_states[i].clone())
         self.cancel()
         self.scenario_title, self.scenario_states, self.scenario_checks, self.scenario = keep
         self.scenario_index = i
 
+    def record_dict(self) -> dict[str, Any]:
+        """The game as a record: the main line as ``actions``, plus its variations and drawings."""
+        from workbench.engine.serialize import record_dict
+
+        tree = self.tree
+        main = list(tree.main_line())
+        end = main[-1] if main else tree.root
+        final = self.state if end is self.node else self._state_at(end)
+        data = record_dict(tree.root.snapshot, [n.text for n in main], final)
+        data.update(tree.to_json())
+        return data
+
     def record_text(self) -> str:
-        """The game so far as JSON record text (for a download, or ``save_record``)."""
-        record_of = _optional("workbench.engine", "record_of", "saving a record")
-        return json.dumps(record_of(self.state), indent=1) + "\n"
+        """The game as JSON record text (for a download, or ``save_record``), variations included."""
+        return json.dumps(self.record_dict(), indent=1) + "\n"
 
     def save_record(self, path: str | Path) -> Path:
         """Write the game as a JSON record; the path comes from Python code, never from the page."""
-        out = save_record(self.state, path)
+        out = Path(path)
+        out.write_text(self.record_text(), encoding="utf-8")
         self.say(f"saved {out}")
         return out
 
@@ -712,7 +1108,7 @@ class BoardController:
         self.load_record_text(read_small_file(path), str(path))
 
     def load_record_text(self, text: str, source: str) -> None:
-        """Load a record from JSON text; its actions become the history, so undo walks back through them."""
+        """Load a record from JSON text; the main line becomes the history (undo walks back), variations and drawings return."""
         try:
             data = json.loads(text)
             state = load_record(data)
@@ -724,7 +1120,58 @@ class BoardController:
             raise WidgetError(_short(f"{source}: {exc}" if source not in str(exc) else str(exc))) from None
         self._set_state(state)
         self.show_evals = True
-        self.say(f"loaded {source}: {state.ply} plies")
+        extra = self._graft(data, source)
+        self.say(f"loaded {source}: {state.ply} plies" + (f", {extra} moves in variations" if extra else ""))
+
+    def _graft(self, data: dict[str, Any], source: str) -> int:
+        """Put a record's variations and drawings back on the tree; every variation move is checked by the engine."""
+        variations, shapes = data.get("variations"), data.get("shapes")
+        if not variations and not shapes:
+            return 0
+        here = self.node
+        main = [self.tree.root, *self.tree.main_line()]
+        budget = [MAX_PASTE_MOVES * 10]
+
+        def line(nodes: list[Node], spec: dict[str, Any], depth: int, where: str) -> int:
+            count = 0
+            marks = spec.get("shapes") or {}
+            if not isinstance(marks, dict):
+                raise WidgetError(f"{source}: {where}.shapes must be a mapping of move number to drawings")
+            for key, value in list(marks.items())[:len(nodes) + 1]:
+                if isinstance(key, str) and key.isdigit() and int(key) < len(nodes):
+                    nodes[int(key)].shapes = _checked_shapes(value, f"{source}: {where}.shapes.{key}")
+            subs = spec.get("variations") or []
+            if not isinstance(subs, list) or depth > MAX_NESTING:
+                raise WidgetError(f"{source}: {where}.variations must be a list, nested at most {MAX_NESTING} deep")
+            for j, var in enumerate(subs):
+                name = f"{where}.variations[{j}]"
+                if not isinstance(var, dict) or not isinstance(var.get("at"), int) or isinstance(var.get("at"), bool):
+                    raise WidgetError(f"{source}: {name} needs 'at' (a move number of its line) and 'moves'")
+                at, moves = var["at"], var.get("moves")
+                if not 0 <= at < len(nodes) or not isinstance(moves, list) or not moves:
+                    raise WidgetError(f"{source}: {name}: 'at' {at} is outside its line, or 'moves' is empty")
+                budget[0] -= len(moves)
+                if budget[0] < 0:
+                    raise WidgetError(f"{source}: too many moves in variations (at most {MAX_PASTE_MOVES * 10})")
+                self._move_to(nodes[at])
+                made = [nodes[at]]
+                for k, move in enumerate(moves, start=1):
+                    if not isinstance(move, str) or len(move) > 60:
+                        raise WidgetError(f"{source}: {name} move {k} must be action text")
+                    try:
+                        action = self.state.parse_action(move)
+                    except IllegalActionError as exc:
+                        raise WidgetError(_short(f"{source}: {name} move {k}: {exc}")) from None
+                    made.append(self._advance(action))
+                count += len(moves) + line(made, {"shapes": var.get("shapes"), "variations": var.get("variations")},
+                                           depth + 1, name)
+            return count
+
+        try:
+            count = line(main, {"shapes": shapes, "variations": variations}, 0, "record")
+        finally:
+            self._move_to(here)
+        return count
 
     # ------------------------------------------------------------------ position editor
     def start_editing(self) -> None:
@@ -860,40 +1307,96 @@ class BoardController:
         return f"{SIDE_NAMES[st.winner].capitalize()} wins ({st.victory})"
 
     def move_list(self) -> list[str]:
-        """The actions played, in notation (each written in the position it was played from)."""
-        return [m["text"] for m in self.move_rows() if m["ply"] <= self.state.ply]
+        """The actions played to reach this position, in notation (the last ``MOVES_SHOWN`` of a long game)."""
+        texts = []
+        node = self.node
+        while node.parent is not None and len(texts) < MOVES_SHOWN:
+            texts.append(node.text)
+            node = node.parent
+        return texts[::-1]
 
     def move_rows(self) -> list[dict[str, Any]]:
-        """Every move of the line (played and redo), with its ply, and White's evaluation after it when asked.
+        """The move list around the current move: main line and variations (``depth``), with effects and evaluations.
 
-        A move an agent played carries the agent's score for it (``eval_kind`` "search", or "settled"
-        for agents that report no value: see ``scored_choice``); any other move (a human's, a loaded
-        record's) the one-ply static evaluation after it ("static").
+        ``kind``: ``past`` (on the way here), ``current``, ``future`` (where the line goes on) or ``side``
+        (another variation). A move an agent played carries the agent's score (``eval_kind`` "search",
+        or "settled" for agents that report none: see ``scored_choice``); any other move the static
+        evaluation after it ("static"). Only a window of rows is built, so a click costs the same
+        on a 20,000-ply game.
         """
-        st = self.state
-        actions = list(st.history)
-        line = actions + list(reversed(self.redo_stack))
-        key = (id(st), st.ply, len(actions), hash(tuple(line)), self.show_evals)
-        if self._rows_cache is not None and self._rows_cache[0] == key:  # view() runs after every gesture
-            return self._rows_cache[1]
-        replay = st.clone()
-        for _ in actions:
-            replay.undo()
-        evaluate = _optional("workbench.agents", "evaluate", "move evaluations") if self.show_evals else None
+        rows = self.tree.rows()
+        cur = self.node
+        i = self.tree.index_of(cur)
+        lo, hi = max(0, i - ROWS_BEFORE), min(len(rows), i + 1 + ROWS_AFTER)
+        window = rows[lo:hi]
+        if not window:
+            return []
+        low = min(n.ply for n, _d in window)
+        past = set()
+        node = cur
+        while node is not None and node.ply >= low:
+            past.add(node.id)
+            node = node.parent
+        future = set()
+        node = cur.next()
+        while node is not None and len(future) < ROWS_AFTER + 1:
+            future.add(node.id)
+            node = node.next()
         out = []
-        for a in line:
-            text = replay.action_to_string(a)
-            replay.apply(a)
-            row: dict[str, Any] = {"ply": replay.ply, "text": text}
-            if evaluate is not None:
-                scored = self.agent_scores.get(tuple(line[:len(out) + 1])) if self._scores_state is st else None
-                if scored is not None:  # the agent's own value of the move it played
-                    row["eval"], row["eval_kind"] = round(scored[0], 1), scored[1]
-                else:  # a human's move or a loaded record's: the static evaluation after it
-                    row["eval"], row["eval_kind"] = round(float(evaluate(replay, 0)), 1), "static"
+        prev_depth = None
+        for n, depth in window:
+            kind = "current" if n is cur else "past" if n.id in past else "future" if n.id in future else "side"
+            row: dict[str, Any] = {"id": n.id, "ply": n.ply, "text": n.text, "depth": depth, "kind": kind}
+            note = n.effects.get("short") if n.effects else ""
+            if note:
+                row["note"] = note
+            if depth and (prev_depth is None or depth > prev_depth or n.parent is None or n.parent.children[0] is not n):
+                row["starts"] = True  # the first move of a variation
+            prev_depth = depth
+            if self.show_evals:
+                if n.score is not None:
+                    row["eval"], row["eval_kind"] = round(n.score[0], 1), n.score[1]
+                elif n.static is not None:
+                    row["eval"], row["eval_kind"] = round(n.static, 1), "static"
             out.append(row)
-        self._rows_cache = (key, out)
         return out
+
+    def eval_graph(self) -> dict[str, Any] | None:
+        """White's evaluation along the line through the current move, at most EVAL_GRAPH_POINTS points, swings marked."""
+        if not self.show_evals:
+            return None
+        end = self.tree.line_end(self.node)
+        key = (id(self.tree), end.id, self.tree.version)
+        cached = getattr(self, "_graph_cache", None)
+        if cached is not None and cached[0] == key:
+            return {**cached[1], "ply": self.node.ply} if cached[1] else None
+        graph = self._eval_graph(end)
+        self._graph_cache = (key, graph)
+        return graph
+
+    def _eval_graph(self, end: Node) -> dict[str, Any] | None:
+        length = end.ply - self.tree.root.ply
+        if length < 2:
+            return None
+        step = max(1, length // EVAL_GRAPH_POINTS)
+        points: list[list[float]] = []
+        swings: list[dict[str, Any]] = []
+        node: Node | None = end
+        later: tuple[float, Node] | None = None
+        while node is not None:
+            value = node.score[0] if node.score is not None else node.static
+            if value is not None:
+                if later is not None and abs(later[0] - value) >= SWING and step == 1 and later[1].parent is node:
+                    swings.append({"ply": later[1].ply, "id": later[1].id, "text": later[1].text,
+                                   "change": round(later[0] - value, 1)})
+                if (node.ply - self.tree.root.ply) % step == 0 or node is end:
+                    points.append([node.ply, round(max(-20.0, min(20.0, value)), 2)])
+                later = (value, node)
+            node = node.parent
+        if len(points) < 2:
+            return None
+        return {"points": points[::-1], "swings": swings[::-1][:40], "ply": self.node.ply,
+                "first": self.tree.root.ply, "last": end.ply}
 
     def _heat(self) -> dict[str, Any] | None:
         kind = self.heat
@@ -912,6 +1415,65 @@ class BoardController:
             label = f"{side} pikeman zones: how many {side} pikemen's zones cover each hex"
         top = max(values, default=0.0)
         return {"kind": kind, "side": side, "label": label, "values": values, "max": top}
+
+    def _attack_lines(self, threatened: list[int]) -> list[list[str]]:
+        """Lines from every enemy piece that threatens a feudal (or that mated it), from the engine's threat probe."""
+        st = self.state
+        if self.editing:
+            return []
+        sides = list(threatened)
+        if st.victory == "checkmate" and st.winner is not None:
+            sides.append(1 - st.winner)
+        key = (self.node.id, id(self.tree), tuple(sides))
+        cached = getattr(self, "_attack_cache", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        out = []
+        for side in sides:
+            f = st.feudal[side]
+            if f >= 0:
+                out.extend([hex_name(a), hex_name(f), SIDE_NAMES[1 - side]] for a in attackers(st, side) if a != f)
+        self._attack_cache = (key, out)
+        return out
+
+    def _eval_bar(self) -> dict[str, Any] | None:
+        """The evaluation bar: the analysis of this position if there is one, else the move's own value."""
+        if self.analysis and self.analysis.get("key") == self.state.key():
+            return {"eval": self.analysis["eval"], "source": self.analysis.get("agent", "search")}
+        if self.lines and self.lines.get("node") == self.node.id and self.lines.get("lines"):
+            return {"eval": self.lines["lines"][0]["eval"], "source": "analysis"}
+        node = self.node
+        value = node.score[0] if node.score is not None else node.static
+        if value is None:
+            return None
+        return {"eval": round(value, 2), "source": "search" if node.score is not None else "static"}
+
+    def _markers_text(self) -> str:
+        """Archer markers in words for the status line: each mine, and each ultimatum the side to move must answer."""
+        st = self.state
+        parts = []
+        for s in (0, 1):
+            for a, t in sorted(st.markers[s].items()):
+                c = st.squares[t]
+                if c and c >> 3 != s:
+                    due = " (ultimatum: it must leave this turn or die, W8)" if t in st.pending else " (ultimatum)"
+                    parts.append(f"{SIDE_NAMES[s]} archer {hex_name(a)} marks the {SIDE_NAMES[c >> 3]} "
+                                 f"{KIND_NAMES[c & 7]} on {hex_name(t)}{due}")
+                else:
+                    parts.append(f"{SIDE_NAMES[s]} archer {hex_name(a)} mines {hex_name(t)}")
+        return "; ".join(parts)
+
+    def _destroyed(self) -> dict[str, list[str]]:
+        """Destroyed pieces per side, the feudal included when it died (the engine keeps it apart)."""
+        st = self.state
+        root = self.tree.root.snapshot
+        out = {}
+        for s in (0, 1):
+            items = [letter(k | (s << 3)) for k in st.destroyed[s]]
+            if st.feudal[s] < 0 and root is not None and root.feudal[s] >= 0:
+                items.insert(0, letter(FEUDAL | (s << 3)))
+            out[SIDE_NAMES[s]] = items
+        return out
 
     def view(self) -> dict[str, Any]:
         """Everything the JavaScript draws, as plain JSON (hexes by name)."""
@@ -937,8 +1499,13 @@ class BoardController:
         else:
             lit = {}
         last = None
-        if st.history and self.overlays.get("last"):
-            last = [[hex_name(a), hex_name(b), kind] for a, b, kind in _action_pairs(st.history[-1])]
+        node = self.node
+        if node.action is not None and self.overlays.get("last"):
+            last = [[hex_name(a), hex_name(b), kind] for a, b, kind in _action_pairs(node.action)]
+        deaths = []
+        if node.effects and not self.editing:
+            eff = node.effects
+            deaths = [[hex_name(h), letter(c), cause] for h, c, cause in zip(eff["removed"], eff["pieces"], eff["causes"], strict=True)]
         aura = []
         if self.overlays.get("aura"):
             for s in (0, 1):
@@ -953,7 +1520,8 @@ class BoardController:
             name = f"{letter(code)} {KIND_NAMES[promo]}" if promo else "- no promotion"
             choices.append(name + (" · " + st.action_to_string(a) if a[0] == ORDER else ""))
         terminal = st.is_terminal()
-        threatened = [] if terminal else [s for s in (0, 1) if st.feudal[s] >= 0 and st.is_threatened(s)]
+        threatened = [] if terminal or self.editing else [s for s in (0, 1) if st.feudal[s] >= 0 and st.is_threatened(s)]
+        attack_lines = self._attack_lines(threatened)
         lost_feudal = None
         if terminal and st.winner is not None:
             loser = 1 - st.winner
@@ -978,7 +1546,11 @@ class BoardController:
                 if h is not None:
                     owners[hex_name(h)] = [kind, SIDE_NAMES[s]]
         rows = self.move_rows()
+        self._seq = getattr(self, "_seq", 0) + 1
+        all_rows = self.tree.rows()
+        index = self.tree.index_of(node)
         return {
+            "seq": self._seq,  # every redraw differs, so the page always hears back (and clears its busy sign)
             "terrain": {
                 hex_name(h): {
                     "kind": bd.kind_of(h),
@@ -1003,16 +1575,32 @@ class BoardController:
             "last": last,
             "to_move": SIDE_NAMES[to_move],
             "ply": st.ply,
-            "moves": [m["text"] for m in rows if m["ply"] <= st.ply],
+            "moves": self.move_list(),
             "line": rows,
-            "destroyed": {SIDE_NAMES[s]: [letter(k | (s << 3)) for k in st.destroyed[s]] for s in (0, 1)},
+            "rows_before": max(0, index - ROWS_BEFORE),
+            "rows_after": max(0, len(all_rows) - index - 1 - ROWS_AFTER),
+            "node": node.id,
+            "in_variation": not node.is_main(),
+            "deaths": deaths,
+            "note": node.effects.get("text", "") if node.effects else "",
+            "attack_lines": attack_lines,
+            "previews": self.previews(),
+            "reasons": self.reasons(),
+            "illegal": self.illegal,
+            "shapes": node.shapes,
+            "eval_bar": self._eval_bar(),
+            "eval_graph": self.eval_graph(),
+            "lines": self.lines if self.lines and self.lines.get("node") == node.id else None,
+            "analysing": self.analysing,
+            "markers_text": self._markers_text(),
+            "destroyed": self._destroyed(),
             "terminal": terminal,
             "result": self.result_text(),
             "lost_feudal": lost_feudal,
             "message": self.message,
             "level": self.level if self.message else "info",
-            "can_undo": bool(st.history),
-            "can_redo": bool(self.redo_stack),
+            "can_undo": node.parent is not None,
+            "can_redo": node.next() is not None,
             "can_pass": st.legal_actions() == [(PASS,)],
             "rules": st.rules.to_dict(),
             "active_rules": self.rules_summary(),
@@ -1036,7 +1624,8 @@ class BoardController:
                 "count": len(self.scenario_states),
                 "checks": self.scenario_checks,
             },
-            "scenario_files": self.scenario_files(),
+            "scenario_files": [row["name"] for row in self.catalog_rows()],  # the rows: HexBoard.catalog
+            "scenario_source": getattr(self, "scenario_source", None),
             "editing": self.editing,
             "edit_piece": self.edit_piece,
             "threatened": [SIDE_NAMES[s] for s in threatened],
@@ -1094,6 +1683,11 @@ def describe_check(check: Any, result: Any) -> dict[str, Any]:
         if k == "to_move" or k == "winner":
             v = SIDE_NAMES[v] if isinstance(v, int) else (v or "none")
         parts.append(f"{k}: {v}")
+    empty = not parts or (check.note and len(parts) == 1)
+    if empty:  # a check that asserts nothing is not a pass (the editor's stub)
+        return {"index": check.index, "line": check.line, "status": "empty",
+                "asserts": (str(check.note) + ": " if check.note else "") + "asserts nothing yet",
+                "message": "add legal/illegal actions, or play and expect, to make this a check"}
     return {
         "index": check.index,
         "line": check.line,
@@ -1186,6 +1780,56 @@ def describe_score(white: float, ply: int) -> str:
     return f"{white:+.2f} for White: {side} is better by {abs(white):.2f} ({EVAL_UNITS})"
 
 
+LINES = 3  # best lines shown by the analysis
+LINE_PLIES = 4  # moves shown in each line
+
+
+def best_lines(state: GameState, seconds: float = 1.0, count: int = LINES) -> list[dict[str, Any]]:
+    """Several best lines: the search run once per candidate (the earlier bests excluded at the root).
+
+    Each line gives its first move's search value (White's view), the depth its search finished and
+    the nodes it visited, then the replies a short search expects. The engine and the agents decide
+    everything; the board only shows it.
+    """
+    search = _optional("workbench.agents.search", "SearchAgent", "the analysis")
+
+    class RootLimited(search):  # type: ignore[misc, valid-type]
+        """The search with some root actions left out (the lines already found)."""
+
+        excluded: list[Action] = []
+
+        def _legal(self, st: GameState) -> list[Action]:
+            acts = [a for a in st.legal_actions() if a not in self.excluded]
+            return acts or st.legal_actions()
+
+    if state.is_terminal():
+        return []
+    legal = state.legal_actions()
+    out: list[dict[str, Any]] = []
+    excluded: list[Action] = []
+    per = max(0.05, seconds / max(1, min(count, len(legal))))
+    for _ in range(min(count, len(legal))):
+        agent = RootLimited(seed=0, seconds=per * 0.75)
+        agent.excluded = list(excluded)
+        probe = detached(state)
+        mover = probe.to_move
+        action = agent.select_action(probe)
+        value = agent.score if agent.score is not None else 0.0
+        white = value if mover == 0 else -value
+        texts = [probe.action_to_string(action)]
+        probe.apply(action, check=False)
+        for _ in range(LINE_PLIES - 1):
+            if probe.is_terminal():
+                break
+            reply = search(seed=0, seconds=per * 0.25 / (LINE_PLIES - 1)).select_action(probe)
+            texts.append(probe.action_to_string(reply))
+            probe.apply(reply, check=False)
+        out.append({"moves": texts, "eval": round(white, 2), "depth": agent.reached, "nodes": agent.searched,
+                    "arrow": [[hex_name(a), hex_name(b), k] for a, b, k in _action_pairs(action)]})
+        excluded.append(action)
+    return out
+
+
 def capped_agent_spec(spec: str) -> tuple[str, list[str]]:
     """An agent spec from the page with every parameter checked and capped (AGENT_LIMITS).
 
@@ -1223,7 +1867,7 @@ def capped_agent_spec(spec: str) -> tuple[str, list[str]]:
         capped = min(max(value, lo), hi)
         capped = int(capped) if key in AGENT_INTS else float(capped)
         if capped != value:
-            notes.append(f"{key} {value:g} capped to {capped:g}")
+            notes.append(f"{key} {_num(value)} capped to {_num(capped)}")
         out[key] = capped
     if base in AGENT_CLOCKED:
         out["seconds"] = min(float(out.get("seconds", AGENT_SECONDS)), AGENT_SECONDS)
@@ -1236,6 +1880,115 @@ __all__ = [
     "describe_score", "evaluation_spec", "scored_choice",
     "read_small_file",
 ]
+
+
+_CATALOG: dict[str, dict[str, Any]] = {}  # scenario file -> title and verdict (per process: files rarely change)
+
+
+def _title_of(path: Path) -> str:
+    """A scenario file's ``title:`` line (read as text: the picker lists every file quickly)."""
+    try:
+        text = read_small_file(path)
+    except WidgetError:
+        return "(unreadable)"
+    m = re.search(r"^title:\s*(.+)$", text, re.M)
+    return _short(m.group(1).strip().strip("'\""), 120) if m else path.stem
+
+
+def _verdict_of(path: Path) -> str:
+    """``pass 3/3``, ``FAIL 1/3``, ``error`` or ``no checks`` for one scenario file (its checks run by the loader)."""
+    try:
+        load = _optional("workbench.scenarios", "load_scenario_text", "the picker's verdicts")
+        results = load(read_small_file(path), source=str(path.name)).run()
+    except Exception:  # noqa: BLE001 - one bad file must not hide the others' verdicts
+        return "error"
+    if not results:
+        return "no checks"
+    ok = sum(1 for r in results if r.status == "pass")
+    if any(r.status == "error" for r in results):
+        return f"error {ok}/{len(results)}"
+    return f"{'pass' if ok == len(results) else 'FAIL'} {ok}/{len(results)}"
+
+
+def _named(detail: dict[str, Any]) -> dict[str, Any]:
+    """An ``illegal_detail`` answer with hex names, as the page draws it."""
+    return {"text": detail["text"], "blocks": [hex_name(h) for h in detail.get("blocks", ())],
+            "path": [hex_name(h) for h in detail.get("path", ())], "zone": [hex_name(h) for h in detail.get("zone", ())]}
+
+
+def _effects_view(eff: dict[str, Any]) -> dict[str, Any]:
+    """``action_effects`` for the page: hex names, the dying pieces' letters, the words."""
+    return {"removed": [[hex_name(h), letter(c), cause] for h, c, cause in zip(eff["removed"], eff["pieces"], eff["causes"], strict=True)],
+            "marks": [hex_name(h) for h in eff["marks"]], "castle": eff["castle"], "ends": eff["ends"],
+            "threat": eff["threat"], "text": eff["text"]}
+
+
+def _num(value: float) -> str:
+    """A number for a message: ``30``, ``2.5``, or ``a 330-digit number`` (no float overflow on huge ints)."""
+    if isinstance(value, int) and abs(value) >= 10**15:
+        return f"a {len(str(abs(value)))}-digit number"
+    return f"{value:g}"
+
+
+def _checked_shapes(value: Any, where: str) -> dict[str, list[list[str]]]:
+    """A record's drawings on one position, checked: arrows ``[a, b, colour]``, circles ``[h, colour]``."""
+    if not isinstance(value, dict):
+        raise WidgetError(f"{where}: drawings must be a mapping with arrows and circles")
+    out: dict[str, list[list[str]]] = {}
+    for kind, size in (("arrows", 3), ("circles", 2)):
+        items = value.get(kind) or []
+        if not isinstance(items, list) or len(items) > MAX_SHAPES:
+            raise WidgetError(f"{where}.{kind}: a list of at most {MAX_SHAPES} drawings")
+        for item in items:
+            if (not isinstance(item, list) or len(item) != size or item[-1] not in SHAPE_COLOURS
+                    or not all(isinstance(x, str) for x in item[:-1])):
+                raise WidgetError(f"{where}.{kind}: each is [hex, ..., colour] with a colour of {', '.join(SHAPE_COLOURS)}")
+            for h in item[:-1]:
+                try:
+                    parse_hex(h)
+                except ValueError:
+                    raise WidgetError(f"{where}.{kind}: {h[:8]!r} is not a hex") from None
+        if items:
+            out[kind] = [list(x) for x in items]
+    return out
+
+
+class _After:
+    """What ``effects_between`` reads of the state after an action, kept while a copy walks back."""
+
+    __slots__ = ("fired", "markers", "squares", "to_move", "victory", "winner")
+
+    def __init__(self, st: GameState) -> None:
+        self.squares = st.squares[:]
+        self.markers = [dict(st.markers[0]), dict(st.markers[1])]
+        self.fired = tuple(st.fired)
+        self.victory, self.winner, self.to_move = st.victory, st.winner, st.to_move
+
+
+def _static_eval(st: GameState) -> float | None:
+    """White's static evaluation (material units), or None when the agents are not installed."""
+    try:
+        from workbench.agents import evaluate
+    except ImportError:
+        return None
+    return round(float(evaluate(st, 0)), 2)
+
+
+def split_moves(text: str, order_size: int = 2) -> list[str]:
+    """A pasted move list as move texts: numbers (``1.``) and commas dropped, ``order`` keeps its steps."""
+    tokens = [t for t in re.split(r"[\s,;]+", text) if t and not re.fullmatch(r"\d+\.+", t)]
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        tok = re.sub(r"^\d+\.+", "", tokens[i])
+        if tok.lower() == "order":
+            out.append(" ".join(["order", *tokens[i + 1:i + 1 + max(1, order_size)]]))
+            i += 1 + max(1, order_size)
+            continue
+        if tok:
+            out.append(tok)
+        i += 1
+    return out
 
 
 def _order_field(j: int) -> int:

@@ -21,6 +21,7 @@ import anywidget
 import traitlets
 
 from workbench.engine import HEX_NAMES, GameState, RulesConfig, new_game
+from workbench.engine.analysis import detached
 from workbench.engine.geometry import parse_hex
 from workbench.engine.rules import parse_pairs
 from workbench.scenarios.start import NO_SERVER_FILES
@@ -30,8 +31,10 @@ from .controller import (
     HEATS,
     MAX_FILE_BYTES,
     OVERLAYS,
+    SHAPE_COLOURS,
     BoardController,
     WidgetError,
+    best_lines,
     capped_agent_spec,
     fresh_seed,
     scored_choice,
@@ -42,6 +45,7 @@ _SIDES = ("white", "black")
 _PALETTE = ("F", "K", "P", "C", "A", "I", "f", "k", "p", "c", "a", "i", "", "marker")
 MAX_TEXT = 500  # any string field of a message but an upload's text
 MAX_KEYS = 40  # fields in one message, rules in one new-game request
+MAX_PASTE_BYTES = 64 * 1024  # a pasted position or move list
 
 
 def _str(limit: int = MAX_TEXT, choices: tuple[str, ...] | None = None) -> Callable[[str, Any], Any]:
@@ -124,9 +128,23 @@ MESSAGE_FIELDS: dict[str, dict[str, Callable[[str, Any], Any]]] = {
     "edit": {}, "edit_done": {}, "edit_cancel": {}, "edit_clear": {},
     "edit_piece": {"piece": _str(8, _PALETTE)},
     "edit_to_move": {"side": _str(8, _SIDES)},
+    "nav": {"to": _str(8, ("back", "forward", "home", "end")), "count": _int(1, 100_000)},
+    "node": {"id": _int(0, 10**9)},
+    "promote": {"id": _int(0, 10**9)},
+    "delete": {"id": _int(0, 10**9)},
+    "main_line": {},
+    "shape": {"from": _hex, "to": _hex, "colour": _str(8, SHAPE_COLOURS)},
+    "clear_shapes": {},
+    "drag": {"from": _hex, "to": _hex},
+    "paste": {"text": _str(MAX_PASTE_BYTES)},
+    "copy": {"what": _str(10, ("moves", "position"))},
+    "analysis": {"on": _bool},
+    "catalog": {"verdicts": _bool},
 }
 # What the page may still do while an agent thinks (the rest waits for its move).
-WHILE_THINKING = {"overlay", "heat", "flip", "agent", "new_game", "undo", "download", "cancel"}
+WHILE_THINKING = {"overlay", "heat", "flip", "agent", "new_game", "undo", "download", "cancel", "analysis", "shape",
+                  "clear_shapes", "copy", "catalog"}
+ANALYSIS_STEPS = (0.6, 1.2, 2.4)  # continuous analysis: seconds per pass on one position, deepening, then it rests
 
 
 def validate_message(content: Any) -> tuple[str, dict[str, Any]]:
@@ -158,6 +176,8 @@ class HexBoard(anywidget.AnyWidget):
     export_text = traitlets.Unicode("").tag(sync=True)
     download = traitlets.Dict().tag(sync=True)  # {"name", "text", "n"}: the page saves it as a file
     busy = traitlets.Unicode("").tag(sync=True)  # what the kernel is doing for the page ("" when idle)
+    clipboard = traitlets.Dict().tag(sync=True)  # {"text", "n"}: what Copy put in the text box
+    catalog = traitlets.List().tag(sync=True)  # the picker's rows (name, title, verdict): sent only when they change
 
     def __init__(
         self,
@@ -180,6 +200,9 @@ class HexBoard(anywidget.AnyWidget):
         self._thinking: threading.Thread | None = None
         self._evaluating: threading.Thread | None = None  # Evaluate's search (the page stays live)
         self._downloads = 0
+        self._analyser: threading.Thread | None = None  # continuous analysis
+        self._analysis_wake = threading.Event()
+        self._cataloguing: threading.Thread | None = None
         self.on_msg(self._on_msg)
         if agent:
             self.controller.set_agent(agent, agent_side, seed=agent_seed)
@@ -196,8 +219,10 @@ class HexBoard(anywidget.AnyWidget):
         self._do(self.controller.set_state, state)
 
     def refresh(self) -> None:
-        """Redraw after the state was changed from Python directly."""
-        self._sync()
+        """Redraw after the state was changed from Python directly (its history becomes the move list)."""
+        with self._lock:
+            self.controller.resync()
+            self._sync()
 
     def click(self, h: int | str) -> None:
         """Same as clicking hex ``h`` on the board."""
@@ -290,19 +315,37 @@ class HexBoard(anywidget.AnyWidget):
         del sync_data
 
     def _do(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
-        """Run a controller gesture; a user-facing error becomes the panel message, then redraw."""
+        """Run a controller gesture; any failure becomes one plain panel message (never a traceback), then redraw."""
         with self._lock:
             try:
                 fn(*args, **kwargs)
             except (WidgetError, ValueError, OSError) as exc:
                 self.controller.error(str(exc)[:300])
+            except Exception as exc:  # noqa: BLE001 - a bug must not put server paths on the page or leave it busy
+                self.controller.error(plain_failure(exc))
             self._sync()
 
     def _sync(self) -> None:
-        self.view = self.controller.view()
+        try:
+            view = self.controller.view()
+        except Exception as exc:  # noqa: BLE001 - drawing failed: say so plainly, keep the board usable
+            self.controller.error(plain_failure(exc))
+            view = {**self.view, "message": self.controller.message, "level": "error",
+                    "seq": self.view.get("seq", 0) + 1}
+        self.catalog = self.controller.catalog_rows()  # an equal list sends nothing
+        self.view = view
 
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        """Dispatch one message from the JavaScript (see ``hexboard.js`` ``send``), after checking it."""
+        """Dispatch one message from the JavaScript (see ``hexboard.js`` ``send``); a failure is one plain message."""
+        try:
+            self._dispatch(content)
+        except Exception as exc:  # noqa: BLE001 - never a traceback on the page, never a busy sign left on
+            with self._lock:
+                self.controller.error(plain_failure(exc))
+                self.busy = self._busy_text()
+                self._sync()
+
+    def _dispatch(self, content: Any) -> None:
         c = self.controller
         with self._lock:
             try:
@@ -343,6 +386,18 @@ class HexBoard(anywidget.AnyWidget):
                 "edit_clear": c.clear_board,
                 "edit_piece": lambda: c.set_edit_piece(f.get("piece", "")),
                 "edit_to_move": lambda: c.set_edit_to_move(f.get("side", "white")),
+                "nav": lambda: c.nav(f["to"], f.get("count", 1)),
+                "node": lambda: c.goto_node(f["id"]),
+                "promote": lambda: c.promote(f.get("id")),
+                "delete": lambda: c.delete_variation(f.get("id")),
+                "main_line": c.to_main_line,
+                "shape": lambda: c.shape(f["from"], f.get("to"), f.get("colour", "green")),
+                "clear_shapes": c.clear_shapes,
+                "drag": lambda: c.drag(f["from"], f["to"]),
+                "paste": lambda: c.paste_text(f.get("text", "")),
+                "copy": lambda: self._copy(f.get("what", "moves")),
+                "analysis": lambda: self._set_analysis(f.get("on", False)),
+                "catalog": lambda: self._catalog(f.get("verdicts", False)),
             }
             c.agent_runner = self._start_agent  # an agent answering a page gesture thinks in a thread
             token = NO_SERVER_FILES.set(True)  # nothing the page sends opens a server file (start=)
@@ -361,6 +416,105 @@ class HexBoard(anywidget.AnyWidget):
         c.set_agent(spec, side)
         if notes and not c.message.startswith(("the", "unknown")):
             c.warn(f"{spec} plays {side} ({'; '.join(notes)}: the board caps what a page may ask)")
+
+    def _copy(self, what: str) -> None:
+        text = self.controller.copy_text(what)
+        self._downloads += 1
+        self.clipboard = {"text": text, "n": self._downloads}
+        self.controller.say(f"the {'move list' if what == 'moves' else 'position'} is in the text box: select and copy it")
+
+    def _catalog(self, verdicts: bool) -> None:
+        """List the scenario files again; with ``verdicts`` run every file's checks in a thread (busy sign)."""
+        c = self.controller
+        if not verdicts:
+            c.catalog_rows(refresh=True)
+            return
+        if self._cataloguing is not None:
+            return
+        self.busy = "running every scenario's checks…"
+
+        def work() -> None:
+            try:
+                rows, error = c.scenario_catalog(verdicts=True), None
+            except Exception as exc:  # noqa: BLE001 - reported on the panel, never a traceback
+                rows, error = None, plain_failure(exc)
+            with self._lock:
+                self._cataloguing = None
+                self.busy = self._busy_text()
+                if rows is not None:
+                    c._catalog_rows = rows
+                    done = sum(1 for r in rows if r["verdict"] and r["verdict"].startswith("pass"))
+                    c.say(f"checked {len(rows)} scenario files: {done} pass")
+                else:
+                    c.error(error or "")
+                self._sync()
+
+        self._cataloguing = threading.Thread(target=work, name="hexboard-catalog", daemon=True)
+        self._cataloguing.start()
+
+    def _busy_text(self) -> str:
+        """The busy sign for what still runs (an agent's move first: the page waits for it)."""
+        if self._thinking is not None:
+            return self.busy if self.busy.endswith("thinking…") else f"{self.controller.agent_name} is thinking…"
+        if self._evaluating is not None:
+            return "evaluating…"
+        if self._cataloguing is not None:
+            return "running every scenario's checks…"
+        if self.controller.analysing:
+            return "analysing…"
+        return ""
+
+    def _set_analysis(self, on: bool) -> None:
+        """Switch continuous analysis on or off: a thread searches the position shown, deeper each pass."""
+        c = self.controller
+        c.analysing = on
+        self.busy = self._busy_text()
+        if not on:
+            self._analysis_wake.set()
+            c.say("analysis off")
+            return
+        c.say("analysis on: several best lines of the position shown, deepening (switch off to stop)")
+        if self._analyser is not None and self._analyser.is_alive():
+            self._analysis_wake.set()
+            return
+
+        def work() -> None:
+            done_for: tuple[int, int] | None = None
+            while c.analysing:
+                with self._lock:
+                    key = (id(c.tree), c.node.id)
+                    state = detached(c.state) if not c.state.is_terminal() else None
+                if state is None or done_for == key:
+                    self._analysis_wake.wait(0.5)
+                    self._analysis_wake.clear()
+                    continue
+                for seconds in ANALYSIS_STEPS:
+                    try:
+                        lines, error = best_lines(state, seconds), None
+                    except Exception as exc:  # noqa: BLE001 - reported on the panel, never a traceback
+                        lines, error = None, plain_failure(exc)
+                    with self._lock:
+                        if not c.analysing or (id(c.tree), c.node.id) != key:
+                            break
+                        if error:
+                            c.error(error)
+                            c.analysing = False
+                        else:
+                            c.lines = {"node": c.node.id, "lines": lines, "seconds": seconds,
+                                       "final": seconds == ANALYSIS_STEPS[-1]}
+                        self.busy = self._busy_text()
+                        self._sync()
+                    if error:
+                        break
+                else:
+                    done_for = key
+            with self._lock:
+                self._analyser = None
+                self.busy = self._busy_text()
+                self._sync()
+
+        self._analyser = threading.Thread(target=work, name="hexboard-analysis", daemon=True)
+        self._analyser.start()
 
     def _set_heat(self, kind: str, side: str) -> None:
         self.controller.heat = kind or None
@@ -392,7 +546,7 @@ class HexBoard(anywidget.AnyWidget):
         c = self.controller
         if not c.agent_to_move():
             return
-        agent, state, ply, state_id = c.agent, c.state.clone(), c.state.ply, id(c.state)
+        agent, state, ply, state_id = c.agent, detached(c.state), c.state.ply, id(c.node)
         self.busy = f"{c.agent_name} is thinking…"
 
         def work() -> None:
@@ -403,7 +557,7 @@ class HexBoard(anywidget.AnyWidget):
                 action, score, source, error = None, 0.0, "", f"{c.agent_name} failed: {type(exc).__name__}: {str(exc)[:200]}"
             with self._lock:
                 self._thinking = None
-                self.busy = ""
+                self.busy = self._busy_text()
                 if error:
                     c.error(error)
                 elif action is not None and c.agent is agent:
@@ -439,7 +593,7 @@ class HexBoard(anywidget.AnyWidget):
                 error = f"the evaluation failed: {type(exc).__name__}: {str(exc)[:200]}"
             with self._lock:
                 self._evaluating = None
-                self.busy = "" if self._thinking is None else self.busy
+                self.busy = self._busy_text()
                 if error:
                     c.error(error)
                 elif action is not None and c.state.key() == state.key():
@@ -451,7 +605,7 @@ class HexBoard(anywidget.AnyWidget):
 
     def wait(self, timeout: float = 30.0) -> None:
         """Wait until an agent thinking (or an evaluation running) for the page has finished (scripts, tests)."""
-        for t in (self._thinking, self._evaluating):
+        for t in (self._thinking, self._evaluating, self._cataloguing):
             if t is not None:
                 t.join(timeout)
 
@@ -459,6 +613,12 @@ class HexBoard(anywidget.AnyWidget):
 # Rules the page may not set: ``start`` names a server file (a path from the browser would read any file
 # and echo its first key), and explicit hexes come with scenarios, which the picker or an upload brings.
 PAGE_FORBIDDEN_RULES = ("start",)
+
+
+def plain_failure(exc: BaseException) -> str:
+    """One line for the panel about an unexpected failure: its kind and a short text, no traceback or path."""
+    text = re.sub(r"(/[^\s/'\"]+)+/?", "…", str(exc))[:160]
+    return f"the board could not do that ({type(exc).__name__}{': ' + text if text else ''})"
 
 
 def _page_rules(rules: dict[str, Any]) -> dict[str, Any]:

@@ -115,6 +115,15 @@ class TerraFeudState(State):
     def action_cells(self, action: Any) -> list[int]:
         return [v for i, v in enumerate(action[1:], start=1) if not (action[0] in (0, 3) and i % 3 == 0)]
 
+    def action_effects(self, action: Any) -> dict[str, Any]:
+        """What ``action`` would change, as the engine plays it (the board's previews and move-list notes)."""
+        from workbench.engine.analysis import action_effects
+
+        try:
+            return action_effects(self.inner, action)
+        except IllegalActionError as exc:
+            raise IllegalAction(str(exc)) from None
+
     def glyphs(self) -> list[Glyph]:
         board = self.inner.board
         out = []
