@@ -56,7 +56,7 @@ def _flatten(prefix: str, value: Any, out: list[str], depth: int = 0) -> None:
     elif isinstance(value, (list, tuple)) and depth < 3 and len(value) <= 30:
         out.append(f"{prefix} {' '.join(str(v) for v in value)}".strip())
     elif value is not None and value != "":
-        out.append(_short(f"{prefix} {value}".strip(), 120))
+        out.append(_short(f"{prefix} {value}".strip().replace("_", " "), 120))
 
 
 def _group(buttons: list[dict[str, Any]]) -> None:
@@ -322,9 +322,8 @@ class GameBoardController:
     def buttons(self) -> list[Any]:
         """The actions shown as buttons: those the selection completes, else every action that picks no cell,
         and every single-cell action whose cell several actions share (a palette opens there on click)."""
-        if self.selection:
-            return list(self.choices)
-        return [a for a, cells in self._legal_cells() if not cells]
+        free = [a for a, cells in self._legal_cells() if not cells]
+        return [*self.choices, *(a for a in free if a not in self.choices)] if self.selection else free
 
     def play_text(self, text: str) -> None:
         """An action typed in the game's notation (the move box; tests)."""
@@ -501,8 +500,10 @@ class GameBoardController:
             start["rules"] = variant.to_dict()
         try:
             st = self.game.state_from_dict(start)
-        except Exception as exc:  # noqa: BLE001
-            raise WidgetError(_short(f"the start cannot be rebuilt under the variant: {exc}")) from None
+        except Exception as exc:  # noqa: BLE001 - a variant that the position itself contradicts
+            if self.scenario is not None:
+                raise WidgetError(_short(f"the start cannot be rebuilt under the variant: {exc}")) from None
+            st = self.game.new_initial_state(variant, seed=self.seed)  # a new game's start under the variant
         path = []
         n = self.node
         while n.parent is not None:
