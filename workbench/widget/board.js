@@ -254,7 +254,7 @@ function render({ model, el: root }) {
 
   function choice(b, label) {
     const btn = el("button", { class: "gb-btn gb-choice", title: b.hint || b.text, "data-text": b.text }, buttons,
-      b.hint && b.hint !== b.text && b.hint.length < 70 ? `${label} — ${b.hint}` : label);
+      b.hint && b.hint !== b.text ? `${label} — ${b.hint.replace(/ \(.*\)$/, "").slice(0, 80)}` : label);
     btn.addEventListener("click", () => model.send({ type: "choose", index: b.index }));
     btn.addEventListener("mouseenter", () => { hover.textContent = b.hint || b.text; });
   }

@@ -268,8 +268,9 @@ class GameBoardController:
         complete = [a for a in matching if len(self._cells(a)) == len(seq)]
         longer = [a for a in matching if len(self._cells(a)) > len(seq)]
         if len(complete) == 1 and not longer:
+            self.message = ""
             self._play(complete[0])
-            self.message = f"played {self.node.text}" + (f"; then {self.message}" if self.message.startswith("roll") else "")
+            self.message = f"played {self._last_decision_text()}" + (f"; then {self.message}" if self.message.startswith("roll") else "")
             self.level = "info"
             return
         self.selection = seq
@@ -305,8 +306,9 @@ class GameBoardController:
         buttons = self.buttons()
         if not 0 <= index < len(buttons):
             raise WidgetError(f"there is no button {index} here")
+        self.message = ""
         self._play(buttons[index])
-        self.message = f"played {self._last_decision_text()}"
+        self.message = f"played {self._last_decision_text()}" + (f"; then {self.message}" if self.message.startswith("roll") else "")
         self.level = "info"
 
     def _last_decision_text(self) -> str:
@@ -465,9 +467,8 @@ class GameBoardController:
         r = self.check_results[self.check_index]
         raw = ""
         checks = getattr(self.scenario, "checks", None)
-        if isinstance(checks, list) and self.check_index < len(checks):
-            raw = _short(str(dict(checks[self.check_index])) if isinstance(checks[self.check_index], dict)
-                         else str(checks[self.check_index]), 200)
+        if isinstance(checks, list) and self.check_index < len(checks) and isinstance(checks[self.check_index], dict):
+            raw = _short(str(dict(checks[self.check_index])), 200)
         return (f"check {self.check_index + 1}/{len(self.check_results)}: {r.status.upper()}"
                 + (f" — {_short(r.message, 200)}" if r.message else "") + (f" · {raw}" if raw else ""))
 
@@ -543,7 +544,7 @@ class GameBoardController:
             try:
                 facts: list[str] = []
                 _flatten("", summary(), facts)
-                parts.extend(f for f in facts if not f.startswith(("to_move", "turn ")))
+                parts.extend(f for f in facts if not f.startswith(("to move", "turn ")))
             except Exception:  # noqa: BLE001 - a status line must not break the board
                 pass
         return " · ".join(parts)
