@@ -130,7 +130,7 @@ def test_cursed_lands_production_tile_move_attack_end_turn(page) -> None:  # noq
     click_cell(x, "f2")  # a ranged attack
     wait_text(x.locator(".gb-moves"), "d2xf2")
     wait_text(st, "ap 1")
-    x.locator(".gb-choice", has_text="end").first.click()
+    x.locator('.gb-choice[data-text="end"]').click()
     wait_text(st, "Player 2 to move")
     shot(x, "cursed-lands-combat")
     assert "ap" in st.inner_text() and "decks" in st.inner_text()
