@@ -185,3 +185,23 @@ def test_scenarios_pick_and_step_checks() -> None:
         assert c.check_text().startswith("check")
     with pytest.raises(WidgetError):
         c.pick_scenario("../../etc/passwd")
+
+
+@pytest.mark.parametrize("msg", [
+    None, [], {"type": "nope"}, {"type": "click"}, {"type": "click", "cell": 5}, {"type": "click", "cell": "x" * 500},
+    {"type": "click", "cell": "zz99"}, {"type": "choose", "index": -1}, {"type": "choose", "index": True},
+    {"type": "new_game", "rules": {"start": "/etc/passwd"}}, {"type": "new_game", "rules": "start=../x"},
+    {"type": "pick_scenario", "name": "/etc/passwd"}, {"type": "agent", "seat": 99, "spec": "greedy"},
+    {"type": "heat", "layer": "nonsense", "player": 0}, {"type": "goto", "node": 10**6}, {"type": "click", "cell": "a1", "x": 1},
+])
+def test_every_page_message_is_checked_and_fails_plainly(msg: object) -> None:
+    from workbench.widget.board import GameBoard
+
+    b = GameBoard("pole", seed=1)
+    before = b.state.to_dict()
+    b._on_msg(b, msg, [])
+    b.wait()
+    v = b.view
+    assert v["level"] in ("error", "warn") and v["message"]
+    assert "/work" not in v["message"] and "Traceback" not in v["message"] and "/etc" not in v["message"]
+    assert b.state.to_dict() == before

@@ -439,7 +439,8 @@ class GameBoardController:
         folder = SCENARIO_ROOT / (self.game.scenario_folder or self.game.name)
         files = {str(p.relative_to(folder)): p for p in self.scenario_files()}
         if name not in files:
-            raise WidgetError(f"no scenario {_short(name, 80)!r} in this game's scenario folder")
+            shown = f" {_short(name, 80)!r}" if "/" not in name and "\\" not in name else ""
+            raise WidgetError(f"no scenario{shown} in this game's scenario folder (pick one from the list)")
         from workbench.scenarios.loader import load_scenario
 
         try:
