@@ -195,7 +195,7 @@ function render({ model, el: root }) {
         sv("polygon", { points: ce.c.points, fill: heatColour(v.heat[g.cell]), class: "gb-heatcell" }, layers.heat);
       }
       if (lit.has(g.cell)) {
-        sv("circle", { cx: x, cy: y, r: s * (g.piece ? 0.78 : 0.22), class: g.piece ? "gb-target gb-ring" : "gb-target gb-dot",
+        sv("circle", { cx: x, cy: y, r: s * (g.piece ? 0.78 : 0.22), class: g.piece ? (v.selection.length ? "gb-target gb-ring" : "gb-target gb-ring gb-source") : "gb-target gb-dot",
           "data-cell": g.cell }, layers.over);
       }
       if (removed.has(g.cell) && lit.has(g.cell)) {
