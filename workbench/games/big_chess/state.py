@@ -193,6 +193,23 @@ class BigChessState(State):
             return None
         return self.ctx.team_members[self.winner_team][0]
 
+    def summary(self, player: int | None = None) -> dict[str, Any]:
+        """What a status bar shows (the board): phase, each seat's treasury (the setup budget in the setup
+        phase), levels in play, seats out and ready, and the quiet count toward the draw."""
+        ctx = self.ctx
+        money = "budget" if self.phase == "setup" else "treasury"
+        out: dict[str, Any] = {"phase": self.phase,
+                               money: {ctx.players[p]: self.treasury[p] for p in range(len(ctx.players))}}
+        if self.phase == "setup" and self.ready:
+            out["ready"] = [ctx.players[p] for p in sorted(self.ready)]
+        if self.out:
+            out["out"] = [ctx.players[p] for p in sorted(self.out)]
+        levelled = sum(1 for pc in self.pieces.values() if pc.levels)
+        if levelled:
+            out["levelled pieces"] = levelled
+        out["quiet"] = self.quiet
+        return out
+
     def victory(self) -> str | None:
         """``kings`` (every other team lost its Kings), ``draw``, or None while playing."""
         if self.result is None:

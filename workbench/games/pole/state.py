@@ -131,6 +131,15 @@ class PoleState(State):
         """``buy``, ``act`` or ``over`` (a chance node is still phase ``act``)."""
         return PHASES[self.phase]
 
+    def summary(self, player: int | None = None) -> dict[str, Any]:
+        """What a status bar shows (the board): phase, coins of each side, a pending attack, the quiet count."""
+        out: dict[str, Any] = {"phase": PHASES[self.phase],
+                               "coins": {SIDES[s]: self.coins[s] for s in (0, 1)}}
+        if self.pending >= 0:
+            out["dice"] = "due for the pending attack"
+        out["quiet turns"] = self.quiet
+        return out
+
     def is_fresh(self, cell: int) -> bool:
         """True for a piece bought this turn (it cannot act yet)."""
         return bool(self.fresh >> cell & 1)

@@ -1,0 +1,410 @@
+"""``Board(game=...)``: the general board, an anywidget over ``GameBoardController`` for any game.
+
+``Board("pole")``, ``Board(game="cursed-lands", rules="factions=orcs/humans")``, ``Board("big-chess",
+rules="players=4")``. ``Board("terrafeud")`` is TerraFeud's own ``HexBoard`` (its Order mode, overlays
+and records), unless ``general=True`` asks for the general board on TerraFeud too.
+
+As the TerraFeud board, it trusts nothing from the page: every message's type and fields are checked
+(``MESSAGE_FIELDS``) for type, range and size; any failure is one plain panel message; no message names
+a server path (scenarios come from a picker over the game's own ``scenarios/`` folder); page-sent trait
+values are ignored; agents are capped and think in a thread under a busy sign.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import re
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import anywidget
+import traitlets
+
+from .board_controller import GameBoardController
+from .controller import WidgetError
+from .hexboard import plain_failure
+
+_HERE = pathlib.Path(__file__).parent
+MAX_TEXT = 300
+MAX_KEYS = 40
+
+
+def _str(limit: int = MAX_TEXT) -> Callable[[str, Any], str]:
+    def check(name: str, value: Any) -> str:
+        if not isinstance(value, str):
+            raise WidgetError(f"message field {name!r} must be text, not {type(value).__name__}")
+        if len(value) > limit:
+            raise WidgetError(f"message field {name!r} is {len(value)} characters; at most {limit} are accepted")
+        return value
+
+    return check
+
+
+def _int(lo: int, hi: int) -> Callable[[str, Any], int]:
+    def check(name: str, value: Any) -> int:
+        if isinstance(value, str) and re.fullmatch(r"-?\d{1,12}", value.strip()):
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise WidgetError(f"message field {name!r} must be a whole number")
+        if not lo <= value <= hi:
+            raise WidgetError(f"message field {name!r} must be between {lo} and {hi}")
+        return value
+
+    return check
+
+
+def _bool(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise WidgetError(f"message field {name!r} must be true or false")
+    return value
+
+
+def _seed(name: str, value: Any) -> int | None:
+    return None if value in (None, "") else _int(0, 2**31 - 1)(name, value)
+
+
+def _rules(name: str, value: Any) -> dict[str, Any]:
+    """Rule values from the page: short texts, numbers or booleans, and never a path (no file is opened)."""
+    if isinstance(value, str):
+        from workbench.core.rulespec import parse_pairs
+
+        _str(1000)(name, value)
+        try:
+            value = parse_pairs(value)
+        except ValueError as exc:
+            raise WidgetError(str(exc)[:200]) from None
+    if not isinstance(value, dict) or len(value) > MAX_KEYS:
+        raise WidgetError(f"message field {name!r} must be a mapping of at most {MAX_KEYS} rules")
+    out = {}
+    for k, v in value.items():
+        _str(40)(f"{name} key", k)
+        if isinstance(v, str):
+            _str(200)(f"{name}.{k}", v)
+            if "/" in v or "\\" in v or v.startswith("."):
+                raise WidgetError(f"rule {k!r}: a value from the page cannot name a file")
+        elif not (v is None or isinstance(v, (bool, int))):
+            raise WidgetError(f"message field {name}.{k} must be text, a number or true/false")
+        out[k] = v
+    return out
+
+
+MESSAGE_FIELDS: dict[str, dict[str, Callable[[str, Any], Any]]] = {
+    "click": {"cell": _str(24)},
+    "choose": {"index": _int(0, 10_000)},
+    "undo": {}, "redo": {}, "cancel": {}, "roll": {}, "agent_move": {}, "evaluate": {}, "catalog": {},
+    "goto": {"node": _int(0, 10_000_000)},
+    "new_game": {"seed": _seed, "rules": _rules},
+    "agent": {"seat": _int(0, 24), "spec": _str(200)},
+    "heat": {"layer": _str(30), "player": _int(0, 24)},
+    "auto_roll": {"on": _bool},
+    "compare": {"change": _str(200)},
+    "pick_scenario": {"name": _str(300)},
+    "check": {"delta": _int(-1, 1)},
+}
+WHILE_THINKING = {"undo", "cancel", "heat", "catalog", "check"}
+
+
+def validate_message(content: Any) -> tuple[str, dict[str, Any]]:
+    """The message's type and checked fields; ``WidgetError`` for anything unexpected (size capped first)."""
+    if not isinstance(content, dict) or len(content) > MAX_KEYS:
+        raise WidgetError("a board message is a small mapping with a 'type'")
+    kind = content.get("type")
+    if not isinstance(kind, str) or kind not in MESSAGE_FIELDS:
+        raise WidgetError(f"unknown board message {str(kind)[:30]!r}")
+    fields = MESSAGE_FIELDS[kind]
+    out: dict[str, Any] = {}
+    for key, value in content.items():
+        if key == "type":
+            continue
+        if key not in fields:
+            raise WidgetError(f"message {kind!r} has no field {str(key)[:30]!r}")
+        out[key] = fields[key](key, value)
+    return kind, out
+
+
+class GameBoard(anywidget.AnyWidget):
+    """The general board widget (use ``Board(game=...)``); Python methods mirror the page's buttons."""
+
+    _esm = _HERE / "board.js"
+    _css = _HERE / "board.css"
+    geometry = traitlets.Dict().tag(sync=True)
+    view = traitlets.Dict().tag(sync=True)
+    busy = traitlets.Unicode("").tag(sync=True)
+    catalog = traitlets.List().tag(sync=True)
+
+    def __init__(self, game: str = "terrafeud", *, rules: Any = None, seed: int = 0, agents: dict[int, str] | None = None,
+                 auto_roll: bool = True, state: Any = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        from workbench.games import get
+
+        gdef = get(game)
+        self.controller = GameBoardController(gdef, gdef.rules(rules) if rules is not None else None, seed=seed,
+                                              state=state, auto_roll=auto_roll)
+        self._lock = threading.RLock()
+        self._thinking: threading.Thread | None = None
+        self._seq = 0
+        for seat, spec in (agents or {}).items():
+            self.controller.set_agent(int(seat), spec)
+        self.on_msg(self._on_msg)
+        self.geometry = self.controller.geometry()
+        self._sync()
+        self._maybe_think()
+
+    # ------------------------------------------------------------------ Python API
+    @property
+    def state(self) -> Any:
+        return self.controller.state
+
+    def click(self, cell: str) -> None:
+        self._gesture("click", cell=cell)
+
+    def choose(self, index: int) -> None:
+        self._gesture("choose", index=index)
+
+    def press(self, text: str) -> None:
+        """Press the button whose text is ``text`` (End turn, Pass, a purchase)."""
+        for b in self.view.get("buttons", []):
+            if b["text"] == text:
+                self._gesture("choose", index=b["index"])
+                return
+        raise WidgetError(f"no button {text!r} here")
+
+    def undo(self) -> None:
+        self._gesture("undo")
+
+    def redo(self) -> None:
+        self._gesture("redo")
+
+    def new_game(self, rules: Any = None, seed: int | None = None) -> None:
+        self._gesture("new_game", rules=rules or {}, seed=seed)
+
+    def set_agent(self, seat: int, spec: str) -> None:
+        self._gesture("agent", seat=seat, spec=spec)
+
+    def load_scenario(self, name: str) -> None:
+        """A file of this game's scenario folder, by its name in the picker (``attack-all.yaml``)."""
+        self._gesture("pick_scenario", name=name)
+
+    def compare(self, change: str) -> None:
+        self._gesture("compare", change=change)
+
+    def wait(self, timeout: float = 60.0) -> None:
+        """Wait for a thinking agent (a notebook cell or a test)."""
+        t = self._thinking
+        if t is not None:
+            t.join(timeout)
+
+    # ------------------------------------------------------------------ page messages
+    def set_state(self, sync_data: dict[str, Any]) -> None:
+        """Ignore trait values sent by the page: it only draws them (all input comes as checked messages)."""
+        del sync_data
+
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        try:
+            kind, fields = validate_message(content)
+        except WidgetError as exc:
+            with self._lock:
+                self._say(str(exc), "error")
+            return
+        except Exception as exc:  # noqa: BLE001 - never a traceback on the page
+            with self._lock:
+                self._say(plain_failure(exc), "error")
+            return
+        self._gesture(kind, **fields)
+
+    def _say(self, text: str, level: str) -> None:
+        self.controller.message, self.controller.level = text[:300], level
+        self._sync()
+
+    def _gesture(self, kind: str, **f: Any) -> None:
+        c = self.controller
+        with self._lock:
+            if self._thinking is not None and kind not in WHILE_THINKING:
+                self._say("an agent is thinking; wait for its move", "warn")
+                return
+            try:
+                self._run(kind, f)
+            except (WidgetError, ValueError, OSError) as exc:
+                c.message, c.level = plain_failure(exc) if isinstance(exc, OSError) else str(exc)[:300], "error"
+            except Exception as exc:  # noqa: BLE001 - a bug must not put server paths on the page
+                c.message, c.level = plain_failure(exc), "error"
+            self._sync()
+        self._maybe_think()
+
+    def _run(self, kind: str, f: dict[str, Any]) -> None:
+        c = self.controller
+        if kind == "click":
+            c.click(f["cell"])
+        elif kind == "choose":
+            c.choose(f["index"])
+        elif kind == "undo":
+            c.undo()
+        elif kind == "redo":
+            c.redo()
+        elif kind == "cancel":
+            c.cancel()
+        elif kind == "roll":
+            c.roll()
+        elif kind == "agent_move":
+            self._think_once()
+        elif kind == "evaluate":
+            self._evaluate()
+        elif kind == "goto":
+            c.goto(f["node"])
+        elif kind == "new_game":
+            c.new_game(f.get("rules") or {}, f.get("seed"))
+            self.geometry = c.geometry()
+        elif kind == "agent":
+            c.message, c.level = c.set_agent(f["seat"], f["spec"]), "info"
+        elif kind == "heat":
+            layer = f["layer"]
+            if layer and layer not in c.game.heat_layers:
+                raise WidgetError(f"heat layer must be one of {', '.join(c.game.heat_layers) or 'none'}")
+            if f.get("player", 0) >= c.info().num_players:
+                raise WidgetError("that seat does not exist")
+            c.heat_layer, c.heat_player = layer, f.get("player", 0)
+        elif kind == "auto_roll":
+            c.auto_roll = f["on"]
+            c._roll_chance()
+        elif kind == "compare":
+            c.compare(f["change"])
+        elif kind == "pick_scenario":
+            c.pick_scenario(f["name"])
+            self.geometry = c.geometry()
+        elif kind == "check":
+            c.step_check(f.get("delta", 1))
+        elif kind == "catalog":
+            self._load_catalog()
+
+    def _sync(self) -> None:
+        try:
+            view = self.controller.view()
+        except Exception as exc:  # noqa: BLE001 - drawing failed: say so plainly, keep the board usable
+            view = {**self.view, "message": plain_failure(exc), "level": "error"}
+        self._seq += 1
+        view["seq"] = self._seq
+        self.view = view
+
+    # ------------------------------------------------------------------ agents and long work in threads
+    def _maybe_think(self) -> None:
+        with self._lock:
+            if self._thinking is not None or not self.controller.agent_due():
+                return
+            spec = self.controller.agents[self.controller.state.current_player()]
+            self.busy = f"{spec} is thinking…"
+            self._thinking = threading.Thread(target=self._agent_loop, name="board-agent", daemon=True)
+            self._thinking.start()
+
+    def _agent_loop(self) -> None:
+        c = self.controller
+        try:
+            for _ in range(2000):  # a long multi-action turn is still bounded
+                with self._lock:
+                    if not c.agent_due():
+                        break
+                    at = c.node.id
+                    probe_state = c.state.clone()
+                    spec = c.agents[c.state.current_player()]
+                agent = c.make_agent(spec)
+                action = agent.select_action(probe_state)
+                with self._lock:
+                    try:
+                        c.accept(action, at)
+                    except WidgetError as exc:
+                        c.message, c.level = str(exc), "warn"
+                        break
+                    self._sync()
+        except Exception as exc:  # noqa: BLE001
+            with self._lock:
+                c.message, c.level = plain_failure(exc), "error"
+        finally:
+            with self._lock:
+                self._thinking = None
+                self.busy = ""
+                self._sync()
+
+    def _think_once(self) -> None:
+        """Agent move: the seat to move's agent (or the default) plays one action, in a thread."""
+        c = self.controller
+        if c.state.is_terminal():
+            raise WidgetError("the game is over")
+        seat = c.state.current_player()
+        if seat < 0:
+            raise WidgetError("chance moves next: press Roll")
+        if seat not in c.agents:
+            c.agents[seat] = "greedy"
+            self._once = seat
+        self.busy = f"{c.agents[seat]} is thinking…"
+
+        def work() -> None:
+            try:
+                action, _score, at = c.think()
+                with self._lock:
+                    c.accept(action, at)
+            except Exception as exc:  # noqa: BLE001
+                with self._lock:
+                    c.message, c.level = (str(exc) if isinstance(exc, WidgetError) else plain_failure(exc)), "warn"
+            finally:
+                with self._lock:
+                    if getattr(self, "_once", None) == seat:
+                        c.agents.pop(seat, None)
+                        self._once = None
+                    self._thinking = None
+                    self.busy = ""
+                    self._sync()
+
+        self._thinking = threading.Thread(target=work, name="board-agent-once", daemon=True)
+        self._thinking.start()
+
+    def _evaluate(self) -> None:
+        c = self.controller
+        self.busy = "evaluating…"
+
+        def work() -> None:
+            try:
+                c.evaluate()
+            except Exception as exc:  # noqa: BLE001
+                with self._lock:
+                    c.message, c.level = (str(exc) if isinstance(exc, WidgetError) else plain_failure(exc)), "warn"
+            finally:
+                with self._lock:
+                    self._thinking = None
+                    self.busy = ""
+                    self._sync()
+
+        self._thinking = threading.Thread(target=work, name="board-evaluate", daemon=True)
+        self._thinking.start()
+
+    def _load_catalog(self) -> None:
+        c = self.controller
+        self.busy = "running the scenarios' checks…"
+
+        def work() -> None:
+            try:
+                rows = c.catalog()
+                with self._lock:
+                    self.catalog = rows
+                    c.message, c.level = f"{len(rows)} scenario files", "info"
+            except Exception as exc:  # noqa: BLE001
+                with self._lock:
+                    c.message, c.level = plain_failure(exc), "error"
+            finally:
+                with self._lock:
+                    self._thinking = None
+                    self.busy = ""
+                    self._sync()
+
+        self._thinking = threading.Thread(target=work, name="board-catalog", daemon=True)
+        self._thinking.start()
+
+
+def Board(game: str = "terrafeud", *, general: bool = False, **kwargs: Any) -> Any:  # noqa: N802 - reads as a class
+    """The board of ``game``: TerraFeud's ``HexBoard`` for terrafeud (unless ``general``), else ``GameBoard``."""
+    from workbench.games import canonical
+
+    if canonical(game) == "terrafeud" and not general:
+        from .hexboard import HexBoard
+
+        return HexBoard(**kwargs)
+    return GameBoard(game, **kwargs)

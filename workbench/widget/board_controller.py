@@ -1,0 +1,653 @@
+"""``GameBoardController``: the general board's logic for any game of the protocol, without a browser.
+
+It speaks only ``workbench.core.protocol``: the layout draws the cells, ``glyphs()`` fills them,
+``legal_actions()`` with ``action_cells()`` turns clicks into actions (a click sequence picks the cells
+of an action, first the piece or source), actions that pick no cell, or that share their click
+sequence with others, become buttons (End turn, Pass, Buy X, a tile's terrain), ``action_effects``
+previews a target, ``explain_illegal`` answers a click on an unlit cell, and ``CHANCE`` nodes are
+rolled by a button or automatically from a seeded generator (each roll a move of the list, undone
+with the move that caused it). The moves live in the game-neutral variation tree (``tree.py``), so
+Undo/Redo and playing from an earlier move keep every line, as the TerraFeud board does.
+
+No game is named here: a game's own facts (AP, coins, treasury, deck tops) come from its state's
+``summary()`` when it has one.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+from workbench.core.protocol import CHANCE, GameDef, IllegalAction, State
+
+from .controller import SCENARIO_ROOT, WidgetError, _short, _title_of, _verdict_of, capped_agent_spec
+from .tree import VariationTree
+
+MAX_CHOICES = 400  # buttons for one click sequence (big chess: 30 cards x 8 facings at a cell)
+MAX_PREVIEWS = 80  # targets whose effects are computed for one view (each plays the action on a copy)
+MAX_BUTTON_PREVIEWS = 30
+MAX_DIFF_SHOWN = 40  # actions listed on each side of a rule-change diff
+MOVES_SHOWN = 300  # the move list's last rows
+DEFAULT_AGENT = "greedy"
+EVAL_AGENT = "alphabeta:depth=2,nodes=20000,seconds=2"
+
+
+def player_colours(n: int) -> list[str]:
+    """One colour per seat: the two classic sides first, then hues spaced around the wheel (25 seats)."""
+    base = ["#f4f1e8", "#2b2b2b", "#c0392b", "#2e86c1", "#27ae60", "#8e44ad", "#d68910", "#17a589"]
+    out = base[:n]
+    for i in range(len(out), n):
+        out.append(f"hsl({(i * 137) % 360}, 60%, 45%)")
+    return out
+
+
+def ink_of(colour: str) -> str:
+    """A readable letter colour on a piece of ``colour`` (dark on the light first seat)."""
+    return "#111" if colour in ("#f4f1e8",) else "#fff"
+
+
+def _flatten(prefix: str, value: Any, out: list[str], depth: int = 0) -> None:
+    """A summary's nested mapping as short ``key value`` phrases, in the game's own order."""
+    if isinstance(value, dict) and depth < 3:
+        for k, v in value.items():
+            _flatten(f"{prefix} {k}".strip(), v, out, depth + 1)
+    elif isinstance(value, (list, tuple)) and depth < 3 and len(value) <= 30:
+        out.append(f"{prefix} {' '.join(str(v) for v in value)}".strip())
+    elif value is not None and value != "":
+        out.append(_short(f"{prefix} {value}".strip().replace("_", " "), 120))
+
+
+def _group(buttons: list[dict[str, Any]]) -> None:
+    """A long palette's group key: the text after the common prefix up to its last ``:`` (big chess's
+    ``a:+knight@3,4:NE`` groups by card and cell, the facing chosen second)."""
+    if len(buttons) <= 24:
+        return
+    texts = [b["text"] for b in buttons]
+    for b, t in zip(buttons, texts, strict=True):
+        if ":" in t.split("@")[-1]:
+            b["group"] = t.rsplit(":", 1)[0] + ":"
+
+
+class GameBoardController:
+    """One board: game, rules, the variation tree and where we are in it, the click selection, agents."""
+
+    def __init__(self, game: GameDef, rules: Any = None, seed: int = 0, state: State | None = None,
+                 auto_roll: bool = True) -> None:
+        self.game = game
+        self.rules = rules if rules is not None else game.spec.defaults()
+        self.seed = int(seed)
+        self.auto_roll = bool(auto_roll)
+        self.layout = game.layout(self.rules)
+        self.names = [c.name for c in self.layout.cells]
+        self.ids = {c.name: c.id for c in self.layout.cells}
+        self.agents: dict[int, str] = {}
+        self.message = ""
+        self.level = "info"
+        self.heat_layer = ""
+        self.heat_player = 0
+        self.diff: dict[str, Any] | None = None
+        self.evaluation = ""
+        self.scenario: Any = None
+        self.scenario_name = ""
+        self.check_results: list[Any] = []
+        self.check_index = -1
+        self._cache_key: Any = None
+        self._cache: list[tuple[Any, tuple[int, ...]]] = []
+        self._cells_of: dict[Any, tuple[int, ...]] = {}
+        self._new_root(state if state is not None else game.new_initial_state(self.rules, seed=self.seed))
+
+    # ------------------------------------------------------------------ positions and the tree
+    def _new_root(self, state: State) -> None:
+        self.state = state
+        self.root_state = state.clone()
+        self.rng = random.Random(self.seed)
+        self.tree = VariationTree(None, 0)
+        self.node = self.tree.root
+        self.node.to_move = state.current_player()
+        self.selection: list[int] = []
+        self.choices: list[Any] = []
+        self.diff = None
+        self.evaluation = ""
+        self._roll_chance()
+
+    def info(self) -> Any:
+        return self.game.info(self.rules)
+
+    def label(self, player: int) -> str:
+        """The seat's name as the rulebook writes it (Red, player c, Chance)."""
+        if player == CHANCE:
+            return "Chance"
+        labels = self.info().labels
+        return labels[player] if 0 <= player < len(labels) else str(player)
+
+    def _play(self, action: Any) -> None:
+        """Play ``action`` here: the tree's existing child or a new variation; then any automatic roll."""
+        text = self.state.action_to_string(action)
+        player = self.state.current_player()
+        self.state.apply_action(action)
+        node, _new = self.tree.add(self.node, action, text)
+        node.to_move = self.state.current_player()
+        node.effects = {"player": player}
+        self.node = node
+        self.selection, self.choices = [], []
+        self.diff = None
+        self.evaluation = ""
+        self._roll_chance()
+
+    def _roll_chance(self) -> None:
+        while self.auto_roll and self.state.current_player() == CHANCE:
+            self.roll()
+
+    def roll(self) -> None:
+        """Chance moves: an outcome drawn from the position's probabilities with the board's seeded generator."""
+        if self.state.current_player() != CHANCE:
+            raise WidgetError("no roll is due: chance does not move here")
+        outcomes = self.state.chance_outcomes()
+        pick = self.rng.random()
+        acc = 0.0
+        chosen = outcomes[-1][0]
+        for outcome, p in outcomes:
+            acc += p
+            if pick < acc:
+                chosen = outcome
+                break
+        text = self.state.action_to_string(chosen)
+        self.state.apply_action(chosen)
+        node, _ = self.tree.add(self.node, chosen, text)
+        node.to_move = self.state.current_player()
+        node.effects = {"player": CHANCE}
+        self.node = node
+        self.message = f"roll: {text}"
+        self.level = "info"
+
+    def undo(self) -> None:
+        """One move back; a roll goes back with the move that caused it (when rolls are automatic)."""
+        if self.node.parent is None:
+            raise WidgetError("nothing to undo: this is the start")
+        self._back()
+        while self.auto_roll and self.node.parent is not None and self.state.current_player() == CHANCE:
+            self._back()
+        self.selection, self.choices = [], []
+        self.message = f"undone; {self.label(self.state.current_player())} to move"
+
+    def _back(self) -> None:
+        self.state.undo_action()
+        self.node.parent.last = self.node
+        self.node = self.node.parent
+
+    def redo(self) -> None:
+        """Forward along the line last visited (a roll comes back with its move)."""
+        nxt = self.node.next()
+        if nxt is None:
+            raise WidgetError("nothing to redo")
+        self._forward(nxt)
+        while self.auto_roll and self.state.current_player() == CHANCE and self.node.next() is not None:
+            self._forward(self.node.next())
+        self.selection, self.choices = [], []
+
+    def _forward(self, node: Any) -> None:
+        self.state.apply_action(node.action)
+        self.node.last = node
+        self.node = node
+
+    def goto(self, node_id: int) -> None:
+        """Jump to a move of the list (replayed from the start: positions are small)."""
+        target = self.tree.get(node_id)
+        if target is None:
+            raise WidgetError(f"there is no move {node_id} in this game")
+        path = []
+        n = target
+        while n.parent is not None:
+            path.append(n)
+            n = n.parent
+        self.state = self.root_state.clone()
+        self.node = self.tree.root
+        for n in reversed(path):
+            self._forward(n)
+        self.selection, self.choices = [], []
+
+    # ------------------------------------------------------------------ clicks and buttons
+    def _legal(self) -> list[Any]:
+        return [a for a, _ in self._legal_cells()]
+
+    def _legal_cells(self) -> list[tuple[Any, tuple[int, ...]]]:
+        """Legal actions with their click cells, asked once per position (big chess has thousands)."""
+        key = (id(self.tree), self.node.id, self.state.move_number())
+        if self._cache_key != key:
+            st = self.state
+            acts = [] if st.is_terminal() or st.current_player() == CHANCE else list(st.legal_actions())
+            self._cache = [(a, tuple(st.action_cells(a))) for a in acts]
+            self._cells_of = {}
+            for a, cells in self._cache:
+                try:
+                    self._cells_of[a] = cells
+                except TypeError:  # an unhashable action: asked again when needed
+                    pass
+            self._cache_key = key
+        return self._cache
+
+    def _cells(self, action: Any) -> list[int]:
+        self._legal_cells()
+        try:
+            cells = self._cells_of.get(action)
+        except TypeError:
+            cells = None
+        return list(cells if cells is not None else self.state.action_cells(action))
+
+    def click(self, name: str) -> None:
+        """A click on a cell: extend the selection, play the action it completes, or say why not."""
+        if name not in self.ids:
+            raise WidgetError(f"there is no cell {_short(name, 20)!r} on this board")
+        cell = self.ids[name]
+        st = self.state
+        if st.is_terminal():
+            raise WidgetError("the game is over: Undo, or start a new game")
+        if st.current_player() == CHANCE:
+            raise WidgetError("chance moves next: press Roll")
+        if st.current_player() in self.agents:
+            raise WidgetError(f"{self.label(st.current_player())} is played by {self.agents[st.current_player()]}")
+        if self.selection and cell == self.selection[-1]:
+            self.selection, self.choices = [], []
+            self.message = "selection cleared"
+            return
+        pairs = self._legal_cells()
+        seq = [*self.selection, cell]
+        tseq = tuple(seq)
+        matching = [a for a, cells in pairs if cells[:len(seq)] == tseq]
+        if not matching and self.selection:
+            fresh = [a for a, cells in pairs if cells[:1] == (cell,)]
+            if fresh:  # a click on another piece starts again from it
+                self.selection = []
+                seq, matching = [cell], fresh
+        if not matching:
+            self.level = "warn"
+            self.message = self._why_not(seq)
+            return
+        complete = [a for a in matching if len(self._cells(a)) == len(seq)]
+        longer = [a for a in matching if len(self._cells(a)) > len(seq)]
+        if len(complete) == 1 and not longer:
+            self.message = ""
+            self._play(complete[0])
+            self.message = f"played {self._last_decision_text()}" + (f"; then {self.message}" if self.message.startswith("roll") else "")
+            self.level = "info"
+            return
+        self.selection = seq
+        self.choices = complete[:MAX_CHOICES]
+        self.level = "info"
+        picked = "-".join(self.names[c] for c in seq)
+        self.message = (f"{picked}: choose one of {len(complete)} below" if complete else f"{picked} selected")
+        if complete and longer:
+            self.message += ", or click a lit cell"
+
+    def _why_not(self, seq: list[int]) -> str:
+        """The game's own reason for a click on an unlit cell (``explain_illegal`` of the nearest text)."""
+        st = self.state
+        name = self.names[seq[-1]]
+        if len(seq) > 1:
+            # an action from the same source, with the clicked cell put where its last cell is
+            for a in self._legal():
+                cells = self._cells(a)
+                if len(cells) == len(seq) and cells[:-1] == seq[:-1]:
+                    text = st.action_to_string(a)
+                    other = self.names[cells[-1]]
+                    guess = re.sub(rf"(?<![\w,]){re.escape(other)}(?![\w,])", name, text, count=1)
+                    if guess != text:
+                        try:
+                            return _short(st.explain_illegal(guess))
+                        except Exception:  # noqa: BLE001 - a game's explainer failing must not hide the answer
+                            break
+            return f"{'-'.join(self.names[c] for c in seq)}: no legal action picks these cells"
+        return f"{name}: no legal action starts on this cell (lit cells do)"
+
+    def choose(self, index: int) -> None:
+        """A button: one of the actions the current click sequence completes, or one that picks no cell."""
+        buttons = self.buttons()
+        if not 0 <= index < len(buttons):
+            raise WidgetError(f"there is no button {index} here")
+        self.message = ""
+        self._play(buttons[index])
+        self.message = f"played {self._last_decision_text()}" + (f"; then {self.message}" if self.message.startswith("roll") else "")
+        self.level = "info"
+
+    def _last_decision_text(self) -> str:
+        n = self.node
+        while n.parent is not None and n.effects.get("player") == CHANCE:
+            n = n.parent
+        return n.text
+
+    def cancel(self) -> None:
+        self.selection, self.choices = [], []
+        self.message = "selection cleared"
+
+    def buttons(self) -> list[Any]:
+        """The actions shown as buttons: those the selection completes, else every action that picks no cell,
+        and every single-cell action whose cell several actions share (a palette opens there on click)."""
+        free = [a for a, cells in self._legal_cells() if not cells]
+        return [*self.choices, *(a for a in free if a not in self.choices)] if self.selection else free
+
+    def play_text(self, text: str) -> None:
+        """An action typed in the game's notation (the move box; tests)."""
+        st = self.state
+        try:
+            action = st.string_to_action(text)
+        except IllegalAction as exc:
+            raise WidgetError(_short(str(exc))) from None
+        if st.current_player() == CHANCE:
+            self.state.apply_action(action)
+            node, _ = self.tree.add(self.node, action, text)
+            node.to_move, node.effects, self.node = st.current_player(), {"player": CHANCE}, node
+            self._roll_chance()
+            return
+        self._play(action)
+
+    # ------------------------------------------------------------------ agents and evaluation
+    def set_agent(self, player: int, spec: str) -> str:
+        """An agent (capped like the TerraFeud board's) for ``player``; an empty spec gives the seat back."""
+        n = self.info().num_players
+        if not 0 <= player < n:
+            raise WidgetError(f"seat {player} does not exist: this game has {n} seats")
+        if not spec.strip():
+            self.agents.pop(player, None)
+            return f"{self.label(player)} is played on the board"
+        text, notes = capped_agent_spec(spec.strip())
+        self.agents[player] = text
+        return f"{self.label(player)}: {text}" + (f" ({'; '.join(notes)})" if notes else "")
+
+    def agent_due(self) -> bool:
+        st = self.state
+        return not st.is_terminal() and st.current_player() in self.agents
+
+    def make_agent(self, spec: str) -> Any:
+        from workbench.agents.generic import make_protocol_agent
+
+        try:
+            return make_protocol_agent(spec, self.game, self.rules, seed=self.seed + self.node.ply)
+        except ValueError as exc:
+            raise WidgetError(_short(str(exc))) from None
+
+    def think(self, spec: str | None = None) -> tuple[Any, float | None, int]:
+        """The move an agent picks here, its own score, and the node it was asked at (thread-safe: a copy)."""
+        player = self.state.current_player()
+        spec = spec or self.agents.get(player) or DEFAULT_AGENT
+        agent = self.make_agent(spec)
+        probe = self.state.clone()
+        action = agent.select_action(probe)
+        return action, getattr(agent, "score", None), self.node.id
+
+    def agent_move(self) -> None:
+        """One agent action, synchronously (the widget runs ``think`` in a thread and calls ``accept``)."""
+        action, _score, at = self.think()
+        self.accept(action, at)
+
+    def accept(self, action: Any, at: int) -> None:
+        """Play an agent's action if the board is still where the agent was asked."""
+        if at != self.node.id:
+            raise WidgetError("the position changed while the agent was thinking; its move was dropped")
+        who = self.label(self.state.current_player())
+        self._play(action)
+        self.message = f"{who} ({self.agents.get(self.node.effects.get('player'), 'agent')}) played {self._last_decision_text()}"
+        self.level = "info"
+
+    def evaluate(self, spec: str = EVAL_AGENT) -> str:
+        """The agent's score and choice here, beside the game's static evaluation for every seat."""
+        st = self.state
+        if st.is_terminal():
+            self.evaluation = f"game over: {self.result_text()}"
+            return self.evaluation
+        if st.current_player() == CHANCE:
+            raise WidgetError("chance moves next: roll before evaluating")
+        text, _ = capped_agent_spec(spec)
+        action, score, _ = self.think(text)
+        statics = ", ".join(f"{self.label(p)} {st.evaluate(p):+.2f}" for p in range(self.info().num_players))
+        self.evaluation = (f"{text} for {self.label(st.current_player())}: {st.action_to_string(action)}"
+                           + (f" (score {score:+.2f})" if isinstance(score, (int, float)) else "")
+                           + f"; static {statics}")
+        return self.evaluation
+
+    # ------------------------------------------------------------------ new game, scenarios, rule diff
+    def new_game(self, rules: dict[str, Any] | None = None, seed: int | None = None) -> None:
+        """A new game under the game's rules (validated by its spec: the error names the rule)."""
+        try:
+            self.rules = self.game.spec.make(rules or {})
+        except ValueError as exc:
+            raise WidgetError(_short(str(exc))) from None
+        if seed is not None:
+            self.seed = seed
+        self.layout = self.game.layout(self.rules)
+        self.names = [c.name for c in self.layout.cells]
+        self.ids = {c.name: c.id for c in self.layout.cells}
+        self.scenario, self.scenario_name, self.check_results, self.check_index = None, "", [], -1
+        self._new_root(self.game.new_initial_state(self.rules, seed=self.seed))
+        self.message = f"new game, seed {self.seed}" + (f", {self.rules.label()}" if self.rules.label() else "")
+
+    def scenario_files(self) -> list[Path]:
+        folder = SCENARIO_ROOT / (self.game.scenario_folder or self.game.name)
+        if not folder.is_dir():
+            return []
+        return sorted(p for p in folder.rglob("*.yaml") if p.is_file())[:2000]
+
+    def catalog(self) -> list[dict[str, Any]]:
+        """The picker's rows: file name (relative to the game's folder), title and verdict."""
+        folder = SCENARIO_ROOT / (self.game.scenario_folder or self.game.name)
+        return [{"name": str(p.relative_to(folder)), "title": _title_of(p), "verdict": _verdict_of(p)}
+                for p in self.scenario_files()]
+
+    def pick_scenario(self, name: str) -> None:
+        """Load a scenario of this game's folder by its listed name (never a path from the page)."""
+        folder = SCENARIO_ROOT / (self.game.scenario_folder or self.game.name)
+        files = {str(p.relative_to(folder)): p for p in self.scenario_files()}
+        if name not in files:
+            shown = f" {_short(name, 80)!r}" if "/" not in name and "\\" not in name else ""
+            raise WidgetError(f"no scenario{shown} in this game's scenario folder (pick one from the list)")
+        from workbench.scenarios.loader import load_scenario
+
+        try:
+            case = load_scenario(files[name])
+            state = case.initial_state()
+            results = case.run()
+        except Exception as exc:  # noqa: BLE001 - one plain message, no server path
+            raise WidgetError(_short(f"{name}: {str(exc).replace(str(folder), '')}")) from None
+        self.scenario, self.scenario_name = case, name
+        self.rules = getattr(state, "rules", None) or self.rules
+        self.check_results = list(results)
+        self.check_index = 0 if results else -1
+        self._new_root(state)
+        ok = sum(1 for r in results if r.status == "pass")
+        self.message = f"{name}: {getattr(case, 'title', '')} — checks {ok}/{len(results)} pass"
+
+    def step_check(self, delta: int) -> None:
+        if not self.check_results:
+            raise WidgetError("this position has no checks")
+        self.check_index = (self.check_index + delta) % len(self.check_results)
+
+    def check_text(self) -> str:
+        if self.check_index < 0:
+            return ""
+        r = self.check_results[self.check_index]
+        raw = ""
+        checks = getattr(self.scenario, "checks", None)
+        if isinstance(checks, list) and self.check_index < len(checks) and isinstance(checks[self.check_index], dict):
+            raw = _short(str(dict(checks[self.check_index])), 200)
+        return (f"check {self.check_index + 1}/{len(self.check_results)}: {r.status.upper()}"
+                + (f" — {_short(r.message, 200)}" if r.message else "") + (f" · {raw}" if raw else ""))
+
+    def compare(self, change: str) -> dict[str, Any]:
+        """Legal actions here under the current rules against a variant (``k=v,...``), the position rebuilt."""
+        from workbench.core.rulespec import parse_pairs
+
+        try:
+            pairs = parse_pairs(change)
+            variant = self.game.spec.make({**self.rules.to_dict(), **pairs})
+        except ValueError as exc:
+            raise WidgetError(_short(str(exc))) from None
+        other = self._rebuilt(variant)
+        now = {self.state.action_to_string(a) for a in self._legal()}
+        if other.is_terminal() or other.current_player() == CHANCE:
+            then: set[str] = set()
+        else:
+            then = {other.action_to_string(a) for a in other.legal_actions()}
+        self.diff = {"change": _short(change, 100), "added": sorted(then - now)[:MAX_DIFF_SHOWN],
+                     "removed": sorted(now - then)[:MAX_DIFF_SHOWN], "n_added": len(then - now),
+                     "n_removed": len(now - then), "same": len(now & then)}
+        self.message = (f"{self.diff['change']}: {self.diff['n_added']} actions gained, "
+                        f"{self.diff['n_removed']} lost, {self.diff['same']} unchanged")
+        return self.diff
+
+    def _rebuilt(self, variant: Any) -> State:
+        """This position under ``variant``: the start rebuilt with its rules, then the moves replayed by text."""
+        start = self.root_state.to_dict()
+        if isinstance(start.get("rules"), dict):
+            start["rules"] = variant.to_dict()
+        try:
+            st = self.game.state_from_dict(start)
+        except Exception as exc:  # noqa: BLE001 - a variant that the position itself contradicts
+            if self.scenario is not None:
+                raise WidgetError(_short(f"the start cannot be rebuilt under the variant: {exc}")) from None
+            st = self.game.new_initial_state(variant, seed=self.seed)  # a new game's start under the variant
+        path = []
+        n = self.node
+        while n.parent is not None:
+            path.append(n)
+            n = n.parent
+        for i, n in enumerate(reversed(path), start=1):
+            try:
+                st.apply_action(st.string_to_action(n.text))
+            except (IllegalAction, ValueError) as exc:
+                raise WidgetError(_short(f"under the variant move {i} ({n.text}) is not legal: {exc}")) from None
+        return st
+
+    # ------------------------------------------------------------------ what the page shows
+    def result_text(self) -> str:
+        st = self.state
+        if not st.is_terminal():
+            return ""
+        w = st.winner()
+        kind = st.victory()
+        if w is None:
+            return f"{st.outcome()}" + (f" ({kind})" if kind else "")
+        team = self.info().teams[self.info().team_of(w)]
+        who = " & ".join(self.label(p) for p in team)
+        return f"{who} won" + (f" ({kind})" if kind else "")
+
+    def status(self) -> str:
+        """Turn, side to move, result, and the game's own facts from its ``summary()``."""
+        st = self.state
+        p = st.current_player()
+        parts = [f"{self.info().turn_word} {st.turn()}"]
+        if st.is_terminal():
+            parts.append(self.result_text())
+        else:
+            parts.append(f"{self.label(p)} to move" + (" (roll)" if p == CHANCE else ""))
+        summary = getattr(st, "summary", None)
+        if callable(summary):
+            try:
+                facts: list[str] = []
+                _flatten("", summary(), facts)
+                parts.extend(f for f in facts if not f.startswith(("to move", "turn ")))
+            except Exception:  # noqa: BLE001 - a status line must not break the board
+                pass
+        return " · ".join(parts)
+
+    def _previews(self, legal: list[Any], lit: dict[int, list[Any]]) -> dict[str, dict[str, Any]]:
+        """Effects of the action a lit cell would complete (when it completes exactly one)."""
+        out: dict[str, dict[str, Any]] = {}
+        n = len(self.selection) + 1
+        for cell, acts in lit.items():
+            if len(out) >= MAX_PREVIEWS:
+                break
+            complete = [a for a in acts if len(self._cells(a)) == n]
+            if len(complete) != 1 or len(acts) != 1:
+                continue
+            try:
+                eff = self.state.action_effects(complete[0]) or {}
+            except Exception:  # noqa: BLE001 - a preview is a help, never a failure
+                eff = {}
+            out[self.names[cell]] = {
+                "text": _short(str(eff.get("text") or self.state.action_to_string(complete[0])), 200),
+                "odds": {str(k): str(v) for k, v in (eff.get("odds") or {}).items()},
+                "removed": [self.names[c] for c in eff.get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)],
+                "ends": bool(eff.get("ends")),
+            }
+        return out
+
+    def _palette_cells(self, lit: dict[int, list[Any]]) -> list[str]:
+        """Empty lit cells where one click opens a palette of several actions (purchases next to a King or a
+        fortress): the page marks them with a blue cross, as big chess's rulebook marks purchase cells."""
+        n = len(self.selection) + 1
+        occupied = {g.cell for g in self.state.glyphs() if g.piece}
+        return [self.names[c] for c, acts in lit.items()
+                if c not in occupied and len(acts) > 1 and all(len(self._cells(a)) == n for a in acts)]
+
+    def view(self) -> dict[str, Any]:
+        """Everything the page draws, as JSON: glyphs, lit cells, previews, buttons, moves, status."""
+        st = self.state
+        pairs = self._legal_cells()
+        legal = [a for a, _ in pairs]
+        n = len(self.selection)
+        sel = tuple(self.selection)
+        lit: dict[int, list[Any]] = {}
+        for a, cells in pairs:
+            if len(cells) > n and cells[:n] == sel:
+                lit.setdefault(cells[n], []).append(a)
+        glyphs = []
+        for g in st.glyphs():
+            glyphs.append({"cell": self.names[g.cell], "terrain": g.terrain, "piece": g.piece, "owner": g.owner,
+                           "badges": list(g.badges)[:4], "facing": g.facing, "marks": list(g.marks)[:4]})
+        buttons = []
+        for i, a in enumerate(self.buttons()):
+            text = st.action_to_string(a)
+            hint = ""
+            if i < MAX_BUTTON_PREVIEWS:
+                try:
+                    hint = str((st.action_effects(a) or {}).get("text") or "")
+                except Exception:  # noqa: BLE001
+                    hint = ""
+            buttons.append({"index": i, "text": text, "hint": _short(hint, 200)})
+        _group(buttons)
+        rows = []
+        for node, depth in self.tree.rows()[-MOVES_SHOWN:]:
+            rows.append({"id": node.id, "text": node.text, "depth": depth, "chance": node.effects.get("player") == CHANCE,
+                         "player": self.label(node.effects.get("player", 0)), "current": node is self.node})
+        heat: dict[str, float] = {}
+        if self.heat_layer:
+            try:
+                raw = st.heat(self.heat_layer, self.heat_player)
+                top = max((abs(v) for v in raw.values()), default=0.0) or 1.0
+                heat = {self.names[c]: round(v / top, 3) for c, v in raw.items() if 0 <= c < len(self.names)}
+            except Exception as exc:  # noqa: BLE001
+                self.message, self.level = _short(f"heat {self.heat_layer}: {exc}"), "warn"
+        info = self.info()
+        p = st.current_player()
+        return {
+            "game": self.game.name, "title": self.game.title, "status": self.status(),
+            "to_move": self.label(p), "to_move_index": p, "chance": p == CHANCE, "over": st.is_terminal(),
+            "glyphs": glyphs, "lit": [self.names[c] for c in lit], "selection": [self.names[c] for c in self.selection],
+            "previews": self._previews(legal, lit), "buy_cells": self._palette_cells(lit), "buttons": buttons, "moves": rows,
+            "message": self.message, "level": self.level, "heat": heat, "heat_layer": self.heat_layer,
+            "heat_player": self.heat_player, "diff": self.diff, "evaluation": self.evaluation,
+            "agents": {self.label(k): v for k, v in self.agents.items()}, "auto_roll": self.auto_roll,
+            "check": self.check_text(), "scenario": self.scenario_name,
+            "players": list(info.labels), "can_undo": self.node.parent is not None,
+            "can_redo": self.node.next() is not None, "rules": self.rules.label(),
+        }
+
+    def geometry(self) -> dict[str, Any]:
+        """The layout once: each cell's polygon and centre, the legend and the seats' colours."""
+        cells = []
+        for c in self.layout.cells:
+            pts = self.layout.polygon(c)
+            cells.append({"name": c.name, "x": round(c.x, 3), "y": round(c.y, 3),
+                          "points": " ".join(f"{x:.3f},{y:.3f}" for x, y in pts)})
+        xs = [float(p.split(",")[0]) for c in cells for p in c["points"].split()]
+        ys = [float(p.split(",")[1]) for c in cells for p in c["points"].split()]
+        pad = self.layout.size * 0.3
+        colours = player_colours(self.info().num_players)
+        return {
+            "shape": self.layout.shape, "size": self.layout.size, "cells": cells,
+            "viewbox": [min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad],
+            "legend": [{"cls": cls, "colour": colour, "words": words} for cls, colour, words in self.game.legend],
+            "colours": colours, "inks": [ink_of(c) for c in colours], "players": list(self.info().labels),
+            "heat_layers": list(self.game.heat_layers),
+        }
