@@ -22,7 +22,7 @@ from typing import Any
 
 from workbench.core.protocol import CHANCE, GameDef, IllegalAction, State
 
-from .controller import SCENARIO_ROOT, WidgetError, _short, _title_of, _verdict_of, capped_agent_spec
+from .controller import SCENARIO_ROOT, WidgetError, _entry, _short, _verdict_of, capped_agent_spec
 from .tree import VariationTree
 
 MAX_CHOICES = 400  # buttons for one click sequence (big chess: 30 cards x 8 facings at a cell)
@@ -431,7 +431,8 @@ class GameBoardController:
     def catalog(self) -> list[dict[str, Any]]:
         """The picker's rows: file name (relative to the game's folder), title and verdict."""
         folder = SCENARIO_ROOT / (self.game.scenario_folder or self.game.name)
-        return [{"name": str(p.relative_to(folder)), "title": _title_of(p), "verdict": _verdict_of(p)}
+        return [{"name": str(p.relative_to(folder)), "title": (_entry(p) or {"title": p.stem})["title"],
+                 "verdict": _verdict_of(p)}
                 for p in self.scenario_files()]
 
     def pick_scenario(self, name: str) -> None:
