@@ -5,6 +5,7 @@ the template's CDN links are the ones Voila's lab template really has."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 from pathlib import Path
 
 import pytest
@@ -35,7 +36,9 @@ def test_the_cap_and_the_unconnected_timeout(tmp_path, monkeypatch):
         await km.shutdown_all()
         return err.value.status_code, alive, after, kept
 
-    code, alive, after, kept = asyncio.run(scenario())
+    # in its own thread: an earlier test (Playwright's sync API) may leave an event loop running here
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        code, alive, after, kept = pool.submit(asyncio.run, scenario()).result()
     assert (code, alive, after, kept) == (503, 1, 0, 1)
 
 
