@@ -130,10 +130,11 @@ def play_native(spec: Any) -> Any:
         n_legal = list(out["n_legal"])
         if spec.events:
             first = start.moves_played
+            cell_names = {c.id: c.name for c in game.layout(rules).cells}  # events name cells, as the Python path
             for i, a in enumerate(out["actions"]):
                 side, top, ap = out["sides"][i], out["tops"][i], out["ap_before"][i]
                 kind = act.decode(a)[0]
-                fired = ",".join(r if c is None else f"{r}@{c}" for r, _, c in out["fired"][i])
+                fired = ",".join(r if c is None else f"{r}@{cell_names.get(c, c)}" for r, _, c in out["fired"][i])
                 events.append({"game_id": spec.game_id, "ply": first + i + 1, "turn": out["turns"][i],
                                "side": info.players[side], "action": action_text(rules, a, side, top),
                                "n_legal": n_legal[i], "rules": fired, "action_kind": kind, "ap_before": ap,

@@ -13,7 +13,7 @@ from typing import Any
 from workbench.core.protocol import Glyph
 
 from . import actions as act
-from .deck import CODE_NAMES, FOREST, LETTERS, MOUNTAIN, PLAIN, VOID
+from .deck import CODE_NAMES, LETTERS, MOUNTAIN, PLAIN, VOID
 from .geometry import DISTANCE, NEIGHBOURS, NUM_HEXES, RAYS, WITHIN
 from .rules import DWARVES, FACTIONS, KINDS, RANGED, SIDES
 from .state import ACTIVATED, CAMP_CASTLE, CAMP_FLAG, CAMP_FREE, CASTLE, FRESH, CursedState
@@ -25,13 +25,11 @@ W_HP = 0.5  # one HP of a unit
 W_ATTACK = 0.25  # one point of a unit's attack
 W_THREAT_UNIT = 0.3  # an enemy unit one of ours can attack this turn or next
 W_THREAT_CASTLE = 1.0  # the enemy castle within reach of one of our units
-W_ADVANCE = 0.15  # a unit's progress along the walkable board toward the enemy castle (per step saved)
-ADVANCE_HORIZON = 12  # walking steps beyond which a unit earns no advance (and a unit with no route none)
+W_ADVANCE = 0.05  # a unit's progress toward the enemy castle (9 - distance)
 W_AP = 0.2  # AP the side to move still has (tempo)
-W_HANG = 0.5  # share of a unit's value lost when the side to move could destroy it (a one-ply agent's lookahead)
 W_DECK = 0.02  # a tile left in the own deck (board-building options)
 W_DEPTH = 0.5  # a row of walkable board built out from the own camp, up to DEPTH_CAP rows (the midline)
-DEPTH_CAP = 7  # row 8 (or 2): next to the enemy's camp row, so a route across the board exists
+DEPTH_CAP = 4
 WIN = 1000.0
 
 
@@ -150,9 +148,6 @@ def evaluate(st: CursedState, player: int) -> float:
     score = [0.0, 0.0]
     units: list[list[int]] = [[], []]
     zones: list[set[int]] = [set(), set()]  # hexes within movement + reach of a unit of each side
-    mover = st.to_move if st.phase == "play" else -1
-    strike: list[dict[int, int]] = [{}, {}]  # hex -> the strongest attack of each side that can reach it
-    values: dict[int, float] = {}
     owner, kind, hp = st.owner, st.kind, st.hp
     table = st.units
     for h in range(NUM_HEXES):
@@ -161,18 +156,10 @@ def evaluate(st: CursedState, player: int) -> float:
             continue
         k = kind[h]
         f = st.factions[side]
-        value = W_UNIT + W_HP * hp[h] + W_ATTACK * table.attack[f][k]
-        score[side] += value
-        values[h] = value
+        score[side] += W_UNIT + W_HP * hp[h] + W_ATTACK * table.attack[f][k]
         radius = st.allowance(h) + (st.shot_range(h, side, k) if RANGED[k] else 1)
         units[side].append(h)
-        zone = WITHIN[min(16, max(0, radius))][h]
-        zones[side] |= zone
-        a = table.attack[f][k]
-        hits = strike[side]
-        for t in zone:
-            if hits.get(t, 0) < a:
-                hits[t] = a
+        zones[side] |= WITHIN[min(16, max(0, radius))][h]
     terrain_key = tuple(st.terrain)
     for side in (0, 1):
         s = (W_CASTLE * st.castle_hp[side] + W_DECK * len(st.decks[side])
@@ -180,63 +167,15 @@ def evaluate(st: CursedState, player: int) -> float:
                                        st.camps[side] is not None))
         ecastle = st.castle_of(1 - side)
         if ecastle >= 0:
-            walk = _walk_cached(terrain_key, ecastle, st.factions[side] == DWARVES)
-            for h in units[side]:
-                d = walk[h]
-                if d >= 0:
-                    if RANGED[kind[h]]:
-                        d = max(0, d - st.units.range[kind[h]] + 1)
-                    s += W_ADVANCE * max(0, ADVANCE_HORIZON - d)
+            dist = DISTANCE[ecastle]
+            s += sum(W_ADVANCE * (9 - dist[h]) for h in units[side])
             if ecastle in zones[side]:
                 s += W_THREAT_CASTLE
         s += W_THREAT_UNIT * sum(1 for e in units[1 - side] if e in zones[side])
         score[side] += s
-    if mover >= 0:
-        score[mover] += W_AP * st.ap
-    cover = st.cover
-    for side in (0, 1):  # units the enemy could destroy when it moves (forest cover taken off)
-        hits = strike[1 - side]
-        for h in units[side]:
-            if hits.get(h, 0) - (cover if st.terrain[h] == FOREST else 0) >= hp[h]:
-                score[side] -= W_HANG * values[h]
+    if st.phase == "play":
+        score[st.to_move] += W_AP * st.ap
     return round(score[player] - score[1 - player], 6)
-
-
-def walk_distance(st: CursedState, side: int) -> list[int]:
-    """Per hex: walking steps for a unit of ``side`` from there to a hex next to the enemy castle (-1: no route).
-
-    Units are ignored (they move), terrain is not: void, castles and (but for dwarves) mountains are closed.
-    This is the evaluation's *board reach*: it rewards units for getting closer along the board that exists,
-    and a tile for opening or shortening a route, where a straight-line distance would pull units into void.
-    """
-    castle = st.castle_of(1 - side)
-    if castle < 0:
-        return [-1] * NUM_HEXES
-    return list(_walk_cached(tuple(st.terrain), castle, st.factions[side] == DWARVES))
-
-
-@lru_cache(maxsize=8192)
-def _walk_cached(terrain: tuple[int, ...], castle: int, dwarf: bool) -> tuple[int, ...]:
-    """``walk_distance`` on the terrain alone: breadth-first from the castle's walkable neighbours."""
-    dist = [-1] * NUM_HEXES
-
-    def walkable(t: int) -> bool:
-        return not (t == VOID or t == CASTLE or (t == MOUNTAIN and not dwarf))
-
-    frontier = [n for n in NEIGHBOURS[castle] if walkable(terrain[n])]
-    for n in frontier:
-        dist[n] = 0
-    d = 0
-    while frontier:
-        d += 1
-        nxt = []
-        for cur in frontier:
-            for n in NEIGHBOURS[cur]:
-                if dist[n] < 0 and walkable(terrain[n]):
-                    dist[n] = d
-                    nxt.append(n)
-        frontier = nxt
-    return tuple(dist)
 
 
 def board_depth(st: CursedState, side: int, cap: int = DEPTH_CAP) -> int:
