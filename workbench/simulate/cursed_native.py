@@ -152,9 +152,9 @@ def play_native(spec: Any) -> Any:
         for rule, counts in state.counters().items():
             for i, name in enumerate(info.players):
                 row[f"rule_{rule}_{name}"] = int(counts[i]) if i < len(counts) else 0
-        from .protocol_play import _cell_value
+        from .protocol_play import game_extras
 
-        row.update({k: _cell_value(v) for k, v in game.game_row(state).items()})
+        row.update(game_extras(game, state, row))
     except Exception as exc:  # noqa: BLE001 - a failing game is data, the batch goes on
         where = f" at action {state.move_number()}" if state is not None else ""
         tb = traceback.extract_tb(exc.__traceback__)[-1]

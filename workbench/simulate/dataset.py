@@ -200,6 +200,22 @@ def _write_atomic(table: pa.Table, directory: Path, name: str, run: str | None =
     return final
 
 
+def _typed(rows: list[dict[str, Any]], schema: pa.Schema | None) -> pa.Table:
+    """Rows as a table: TerraFeud's fixed schema, or another game's inferred one with no ``null`` column.
+
+    A column that is empty in one part (no errors, no winner yet) would be typed null there and clash
+    with the next part's type when a reader such as ``pandas.read_parquet`` unifies the folder; it is
+    stored as text instead (whole-number columns with no value stay readable as text too).
+    """
+    table = pa.Table.from_pylist(rows, schema=schema)
+    if schema is not None:
+        return table
+    for i, field in enumerate(table.schema):
+        if pa.types.is_null(field.type):
+            table = table.set_column(i, pa.field(field.name, pa.string()), table.column(i).cast(pa.string()))
+    return table
+
+
 class PartWriter:
     """Appends finished games to the output dataset in whole, atomically renamed part files.
 
@@ -239,8 +255,8 @@ class PartWriter:
             return
         name = f"part-{self._run}-{self._n:05d}.parquet"
         if self.events_out is not None:
-            _write_atomic(pa.Table.from_pylist(self._events, schema=self.events_schema), self.events_out, name, self.run)
-        _write_atomic(pa.Table.from_pylist(self._rows, schema=self.schema), self.out, name, self.run)
+            _write_atomic(_typed(self._events, self.events_schema), self.events_out, name, self.run)
+        _write_atomic(_typed(self._rows, self.schema), self.out, name, self.run)
         self._n += 1
         self.written += len(self._rows)
         self._rows, self._events = [], []

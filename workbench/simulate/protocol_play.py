@@ -173,6 +173,20 @@ def _cell_value(value: Any) -> Any:
     return format_value(value)
 
 
+GENERIC_COLUMNS = frozenset({"game_id", "game", "cell", "rules", "players", "teams", "seed", "winner", "winner_team",
+                             "outcome", "victory", "plies", "turns", "max_plies", "seconds", "error", "engine"})
+
+
+def game_extras(game: Any, state: Any, row: dict[str, Any]) -> dict[str, Any]:
+    """The game's own columns (``GameDef.game_row``); one that shares a generic column's name keeps the
+    generic meaning there and is stored as ``<name>_<game's word>`` (big chess's team text: ``winner_team_name``)."""
+    out = {}
+    for k, v in game.game_row(state).items():
+        key = f"{k}_name" if k in GENERIC_COLUMNS and k in row else k
+        out[key] = _cell_value(v)
+    return out
+
+
 def base_row(spec: Any, game: Any, rules: Rules) -> dict[str, Any]:
     """The row every game of ``spec`` starts with (an error row keeps these columns)."""
     info = game.info(rules)
@@ -190,7 +204,7 @@ def base_row(spec: Any, game: Any, rules: Rules) -> dict[str, Any]:
         row[f"agent_{name}"] = agents[i]
     if info.num_players == 2:
         row["white_agent"], row["black_agent"] = agents[0], agents[1]
-    row.update({"seed": spec.seed, "winner": "none", "winner_team": None, "outcome": "unfinished",
+    row.update({"seed": spec.seed, "winner": "none", "winner_team": -1, "outcome": "unfinished",
                 "victory": "unfinished", "plies": 0, "turns": 0, "max_plies": spec.max_plies, "seconds": 0.0,
                 "error": None, "engine": "python", "mean_branching": 0.0, "decision_share": 0.0})
     return row
@@ -260,7 +274,7 @@ def play_protocol_game(spec: Any) -> Any:
         for rule, counts in state.counters().items():
             for i, name in enumerate(info.players):
                 row[f"rule_{rule}_{name}"] = int(counts[i]) if i < len(counts) else 0
-        row.update({k: _cell_value(v) for k, v in game.game_row(state).items()})
+        row.update(game_extras(game, state, row))
     except Exception as exc:  # noqa: BLE001 - a failing game is data, the batch goes on
         where = f" at action {state.move_number()}" if state is not None else ""
         tb = traceback.extract_tb(exc.__traceback__)[-1]
