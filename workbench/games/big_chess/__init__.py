@@ -19,7 +19,7 @@ from .boards import LETTERS, BoardError, make_board
 from .cards import Card, card_rows, render_pattern, starter_cards
 from .context import Context, context_for
 from .geometry import FACING_INDEX, FACING_NAMES
-from .rules import SPEC
+from .rules import ARMY_PLAN, SPEC
 from .scenario import BigChessScenario, dump_scenario_text
 from .state import COUNTER_WORDS, COUNTERS, BigChessState, Piece
 
@@ -87,7 +87,12 @@ class BigChess(GameDef):
 
     def new_initial_state(self, rules: Rules | Mapping[str, Any] | None = None, seed: int = 0,
                           cards: Any = None) -> BigChessState:
-        """The setup phase on the rules' board (every treasury = ``king_cost``), or the army start."""
+        """The setup phase on the rules' board (every treasury = ``king_cost``), the army start, or deployed.
+
+        ``start=deployed`` plays every player's setup by ``deploy_plan`` (``setup_armies``) and then
+        forgets those actions: the game begins in the play phase, as ``army`` does, on any board and
+        teams, so batches, benchmarks and OpenSpiel skip thousands of placement choices per player.
+        """
         rules = rules if isinstance(rules, Rules) else self.rules(rules)
         ctx = context_for(rules, cards_data=cards)
         st = BigChessState(ctx)
@@ -109,6 +114,13 @@ class BigChess(GameDef):
                 st.treasury[p] = max(0, rules["king_cost"] - spent)
             st.ready = set(range(len(ctx.players)))
             st._maybe_start_play()
+        elif rules["start"] == "deployed":
+            setup_armies(st, rules["deploy_plan"])
+            st._history.clear()
+            st.log.clear()
+            st.moves = 0
+            st._fired = []
+            st.counts = {k: [0] * len(v) for k, v in st.counts.items()}
         return st
 
     def state_from_dict(self, data: Mapping[str, Any]) -> BigChessState:
@@ -325,10 +337,6 @@ class BigChess(GameDef):
 
 
 GAME = BigChess()
-
-
-ARMY_PLAN = ("rook", "knight", "lbishop", "infantry", "infantry", "infantry", "rook", "knight", "lbishop", "infantry",
-             "infantry", "infantry")
 
 
 def setup_armies(state: BigChessState, plan: Sequence[str] = ARMY_PLAN) -> BigChessState:

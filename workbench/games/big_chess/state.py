@@ -1209,22 +1209,39 @@ class BigChessState(State):
         return {}
 
     def evaluate(self, player: int) -> float:
-        """Team material: (own team's piece costs + trophies + treasury + 1000 per King) minus the best other
-        team's; +-1e6 when finished. Units: treasury (the game's own money)."""
+        """Team material in infantry units (cost 10 = 1): own team minus the best other team; +-1e6 when finished.
+
+        Material is what is on the board at its current cost, a King counting 1000 (so a King strike
+        outranks any gain), plus treasury and trophies at 0.9: money not yet on the board is worth a
+        little less than the piece it buys, so a one-ply player spends it (a purchase, a level, a
+        promotion gains) instead of idling, and a Prince buy gains the piece and the enemy's loss. In
+        the setup phase a vector piece facing its zone's facing gains 0.02 and a ready player 0.01
+        (less than any placement's tenth of its cost), so a one-ply player places the costliest pieces
+        it can pay, turns its pawns forward, and ends its setup when nothing more fits.
+        """
         ctx = self.ctx
         if self.result == "win":
             return 1e6 if ctx.team_of[player] == self.winner_team else -1e6
         if self.result == "draw":
             return 0.0
+        team_of = ctx.team_of
         per_team = [0.0] * len(ctx.team_members)
         for p in range(len(ctx.players)):
             if p not in self.out:
-                per_team[ctx.team_of[p]] += self.treasury[p]
+                per_team[team_of[p]] += 0.9 * self.treasury[p]
+        is_king = ctx.is_king
         for pc in self.pieces.values():
-            per_team[ctx.team_of[pc.owner]] += pc.cost + pc.trophies + (1000 if ctx.is_king[pc.card] else 0)
-        mine = ctx.team_of[player]
+            per_team[team_of[pc.owner]] += (1000 if is_king[pc.card] else pc.cost) + 0.9 * pc.trophies
+        if self.phase == "setup":
+            for p in self.ready:
+                per_team[team_of[p]] += 0.1
+            facing = ctx.board.facing
+            for pc in self.pieces.values():
+                if ctx.cards[pc.card].vector and pc.facing == facing.get(ctx.players[pc.owner], -1):
+                    per_team[team_of[pc.owner]] += 0.2
+        mine = team_of[player]
         others = [v for i, v in enumerate(per_team) if i != mine]
-        return per_team[mine] - (max(others) if others else 0.0)
+        return (per_team[mine] - (max(others) if others else 0.0)) / 10.0
 
     def action_priority(self, action: Any) -> int:
         """Removals first (by the victim's cost), then promotions, purchases, moves; activations last."""
