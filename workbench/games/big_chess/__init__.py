@@ -289,8 +289,9 @@ class BigChess(GameDef):
         ctx = state.ctx
         pl = ctx.players
         r = state.returns()
+        # winner_team stays the tools' team index (ladder, balance); the team's letters are winning_team
         row: dict[str, Any] = {"victory": state.victory(), "turns": state.turn_no, "quiet": state.quiet,
-                               "winner_team": None if state.winner_team is None else ctx.team_text[state.winner_team],
+                               "winning_team": None if state.winner_team is None else ctx.team_text[state.winner_team],
                                "teams": ctx.teams_text}
         for p, letter in enumerate(pl):
             row[f"result_{letter}"] = r[p]
@@ -298,8 +299,11 @@ class BigChess(GameDef):
             row[f"out_{letter}"] = p in state.out
         for t, text in enumerate(ctx.team_text):
             row[f"team_result_{text}"] = r[ctx.team_members[t][0]]
-        for key, counts in sorted(state.buys.items()):
-            row[f"buys_{key}"] = sum(counts)
+        for card in ctx.cards:  # every buyable card, 0 included: "never bought" needs the zeros
+            if card.buyable:
+                row[f"buys_{card.key}"] = sum(state.buys.get(card.key, ()))
+        for p, letter in enumerate(pl):
+            row[f"trophies_{letter}"] = sum(pc.trophies for pc in state.pieces.values() if pc.owner == p)
         for name in ("veterancy", "promotion", "prince_buy", "shadow_strike", "jester_block", "king_loss_strike",
                      "king_loss_take", "king_loss_area", "king_loss_altar", "succession", "purchase", "transformation"):
             row[name] = sum(state.counts[name])
@@ -322,8 +326,9 @@ class BigChess(GameDef):
         elif d and kind in ("buy", "transform"):
             piece = state.ctx.cards[d[1]].key
         row = {"kind": kind, "piece": piece, "turn": state.turn_no, "promotion": "=" in str(action)}
-        for p, letter in enumerate(state.ctx.players):
+        for p, letter in enumerate(state.ctx.players):  # the treasury and trophy curves
             row[f"treasury_{letter}"] = state.treasury[p]
+            row[f"trophies_{letter}"] = sum(pc.trophies for pc in state.pieces.values() if pc.owner == p)
         return row
 
     def rule_words(self) -> dict[str, str]:

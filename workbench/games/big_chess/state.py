@@ -113,6 +113,7 @@ class BigChessState(State):
         self._sorted: list[str] | None = None
         self._jesters = False
         self._att: list[bool] = []
+        self._changed = False
 
     # ------------------------------------------------------------------ snapshots
     def _snapshot(self) -> tuple[Any, ...]:
@@ -149,6 +150,7 @@ class BigChessState(State):
         other.log = list(self.log)
         other._restore(self._snapshot())
         other._att = []
+        other._changed = False
         other.start_data = self.start_data
         other.seed = self.seed
         other._history = list(self._history)
@@ -834,6 +836,7 @@ class BigChessState(State):
 
     def _remove(self, c: int, cause: str) -> Piece:
         pc = self.pieces.pop(c)
+        self._changed = True
         if self.shadows:
             for sh in [sh for sh, pcell in self.shadows.items() if pcell == c]:
                 del self.shadows[sh]
@@ -882,7 +885,9 @@ class BigChessState(State):
     def _do_turn(self, d: tuple[Any, ...]) -> None:
         ctx = self.ctx
         P = self.to_move
-        before = self._material()
+        # the material (owner, card multiset, B46) changes iff a piece is removed, added, bought by a
+        # Prince, promoted, transformed or succeeds: those steps set the flag (cheaper than two Counters)
+        self._changed = False
         self._kings_lost: list[tuple[int, str]] = []
         self._jesters = any(ctx.is_jester[pc.card] and pc.moved for pc in self.pieces.values())
         blocked = sum(1 for c, pc in self.pieces.items() if pc.owner == P and self._blockers(c, pc)) if self._jesters else 0
@@ -920,6 +925,7 @@ class BigChessState(State):
                                            pc.travelled)
                 for sh in [sh for sh, pcell in self.shadows.items() if pcell == final]:
                     del self.shadows[sh]
+                self._changed = True
                 self._count("promotion", P, final)
             elif final is not None and kind == "move" and d[4]:
                 mid = ((ctx.y[s] + ctx.y[c]) // 2) * ctx.W + (ctx.x[s] + ctx.x[c]) // 2
@@ -963,12 +969,14 @@ class BigChessState(State):
             self.treasury[P] -= ctx.cost[k]
             self.shadows.pop(c, None)
             self.pieces[c] = Piece(P, k, f if ctx.cards[k].vector else 0, 0, ctx.cost[k], 0, False, 0)
+            self._changed = True
             self._count("purchase", P, c)
             self.buys.setdefault(ctx.cards[k].key, [0] * len(ctx.players))[P] += 1
         elif kind == "transform":
             _, k, c, f, price = d
             self.treasury[P] -= price
             self.pieces[c] = Piece(P, k, f, 0, ctx.cost[k], 0, False, 0)
+            self._changed = True
             self._count("transformation", P, c)
             self.buys.setdefault(ctx.cards[k].key, [0] * len(ctx.players))[P] += 1
         elif kind == "pbuy":
@@ -978,15 +986,16 @@ class BigChessState(State):
             if ctx.rules["prince_buy_to_owner"]:
                 self.treasury[t.owner] += t.cost
             self.pieces[c] = t._replace(owner=P)
+            self._changed = True
             for sh in [sh for sh, pcell in self.shadows.items() if pcell == c]:
                 del self.shadows[sh]
             self._lock(P, t.owner)
             self._count("prince_buy", P, c)
         else:
             self._count("pass", P)
-        self._after_turn(P, before)
+        self._after_turn(P)
 
-    def _after_turn(self, P: int, before: Counter[tuple[int, int]]) -> None:
+    def _after_turn(self, P: int) -> None:
         ctx = self.ctx
         self.protected.discard(P)
         done: set[int] = set()
@@ -1000,11 +1009,12 @@ class BigChessState(State):
                 c = princes[0]
                 pr = self.pieces[c]
                 self.pieces[c] = Piece(owner, ctx.king, 0, 0, ctx.rules["king_cost"], 0, pr.moved, pr.travelled)
+                self._changed = True
                 self._count("succession", owner, c)
             elif self._king_cell(owner) is None:
                 self._eliminate(owner)
         self._kings_lost = []
-        if self._material() != before:
+        if self._changed:
             self.quiet = 0
         else:
             self.quiet += 1
@@ -1039,6 +1049,7 @@ class BigChessState(State):
         return False
 
     def _eliminate(self, p: int) -> None:
+        self._changed = True
         for c in [c for c, pc in self.pieces.items() if pc.owner == p]:
             del self.pieces[c]
         for sh in [sh for sh, pcell in self.shadows.items() if pcell not in self.pieces]:
