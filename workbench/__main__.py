@@ -15,6 +15,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "ladder": ("workbench.agents.ladder", "main", "agent strength ladder"),
     "rules": ("workbench.engine.rules", "main", "every rule toggle and parameter: default, range, source (--game)"),
     "games": ("workbench.games.cli", "main", "the games: seats, teams, rules and scenario folders"),
+    "cards": ("workbench.games.big_chess.cli", "main", "big chess cards: cost (under --rules) and patterns per level"),
     "agentbench": ("workbench.agents.speed", "main", "agent speed: native vs Python games/s, balance batch, memory"),
 }
 
