@@ -331,6 +331,12 @@ class BigChess(GameDef):
             row[f"trophies_{letter}"] = sum(pc.trophies for pc in state.pieces.values() if pc.owner == p)
         return row
 
+    def report_sections(self, games: Any, events: Any) -> list[dict[str, Any]]:
+        """Results by seat and by team, and the piece economy (``economy.py``)."""
+        from .economy import report_sections
+
+        return report_sections(games, events)
+
     def rule_words(self) -> dict[str, str]:
         """Counter name -> words."""
         return {k: COUNTER_WORDS[k] for k in COUNTERS}
