@@ -16,6 +16,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "rules": ("workbench.games.terrafeud.engine.rules", "main", "every rule toggle and parameter: default, range, source (--game)"),
     "games": ("workbench.games.cli", "main", "the games: seats, teams, rules and scenario folders"),
     "tune": ("workbench.tune.cli", "main", "search a rule space for the fairest, most decisive variant (racing, optuna)"),
+    "cards": ("workbench.games.big_chess.cli", "main", "big chess cards: cost (under --rules) and patterns per level"),
     "agentbench": ("workbench.agents.speed", "main", "agent speed: native vs Python games/s, balance batch, memory"),
 }
 

@@ -24,6 +24,15 @@ from .base import Agent, check_param
 WIN = 1_000_000.0  # a won position outranks any evaluation
 
 
+def own_actions(state: State) -> list[Any]:
+    """The legal actions of the player to move, its own only.
+
+    A simultaneous phase (big chess's setup, B37) lists every unready player's actions in
+    ``legal_actions()``; an agent seated at ``current_player()`` must not play another seat's.
+    """
+    return state.legal_actions(state.current_player())
+
+
 def _teams(state: State, info: Any) -> list[int]:
     return [info.team_of(p) for p in range(info.num_players)]
 
@@ -51,7 +60,7 @@ class ProtocolAgent(Agent):
         return state.view(state.current_player(), self.rng.randrange(2**31))
 
     def _legal(self, state: State) -> list[Any]:
-        acts = state.legal_actions()
+        acts = own_actions(state)
         if not acts:
             raise ValueError(f"{self.name}: no action to choose (player {state.current_player()}, game over or chance)")
         return acts
@@ -209,7 +218,7 @@ class GenericAlphaBeta(ProtocolAgent):
             return _leaf(state, self._me, self._teams)
         maximise = self._teams[player] == self._teams[self._me]
         best = -math.inf if maximise else math.inf
-        for action in self._ordered(state, state.legal_actions()):
+        for action in self._ordered(state, own_actions(state)):
             state.apply_action(action)
             try:
                 v = self._value(state, depth - 1, alpha, beta, budget)
@@ -303,7 +312,7 @@ class GenericMCTS(ProtocolAgent):
                 self._sample_chance(sim)
                 if sim.is_terminal():
                     break
-                legal = sim.legal_actions()
+                legal = own_actions(sim)
                 known = {ch.action for ch in node.children}
                 fresh = [a for a in legal if a not in known]  # after a chance node, what is legal may change
                 if fresh:
@@ -326,7 +335,7 @@ class GenericMCTS(ProtocolAgent):
                 self._sample_chance(sim)
                 if sim.is_terminal():
                     break
-                sim.apply_action(self.rng.choice(sim.legal_actions()))
+                sim.apply_action(self.rng.choice(own_actions(sim)))
             rewards = self._rewards(sim, n)
             for nd in path:
                 nd.visits += 1

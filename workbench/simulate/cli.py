@@ -164,10 +164,16 @@ def main(argv: list[str] | None = None) -> int:
     games = result[0] if isinstance(result, tuple) else result
     dt = time.perf_counter() - t0
     print(f"{len(games)} games in {args.out} ({dt:.1f} s this run)")
+    if "players" in games.columns and len(games):  # the batch's seats (the rules may change them: teams, board)
+        seats = tuple(str(games["players"].iloc[0]).split(","))
     seat_names = list(seats) if len(seats) <= 4 else list(seats[:2])
+    # a seat wins when its team wins (score_<seat> > 0); the winner column names only a team's first seat
+    won = {n: (games[f"score_{n}"] > 0) if f"score_{n}" in games.columns else (games["winner"] == n)
+           for n in seat_names}
+    games = games.assign(**{f"_won_{n}": w for n, w in won.items()})
     summary = games.groupby("cell", sort=False).agg(
         games=("game_id", "size"),
-        **{name: ("winner", lambda w, n=name: (w == n).mean()) for name in seat_names},
+        **{name: (f"_won_{name}", "mean") for name in seat_names},
         unfinished=("victory", lambda v: (v == "unfinished").mean()),
         errors=("victory", lambda v: (v == "error").sum()),
         plies=("plies", "mean"),

@@ -250,7 +250,7 @@ def play_protocol_game(spec: Any) -> Any:
                 action = sample_outcome(state.chance_outcomes(), chance_rng)
                 n = 0
             else:
-                n = len(state.legal_actions())
+                n = len(state.legal_actions(player))  # its own (a simultaneous phase lists every seat's)
                 action = agents[player].select_action(state)
                 n_legal.append(n)
             if spec.events:

@@ -30,7 +30,7 @@ def _state():  # noqa: ANN202
 def test_registry_and_info() -> None:
     assert get("big-chess") is GAME and get("big_chess") is GAME
     assert GAME.info().players == ("a", "b") and GAME.info().teams == ((0,), (1,))
-    assert GAME.spec["cost_knight"].default is None
+    assert GAME.spec["cost_knight"].default == 30 and GAME.rules("cost_knight=card")["cost_knight"] == 30
 
 
 def test_glyphs_heat_and_evaluation() -> None:

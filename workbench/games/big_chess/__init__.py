@@ -19,7 +19,7 @@ from .boards import LETTERS, BoardError, make_board
 from .cards import Card, card_rows, render_pattern, starter_cards
 from .context import Context, context_for
 from .geometry import FACING_INDEX, FACING_NAMES
-from .rules import SPEC
+from .rules import ARMY_PLAN, SPEC
 from .scenario import BigChessScenario, dump_scenario_text
 from .state import COUNTER_WORDS, COUNTERS, BigChessState, Piece
 
@@ -87,7 +87,12 @@ class BigChess(GameDef):
 
     def new_initial_state(self, rules: Rules | Mapping[str, Any] | None = None, seed: int = 0,
                           cards: Any = None) -> BigChessState:
-        """The setup phase on the rules' board (every treasury = ``king_cost``), or the army start."""
+        """The setup phase on the rules' board (every treasury = ``king_cost``), the army start, or deployed.
+
+        ``start=deployed`` plays every player's setup by ``deploy_plan`` (``setup_armies``) and then
+        forgets those actions: the game begins in the play phase, as ``army`` does, on any board and
+        teams, so batches, benchmarks and OpenSpiel skip thousands of placement choices per player.
+        """
         rules = rules if isinstance(rules, Rules) else self.rules(rules)
         ctx = context_for(rules, cards_data=cards)
         st = BigChessState(ctx)
@@ -109,6 +114,13 @@ class BigChess(GameDef):
                 st.treasury[p] = max(0, rules["king_cost"] - spent)
             st.ready = set(range(len(ctx.players)))
             st._maybe_start_play()
+        elif rules["start"] == "deployed":
+            setup_armies(st, rules["deploy_plan"])
+            st._history.clear()
+            st.log.clear()
+            st.moves = 0
+            st._fired = []
+            st.counts = {k: [0] * len(v) for k, v in st.counts.items()}
         return st
 
     def state_from_dict(self, data: Mapping[str, Any]) -> BigChessState:
@@ -277,8 +289,9 @@ class BigChess(GameDef):
         ctx = state.ctx
         pl = ctx.players
         r = state.returns()
+        # winner_team stays the tools' team index (ladder, balance); the team's letters are winning_team
         row: dict[str, Any] = {"victory": state.victory(), "turns": state.turn_no, "quiet": state.quiet,
-                               "winner_team": None if state.winner_team is None else ctx.team_text[state.winner_team],
+                               "winning_team": None if state.winner_team is None else ctx.team_text[state.winner_team],
                                "teams": ctx.teams_text}
         for p, letter in enumerate(pl):
             row[f"result_{letter}"] = r[p]
@@ -286,8 +299,11 @@ class BigChess(GameDef):
             row[f"out_{letter}"] = p in state.out
         for t, text in enumerate(ctx.team_text):
             row[f"team_result_{text}"] = r[ctx.team_members[t][0]]
-        for key, counts in sorted(state.buys.items()):
-            row[f"buys_{key}"] = sum(counts)
+        for card in ctx.cards:  # every buyable card, 0 included: "never bought" needs the zeros
+            if card.buyable:
+                row[f"buys_{card.key}"] = sum(state.buys.get(card.key, ()))
+        for p, letter in enumerate(pl):
+            row[f"trophies_{letter}"] = sum(pc.trophies for pc in state.pieces.values() if pc.owner == p)
         for name in ("veterancy", "promotion", "prince_buy", "shadow_strike", "jester_block", "king_loss_strike",
                      "king_loss_take", "king_loss_area", "king_loss_altar", "succession", "purchase", "transformation"):
             row[name] = sum(state.counts[name])
@@ -310,9 +326,16 @@ class BigChess(GameDef):
         elif d and kind in ("buy", "transform"):
             piece = state.ctx.cards[d[1]].key
         row = {"kind": kind, "piece": piece, "turn": state.turn_no, "promotion": "=" in str(action)}
-        for p, letter in enumerate(state.ctx.players):
+        for p, letter in enumerate(state.ctx.players):  # the treasury and trophy curves
             row[f"treasury_{letter}"] = state.treasury[p]
+            row[f"trophies_{letter}"] = sum(pc.trophies for pc in state.pieces.values() if pc.owner == p)
         return row
+
+    def report_sections(self, games: Any, events: Any) -> list[dict[str, Any]]:
+        """Results by seat and by team, and the piece economy (``economy.py``)."""
+        from .economy import report_sections
+
+        return report_sections(games, events)
 
     def rule_words(self) -> dict[str, str]:
         """Counter name -> words."""
@@ -325,10 +348,6 @@ class BigChess(GameDef):
 
 
 GAME = BigChess()
-
-
-ARMY_PLAN = ("rook", "knight", "lbishop", "infantry", "infantry", "infantry", "rook", "knight", "lbishop", "infantry",
-             "infantry", "infantry")
 
 
 def setup_armies(state: BigChessState, plan: Sequence[str] = ARMY_PLAN) -> BigChessState:

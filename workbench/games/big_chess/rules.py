@@ -1,9 +1,11 @@
 """The rules spec of big chess: every parameter and toggle of contract section 15, plus card costs.
 
-Card costs are rules too (``cost_knight=40``): one parameter per starter card, default ``card`` (the
-card file's own cost), so a designer grids over a piece's price with the same ``--rules``/``--grid``
-mechanism as any other parameter. Cross-field checks (``teams`` against the board, ``start: army``
-only on classic-2 ``a,b``, promotion targets) run in the spec's ``check``.
+Card costs are rules too (``cost_knight=40``): one ordinary int parameter per starter card whose
+default is the card file's cost (``card`` is accepted for it), so a designer grids or tunes a piece's
+price with the same ``--rules``/``--grid``/``--space`` mechanism as any other parameter. A card
+replaced by a scenario's own card keeps that card's cost. Cross-field checks (``teams`` against the
+board, ``start: army`` only on classic-2 ``a,b``, promotion targets, the deploy plan) run in the
+spec's ``check``. ``teams`` accepts ``/`` for ``,`` (game strings and ``--grid`` split on commas).
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from .boards import BoardError, board_names, named_board, parse_teams
 from .cards import MAX_LEVEL, starter_cards
 
 GAME_NAME = "big-chess"
+# army-2's cards (§14) in the order ``setup_armies`` places them: 270 of the 300 start treasury
+ARMY_PLAN = ("rook", "knight", "lbishop", "infantry", "infantry", "infantry", "rook", "knight", "lbishop", "infantry",
+             "infantry", "infantry")
 
 
 def _targets(value: Any) -> tuple[str, ...]:
@@ -61,25 +66,40 @@ def _teams(value: Any) -> str:
         return ""
     if not isinstance(value, str) or len(value) > 80:
         raise RulesError(f"parameter teams={value!r:.40}: must be a team string such as ab,cd")
-    return value.strip()
+    # OpenSpiel game strings and --grid values split on commas, so a team string travels as ab/cd
+    return value.strip().replace("/", ",")
 
 
-def _card_cost(name: str, high: int = 100000):
-    def parse(value: Any) -> int | None:
+def _card_cost(name: str, default: int, high: int = 100000):
+    """Parser of ``cost_<card>``/``income_<card>``: a whole number, ``card`` meaning the card file's own value."""
+    def parse(value: Any) -> int:
         if value is None or (isinstance(value, str) and value.strip().lower() in ("card", "none", "")):
-            return None
+            return default
         if isinstance(value, bool):
-            raise RulesError(f"parameter {name}={value}: must be a whole number 0..100000 or card")
+            raise RulesError(f"parameter {name}={value}: must be a whole number 0..{high} or card")
         try:
             n = int(value.strip()) if isinstance(value, str) else value
         except ValueError:
-            raise RulesError(f"parameter {name}={value!r:.40}: must be a whole number 0..100000 or card") from None
+            raise RulesError(f"parameter {name}={value!r:.40}: must be a whole number 0..{high} or card") from None
         if isinstance(n, float) and n.is_integer():
             n = int(n)
         if not isinstance(n, int) or not 0 <= n <= high:
             raise RulesError(f"parameter {name}={value!r:.40}: must be a whole number 0..{high} or card")
         return n
     return parse
+
+
+def _plan(value: Any) -> tuple[str, ...]:
+    """``deploy_plan``: card keys in placing order (``rook,knight,...``; ``/`` for ``,`` in game strings)."""
+    if isinstance(value, str):
+        items = [v.strip() for v in value.replace("/", ",").split(",") if v.strip()]
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        raise RulesError(f"parameter deploy_plan={value!r:.40}: must be a list of card keys")
+    if len(items) > 200 or not all(isinstance(v, str) and v.isalnum() and v.islower() for v in items):
+        raise RulesError(f"parameter deploy_plan={value!r:.40}: must be card keys such as rook,knight,infantry")
+    return tuple(items)
 
 
 def _check(values: dict[str, Any]) -> None:
@@ -96,6 +116,10 @@ def _check(values: dict[str, Any]) -> None:
         card = known.get(key)
         if card is not None and (not card.buyable or "pawn" in card.tags or "king" in card.tags):
             raise RulesError(f"parameter promotion_targets: {key} is not a buyable non-pawn card (B56)")
+    for key in values["deploy_plan"]:
+        card = known.get(key)
+        if card is None or not card.buyable:
+            raise RulesError(f"parameter deploy_plan: {key} is not a buyable card of the starter set")
 
 
 def _params() -> list[Param]:
@@ -117,8 +141,12 @@ def _params() -> list[Param]:
         Param("max_turns", "int", 1000, "draw after this turn action (0 = none)", "decided (B46)", 0, 100000),
         Param("quiet_limit", "int", 100, "draw after this many turn actions without a material change (0 = none)",
               "decided (B46)", 0, 100000),
-        Param("start", "choice", "setup", "setup phase on the board, or the classic army (classic-2 a,b only)",
-              "decided (§14)", choices=("setup", "army")),
+        Param("start", "choice", "setup", "setup phase on the board, the classic army (classic-2 a,b only), or "
+              "deployed: every player's setup played by deploy_plan, then play (any board; the tools' batch start)",
+              "decided (§14; deployed: tools)", choices=("setup", "army", "deployed")),
+        Param("deploy_plan", "text", ARMY_PLAN, "start=deployed: cards each player places in this order while "
+              "its treasury allows (King at the zone centre first, each card next to it, zone facing)",
+              "decided (tools; the plan of army-2)", custom=_plan),
         Param("board", "text", "classic-2", "the board file (data/boards)", "decided (§14)", custom=_board,
               grid_values=tuple(board_names())),
         Param("teams", "text", "", "team string of a new game (empty = the board's own: a,b / ab,cd)", "decided (B43)",
@@ -136,13 +164,14 @@ def _params() -> list[Param]:
     ]
     for card in starter_cards():
         if card.buyable:
-            p.append(Param(f"cost_{card.key}", "int", None, f"base cost of {card.key} (default: the card's {card.cost})",
-                           "decided (B14; card data)", 0, 100000, custom=_card_cost(f"cost_{card.key}")))
+            p.append(Param(f"cost_{card.key}", "int", card.cost, f"base cost of {card.key} (card: the card file's own)",
+                           "decided (B14; card data)", 0, 100000, custom=_card_cost(f"cost_{card.key}", card.cost)))
     for card in starter_cards():
         if card.income:
-            p.append(Param(f"income_{card.key}", "int", None,
-                           f"treasury per own {card.key} at the start of its owner's turn (default: the card's {card.income})",
-                           "decided (B13, B28; card data)", 0, 10000, custom=_card_cost(f"income_{card.key}", 10000)))
+            p.append(Param(f"income_{card.key}", "int", card.income,
+                           f"treasury per own {card.key} at the start of its owner's turn (card: the card file's own)",
+                           "decided (B13, B28; card data)", 0, 10000,
+                           custom=_card_cost(f"income_{card.key}", card.income, 10000)))
     return p
 
 

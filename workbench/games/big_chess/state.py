@@ -113,6 +113,7 @@ class BigChessState(State):
         self._sorted: list[str] | None = None
         self._jesters = False
         self._att: list[bool] = []
+        self._changed = False
 
     # ------------------------------------------------------------------ snapshots
     def _snapshot(self) -> tuple[Any, ...]:
@@ -149,6 +150,7 @@ class BigChessState(State):
         other.log = list(self.log)
         other._restore(self._snapshot())
         other._att = []
+        other._changed = False
         other.start_data = self.start_data
         other.seed = self.seed
         other._history = list(self._history)
@@ -851,6 +853,7 @@ class BigChessState(State):
 
     def _remove(self, c: int, cause: str) -> Piece:
         pc = self.pieces.pop(c)
+        self._changed = True
         if self.shadows:
             for sh in [sh for sh, pcell in self.shadows.items() if pcell == c]:
                 del self.shadows[sh]
@@ -899,7 +902,9 @@ class BigChessState(State):
     def _do_turn(self, d: tuple[Any, ...]) -> None:
         ctx = self.ctx
         P = self.to_move
-        before = self._material()
+        # the material (owner, card multiset, B46) changes iff a piece is removed, added, bought by a
+        # Prince, promoted, transformed or succeeds: those steps set the flag (cheaper than two Counters)
+        self._changed = False
         self._kings_lost: list[tuple[int, str]] = []
         self._jesters = any(ctx.is_jester[pc.card] and pc.moved for pc in self.pieces.values())
         blocked = sum(1 for c, pc in self.pieces.items() if pc.owner == P and self._blockers(c, pc)) if self._jesters else 0
@@ -937,6 +942,7 @@ class BigChessState(State):
                                            pc.travelled)
                 for sh in [sh for sh, pcell in self.shadows.items() if pcell == final]:
                     del self.shadows[sh]
+                self._changed = True
                 self._count("promotion", P, final)
             elif final is not None and kind == "move" and d[4]:
                 mid = ((ctx.y[s] + ctx.y[c]) // 2) * ctx.W + (ctx.x[s] + ctx.x[c]) // 2
@@ -980,12 +986,14 @@ class BigChessState(State):
             self.treasury[P] -= ctx.cost[k]
             self.shadows.pop(c, None)
             self.pieces[c] = Piece(P, k, f if ctx.cards[k].vector else 0, 0, ctx.cost[k], 0, False, 0)
+            self._changed = True
             self._count("purchase", P, c)
             self.buys.setdefault(ctx.cards[k].key, [0] * len(ctx.players))[P] += 1
         elif kind == "transform":
             _, k, c, f, price = d
             self.treasury[P] -= price
             self.pieces[c] = Piece(P, k, f, 0, ctx.cost[k], 0, False, 0)
+            self._changed = True
             self._count("transformation", P, c)
             self.buys.setdefault(ctx.cards[k].key, [0] * len(ctx.players))[P] += 1
         elif kind == "pbuy":
@@ -995,15 +1003,16 @@ class BigChessState(State):
             if ctx.rules["prince_buy_to_owner"]:
                 self.treasury[t.owner] += t.cost
             self.pieces[c] = t._replace(owner=P)
+            self._changed = True
             for sh in [sh for sh, pcell in self.shadows.items() if pcell == c]:
                 del self.shadows[sh]
             self._lock(P, t.owner)
             self._count("prince_buy", P, c)
         else:
             self._count("pass", P)
-        self._after_turn(P, before)
+        self._after_turn(P)
 
-    def _after_turn(self, P: int, before: Counter[tuple[int, int]]) -> None:
+    def _after_turn(self, P: int) -> None:
         ctx = self.ctx
         self.protected.discard(P)
         done: set[int] = set()
@@ -1017,11 +1026,12 @@ class BigChessState(State):
                 c = princes[0]
                 pr = self.pieces[c]
                 self.pieces[c] = Piece(owner, ctx.king, 0, 0, ctx.rules["king_cost"], 0, pr.moved, pr.travelled)
+                self._changed = True
                 self._count("succession", owner, c)
             elif self._king_cell(owner) is None:
                 self._eliminate(owner)
         self._kings_lost = []
-        if self._material() != before:
+        if self._changed:
             self.quiet = 0
         else:
             self.quiet += 1
@@ -1056,6 +1066,7 @@ class BigChessState(State):
         return False
 
     def _eliminate(self, p: int) -> None:
+        self._changed = True
         for c in [c for c, pc in self.pieces.items() if pc.owner == p]:
             del self.pieces[c]
         for sh in [sh for sh, pcell in self.shadows.items() if pcell not in self.pieces]:
@@ -1226,22 +1237,39 @@ class BigChessState(State):
         return {}
 
     def evaluate(self, player: int) -> float:
-        """Team material: (own team's piece costs + trophies + treasury + 1000 per King) minus the best other
-        team's; +-1e6 when finished. Units: treasury (the game's own money)."""
+        """Team material in infantry units (cost 10 = 1): own team minus the best other team; +-1e6 when finished.
+
+        Material is what is on the board at its current cost, a King counting 1000 (so a King strike
+        outranks any gain), plus treasury and trophies at 0.9: money not yet on the board is worth a
+        little less than the piece it buys, so a one-ply player spends it (a purchase, a level, a
+        promotion gains) instead of idling, and a Prince buy gains the piece and the enemy's loss. In
+        the setup phase a vector piece facing its zone's facing gains 0.02 and a ready player 0.01
+        (less than any placement's tenth of its cost), so a one-ply player places the costliest pieces
+        it can pay, turns its pawns forward, and ends its setup when nothing more fits.
+        """
         ctx = self.ctx
         if self.result == "win":
             return 1e6 if ctx.team_of[player] == self.winner_team else -1e6
         if self.result == "draw":
             return 0.0
+        team_of = ctx.team_of
         per_team = [0.0] * len(ctx.team_members)
         for p in range(len(ctx.players)):
             if p not in self.out:
-                per_team[ctx.team_of[p]] += self.treasury[p]
+                per_team[team_of[p]] += 0.9 * self.treasury[p]
+        is_king = ctx.is_king
         for pc in self.pieces.values():
-            per_team[ctx.team_of[pc.owner]] += pc.cost + pc.trophies + (1000 if ctx.is_king[pc.card] else 0)
-        mine = ctx.team_of[player]
+            per_team[team_of[pc.owner]] += (1000 if is_king[pc.card] else pc.cost) + 0.9 * pc.trophies
+        if self.phase == "setup":
+            for p in self.ready:
+                per_team[team_of[p]] += 0.1
+            facing = ctx.board.facing
+            for pc in self.pieces.values():
+                if ctx.cards[pc.card].vector and pc.facing == facing.get(ctx.players[pc.owner], -1):
+                    per_team[team_of[pc.owner]] += 0.2
+        mine = team_of[player]
         others = [v for i, v in enumerate(per_team) if i != mine]
-        return per_team[mine] - (max(others) if others else 0.0)
+        return (per_team[mine] - (max(others) if others else 0.0)) / 10.0
 
     def action_priority(self, action: Any) -> int:
         """Removals first (by the victim's cost), then promotions, purchases, moves; activations last."""

@@ -1,0 +1,126 @@
+"""Big chess's own report sections (``GameDef.report_sections``): results by seat and team, piece economy.
+
+Called by ``workbench.balance.report`` with the games table (a pandas frame); pandas and the tools'
+statistics are imported inside the functions, so the game package stays importable without them.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import Any
+
+
+def _wilson(k: float, n: int) -> tuple[float, float]:
+    """95% Wilson interval of k successes in n trials (NaN for n = 0)."""
+    if n <= 0:
+        return math.nan, math.nan
+    z = 1.959963984540054
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def _pct(k: float, n: int) -> str:
+    if n <= 0:
+        return "–"
+    lo, hi = _wilson(k, n)
+    return f"{100 * k / n:.0f}% [{100 * lo:.0f}–{100 * hi:.0f}]"
+
+
+def _table(rows: list[list[str]], head: list[str]) -> tuple[str, str]:
+    md = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    md += ["| " + " | ".join(r) + " |" for r in rows]
+    ht = ("<table class='t'><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>"
+          + "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows) + "</table>")
+    return "\n".join(md), ht
+
+
+def results_section(games: Any) -> dict[str, Any]:
+    """Win rate by seat and by team (95% Wilson intervals over all games), decided share under the caps."""
+    rows: list[list[str]] = []
+    texts = []
+    for teams, g in games.groupby("teams", sort=True):
+        n = len(g)
+        decided = int((g["outcome"] == "win").sum())
+        team_list = str(teams).split(",")
+        won = g["winning_team"].astype(str) if "winning_team" in g.columns else None
+        for t in team_list:
+            k = int((won == t).sum()) if won is not None else 0
+            rows.append([str(teams), f"team {t}", str(n), _pct(k, n), _pct(k, decided)])
+        for seat in str(g["players"].iloc[0]).split(","):
+            col = f"score_{seat}"
+            if col in g.columns:
+                k = int((g[col] > 0).sum())
+                rows.append([str(teams), f"seat {seat}", str(n), _pct(k, n), _pct(k, decided)])
+        texts.append(f"With teams {teams}: {decided} of {n} games decided ({_pct(decided, n)}); the rest are draws by "
+                     f"max_turns/quiet_limit (B46) or cut by the ply cap.")
+    md, ht = _table(rows, ["teams", "who", "games", "won % of all [95% CI]", "won % of decided [95% CI]"])
+    words = " ".join(texts)
+    return {"title": "Results by seat and by team", "markdown": words + "\n\n" + md,
+            "html": f"<p>{html.escape(words)}</p>" + ht, "figures": []}
+
+
+def economy_section(games: Any) -> dict[str, Any]:
+    """Piece economy: buy share per card against its cost, never/always bought, the turn-10 snowball."""
+    from . import GAME
+
+    n = len(games)
+    keys = [c[len("buys_"):] for c in games.columns if c.startswith("buys_")]
+    total = float(sum(games[f"buys_{k}"].fillna(0).sum() for k in keys)) or 1.0
+    rules = GAME.spec.defaults()
+    rows = []
+    never, always = [], []
+    for k in keys:
+        col = games[f"buys_{k}"].fillna(0)
+        cost_col = f"cost_{k}"
+        cost = games[cost_col].iloc[0] if cost_col in games.columns else rules.get(cost_col)
+        bought_in = int((col > 0).sum())
+        rows.append((float(col.sum()) / total, k, cost, float(col.mean()), bought_in))
+        if bought_in == 0:
+            never.append(k)
+        elif bought_in == n:
+            always.append(k)
+    rows.sort(reverse=True)
+    md_rows = [[k, str(cost), f"{100 * share:.1f}%", f"{mean:.2f}", _pct(b, n)] for share, k, cost, mean, b in rows]
+    md, ht = _table(md_rows, ["card", "cost", "share of all buys", "buys per game", "games with a buy [95% CI]"])
+    words = [f"Buys (purchases at the King and Victim transformations) over {n} games, {int(total)} in all."]
+    words.append(f"Never bought: {', '.join(never) if never else 'none'}. Bought in every game: "
+                 f"{', '.join(always) if always else 'none'}.")
+    snow = []
+    for col in [c for c in games.columns if c.startswith("lead10_")]:
+        team = col[len("lead10_"):]
+        g = games[games[col].notna() & (games["outcome"] == "win")]
+        ahead = g[g[col] > 0]
+        if len(ahead):
+            k = int((ahead["winning_team"].astype(str) == team).sum())
+            snow.append(f"team {team} ahead in material at turn 10 won {_pct(k, len(ahead))} of {len(ahead)} such "
+                        "decided games")
+    if snow:
+        words.append("Does an early lead snowball? " + "; ".join(snow) + " (50% would mean no association; "
+                     "association, not cause).")
+    else:
+        words.append("No game reached turn 10 decided, so the snowball question has no data here.")
+    causes = {c: int(games[c].fillna(0).sum()) for c in ("king_loss_strike", "king_loss_take", "king_loss_area",
+                                                         "king_loss_altar") if c in games.columns}
+    extras = {c: float(games[c].fillna(0).mean()) for c in ("veterancy", "promotion", "prince_buy", "shadow_strike",
+                                                            "jester_block", "succession") if c in games.columns}
+    if causes:
+        words.append("King losses by cause: " + ", ".join(f"{k[len('king_loss_'):]} {v}" for k, v in causes.items()) + ".")
+    if extras:
+        words.append("Per game: " + ", ".join(f"{k.replace('_', ' ')} {v:.2f}" for k, v in extras.items()) + ".")
+    text = " ".join(words)
+    return {"title": "Piece economy", "markdown": text + "\n\n" + md, "html": f"<p>{html.escape(text)}</p>" + ht,
+            "figures": []}
+
+
+def report_sections(games: Any, events: Any) -> list[dict[str, Any]]:
+    """Both sections, when the table carries the columns big chess's rows write."""
+    if not len(games) or "teams" not in games.columns:
+        return []
+    out = [results_section(games)]
+    if any(c.startswith("buys_") for c in games.columns):
+        out.append(economy_section(games))
+    return out
