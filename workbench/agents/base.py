@@ -11,8 +11,6 @@ import math
 import random
 from typing import Any
 
-from workbench.games.terrafeud.engine import Action, GameState
-
 MAX_SECONDS = 5.0  # ceiling on any agent's thinking time per decision, whatever its parameters ask
 
 
@@ -45,11 +43,11 @@ class Agent:
         self.seed = seed
         self.rng = random.Random(seed)
 
-    def select_action(self, state: GameState) -> Action:
+    def select_action(self, state: Any) -> Any:
         """The action to play in ``state`` (which must not be terminal)."""
         raise NotImplementedError
 
-    def _legal(self, state: GameState) -> list[Action]:
+    def _legal(self, state: Any) -> list[Any]:
         acts = state.legal_actions()
         if not acts:
             raise ValueError(f"{self.name}: no action to choose, the game is over ({state!r})")
