@@ -15,8 +15,6 @@ units with a searching agent (millions of camp actions to search).
 from __future__ import annotations
 
 import time
-import traceback
-from pathlib import Path
 from typing import Any
 
 GAME_NAME = "cursed-lands"
@@ -107,7 +105,7 @@ def play_native(spec: Any) -> Any:
     from workbench.games.cursed_lands.native import core, fields_of, python_state, rules_dict
 
     from .core import GameResult
-    from .protocol_play import base_row, derive, seat_agents
+    from .protocol_play import base_row, close_row, derive, error_row, finish_row, seat_agents
 
     t0 = time.perf_counter()
     game = get(spec.game)
@@ -140,31 +138,7 @@ def play_native(spec: Any) -> Any:
                                "n_legal": n_legal[i], "rules": fired, "action_kind": kind, "ap_before": ap,
                                "ap_left": ap - _cost(rules, kind, a),
                                "tile": "prfhm"[top - 1] if kind == "tile" and top else None})
-        outcome = state.outcome()
-        row["outcome"] = "unfinished" if outcome == "ongoing" else outcome
-        row["victory"] = state.victory() or ("unfinished" if row["outcome"] == "unfinished" else row["outcome"])
-        w = state.winner() if state.is_terminal() else None
-        if w is not None:
-            row["winner"] = info.players[w]
-            row["winner_team"] = info.team_of(w)
-        for i, name in enumerate(info.players):
-            row[f"score_{name}"] = float(state.returns()[i]) if state.is_terminal() else 0.0
-        for rule, counts in state.counters().items():
-            for i, name in enumerate(info.players):
-                row[f"rule_{rule}_{name}"] = int(counts[i]) if i < len(counts) else 0
-        from .protocol_play import game_extras
-
-        row.update(game_extras(game, state, row))
+        finish_row(row, game, info, state)
     except Exception as exc:  # noqa: BLE001 - a failing game is data, the batch goes on
-        where = f" at action {state.move_number()}" if state is not None else ""
-        tb = traceback.extract_tb(exc.__traceback__)[-1]
-        row.update({"outcome": "error", "victory": "error", "winner": "none",
-                    "error": f"{type(exc).__name__}{where}: {exc} ({Path(tb.filename).name}:{tb.lineno})"})
-    if state is not None:
-        row["plies"] = state.move_number()
-        row["turns"] = state.turn()
-    if n_legal:
-        row["mean_branching"] = sum(n_legal) / len(n_legal)
-        row["decision_share"] = sum(1 for n in n_legal if n > 1) / len(n_legal)
-    row["seconds"] = time.perf_counter() - t0
-    return GameResult(row, events)
+        error_row(row, state, exc)
+    return GameResult(close_row(row, state, n_legal, t0), events)

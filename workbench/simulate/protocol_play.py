@@ -187,6 +187,43 @@ def game_extras(game: Any, state: Any, row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def finish_row(row: dict[str, Any], game: Any, info: Any, state: Any) -> None:
+    """A finished (or capped) game's outcome, winner, per-seat scores and counters, and the game's extras."""
+    outcome = state.outcome()
+    row["outcome"] = "unfinished" if outcome == "ongoing" else outcome
+    row["victory"] = state.victory() or ("unfinished" if row["outcome"] == "unfinished" else row["outcome"])
+    w = state.winner() if state.is_terminal() else None
+    if w is not None:
+        row["winner"] = info.players[w]
+        row["winner_team"] = info.team_of(w)
+    for i, name in enumerate(info.players):
+        row[f"score_{name}"] = float(state.returns()[i]) if state.is_terminal() else 0.0
+    for rule, counts in state.counters().items():
+        for i, name in enumerate(info.players):
+            row[f"rule_{rule}_{name}"] = int(counts[i]) if i < len(counts) else 0
+    row.update(game_extras(game, state, row))
+
+
+def error_row(row: dict[str, Any], state: Any, exc: BaseException) -> None:
+    """A game that raised: the row says where and why (a failing game is data, the batch goes on)."""
+    where = f" at action {state.move_number()}" if state is not None else ""
+    tb = traceback.extract_tb(exc.__traceback__)[-1]
+    row.update({"outcome": "error", "victory": "error", "winner": "none",
+                "error": f"{type(exc).__name__}{where}: {exc} ({Path(tb.filename).name}:{tb.lineno})"})
+
+
+def close_row(row: dict[str, Any], state: Any, n_legal: list[int], t0: float) -> dict[str, Any]:
+    """Length, branching and time, for every row (finished, capped or failed)."""
+    if state is not None:
+        row["plies"] = state.move_number()
+        row["turns"] = state.turn()
+    if n_legal:
+        row["mean_branching"] = sum(n_legal) / len(n_legal)
+        row["decision_share"] = sum(1 for n in n_legal if n > 1) / len(n_legal)
+    row["seconds"] = time.perf_counter() - t0
+    return row
+
+
 def base_row(spec: Any, game: Any, rules: Rules) -> dict[str, Any]:
     """The row every game of ``spec`` starts with (an error row keeps these columns)."""
     info = game.info(rules)
@@ -262,32 +299,10 @@ def play_protocol_game(spec: Any) -> Any:
                 events.append({"game_id": spec.game_id, "ply": state.move_number(), "turn": state.turn(),
                                "side": "chance" if player == CHANCE else info.players[player], "action": text,
                                "n_legal": n, "rules": fired, **extra})
-        outcome = state.outcome()
-        row["outcome"] = "unfinished" if outcome == "ongoing" else outcome
-        row["victory"] = state.victory() or ("unfinished" if row["outcome"] == "unfinished" else row["outcome"])
-        w = state.winner() if state.is_terminal() else None
-        if w is not None:
-            row["winner"] = info.players[w]
-            row["winner_team"] = info.team_of(w)
-        for i, name in enumerate(info.players):
-            row[f"score_{name}"] = float(state.returns()[i]) if state.is_terminal() else 0.0
-        for rule, counts in state.counters().items():
-            for i, name in enumerate(info.players):
-                row[f"rule_{rule}_{name}"] = int(counts[i]) if i < len(counts) else 0
-        row.update(game_extras(game, state, row))
+        finish_row(row, game, info, state)
     except Exception as exc:  # noqa: BLE001 - a failing game is data, the batch goes on
-        where = f" at action {state.move_number()}" if state is not None else ""
-        tb = traceback.extract_tb(exc.__traceback__)[-1]
-        row.update({"outcome": "error", "victory": "error", "winner": "none",
-                    "error": f"{type(exc).__name__}{where}: {exc} ({Path(tb.filename).name}:{tb.lineno})"})
-    if state is not None:
-        row["plies"] = state.move_number()
-        row["turns"] = state.turn()
-    if n_legal:
-        row["mean_branching"] = sum(n_legal) / len(n_legal)
-        row["decision_share"] = sum(1 for n in n_legal if n > 1) / len(n_legal)
-    row["seconds"] = time.perf_counter() - t0
-    return GameResult(row, events)
+        error_row(row, state, exc)
+    return GameResult(close_row(row, state, n_legal, t0), events)
 
 
 def replay_events(game_name: str, rules: Rules | str | None, actions: Sequence[str], seed: int = 0) -> Any:
