@@ -254,13 +254,13 @@ def play_protocol_game(spec: Any) -> Any:
 
     from .core import GameResult
 
-    if getattr(spec, "engine", "python") == "native" and spec.game == "cursed-lands":
-        from .cursed_native import play_native, playable
-
-        if playable(spec, get(spec.game).spec.make(spec.rules)):
-            return play_native(spec)
-    t0 = time.perf_counter()
     game = get(spec.game)
+    whole = getattr(game, "native_game", None)  # a game whose native core plays whole games, rows included
+    if whole is not None and getattr(spec, "engine", "python") == "native":
+        result = whole(spec)
+        if result is not None:
+            return result
+    t0 = time.perf_counter()
     rules = game.spec.make(spec.rules)
     row = base_row(spec, game, rules)
     events: list[dict[str, Any]] = []
