@@ -13,55 +13,18 @@ values are ignored; agents are capped and think in a thread under a busy sign.
 from __future__ import annotations
 
 import pathlib
-import re
 import threading
-from collections.abc import Callable
 from typing import Any
 
 import anywidget
 import traitlets
 
+from . import fields
 from .board_controller import GameBoardController
 from .controller import WidgetError
 from .hexboard import plain_failure
 
 _HERE = pathlib.Path(__file__).parent
-MAX_TEXT = 300
-MAX_KEYS = 40
-
-
-def _str(limit: int = MAX_TEXT) -> Callable[[str, Any], str]:
-    def check(name: str, value: Any) -> str:
-        if not isinstance(value, str):
-            raise WidgetError(f"message field {name!r} must be text, not {type(value).__name__}")
-        if len(value) > limit:
-            raise WidgetError(f"message field {name!r} is {len(value)} characters; at most {limit} are accepted")
-        return value
-
-    return check
-
-
-def _int(lo: int, hi: int) -> Callable[[str, Any], int]:
-    def check(name: str, value: Any) -> int:
-        if isinstance(value, str) and re.fullmatch(r"-?\d{1,12}", value.strip()):
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise WidgetError(f"message field {name!r} must be a whole number")
-        if not lo <= value <= hi:
-            raise WidgetError(f"message field {name!r} must be between {lo} and {hi}")
-        return value
-
-    return check
-
-
-def _bool(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise WidgetError(f"message field {name!r} must be true or false")
-    return value
-
-
-def _seed(name: str, value: Any) -> int | None:
-    return None if value in (None, "") else _int(0, 2**31 - 1)(name, value)
 
 
 def _rules(name: str, value: Any) -> dict[str, Any]:
@@ -69,58 +32,33 @@ def _rules(name: str, value: Any) -> dict[str, Any]:
     if isinstance(value, str):
         from workbench.core.rulespec import parse_pairs
 
-        _str(1000)(name, value)
+        fields.text(1000)(name, value)
         try:
             value = parse_pairs(value)
         except ValueError as exc:
             raise WidgetError(str(exc)[:200]) from None
-    if not isinstance(value, dict) or len(value) > MAX_KEYS:
-        raise WidgetError(f"message field {name!r} must be a mapping of at most {MAX_KEYS} rules")
-    out = {}
-    for k, v in value.items():
-        _str(40)(f"{name} key", k)
-        if isinstance(v, str):
-            _str(200)(f"{name}.{k}", v)
-            if "/" in v or "\\" in v or v.startswith("."):
-                raise WidgetError(f"rule {k!r}: a value from the page cannot name a file")
-        elif not (v is None or isinstance(v, (bool, int))):
-            raise WidgetError(f"message field {name}.{k} must be text, a number or true/false")
-        out[k] = v
-    return out
+    return fields.rule_values(name, value, no_paths=True)
 
 
-MESSAGE_FIELDS: dict[str, dict[str, Callable[[str, Any], Any]]] = {
-    "click": {"cell": _str(24)},
-    "choose": {"index": _int(0, 10_000)},
+MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
+    "click": {"cell": fields.text(24)},
+    "choose": {"index": fields.whole(0, 10_000)},
     "undo": {}, "redo": {}, "cancel": {}, "roll": {}, "agent_move": {}, "evaluate": {}, "catalog": {},
-    "goto": {"node": _int(0, 10_000_000)},
-    "new_game": {"seed": _seed, "rules": _rules},
-    "agent": {"seat": _int(0, 24), "spec": _str(200)},
-    "heat": {"layer": _str(30), "player": _int(0, 24)},
-    "auto_roll": {"on": _bool},
-    "compare": {"change": _str(200)},
-    "pick_scenario": {"name": _str(300)},
-    "check": {"delta": _int(-1, 1)},
+    "goto": {"node": fields.whole(0, 10_000_000)},
+    "new_game": {"seed": fields.seed, "rules": _rules},
+    "agent": {"seat": fields.whole(0, 24), "spec": fields.text(200)},
+    "heat": {"layer": fields.text(30), "player": fields.whole(0, 24)},
+    "auto_roll": {"on": fields.boolean},
+    "compare": {"change": fields.text(200)},
+    "pick_scenario": {"name": fields.text(300)},
+    "check": {"delta": fields.whole(-1, 1)},
 }
 WHILE_THINKING = {"undo", "cancel", "heat", "catalog", "check"}
 
 
 def validate_message(content: Any) -> tuple[str, dict[str, Any]]:
     """The message's type and checked fields; ``WidgetError`` for anything unexpected (size capped first)."""
-    if not isinstance(content, dict) or len(content) > MAX_KEYS:
-        raise WidgetError("a board message is a small mapping with a 'type'")
-    kind = content.get("type")
-    if not isinstance(kind, str) or kind not in MESSAGE_FIELDS:
-        raise WidgetError(f"unknown board message {str(kind)[:30]!r}")
-    fields = MESSAGE_FIELDS[kind]
-    out: dict[str, Any] = {}
-    for key, value in content.items():
-        if key == "type":
-            continue
-        if key not in fields:
-            raise WidgetError(f"message {kind!r} has no field {str(key)[:30]!r}")
-        out[key] = fields[key](key, value)
-    return kind, out
+    return fields.validate(content, MESSAGE_FIELDS)
 
 
 class GameBoard(anywidget.AnyWidget):

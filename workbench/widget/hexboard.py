@@ -27,6 +27,7 @@ from workbench.games.terrafeud.engine.rules import parse_pairs
 from workbench.scenarios.start import NO_SERVER_FILES
 from workbench.viz.layout import Layout
 
+from . import fields
 from .controller import (
     HEATS,
     MAX_FILE_BYTES,
@@ -44,44 +45,11 @@ _HERE = pathlib.Path(__file__).parent
 _SIDES = ("white", "black")
 _PALETTE = ("F", "K", "P", "C", "A", "I", "f", "k", "p", "c", "a", "i", "", "marker")
 MAX_TEXT = 500  # any string field of a message but an upload's text
-MAX_KEYS = 40  # fields in one message, rules in one new-game request
 MAX_PASTE_BYTES = 64 * 1024  # a pasted position or move list
 
 
-def _str(limit: int = MAX_TEXT, choices: tuple[str, ...] | None = None) -> Callable[[str, Any], Any]:
-    def check(name: str, value: Any) -> str:
-        if not isinstance(value, str):
-            raise WidgetError(f"message field {name!r} must be text, not {type(value).__name__}")
-        if len(value) > limit:
-            raise WidgetError(f"message field {name!r} is {len(value)} characters; at most {limit} are accepted")
-        if choices is not None and value not in choices:
-            raise WidgetError(f"message field {name!r} must be one of {', '.join(repr(c) for c in choices)}")
-        return value
-
-    return check
-
-
-def _int(lo: int, hi: int) -> Callable[[str, Any], int]:
-    def check(name: str, value: Any) -> int:
-        if isinstance(value, str) and re.fullmatch(r"-?\d{1,12}", value.strip()):
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise WidgetError(f"message field {name!r} must be a whole number")
-        if not lo <= value <= hi:
-            raise WidgetError(f"message field {name!r} must be between {lo} and {hi}")
-        return value
-
-    return check
-
-
-def _bool(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise WidgetError(f"message field {name!r} must be true or false")
-    return value
-
-
 def _hex(name: str, value: Any) -> str:
-    text = _str(4)(name, value)
+    text = fields.text(4)(name, value)
     try:
         parse_hex(text)
     except ValueError:
@@ -89,57 +57,37 @@ def _hex(name: str, value: Any) -> str:
     return text
 
 
-def _seed(name: str, value: Any) -> int | None:
-    if value in (None, ""):
-        return None
-    return _int(0, 2**31 - 1)(name, value)
-
-
-def _rules(name: str, value: Any) -> dict[str, Any]:
-    if not isinstance(value, dict) or len(value) > MAX_KEYS:
-        raise WidgetError(f"message field {name!r} must be a mapping of at most {MAX_KEYS} rules")
-    out = {}
-    for k, v in value.items():
-        _str(40)(f"{name} key", k)
-        if isinstance(v, str):
-            _str(200)(f"{name}.{k}", v)
-        elif not (v is None or isinstance(v, (bool, int))):
-            raise WidgetError(f"message field {name}.{k} must be text, a number or true/false")
-        out[k] = v
-    return out
-
-
 # Every message the page may send: its fields, each with its check. Anything else is refused.
-MESSAGE_FIELDS: dict[str, dict[str, Callable[[str, Any], Any]]] = {
+MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "click": {"hex": _hex},
     "undo": {}, "redo": {}, "pass": {}, "cancel": {}, "order": {}, "flip": {}, "analyse": {},
-    "choose": {"index": _int(0, 63)},
-    "goto": {"ply": _int(0, 1_000_000)},
-    "new_game": {"seed": _seed, "rules": _rules, "other": _str()},
-    "agent": {"name": _str(200), "side": _str(8, _SIDES)},
-    "overlay": {"name": _str(20, OVERLAYS), "on": _bool},
-    "heat": {"kind": _str(20, ("", *HEATS)), "side": _str(8, _SIDES)},
-    "compare": {"change": _str(200)},
-    "pick_scenario": {"name": _str(300)},
-    "check": {"index": _int(0, 10_000)},
-    "step": {"delta": _int(-10_000, 10_000)},
-    "upload": {"kind": _str(10, ("record", "scenario")), "name": _str(200), "text": _str(MAX_FILE_BYTES)},
-    "download": {"kind": _str(10, ("record", "scenario"))},
+    "choose": {"index": fields.whole(0, 63)},
+    "goto": {"ply": fields.whole(0, 1_000_000)},
+    "new_game": {"seed": fields.seed, "rules": fields.rule_values, "other": fields.text(MAX_TEXT)},
+    "agent": {"name": fields.text(200), "side": fields.text(8, _SIDES)},
+    "overlay": {"name": fields.text(20, OVERLAYS), "on": fields.boolean},
+    "heat": {"kind": fields.text(20, ("", *HEATS)), "side": fields.text(8, _SIDES)},
+    "compare": {"change": fields.text(200)},
+    "pick_scenario": {"name": fields.text(300)},
+    "check": {"index": fields.whole(0, 10_000)},
+    "step": {"delta": fields.whole(-10_000, 10_000)},
+    "upload": {"kind": fields.text(10, ("record", "scenario")), "name": fields.text(200), "text": fields.text(MAX_FILE_BYTES)},
+    "download": {"kind": fields.text(10, ("record", "scenario"))},
     "edit": {}, "edit_done": {}, "edit_cancel": {}, "edit_clear": {},
-    "edit_piece": {"piece": _str(8, _PALETTE)},
-    "edit_to_move": {"side": _str(8, _SIDES)},
-    "nav": {"to": _str(8, ("back", "forward", "home", "end")), "count": _int(1, 100_000)},
-    "node": {"id": _int(0, 10**9)},
-    "promote": {"id": _int(0, 10**9)},
-    "delete": {"id": _int(0, 10**9)},
+    "edit_piece": {"piece": fields.text(8, _PALETTE)},
+    "edit_to_move": {"side": fields.text(8, _SIDES)},
+    "nav": {"to": fields.text(8, ("back", "forward", "home", "end")), "count": fields.whole(1, 100_000)},
+    "node": {"id": fields.whole(0, 10**9)},
+    "promote": {"id": fields.whole(0, 10**9)},
+    "delete": {"id": fields.whole(0, 10**9)},
     "main_line": {},
-    "shape": {"from": _hex, "to": _hex, "colour": _str(8, SHAPE_COLOURS)},
+    "shape": {"from": _hex, "to": _hex, "colour": fields.text(8, SHAPE_COLOURS)},
     "clear_shapes": {},
     "drag": {"from": _hex, "to": _hex},
-    "paste": {"text": _str(MAX_PASTE_BYTES)},
-    "copy": {"what": _str(10, ("moves", "position"))},
-    "analysis": {"on": _bool},
-    "catalog": {"verdicts": _bool},
+    "paste": {"text": fields.text(MAX_PASTE_BYTES)},
+    "copy": {"what": fields.text(10, ("moves", "position"))},
+    "analysis": {"on": fields.boolean},
+    "catalog": {"verdicts": fields.boolean},
 }
 # What the page may still do while an agent thinks (the rest waits for its move).
 WHILE_THINKING = {"overlay", "heat", "flip", "agent", "new_game", "undo", "download", "cancel", "analysis", "shape",
@@ -149,17 +97,7 @@ ANALYSIS_STEPS = (0.6, 1.2, 2.4)  # continuous analysis: seconds per pass on one
 
 def validate_message(content: Any) -> tuple[str, dict[str, Any]]:
     """The message's type and checked fields; WidgetError (never echoing a value) if anything is off."""
-    if not isinstance(content, dict):
-        raise WidgetError("a widget message must be a mapping")
-    kind = content.get("type")
-    if not isinstance(kind, str) or kind not in MESSAGE_FIELDS:
-        shown = repr(kind) if isinstance(kind, str) and len(kind) <= 20 else "of this type"
-        raise WidgetError(f"unknown widget message {shown}")
-    spec = MESSAGE_FIELDS[kind]
-    extra = sorted(str(k)[:20] for k in content if k != "type" and k not in spec)
-    if extra:
-        raise WidgetError(f"message {kind!r}: unexpected field {extra[0]!r}")
-    return kind, {name: check(name, content[name]) for name, check in spec.items() if name in content}
+    return fields.validate(content, MESSAGE_FIELDS)
 
 
 class HexBoard(anywidget.AnyWidget):
