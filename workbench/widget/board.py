@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pathlib
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import anywidget
@@ -276,64 +277,53 @@ class GameBoard(anywidget.AnyWidget):
         self.busy = f"{c.agents[seat]} is thinking…"
 
         def work() -> None:
-            try:
-                action, _score, at = c.think()
-                with self._lock:
-                    c.accept(action, at)
-            except Exception as exc:  # noqa: BLE001
-                with self._lock:
-                    c.message, c.level = (str(exc) if isinstance(exc, WidgetError) else plain_failure(exc)), "warn"
-            finally:
-                with self._lock:
-                    if getattr(self, "_once", None) == seat:
-                        c.agents.pop(seat, None)
-                        self._once = None
-                    self._thinking = None
-                    self.busy = ""
-                    self._sync()
+            action, _score, at = c.think()
+            with self._lock:
+                c.accept(action, at)
 
-        self._thinking = threading.Thread(target=work, name="board-agent-once", daemon=True)
-        self._thinking.start()
+        def done() -> None:
+            if getattr(self, "_once", None) == seat:
+                c.agents.pop(seat, None)
+                self._once = None
+
+        self._in_thread("board-agent-once", work, "warn", done)
 
     def _evaluate(self) -> None:
-        c = self.controller
         self.busy = "evaluating…"
-
-        def work() -> None:
-            try:
-                c.evaluate()
-            except Exception as exc:  # noqa: BLE001
-                with self._lock:
-                    c.message, c.level = (str(exc) if isinstance(exc, WidgetError) else plain_failure(exc)), "warn"
-            finally:
-                with self._lock:
-                    self._thinking = None
-                    self.busy = ""
-                    self._sync()
-
-        self._thinking = threading.Thread(target=work, name="board-evaluate", daemon=True)
-        self._thinking.start()
+        self._in_thread("board-evaluate", self.controller.evaluate, "warn")
 
     def _load_catalog(self) -> None:
         c = self.controller
         self.busy = "running the scenarios' checks…"
 
         def work() -> None:
+            rows = c.catalog()
+            with self._lock:
+                self.catalog = rows
+                c.message, c.level = f"{len(rows)} scenario files", "info"
+
+        self._in_thread("board-catalog", work, "error")
+
+    def _in_thread(self, name: str, work: Callable[[], Any], level: str, done: Callable[[], Any] | None = None) -> None:
+        """Run ``work`` off the page's thread: a failure is one panel message; the busy sign always clears."""
+        c = self.controller
+
+        def run() -> None:
             try:
-                rows = c.catalog()
-                with self._lock:
-                    self.catalog = rows
-                    c.message, c.level = f"{len(rows)} scenario files", "info"
+                work()
             except Exception as exc:  # noqa: BLE001
                 with self._lock:
-                    c.message, c.level = plain_failure(exc), "error"
+                    c.message = str(exc) if isinstance(exc, WidgetError) and level == "warn" else plain_failure(exc)
+                    c.level = level
             finally:
                 with self._lock:
+                    if done is not None:
+                        done()
                     self._thinking = None
                     self.busy = ""
                     self._sync()
 
-        self._thinking = threading.Thread(target=work, name="board-catalog", daemon=True)
+        self._thinking = threading.Thread(target=run, name=name, daemon=True)
         self._thinking.start()
 
 
