@@ -31,7 +31,11 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
         raise BalanceError(f"wilson_interval needs 0 <= successes <= n, got successes={successes}, n={n}")
     if n == 0:
         return (math.nan, math.nan)
-    p = successes / n
+    return wilson_bounds(successes / n, n, z)
+
+
+def wilson_bounds(p: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's bounds around an observed share ``p`` of ``n`` trials (``n`` > 0; ``p`` may be fractional)."""
     z2 = z * z
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom

@@ -19,7 +19,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from workbench.balance.stats import wilson_interval
+from workbench.balance.stats import wilson_bounds, wilson_interval
 
 _N = NormalDist()
 
@@ -95,12 +95,7 @@ def wilson_interval_real(successes: float, n: int, z: float) -> tuple[float, flo
     """Wilson's interval for a (possibly fractional) success count: whole counts go to balance.stats."""
     if float(successes).is_integer():
         return wilson_interval(int(successes), n, z)
-    p = successes / n
-    z2 = z * z
-    denom = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
+    return wilson_bounds(successes / n, n, z)
 
 
 def plain_mean(x: np.ndarray, z: float) -> Estimate:
