@@ -9,7 +9,7 @@ import pytest
 from enginehelp import pos
 
 from workbench.agents import AGENTS, make_agent, parse_agent_spec
-from workbench.agents.evaluate import material, piece_weights
+from workbench.games.terrafeud.agents.evaluate import material, piece_weights
 from workbench.games.terrafeud.engine import new_game
 from workbench.native import available
 
@@ -102,6 +102,29 @@ def test_alphabeta_sees_the_reply(engine):
     reply_captures = [a for a in st.legal_actions() if a[0] == 0 and st.squares[a[2]] and st.squares[a[2]] >> 3 == 0
                       and st.squares[a[2]] & 7 == 2]
     assert not reply_captures, f"alphabeta played {st.history[-1]} and left its knight en prise"
+
+
+def test_the_tools_reach_terrafeuds_own_agents_through_the_registry():
+    """``workbench.agents`` imports no game: TerraFeud's tuned agents come from ``GameDef.tuned_agents``."""
+    import subprocess
+    import sys
+
+    from workbench.agents import agent_names
+    from workbench.games import get
+    from workbench.games.terrafeud.agents import AGENTS as TUNED
+    from workbench.games.terrafeud.agents import AlphaBetaAgent
+
+    code = ("import sys, workbench; before = set(sys.modules); import workbench.agents, workbench.agents.generic, "
+            "workbench.agents.ladder, workbench.agents.speed; "
+            "print(sorted(m for m in set(sys.modules) - before if m.startswith('workbench.games.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+    assert get("terrafeud").tuned_agents().AGENTS is TUNED and agent_names() == sorted(TUNED)
+    agent = make_agent("alphabeta:depth=2,engine=python", seed=1, game="terrafeud")
+    assert type(agent) is AlphaBetaAgent and agent.depth == 2 and agent.name == "alphabeta:depth=2,engine=python"
+    assert get("pole").tuned_agents() is None
+    with pytest.raises(ValueError, match="pole has no agents of its own"):
+        make_agent("greedy", game="pole")
 
 
 def test_material_uses_the_rulebook_weights():

@@ -77,7 +77,7 @@ def test_max_plies_is_capped_and_randbelow_zero_and_nan_are_refused():
         rng.uniform(math.nan, 1.0)
     with pytest.raises(ValueError, match="finite"):
         nat.set_eval_params([math.nan] + [1.0] * 7, [])
-    from workbench.agents.native_agent import install_eval_params
+    from workbench.games.terrafeud.agents.native_agent import install_eval_params
 
     install_eval_params()  # the weights stay those of the data file
 
@@ -215,7 +215,7 @@ def _many_archers(n: int = 25):
 
 def test_a_position_beyond_the_native_core_is_played_to_the_end_by_the_python_twins():
     from workbench.agents import make_agent
-    from workbench.agents.native_agent import NativeFallbackWarning
+    from workbench.games.terrafeud.agents.native_agent import NativeFallbackWarning
 
     st = _many_archers()
     assert not native.supports(st)

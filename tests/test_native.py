@@ -201,7 +201,7 @@ def test_simulate_native_same_games_on_dask():
 
 def test_simulate_falls_back_to_python_for_agents_without_a_native_twin(monkeypatch):
     from workbench.agents import AGENTS, register_agent
-    from workbench.agents.random_agent import RandomAgent
+    from workbench.games.terrafeud.agents.random_agent import RandomAgent
 
     monkeypatch.setattr("workbench.agents.AGENTS", dict(AGENTS))
     register_agent("pyonly", RandomAgent)

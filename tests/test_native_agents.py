@@ -8,8 +8,8 @@ import time
 import pytest
 
 from workbench.agents import make_agent
-from workbench.agents.evaluate import evaluate
-from workbench.agents.native_agent import install_eval_params
+from workbench.games.terrafeud.agents.evaluate import evaluate
+from workbench.games.terrafeud.agents.native_agent import install_eval_params
 from workbench.games.terrafeud.engine import new_game
 from workbench.native import NativeState, available, play_native
 
@@ -112,6 +112,24 @@ def test_agentbench_prints_its_figures(capsys):
     assert report["engines"]["native_plies"] == report["engines"]["python_plies"] == 16
     assert report["balance"]["engines"] == ["native"] and report["balance"]["errors"] == 0
     assert report["memory"]["games"] == 2 and report["memory"]["self_mb"] > 0
+
+
+def test_agentbench_takes_any_game_with_a_native_core(capsys):
+    import json
+
+    from workbench.agents.speed import main
+
+    assert main(["--game", "pole", "--games", "1", "--balance", "1", "--memory", "2", "--max-plies", "12",
+                 "--workers", "0", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["engines"]["same_games"] == 1  # Pole's native twins play the generic agents' game
+    assert report["engines"]["native_plies"] == report["engines"]["python_plies"]
+    assert report["balance"]["engines"] == ["native"] and set(report["balance"]["first_team_win_rate"]) == {"default"}
+    assert report["memory"]["games"] == 2
+    assert main(["--game", "big-chess", "--games", "1"]) == 2  # no native core: nothing to compare
+    assert "no native core of big chess is built" in capsys.readouterr().out.lower()
+    assert main(["--game", "chess9"]) == 2
+    assert "unknown game 'chess9'" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("spec", ["alphabeta:depth=2", "alphabeta:depth=3,nodes=3000"])

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from workbench.agents import AGENTS, register_agent
-from workbench.agents.random_agent import RandomAgent
+from workbench.games.terrafeud.agents.random_agent import RandomAgent
 from workbench.simulate import (
     EVENT_COLUMNS,
     GAME_COLUMNS,

@@ -353,7 +353,7 @@ KNIGHT_HANGS = {"f3": "F", "f11": "f", "e5": "P", "f6": "k", "h9": "i", "b6": "i
 
 @pytest.mark.parametrize("spec", ["search:seconds=1,engine=python", "search", "greedy"])
 def test_evaluation_is_the_agents_search_value_and_best_move(spec: str) -> None:
-    from workbench.agents import evaluate
+    from workbench.games.terrafeud.agents.evaluate import evaluate
 
     ctrl = position(KNIGHT_HANGS)
     static = evaluate(ctrl.state, 0)

@@ -417,7 +417,7 @@ def play_native(
     _require()
     if not supports(start):
         raise ValueError(f"the native core holds at most {_native.MAX_MARKERS} archers a side; use engine=python")
-    from .agents.native_agent import install_eval_params
+    from .games.terrafeud.agents.native_agent import install_eval_params
 
     install_eval_params()  # the evaluation's weights, once per process (pool and Dask workers too)
     return _native.play_game(

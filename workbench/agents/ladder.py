@@ -20,6 +20,7 @@ import time
 import pandas as pd
 
 from workbench.cliargs import Parser, max_workers, seed, whole
+from workbench.games import DEFAULT
 
 DEFAULT_LADDER = ("random", "greedy", "mcts:iterations=800", "alphabeta", "search")  # weakest first, as measured
 
@@ -34,16 +35,20 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def agent_engines(spec: str, engine: str, game: str = "terrafeud") -> str:
-    """The engine ``spec`` searches with under ``--engine engine``: "native" or "python"."""
-    if game != "terrafeud":
-        from workbench.agents.generic import make_protocol_agent
-        from workbench.games import get
+def agent_engines(spec: str, engine: str, game: str = DEFAULT) -> str:
+    """The engine ``spec`` searches with under ``--engine engine``: "native" or "python".
 
-        return make_protocol_agent(spec, get(game), seed=0).engine
+    A game with agents of its own (``GameDef.tuned_agents``) plays them; any other game the generic ones."""
+    from workbench.games import get
+
+    gdef = get(game)
+    if gdef.tuned_agents() is None:
+        from workbench.agents.generic import make_protocol_agent
+
+        return make_protocol_agent(spec, gdef, seed=0).engine
     from workbench.agents import make_agent
 
-    return make_agent(spec, seed=0, engine=engine).engine
+    return make_agent(spec, seed=0, engine=engine, game=gdef.name).engine
 
 
 def _team_agents(game: str, first: str, second: str) -> tuple[tuple[str, ...], int]:
@@ -55,27 +60,29 @@ def _team_agents(game: str, first: str, second: str) -> tuple[tuple[str, ...], i
     return tuple(first if info.team_of(i) == 0 else second for i in range(info.num_players)), info.num_players
 
 
+def _team_wins(table: pd.DataFrame, team: int) -> int:
+    """Games of ``table`` won by ``team``: its ``winner_team`` column, or, in a two-seat table without
+    one (TerraFeud's), the winner named by the team's seat in ``players``."""
+    if "winner_team" in table.columns:
+        return int((table.winner_team == team).sum())
+    seats = table.players.astype(str).str.split(",").str[team]
+    return int((table.winner.astype(str) == seats).sum())
+
+
 def play_pair(lower: str, upper: str, games: int, seed: int, max_plies: int, workers: int | None,
-              progress: bool = True, engine: str = "auto", game: str = "terrafeud") -> dict[str, object]:
+              progress: bool = True, engine: str = "auto", game: str = DEFAULT) -> dict[str, object]:
     """``games`` games of ``upper`` against ``lower``, half with each colour (each team, in any game)."""
     from workbench.simulate import simulate
 
     half = max(1, games // 2)
     t0 = time.perf_counter()
     kw = {"max_plies": max_plies, "workers": workers, "progress": progress, "engine": engine}
-    if game == "terrafeud":
-        a = simulate(None, upper, lower, half, seed=seed, **kw)
-        b = simulate(None, lower, upper, games - half if games > 1 else 1, seed=seed + 1, **kw)
-        upper_wins = int((a.winner == "white").sum() + (b.winner == "black").sum())
-        lower_wins = int((a.winner == "black").sum() + (b.winner == "white").sum())
-    else:
-        first, _ = _team_agents(game, upper, lower)
-        second, _ = _team_agents(game, lower, upper)
-        a = simulate(None, upper, lower, half, seed=seed, game=game, agents=first, **kw)
-        b = simulate(None, lower, upper, games - half if games > 1 else 1, seed=seed + 1, game=game, agents=second,
-                     **kw)
-        upper_wins = int((a.winner_team == 0).sum() + (b.winner_team == 1).sum())
-        lower_wins = int((a.winner_team == 1).sum() + (b.winner_team == 0).sum())
+    first, _ = _team_agents(game, upper, lower)
+    second, _ = _team_agents(game, lower, upper)
+    a = simulate(None, upper, lower, half, seed=seed, game=game, agents=first, **kw)
+    b = simulate(None, lower, upper, games - half if games > 1 else 1, seed=seed + 1, game=game, agents=second, **kw)
+    upper_wins = _team_wins(a, 0) + _team_wins(b, 1)
+    lower_wins = _team_wins(a, 1) + _team_wins(b, 0)
     n = len(a) + len(b)
     errors = int((a.victory == "error").sum() + (b.victory == "error").sum())
     others = n - upper_wins - lower_wins
@@ -105,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"),
                     help="engine of every agent (a spec's own engine= wins); auto = native when built")
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--game", default="terrafeud", help="the game (python -m workbench games)")
+    ap.add_argument("--game", default=DEFAULT, help="the game (python -m workbench games)")
     args = ap.parse_args(argv)
     agents = [a.strip() for a in args.agents if a.strip()]
     try:

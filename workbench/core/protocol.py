@@ -16,9 +16,9 @@ Chance outcomes are ints ``0..max_chance_outcomes()-1``; at a chance node ``appl
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from .rulespec import Rules, RulesSpec
@@ -285,6 +285,27 @@ class State:
         return 0
 
 
+class AgentKit(Protocol):
+    """A game's own agents, tuned to its engine (what ``GameDef.tuned_agents`` returns; often a module).
+
+    ``workbench.agents.make_agent(spec, seed, engine, game=...)`` builds them: ``AGENTS[name](seed=...,
+    **params)`` is the Python agent (its ``select_action`` takes the game's engine state), and where
+    ``resolve_engine(engine)`` says ``"native"`` and the name is in ``NATIVE_AGENTS``,
+    ``native_twin(name, params, seed, agent)`` wraps it in its native twin behind the same interface.
+    """
+
+    AGENTS: Mapping[str, Callable[..., Any]]  # name -> factory(seed=..., **params)
+    NATIVE_AGENTS: Sequence[str]  # the names that have a native twin
+
+    def resolve_engine(self, engine: str) -> str:
+        """``auto``/``native``/``python`` -> ``native`` or ``python``; ``native`` without the build raises."""
+        ...
+
+    def native_twin(self, base: str, params: dict[str, Any], seed: int | None, twin: Any) -> Any:
+        """The native twin of the validated Python agent ``twin``."""
+        ...
+
+
 class GameDef:
     """Everything a game says about itself that does not depend on one position.
 
@@ -363,6 +384,17 @@ class GameDef:
     def rule_words(self) -> dict[str, str]:
         """Rule-usage counter name -> a designer's words for it."""
         return {}
+
+    def tuned_agents(self) -> AgentKit | None:
+        """The game's own agents tuned to its engine (an ``AgentKit``), or None (the default).
+
+        The generic agents (``workbench.agents.generic.make_protocol_agent``) play every game through
+        this protocol; a game that also ships agents of its own, searching its engine's state with
+        its own move ordering and evaluation (and perhaps native twins), returns them here, and
+        ``workbench.agents.make_agent(spec, game=name)`` builds them by the same spec names. The
+        tools import no game's agents: they reach them through this hook.
+        """
+        return None
 
     def report_sections(self, games: Any, events: Any = None) -> list[Any]:
         """Balance-report sections only this game has (a faction matrix, luck, piece economy); none by default.

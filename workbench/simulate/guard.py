@@ -182,7 +182,7 @@ def check_engines(spec: GameSpec, start: Any) -> None:
     if not native.available() or native.supports(start):
         return
     from workbench.agents import agent_engine, parse_agent_spec
-    from workbench.agents.native_agent import fallback_notice, say_once
+    from workbench.games.terrafeud.agents.native_agent import fallback_notice, say_once
 
     reason = native.unsupported_reason(start)
     for agent in dict.fromkeys((spec.white, spec.black)):

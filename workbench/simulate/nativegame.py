@@ -101,7 +101,7 @@ def playable(white: str, black: str, start: GameState | None = None) -> bool:
 def native_game(start: GameState, white: str, black: str, seeds: tuple[int | None, int | None],
                 max_plies: int) -> tuple[TraceState, list[TraceAgent]]:
     """Play the game natively from ``start``; the replay state and agents for ``play_game``'s loop."""
-    from workbench.agents.native_agent import install_eval_params
+    from workbench.games.terrafeud.agents.native_agent import install_eval_params
 
     install_eval_params()  # a fresh worker (pool, Dask) has not handed the evaluation weights to Rust yet
     trace = native.play_native(start, white, black, seeds, max_plies, boards=True)

@@ -14,7 +14,8 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.agents import make_agent, material_white
+from workbench.agents import make_agent
+from workbench.games.terrafeud.agents.evaluate import material_white
 from workbench.games.terrafeud.engine import CASTLE, MOVE, ORDER, SHOT, RulesConfig, make_game, order_steps
 from workbench.games.terrafeud.engine.geometry import hex_name
 from workbench.games.terrafeud.engine.pieces import INFANTRY, LETTERS

@@ -123,10 +123,10 @@ def fresh_seed() -> int:
 def _agent_names() -> list[str]:
     """Names ``workbench.agents.make_agent`` knows (registered ones included), for the panel's menu."""
     try:
-        from workbench.agents import AGENTS
+        from workbench.agents import agent_names
     except ImportError:
         return []
-    return sorted(AGENTS)
+    return agent_names()
 
 
 class PlayLine(Sequence[GameState]):
@@ -1758,7 +1758,7 @@ def scored_choice(agent: Any, state: GameState) -> tuple[Action, float, str]:
     if own is not None:
         value, source = float(own), "search"
     else:
-        search_agent = _optional("workbench.agents", "SearchAgent", "the evaluation")
+        search_agent = _optional("workbench.games.terrafeud.agents.search", "SearchAgent", "the evaluation")
         after = state.clone()
         after.apply(action)
         pieces = sum(1 for c in state.squares if c)
@@ -1770,7 +1770,7 @@ def scored_choice(agent: Any, state: GameState) -> tuple[Action, float, str]:
 
 def describe_score(white: float, ply: int) -> str:
     """A score from White's view in words: who is better by how much, or who wins by force."""
-    from workbench.agents.evaluate import WIN_SCORE
+    from workbench.games.terrafeud.agents.evaluate import WIN_SCORE
 
     if abs(white) >= WIN_SCORE / 2:
         winner = "White" if white > 0 else "Black"
@@ -1793,7 +1793,7 @@ def best_lines(state: GameState, seconds: float = 1.0, count: int = LINES) -> li
     the nodes it visited, then the replies a short search expects. The engine and the agents decide
     everything; the board only shows it.
     """
-    search = _optional("workbench.agents.search", "SearchAgent", "the analysis")
+    search = _optional("workbench.games.terrafeud.agents.search", "SearchAgent", "the analysis")
 
     class RootLimited(search):  # type: ignore[misc, valid-type]
         """The search with some root actions left out (the lines already found)."""
@@ -1981,7 +1981,7 @@ class _After:
 def _static_eval(st: GameState) -> float | None:
     """White's static evaluation (material units), or None when the agents are not installed."""
     try:
-        from workbench.agents import evaluate
+        from workbench.games.terrafeud.agents.evaluate import evaluate
     except ImportError:
         return None
     return round(float(evaluate(st, 0)), 2)

@@ -1,4 +1,4 @@
-//! Position evaluation: a port of `workbench/agents/evaluate.py`, same terms, same order of sums.
+//! Position evaluation: a port of `workbench/games/terrafeud/agents/evaluate.py`, same terms, same order of sums.
 //!
 //! The numbers are not written here: Python reads the piece weights from
 //! `workbench/games/terrafeud/data/terrafeud.json` (`ai_weights`) and the positional terms from

@@ -1,8 +1,8 @@
 //! Python bindings of the native agents (`workbench._native.Agent`, evaluation hooks).
 //!
 //! The evaluation's numbers come from Python (the data file's `ai_weights` and
-//! `workbench.agents.evaluate.TERMS`): they are installed when the module is imported, and again
-//! by `workbench.agents.native_agent`, so each worker process scores with the files' weights.
+//! `workbench.games.terrafeud.agents.evaluate.TERMS`): they are installed when the module is imported, and again
+//! by `workbench.games.terrafeud.agents.native_agent`, so each worker process scores with the files' weights.
 
 use std::sync::Mutex;
 
@@ -76,10 +76,11 @@ fn evaluate(py: Python<'_>, state: &PyState, side: usize) -> PyResult<f64> {
 
 /// Read the weights from Python (data file and `evaluate.TERMS`) and install them.
 fn install_from_python(py: Python<'_>) -> PyResult<()> {
-    let ev = py.import("workbench.agents.evaluate")?;
+    let ev = py.import("workbench.games.terrafeud.agents.evaluate")?;
     let weights: Vec<f64> = ev.call_method0("piece_weights")?.extract()?;
-    let terms: Vec<(String, f64)> = ev.getattr("TERMS")?.call_method0("items")?.extract()?;
-    set_eval_params(weights.into_iter().take(8).collect(), terms)
+    // a dict, read in key order as the Python adapter hands it over (`sorted(TERMS.items())`)
+    let terms: std::collections::BTreeMap<String, f64> = ev.getattr("TERMS")?.extract()?;
+    set_eval_params(weights.into_iter().take(8).collect(), terms.into_iter().collect())
 }
 
 /// Register the agents' classes and functions in `workbench._native`.

@@ -1,4 +1,4 @@
-//! `random`: uniform over the legal actions, as `workbench/agents/random_agent.py`
+//! `random`: uniform over the legal actions, as `workbench/games/terrafeud/agents/random_agent.py`
 //! (`self.rng.choice(state.legal_actions())`).
 
 use super::Agent;

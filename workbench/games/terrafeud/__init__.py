@@ -130,6 +130,18 @@ class TerraFeud(GameDef):
         inner = state.inner if isinstance(state, TerraFeudState) else state
         return dump_scenario(inner, id, title, [dict(c) for c in checks] or None)
 
+    def tuned_agents(self) -> Any:
+        """TerraFeud's own agents and their native twins (``workbench.games.terrafeud.agents``)."""
+        from . import agents
+
+        return agents
+
+    def native_available(self) -> bool:
+        """True when TerraFeud's native core (``workbench._native``) is built."""
+        from workbench.native import available
+
+        return available()
+
     def rule_words(self) -> dict[str, str]:
         from workbench.games.terrafeud.engine.telemetry import RULES
 

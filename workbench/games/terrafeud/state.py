@@ -135,6 +135,7 @@ class TerraFeudState(State):
         return out
 
     def evaluate(self, player: int) -> float:
-        from workbench.agents.evaluate import evaluate  # TerraFeud's weights, shared with its native twin
+        # TerraFeud's weights, shared with its native twin
+        from workbench.games.terrafeud.agents.evaluate import evaluate
 
         return evaluate(self.inner, player)

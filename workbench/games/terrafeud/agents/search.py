@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import time
 
+from workbench.agents.base import Agent, check_param
 from workbench.games.terrafeud.engine import MOVE, ORDER, SHOT, Action, GameState
 from workbench.games.terrafeud.engine.geometry import DISTANCE
 from workbench.games.terrafeud.engine.pieces import FEUDAL
 
 from .alphabeta import AlphaBetaAgent
-from .base import Agent, check_param
 from .evaluate import evaluate, material, piece_weights, terminal_score
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2

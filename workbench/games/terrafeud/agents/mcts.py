@@ -16,10 +16,10 @@ from __future__ import annotations
 import math
 import time
 
+from workbench.agents.base import Agent, check_param
 from workbench.games.terrafeud.engine import MOVE, ORDER, Action, GameState
 
 from .alphabeta import AlphaBetaAgent
-from .base import Agent, check_param
 from .evaluate import evaluate, material
 
 MAX_ITERATIONS = 1_000_000

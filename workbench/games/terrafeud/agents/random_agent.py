@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from workbench.agents.base import Agent
 from workbench.games.terrafeud.engine import Action, GameState
-
-from .base import Agent
 
 
 class RandomAgent(Agent):

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import time
 
+from workbench.agents.base import Agent, check_param
 from workbench.games.terrafeud.engine import MOVE, ORDER, SHOT, Action, GameState
 
-from .base import Agent, check_param
 from .evaluate import evaluate, piece_weights, terminal_score
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2

@@ -23,9 +23,9 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from workbench.agents.base import Agent
 from workbench.games.terrafeud.engine import Action, GameState
 
-from .base import Agent
 from .evaluate import TERMS, piece_weights
 
 NATIVE_AGENTS = ("random", "greedy", "alphabeta", "mcts", "search")
