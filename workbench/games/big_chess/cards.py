@@ -16,9 +16,10 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from workbench.core import jsonlines
 from workbench.core.protocol import Pattern, PatternMark
+from workbench.core.scenario import line_of
 
-from . import jsonlines
 from .geometry import FACING_NAMES, expand_sym, rot
 
 DATA = Path(__file__).parent / "data"
@@ -133,13 +134,8 @@ def _active(card: Card, mask: int) -> tuple[Entry, ...]:
 
 
 def _line(node: Any, key: Any, default: int | None) -> int | None:
-    getter = getattr(node, "line_of", None)
-    if getter is None:
-        return default
-    try:
-        return int(getter(key)) or default
-    except (KeyError, IndexError, TypeError, ValueError):
-        return default
+    """The line of ``node[key]`` (``core.scenario.line_of``), else ``default`` (None: no line to name)."""
+    return line_of(node, key, 0) or default
 
 
 def _is_int(v: Any) -> bool:
@@ -316,7 +312,7 @@ def load_card_file(path: Path, label: str | None = None) -> list[Card]:
         raise CardError(where, None, "the card file is not UTF-8 text") from None
     try:
         if path.suffix in (".yaml", ".yml"):
-            from .miniyaml import loads as yloads
+            from workbench.core.miniyaml import loads as yloads
 
             node = yloads(text)
         else:
