@@ -14,8 +14,10 @@ from typing import Any
 from workbench.core.protocol import CHANCE, State
 
 
-def protocol_playouts(name: str, games: int, seed: int, max_actions: int = 10_000, rules: Any = None) -> dict[str, Any]:
-    """Uniformly random actions (chance sampled by its probabilities) from the start, ``games`` times."""
+def protocol_playouts(name: str, games: int, seed: int, max_actions: int = 10_000, rules: Any = None,
+                      first: int = 0) -> dict[str, Any]:
+    """Uniformly random actions (chance sampled by its probabilities) from the start, ``games`` times (games
+    ``first`` .. ``first + games - 1`` of the seed's stream, so a run cut in slices plays the same games)."""
     from workbench.games import get
     from workbench.simulate.protocol_play import sample_outcome
 
@@ -23,7 +25,7 @@ def protocol_playouts(name: str, games: int, seed: int, max_actions: int = 10_00
     rules = game.spec.make(rules) if not hasattr(rules, "spec") else rules
     actions = 0
     t0 = time.perf_counter()
-    for g in range(games):
+    for g in range(first, first + games):
         rng = random.Random(seed * 100_003 + g)
         st = game.new_initial_state(rules, seed * 100_003 + g)
         n = 0
@@ -91,10 +93,45 @@ def bench_report(name: str, games: int, seed: int, max_actions: int, rules: str,
                 "speedup_vs_python": nat["actions_per_sec"] / ours["actions_per_sec"], "same_games_as_python": same,
                 "terrafeud_plies_per_sec": peer["plies_per_sec"],
                 "ratio_vs_terrafeud": nat["actions_per_sec"] / peer["plies_per_sec"]}
-    ours = protocol_playouts(name, games, seed, max_actions, rules or None)
-    peer = terrafeud_playouts(max(1, games // 2), seed, 300)
+    ours, peer = interleaved_playouts(name, games, seed, max_actions, rules or None)
     return {**ours, "engine": "python", "rules": rules, "terrafeud_plies_per_sec": peer["plies_per_sec"],
             "ratio_vs_terrafeud": ours["actions_per_sec"] / peer["plies_per_sec"]}
+
+
+def interleaved_playouts(name: str, games: int, seed: int, max_actions: int, rules: Any,
+                         peer_plies: int = 300) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The game's playouts and TerraFeud's Python playouts taken in turns, game by game, and timed apart.
+
+    Run one after the other, a long run and a short peer run saw different loads on a shared machine (the
+    ratio moved from 0.05 to 0.12 between runs); in turns, both see the same load. The peer plays its games
+    (half as many, 300 plies each) spread evenly between ours.
+    """
+    from workbench.bench import terrafeud_playouts
+
+    n_peer = max(1, games // 2)
+    ours = {"actions": 0, "seconds": 0.0}
+    peer = {"plies": 0, "seconds": 0.0}
+    done = 0
+    out: dict[str, Any] = {}
+    for g in range(games):
+        out = protocol_playouts(name, 1, seed, max_actions, rules, first=g)
+        ours["actions"] += out["actions"]
+        ours["seconds"] += out["seconds"]
+        while done < n_peer and done * games <= g * n_peer:
+            p = terrafeud_playouts(1, seed * 1_000 + done, peer_plies)
+            peer["plies"] += p["plies"]
+            peer["seconds"] += p["seconds"]
+            done += 1
+    while done < n_peer:  # games < 2: the peer's one game after ours
+        p = terrafeud_playouts(1, seed * 1_000 + done, peer_plies)
+        peer["plies"] += p["plies"]
+        peer["seconds"] += p["seconds"]
+        done += 1
+    mine = {"game": out.get("game", name), "games": games, "actions": ours["actions"], "seconds": ours["seconds"],
+            "actions_per_sec": ours["actions"] / ours["seconds"], "games_per_sec": games / ours["seconds"]}
+    theirs = {"games": n_peer, "plies": peer["plies"], "seconds": peer["seconds"],
+              "plies_per_sec": peer["plies"] / peer["seconds"], "games_per_sec": n_peer / peer["seconds"]}
+    return mine, theirs
 
 
 def faction_matrix(agent: str, games: int, workers: int, turn_limit: int = 100, seed: int = 1,

@@ -31,6 +31,8 @@ from .table import (
     label_rule_names,
     normalize,
     seats_of,
+    team_members,
+    teams_of,
 )
 
 MARGIN = 0.05  # "balanced" needs the first seat's share of decided games within 5 points of fair, interval and all
@@ -82,8 +84,13 @@ def check_games(games: pd.DataFrame, minimum: int = 2, what: str = "a balance su
 
 
 def cell_columns(games: pd.DataFrame) -> list[str]:
-    """The rule and agent columns present in the table: the key of a cell."""
-    named = [c for c in (*TOGGLES, *PARAMETERS) if c in games.columns]
+    """The rule and agent columns present in the table: the key of a cell.
+
+    TerraFeud's plain toggle and parameter columns count only in a TerraFeud table: another game's row may
+    hold a column of the same name that is no rule (big chess counts promotions in ``promotion``), and its
+    rules are named by its ``rules`` label."""
+    terrafeud = "game" not in games.columns or not len(games) or str(games["game"].iloc[0]) in ("terrafeud", "")
+    named = [c for c in (*TOGGLES, *PARAMETERS) if c in games.columns] if terrafeud else []
     generic = [c for c in label_rule_names(games) if c in games.columns and c not in named]
     return [*named, *generic, *agent_columns(games)]
 
@@ -196,17 +203,36 @@ def summarize_games(g: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD, ma
     draws = int((outcome == "draw").sum())
     unfinished = int((outcome == "unfinished").sum())
     out: dict[str, object] = {"games": n, "decided": decided, "draws": draws, "unfinished": unfinished}
-    wins = {s: int(((outcome == "win") & (g["winner"] == s)).sum()) for s in seats}
+    teams = teams_of(g)
+    if teams:  # the sides are the teams: a seat wins when its team wins, the first team holds the first seat
+        side_of = {s: t for t in teams for s in team_members(t, seats)}
+        won = g["winner"].astype(str).map(side_of)
+        sides = tuple(f"team {t}" for t in teams)
+        side_wins = {f"team {t}": int(((outcome == "win") & (won == t)).sum()) for t in teams}
+        wins = {s: side_wins[f"team {side_of[s]}"] for s in seats}
+    else:
+        wins = {s: int(((outcome == "win") & (g["winner"] == s)).sum()) for s in seats}
+        sides, side_wins = seats, wins
     for side, k in wins.items():
         lo, hi = wilson_interval(k, n)
         out[f"{side}_wins"] = k
         out[f"{side}_rate"], out[f"{side}_low"], out[f"{side}_high"] = k / n, lo, hi  # share of all games
     out["no_winner"] = n - decided
-    first = wins[seats[0]]
-    out["advantage"] = first / decided if decided else math.nan  # the first seat's share of decided games
+    first = side_wins[sides[0]]
+    out["advantage"] = first / decided if decided else math.nan  # the first side's share of decided games
     out["advantage_low"], out["advantage_high"] = wilson_interval(first, decided)
     finished = decided + draws
-    points = first + draws / len(seats)
+    points = first + draws / len(sides)
+    if teams:
+        out["sides"] = ",".join(teams)
+        out["fair"] = 1 / len(sides)
+        results = []
+        for side, k in side_wins.items():  # each team: wins of all games, and its score with draws as 1/k
+            pts = k + draws / len(sides)
+            lo, hi = wilson_interval(k, n)
+            slo, shi = wilson_interval(pts, finished) if finished else (math.nan, math.nan)
+            results.append((side, k, k / n, lo, hi, pts / finished if finished else math.nan, slo, shi))
+        out["team_results"] = tuple(results)
     out["score"] = points / finished if finished else math.nan  # draws as 1/k (a half for two seats)
     out["score_low"], out["score_high"] = wilson_interval(points, finished) if finished else (math.nan, math.nan)
     out["decisive"] = decided / n
@@ -218,10 +244,10 @@ def summarize_games(g: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD, ma
     out["flagged"] = unfinished / n > threshold
     out["timeouts"] = unfinished
     out["timeout_rate"] = unfinished / n
-    out["verdict"] = cell_verdict(out, seats, threshold, margin)
+    out["verdict"] = cell_verdict(out, sides, threshold, margin)
     # the older single number, now over decided games and never for a flagged cell (it read 1.000 for a cell
-    # whose games all hit the cap): 1 - |first seat's share - second seat's share| of the decided games
-    second = wins[seats[1]] if len(seats) > 1 else 0
+    # whose games all hit the cap): 1 - |first side's share - second side's share| of the decided games
+    second = side_wins[sides[1]] if len(sides) > 1 else 0
     out["balance"] = (math.nan if out["flagged"] or not decided
                       else 1 - abs(first - second) / decided)
     for kind in (*[k for k in VICTORIES if k not in ("draw", "unfinished")],
@@ -247,7 +273,9 @@ def summarize_games(g: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD, ma
 
 def cell_verdict(row: dict, seats: Sequence[str], threshold: float = UNFINISHED_THRESHOLD,
                  margin: float = MARGIN) -> str:
-    """The cell's balance in words; "balanced" only with enough finished games and a narrow interval."""
+    """The cell's balance in words; "balanced" only with enough finished games and a narrow interval.
+
+    ``seats`` are the sides: the seats, or in a team game the teams (``team ab``), fair being one in as many."""
     first, fair = seats[0].capitalize(), 1 / len(seats)
     share = row["unfinished"] / row["games"] if row["games"] else math.nan
     if share > threshold:
@@ -259,7 +287,8 @@ def cell_verdict(row: dict, seats: Sequence[str], threshold: float = UNFINISHED_
     if lo > fair:
         return f"favours {first} ({100 * row['advantage']:.0f}% of decided games)"
     if hi < fair:
-        other = seats[1].capitalize() if len(seats) == 2 else f"the seats after {first}"
+        other = seats[1].capitalize() if len(seats) == 2 else \
+            f"the {'teams' if first.startswith('Team ') else 'seats'} after {first}"
         return f"favours {other} ({first} {100 * row['advantage']:.0f}% of decided games)"
     if fair - margin <= lo and hi <= fair + margin:
         return f"balanced (within {100 * margin:.0f} points of {100 * fair:.0f}%)"

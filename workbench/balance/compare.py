@@ -25,7 +25,7 @@ from .cells import _fmt, _is_missing, cell_columns, check_games, compared_column
 from .power import detectable_difference
 from .stats import BalanceError, SPRTResult, adjust, compare_proportions, sprt
 from .survival import compare_lengths
-from .table import DEFAULT_RULE, UNFINISHED_THRESHOLD, length_unit, seats_of
+from .table import DEFAULT_RULE, UNFINISHED_THRESHOLD, first_side_name, first_side_won, length_unit
 
 # The rulebook default of each toggle (BOARD-AND-RULINGS.md section 7): the baseline of a comparison.
 DEFAULTS: dict[str, Any] = {
@@ -274,12 +274,12 @@ def compare(
         if len(part) == 0:
             raise BalanceError(f"no games with {column}={_fmt(value)}"
                                + (f" where {dict(where)}" if where else "") + "; nothing to compare")
-    first = seats_of(usable)[0]
+    first = first_side_name(usable)  # the first seat, or its team in a team game
     keys = [k for k in cell_columns(usable) if k in usable.columns]
     per_cell = int(min(part.groupby([part[k].map(_key) for k in keys]).size().min() if keys else len(part)
                        for part in (a, b)))
     da, db = a[a["outcome"] == "win"], b[b["outcome"] == "win"]
-    fa, fb = int((da["winner"] == first).sum()), int((db["winner"] == first).sum())
+    fa, fb = int(first_side_won(da).sum()), int(first_side_won(db).sum())
     c = Comparison(column, baseline, variant, len(a), len(b), seat=first, decided_baseline=len(da),
                    decided_variant=len(db), unit=length_unit(usable), threshold=threshold,
                    unfinished_baseline=float((a["outcome"] == "unfinished").mean()),

@@ -35,7 +35,7 @@ from .cells import (  # noqa: E402
 )
 from .compare import CORRECTION_NAMES, Comparison, compare_toggles, variant_name  # noqa: E402
 from .stats import BalanceError  # noqa: E402
-from .table import UNFINISHED_THRESHOLD, Study, length_unit, seats_of, study_of  # noqa: E402
+from .table import UNFINISHED_THRESHOLD, Study, length_unit, seats_of, study_of, teams_of  # noqa: E402
 
 
 @dataclass
@@ -154,11 +154,56 @@ def _interval(x: float, lo: float, hi: float, pct: bool = True, digits: int = 1)
     return f"{x:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
+def _has_teams(summary: pd.DataFrame) -> bool:
+    """Whether some cell of the summary is a team game (its sides are teams, ``cells.summarize_games``)."""
+    return "team_results" in summary.columns and bool(summary["team_results"].map(lambda v: isinstance(v, tuple)).any())
+
+
+def _team_row(r: dict, seats: Sequence[str], unit: str) -> dict[str, Any]:
+    """A summary row of a table with team games: the side that moves first (its team, or the first seat where
+    every seat plays for itself), its share and score, and every team's (or seat's) wins and score."""
+    teams = r.get("team_results")
+    if isinstance(teams, tuple):
+        first = teams[0][0]
+        wins = "; ".join(f"{name[5:]} {_interval(rate, lo, hi)}" for name, _, rate, lo, hi, *_ in teams)
+        scores = "; ".join(f"{name[5:]} {_interval(sc, slo, shi)}" for name, *_, sc, slo, shi in teams)
+    else:
+        first = f"seat {seats[0]}"
+        wins = "; ".join(f"{s} {_interval(r[f'{s}_rate'], r[f'{s}_low'], r[f'{s}_high'])}" for s in seats)
+        scores = "–"
+    return {
+        "cell": r["label"], "games": r["games"], "verdict": r["verdict"], "moves first": first,
+        "its share of decided % [95% CI]": _interval(r["advantage"], r["advantage_low"], r["advantage_high"]),
+        "its score % (draws 1/k) [95% CI]": _interval(r["score"], r["score_low"], r["score_high"]),
+        "win % of all games by team [95% CI]": wins,
+        "score % by team (draws 1/k) [95% CI]": scores,
+        "decided % [95% CI]": _interval(r["decisive"], r["decisive_low"], r["decisive_high"]),
+        "draws": r["draws"],
+        "unfinished % [95% CI]": ("⚠ " if r["flagged"] else "")
+        + _interval(r["unfinished_rate"], r["unfinished_low"], r["unfinished_high"]),
+        f"median {unit} [95% CI] (KM)": _km(r["length_median"], r["length_low"], r["length_high"]),
+        "quartiles (KM)": f"{_km_point(r['length_q1'])}–{_km_point(r['length_q3'])}",
+    }
+
+
 def summary_table(summary: pd.DataFrame, seats: Sequence[str] = SIDES, unit: str = "plies") -> pd.DataFrame:
-    """The human-readable summary: one row per cell, the three quantities with intervals, the verdict."""
+    """The human-readable summary: one row per cell, the three quantities with intervals, the verdict.
+
+    With team games (``teams`` such as ``ab,cd``) the advantage is the first-moving team's, and each team's
+    wins and score are listed instead of one column per seat (a seat wins when its team wins)."""
     first = seats[0].capitalize()
+    teams = _has_teams(summary)
     rows = []
     for r in summary.to_dict("records"):
+        if teams:
+            row = _team_row(r, seats, unit)
+            for col, name, digits in (("mean_branching", "branching", 1), ("decision_share", "decision %", 1),
+                                      ("lead_changes", "lead changes", 2), ("drama", "drama", 3)):
+                if col in r and not _missing(r.get(col)):
+                    row[name] = (_interval(r[col], r[f"{col}_low"], r[f"{col}_high"]) if col == "decision_share" else
+                                 _interval(r[col], r[f"{col}_low"], r[f"{col}_high"], pct=False, digits=digits))
+            rows.append(row)
+            continue
         row = {
             "cell": r["label"], "games": r["games"], "verdict": r["verdict"],
             f"{first} share of decided % [95% CI]": _interval(r["advantage"], r["advantage_low"], r["advantage_high"]),
@@ -265,9 +310,14 @@ def _marker(ax: Any, x: float, y: float, err: tuple[float, float], colour: str, 
         ax.errorbar([x], [y], yerr=[[lo], [hi]], **kw)
 
 
+def _teamed(r: dict) -> bool:
+    return isinstance(r.get("team_results"), tuple)
+
+
 def plot_advantage(summary: pd.DataFrame, seats: Sequence[str] = SIDES, threshold: float = 0.2) -> bytes:
     """Per cell, side by side: the first seat's share of decided games (orange) and the share decided
-    (green), 95% Wilson intervals; a cell over the unfinished threshold is drawn open and marked."""
+    (green), 95% Wilson intervals; a cell over the unfinished threshold is drawn open and marked. In a
+    team game the first seat's team's share, its fair share one over the number of teams (dashed)."""
     n = len(summary)
     fig, axes = plt.subplots(1, 2, figsize=(10, _height(n)), sharey=True)
     first = seats[0].capitalize()
@@ -278,13 +328,20 @@ def plot_advantage(summary: pd.DataFrame, seats: Sequence[str] = SIDES, threshol
         _marker(axes[1], r["decisive"], i, (r["decisive"] - r["decisive_low"], r["decisive_high"] - r["decisive"]),
                 palette.DECIDED)
         axes[1].barh([i], [r["unfinished_rate"]], left=[1 - r["unfinished_rate"]], color=palette.UNFINISHED, height=0.5)
-    axes[0].axvline(1 / len(seats), color=palette.REFERENCE, lw=1, ls="--")
+    fair = [r.get("fair") if _teamed(r) else 1 / len(seats) for r in summary.to_dict("records")]
+    if len(set(fair)) == 1:
+        axes[0].axvline(fair[0], color=palette.REFERENCE, lw=1, ls="--")
+    else:  # cells with teams and cells without: each row's own fair share
+        for i, f in enumerate(fair):
+            axes[0].plot([f, f], [i - 0.4, i + 0.4], color=palette.REFERENCE, lw=1, ls="--")
+    xlabel = (f"share of decided games won by {first}'s team" if _has_teams(summary)
+              else f"{first}'s share of decided games")
     labels = [("⚠ " if f else "") + lab for lab, f in zip(summary["label"], summary["flagged"], strict=True)]
     axes[0].set_yticks(range(n), labels)
     axes[0].set_ylim(n - 0.5, -0.5)
     axes[0].set_xlim(-0.02, 1.02)
     axes[1].set_xlim(-0.02, 1.02)
-    axes[0].set_xlabel(f"{first}'s share of decided games")
+    axes[0].set_xlabel(xlabel)
     axes[1].set_xlabel("share decided (grey bar: unfinished)")
     axes[0].set_title(f"advantage; open + ⚠ = over {100 * threshold:.0f}% unfinished, no verdict", fontsize=9)
     axes[1].set_title("decisiveness", fontsize=9)
@@ -725,9 +782,14 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
                   source: str | None) -> Section:
     """The top of the report: the one cap, loud warnings, how to read the three quantities, the colours."""
     seats = ", ".join(x.capitalize() for x in study.seats)
+    team_sets = _team_sets(usable)
+    teams = (f" Teams {' and '.join(team_sets)}: a seat wins when its team wins, so a cell's advantage is the share of "
+             f"decided games won by {study.first.capitalize()}'s team (the team that moves first), fair at one in as "
+             "many as there are teams, and the summary gives every team's wins and score." if team_sets else "")
     paragraphs = [*study.warnings,
                   f"{len(usable)} games of {study.game} ({seats}; {study.first.capitalize()} moves first) in "
                   f"{len(summary)} cell{'s' if len(summary) != 1 else ''}" + (f" from {source}" if source else "") + "."
+                  + teams
                   + (f" {errors} game{'s' if errors != 1 else ''} ended in an error and "
                      f"{'are' if errors != 1 else 'is'} left out." if errors else ""),
                   study.sentence()]
@@ -745,7 +807,8 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
         f"{100 * study.threshold:.0f}% of its games are unfinished. A cell's verdict reads its own 95% interval, "
         f"uncorrected across the {len(summary)} cells (with many cells one spurious 'favours' is not unusual); "
         "the comparisons below are corrected.",
-        palette.LEGEND]
+        palette.LEGEND.replace("the first seat (White)", f"the first seat ({study.first.capitalize()}) or its team")
+        if team_sets else palette.LEGEND]
     per_cell = sorted(set(summary["games"].astype(int)))
     n = per_cell[0]
     paragraphs.append(power.detectable_sentence(per_cell, n, n, " in decisiveness between two cells"))
@@ -757,6 +820,17 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
                               f"advantage under {math.ceil(100 * d)} points between two cells could not be seen "
                               "(80% power).")
     return Section("Study", paragraphs)
+
+
+def _team_sets(games: pd.DataFrame) -> list[str]:
+    """The distinct team lists of the table's team games (``ab,cd``), in first-seen order; [] without teams."""
+    if "teams" not in games.columns:
+        return []
+    out = []
+    for text, g in games.groupby(games["teams"].astype(str), sort=False):
+        if teams_of(g):
+            out.append(str(text))
+    return out
 
 
 def skill_section(games: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD) -> Section | None:
@@ -786,8 +860,21 @@ def skill_section(games: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD) 
                    [("advantage_by_strength", skill.plot_advantage_by_strength(table, seat, threshold))])
 
 
+DEFAULT_TITLE = "TerraFeud balance report"
+
+
+def _game_title(name: str) -> str:
+    """The registered game's title (``Big Chess``), else its name: balance imports no game package."""
+    try:
+        from workbench.games import get
+
+        return str(get(name).title)
+    except (ImportError, KeyError, ValueError):
+        return name
+
+
 def build_report(
-    games: pd.DataFrame, events: pd.DataFrame | None = None, title: str = "TerraFeud balance report",
+    games: pd.DataFrame, events: pd.DataFrame | None = None, title: str = "TerraFeud balance report",  # DEFAULT_TITLE
     correction: str = "holm", alpha: float = 0.05, n_boot: int = 2000, source: str | None = None,
     threshold: float = UNFINISHED_THRESHOLD, manifest: dict | None = None, mixed_caps: str = "refuse",
     max_plies: int | None = None,
@@ -800,6 +887,9 @@ def build_report(
     ``refuse`` (default) a table whose games have different caps, or ``warn`` loudly and pool them.
     """
     usable = check_games(games, what="a balance report")
+    game_name = str(usable["game"].iloc[0]) if "game" in usable.columns and len(usable) else "terrafeud"
+    if title == DEFAULT_TITLE and game_name not in ("terrafeud", "", "nan"):
+        title = f"{_game_title(game_name)} balance report"
     if max_plies is not None:
         if "max_plies" in usable.columns and usable["max_plies"].notna().any() \
                 and set(usable["max_plies"].dropna().astype(int)) != {int(max_plies)}:

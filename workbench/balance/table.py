@@ -20,7 +20,7 @@ balance verdict: who would have won is unknown.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,6 +106,65 @@ def seats_of(games: pd.DataFrame) -> tuple[str, ...]:
     return tuple((DEFAULT_PLAYERS if _blank(value) else str(value)).replace(" ", "").split(","))
 
 
+def team_members(team: str, seats: Sequence[str]) -> tuple[str, ...]:
+    """The seats of one team text: ``ab`` -> (a, b) for one-letter seats, ``p1+p2`` for longer names, a seat alone."""
+    if team in seats:
+        return (team,)
+    if "+" in team:
+        return tuple(team.split("+"))
+    return tuple(team)
+
+
+def teams_of(games: pd.DataFrame) -> tuple[str, ...] | None:
+    """The teams of a group of games (its ``teams`` column, ``ab,cd``), ordered by who moves first, when every
+    row has the same teams and some team has two or more seats; None otherwise (every seat for itself, or a
+    table without teams: its sides are its seats).
+
+    The first team is the one holding the first seat: a team game's advantage is that team's share.
+    """
+    if "teams" not in games.columns or not len(games):
+        return None
+    values = games["teams"].map(lambda v: "" if _blank(v) else str(v).replace(" ", "")).unique()
+    if len(values) != 1 or not values[0]:
+        return None
+    seats = seats_of(games)
+    teams = [t for t in values[0].split(",") if t]
+    members = [team_members(t, seats) for t in teams]
+    if all(len(m) == 1 for m in members) or any(s not in seats for m in members for s in m):
+        return None
+    order = {s: i for i, s in enumerate(seats)}
+    return tuple(t for t, _ in sorted(zip(teams, members, strict=True), key=lambda tm: min(order[s] for s in tm[1])))
+
+
+def first_side_won(games: pd.DataFrame) -> pd.Series:
+    """Per game, whether the side of the first seat won: the seat itself, or in a team game (row by row, so a
+    table whose cells have different teams works) any seat of its team."""
+    seats = seats_of(games)
+    first = seats[0]
+    if "teams" not in games.columns:
+        return games["winner"].astype(str) == first
+
+    def won(winner: object, teams: object) -> bool:
+        if _blank(teams):
+            return str(winner) == first
+        for t in str(teams).replace(" ", "").split(","):
+            members = team_members(t, seats)
+            if first in members:
+                return str(winner) in members
+        return str(winner) == first
+
+    return pd.Series([won(w, t) for w, t in zip(games["winner"], games["teams"], strict=True)], index=games.index,
+                     dtype=bool)
+
+
+def first_side_name(games: pd.DataFrame) -> str:
+    """``a`` (the first seat), or ``a's team`` when some game of the table is a team game."""
+    first = seats_of(games)[0]
+    if "teams" in games.columns and any(teams_of(g) for _, g in games.groupby(games["teams"].astype(str))):
+        return f"{first}'s team"
+    return first
+
+
 def length_unit(games: pd.DataFrame) -> str:
     """``turns`` when the table counts them, else ``plies``."""
     return "turns" if "turns" in games.columns and games["turns"].notna().all() else "plies"
@@ -120,18 +179,27 @@ def agent_columns(games: pd.DataFrame) -> list[str]:
 
 
 def parse_rules_label(text: object) -> dict[str, str]:
-    """``"season=winter,archer_range=3"`` -> ``{"season": "winter", "archer_range": "3"}``; blank -> {}."""
+    """``"season=winter,archer_range=3"`` -> ``{"season": "winter", "archer_range": "3"}``; blank -> {}.
+
+    A value may hold commas (``Rules.label`` writes a list or a team string as ``teams=ab,cd``): an item
+    without ``=`` continues the value before it, so ``teams=ab,cd,max_turns=80`` is two rules.
+    """
     if _blank(text) or str(text).strip() == DEFAULT_RULE:
         return {}
     out: dict[str, str] = {}
+    name = None
     for item in str(text).split(","):
         item = item.strip()
         if not item:
             continue
         if "=" not in item:
-            raise BalanceError(f"rules label {text!r}: {item!r} is not name=value")
+            if name is None:
+                raise BalanceError(f"rules label {text!r}: {item!r} is not name=value")
+            out[name] = f"{out[name]},{item}"
+            continue
         name, value = item.split("=", 1)
-        out[name.strip()] = value.strip()
+        name = name.strip()
+        out[name] = value.strip()
     return out
 
 
@@ -260,6 +328,6 @@ def first_seat_score(games: pd.DataFrame, seats: tuple[str, ...] | None = None) 
 
 __all__ = [
     "DEFAULT_RULE", "OUTCOMES", "Study", "TERRAFEUD_STUDY_CAP", "UNFINISHED_THRESHOLD", "agent_columns", "derive_outcome",
-    "expand_rules", "first_seat_score", "label_rule_names", "length_unit", "manifest_cap", "normalize",
-    "parse_rules_label", "seats_of", "study_of",
+    "expand_rules", "first_seat_score", "first_side_name", "first_side_won", "label_rule_names", "length_unit", "manifest_cap", "normalize",
+    "parse_rules_label", "seats_of", "study_of", "team_members", "teams_of",
 ]

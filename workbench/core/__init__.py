@@ -14,6 +14,8 @@ from .protocol import (
     Glyph,
     IllegalAction,
     Layout,
+    Pattern,
+    PatternMark,
     ReportPart,
     State,
 )
@@ -22,5 +24,5 @@ from .scenario import CheckResult, ScenarioCase, ScenarioError, scenario_status
 
 __all__ = [
     "CHANCE", "TERMINAL", "Cell", "CheckResult", "GameDef", "GameInfo", "Glyph", "IllegalAction", "Layout",
-    "Param", "ReportPart", "Rules", "RulesError", "RulesSpec", "ScenarioCase", "ScenarioError", "State", "scenario_status",
+    "Param", "Pattern", "PatternMark", "ReportPart", "Rules", "RulesError", "RulesSpec", "ScenarioCase", "ScenarioError", "State", "scenario_status",
 ]

@@ -109,7 +109,8 @@ class Glyph:
 
     ``terrain`` is a style class of the game's legend (``river``, ``forest``, ``void``); ``piece`` a
     short text (``K``, ``s``); ``owner`` a player index or None; ``badges`` short texts drawn in the
-    corners (``2hp``, ``L2``); ``facing`` an angle in degrees for pieces that face a direction.
+    corners (``2hp``, ``L2``, a treasury ``$300``); ``facing`` for pieces that face a direction, in
+    degrees clockwise from north (0 = up on the page, 90 = right), as every picture and the board draw it.
     """
 
     cell: int
@@ -119,6 +120,41 @@ class Glyph:
     badges: tuple[str, ...] = ()
     facing: float | None = None
     marks: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PatternMark:
+    """One cell of a piece's pattern diagram, relative to the piece (``dy`` < 0 is up on the page).
+
+    ``acts`` are the act names of the game's ``Pattern.legend`` reaching that cell; ``leap`` a jump
+    (over the cells between), ``hop`` a slide that may cross one piece, ``edge`` a slide that goes on
+    past the drawn radius, ``new`` what the panel's level adds to the base pattern.
+    """
+
+    dx: int
+    dy: int
+    acts: tuple[str, ...]
+    leap: bool = False
+    hop: bool = False
+    edge: bool = False
+    new: bool = False
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A piece's pattern diagram on a small grid (one panel: a level, or the base), as plain data.
+
+    ``legend`` is ``(act, colour, shape, words)`` per act, shape one of ``dot``, ``cross``, ``star``,
+    ``arrow``, ``square``; ``facing`` the piece's facing in degrees clockwise from north (None: no
+    facing). The game computes it, ``workbench.viz.generic`` draws it as SVG or matplotlib.
+    """
+
+    title: str
+    radius: int
+    marks: tuple[PatternMark, ...]
+    legend: tuple[tuple[str, str, str, str], ...]
+    facing: float | None = None
+    piece: str = ""
 
 
 @dataclass

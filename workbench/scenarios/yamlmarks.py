@@ -17,6 +17,8 @@ from typing import Any
 
 import yaml
 
+from workbench.core.jsonlines import LineDict, LineList  # one line-aware dict and list for every reader
+
 MAX_DEPTH = 32  # nesting of mappings and lists; scenario files need about 5
 MAX_NODES = 50_000  # values in the document with aliases expanded
 MAX_NUMBER_DIGITS = 40
@@ -47,34 +49,6 @@ class DuplicateKeyError(ValueError):
         self.key = key
         self.line = line
         self.first_line = first_line
-
-
-class LineDict(dict):
-    """A dict with ``line`` (of the mapping) and ``key_lines`` (key -> line), 1-based."""
-
-    line: int = 0
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.key_lines: dict[Any, int] = {}
-
-    def line_of(self, key: Any) -> int:
-        """Line of ``key`` if present, else of the mapping itself."""
-        return self.key_lines.get(key, self.line)
-
-
-class LineList(list):
-    """A list with ``line`` (of the sequence) and ``item_lines`` (index -> line), 1-based."""
-
-    line: int = 0
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.item_lines: list[int] = []
-
-    def line_of(self, index: int) -> int:
-        """Line of item ``index``, else of the sequence."""
-        return self.item_lines[index] if 0 <= index < len(self.item_lines) else self.line
 
 
 class _LineLoader(yaml.SafeLoader):

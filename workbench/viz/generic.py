@@ -14,7 +14,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from workbench.core.protocol import GameDef, Glyph, Layout, State
+from workbench.core.protocol import GameDef, Glyph, Layout, Pattern, State
 
 # Seat colours (white/first seat light, second dark, then distinct hues); one meaning each.
 SEAT_COLOURS = ("#f4f1e8", "#2b2b2b", "#c0392b", "#2471a3", "#229954", "#d68910", "#7d3c98", "#17a589",
@@ -48,6 +48,19 @@ def _terrain_colours(game: GameDef) -> dict[str, str]:
     return {cls: colour for cls, colour, _ in getattr(game, "legend", ())}
 
 
+def _glyphs_on(layout: Layout, state: State | None) -> dict[int, Glyph]:
+    """The state's glyphs by cell; ``ValueError`` when one names a cell the layout lacks (the state's board is
+    not the one of the rules passed: a 4-player board drawn with the default rules), never a cropped picture."""
+    if state is None:
+        return {}
+    glyphs = {g.cell: g for g in state.glyphs()}
+    ids = {c.id for c in layout.cells}
+    stray = [c for c in glyphs if c not in ids]
+    if stray:
+        raise ValueError(f"the state has cell {stray[0]} that this layout ({len(ids)} cells) lacks: pass the state's rules")
+    return glyphs
+
+
 def _frame(layout: Layout, scale: float, margin: float) -> tuple[float, float, float, float]:
     xs = [c.x for c in layout.cells] or [0.0]
     ys = [c.y for c in layout.cells] or [0.0]
@@ -76,7 +89,7 @@ def board_svg(game: GameDef, state: State, rules: Any = None, heat: Mapping[int,
     """
     layout = game.layout(rules)
     colours = _terrain_colours(game)
-    glyphs = {g.cell: g for g in state.glyphs()}
+    glyphs = _glyphs_on(layout, state)
     x0, y0, width, height = _frame(layout, scale, margin)
     top = max((abs(v) for v in heat.values()), default=0.0) if heat else 0.0
 
@@ -113,11 +126,13 @@ def board_svg(game: GameDef, state: State, rules: Any = None, heat: Mapping[int,
                        'stroke-width="1"/>')
             if g.facing is not None:
                 a = math.radians(g.facing)
-                out.append(f'<line x1="{cx:.1f}" y1="{cy:.1f}" x2="{cx + r * math.cos(a):.1f}" '
-                           f'y2="{cy - r * math.sin(a):.1f}" stroke="#d35400" stroke-width="2.5"/>')
+                # degrees clockwise from north (Glyph.facing), as the board's page draws it
+                out.append(f'<line class="facing" data-facing="{g.facing:g}" x1="{cx:.1f}" y1="{cy:.1f}" '
+                           f'x2="{cx + r * math.sin(a):.1f}" y2="{cy - r * math.cos(a):.1f}" stroke="#d35400" '
+                           'stroke-width="2.5"/>')
             out.append(f'<text x="{cx:.1f}" y="{cy + r * 0.38:.1f}" font-size="{r * 1.05:.1f}" text-anchor="middle" '
                        f'fill="{_ink(piece_fill)}" font-weight="bold">{html.escape(g.piece)}</text>')
-        for k, badge in enumerate(g.badges[:3]):
+        for k, badge in enumerate(g.badges[:4]):
             bx = cx + layout.size * scale * (0.15 if k % 2 else -0.55)
             by = cy + layout.size * scale * (0.62 if k < 2 else -0.2)
             out.append(f'<text x="{bx:.1f}" y="{by:.1f}" font-size="{max(6.0, scale * 0.24):.1f}" '
@@ -144,7 +159,7 @@ def draw_board(ax: Any, game: GameDef, state: State | None = None, rules: Any = 
 
     layout = game.layout(rules)
     colours = _terrain_colours(game)
-    glyphs = {g.cell: g for g in state.glyphs()} if state is not None else {}
+    glyphs = _glyphs_on(layout, state)
     if values is not None and not isinstance(values, Mapping):
         values = {c.id: float(v) for c, v in zip(layout.cells, values, strict=True)}
     top = max(values.values(), default=0.0) if values else 0.0
@@ -168,8 +183,16 @@ def draw_board(ax: Any, game: GameDef, state: State | None = None, rules: Any = 
             ax.text(cell.x, cell.y - 0.08 * size, g.piece, ha="center", va="center", fontsize=7, fontweight="bold",
                     color=_ink(seat_colour(g.owner)),
                     bbox={"boxstyle": "circle,pad=0.2", "facecolor": seat_colour(g.owner), "edgecolor": "#222"})
+            if g.facing is not None:  # an arrowhead at the disc's rim, pointing where the piece faces
+                a = math.radians(g.facing)
+                ux, uy = math.sin(a), -math.cos(a)  # clockwise from north; y grows downwards
+                tip = (cell.x + ux * 0.78 * size, cell.y + uy * 0.78 * size)
+                base = (cell.x + ux * 0.5 * size, cell.y + uy * 0.5 * size)
+                ax.add_patch(Polygon([tip, (base[0] - uy * 0.2 * size, base[1] + ux * 0.2 * size),
+                                      (base[0] + uy * 0.2 * size, base[1] - ux * 0.2 * size)], closed=True,
+                                     facecolor="#d35400", edgecolor="#222", linewidth=0.3, zorder=4, gid="facing"))
         if badges and g.badges:
-            text = " ".join(g.badges[:3])
+            text = " ".join(g.badges[:4])
             ax.text(cell.x, cell.y + 0.62 * size if g.piece else cell.y, text, ha="center", va="center",
                     fontsize=4.5, color="#7b241c" if values is None else "#222222")
         for k, mark in enumerate(g.marks[:3]):
@@ -247,4 +270,237 @@ def batch_rule_maps(game: GameDef, events: Any, panels: Sequence[tuple[str, str]
                    integer=not per_game, badges=False)
         ax.set_title(f"{title} ({sum(counts.values()):.2f} per game)" if per_game else title, fontsize=9)
     fig.tight_layout()
+    return fig
+
+
+def heat_panels(game: GameDef, state: State, panels: Sequence[tuple[str, str, int]], rules: Any = None,
+                columns: int = 4) -> Any:
+    """One board panel per ``(title, layer, player)``: ``state.heat(layer, player)`` over the position's pieces,
+    each with its own colour bar from 0 (threat per player, per team...). Returns the matplotlib figure."""
+    import matplotlib.pyplot as plt
+
+    n = max(1, len(panels))
+    cols = min(columns, n)
+    rows = math.ceil(n / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.9 * rows), squeeze=False)
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    for ax, (title, layer, player) in zip(axes.flat, panels, strict=False):
+        values = state.heat(layer, player)
+        draw_board(ax, game, state, rules, values=values, label="pieces reaching the cell", integer=True, badges=False)
+        ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------- piece pattern diagrams
+NEW_COLOUR = "#f1c40f"  # the outline of the cells a level adds
+LEAP_FILL = "#fdf2d0"  # a cell reached by a jump
+
+
+def _shape_svg(shape: str, colour: str, x: float, y: float, s: float, dx: int, dy: int) -> str:
+    """One act's symbol centred on (x, y), ``s`` its half size; an arrow points away from the piece."""
+    if shape == "dot":
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{s * 0.8:.1f}" fill="{colour}"/>'
+    if shape == "cross":
+        return (f'<path d="M{x - s:.1f},{y - s:.1f}L{x + s:.1f},{y + s:.1f}M{x - s:.1f},{y + s:.1f}L{x + s:.1f},{y - s:.1f}" '
+                f'stroke="{colour}" stroke-width="{max(1.5, s * 0.45):.1f}" fill="none"/>')
+    if shape == "star":
+        pts = " ".join(f"{x + (s if k % 2 == 0 else s * 0.4) * math.sin(math.pi * k / 4):.1f},"
+                       f"{y - (s if k % 2 == 0 else s * 0.4) * math.cos(math.pi * k / 4):.1f}" for k in range(8))
+        return f'<polygon points="{pts}" fill="{colour}"/>'
+    if shape == "arrow":
+        a = math.atan2(dy, dx)
+        tip = (x + s * math.cos(a), y + s * math.sin(a))
+        left = (x + s * math.cos(a + 2.4), y + s * math.sin(a + 2.4))
+        right = (x + s * math.cos(a - 2.4), y + s * math.sin(a - 2.4))
+        pts = " ".join(f"{p:.1f},{q:.1f}" for p, q in (tip, left, right))
+        return f'<polygon points="{pts}" fill="{colour}"/>'
+    return (f'<rect x="{x - s:.1f}" y="{y - s:.1f}" width="{2 * s:.1f}" height="{2 * s:.1f}" fill="{colour}" '
+            'fill-opacity="0.75"/>')
+
+
+def _act_slots(n: int) -> list[tuple[float, float]]:
+    """Where the symbols of ``n`` acts sit in a unit cell (one: the centre; more: side by side, then a 2x2)."""
+    if n <= 1:
+        return [(0.0, 0.0)]
+    if n == 2:
+        return [(-0.22, 0.0), (0.22, 0.0)]
+    return [(-0.22, -0.22), (0.22, -0.22), (-0.22, 0.22), (0.22, 0.22)][:n] + [(0.0, 0.0)] * max(0, n - 4)
+
+
+def pattern_svg(pattern: Pattern, cell: float = 22.0, margin: float = 6.0) -> str:
+    """One pattern diagram as an SVG group (no ``<svg>`` wrapper): a grid of ``2r+1`` cells, the piece in
+    the middle with its facing, and one ``pmark`` group per reached cell with one symbol per act.
+
+    Every reached cell carries ``data-offset="dx,dy"`` and ``data-acts``, so a reader (or a test) can
+    check the drawing against the card. Use ``patterns_svg`` for a standalone picture.
+    """
+    r = pattern.radius
+    style = {act: (colour, shape) for act, colour, shape, _ in pattern.legend}
+    out = [f'<g class="pattern" data-title="{html.escape(pattern.title)}">',
+           f'<text x="{margin}" y="{margin + 10}" font-size="11">{html.escape(pattern.title)}</text>']
+    top = margin + 16
+
+    def corner(dx: int, dy: int) -> tuple[float, float]:
+        return margin + (dx + r) * cell, top + (dy + r) * cell
+
+    marks = {(m.dx, m.dy): m for m in pattern.marks}
+    for dy in range(-r, r + 1):
+        for dx in range(-r, r + 1):
+            x, y = corner(dx, dy)
+            m = marks.get((dx, dy))
+            fill = LEAP_FILL if m is not None and m.leap else "#ffffff" if (dx + dy) % 2 == 0 else "#f2efe6"
+            out.append(f'<rect class="pgrid" x="{x:.1f}" y="{y:.1f}" width="{cell:.1f}" height="{cell:.1f}" fill="{fill}" '
+                       'stroke="#b8b2a2" stroke-width="0.6"/>')
+    cx, cy = corner(0, 0)
+    cx, cy = cx + cell / 2, cy + cell / 2
+    out.append(f'<circle class="piece" cx="{cx:.1f}" cy="{cy:.1f}" r="{cell * 0.42:.1f}" fill="#f4f1e8" stroke="#222"/>')
+    if pattern.facing is not None:
+        a = math.radians(pattern.facing)
+        out.append(f'<line class="facing" x1="{cx:.1f}" y1="{cy:.1f}" x2="{cx + cell * 0.42 * math.sin(a):.1f}" '
+                   f'y2="{cy - cell * 0.42 * math.cos(a):.1f}" stroke="#d35400" stroke-width="2.5"/>')
+    out.append(f'<text x="{cx:.1f}" y="{cy + cell * 0.14:.1f}" font-size="{cell * 0.38:.1f}" text-anchor="middle" '
+               f'font-weight="bold">{html.escape(pattern.piece)}</text>')
+    for m in pattern.marks:
+        x, y = corner(m.dx, m.dy)
+        attrs = (f'class="pmark{" new" if m.new else ""}{" leap" if m.leap else ""}" data-offset="{m.dx},{m.dy}" '
+                 f'data-acts="{" ".join(m.acts)}"')
+        out.append(f"<g {attrs}>")
+        if m.new:
+            out.append(f'<rect x="{x + 1:.1f}" y="{y + 1:.1f}" width="{cell - 2:.1f}" height="{cell - 2:.1f}" fill="none" '
+                       f'stroke="{NEW_COLOUR}" stroke-width="2"/>')
+        if m.leap:
+            out.append(f'<rect x="{x + 2.5:.1f}" y="{y + 2.5:.1f}" width="{cell - 5:.1f}" height="{cell - 5:.1f}" '
+                       'fill="none" stroke="#8a6d1f" stroke-width="0.8" stroke-dasharray="2,1.5"/>')
+        for act, (ox, oy) in zip(m.acts, _act_slots(len(m.acts)), strict=False):
+            colour, shape = style.get(act, ("#555555", "dot"))
+            s = cell * (0.22 if len(m.acts) == 1 else 0.15)
+            out.append(_shape_svg(shape, colour, x + cell * (0.5 + ox), y + cell * (0.5 + oy), s, m.dx, m.dy))
+        if m.edge:
+            out.append(f'<text x="{x + cell - 2:.1f}" y="{y + cell - 2:.1f}" font-size="{cell * 0.36:.1f}" '
+                       'text-anchor="end" fill="#555">&#8734;</text>')
+        if m.hop:
+            out.append(f'<text x="{x + 2:.1f}" y="{y + cell * 0.32:.1f}" font-size="{cell * 0.3:.1f}" fill="#555">h</text>')
+        out.append("</g>")
+    out.append("</g>")
+    return "".join(out)
+
+
+def _pattern_size(pattern: Pattern, cell: float, margin: float) -> tuple[float, float]:
+    side = (2 * pattern.radius + 1) * cell
+    return side + 2 * margin, side + 2 * margin + 16
+
+
+def patterns_svg(patterns: Sequence[Pattern], cell: float = 22.0, margin: float = 6.0, legend: bool = True) -> str:
+    """Standalone SVG of pattern panels side by side (a card's base and levels), with the act legend under
+    them (only the acts drawn, plus the jump, hop, edge and level-added marks used)."""
+    sizes = [_pattern_size(p, cell, margin) for p in patterns]
+    width = max(1.0, sum(w for w, _ in sizes))
+    height = max((h for _, h in sizes), default=20.0)
+    used = [a for p in patterns for m in p.marks for a in m.acts]
+    items = [(colour, shape, f"{act}: {words}") for act, colour, shape, words in (patterns[0].legend if patterns else ())
+             if act in used]
+    extras = [("jump (over the cells between)", any(m.leap for p in patterns for m in p.marks)),
+              ("h: slides over one ally", any(m.hop for p in patterns for m in p.marks)),
+              ("\u221e: goes on to the board's edge", any(m.edge for p in patterns for m in p.marks)),
+              ("yellow outline: added by the level", any(m.new for p in patterns for m in p.marks))]
+    extra_words = [w for w, used_ in extras if used_]
+    rows = (len(items) + len(extra_words)) if legend else 0
+    total = height + rows * 14 + (6 if rows else 0)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{total:.0f}" '
+           f'viewBox="0 0 {width:.0f} {total:.0f}" font-family="sans-serif">']
+    x = 0.0
+    for p, (w, _) in zip(patterns, sizes, strict=True):
+        out.append(f'<g transform="translate({x:.1f},0)">{pattern_svg(p, cell, margin)}</g>')
+        x += w
+    if legend:
+        y = height + 6
+        for colour, shape, words in items:
+            out.append(f'<g class="legend">{_shape_svg(shape, colour, margin + 6, y + 4, 4.5, 1, 0)}'
+                       f'<text x="{margin + 16}" y="{y + 8}" font-size="10">{html.escape(words)}</text></g>')
+            y += 14
+        for words in extra_words:
+            out.append(f'<text class="legend" x="{margin + 16}" y="{y + 8}" font-size="10">{html.escape(words)}</text>')
+            y += 14
+    out.append("</svg>")
+    return "".join(out)
+
+
+def draw_pattern(ax: Any, pattern: Pattern) -> None:
+    """One pattern diagram on a matplotlib axis: the same grid, piece, facing and act symbols as ``pattern_svg``."""
+    from matplotlib.patches import Circle, Polygon, Rectangle
+
+    r = pattern.radius
+    style = {act: (colour, shape) for act, colour, shape, _ in pattern.legend}
+    marks = {(m.dx, m.dy): m for m in pattern.marks}
+    for dy in range(-r, r + 1):
+        for dx in range(-r, r + 1):
+            m = marks.get((dx, dy))
+            fill = LEAP_FILL if m is not None and m.leap else "#ffffff" if (dx + dy) % 2 == 0 else "#f2efe6"
+            ax.add_patch(Rectangle((dx - 0.5, dy - 0.5), 1, 1, facecolor=fill, edgecolor="#b8b2a2", linewidth=0.5))
+    ax.add_patch(Circle((0, 0), 0.42, facecolor="#f4f1e8", edgecolor="#222", linewidth=0.8))
+    if pattern.facing is not None:
+        a = math.radians(pattern.facing)
+        ax.plot([0, 0.42 * math.sin(a)], [0, -0.42 * math.cos(a)], color="#d35400", linewidth=2.2)
+    ax.text(0, 0.02, pattern.piece, ha="center", va="center", fontsize=7, fontweight="bold")
+    for m in pattern.marks:
+        if m.new:
+            ax.add_patch(Rectangle((m.dx - 0.45, m.dy - 0.45), 0.9, 0.9, fill=False, edgecolor=NEW_COLOUR, linewidth=1.6))
+        if m.leap:
+            ax.add_patch(Rectangle((m.dx - 0.38, m.dy - 0.38), 0.76, 0.76, fill=False, edgecolor="#8a6d1f",
+                                   linewidth=0.6, linestyle="--"))
+        for act, (ox, oy) in zip(m.acts, _act_slots(len(m.acts)), strict=False):
+            colour, shape = style.get(act, ("#555555", "dot"))
+            x, y = m.dx + ox, m.dy + oy
+            s = 0.22 if len(m.acts) == 1 else 0.15
+            if shape == "dot":
+                ax.add_patch(Circle((x, y), s * 0.8, facecolor=colour, edgecolor="none"))
+            elif shape == "cross":
+                ax.plot([x - s, x + s], [y - s, y + s], color=colour, linewidth=1.6)
+                ax.plot([x - s, x + s], [y + s, y - s], color=colour, linewidth=1.6)
+            elif shape == "star":
+                ax.add_patch(Polygon([(x + (s if k % 2 == 0 else s * 0.4) * math.sin(math.pi * k / 4),
+                                       y - (s if k % 2 == 0 else s * 0.4) * math.cos(math.pi * k / 4)) for k in range(8)],
+                                     closed=True, facecolor=colour, edgecolor="none"))
+            elif shape == "arrow":
+                a = math.atan2(m.dy, m.dx)
+                ax.add_patch(Polygon([(x + s * math.cos(a + t), y + s * math.sin(a + t)) for t in (0.0, 2.4, -2.4)],
+                                     closed=True, facecolor=colour, edgecolor="none"))
+            else:
+                ax.add_patch(Rectangle((x - s, y - s), 2 * s, 2 * s, facecolor=colour, alpha=0.75, edgecolor="none"))
+        if m.edge:
+            ax.text(m.dx + 0.45, m.dy + 0.45, "\u221e", ha="right", va="bottom", fontsize=6, color="#555")
+        if m.hop:
+            ax.text(m.dx - 0.42, m.dy - 0.42, "h", ha="left", va="top", fontsize=5, color="#555")
+    ax.set_xlim(-r - 0.55, r + 0.55)
+    ax.set_ylim(r + 0.55, -r - 0.55)  # dy < 0 is up, as on the board
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(pattern.title, fontsize=8)
+
+
+def pattern_figure(rows: Sequence[Sequence[Pattern]], size: float = 1.9) -> Any:
+    """A figure with one row per card and one panel per pattern (base, levels), with the act legend."""
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    cols = max((len(r) for r in rows), default=1)
+    fig, axes = plt.subplots(len(rows) or 1, cols, figsize=(size * cols, size * (len(rows) or 1) + 0.5), squeeze=False)
+    for ax in axes.flat:
+        ax.set_visible(False)
+    used: list[str] = []
+    legend: tuple[tuple[str, str, str, str], ...] = ()
+    for i, row in enumerate(rows):
+        for j, p in enumerate(row):
+            axes[i][j].set_visible(True)
+            draw_pattern(axes[i][j], p)
+            legend = legend or p.legend
+            used += [a for m in p.marks for a in m.acts if a not in used]
+    markers = {"dot": "o", "cross": "x", "star": "*", "arrow": ">", "square": "s"}
+    handles = [Line2D([], [], linestyle="none", marker=markers.get(shape, "o"), color=colour, label=f"{act}: {words}")
+               for act, colour, shape, words in legend if act in used]
+    if handles:
+        fig.legend(handles=handles, loc="lower center", ncol=min(3, len(handles)), fontsize=7, frameon=False)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig

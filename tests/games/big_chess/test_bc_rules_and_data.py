@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from workbench.core.jsonlines import loads
 from workbench.core.rulespec import RulesError
 from workbench.games.big_chess import GAME, cards, render_card
 from workbench.games.big_chess.boards import BoardError, named_board, parse_teams
 from workbench.games.big_chess.cards import CardError, load_card_file, parse_card, starter_cards
 from workbench.games.big_chess.geometry import FACING_NAMES, over_cells, quantize, rot
-from workbench.games.big_chess.jsonlines import loads
 from workbench.games.big_chess.record import RecordError, load_record_text, save_record
 
 

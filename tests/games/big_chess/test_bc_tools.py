@@ -82,10 +82,18 @@ def test_report_sections_by_team_and_economy() -> None:
     from workbench.simulate.protocol_play import expand_protocol_grid, play_protocol_game, protocol_specs
 
     cells = expand_protocol_grid("big-chess", {"start": ["deployed"], "board": ["classic-4"], "max_turns": ["60"]})
-    specs = protocol_specs("big-chess", cells, "greedy", "greedy", ("greedy",), 2, 0, 3000, False)
+    specs = protocol_specs("big-chess", cells, "greedy", "greedy", ("greedy",), 2, 0, 3000, True)
     import pandas as pd
 
-    games = pd.DataFrame([play_protocol_game(s).row for s in specs])
+    results = [play_protocol_game(s) for s in specs]
+    games = pd.DataFrame([r.row for r in results])
+    events = pd.DataFrame([e for r in results for e in r.events])
     assert set(games["winner_team"].dropna()) <= {-1, 0, 1} and "buys_knight" in games.columns  # -1: no winner
-    md = build_report(games, title="bc").markdown()
+    report = build_report(games, events, title="bc")
+    md = report.markdown()
     assert "## Results by seat and by team" in md and "team ab" in md and "## Piece economy" in md
+    economy = next(s for s in report.sections if s.title == "Piece economy")
+    assert [stem for stem, _ in economy.figures] == ["big_chess_economy_curves"]
+    assert "Treasury and trophy curves over the 2 games with events" in economy.markdown_text
+    # the generic summary reads the sides as teams: team ab moves first, fair is one in two
+    assert "| team ab |" in md and "Teams ab,cd: a seat wins when its team wins" in md

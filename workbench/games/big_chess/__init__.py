@@ -11,19 +11,19 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, State
+from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, Pattern, State
 from workbench.core.rulespec import Rules, RulesSpec
 from workbench.core.scenario import ScenarioCase
 
 from .boards import LETTERS, BoardError, make_board
-from .cards import Card, card_rows, render_pattern, starter_cards
+from .cards import Card, card_patterns, card_rows, render_pattern, starter_cards
 from .context import Context, context_for
 from .geometry import FACING_INDEX, FACING_NAMES
 from .rules import ARMY_PLAN, SPEC
 from .scenario import BigChessScenario, dump_scenario_text
 from .state import COUNTER_WORDS, COUNTERS, BigChessState, Piece
 
-__all__ = ["GAME", "BigChess", "BigChessState", "cards", "render_card", "setup_armies"]
+__all__ = ["GAME", "BigChess", "BigChessState", "cards", "patterns", "render_card", "setup_armies", "threat_views"]
 
 MAX_LEVELS = 32
 N_PLAYERS = len(LETTERS)
@@ -51,13 +51,31 @@ def render_card(key: str, levels: Sequence[int] = (), facing: str = "N", radius:
     return render_pattern(card, levels, FACING_INDEX[facing.upper()], radius)
 
 
+def patterns(key: str, rules: Rules | Mapping[str, Any] | str | None = None, facing: str = "N",
+             radius: int | None = None) -> list[Pattern]:
+    """A card of the rules' set as pattern diagrams (base, then each level), for ``workbench.viz.generic``'s
+    ``patterns_svg`` and ``pattern_figure``; ``KeyError`` for an unknown card or facing."""
+    card = GAME.card(key, rules if isinstance(rules, Rules) else GAME.rules(rules))
+    return card_patterns(card, FACING_INDEX[facing.upper()], radius)
+
+
+def threat_views(state: BigChessState) -> list[tuple[str, str, int]]:
+    """The threat heat panels of a position: what each player's pieces reach, then what each team's reach
+    (``(title, layer, player)`` for ``workbench.viz.generic.heat_panels``)."""
+    ctx = state.ctx
+    views = [(f"player {letter} reaches", "attack", p) for p, letter in enumerate(ctx.players)]
+    if any(len(t) > 1 for t in ctx.team_members):
+        views += [(f"team {text} reaches", "team_attack", ctx.team_members[t][0]) for t, text in enumerate(ctx.team_text)]
+    return views
+
+
 class BigChess(GameDef):
     """The big-chess game definition."""
 
     name = "big-chess"
     title = "Big Chess"
     scenario_folder = "big-chess"
-    heat_layers = ("threat", "control", "buy")
+    heat_layers = ("threat", "attack", "team_attack", "control", "buy")
     legend = (
         ("plain", "#f4efe1", "plain cell"), ("start", "#e9e1c8", "start cell of a player (a letter)"),
         ("rock", "#6b6b6b", "rock: no standing, no passing, blocks leaps"),
@@ -342,9 +360,11 @@ class BigChess(GameDef):
         return {k: COUNTER_WORDS[k] for k in COUNTERS}
 
     def card(self, key: str, rules: Rules | None = None) -> Card:
-        """A card of the rules' set."""
+        """A card of the rules' set (its cost the rules' ``cost_<card>``)."""
         ctx = self.context(rules)
-        return ctx.cards[ctx.card_index[key]]
+        k = ctx.card_index[key]
+        card = ctx.cards[k]
+        return card if card.cost == ctx.cost[k] else card.with_changes(cost=ctx.cost[k])
 
 
 GAME = BigChess()

@@ -16,7 +16,10 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import jsonlines
+from workbench.core import jsonlines
+from workbench.core.protocol import Pattern, PatternMark
+from workbench.core.scenario import line_of
+
 from .geometry import FACING_NAMES, expand_sym, rot
 
 DATA = Path(__file__).parent / "data"
@@ -131,13 +134,8 @@ def _active(card: Card, mask: int) -> tuple[Entry, ...]:
 
 
 def _line(node: Any, key: Any, default: int | None) -> int | None:
-    getter = getattr(node, "line_of", None)
-    if getter is None:
-        return default
-    try:
-        return int(getter(key)) or default
-    except (KeyError, IndexError, TypeError, ValueError):
-        return default
+    """The line of ``node[key]`` (``core.scenario.line_of``), else ``default`` (None: no line to name)."""
+    return line_of(node, key, 0) or default
 
 
 def _is_int(v: Any) -> bool:
@@ -314,7 +312,7 @@ def load_card_file(path: Path, label: str | None = None) -> list[Card]:
         raise CardError(where, None, "the card file is not UTF-8 text") from None
     try:
         if path.suffix in (".yaml", ".yml"):
-            from .miniyaml import loads as yloads
+            from workbench.core.miniyaml import loads as yloads
 
             node = yloads(text)
         else:
@@ -423,20 +421,9 @@ def render_pattern(card: Card, levels: Sequence[int] = (), facing: int = 0, radi
     for lv in levels:
         mask |= 1 << lv
     f = facing if card.vector else 0
-    marks: dict[tuple[int, int], set[str]] = {}
-    leaps: set[tuple[int, int]] = set()
-    for e in card.active(mask):
-        for d in e.turned(f):
-            if e.geom == "slide":
-                top = radius if e.range == 0 else min(e.range, radius)
-                offs = [(d[0] * k, d[1] * k) for k in range(e.min, top + 1)]
-            else:
-                offs = [d]
-            for o in offs:
-                if max(abs(o[0]), abs(o[1])) <= radius:
-                    marks.setdefault(o, set()).add(e.act)
-                    if e.geom == "leap":
-                        leaps.add(o)
+    cells = pattern_cells(card, mask, f, radius)
+    marks = {o: set(c.acts) for o, c in cells.items()}
+    leaps = {o for o, c in cells.items() if c.leap}
     lines = []
     for y in range(-radius, radius + 1):
         row = []
@@ -452,3 +439,87 @@ def render_pattern(card: Card, levels: Sequence[int] = (), facing: int = 0, radi
     if card.vector:
         head += f", facing {FACING_NAMES[f]}"
     return head + "\n" + "\n".join(lines)
+
+
+# (act, colour, shape, words): how a pattern diagram draws each act (``workbench.viz.generic``)
+PATTERN_LEGEND: tuple[tuple[str, str, str, str], ...] = (
+    ("move", "#1e8449", "dot", "move to an empty cell"), ("strike", "#c0392b", "cross", "strike: remove and step in"),
+    ("take", "#d35400", "star", "take: remove from afar"), ("push", "#2471a3", "arrow", "push the piece one cell on"),
+    ("area", "#7d3c98", "square", "area: remove every enemy there at once"),
+)
+
+
+@dataclass(frozen=True)
+class PatternCell:
+    """What the entries active under one level mask reach at one offset (see ``pattern_cells``)."""
+
+    acts: tuple[str, ...]
+    leap: bool
+    hop: bool
+    edge: bool
+
+
+def pattern_cells(card: Card, mask: int, f: int, radius: int) -> dict[tuple[int, int], PatternCell]:
+    """Offsets the card's active entries (base plus the levels in ``mask``) reach at facing ``f``, within
+    ``radius``: the acts at each (in ``ACTS`` order), whether a leap or a hopping slide reaches it, and
+    whether a slide goes on past the radius (range 0 or above it). One computation behind the text grid
+    and the drawn diagrams, so the two never disagree."""
+    acts: dict[tuple[int, int], set[str]] = {}
+    leap: set[tuple[int, int]] = set()
+    hop: set[tuple[int, int]] = set()
+    edge: set[tuple[int, int]] = set()
+    for e in card.active(mask):
+        for d in e.turned(f):
+            if e.geom == "slide":
+                top = radius if e.range == 0 else min(e.range, radius)
+                offs = [(d[0] * k, d[1] * k) for k in range(e.min, top + 1)]
+                if offs and (e.range == 0 or e.range > radius):
+                    edge.add(offs[-1])
+            else:
+                offs = [d]
+            for o in offs:
+                if max(abs(o[0]), abs(o[1])) <= radius:
+                    acts.setdefault(o, set()).add(e.act)
+                    if e.geom == "leap":
+                        leap.add(o)
+                    if e.hop:
+                        hop.add(o)
+    return {o: PatternCell(tuple(a for a in ACTS if a in v), o in leap, o in hop, o in edge)
+            for o, v in sorted(acts.items(), key=lambda t: (t[0][1], t[0][0]))}
+
+
+def pattern_radius(card: Card) -> int:
+    """The smallest grid radius (2..8) that shows every leap, area cell and bounded slide of the card; slides to
+    the edge are drawn to at least 3."""
+    r = 2
+    for e in card.entries:
+        for v in e.vectors:
+            ext = max(abs(v[0]), abs(v[1]))
+            r = max(r, 3 if e.geom == "slide" and e.range == 0 else ext * (e.range if e.geom == "slide" else 1))
+    return min(r, 8)
+
+
+def _adds(before: PatternCell | None, now: PatternCell) -> bool:
+    """Whether a level changes a cell of the base pattern: a new act, or a jump, hop or edge it lacked."""
+    return before is None or before.acts != now.acts or any(
+        getattr(now, k) and not getattr(before, k) for k in ("leap", "hop", "edge"))
+
+
+def card_patterns(card: Card, facing: int = 0, radius: int | None = None) -> list[Pattern]:
+    """The card as pattern diagrams: the base, then one panel per level (base plus that level alone, since
+    levels are bought in any order, contract §9.6), the cells a level adds marked ``new``."""
+    f = facing if card.vector else 0
+    r = radius if radius is not None else pattern_radius(card)
+    base = pattern_cells(card, 0, f, r)
+    angle = 45.0 * f if card.vector else None
+    head = f"{card.key}, cost {card.cost}"
+    out = []
+    for lv in (None, *card.levels):
+        cells = base if lv is None else pattern_cells(card, 1 << lv, f, r)
+        marks = tuple(PatternMark(o[0], o[1], c.acts, c.leap, c.hop, c.edge,
+                                  new=lv is not None and _adds(base.get(o), c))
+                      for o, c in cells.items())
+        title = f"{head}: base" if lv is None else f"{head}: level {lv}"
+        out.append(Pattern(title=title, radius=r, marks=marks, legend=PATTERN_LEGEND, facing=angle,
+                           piece=card.key[:2].capitalize()))
+    return out

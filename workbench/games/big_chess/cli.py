@@ -1,8 +1,9 @@
 """``python -m workbench cards``: the big-chess cards with their cost (under ``--rules``) and patterns.
 
 A designer reads the starter set here before editing a card file or pricing it with ``cost_<card>``;
-``--diagram`` adds each card's pattern grid per level (``render_pattern``), ``--json`` the rows.
-Standard library only, as the game package.
+``--diagram`` adds each card's pattern grid per level (``render_pattern``), ``--json`` the rows,
+``--svg DIR`` writes each card's pattern diagrams (base and every level) as ``DIR/<key>.svg``.
+Standard library only, as the game package (the SVG painter, ``workbench.viz.generic``, is too).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -18,12 +20,16 @@ def main(argv: list[str] | None = None) -> int:
 
     from . import GAME, cards
     from .cards import render_pattern
+    from .geometry import FACING_INDEX
 
     ap = argparse.ArgumentParser(prog="python -m workbench cards", description=__doc__.split("\n\n")[0])
     ap.add_argument("keys", nargs="*", help="only these cards (keys such as knight queen)")
     ap.add_argument("--rules", default="", metavar="K=V,...", help="rule values, e.g. cost_knight=40,king_cost=200")
     ap.add_argument("--diagram", action="store_true", help="draw each card's pattern per level on a small grid")
     ap.add_argument("--json", action="store_true", help="the rows as JSON")
+    ap.add_argument("--svg", metavar="DIR", help="write each card's pattern diagrams (base, each level) to DIR/<key>.svg")
+    ap.add_argument("--facing", default="N", choices=("N", "NE", "E", "SE", "S", "SW", "W", "NW"),
+                    help="the facing vector cards are drawn in (--diagram, --svg); default N")
     args = ap.parse_args(argv)
     try:
         rules = GAME.rules(args.rules or None)
@@ -37,6 +43,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cards: error: no card {unknown[0]!r}; cards: {', '.join(sorted(known))}", file=sys.stderr)
         return 2
     rows = [r for r in rows if not args.keys or r["key"] in args.keys]
+    if args.svg:
+        written = _write_svgs(args.svg, [r["key"] for r in rows], rules, args.facing)
+        if written is None:
+            return 2
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
         return 0
@@ -53,10 +63,32 @@ def main(argv: list[str] | None = None) -> int:
             card = ctx.cards[ctx.card_index[r["key"]]]
             for level in ["base", *[f"L{lv}" for lv in card.levels]]:
                 levels = () if level == "base" else tuple(lv for lv in card.levels if lv <= int(level[1:]))
-                grid = render_pattern(card, levels, 0, 3)
-                print(f"    {level} (facing N):")
+                grid = render_pattern(card, levels, FACING_INDEX[args.facing], 3)
+                print(f"    {level} (facing {args.facing}):")
                 print("\n".join("      " + line for line in grid.splitlines()))
     return 0
+
+
+def _write_svgs(folder: str, keys: list[str], rules: object, facing: str) -> list[Path] | None:
+    """One SVG per card (its base and level panels side by side) in ``folder`` (made if missing); prints each
+    path. None (after an error line) when the folder cannot be written."""
+    from workbench.viz.generic import patterns_svg
+
+    from . import patterns
+
+    out = Path(folder)
+    written = []
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for key in keys:
+            path = out / f"{key}.svg"
+            path.write_text(patterns_svg(patterns(key, rules, facing)), encoding="utf-8")  # type: ignore[arg-type]
+            written.append(path)
+    except OSError as exc:
+        print(f"cards: error: --svg {folder}: {exc.strerror or exc}", file=sys.stderr)
+        return None
+    print(f"cards: wrote {len(written)} pattern diagram(s) to {out}", file=sys.stderr)
+    return written
 
 
 if __name__ == "__main__":

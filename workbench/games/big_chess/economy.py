@@ -116,11 +116,62 @@ def economy_section(games: Any) -> dict[str, Any]:
             "figures": []}
 
 
+def economy_curves(events: Any) -> tuple[str, bytes] | None:
+    """Mean treasury and trophies per seat by turn (the events' ``treasury_<seat>``/``trophies_<seat>`` after
+    each turn), over the games still running, up to the turn half of them reach: words and a PNG, or None
+    without those columns. matplotlib is imported here only, when a report asks."""
+    seats = [c[len("treasury_"):] for c in events.columns if c.startswith("treasury_")]
+    if not seats or not {"game_id", "turn"} <= set(events.columns) or not len(events):
+        return None
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cols = [f"treasury_{s}" for s in seats] + [f"trophies_{s}" for s in seats if f"trophies_{s}" in events.columns]
+    last = events.groupby(["game_id", "turn"], sort=True)[cols].last().reset_index()
+    ends = last.groupby("game_id")["turn"].max()
+    horizon = int(ends.median())
+    mean = last[last["turn"] <= horizon].groupby("turn")[cols].mean()
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.4))
+    for ax, what in zip(axes, ("treasury", "trophies"), strict=True):
+        for i, s in enumerate(seats):
+            col = f"{what}_{s}"
+            if col in mean.columns:
+                ax.plot(mean.index, mean[col], label=f"seat {s}", color=f"C{i % 10}", lw=1.4)
+        ax.set_xlabel("turn (one player's turn each)")
+        ax.set_ylabel(f"mean {what}")
+        ax.set_ylim(bottom=0)
+        ax.set_title(f"{what} per seat, over the games still running", fontsize=9)
+    axes[0].legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90)
+    plt.close(fig)
+    n = int(events["game_id"].nunique())
+    start = {s: float(mean[f"treasury_{s}"].iloc[0]) for s in seats}
+    peak = {s: float(mean[f"treasury_{s}"].max()) for s in seats}
+    words = (f"Treasury and trophy curves over the {n} games with events, up to turn {horizon} (half the games "
+             "end by then): mean treasury after the first turn " + ", ".join(f"{s} {start[s]:.0f}" for s in seats)
+             + "; highest mean treasury " + ", ".join(f"{s} {peak[s]:.0f}" for s in seats) + ".")
+    return words, buf.getvalue()
+
+
 def report_sections(games: Any, events: Any) -> list[dict[str, Any]]:
-    """Both sections, when the table carries the columns big chess's rows write."""
+    """Both sections, when the table carries the columns big chess's rows write; with an events table the piece
+    economy also draws the treasury and trophy curves."""
     if not len(games) or "teams" not in games.columns:
         return []
     out = [results_section(games)]
     if any(c.startswith("buys_") for c in games.columns):
-        out.append(economy_section(games))
+        section = economy_section(games)
+        curves = economy_curves(events) if events is not None else None
+        if curves is not None:
+            words, png = curves
+            section["markdown"] += "\n\n" + words
+            section["html"] += f"<p>{html.escape(words)}</p>"
+            section["figures"] = [("big_chess_economy_curves", png)]
+        out.append(section)
     return out

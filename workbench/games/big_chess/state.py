@@ -1217,16 +1217,28 @@ class BigChessState(State):
         return out
 
     def heat(self, layer: str, player: int) -> dict[int, float]:
-        """``threat``: enemy pieces reaching each cell; ``control``: own minus enemy reach; ``buy``: buy cells."""
+        """Layers seen by ``player``: ``threat``: enemy pieces reaching each cell (the same for every member of
+        its team: the threat to the team); ``attack``: the player's own pieces reaching each cell;
+        ``team_attack``: its whole team's pieces; ``control``: team reach minus enemy reach; ``buy``: buy cells.
+
+        Reach is what a piece could strike, take or hit by area there, paths and rock checked, whoever stands
+        on the cell (a threat map, not a legal-move list)."""
         ctx = self.ctx
         own: Counter[int] = Counter()
         foe: Counter[int] = Counter()
+        mine: Counter[int] = Counter()
         for c, pc in self.pieces.items():
             target = foe if self._enemy(player, pc.owner) else own
             for t in self._reach(c, pc):
                 target[t] += 1
+                if pc.owner == player:
+                    mine[t] += 1
         if layer == "threat":
             return {c: float(v) for c, v in foe.items()}
+        if layer == "attack":
+            return {c: float(v) for c, v in mine.items()}
+        if layer == "team_attack":
+            return {c: float(v) for c, v in own.items()}
         if layer == "control":
             return {c: float(own[c] - foe[c]) for c in set(own) | set(foe)}
         if layer == "buy":

@@ -1,9 +1,11 @@
-"""A small JSON reader that remembers the line of every key and item (card and board files).
+"""Line-aware data for files a designer edits: ``LineDict``/``LineList`` and a small JSON reader (standard library).
 
-The game package may not import YAML, yet a designer's error must name the file, the line and the
-field. ``loads`` returns ``LineDict``/``LineList`` with ``line_of(key)`` like the scenario loader's
-nodes, so one validator serves card files and inline scenario cards alike. Bounded: input size and
-nesting depth are capped.
+An error in a user's file must name the file, the line and the field. These containers are plain dicts
+and lists that also know the 1-based line of themselves and of each key or item (``line_of``); the
+scenario loader's PyYAML constructor (``workbench.scenarios.yamlmarks``), this JSON reader and the YAML
+subset of ``miniyaml`` all build them, so one validator serves every source. ``loads`` is for game
+packages, which import no YAML library (their card and board files). Bounded: input size and nesting
+depth are capped.
 """
 
 from __future__ import annotations
@@ -23,29 +25,29 @@ class JsonLineError(ValueError):
 
 
 class LineDict(dict):
-    """A mapping that knows the 1-based line of each key."""
+    """A dict with ``line`` (of the mapping) and ``key_lines`` (key -> line), 1-based."""
 
     def __init__(self, line: int = 0) -> None:
         super().__init__()
         self.line = line
-        self.lines: dict[Any, int] = {}
+        self.key_lines: dict[Any, int] = {}
 
     def line_of(self, key: Any) -> int:
-        """Line of ``key`` (the mapping's own line if unknown)."""
-        return self.lines.get(key, self.line)
+        """Line of ``key`` if present, else of the mapping itself."""
+        return self.key_lines.get(key, self.line)
 
 
 class LineList(list):
-    """A list that knows the 1-based line of each item."""
+    """A list with ``line`` (of the sequence) and ``item_lines`` (index -> line), 1-based."""
 
     def __init__(self, line: int = 0) -> None:
         super().__init__()
         self.line = line
-        self.lines: list[int] = []
+        self.item_lines: list[int] = []
 
     def line_of(self, index: int) -> int:
-        """Line of item ``index``."""
-        return self.lines[index] if 0 <= index < len(self.lines) else self.line
+        """Line of item ``index``, else of the sequence."""
+        return self.item_lines[index] if 0 <= index < len(self.item_lines) else self.line
 
 
 class _Reader:
@@ -100,7 +102,7 @@ class _Reader:
                 raise JsonLineError(self.line, f"':' expected after key {key!r}")
             self.i += 1
             out[key] = self.value(depth + 1)
-            out.lines[key] = line
+            out.key_lines[key] = line
             self.ws()
             ch = self.t[self.i:self.i + 1]
             self.i += 1
@@ -120,7 +122,7 @@ class _Reader:
             self.ws()
             line = self.line
             out.append(self.value(depth + 1))
-            out.lines.append(line)
+            out.item_lines.append(line)
             self.ws()
             ch = self.t[self.i:self.i + 1]
             self.i += 1

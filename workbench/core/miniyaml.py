@@ -1,9 +1,9 @@
-"""A small YAML-subset reader for card files (the game package may not import a YAML library).
+"""A small YAML-subset reader for data files of game packages (which may not import a YAML library).
 
 Enough for the contract's card example: block mappings and block lists by indentation, flow lists
 ``[..]`` and flow mappings ``{..}``, plain and quoted scalars, ``#`` comments. Nodes are the
-line-aware ``LineDict``/``LineList`` of ``jsonlines``. Anything else (anchors, tags, multi-line
-scalars, documents) is refused with its line, which is the safe answer for untrusted files.
+line-aware ``LineDict``/``LineList`` of ``jsonlines``. Anything else (anchors, tags, multi-line scalars,
+documents) is refused with its line, which is the safe answer for untrusted files.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ class _Flow:
                 return out
             while True:
                 out.append(self.value(depth + 1))
-                out.lines.append(self.line)
+                out.item_lines.append(self.line)
                 self.ws()
                 ch = self.t[self.i:self.i + 1]
                 self.i += 1
@@ -102,7 +102,7 @@ class _Flow:
                 if key in out:
                     raise YamlError(self.line, f"duplicate key {key!r}")
                 out[key] = self.value(depth + 1)
-                out.lines[key] = self.line
+                out.key_lines[key] = self.line
                 self.ws()
                 ch = self.t[self.i:self.i + 1]
                 self.i += 1
@@ -179,7 +179,7 @@ def _block(lines: list[tuple[int, int, str]], pos: int, indent: int, depth: int)
         while pos < len(lines) and lines[pos][1] == indent and (lines[pos][2].startswith("- ") or lines[pos][2] == "-"):
             n, ind, body = lines[pos]
             rest = body[1:].strip()
-            out.lines.append(n)
+            out.item_lines.append(n)
             if not rest:
                 if pos + 1 < len(lines) and lines[pos + 1][1] > indent:
                     v, pos = _block(lines, pos + 1, lines[pos + 1][1], depth + 1)
@@ -213,7 +213,7 @@ def _block(lines: list[tuple[int, int, str]], pos: int, indent: int, depth: int)
         key = _scalar(key_text, n) if not key_text.startswith(("'", '"')) else key_text
         if key in out_d:
             raise YamlError(n, f"duplicate key {key!r}")
-        out_d.lines[key] = n
+        out_d.key_lines[key] = n
         if rest:
             out_d[key] = _flow(rest, n)
             pos += 1
