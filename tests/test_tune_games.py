@@ -1,4 +1,5 @@
-"""Small real tunes: TerraFeud, Pole and the tiny game, into simulate's dataset; resume is exact."""
+"""Small real tunes: every game (TerraFeud, The Cursed Lands, Pole, big chess) and the tiny game, into
+simulate's dataset; resume is exact."""
 
 from __future__ import annotations
 
@@ -135,3 +136,37 @@ def test_pool_gives_the_same_games_as_in_process(tmp_path):
     assert here.table.equals(pool.table)
     cols = ["game_id", "cell", "seed", "winner", "plies"]
     assert read_results(tmp_path / "a.parquet")[cols].equals(read_results(tmp_path / "b.parquet")[cols])
+
+
+def test_cursed_lands_faction_tune_on_the_native_core(tmp_path):
+    from workbench.games import get
+
+    native = get("cursed-lands").native_available()
+    # the 16 faction pairs on the native core; two pairs when it is not built (the Python engine is slower)
+    within = "factions=all" if native else "factions=humans/orcs,orcs/humans"
+    result = tune("cursed-lands", ["orc_attack_bonus=0..1"], ["faction-spread"], [], within=[within], agents="greedy",
+                  budget=4 * (16 if native else 2), n0=2, max_plies=80, seed=1, out=tmp_path / "cl.parquet", workers=0,
+                  progress=False, pictures=False)
+    games = read_results(tmp_path / "cl.parquet")
+    assert len(games) == result.games and set(games["engine"]) == {"native" if native else "python"}
+    assert games["factions"].nunique() == (16 if native else 2)
+    assert set(games["orc_attack_bonus"]) == {0, 1} and "faction-spread" in result.table
+    assert result.sentence.startswith("orc_attack_bonus=") and "faction-spread" in result.sentence
+
+
+def test_big_chess_tune_over_a_card_cost_from_the_command(tmp_path, capsys):
+    """Issue 25: ``tune`` searches a card's price, an ordinary rules parameter (``cost_knight``)."""
+    from workbench.__main__ import main
+
+    out = tmp_path / "bc.parquet"
+    code = main(["tune", "--game", "big-chess", "--space", "cost_knight=10,30,60", "--rules", "start=deployed",
+                 "--objective", "balance", "--require", "plies<=400", "--agents", "random", "--budget", "24",
+                 "--n0", "4", "--max-plies", "40", "--seed", "2", "--workers", "0", "--no-progress", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert code == 0 and "cost_knight=" in text and "games of 24" in text
+    games = read_results(out)
+    assert set(games["game"]) == {"big-chess"} and set(games["start"]) == {"deployed"}
+    # the price reached every game's rules (the row's rule columns are the rules the engine played)
+    assert set(zip(games["cell"], games["cost_knight"], strict=True)) == {
+        ("start=deployed,cost_knight=10", 10), ("start=deployed", 30), ("start=deployed,cost_knight=60", 60)}
+    assert report_paths(out)["report"].read_text().count("cost_knight=") >= 3

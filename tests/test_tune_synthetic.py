@@ -148,3 +148,30 @@ def test_optuna_explores_a_space_too_large_to_race():
     assert truth(best, 0).balance <= 0.05
     assert len(tuner.variants) < 200 and tuner.spent <= 20000
     assert any(r.source == "optuna" for r in tuner.variants)
+
+
+def test_optuna_on_a_mixed_space_of_a_float_and_a_choice():
+    """A continuous rule and a categorical one (``--space x=0.0..1.0 --space c=a,b``): optuna's TPE over
+    a ``FloatDistribution`` and a categorical, the same confidence rule pruning."""
+    from workbench.core.rulespec import Param, RulesSpec
+    from workbench.tune.optuna_search import distributions, run_optuna
+    from workbench.tune.space import parse_space
+
+    class Game:
+        name = "mixed"
+        spec = RulesSpec("mixed", [Param("x", "float", 0.5, "a price", low=0.0, high=1.0),
+                                   Param("c", "choice", "a", "a variant", choices=("a", "b"))])
+
+    space = parse_space(Game, ["x=0.0..1.0", "c=a,b"])
+    assert not space.discrete and space.size is None
+    assert type(distributions(space)["x"]).__name__ == "FloatDistribution"
+
+    def truth(v, inner):
+        return Truth(0.45 + 0.4 * abs(float(v["x"]) - 0.3) + (0.12 if v["c"] == "b" else 0.0), 0.1, 100)
+
+    tuner = Tuner([parse_objective("balance")], [], SyntheticRunner(truth, 0), budget=12000)
+    run_optuna(tuner, space, n0=32, seed=0)
+    result = build_result(tuner)
+    best = dict(p.split("=") for p in result.recommended.split(","))
+    assert best["c"] == "a" and truth(best, 0).balance <= 0.04, best  # x near 0.3, the fair price
+    assert tuner.spent <= 12000 and len({r.label for r in tuner.variants}) == len(tuner.variants)

@@ -132,8 +132,18 @@ def recommendation(tuner: Tuner, order: list[VariantRecord], best: VariantRecord
     others = [r for r in order if r is not best and not r.reason.startswith("breaks") and r.sample.n > 0]
     if others:
         nxt = others[0]
-        _, p = tuner.objectives[0].diff_lower(nxt.sample, best.sample, tuner.context())
-        text += f"; the next best ({nxt.label}) is worse with p = {p:.2g}"
+        obj = tuner.objectives[0]
+        _, p = obj.diff_lower(nxt.sample, best.sample, tuner.context())
+        mine, theirs = tuner.loss(best).value, tuner.loss(nxt).value
+        pending = [r.text for r in tuner.requirements if nxt.verdicts.get(r.text) != "met"]
+        if theirs < mine and pending:
+            # ranked below only because it is not yet shown fit: say so, not "worse with p = 0.8"
+            text += (f"; {nxt.label} is better on {obj.name} so far ({theirs:.3g} against {mine:.3g}) but has not "
+                     f"yet shown {', '.join(pending)}")
+        elif theirs < mine:
+            text += f"; the next best ({nxt.label}) is not shown worse on {obj.name} (p = {p:.2g})"
+        else:
+            text += f"; the next best ({nxt.label}) is worse with p = {p:.2g}"
     else:
         text += "; every other variant breaks a requirement"
     unknown = [req for req in tuner.requirements if best.verdicts.get(req.text) != "met"]
