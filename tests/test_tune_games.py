@@ -89,10 +89,22 @@ def test_report_reads_a_tune_dataset(tmp_path):
     from workbench.balance.cli import main as report_main
 
     out = tmp_path / "t.parquet"
-    tune("stones", ["pile=3..5"], agents="random", budget=96, n0=16, seed=1, out=out, workers=0, progress=False,
-         pictures=False)
+    result = tune("stones", ["pile=3..5"], agents="random", budget=96, n0=16, seed=1, out=out, workers=0,
+                  progress=False)
     assert report_main([str(out), "--out", str(tmp_path / "rep")]) == 0
-    assert (tmp_path / "rep" / "report.md").exists()
+    text = (tmp_path / "rep" / "report.md").read_text()
+    # the ordinary report shows the tune: its sentence, cost, ranked table and both pictures
+    tuned = text[text.index("## Tune: the recommended variant"):text.index("## Summary")]
+    assert f"Recommendation: {result.sentence}" in tuned and f"Cost: {result.games} games of a budget of 96" in tuned
+    assert "| rank | variant | status | games |" in tuned and tuned.count("| pile=") == len(result.table)
+    assert (tmp_path / "rep" / "figures" / "tune_pareto.png").stat().st_size > 0
+    assert (tmp_path / "rep" / "figures" / "tune_progress.png").stat().st_size > 0
+    from workbench.tune.report import report_section
+
+    assert report_section(out, {"max_plies": 300}) is None  # a simulate batch's run record: no tune section
+    report_paths(out)["summary"].unlink()
+    missing = report_section(out, {"tune": {"space": ["pile=3,4,5"]}})
+    assert "--resume" in missing["paragraphs"][-1] and "pile=3,4,5" in missing["paragraphs"][0]
 
 
 def test_within_and_faction_spread_on_inner_cells(tmp_path):
@@ -129,13 +141,22 @@ def test_command_errors_name_the_flag(argv, words, capsys):
     assert words in capsys.readouterr().err
 
 
-def test_pool_gives_the_same_games_as_in_process(tmp_path):
+def test_pool_and_dask_give_the_same_games_as_in_process(tmp_path):
     args = dict(space=["pile=3..5"], agents="random", budget=120, n0=16, seed=8, progress=False, pictures=False)
     here = tune("stones", out=tmp_path / "a.parquet", workers=0, **args)
     pool = tune("stones", out=tmp_path / "b.parquet", workers=2, **args)
     assert here.table.equals(pool.table)
     cols = ["game_id", "cell", "seed", "winner", "plies"]
-    assert read_results(tmp_path / "a.parquet")[cols].equals(read_results(tmp_path / "b.parquet")[cols])
+    pooled = read_results(tmp_path / "b.parquet")
+    assert pooled["error"].isna().all() and read_results(tmp_path / "a.parquet")[cols].equals(pooled[cols])
+    # Dask's workers are fresh processes that know only the registered games (not the test's Stones)
+    args = dict(space=["income=1..2"], agents="random", budget=32, n0=8, max_plies=30, seed=8, progress=False,
+                pictures=False)
+    here = tune("pole", out=tmp_path / "c.parquet", workers=0, **args)
+    dask = tune("pole", out=tmp_path / "d.parquet", workers=2, scheduler="local-cluster", **args)
+    assert here.table.equals(dask.table) and here.games == 32
+    played = read_results(tmp_path / "d.parquet")
+    assert played["error"].isna().all() and played[cols].equals(read_results(tmp_path / "c.parquet")[cols])
 
 
 def test_cursed_lands_faction_tune_on_the_native_core(tmp_path):
