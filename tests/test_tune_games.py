@@ -191,3 +191,17 @@ def test_big_chess_tune_over_a_card_cost_from_the_command(tmp_path, capsys):
     assert set(zip(games["cell"], games["cost_knight"], strict=True)) == {
         ("start=deployed,cost_knight=10", 10), ("start=deployed", 30), ("start=deployed,cost_knight=60", 60)}
     assert report_paths(out)["report"].read_text().count("cost_knight=") >= 3
+
+
+def test_real_benchmark_plays_the_full_grid_it_prices(capsys):
+    """``python -m workbench.tune.bench --game``: a race on real games, the grid it prices, that grid played."""
+    from workbench.tune.bench import main, real
+
+    r = real("stones", ["pile=3..8"], ["length=15"], [], "random", 3000, seed=1, n0=16, workers=0)
+    assert r["stop"] == "one variant left" and r["answer"] == "pile=5"
+    assert r["grid_played"] == r["grid_per_variant"] * 6 >= r["grid"] and r["grid_answer"] == r["answer"]
+    assert main(["--game", "stones", "--space", "pile=3..8", "--objective", "length=15", "--agents", "random",
+                 "--budget", "3000", "--seed", "1"]) == 0
+    text = capsys.readouterr().out
+    assert f"the race spent {r['race']} games" in text and f"a full grid for the same answer: {r['grid']} games" in text
+    assert "pile=5 (the same answer;" in text
