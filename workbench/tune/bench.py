@@ -21,7 +21,7 @@ import argparse
 import time
 
 from .objectives import parse_objective, parse_requirement
-from .race import Tuner, run_race
+from .race import Tuner, VariantRecord, run_race
 from .report import build_result
 from .space import variant_label
 from .synthetic import SyntheticRunner, grid_games, landscape
@@ -53,7 +53,7 @@ def run(runs: int = 20, seed: int = 0, trap: bool = False, error: str = "holm", 
 
 def real(game: str, space: list[str], objectives: list[str], requires: list[str], agents: str, budget: int,
          seed: int = 1, n0: int = 16, max_plies: int = 300, workers: int = 0, rules: str | None = None,
-         play_grid: bool = True) -> dict:
+         play_grid: bool = True, tolerance: float = 0.0) -> dict:
     """A race on real games, then the full grid it prices, played: games, seconds and both answers."""
     import math
 
@@ -66,7 +66,7 @@ def real(game: str, space: list[str], objectives: list[str], requires: list[str]
 
     t0 = time.perf_counter()
     result = tune(game, space, objectives, requires, agents=agents, budget=budget, seed=seed, n0=n0,
-                  max_plies=max_plies, workers=workers, rules=rules, search="race", progress=False)
+                  max_plies=max_plies, workers=workers, rules=rules, search="race", progress=False, tolerance=tolerance)
     out: dict = {"game": game, "answer": result.recommended, "race": result.games, "stop": result.stop_reason,
                  "grid": result.grid_games, "race_seconds": time.perf_counter() - t0, "sentence": result.sentence}
     if not (play_grid and result.grid_games and result.recommended):
@@ -80,7 +80,7 @@ def real(game: str, space: list[str], objectives: list[str], requires: list[str]
     t1 = time.perf_counter()
     try:
         grid = Tuner(race_tuner.objectives, race_tuner.requirements, runner, budget=per * k * cells,
-                     alpha=race_tuner.alpha, inner=race_tuner.inner, players=race_tuner.players)
+                     alpha=race_tuner.alpha, inner=race_tuner.inner, players=race_tuner.players, tolerance=tolerance)
         recs = [grid.variant(r.values) for r in race_tuner.variants]
         # the grid's one look: K - 1 comparisons with the answer per objective and requirement
         grid.z = look_z(grid.alpha, (k - 1) * (len(grid.objectives) + len(grid.requirements)), 1)
@@ -92,8 +92,12 @@ def real(game: str, space: list[str], objectives: list[str], requires: list[str]
     fit = [r for r in recs if r.alive and grid.feasible(r)]
     best = grid.best(fit) or grid.best([r for r in recs if r.alive])
     obj = grid.objectives[0]
-    certified = best is not None and all(obj.diff_lower(r.sample, best.sample, grid.context())[0] > 0
-                                         for r in recs if r is not best and r.alive)
+    def settled(r: VariantRecord) -> bool:  # shown worse, or within the tolerance (no separating needed)
+        if obj.diff_lower(r.sample, best.sample, grid.context())[0] > 0:
+            return True
+        return tolerance > 0 and grid.loss(r).value - grid.loss(best).value <= tolerance
+
+    certified = best is not None and all(settled(r) for r in recs if r is not best and r.alive)
     out.update({"grid_played": grid.spent, "grid_per_variant": per, "grid_answer": best.label if best else None,
                 "certified": certified, "grid_seconds": time.perf_counter() - t1})
     return out
@@ -117,10 +121,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-plies", type=int, default=300)
     ap.add_argument("--workers", type=int, default=0)
     ap.add_argument("--no-grid", action="store_true", help="with --game: price the grid, do not play it")
+    ap.add_argument("--tolerance", type=float, default=0.0, help="with --game: as tune --tolerance")
     args = ap.parse_args(argv)
     if args.game:
         r = real(args.game, args.space, args.objective or ["balance"], args.require, args.agents, args.budget,
-                 args.seed or 1, args.n0, args.max_plies, args.workers, args.rules, not args.no_grid)
+                 args.seed or 1, args.n0, args.max_plies, args.workers, args.rules, not args.no_grid, args.tolerance)
         print(f"{r['game']}: the race spent {r['race']} games ({r['race_seconds']:.0f} s), stopped: {r['stop']}")
         print(f"  {r['sentence']}")
         if not r["grid"]:
