@@ -141,7 +141,7 @@ def test_command_errors_name_the_flag(argv, words, capsys):
     assert words in capsys.readouterr().err
 
 
-def test_pool_and_dask_give_the_same_games_as_in_process(tmp_path):
+def test_pool_gives_the_same_games_as_in_process(tmp_path):
     args = dict(space=["pile=3..5"], agents="random", budget=120, n0=16, seed=8, progress=False, pictures=False)
     here = tune("stones", out=tmp_path / "a.parquet", workers=0, **args)
     pool = tune("stones", out=tmp_path / "b.parquet", workers=2, **args)
@@ -149,7 +149,12 @@ def test_pool_and_dask_give_the_same_games_as_in_process(tmp_path):
     cols = ["game_id", "cell", "seed", "winner", "plies"]
     pooled = read_results(tmp_path / "b.parquet")
     assert pooled["error"].isna().all() and read_results(tmp_path / "a.parquet")[cols].equals(pooled[cols])
+
+
+@pytest.mark.cluster
+def test_dask_gives_the_same_games_as_in_process(tmp_path):
     # Dask's workers are fresh processes that know only the registered games (not the test's Stones)
+    cols = ["game_id", "cell", "seed", "winner", "plies"]
     args = dict(space=["income=1..2"], agents="random", budget=32, n0=8, max_plies=30, seed=8, progress=False,
                 pictures=False)
     here = tune("pole", out=tmp_path / "c.parquet", workers=0, **args)

@@ -224,3 +224,16 @@ def test_worst_cell_objective_sees_what_the_mean_hides():
     result = build_result(tuner)
     assert result.recommended == "x=1" and tuner.variants[0].status == "dropped"
     assert tuner.spent % 2 == 0  # every variant plays both cells equally
+
+
+def test_sentence_when_the_fairer_variant_has_not_yet_shown_a_requirement():
+    """The recommendation is the fit variant; a fairer one still unproven is named as such, not "worse"."""
+    variants = [{"x": "0"}, {"x": "1"}]
+
+    def truth(v, inner):  # x=0: fair, decisive right at the threshold; x=1: 8 points off, clearly decisive
+        return Truth(0.5 - 0.1, 0.2, 100) if v["x"] == "0" else Truth(0.58 - 0.025, 0.05, 100)
+
+    _, result = _race(variants, truth, 0, 600, requires=["decisive>=0.8"], n0=64)
+    assert result.recommended == "x=1"
+    assert "; x=0 is better on balance so far (" in result.sentence
+    assert result.sentence.endswith("but has not yet shown decisive>=0.8.")
