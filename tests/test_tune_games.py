@@ -1,4 +1,5 @@
-"""Small real tunes: TerraFeud, Pole and the tiny game, into simulate's dataset; resume is exact."""
+"""Small real tunes: every game (TerraFeud, The Cursed Lands, Pole, big chess) and the tiny game, into
+simulate's dataset; resume is exact."""
 
 from __future__ import annotations
 
@@ -88,10 +89,22 @@ def test_report_reads_a_tune_dataset(tmp_path):
     from workbench.balance.cli import main as report_main
 
     out = tmp_path / "t.parquet"
-    tune("stones", ["pile=3..5"], agents="random", budget=96, n0=16, seed=1, out=out, workers=0, progress=False,
-         pictures=False)
+    result = tune("stones", ["pile=3..5"], agents="random", budget=96, n0=16, seed=1, out=out, workers=0,
+                  progress=False)
     assert report_main([str(out), "--out", str(tmp_path / "rep")]) == 0
-    assert (tmp_path / "rep" / "report.md").exists()
+    text = (tmp_path / "rep" / "report.md").read_text()
+    # the ordinary report shows the tune: its sentence, cost, ranked table and both pictures
+    tuned = text[text.index("## Tune: the recommended variant"):text.index("## Summary")]
+    assert f"Recommendation: {result.sentence}" in tuned and f"Cost: {result.games} games of a budget of 96" in tuned
+    assert "| rank | variant | status | games |" in tuned and tuned.count("| pile=") == len(result.table)
+    assert (tmp_path / "rep" / "figures" / "tune_pareto.png").stat().st_size > 0
+    assert (tmp_path / "rep" / "figures" / "tune_progress.png").stat().st_size > 0
+    from workbench.tune.report import report_section
+
+    assert report_section(out, {"max_plies": 300}) is None  # a simulate batch's run record: no tune section
+    report_paths(out)["summary"].unlink()
+    missing = report_section(out, {"tune": {"space": ["pile=3,4,5"]}})
+    assert "--resume" in missing["paragraphs"][-1] and "pile=3,4,5" in missing["paragraphs"][0]
 
 
 def test_within_and_faction_spread_on_inner_cells(tmp_path):
@@ -134,4 +147,66 @@ def test_pool_gives_the_same_games_as_in_process(tmp_path):
     pool = tune("stones", out=tmp_path / "b.parquet", workers=2, **args)
     assert here.table.equals(pool.table)
     cols = ["game_id", "cell", "seed", "winner", "plies"]
-    assert read_results(tmp_path / "a.parquet")[cols].equals(read_results(tmp_path / "b.parquet")[cols])
+    pooled = read_results(tmp_path / "b.parquet")
+    assert pooled["error"].isna().all() and read_results(tmp_path / "a.parquet")[cols].equals(pooled[cols])
+
+
+@pytest.mark.cluster
+def test_dask_gives_the_same_games_as_in_process(tmp_path):
+    # Dask's workers are fresh processes that know only the registered games (not the test's Stones)
+    cols = ["game_id", "cell", "seed", "winner", "plies"]
+    args = dict(space=["income=1..2"], agents="random", budget=32, n0=8, max_plies=30, seed=8, progress=False,
+                pictures=False)
+    here = tune("pole", out=tmp_path / "c.parquet", workers=0, **args)
+    dask = tune("pole", out=tmp_path / "d.parquet", workers=2, scheduler="local-cluster", **args)
+    assert here.table.equals(dask.table) and here.games == 32
+    played = read_results(tmp_path / "d.parquet")
+    assert played["error"].isna().all() and played[cols].equals(read_results(tmp_path / "c.parquet")[cols])
+
+
+def test_cursed_lands_faction_tune_on_the_native_core(tmp_path):
+    from workbench.games import get
+
+    native = get("cursed-lands").native_available()
+    # the 16 faction pairs on the native core; two pairs when it is not built (the Python engine is slower)
+    within = "factions=all" if native else "factions=humans/orcs,orcs/humans"
+    result = tune("cursed-lands", ["orc_attack_bonus=0..1"], ["faction-spread"], [], within=[within], agents="greedy",
+                  budget=4 * (16 if native else 2), n0=2, max_plies=80, seed=1, out=tmp_path / "cl.parquet", workers=0,
+                  progress=False, pictures=False)
+    games = read_results(tmp_path / "cl.parquet")
+    assert len(games) == result.games and set(games["engine"]) == {"native" if native else "python"}
+    assert games["factions"].nunique() == (16 if native else 2)
+    assert set(games["orc_attack_bonus"]) == {0, 1} and "faction-spread" in result.table
+    assert result.sentence.startswith("orc_attack_bonus=") and "faction-spread" in result.sentence
+
+
+def test_big_chess_tune_over_a_card_cost_from_the_command(tmp_path, capsys):
+    """Issue 25: ``tune`` searches a card's price, an ordinary rules parameter (``cost_knight``)."""
+    from workbench.__main__ import main
+
+    out = tmp_path / "bc.parquet"
+    code = main(["tune", "--game", "big-chess", "--space", "cost_knight=10,30,60", "--rules", "start=deployed",
+                 "--objective", "balance", "--require", "plies<=400", "--agents", "random", "--budget", "24",
+                 "--n0", "4", "--max-plies", "40", "--seed", "2", "--workers", "0", "--no-progress", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert code == 0 and "cost_knight=" in text and "games of 24" in text
+    games = read_results(out)
+    assert set(games["game"]) == {"big-chess"} and set(games["start"]) == {"deployed"}
+    # the price reached every game's rules (the row's rule columns are the rules the engine played)
+    assert set(zip(games["cell"], games["cost_knight"], strict=True)) == {
+        ("start=deployed,cost_knight=10", 10), ("start=deployed", 30), ("start=deployed,cost_knight=60", 60)}
+    assert report_paths(out)["report"].read_text().count("cost_knight=") >= 3
+
+
+def test_real_benchmark_plays_the_full_grid_it_prices(capsys):
+    """``python -m workbench.tune.bench --game``: a race on real games, the grid it prices, that grid played."""
+    from workbench.tune.bench import main, real
+
+    r = real("stones", ["pile=3..8"], ["length=15"], [], "random", 3000, seed=1, n0=16, workers=0)
+    assert r["stop"] == "one variant left" and r["answer"] == "pile=5"
+    assert r["grid_played"] == r["grid_per_variant"] * 6 >= r["grid"] and r["grid_answer"] == r["answer"]
+    assert main(["--game", "stones", "--space", "pile=3..8", "--objective", "length=15", "--agents", "random",
+                 "--budget", "3000", "--seed", "1"]) == 0
+    text = capsys.readouterr().out
+    assert f"the race spent {r['race']} games" in text and f"a full grid for the same answer: {r['grid']} games" in text
+    assert "pile=5 (the same answer;" in text

@@ -148,3 +148,92 @@ def test_optuna_explores_a_space_too_large_to_race():
     assert truth(best, 0).balance <= 0.05
     assert len(tuner.variants) < 200 and tuner.spent <= 20000
     assert any(r.source == "optuna" for r in tuner.variants)
+
+
+def test_optuna_on_a_mixed_space_of_a_float_and_a_choice():
+    """A continuous rule and a categorical one (``--space x=0.0..1.0 --space c=a,b``): optuna's TPE over
+    a ``FloatDistribution`` and a categorical, the same confidence rule pruning."""
+    from workbench.core.rulespec import Param, RulesSpec
+    from workbench.tune.optuna_search import distributions, run_optuna
+    from workbench.tune.space import parse_space
+
+    class Game:
+        name = "mixed"
+        spec = RulesSpec("mixed", [Param("x", "float", 0.5, "a price", low=0.0, high=1.0),
+                                   Param("c", "choice", "a", "a variant", choices=("a", "b"))])
+
+    space = parse_space(Game, ["x=0.0..1.0", "c=a,b"])
+    assert not space.discrete and space.size is None
+    assert type(distributions(space)["x"]).__name__ == "FloatDistribution"
+
+    def truth(v, inner):
+        return Truth(0.45 + 0.4 * abs(float(v["x"]) - 0.3) + (0.12 if v["c"] == "b" else 0.0), 0.1, 100)
+
+    tuner = Tuner([parse_objective("balance")], [], SyntheticRunner(truth, 0), budget=12000)
+    run_optuna(tuner, space, n0=32, seed=0)
+    result = build_result(tuner)
+    best = dict(p.split("=") for p in result.recommended.split(","))
+    assert best["c"] == "a" and truth(best, 0).balance <= 0.04, best  # x near 0.3, the fair price
+    assert tuner.spent <= 12000 and len({r.label for r in tuner.variants}) == len(tuner.variants)
+
+
+def test_pareto_race_drops_only_dominated_variants():
+    """Two objectives: a variant leaves only when a fit one beats it with confidence on both."""
+    variants = [{"x": str(i)} for i in range(4)]
+
+    def truth(v, inner):
+        x = int(v["x"])
+        if x == 3:  # unfair and long: dominated by every other variant
+            return Truth(0.75, 0.1, 260)
+        return Truth(0.5 - 0.05 - 0.06 * (2 - x), 0.1, 100 + 40 * x)  # fairer is longer: a trade-off
+
+    tuner, result = _race(variants, truth, 2, 20000, objectives=("balance", "length"))
+    status = dict(zip(result.table["variant"], result.table["status"], strict=True))
+    assert status["x=3"] == "dropped" and next(r for r in tuner.variants if r.label == "x=3").reason.startswith("dominated")
+    assert all(status[f"x={i}"] != "dropped" for i in range(3))  # the trade-offs stay on the front
+
+
+def test_usage_requirement_drops_a_variant_with_a_dead_rule():
+    """``usage>=5%``: every rule fires in at least 5% of games; a variant where one never fires is dropped."""
+    variants = [{"x": str(i)} for i in range(3)]
+
+    def truth(v, inner):
+        castle = 0.0 if v["x"] == "0" else 0.3
+        return Truth(0.45, 0.1, 100, fires={"move": 0.95, "castle": castle})  # x=0 the fairest on paper too
+
+    tuner, result = _race(variants, truth, 1, 2000, requires=["usage>=5%"])
+    dead = next(r for r in tuner.variants if r.label == "x=0")
+    assert dead.status == "dropped" and dead.reason.startswith("breaks usage>=0.05: usage 0.0%")
+    assert result.recommended in ("x=1", "x=2")
+    tuner, result = _race(variants, truth, 1, 2000, objectives=("usage",))
+    assert next(r for r in tuner.variants if r.label == "x=0").status == "dropped"  # the least-used rule's share
+
+
+def test_worst_cell_objective_sees_what_the_mean_hides():
+    """``--within`` two cells: x=0 is fair on average but 70/30 in its cells; ``worst`` picks x=1 (52/52)."""
+    variants = [{"x": "0"}, {"x": "1"}]
+
+    def truth(v, inner):
+        if v["x"] == "0":
+            return Truth((0.7 if inner == 0 else 0.3) - 0.05, 0.1, 100)
+        return Truth(0.52 - 0.05, 0.1, 100)
+
+    inner = [{"coin": "true"}, {"coin": "false"}]
+    tuner = Tuner([parse_objective("worst")], [], SyntheticRunner(truth, 4), budget=4000, inner=inner)
+    run_race(tuner, variants, n0=32)
+    result = build_result(tuner)
+    assert result.recommended == "x=1" and tuner.variants[0].status == "dropped"
+    assert tuner.spent % 2 == 0  # every variant plays both cells equally
+
+
+def test_sentence_when_the_fairer_variant_has_not_yet_shown_a_requirement():
+    """The recommendation is the fit variant; a fairer one still unproven is named as such, not "worse"."""
+    variants = [{"x": "0"}, {"x": "1"}]
+
+    def truth(v, inner):  # x=0: fair, decisive right at the threshold; x=1: 8 points off, clearly decisive
+        return Truth(0.5 - 0.1, 0.2, 100) if v["x"] == "0" else Truth(0.58 - 0.025, 0.05, 100)
+
+    _, result = _race(variants, truth, 0, 600, requires=["decisive>=0.8"], n0=64)
+    assert result.recommended == "x=1"
+    assert "; x=0 is better on balance so far (" in result.sentence
+    assert result.sentence.endswith("but has not yet shown decisive>=0.8.")

@@ -907,7 +907,7 @@ def build_report(
     comparisons = compare_toggles(usable, correction=correction, alpha=alpha, n_boot=n_boot, threshold=threshold,
                                   agents=not levels)
     errors = len(games) - len(usable)
-    sections = [study_section(study, usable, summary, errors, source),
+    sections = [study_section(study, usable, summary, errors, source), *tune_sections(source, manifest),
                 Section("Summary", [f"One row per cell; ⚠ marks a cell over {100 * threshold:.0f}% unfinished. Where "
                                     "the table has them: branching is the mean number of legal actions per turn; "
                                     "decision % the share of turns with more than one legal action; lead changes how "
@@ -954,6 +954,16 @@ def build_report(
     sections.append(usage_section(usable, events, correction=correction, alpha=alpha))
     sections += game_sections(usable, events)
     return Report(title, sections, summary, comparisons, study)
+
+
+def tune_sections(source: str | None, manifest: dict | None) -> list[Section]:
+    """A tune's dataset (its run record names the tune): the tune's recommendation, ranked table and pictures."""
+    from workbench.tune.report import report_section
+
+    part = report_section(source, manifest)
+    if part is None:
+        return []
+    return [Section(part["title"], list(part["paragraphs"]), part.get("table"), list(part.get("figures", [])))]
 
 
 def game_sections(games: pd.DataFrame, events: pd.DataFrame | None) -> list[Section]:

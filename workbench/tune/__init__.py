@@ -41,7 +41,8 @@ def report_paths(out: str | os.PathLike) -> dict[str, Path]:
     p = Path(out)
     stem = p.name[: -len(".parquet")] if p.name.endswith(".parquet") else p.name
     return {"report": p.with_name(stem + ".tune.md"), "table": p.with_name(stem + ".tune.csv"),
-            "pareto": p.with_name(stem + ".pareto.png"), "progress": p.with_name(stem + ".progress.png")}
+            "pareto": p.with_name(stem + ".pareto.png"), "progress": p.with_name(stem + ".progress.png"),
+            "summary": p.with_name(stem + ".tune.json")}
 
 
 def tune(game: str = "terrafeud", space: Sequence[str] = (), objectives: str | Sequence[str] = ("balance",),
@@ -148,8 +149,9 @@ def tune(game: str = "terrafeud", space: Sequence[str] = (), objectives: str | S
             progress_figure(result, paths["progress"])
             result.meta["pareto"], result.meta["progress"] = str(paths["pareto"]), str(paths["progress"])
         result.table.to_csv(paths["table"], index=False)
-        paths["report"].write_text(result.markdown(), encoding="utf-8")
         result.meta["report"] = str(paths["report"])
+        paths["report"].write_text(result.markdown(), encoding="utf-8")
+        paths["summary"].write_text(result.summary_json(), encoding="utf-8")
     return result
 
 

@@ -3,7 +3,7 @@
 Example::
 
     python -m workbench tune --game terrafeud --space archer_range=2..4 --space aura_radius=1..3 \\
-      --space castling=swap,sacrifice --objective balance --require decisive>=0.8 --require plies<=200 \\
+      --space castling=swap,sacrifice --objective balance --require 'decisive>=0.8' --require 'plies<=200' \\
       --agents search:nodes=5000 --budget 20000 --seed 1 --out runs/tune.parquet [--scheduler ...] [--resume]
     python -m workbench tune --game cursed-lands --space hp_S=2..4 --space attack_C=1..3 \\
       --space orc_attack_bonus=0..1 --within factions=all --objective faction-spread --budget 40000 ...

@@ -1,7 +1,7 @@
 """Racing: successive halving with confidence bounds over a discrete space of variants.
 
-Every variant still in the race gets games in rounds that double its sample (``n0``, ``2 n0``,
-``4 n0``, ...: successive halving's schedule). After each round a variant is dropped as soon as
+Every variant still in the race gets games in rounds that grow its sample geometrically (``n0``,
+``growth * n0``, ``growth^2 * n0``, ...; ``growth`` 1.5 by default: successive halving's schedule). After each round a variant is dropped as soon as
 its interval shows it clearly worse than the best, or that it breaks a requirement; the games it
 would have had go to the contenders. Only a variant that meets every requirement with confidence
 can knock others out, so a variant is never dropped in favour of one that may itself be unfit, and

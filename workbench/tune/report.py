@@ -40,13 +40,7 @@ class TuneResult:
     def markdown(self) -> str:
         """The report: sentence, cost, ranked table (dropped variants and why), pictures' files."""
         lines = [f"# Tune: {self.meta.get('game', '')}", "", self.sentence, ""]
-        cost = f"{self.games} games of a budget of {self.budget}"
-        if self.seconds:
-            cost += f", {self.seconds / 60:.1f} minutes"
-        if self.grid_games:
-            cost += f"; a full grid would need about {self.grid_games} games for the same answer " \
-                    f"({100 * self.games / self.grid_games:.0f}% of it)"
-        lines += [f"Cost: {cost}. Stopped: {self.stop_reason}.", "",
+        lines += [f"Cost: {self.cost_text()}.", "",
                   f"Decisions used intervals at z = {self.z:.2f} (alpha {self.meta.get('alpha', 0.05)} shared by "
                   "Bonferroni over variants, objectives, requirements and looks); the table shows 95% intervals.", ""]
         for key in ("space", "within", "objectives", "requirements", "agents"):
@@ -57,6 +51,55 @@ class TuneResult:
             if self.meta.get(key):
                 lines.append(f"![{key}]({Path(self.meta[key]).name})")
         return "\n".join(lines) + "\n"
+
+
+    def cost_text(self) -> str:
+        """"798 games of a budget of 800, 0.2 minutes; stopped: budget spent"."""
+        cost = f"{self.games} games of a budget of {self.budget}"
+        if self.seconds:
+            cost += f", {self.seconds / 60:.1f} minutes"
+        if self.grid_games:
+            cost += f"; a full grid would need about {self.grid_games} games for the same answer " \
+                    f"({100 * self.games / self.grid_games:.0f}% of it)"
+        return f"{cost}; stopped: {self.stop_reason}"
+
+    def summary_json(self) -> str:
+        """The sentence, the cost and the settings as JSON (``FILE.tune.json``): what ``report`` shows of a tune."""
+        import json
+
+        keep = {k: v for k, v in self.meta.items() if isinstance(v, (str, int, float)) and k != "report"}
+        return json.dumps({"sentence": self.sentence, "recommended": self.recommended, "games": self.games,
+                           "budget": self.budget, "z": self.z, "stop_reason": self.stop_reason,
+                           "grid_games": self.grid_games, "seconds": self.seconds, "cost": self.cost_text(),
+                           "meta": keep}, indent=1)
+
+
+def report_section(source: str | Path | None, manifest: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What the ordinary ``report`` shows of a tune's dataset: the sentence, the cost, the ranked table and
+    the two pictures, read from the files the tune wrote beside it; None for a dataset no tune wrote."""
+    import json
+
+    if source is None or not isinstance(manifest, dict) or "tune" not in manifest:
+        return None
+    from . import report_paths
+
+    paths = report_paths(source)
+    settings = manifest["tune"] if isinstance(manifest["tune"], dict) else {}
+    what = [f"This dataset is a tune's: every game a variant of the search played (space "
+            f"{', '.join(map(str, settings.get('space', [])))}; objectives {', '.join(map(str, settings.get('objectives', [])))}"
+            + (f"; requirements {', '.join(map(str, settings.get('requires', [])))}" if settings.get("requires") else "")
+            + "). The sections below pool its cells as any batch, but the variants got unequal games: "
+              "the search gave more to the contenders."]
+    try:
+        summary = json.loads(paths["summary"].read_text(encoding="utf-8"))
+        table = pd.read_csv(paths["table"], keep_default_na=False)
+    except (OSError, ValueError) as exc:
+        return {"title": "Tune", "paragraphs": [*what, f"The tune's own result is missing ({exc}); "
+                                                "`python -m workbench tune ... --resume` with the same flags rebuilds it."]}
+    paragraphs = [*what, f"Recommendation: {summary.get('sentence', '')}", f"Cost: {summary.get('cost', '')}.",
+                  f"The search decided at z = {float(summary.get('z', 0)):.2f}; the table shows 95% intervals."]
+    figures = [(f"tune_{key}", paths[key].read_bytes()) for key in ("pareto", "progress") if paths[key].exists()]
+    return {"title": "Tune: the recommended variant", "paragraphs": paragraphs, "table": table, "figures": figures}
 
 
 def _markdown_table(df: pd.DataFrame) -> str:
@@ -132,8 +175,18 @@ def recommendation(tuner: Tuner, order: list[VariantRecord], best: VariantRecord
     others = [r for r in order if r is not best and not r.reason.startswith("breaks") and r.sample.n > 0]
     if others:
         nxt = others[0]
-        _, p = tuner.objectives[0].diff_lower(nxt.sample, best.sample, tuner.context())
-        text += f"; the next best ({nxt.label}) is worse with p = {p:.2g}"
+        obj = tuner.objectives[0]
+        _, p = obj.diff_lower(nxt.sample, best.sample, tuner.context())
+        mine, theirs = tuner.loss(best).value, tuner.loss(nxt).value
+        pending = [r.text for r in tuner.requirements if nxt.verdicts.get(r.text) != "met"]
+        if theirs < mine and pending:
+            # ranked below only because it is not yet shown fit: say so, not "worse with p = 0.8"
+            text += (f"; {nxt.label} is better on {obj.name} so far ({theirs:.3g} against {mine:.3g}) but has not "
+                     f"yet shown {', '.join(pending)}")
+        elif theirs < mine:
+            text += f"; the next best ({nxt.label}) is not shown worse on {obj.name} (p = {p:.2g})"
+        else:
+            text += f"; the next best ({nxt.label}) is worse with p = {p:.2g}"
     else:
         text += "; every other variant breaks a requirement"
     unknown = [req for req in tuner.requirements if best.verdicts.get(req.text) != "met"]
@@ -195,10 +248,12 @@ def pareto_figure(tuner: Tuner, path: str | Path | None = None) -> Any:
                         edgecolors=["black" if r.alive else "none" for r in recs], linewidths=1.0,
                         alpha=[1.0 if r.alive else 0.45 for r in recs])
         fig.colorbar(sc, ax=ax, label="decisive share")
-        front = _front([(x, y, r) for x, y, r in zip(xs, ys, recs, strict=True)])
+        points = [(x, y, r) for x, y, r in zip(xs, ys, recs, strict=True)]
+        front = _front([p for p in points if p[2].alive] or points)  # the trade-offs still on offer
         fx = sorted((x, y) for x, y, _ in front)
         if len(fx) > 1:
-            ax.plot([p[0] for p in fx], [p[1] for p in fx], "--", color="grey", lw=1, label="Pareto front")
+            ax.plot([p[0] for p in fx], [p[1] for p in fx], "--", color="grey", lw=1,
+                    label="Pareto front (variants still in the race)")
         if best is not None:
             ax.scatter([tuner.metric(best, "plies").value], [tuner.metric(best, "balance").value], marker="*",
                        s=300, color="red", label=f"recommended: {best.label}", zorder=5)

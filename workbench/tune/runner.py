@@ -45,14 +45,17 @@ class GameRunner:
         self.cache: dict[int, dict[str, Any]] = {}
         self.played = 0  # games this process played (not read back)
         self.on_games = None  # called with a number of games as they finish (the progress bar)
-        self.engine = "python"
-        if self.name == "terrafeud":
-            from workbench.native import resolve_engine
+        try:
+            if self.name == "terrafeud":
+                from workbench.native import resolve_engine
 
-            try:
                 self.engine = resolve_engine(engine)
-            except (ValueError, RuntimeError) as exc:
-                raise SimulationError(str(exc)) from None
+            else:  # a protocol game's native core (The Cursed Lands, Pole), as simulate resolves it
+                from workbench.simulate.protocol_play import resolve_protocol_engine
+
+                self.engine = resolve_protocol_engine(self.name, engine)
+        except (ValueError, RuntimeError) as exc:
+            raise SimulationError(str(exc)) from None
         self._cluster = None
         self._address = None
         if scheduler == "local-cluster":
@@ -111,7 +114,7 @@ class GameRunner:
         data = {k: _cell_value(v) for k, v in rules.non_default().items()}
         return GameSpec(request.game_id, rules.label() or "default", data, white, black,
                         protocol_game_seed(self.name, self.seed, cell, request.index), self.max_plies, False,
-                        "python", game=self.name, agents=self.agents if len(self.agents) != 2 else self.agents)
+                        self.engine, game=self.name, agents=self.agents)
 
     # ------------------------------------------------------------------ playing
     def play(self, requests: Sequence[Request], variants: Sequence[VariantRecord]) -> dict[int, dict[str, Any]]:
