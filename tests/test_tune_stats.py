@@ -61,6 +61,24 @@ def _sample(wins: int, draws: int, losses: int, plies: float = 100.0) -> Sample:
     return s
 
 
+def test_an_unfinished_game_is_censored_not_a_draw():
+    """As in ``report``: games cut by the cap carry no score, so timing out never looks balanced."""
+    s = _sample(70, 0, 10)
+    for _ in range(920):
+        s.add({"winner": "none", "outcome": "unfinished", "plies": 300.0, "players": "white,black"})
+    ctx = Context(1.96)
+    from workbench.tune.objectives import metric
+
+    score, decisive, balance = metric("score", s, ctx), metric("decisive", s, ctx), metric("balance", s, ctx)
+    assert score.n == 80 and score.value == pytest.approx(70 / 80)  # the decided games' share, not 0.53
+    assert decisive.value == pytest.approx(0.08) and balance.lo > 0.25
+    stalled = Sample()
+    for _ in range(50):
+        stalled.add({"winner": "none", "outcome": "unfinished", "plies": 300.0, "players": "white,black"})
+    assert math.isnan(metric("score", stalled, ctx).value)
+    assert parse_objective("balance").diff_lower(stalled, _sample(50, 0, 50), ctx) == (-math.inf, 1.0)
+
+
 def test_balance_comparison_is_folded_and_symmetric():
     fair, white_heavy, black_heavy = _sample(500, 0, 500), _sample(620, 0, 380), _sample(380, 0, 620)
     obj = parse_objective("balance")

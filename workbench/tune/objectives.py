@@ -1,11 +1,14 @@
 """What a tune measures: per-variant samples of games, metrics with intervals, objectives and
 requirements.
 
-A ``Sample`` keeps, per game, the numbers every metric needs (first seat's score with draws and
-unfinished games at 0.5, decisive, plies, which rules fired, which inner cell, each seat's score), so
-a metric is a few numpy reductions and a resumed tune recomputes exactly what the first run saw.
+A ``Sample`` keeps, per game, the numbers every metric needs (first seat's score with a draw by the
+rules at 0.5, decisive, plies, which rules fired, which inner cell, each seat's score), so a metric is
+a few numpy reductions and a resumed tune recomputes exactly what the first run saw. An unfinished
+game (cut by the cap) is censored as in ``report``: it has no score (NaN, left out of ``score``,
+``balance``, ``worst`` and ``spread``) and counts as a game not decided in ``decisive``, so a variant
+whose games all time out can never look balanced.
 
-Metrics (natural units): ``score`` (first seat's score), ``balance`` (|score - 0.5|), ``decisive``
+Metrics (natural units): ``score`` (first seat's score over finished games), ``balance`` (|score - 0.5|), ``decisive``
 (share of games won by someone), ``unfinished``, ``plies``, ``usage`` (the least-used rule's share of
 games in which it fired; rules count once they fired anywhere in the tune), ``worst`` (the worst inner
 cell's |score - 0.5|) and ``spread`` (max - min of the factions' scores across the inner grid; without
@@ -68,7 +71,10 @@ class Sample:
             return
         players = str(row.get("players") or "white,black").split(",")
         winner = row.get("winner") or "none"
-        seat_scores = [1.0 if winner == p else (0.0 if winner in players else 0.5) for p in players]
+        if row.get("outcome") == "unfinished":
+            seat_scores = [math.nan] * len(players)  # censored: nobody won, and nobody drew either
+        else:
+            seat_scores = [1.0 if winner == p else (0.0 if winner in players else 0.5) for p in players]
         n = len(self._cols["score"])
         self._cols["score"].append(seat_scores[0])
         self._cols["decisive"].append(1.0 if row.get("outcome") == "win" or winner in players else 0.0)
@@ -99,6 +105,7 @@ class Sample:
         key = "m:" + name
         if key not in self._cache:
             x = self.array(name)
+            x = x[~np.isnan(x)]  # unfinished games have no score
             m = float(x.mean()) if len(x) else math.nan
             self._cache[key] = (len(x), m, float(((x - m) ** 2).sum()) if len(x) else 0.0)  # type: ignore[assignment]
         return self._cache[key]  # type: ignore[return-value]
@@ -160,9 +167,16 @@ def _group_estimates(s: Sample, z: float) -> list[Estimate]:
             for seat, name in enumerate(names):
                 if seat < seats.shape[1]:
                     by.setdefault(name, []).append(seats[mask, seat])
-        return [bounded_mean(np.concatenate(v), z) for _, v in sorted(by.items())]
+        groups = [_finished(np.concatenate(v)) for _, v in sorted(by.items())]
+        return [bounded_mean(g, z) for g in groups if len(g)]
     score = s.array("score")
-    return [bounded_mean(score[inner == c], z) for c in range(s.n_inner) if np.any(inner == c)]
+    groups = [_finished(score[inner == c]) for c in range(s.n_inner)]
+    return [bounded_mean(g, z) for g in groups if len(g)]
+
+
+def _finished(x: np.ndarray) -> np.ndarray:
+    """The scores of finished games (an unfinished game's score is NaN)."""
+    return x[~np.isnan(x)]
 
 
 def metric(name: str, s: Sample, ctx: Context) -> Estimate:
@@ -246,6 +260,8 @@ class Objective:
         if self.column is not None:
             na, ma, ssa = a.moments(self.column)
             nb, mb, ssb = b.moments(self.column)
+            if na == 0 or nb == 0:  # one side has no finished game yet: nothing to tell
+                return (-math.inf, 1.0)
             se = math.sqrt(moment_variance(na, ma, ssa, self.bounded) / na + moment_variance(nb, mb, ssb, self.bounded) / nb)
             if self.target is None:
                 c = Contrast(self.sign * (ma - mb), se)
