@@ -10,8 +10,8 @@ from enginehelp import dest, piece, pos, texts
 
 from workbench.games.terrafeud.engine import RulesConfig, RulesError, make_game, new_game, parse_hex, state_to_dict
 from workbench.games.terrafeud.engine.rules import PARAMETERS, rules_table
+from workbench.games.terrafeud.scenarios import dump_scenario
 from workbench.scenarios import load_scenario_text
-from workbench.scenarios.loader import dump_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -5,7 +5,7 @@ __version__ = "0.2.0"
 
 def _load_start(rules):  # noqa: ANN001, ANN202 - RulesConfig -> StartPosition, imported lazily
     """Resolve ``start=PATH`` through the scenario layer (the engine itself reads no files)."""
-    from workbench.scenarios.start import load_start
+    from workbench.games.terrafeud.scenarios.start import load_start
 
     return load_start(rules)
 

@@ -943,7 +943,7 @@ class BoardController:
 
         ``check`` vets the parsed change first (the widget refuses rules that name server paths).
         """
-        from workbench.scenarios.variant import action_diff
+        from workbench.games.terrafeud.scenarios.variant import action_diff
 
         try:
             changes = parse_pairs(change)
@@ -1043,7 +1043,7 @@ class BoardController:
                  + (f" · {empty} {'check asserts' if empty == 1 else 'checks assert'} nothing" if empty else ""))
 
     def _check_states(self, check: Any) -> None:
-        from workbench.scenarios.checks import play_actions
+        from workbench.games.terrafeud.scenarios.checks import play_actions
 
         end = self.scenario.initial_state()
         before = len(end.history)

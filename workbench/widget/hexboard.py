@@ -24,7 +24,7 @@ from workbench.games.terrafeud.engine import HEX_NAMES, GameState, RulesConfig, 
 from workbench.games.terrafeud.engine.analysis import detached
 from workbench.games.terrafeud.engine.geometry import parse_hex
 from workbench.games.terrafeud.engine.rules import parse_pairs
-from workbench.scenarios.start import NO_SERVER_FILES
+from workbench.games.terrafeud.scenarios.start import NO_SERVER_FILES
 from workbench.viz.layout import Layout
 
 from . import fields

@@ -39,6 +39,7 @@ class TerraFeud(GameDef):
     title = "TerraFeud"
     scenario_folder = "."  # scenarios/rulings, scenarios/rulebook and scenarios/fine-print
     heat_layers = ("threat", "control", "mobility", "safe")
+    shortcuts = {"scenarios": "workbench.games.terrafeud.scenarios"}  # TerraFeud's names in the tools' packages
     legend = (("river", "#9cc3e6", "river (summer)"), ("ford", "#c6dbef", "ford"),
               ("bridge", "#b08d57", "bridge"), ("hill", "#c8b27a", "hill"), ("swamp", "#8fa77a", "swamp"))
 
@@ -124,8 +125,14 @@ class TerraFeud(GameDef):
 
         return {LETTERS[k]: KIND_NAMES[k] for k in LETTERS}
 
+    def scenario(self, data: Mapping[str, Any], where: str) -> Any:
+        """TerraFeud's dialect of a scenario file (``SCENARIO-FORMAT.md``): a ``scenarios.Scenario``."""
+        from .scenarios.loader import scenario_from_data
+
+        return scenario_from_data(data, where)
+
     def dump_scenario(self, state: State, id: str, title: str, checks: Sequence[Mapping[str, Any]] = ()) -> str:  # noqa: A002
-        from workbench.scenarios.loader import dump_scenario  # TerraFeud's dialect predates the protocol
+        from .scenarios.loader import dump_scenario
 
         inner = state.inner if isinstance(state, TerraFeudState) else state
         return dump_scenario(inner, id, title, [dict(c) for c in checks] or None)
