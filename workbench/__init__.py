@@ -12,7 +12,7 @@ def _load_start(rules):  # noqa: ANN001, ANN202 - RulesConfig -> StartPosition, 
 
 def _svg(state):  # noqa: ANN001, ANN202 - GameState -> SVG text, imported lazily
     """A TerraFeud position as SVG through the drawing layer (``_repr_svg_`` in notebooks)."""
-    from workbench.viz.svg import board_svg
+    from workbench.games.terrafeud.viz.svg import board_svg
 
     return board_svg(state)
 

@@ -600,7 +600,7 @@ def plot_rule_locations(locations: dict[str, Any], games: int, columns: int = 4,
     """One board per spatial rule, each hex coloured by how often the rule fired there per game."""
     from workbench.games.terrafeud.engine import make_game
     from workbench.games.terrafeud.engine.geometry import HEX_NAMES
-    from workbench.viz.mpl import heatmap
+    from workbench.games.terrafeud.viz.mpl import heatmap
 
     board = make_game(rules or {"season": "summer", "hill": False, "swamp": False}).state_from_pieces({})
     names = list(locations)

@@ -39,7 +39,8 @@ class TerraFeud(GameDef):
     title = "TerraFeud"
     scenario_folder = "."  # scenarios/rulings, scenarios/rulebook and scenarios/fine-print
     heat_layers = ("threat", "control", "mobility", "safe")
-    shortcuts = {"scenarios": "workbench.games.terrafeud.scenarios"}  # TerraFeud's names in the tools' packages
+    # TerraFeud's own modules for the tools whose packages keep its older names (workbench.games.shortcut)
+    shortcuts = {"scenarios": "workbench.games.terrafeud.scenarios", "viz": "workbench.games.terrafeud.viz"}
     legend = (("river", "#9cc3e6", "river (summer)"), ("ford", "#c6dbef", "ford"),
               ("bridge", "#b08d57", "bridge"), ("hill", "#c8b27a", "hill"), ("swamp", "#8fa77a", "swamp"))
 

@@ -25,7 +25,7 @@ from workbench.games.terrafeud.engine.analysis import detached
 from workbench.games.terrafeud.engine.geometry import parse_hex
 from workbench.games.terrafeud.engine.rules import parse_pairs
 from workbench.games.terrafeud.scenarios.start import NO_SERVER_FILES
-from workbench.viz.layout import Layout
+from workbench.games.terrafeud.viz.layout import Layout
 
 from . import fields
 from .controller import (
@@ -579,7 +579,7 @@ def _new_game_rules(f: dict[str, Any]) -> dict[str, Any]:
 
 def _geometry(layout: Layout) -> dict[str, Any]:
     """Layout JSON (pixels rounded to 0.01) plus the rim coordinates the static pictures print."""
-    from workbench.viz.scene import _coordinates
+    from workbench.games.terrafeud.viz.scene import _coordinates
 
     data = _rounded(layout.to_json())
     data["names"] = list(HEX_NAMES)  # the layout comes from the game, the page only draws it
