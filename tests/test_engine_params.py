@@ -414,7 +414,7 @@ def test_positions_carry_ply_and_quiet():
     (2, ["e3", "e4", "g3", "g4"], "order e3-e4 g3-g4"),
 ])
 def test_the_board_widget_picks_orders_of_any_size(size, clicks, played):
-    from workbench.widget.controller import BoardController
+    from workbench.games.terrafeud.widget.controller import BoardController
 
     ctrl = BoardController(pos({"f3": "F", "f11": "f", "f2": "I", "e3": "I", "g3": "I"}, rules={"order_size": size}))
     ctrl.click("f3")

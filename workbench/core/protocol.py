@@ -356,6 +356,11 @@ class GameDef:
         """A state written back as a scenario file (the board's editor and the round trip)."""
         raise NotImplementedError
 
+    def board(self, **kwargs: Any) -> Any:
+        """The game's own interactive board (a notebook widget) when it has one richer than the general
+        ``workbench.widget.GameBoard``; ``Board(game)`` shows it. None (the general board) by default."""
+        return None
+
     def game_row(self, state: State) -> dict[str, Any]:
         """Extra columns of this game for a finished game's row (victory kind, HP left, ...)."""
         return {}

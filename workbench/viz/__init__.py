@@ -24,10 +24,8 @@ def __getattr__(name: str) -> Any:
     """TerraFeud's picture names and modules, from before the workbench hosted several games."""
     if name == "generic":
         return importlib.import_module(f"{__name__}.generic")
-    if name in SHORTCUTS:
+    if name in SHORTCUTS or name in SHORTCUT_MODULES:
         return shortcut("viz", name)
-    if name in SHORTCUT_MODULES:
-        return importlib.import_module(f"{shortcut('viz', '__name__')}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -40,7 +40,8 @@ class TerraFeud(GameDef):
     scenario_folder = "."  # scenarios/rulings, scenarios/rulebook and scenarios/fine-print
     heat_layers = ("threat", "control", "mobility", "safe")
     # TerraFeud's own modules for the tools whose packages keep its older names (workbench.games.shortcut)
-    shortcuts = {"scenarios": "workbench.games.terrafeud.scenarios", "viz": "workbench.games.terrafeud.viz"}
+    shortcuts = {"engine": "workbench.games.terrafeud.engine", "scenarios": "workbench.games.terrafeud.scenarios",
+                 "viz": "workbench.games.terrafeud.viz", "widget": "workbench.games.terrafeud.widget"}
     legend = (("river", "#9cc3e6", "river (summer)"), ("ford", "#c6dbef", "ford"),
               ("bridge", "#b08d57", "bridge"), ("hill", "#c8b27a", "hill"), ("swamp", "#8fa77a", "swamp"))
 
@@ -63,6 +64,10 @@ class TerraFeud(GameDef):
     def rules_of(self, state: TerraFeudState) -> Rules:
         """The rules a state is played under."""
         return from_config(state.inner.game.rules)
+
+    def engine_config(self, rules: Rules) -> Any:
+        """The engine's ``RulesConfig`` of protocol ``rules`` (TerraFeud's classic simulate path plays it)."""
+        return to_config(rules)
 
     def num_distinct_actions(self, rules: Rules | None = None) -> int:
         return NUM_ACTIONS
@@ -137,6 +142,12 @@ class TerraFeud(GameDef):
 
         inner = state.inner if isinstance(state, TerraFeudState) else state
         return dump_scenario(inner, id, title, [dict(c) for c in checks] or None)
+
+    def board(self, **kwargs: Any) -> Any:
+        """``Board("terrafeud")``: TerraFeud's ``HexBoard`` (terrain, Orders, heat, the position editor)."""
+        from .widget import HexBoard
+
+        return HexBoard(**kwargs)
 
     def rule_words(self) -> dict[str, str]:
         from workbench.games.terrafeud.engine.telemetry import RULES

@@ -26,8 +26,9 @@ from workbench.games.terrafeud.engine.geometry import parse_hex
 from workbench.games.terrafeud.engine.rules import parse_pairs
 from workbench.games.terrafeud.scenarios.start import NO_SERVER_FILES
 from workbench.games.terrafeud.viz.layout import Layout
+from workbench.widget import fields
+from workbench.widget.common import plain_failure
 
-from . import fields
 from .controller import (
     HEATS,
     MAX_FILE_BYTES,
@@ -551,12 +552,6 @@ class HexBoard(anywidget.AnyWidget):
 # Rules the page may not set: ``start`` names a server file (a path from the browser would read any file
 # and echo its first key), and explicit hexes come with scenarios, which the picker or an upload brings.
 PAGE_FORBIDDEN_RULES = ("start",)
-
-
-def plain_failure(exc: BaseException) -> str:
-    """One line for the panel about an unexpected failure: its kind and a short text, no traceback or path."""
-    text = re.sub(r"(/[^\s/'\"]+)+/?", "…", str(exc))[:160]
-    return f"the board could not do that ({type(exc).__name__}{': ' + text if text else ''})"
 
 
 def _page_rules(rules: dict[str, Any]) -> dict[str, Any]:
