@@ -4,6 +4,10 @@ The engine itself is ``workbench.games.terrafeud.engine`` (the readable specific
 ``native/``); this package says what the protocol asks of a game: who plays, the rules spec, the
 layout, the dense action encoding for OpenSpiel, and states through ``TerraFeudState``.
 ``HexBoard()`` and ``new_game()`` stay TerraFeud's shortcuts.
+
+Its own extensions of the tools live here too, above the generic tools they build on: ``scenarios/``
+(its dialect), ``viz/`` (its pictures), ``widget/`` (``HexBoard``) and ``simulate/`` (its White/Black
+path). The tools reach them through ``GAME.shortcuts``, ``GAME.scenario`` and ``GAME.board``.
 """
 
 from __future__ import annotations
@@ -39,9 +43,10 @@ class TerraFeud(GameDef):
     title = "TerraFeud"
     scenario_folder = "."  # scenarios/rulings, scenarios/rulebook and scenarios/fine-print
     heat_layers = ("threat", "control", "mobility", "safe")
-    # TerraFeud's own modules for the tools whose packages keep its older names (workbench.games.shortcut)
+    # TerraFeud's own module per tool: its older names there (workbench.games.shortcut), and its simulate path
     shortcuts = {"engine": "workbench.games.terrafeud.engine", "scenarios": "workbench.games.terrafeud.scenarios",
-                 "viz": "workbench.games.terrafeud.viz", "widget": "workbench.games.terrafeud.widget"}
+                 "simulate": "workbench.games.terrafeud.simulate", "viz": "workbench.games.terrafeud.viz",
+                 "widget": "workbench.games.terrafeud.widget"}
     legend = (("river", "#9cc3e6", "river (summer)"), ("ford", "#c6dbef", "ford"),
               ("bridge", "#b08d57", "bridge"), ("hill", "#c8b27a", "hill"), ("swamp", "#8fa77a", "swamp"))
 
