@@ -13,7 +13,7 @@ import pytest
 import workbench.games as games
 from workbench.core.protocol import CHANCE
 from workbench.widget.board_controller import GameBoardController
-from workbench.widget.controller import WidgetError
+from workbench.widget.common import WidgetError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 games.register("stones", "tinygame")

@@ -11,8 +11,8 @@ from enginehelp import piece, pos
 
 import workbench.games.terrafeud.engine.state as state_module
 from workbench.games.terrafeud.engine import IllegalActionError, new_game, state_to_dict
+from workbench.games.terrafeud.scenarios import dump_scenario
 from workbench.scenarios import load_scenario, load_scenario_text
-from workbench.scenarios.loader import dump_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 FINE_PRINT = ROOT / "scenarios" / "fine-print"

@@ -10,8 +10,8 @@ from enginehelp import dest, piece, pos, texts
 
 from workbench.games.terrafeud.engine import RulesConfig, RulesError, make_game, new_game, parse_hex, state_to_dict
 from workbench.games.terrafeud.engine.rules import PARAMETERS, rules_table
+from workbench.games.terrafeud.scenarios import dump_scenario
 from workbench.scenarios import load_scenario_text
-from workbench.scenarios.loader import dump_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -258,7 +258,7 @@ def test_the_centre_bridge_as_a_ford():
     ford.play("f4-f6")
     f6 = parse_hex("f6")
     assert ford.fired == (("aura_move", 0, f6), ("ford_stop", 0, f6))
-    from workbench.viz.svg import board_svg
+    from workbench.games.terrafeud.viz.svg import board_svg
 
     svg = board_svg(ford)
     assert 'class="hex ford" data-hex="f6"' in svg and 'class="hex river" data-hex="e5"' in svg
@@ -268,7 +268,7 @@ def test_board_pictures_follow_custom_bridges():
     st = new_game("bridges=c4,k4,hill=false,swamp=false")
     rows = str(st).splitlines()
     assert rows[10] == "10   ~   :   ~   :   =" and rows[11] == " 9 ~   =   ~   ~   ~   ~"
-    from workbench.viz.svg import board_svg
+    from workbench.games.terrafeud.viz.svg import board_svg
 
     svg = board_svg(st)
     assert 'class="hex bridge" data-hex="c4"' in svg and 'class="hex river" data-hex="f6"' in svg
@@ -351,8 +351,8 @@ def test_matplotlib_draws_the_actual_crossings():
     matplotlib.use("Agg")
     from matplotlib.colors import to_hex
 
-    from workbench.viz.mpl import draw_board
-    from workbench.viz.scene import COLOURS, Poly, board_scene
+    from workbench.games.terrafeud.viz.mpl import draw_board
+    from workbench.games.terrafeud.viz.scene import COLOURS, Poly, board_scene
 
     st = new_game("bridges=c4,k4,fords=d5,f6,h5,hill=false,swamp=false")
     scene = board_scene(st)
@@ -414,7 +414,7 @@ def test_positions_carry_ply_and_quiet():
     (2, ["e3", "e4", "g3", "g4"], "order e3-e4 g3-g4"),
 ])
 def test_the_board_widget_picks_orders_of_any_size(size, clicks, played):
-    from workbench.widget.controller import BoardController
+    from workbench.games.terrafeud.widget.controller import BoardController
 
     ctrl = BoardController(pos({"f3": "F", "f11": "f", "f2": "I", "e3": "I", "g3": "I"}, rules={"order_size": size}))
     ctrl.click("f3")

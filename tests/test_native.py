@@ -103,7 +103,8 @@ def test_random_games_identical_under_every_toggle_and_parameter(rules):
 def test_scenario_positions_identical_including_the_start_mate_test():
     files = sorted((ROOT / "scenarios").rglob("*.yaml"))
     assert files
-    from workbench.scenarios.loader import Scenario, load_scenario
+    from workbench.games.terrafeud.scenarios import Scenario
+    from workbench.scenarios import load_scenario
 
     checked = 0
     for path in files:

@@ -9,8 +9,8 @@ import pytest
 
 from workbench.games.terrafeud.engine import new_game
 from workbench.games.terrafeud.engine.geometry import parse_hex
+from workbench.games.terrafeud.viz.scene import changed_hexes
 from workbench.viz import before_after_svg, board_svg
-from workbench.viz.scene import changed_hexes
 
 NS = "{http://www.w3.org/2000/svg}"
 RIVER = {"a3", "a4", "c4", "c5", "e5", "e6", "g5", "g6", "i4", "i5", "l3", "l4"}
@@ -101,7 +101,7 @@ def test_the_pictures_tooltip_is_in_words_not_the_repr():
     import re
 
     from workbench.games.terrafeud.engine import new_game
-    from workbench.viz.svg import board_svg
+    from workbench.games.terrafeud.viz.svg import board_svg
 
     st = new_game(seed=0)
     st.play("f3-f5")

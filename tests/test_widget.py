@@ -280,7 +280,7 @@ def test_widget_messages_drive_the_controller() -> None:
 
 
 def test_agent_with_parameters_from_the_panel():
-    from workbench.widget.controller import BoardController
+    from workbench.games.terrafeud.widget.controller import BoardController
 
     c = BoardController()
     c.set_agent("alphabeta:depth=1,nodes=300", side="black")
@@ -372,7 +372,7 @@ def test_evaluation_is_the_agents_search_value_and_best_move(spec: str) -> None:
 
 
 def test_evaluation_spec_caps_the_clock_and_scores_are_worded() -> None:
-    from workbench.widget.controller import EVAL_SECONDS, describe_score, evaluation_spec
+    from workbench.games.terrafeud.widget.controller import EVAL_SECONDS, describe_score, evaluation_spec
 
     assert evaluation_spec("search:seconds=2") == f"search:seconds={EVAL_SECONDS}"
     assert evaluation_spec("search:nodes=500") == f"search:nodes=500,seconds={EVAL_SECONDS}"

@@ -13,8 +13,8 @@ from workbench.games.terrafeud.engine.notation import illegal_detail
 from workbench.games.terrafeud.engine.pieces import parse_letter
 from workbench.games.terrafeud.engine.serialize import record_dict
 from workbench.games.terrafeud.engine.state import MOVE
+from workbench.games.terrafeud.widget.hexboard import HexBoard
 from workbench.widget import BoardController
-from workbench.widget.hexboard import HexBoard
 
 PLAIN = make_game("hill=false,swamp=false")
 
@@ -226,7 +226,7 @@ def test_the_widget_front_end_loads_nothing_from_outside_the_page() -> None:
     import re as _re
     from pathlib import Path
 
-    here = Path(__file__).resolve().parents[1] / "workbench" / "widget"
+    here = Path(__file__).resolve().parents[1] / "workbench" / "games" / "terrafeud" / "widget"
     for name in ("hexboard.js", "hexboard.css"):
         text = (here / name).read_text()
         urls = [u for u in _re.findall(r"https?://[^\s\"')]+", text) if u != "http://www.w3.org/2000/svg"]

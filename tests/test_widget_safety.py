@@ -8,10 +8,10 @@ import time
 import pytest
 
 from workbench.games.terrafeud.engine import new_game
-from workbench.widget.controller import SCENARIO_ROOT, BoardController, WidgetError, read_small_file
+from workbench.games.terrafeud.widget.controller import SCENARIO_ROOT, BoardController, WidgetError, read_small_file
 
 anywidget = pytest.importorskip("anywidget")
-from workbench.widget.hexboard import MESSAGE_FIELDS, HexBoard  # noqa: E402
+from workbench.games.terrafeud.widget.hexboard import MESSAGE_FIELDS, HexBoard  # noqa: E402
 
 
 def send(board: HexBoard, **content: object) -> dict:

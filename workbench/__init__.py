@@ -5,14 +5,14 @@ __version__ = "0.2.0"
 
 def _load_start(rules):  # noqa: ANN001, ANN202 - RulesConfig -> StartPosition, imported lazily
     """Resolve ``start=PATH`` through the scenario layer (the engine itself reads no files)."""
-    from workbench.scenarios.start import load_start
+    from workbench.games.terrafeud.scenarios.start import load_start
 
     return load_start(rules)
 
 
 def _svg(state):  # noqa: ANN001, ANN202 - GameState -> SVG text, imported lazily
     """A TerraFeud position as SVG through the drawing layer (``_repr_svg_`` in notebooks)."""
-    from workbench.viz.svg import board_svg
+    from workbench.games.terrafeud.viz.svg import board_svg
 
     return board_svg(state)
 

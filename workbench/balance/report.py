@@ -456,8 +456,9 @@ def heatmap_section(games: pd.DataFrame, events: pd.DataFrame | None) -> Section
         drawn, words = board_rules(games)
         moved = words.startswith("the games' board") and "season" in games.columns and games["season"].nunique() == 1
         if moved:  # one season and the games' own crossings: draw those (the default draws the classic ones)
-            from workbench.games.terrafeud.engine import make_game
+            from workbench.games import shortcut
 
+            make_game = shortcut("engine", "make_game")  # TerraFeud's, through the registry
             result = heat.batch_heatmaps(games, events, state=make_game(drawn).state_from_pieces({}))
         else:
             result = heat.batch_heatmaps(games, events)
@@ -636,7 +637,9 @@ def plot_usage_matrix(summary: pd.DataFrame) -> bytes:
 def board_rules(games: pd.DataFrame) -> tuple[dict[str, Any], str]:
     """The board the location maps are drawn on: the table's own season, bridges and fords when every
     game shares them (a grid over ``bridges`` or ``season`` mixes boards: the classic summer one then)."""
-    from workbench.games.terrafeud.engine import RulesConfig
+    from workbench.games import shortcut
+
+    RulesConfig = shortcut("engine", "RulesConfig")  # noqa: N806 - TerraFeud's, through the registry
 
     classic: dict[str, Any] = {"season": "summer", "hill": False, "swamp": False}
     rules = dict(classic)
@@ -655,9 +658,10 @@ def board_rules(games: pd.DataFrame) -> tuple[dict[str, Any], str]:
 def plot_rule_locations(locations: dict[str, Any], games: int, columns: int = 4,
                         rules: dict[str, Any] | None = None) -> bytes:
     """One board per spatial rule, each hex coloured by how often the rule fired there per game."""
-    from workbench.games.terrafeud.engine import make_game
-    from workbench.games.terrafeud.engine.geometry import HEX_NAMES
-    from workbench.viz.mpl import heatmap
+    from workbench.games import shortcut
+
+    make_game, HEX_NAMES = shortcut("engine", "make_game"), shortcut("engine", "HEX_NAMES")  # noqa: N806 - TerraFeud's
+    heatmap = shortcut("viz", "mpl").heatmap
 
     board = make_game(rules or {"season": "summer", "hill": False, "swamp": False}).state_from_pieces({})
     names = list(locations)

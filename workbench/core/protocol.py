@@ -355,6 +355,10 @@ class GameDef:
     scenario_folder: str = ""  # under scenarios/, e.g. "cursed-lands"
     heat_layers: tuple[str, ...] = ()
     legend: tuple[tuple[str, str, str], ...] = ()  # (style class, colour, words)
+    # tool name ("scenarios", "viz", "widget", ...) -> the module of this game's own objects for it. A generic
+    # tool resolves the names it keeps for older code (``workbench.viz.board_svg``) there, through
+    # ``workbench.games.shortcut``, so it never imports the game; empty for games without such names.
+    shortcuts: Mapping[str, str] = {}
 
     @property
     def spec(self) -> RulesSpec:
@@ -408,6 +412,11 @@ class GameDef:
     def dump_scenario(self, state: State, id: str, title: str, checks: Sequence[Mapping[str, Any]] = ()) -> str:  # noqa: A002
         """A state written back as a scenario file (the board's editor and the round trip)."""
         raise NotImplementedError
+
+    def board(self, **kwargs: Any) -> Any:
+        """The game's own interactive board (a notebook widget) when it has one richer than the general
+        ``workbench.widget.GameBoard``; ``Board(game)`` shows it. None (the general board) by default."""
+        return None
 
     def game_row(self, state: State) -> dict[str, Any]:
         """Extra columns of this game for a finished game's row (victory kind, HP left, ...)."""

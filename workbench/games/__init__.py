@@ -61,3 +61,26 @@ def get(name: str | None = None) -> GameDef:
     if key not in PACKAGES or importlib.util.find_spec(PACKAGES[key]) is None:
         raise UnknownGameError(f"unknown game {name[:40]!r}; known: {', '.join(names())} (or openspiel:NAME)")
     return importlib.import_module(PACKAGES[key]).GAME
+
+
+def shortcut(tool: str, name: str, game: str | None = None) -> object:
+    """``name`` from ``game``'s own module for ``tool`` (``GameDef.shortcuts``); TerraFeud when None.
+
+    How a generic tool keeps the names older code imports from it (``workbench.scenarios.Scenario``,
+    ``workbench.viz.board_svg``, ``workbench.widget.HexBoard``) without importing a game: the name is
+    looked up, at first use, in the module the game declares for that tool (or is its submodule).
+    ``AttributeError`` when the game declares none or the module lacks the name (what a module's
+    ``__getattr__`` must raise).
+    """
+    module = get(game).shortcuts.get(tool)
+    if module is None:
+        raise AttributeError(f"{get(game).name} has no {tool} module of its own, so no {name!r} there")
+    found = importlib.import_module(module)
+    if hasattr(found, name):
+        return getattr(found, name)
+    try:  # a submodule (``workbench.viz.heat``), imported on first use
+        return importlib.import_module(f"{module}.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{module}.{name}":
+            raise
+        raise AttributeError(f"{module} has no {name!r}") from None

@@ -15,11 +15,11 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from workbench.games.terrafeud.engine import RulesConfig, RulesError
-from workbench.games.terrafeud.engine.rules import parse_pairs
+from workbench.core.rulespec import RulesError, parse_pairs
+from workbench.core.scenario import CheckResult, ScenarioCase
+from workbench.games import DEFAULT, get, names
 
-from .checks import CheckResult
-from .loader import Scenario, ScenarioError, find_scenario_files, load_scenarios, scenario_status
+from .loader import ScenarioError, find_scenario_files, load_scenarios, scenario_status
 
 
 def _pairs(groups: list[list[str]] | None, option: str = "--rules") -> dict[str, str]:
@@ -39,27 +39,21 @@ def _pairs(groups: list[list[str]] | None, option: str = "--rules") -> dict[str,
 
 
 def _validate_somewhere(values: dict[str, str]) -> None:
-    """Refuse ``values`` unless TerraFeud or some registered game accepts every one of them.
+    """Refuse ``values`` unless some registered game (the default one first) accepts every one of them.
 
     Each scenario then applies them under its own game's spec, so a value one file's game does not
-    know is that file's error, named, and the other files still run.
+    know is that file's error, named, and the other files still run. The error shown is the default
+    game's, since most files are its.
     """
-    try:
-        RulesConfig().replace(**values)
-        return
-    except RulesError as first:
-        error = first
-    from workbench.games import get, names
-
-    for name in names():
-        if name == "terrafeud":
-            continue
+    error: ValueError | None = None
+    for name in [DEFAULT, *(n for n in names() if n != DEFAULT)]:
         try:
             get(name).rules(values)
             return
-        except (RulesError, ValueError):
-            continue
-    raise error
+        except ValueError as exc:  # RulesError, or a game's own ValueError
+            error = error or exc
+    if error is not None:
+        raise RulesError(str(error))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -74,15 +68,24 @@ def _parser() -> argparse.ArgumentParser:
                         "checks whose outcome changes")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of lines")
     p.add_argument("--engine", default="python", choices=("python", "native", "auto"),
-                   help="native: run the checks of games with a native core (pole) on it; others on Python")
+                   help="native: run the checks of games whose scenarios offer it (their `engines`) on the native core; others on Python")
     return p
+
+
+def _native_built() -> bool:
+    """True when some game's native core is built (``GameDef.native_available``; one crate holds them all)."""
+    for name in names():
+        available = getattr(get(name), "native_available", None)
+        if available is not None and available():
+            return True
+    return False
 
 
 def _failure_text(results: list[CheckResult], status: str) -> str:
     return "; ".join(r.message for r in results if r.status == status)
 
 
-def scenario_line(path: Path, item: Scenario | ScenarioError, results: list[CheckResult] | None) -> str:
+def scenario_line(path: Path, item: ScenarioCase | ScenarioError, results: list[CheckResult] | None) -> str:
     """The one report line of a scenario."""
     if isinstance(item, ScenarioError):
         return f"ERROR {item}"
@@ -95,7 +98,7 @@ def scenario_line(path: Path, item: Scenario | ScenarioError, results: list[Chec
     return f"PASS {item.id}" + ("" if item.checks else " (no checks)")
 
 
-def _record(path: Path, item: Scenario | ScenarioError, results: list[CheckResult] | None) -> dict[str, Any]:
+def _record(path: Path, item: ScenarioCase | ScenarioError, results: list[CheckResult] | None) -> dict[str, Any]:
     if isinstance(item, ScenarioError):
         return {"path": str(path), "id": None, "status": "error", "error": str(item), "line": item.line, "checks": []}
     assert results is not None
@@ -199,9 +202,7 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
         return 1 if report["errors"] else 0
     engine = args.engine
     if engine != "python":
-        from workbench.games import get
-
-        built = get("pole").native_available()
+        built = _native_built()
         if engine == "native" and not built:
             print("error: --engine native: the native core is not built (make setup with cargo)", file=sys.stderr)
             return 2

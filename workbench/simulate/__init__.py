@@ -20,33 +20,37 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.games.terrafeud.engine import RulesConfig
+from workbench.games import DEFAULT, shortcut
 
 from .backends import cpu_workers, run_dask, run_inprocess, run_pool
 from .core import (
-    EVENT_COLUMNS,
-    GAME_COLUMNS,
     GameResult,
     GameSpec,
     PartWriter,
     SimulationError,
-    events_frame,
     events_path,
-    expand_grid,
     game_seed,
-    games_frame,
-    make_specs,
     play_game,
     protocol_frame,
     read_events,
     read_results,
-    replay_game,
     run_manifest,
 )
-from .guard import OutputFolder, check_agents, check_arguments, check_cells, check_total, probe_scheduler
+from .guard import OutputFolder, check_agents, check_arguments, check_total, probe_scheduler
+from .paths import own_path
 from .protocol_play import expand_protocol_grid, protocol_specs
 
-Grid = dict[str, Sequence[Any]] | Sequence[RulesConfig | dict | str] | None
+# a mapping of rule -> values, or a list of cells (a game's own rules objects, dicts or "k=v" text)
+Grid = dict[str, Sequence[Any]] | Sequence[Any] | None
+# TerraFeud's names here, from before the workbench hosted several games (its own simulate path)
+SHORTCUTS = ("EVENT_COLUMNS", "GAME_COLUMNS", "expand_grid", "replay_game")
+
+
+def __getattr__(name: str) -> Any:
+    """TerraFeud shortcuts, resolved lazily through the registry (this package imports no game)."""
+    if name in SHORTCUTS:
+        return shortcut("simulate", name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def simulate(
@@ -66,7 +70,7 @@ def simulate(
     flush_seconds: float = 1.0,
     chunk_size: int | None = None,
     engine: str = "auto",
-    game: str = "terrafeud",
+    game: str = DEFAULT,
     agents: Sequence[str] | None = None,
 ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``games`` games of ``white`` against ``black`` in every grid cell.
@@ -88,18 +92,17 @@ def simulate(
     check_arguments(games, seed, max_plies, workers, scheduler, flush_seconds, chunk_size)
     game = _game_name(game)
     agent_list = tuple(agents or ())
-    if game == "terrafeud":
+    path = own_path(game)  # the game's own simulate path (TerraFeud's), or None for the protocol's
+    if path is not None:
         check_agents((white, black, *agent_list))
-        from workbench.native import resolve_engine
-
         try:
-            engine = resolve_engine(engine)
+            engine = path.resolve_engine(engine)
         except (ValueError, RuntimeError) as exc:
             raise SimulationError(str(exc)) from None
-        cells = expand_grid(grid)
+        cells = path.expand_grid(grid)
         check_total(len(cells), games)
-        specs = make_specs(cells, white, black, games, seed, max_plies, events, engine)
-        check_cells(specs)
+        specs = path.make_specs(cells, white, black, games, seed, max_plies, events, engine)
+        path.check_cells(specs)
     else:
         from .protocol_play import resolve_protocol_engine
 
@@ -149,8 +152,8 @@ def simulate(
     finally:
         if folder is not None:
             folder.close()
-    frame = games_frame if game == "terrafeud" else protocol_frame
-    eframe = events_frame if game == "terrafeud" else protocol_frame
+    frame = path.games_frame if path is not None else protocol_frame
+    eframe = path.events_frame if path is not None else protocol_frame
     table = frame(sorted(rows, key=lambda r: r["game_id"]))
     if events:
         return table, eframe(sorted(event_rows, key=lambda e: (e["game_id"], e["ply"])))
@@ -162,7 +165,7 @@ def _game_name(name: str) -> str:
     from workbench.games import get
 
     if not isinstance(name, str):
-        raise SimulationError("game must be a game's name, such as terrafeud")
+        raise SimulationError(f"game must be a game's name, such as {DEFAULT}")
     try:
         return get(name).name
     except ValueError as exc:
@@ -226,7 +229,7 @@ def _progress_bar(total: int, done: int, enabled: bool) -> Any:
     return tqdm(total=total, initial=done, unit="game", desc="games", smoothing=0.1)
 
 
-__all__ = [
+__all__ = [  # noqa: F822 - EVENT_COLUMNS, GAME_COLUMNS, expand_grid, replay_game are lazy
     "EVENT_COLUMNS", "GAME_COLUMNS", "GameResult", "GameSpec", "SimulationError", "events_path", "expand_grid",
     "game_seed", "play_game", "read_events", "read_results", "replay_game", "simulate",
 ]

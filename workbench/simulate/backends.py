@@ -21,8 +21,9 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
-from .core import GameResult, GameSpec, SimulationError, error_result, play_chunk
 from .guard import SCHEDULER_TIMEOUT, worker_initializer
+from .paths import error_result, play_chunk
+from .seeds import GameResult, GameSpec, SimulationError
 
 Chunk = tuple[GameSpec, ...]
 

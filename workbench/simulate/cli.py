@@ -21,10 +21,11 @@ import time
 import warnings
 
 from workbench.cliargs import Parser
-from workbench.games.terrafeud.engine.rules import RulesConfig, RulesError, parse_pairs
+from workbench.core.rulespec import RulesError, parse_pairs
+from workbench.games import DEFAULT
 
 from . import SimulationError, simulate
-from .core import check_start, expand_grid, rule_alone
+from .paths import own_path
 
 
 def parse_grid(items: list[str]) -> dict[str, list[str]]:
@@ -85,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the batch, print a one-line summary per cell; exit 2 on bad arguments."""
     ap = Parser(prog="python -m workbench simulate", description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=None, help="games per grid cell (required unless --plan)")
-    ap.add_argument("--game", default="terrafeud",
+    ap.add_argument("--game", default=DEFAULT,
                     help="the game (python -m workbench games lists them; openspiel:NAME for any pyspiel game)")
     ap.add_argument("--white", default=None, help="agent of the first seat, e.g. greedy or alphabeta:depth=2")
     ap.add_argument("--black", default=None, help="agent of the second seat")
@@ -130,18 +131,19 @@ def main(argv: list[str] | None = None) -> int:
             raise SimulationError("give --white and --black (two-player shorthand) or --agents")
         white = args.white or agents[0]
         black = args.black or (agents[1] if len(agents) > 1 else agents[0])
-        if game.name == "terrafeud" and agents and len(agents) <= 2:
+        path = own_path(game.name)  # the game's own simulate path (TerraFeud's White/Black one), or None
+        if path is not None and agents and len(agents) <= 2:
             white, black, agents = agents[0], agents[-1], ()
         grid = parse_grid(args.grid)
-        fixed = parse_pairs(args.rules) if args.rules else {}
+        fixed = getattr(path, "parse_pairs", parse_pairs)(args.rules) if args.rules else {}
         clash = sorted(set(fixed) & set(grid))
         if clash:
             raise SimulationError(f"toggle {clash[0]!r} is both in --rules and --grid")
         for key, value in fixed.items():
-            if game.name == "terrafeud":
+            if path is not None:
                 try:  # named as --rules, not as a grid value (the combination is checked with the grid's cells)
-                    check_start(RulesConfig.from_dict(rule_alone(key, value)))
-                except RulesError as exc:
+                    path.check_value(key, value)
+                except ValueError as exc:
                     raise SimulationError(f"--rules {key}={value}: {exc}") from None
             grid[key] = [value]
         if args.plan is not None:
@@ -182,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _plan(grid: dict[str, list[str]], points: float, power: float, game: str = "terrafeud",
+def _plan(grid: dict[str, list[str]], points: float, power: float, game: str = DEFAULT,
           games: int | None = None) -> int:
     """``--plan``: games per cell for the batch's comparisons (``workbench.balance.power``), nothing played."""
     from workbench.balance.power import plan_text
@@ -190,8 +192,9 @@ def _plan(grid: dict[str, list[str]], points: float, power: float, game: str = "
     if not 0 < points < 100 or not 0 < power < 1:
         raise SimulationError(f"--plan takes points between 0 and 100 and --power a share between 0 and 1, "
                               f"got {points:g} and {power:g}")
-    if game == "terrafeud":  # every value checked, as a real batch would, before any figure is printed
-        expand_grid(grid or None)
+    path = own_path(game)
+    if path is not None:  # every value checked, as a real batch would, before any figure is printed
+        path.expand_grid(grid or None)
     else:
         from .protocol_play import expand_protocol_grid
 

@@ -27,7 +27,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .schema import EVENTS_SCHEMA, GAMES_SCHEMA, _concat, _frame, events_frame, games_frame
+from workbench.games import DEFAULT
+
+from .paths import own_path
+from .schema import _concat, _frame
 from .seeds import GameResult, SimulationError
 
 RUN_KEY = b"workbench.run"  # Parquet metadata key: the run manifest of the batch a part belongs to
@@ -54,15 +57,16 @@ class DamagedPartError(SimulationError):
 
 
 def _schema_game(parts: list[Path]) -> str:
-    """The game a dataset's parts belong to (their run manifest), TerraFeud when unrecorded."""
+    """The game a dataset's parts belong to (their run manifest), the registry's default game (TerraFeud,
+    whose batches predate the ``game`` key) when unrecorded."""
     for part in parts:
         run = _run_of(part)
         if run is not None:
             try:
-                return str(json.loads(run).get("game") or "terrafeud")
+                return str(json.loads(run).get("game") or DEFAULT)
             except ValueError:
-                return "terrafeud"
-    return "terrafeud"
+                return DEFAULT
+    return DEFAULT
 
 
 def events_path(out: str | os.PathLike) -> Path:
@@ -151,18 +155,23 @@ def read_results(path: str | os.PathLike, columns: list[str] | None = None) -> p
     if not parts:
         if not p.exists():
             raise FileNotFoundError(f"{p}: no simulation output here")
-        return games_frame([])[columns] if columns else games_frame([])
-    wanted = None if columns is None else list(dict.fromkeys(
-        [*columns, *(c for c in ("game_id", "seed", "cell", "white_agent", "black_agent") if c in GAMES_SCHEMA.names)]))
-    if _schema_game(parts) != "terrafeud":
+        path = own_path(DEFAULT)  # an empty folder: the default game's empty table, as before
+        empty = path.games_frame([]) if path is not None else pd.DataFrame()
+        return empty[columns] if columns else empty
+    path = own_path(_schema_game(parts))
+    keys = ("game_id", "seed", "cell", "white_agent", "black_agent")
+    if path is None:  # columns as the game's rows gave them
         table = _concat([_read_part(f) for f in parts])
-        wanted = None if wanted is None else [c for c in wanted if c in table.column_names]
+        wanted = None if columns is None else [c for c in dict.fromkeys([*columns, *keys]) if c in table.column_names]
         if wanted is not None:
             table = table.select(wanted)
-    else:
-        table = pa.concat_tables([_read_part(f, schema=GAMES_SCHEMA) if wanted is None
+        df = _frame(table)
+    else:  # the game's own fixed schema
+        wanted = None if columns is None else list(dict.fromkeys(
+            [*columns, *(c for c in keys if c in path.GAMES_SCHEMA.names)]))
+        table = pa.concat_tables([_read_part(f, schema=path.GAMES_SCHEMA) if wanted is None
                                   else _read_part(f, columns=wanted) for f in parts])
-    df = _frame(table)
+        df = path.frame(table)
     if len(parts) > 1:
         check_one_batch(p, parts, df)
     if "game_id" in df:
@@ -179,13 +188,15 @@ def read_events(path: str | os.PathLike) -> pd.DataFrame:
         p = events_path(p)
     parts = _parts(p)
     if not parts:
-        return events_frame([])
+        path = own_path(DEFAULT)
+        return path.events_frame([]) if path is not None else pd.DataFrame()
     if len(parts) > 1:
         check_one_batch(p, parts, pd.DataFrame())  # parts' run records only: event rows carry no seed
-    if _schema_game(parts) != "terrafeud":
+    path = own_path(_schema_game(parts))
+    if path is None:
         df = _concat([_read_part(f) for f in parts]).to_pandas()
     else:
-        df = pa.concat_tables([_read_part(f, schema=EVENTS_SCHEMA) for f in parts]).to_pandas()
+        df = pa.concat_tables([_read_part(f, schema=path.EVENTS_SCHEMA) for f in parts]).to_pandas()
     return df.drop_duplicates(["game_id", "ply"], keep="last").sort_values(["game_id", "ply"]).reset_index(drop=True)
 
 
@@ -226,10 +237,10 @@ class PartWriter:
     def __init__(self, out: str | os.PathLike, events: bool, flush_seconds: float = 1.0, flush_games: int = 500,
                  manifest: dict | None = None) -> None:
         self.out = Path(out)
-        terrafeud = (manifest or {}).get("game", "terrafeud") == "terrafeud"
-        # TerraFeud's tables keep their fixed schema; another game's columns come from its rows
-        self.schema = GAMES_SCHEMA if terrafeud else None
-        self.events_schema = EVENTS_SCHEMA if terrafeud else None
+        path = own_path((manifest or {}).get("game", DEFAULT))
+        # a game with its own path (TerraFeud) keeps its fixed schema; another game's columns come from its rows
+        self.schema = path.GAMES_SCHEMA if path is not None else None
+        self.events_schema = path.EVENTS_SCHEMA if path is not None else None
         self.run = None if manifest is None else json.dumps(manifest, sort_keys=True)
         self.written = 0  # games written by this writer
         self.events_out = events_path(out) if events else None
@@ -315,11 +326,12 @@ def compact_dataset(directory: Path, schema: pa.Schema | None, keys: list[str]) 
 
 
 def run_manifest(cells: list[Any], white: str, black: str, games: int, seed: int, max_plies: int,
-                 events: bool = False, game: str = "terrafeud", agents: tuple[str, ...] = ()) -> dict:
+                 events: bool = False, game: str = DEFAULT, agents: tuple[str, ...] = ()) -> dict:
     """What identifies a batch: a resumed run must match it exactly (``events`` too, or some games
-    would have events and others not). TerraFeud's manifest keeps its old keys, so old runs resume."""
+    would have events and others not). The default game's (TerraFeud's) manifest keeps its old keys,
+    so old runs resume."""
     out = {"cells": [c.label() for c in cells], "white": white, "black": black, "games": games, "seed": seed,
            "max_plies": max_plies, "events": bool(events)}
-    if game != "terrafeud":
+    if game != DEFAULT:
         out.update({"game": game, "agents": list(agents)})
     return out

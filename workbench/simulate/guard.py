@@ -28,23 +28,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-
 from workbench.cliargs import cores, max_workers
 
-from .core import (
-    DAMAGED_PREFIX,
-    GAMES_SCHEMA,
-    PART_NAME,
-    DamagedPartError,
-    GameSpec,
-    SimulationError,
-    SimulationNotice,
-    _base_row,
-    events_path,
-    read_events,
-    read_results,
-)
+from .dataset import DAMAGED_PREFIX, PART_NAME, DamagedPartError, events_path, read_events, read_results
+from .seeds import SimulationError, SimulationNotice
 
 MAX_GAMES_PER_CELL = 10_000_000
 MAX_PLIES = 1_000_000
@@ -140,60 +127,6 @@ def check_agents(names: Sequence[Any]) -> None:
             make_agent(name, seed=0)
         except (ValueError, TypeError, OverflowError) as exc:
             raise SimulationError(str(exc) if str(exc).startswith("agent") else f"agent {name!r}: {exc}") from None
-
-
-def check_cells(specs: Sequence[GameSpec]) -> None:
-    """Each grid cell's game can be set up, and its row fits the games table's column types.
-
-    The first game of each cell builds its ``Game`` (terrain hexes, scenario start, ...) and its
-    table row is converted column by column, so a value that cannot be stored is named here.
-    """
-    from workbench.games.terrafeud.engine import make_game
-
-    seen: set[str] = set()
-    firsts = getattr(specs, "firsts", None)  # a lazy spec list names each cell's first game directly
-    for spec in firsts() if firsts is not None else specs:
-        if spec.cell in seen:
-            continue
-        seen.add(spec.cell)
-        try:
-            game = make_game(spec.rules, seed=spec.seed)
-        except (ValueError, TypeError, OverflowError) as exc:
-            raise SimulationError(f"grid cell {spec.cell}: {exc}") from None
-        check_engines(spec, game.new_initial_state())
-        row = _base_row(spec)
-        for fld in GAMES_SCHEMA:
-            if fld.name not in row:
-                continue
-            try:
-                pa.array([row[fld.name]], type=fld.type)
-            except (pa.ArrowException, OverflowError, TypeError, ValueError):
-                raise SimulationError(
-                    f"grid cell {spec.cell}: {fld.name}={row[fld.name]!r} does not fit the games table "
-                    f"(column type {fld.type})") from None
-
-
-def check_engines(spec: GameSpec, start: Any) -> None:
-    """Agents never strand a game: where the native core cannot hold a cell's start, a native agent
-    searches with its Python twin (said once, here, before any game); an agent pinned to
-    ``engine=native`` cannot, so the batch is refused before its first game."""
-    from workbench import native
-
-    if not native.available() or native.supports(start):
-        return
-    from workbench.agents import agent_engine, parse_agent_spec
-    from workbench.games.terrafeud.agents.native_agent import fallback_notice, say_once
-
-    reason = native.unsupported_reason(start)
-    for agent in dict.fromkeys((spec.white, spec.black)):
-        base, params = parse_agent_spec(agent)
-        pinned = str(params.get("engine", "auto")).strip().lower()
-        if pinned == "native":
-            raise SimulationError(
-                f"grid cell {spec.cell}: agent {agent} is pinned to engine=native, but the native core cannot hold "
-                f"the start position ({reason}); use engine=auto (its Python twin plays it) or engine=python")
-        if agent_engine(base, pinned) == "native" and spec.engine != "python":
-            say_once(fallback_notice(agent, reason))
 
 
 # ---------------------------------------------------------------------- the output folder

@@ -53,7 +53,7 @@ class GameSpec:
     max_plies: int = 300
     events: bool = False
     engine: str = "python"  # "native": played inside the Rust core when both agents have native twins
-    game: str = "terrafeud"  # a name of workbench.games (or openspiel:NAME); not TerraFeud -> protocol_play
+    game: str = "terrafeud"  # a name of workbench.games (or openspiel:NAME); played on its path (paths.own_path)
     agents: tuple[str, ...] = ()  # one agent for every seat, or one per seat (games of 2+ players)
 
 

@@ -104,9 +104,7 @@ class GameRunner:
         white = self.agents[0]
         black = self.agents[1] if len(self.agents) > 1 else self.agents[0]
         if self.name == "terrafeud":
-            from workbench.games.terrafeud.spec import to_config
-
-            config = to_config(rules)
+            config = self.game.engine_config(rules)  # TerraFeud's classic path plays its engine's RulesConfig
             return GameSpec(request.game_id, config.label(), config.to_dict(), white, black,
                             game_seed(self.seed, cell, request.index), self.max_plies, False, self.engine)
         from workbench.simulate.protocol_play import _cell_value, protocol_game_seed

@@ -1,35 +1,32 @@
-"""Pictures of TerraFeud: one layout for SVG, matplotlib, heatmaps and the widget.
+"""Pictures of any game: ``generic`` draws every layout a game declares (hex, square) with its glyphs.
 
-- ``svg.board_svg`` (a position's ``_repr_svg_``), ``svg.before_after_svg``, ``scenario_pictures``;
-- ``mpl.draw_board``, ``mpl.heatmap``, ``mpl.compare`` (matplotlib);
-- ``heat``: zone control, threat, safe feudal hexes, mobility, and batch maps from simulation events;
-- ``graph``: the movement graph per piece kind and season (networkx), distances, crossing use.
+- ``generic.board_svg(state)`` / ``generic.draw_board(state)`` (SVG, matplotlib), heat with a colour bar,
+  ``generic.batch_rule_maps`` for simulation events.
 
-Submodules that need matplotlib, pandas or networkx are imported only when used.
+TerraFeud shortcuts (its own pictures live in ``workbench.games.terrafeud.viz``: terrain, river, Orders,
+heatmaps, movement graphs; reached lazily through the registry, so this package imports no game):
+``board_svg``, ``before_after_svg``, ``scenario_pictures``, ``Layout`` and its modules ``svg``,
+``mpl``, ``scene``, ``layout``, ``heat`` and ``graph`` (``from workbench.viz import heat``).
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
-from .layout import Layout
-from .svg import before_after_svg, board_svg
+from workbench.games import shortcut
+
+SHORTCUTS = ("Layout", "before_after_svg", "board_svg", "scenario_pictures")
+SHORTCUT_MODULES = ("graph", "heat", "layout", "mpl", "scene", "svg")
 
 
-def scenario_pictures(scenario: Any, overrides: dict[str, Any] | None = None) -> str:
-    """A scenario before and after its first ``play`` check, the changed hexes marked (SVG text).
-
-    ``scenario`` is a ``workbench.scenarios`` Scenario (or a path to its YAML file).
-    """
-    if not hasattr(scenario, "play_states"):
-        from workbench.scenarios import load_scenario
-
-        scenario = load_scenario(scenario)
-    states = scenario.play_states(overrides)
-    if len(states) < 2:
-        return board_svg(states[0])
-    return before_after_svg(states, titles=(f"{scenario.id}: before", "after " + ", ".join(
-        s.action_to_string(a) for s, a in zip(states, [st.history[-1] for st in states[1:]], strict=False))))
+def __getattr__(name: str) -> Any:
+    """TerraFeud's picture names and modules, from before the workbench hosted several games."""
+    if name == "generic":
+        return importlib.import_module(f"{__name__}.generic")
+    if name in SHORTCUTS or name in SHORTCUT_MODULES:
+        return shortcut("viz", name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Layout", "before_after_svg", "board_svg", "scenario_pictures"]
+__all__ = ["Layout", "before_after_svg", "board_svg", "scenario_pictures"]  # noqa: F822 - lazy, see __getattr__

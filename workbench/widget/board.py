@@ -20,10 +20,12 @@ from typing import Any
 import anywidget
 import traitlets
 
+from workbench.games import DEFAULT
+from workbench.games import get as get_game
+
 from . import fields
 from .board_controller import GameBoardController
-from .controller import WidgetError
-from .hexboard import plain_failure
+from .common import WidgetError, plain_failure
 
 _HERE = pathlib.Path(__file__).parent
 
@@ -72,7 +74,7 @@ class GameBoard(anywidget.AnyWidget):
     busy = traitlets.Unicode("").tag(sync=True)
     catalog = traitlets.List().tag(sync=True)
 
-    def __init__(self, game: str = "terrafeud", *, rules: Any = None, seed: int = 0, agents: dict[int, str] | None = None,
+    def __init__(self, game: str = DEFAULT, *, rules: Any = None, seed: int = 0, agents: dict[int, str] | None = None,
                  auto_roll: bool = True, state: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         from workbench.games import get
@@ -327,12 +329,11 @@ class GameBoard(anywidget.AnyWidget):
         self._thinking.start()
 
 
-def Board(game: str = "terrafeud", *, general: bool = False, **kwargs: Any) -> Any:  # noqa: N802 - reads as a class
-    """The board of ``game``: TerraFeud's ``HexBoard`` for terrafeud (unless ``general``), else ``GameBoard``."""
-    from workbench.games import canonical
-
-    if canonical(game) == "terrafeud" and not general:
-        from .hexboard import HexBoard
-
-        return HexBoard(**kwargs)
+def Board(game: str = DEFAULT, *, general: bool = False, **kwargs: Any) -> Any:  # noqa: N802 - reads as a class
+    """The board of ``game``: the game's own board when it has one (``GameDef.board``: TerraFeud's
+    ``HexBoard``) unless ``general``, else the general ``GameBoard``."""
+    if not general:
+        own = get_game(game).board(**kwargs)
+        if own is not None:
+            return own
     return GameBoard(game, **kwargs)

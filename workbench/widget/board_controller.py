@@ -22,7 +22,7 @@ from typing import Any
 
 from workbench.core.protocol import CHANCE, GameDef, IllegalAction, State
 
-from .controller import SCENARIO_ROOT, WidgetError, _entry, _short, _verdict_of, capped_agent_spec
+from .common import SCENARIO_ROOT, WidgetError, _entry, _short, _verdict_of, capped_agent_spec
 from .tree import VariationTree
 
 MAX_CHOICES = 400  # buttons for one click sequence (big chess: 30 cards x 8 facings at a cell)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .controller import WidgetError
+from .common import WidgetError
 
 MAX_KEYS = 40  # fields in one message, rules in one new-game request
 

@@ -4,6 +4,10 @@ The engine itself is ``workbench.games.terrafeud.engine`` (the readable specific
 ``native/``); this package says what the protocol asks of a game: who plays, the rules spec, the
 layout, the dense action encoding for OpenSpiel, and states through ``TerraFeudState``.
 ``HexBoard()`` and ``new_game()`` stay TerraFeud's shortcuts.
+
+Its own extensions of the tools live here too, above the generic tools they build on: ``scenarios/``
+(its dialect), ``viz/`` (its pictures), ``widget/`` (``HexBoard``) and ``simulate/`` (its White/Black
+path). The tools reach them through ``GAME.shortcuts``, ``GAME.scenario`` and ``GAME.board``.
 """
 
 from __future__ import annotations
@@ -39,6 +43,10 @@ class TerraFeud(GameDef):
     title = "TerraFeud"
     scenario_folder = "."  # scenarios/rulings, scenarios/rulebook and scenarios/fine-print
     heat_layers = ("threat", "control", "mobility", "safe")
+    # TerraFeud's own module per tool: its older names there (workbench.games.shortcut), and its simulate path
+    shortcuts = {"engine": "workbench.games.terrafeud.engine", "scenarios": "workbench.games.terrafeud.scenarios",
+                 "simulate": "workbench.games.terrafeud.simulate", "viz": "workbench.games.terrafeud.viz",
+                 "widget": "workbench.games.terrafeud.widget"}
     legend = (("river", "#9cc3e6", "river (summer)"), ("ford", "#c6dbef", "ford"),
               ("bridge", "#b08d57", "bridge"), ("hill", "#c8b27a", "hill"), ("swamp", "#8fa77a", "swamp"))
 
@@ -61,6 +69,10 @@ class TerraFeud(GameDef):
     def rules_of(self, state: TerraFeudState) -> Rules:
         """The rules a state is played under."""
         return from_config(state.inner.game.rules)
+
+    def engine_config(self, rules: Rules) -> Any:
+        """The engine's ``RulesConfig`` of protocol ``rules`` (TerraFeud's classic simulate path plays it)."""
+        return to_config(rules)
 
     def num_distinct_actions(self, rules: Rules | None = None) -> int:
         return NUM_ACTIONS
@@ -124,8 +136,14 @@ class TerraFeud(GameDef):
 
         return {LETTERS[k]: KIND_NAMES[k] for k in LETTERS}
 
+    def scenario(self, data: Mapping[str, Any], where: str) -> Any:
+        """TerraFeud's dialect of a scenario file (``SCENARIO-FORMAT.md``): a ``scenarios.Scenario``."""
+        from .scenarios.loader import scenario_from_data
+
+        return scenario_from_data(data, where)
+
     def dump_scenario(self, state: State, id: str, title: str, checks: Sequence[Mapping[str, Any]] = ()) -> str:  # noqa: A002
-        from workbench.scenarios.loader import dump_scenario  # TerraFeud's dialect predates the protocol
+        from .scenarios.loader import dump_scenario
 
         inner = state.inner if isinstance(state, TerraFeudState) else state
         return dump_scenario(inner, id, title, [dict(c) for c in checks] or None)
@@ -141,6 +159,12 @@ class TerraFeud(GameDef):
         from workbench.native import available
 
         return available()
+
+    def board(self, **kwargs: Any) -> Any:
+        """``Board("terrafeud")``: TerraFeud's ``HexBoard`` (terrain, Orders, heat, the position editor)."""
+        from .widget import HexBoard
+
+        return HexBoard(**kwargs)
 
     def rule_words(self) -> dict[str, str]:
         from workbench.games.terrafeud.engine.telemetry import RULES

@@ -2,7 +2,7 @@
 
 A hex is an ``int`` 0..90 in board order (a1, a2, ..., a6, b1, ..., l6), the order the
 rulebook's ruling 6 uses for "the first one found". Cube maths builds the tables at import;
-the hot path only indexes lists. Drawing (pixels) lives in ``workbench.viz.layout``, not here.
+the hot path only indexes lists. Drawing (pixels) lives in ``workbench.games.terrafeud.viz.layout``, not here.
 """
 
 from __future__ import annotations

@@ -16,12 +16,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from workbench.core.safefile import UnsafeFileError, read_text_capped
+
 from .board import Terrain
 from .game import Game
 from .geometry import ADJACENT, hex_name, parse_hex
 from .pieces import ARCHER, FEUDAL, KIND_BY_LETTER, SIDE_NAMES, letter, parse_letter, side_index
 from .rules import RulesConfig
-from .safefile import UnsafeFileError, read_text_capped
 from .state import GameState
 from .telemetry import counters_dict
 

@@ -24,10 +24,11 @@ from workbench.games.terrafeud.engine import HEX_NAMES, GameState, RulesConfig, 
 from workbench.games.terrafeud.engine.analysis import detached
 from workbench.games.terrafeud.engine.geometry import parse_hex
 from workbench.games.terrafeud.engine.rules import parse_pairs
-from workbench.scenarios.start import NO_SERVER_FILES
-from workbench.viz.layout import Layout
+from workbench.games.terrafeud.scenarios.start import NO_SERVER_FILES
+from workbench.games.terrafeud.viz.layout import Layout
+from workbench.widget import fields
+from workbench.widget.common import plain_failure
 
-from . import fields
 from .controller import (
     HEATS,
     MAX_FILE_BYTES,
@@ -553,12 +554,6 @@ class HexBoard(anywidget.AnyWidget):
 PAGE_FORBIDDEN_RULES = ("start",)
 
 
-def plain_failure(exc: BaseException) -> str:
-    """One line for the panel about an unexpected failure: its kind and a short text, no traceback or path."""
-    text = re.sub(r"(/[^\s/'\"]+)+/?", "…", str(exc))[:160]
-    return f"the board could not do that ({type(exc).__name__}{': ' + text if text else ''})"
-
-
 def _page_rules(rules: dict[str, Any]) -> dict[str, Any]:
     """Rules named by the page, refused if one of them would make the kernel open a server path."""
     for key in rules:
@@ -579,7 +574,7 @@ def _new_game_rules(f: dict[str, Any]) -> dict[str, Any]:
 
 def _geometry(layout: Layout) -> dict[str, Any]:
     """Layout JSON (pixels rounded to 0.01) plus the rim coordinates the static pictures print."""
-    from workbench.viz.scene import _coordinates
+    from workbench.games.terrafeud.viz.scene import _coordinates
 
     data = _rounded(layout.to_json())
     data["names"] = list(HEX_NAMES)  # the layout comes from the game, the page only draws it

@@ -1,4 +1,4 @@
-"""What a click on the board does: the HexBoard widget's logic, in plain Python.
+"""What a click on TerraFeud's board does: the HexBoard widget's logic, in plain Python.
 
 The widget's JavaScript only draws ``BoardController.view()`` and reports clicks and button
 presses; every decision (which hexes light up, which action a click plays, promotion and Order
@@ -6,18 +6,15 @@ choices, undo/redo, the agent's reply, the position editor) is made here, so it 
 without a browser. The controller never re-implements a rule: legality, reasons and notation
 come from the engine (``legal_actions``, ``illegal_detail``, ``action_to_string``), and so do a
 move's consequences (``analysis.action_effects``) and a threat's attackers (``analysis.attackers``).
-The game lives in a ``VariationTree`` (``tree.py``): playing from an earlier move adds a variation,
+The game lives in a ``VariationTree`` (the boards' shared ``workbench.widget.tree``): playing from an earlier move adds a variation,
 and every click costs a window of the move list, whatever the game's length.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
-import os
 import random
 import re
-import stat
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -55,8 +52,26 @@ from workbench.games.terrafeud.engine.pieces import (
     side_index,
 )
 from workbench.games.terrafeud.engine.rules import parse_pairs
-
-from .tree import MAX_NESTING, SNAPSHOT_EVERY, Node, VariationTree
+from workbench.widget.common import (  # noqa: F401 - re-exported: the names older code imports from here
+    _CATALOG,
+    AGENT_CLOCKED,
+    AGENT_INTS,
+    AGENT_LIMITS,
+    AGENT_SECONDS,
+    AGENT_WORDS,
+    MAX_FILE_BYTES,
+    SCENARIO_ROOT,
+    WidgetError,
+    _agent_names,
+    _entry,
+    _num,
+    _optional,
+    _short,
+    _verdict_of,
+    capped_agent_spec,
+    read_small_file,
+)
+from workbench.widget.tree import MAX_NESTING, SNAPSHOT_EVERY, Node, VariationTree
 
 # How a lit hex looks: the JavaScript maps each class to a style (and the legend explains each).
 TARGET_CLASSES = ("move", "attack", "stop", "mine", "shot", "castle", "order")
@@ -69,28 +84,6 @@ MESSAGE_LEVELS = ("info", "warning", "error")
 
 # The agent the panel proposes and the evaluation uses (one place to change the default strength).
 DEFAULT_AGENT = "search:seconds=2"  # beats alphabeta:depth=3,nodes=6000 (the old default) on the ladder
-# What a browser may ask of an agent: parameter -> (lowest, highest). Larger values are capped, so a
-# page cannot hold the kernel for more than about AGENT_SECONDS: alphabeta and mcts always get that clock
-# (``seconds``), and their depth, nodes and iterations are capped as well.
-AGENT_SECONDS = 2.0
-AGENT_LIMITS: dict[str, dict[str, tuple[float, float]]] = {
-    "random": {},
-    "greedy": {},
-    "alphabeta": {"depth": (1, 6), "nodes": (1, 60_000), "seconds": (0.05, AGENT_SECONDS)},
-    "search": {"depth": (1, 20), "nodes": (1, 2_000_000), "seconds": (0.05, AGENT_SECONDS), "qdepth": (0, 12),
-               "attack": (0.0, 1.0), "trade": (0.0, 1.0)},
-    "mcts": {"iterations": (1, 5000), "rollout_depth": (0, 8), "c": (0.0, 10.0), "scale": (0.01, 100.0),
-             "widen": (0.0, 10.0), "seconds": (0.05, AGENT_SECONDS)},
-}
-AGENT_INTS = {"depth", "nodes", "iterations", "rollout_depth"}
-AGENT_CLOCKED = {"alphabeta", "mcts", "search"}  # agents with a ``seconds`` budget: the page always sets one
-_ENGINES = ("auto", "python", "native")
-AGENT_WORDS = {"mcts": {"rollout": ("eval", "random"), "quiesce": (True, False), "engine": _ENGINES},
-               "alphabeta": {"engine": _ENGINES}, "search": {"engine": _ENGINES}, "greedy": {"engine": _ENGINES}, "random": {"engine": _ENGINES}}
-# Files a board reads: regular files only, at most this many bytes (records and scenarios are small).
-MAX_FILE_BYTES = 512 * 1024
-# Where the scenario picker looks: the project's scenarios/ folders (never a path typed in the page).
-SCENARIO_ROOT = Path(__file__).resolve().parents[2] / "scenarios"
 # The move list the page gets: this many rows before and after the current move (Home/End reach the rest).
 ROWS_BEFORE, ROWS_AFTER = 150, 150
 MOVES_SHOWN = 500  # view["moves"]: the last this many moves of the path here
@@ -103,16 +96,8 @@ MAX_SHAPES = 60  # drawings on one position
 MAX_PASTE_MOVES = 2000
 
 
-class WidgetError(ValueError):
-    """A request the board cannot carry out (bad file, missing module); the message says why."""
 
 
-def _optional(module: str, name: str, what: str) -> Any:
-    """A function of a workbench part that may not be installed yet, or a clear error."""
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError):
-        raise WidgetError(f"{what} needs {module}.{name}, which is not available in this installation") from None
 
 
 def fresh_seed() -> int:
@@ -120,13 +105,6 @@ def fresh_seed() -> int:
     return random.SystemRandom().randrange(1_000_000)
 
 
-def _agent_names() -> list[str]:
-    """Names ``workbench.agents.make_agent`` knows (registered ones included), for the panel's menu."""
-    try:
-        from workbench.agents import agent_names
-    except ImportError:
-        return []
-    return agent_names()
 
 
 class PlayLine(Sequence[GameState]):
@@ -943,7 +921,7 @@ class BoardController:
 
         ``check`` vets the parsed change first (the widget refuses rules that name server paths).
         """
-        from workbench.scenarios.variant import action_diff
+        from workbench.games.terrafeud.scenarios.variant import action_diff
 
         try:
             changes = parse_pairs(change)
@@ -1043,7 +1021,7 @@ class BoardController:
                  + (f" · {empty} {'check asserts' if empty == 1 else 'checks assert'} nothing" if empty else ""))
 
     def _check_states(self, check: Any) -> None:
-        from workbench.scenarios.checks import play_actions
+        from workbench.games.terrafeud.scenarios.checks import play_actions
 
         end = self.scenario.initial_state()
         before = len(end.history)
@@ -1659,9 +1637,6 @@ def _fmt_value(v: Any) -> str:
     return str(v)
 
 
-def _short(text: str, limit: int = 300) -> str:
-    """A message cut to ``limit`` characters (an error never echoes a whole file or value)."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def describe_check(check: Any, result: Any) -> dict[str, Any]:
@@ -1699,31 +1674,6 @@ def describe_check(check: Any, result: Any) -> dict[str, Any]:
     }
 
 
-def read_small_file(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
-    """A regular file's text, at most ``limit`` bytes; errors name the path, never its content.
-
-    Opens with O_NONBLOCK and checks the opened file, so a FIFO or device never blocks or floods.
-    """
-    name = str(path)
-    try:
-        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        raise WidgetError(f"{name}: cannot open the file") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise WidgetError(f"{name}: not a regular file")
-        if info.st_size > limit:
-            raise WidgetError(f"{name}: {info.st_size} bytes; the board reads files up to {limit} bytes")
-        data = os.read(fd, limit + 1)
-    finally:
-        os.close(fd)
-    if len(data) > limit:
-        raise WidgetError(f"{name}: larger than {limit} bytes")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise WidgetError(f"{name}: not UTF-8 text") from None
 
 
 
@@ -1832,49 +1782,6 @@ def best_lines(state: GameState, seconds: float = 1.0, count: int = LINES) -> li
     return out
 
 
-def capped_agent_spec(spec: str) -> tuple[str, list[str]]:
-    """An agent spec from the page with every parameter checked and capped (AGENT_LIMITS).
-
-    Returns the spec to run and notes on what was capped. Unknown agents and parameters, and
-    values that are not numbers, are refused; ``alphabeta`` always gets a clock of at most
-    ``AGENT_SECONDS``, so no request from the page holds the kernel for long.
-    """
-    parse = _optional("workbench.agents", "parse_agent_spec", "playing against an agent")
-    try:
-        base, params = parse(spec)
-    except ValueError as exc:
-        raise WidgetError(_short(str(exc))) from None
-    known = _agent_names()
-    if base not in known:
-        raise WidgetError(_short(f"unknown agent {base!r}; known agents: {', '.join(known)}"))
-    limits = AGENT_LIMITS.get(base, {})
-    words = AGENT_WORDS.get(base, {})
-    out: dict[str, Any] = {}
-    notes: list[str] = []
-    for key, value in params.items():
-        if key in words:
-            if value not in words[key]:
-                raise WidgetError(f"{base}: {key} must be one of {', '.join(map(str, words[key]))}")
-            out[key] = value
-            continue
-        if key not in limits:
-            allowed = ", ".join([*limits, *words]) or "none"
-            raise WidgetError(_short(f"{base}: unknown parameter {key!r}; parameters the board accepts: {allowed}"))
-        if isinstance(value, str) and re.fullmatch(r"\d{1,6}\^\d{1,2}", value):  # 10^9 as people type it
-            a, b = value.split("^")
-            value = int(a) ** int(b)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-            raise WidgetError(_short(f"{base}: {key}={value} is not a number"))
-        lo, hi = limits[key]
-        capped = min(max(value, lo), hi)
-        capped = int(capped) if key in AGENT_INTS else float(capped)
-        if capped != value:
-            notes.append(f"{key} {_num(value)} capped to {_num(capped)}")
-        out[key] = capped
-    if base in AGENT_CLOCKED:
-        out["seconds"] = min(float(out.get("seconds", AGENT_SECONDS)), AGENT_SECONDS)
-    text = base + (":" + ",".join(f"{k}={v}" for k, v in out.items()) if out else "")
-    return text, notes
 
 __all__ = [
     "AGENT_LIMITS", "AGENT_SECONDS", "DEFAULT_AGENT", "HEATS", "MAX_FILE_BYTES", "MESSAGE_LEVELS", "OVERLAYS",
@@ -1884,43 +1791,10 @@ __all__ = [
 ]
 
 
-_CATALOG: dict[str, dict[str, Any]] = {}  # scenario file -> title and verdict (per process: files rarely change)
 
 
-def _entry(path: Path) -> dict[str, Any] | None:
-    """A scenario file's picker entry (title, game, verdict), cached by modification time; None if unreadable."""
-    try:
-        mtime = path.stat().st_mtime_ns
-    except OSError:
-        return None
-    key = str(path)
-    entry = _CATALOG.get(key)
-    if entry is None or entry["mtime"] != mtime:
-        try:
-            text = read_small_file(path)
-        except WidgetError:
-            text = ""
-        title = re.search(r"^title:\s*(.+)$", text, re.M)
-        game = re.search(r"^game:\s*['\"]?([A-Za-z0-9_-]+)", text, re.M)
-        entry = {"mtime": mtime, "title": _short(title.group(1).strip().strip("'\""), 120) if title else path.stem,
-                 "game": game.group(1) if game else None, "verdict": None}
-        _CATALOG[key] = entry
-    return entry
 
 
-def _verdict_of(path: Path) -> str:
-    """``pass 3/3``, ``FAIL 1/3``, ``error`` or ``no checks`` for one scenario file (its checks run by the loader)."""
-    try:
-        load = _optional("workbench.scenarios", "load_scenario_text", "the picker's verdicts")
-        results = load(read_small_file(path), source=str(path.name)).run()
-    except Exception:  # noqa: BLE001 - one bad file must not hide the others' verdicts
-        return "error"
-    if not results:
-        return "no checks"
-    ok = sum(1 for r in results if r.status == "pass")
-    if any(r.status == "error" for r in results):
-        return f"error {ok}/{len(results)}"
-    return f"{'pass' if ok == len(results) else 'FAIL'} {ok}/{len(results)}"
 
 
 def _named(detail: dict[str, Any]) -> dict[str, Any]:
@@ -1936,11 +1810,6 @@ def _effects_view(eff: dict[str, Any]) -> dict[str, Any]:
             "threat": eff["threat"], "text": eff["text"]}
 
 
-def _num(value: float) -> str:
-    """A number for a message: ``30``, ``2.5``, or ``a 330-digit number`` (no float overflow on huge ints)."""
-    if isinstance(value, int) and abs(value) >= 10**15:
-        return f"a {len(str(abs(value)))}-digit number"
-    return f"{value:g}"
 
 
 def _checked_shapes(value: Any, where: str) -> dict[str, list[list[str]]]:

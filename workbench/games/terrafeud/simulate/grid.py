@@ -11,8 +11,7 @@ from typing import Any
 
 from workbench.games.terrafeud.engine import RulesConfig
 from workbench.games.terrafeud.engine.game import resolve_start
-
-from .seeds import MAX_CELLS, GameSpec, SimulationError, game_seed
+from workbench.simulate.seeds import MAX_CELLS, GameSpec, SimulationError, game_seed
 
 
 def expand_grid(grid: dict[str, Sequence[Any]] | Sequence[RulesConfig | dict | str] | None) -> list[RulesConfig]:

@@ -19,8 +19,9 @@ from typing import Any
 from workbench.games.terrafeud.engine import Game, RulesConfig, RulesError, state_to_dict
 from workbench.games.terrafeud.engine.game import StartPosition, classic_setup
 from workbench.games.terrafeud.engine.pieces import WHITE
+from workbench.scenarios.loader import load_scenario
 
-from .loader import ScenarioError, build_position, load_scenario
+from .loader import ScenarioError, build_position
 
 # The position fields a start carries (rules, seed, ply and result are the game's own).
 _POSITION_FIELDS = ("to_move", "pieces", "markers", "ultimatum_pending", "castled", "aura_ready", "destroyed")

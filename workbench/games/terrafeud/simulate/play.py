@@ -1,7 +1,8 @@
 """One TerraFeud game into one row (and its events), on the Python engine or the native core.
 
 A game that raises becomes a row with ``victory='error'``, the error text and its seed, so it can be
-replayed with ``replay_game``; the batch goes on. Other games play in ``protocol_play``.
+replayed with ``replay_game``; the batch goes on. ``workbench.simulate.paths`` sends TerraFeud's specs
+here (its ``GameDef.shortcuts["simulate"]``); other games play in ``workbench.simulate.protocol_play``.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from workbench.games.terrafeud.engine.geometry import hex_name
 from workbench.games.terrafeud.engine.pieces import INFANTRY, LETTERS
 from workbench.games.terrafeud.engine.state import GameState
 from workbench.games.terrafeud.engine.telemetry import RULES
+from workbench.simulate.seeds import GameResult, GameSpec, agent_seed
 
 from .nativegame import native_game, playable
 from .schema import _KIND_INDEX, KINDS, LOST_COLUMNS, PARAMETERS, RULE_COLUMNS, SIDES, TOGGLES
-from .seeds import GameResult, GameSpec, agent_seed
 
 
 # ---------------------------------------------------------------------- one game
@@ -159,10 +160,6 @@ def play_game(spec: GameSpec) -> GameResult:
     Event rows are numbered by ``ply`` from 1 (the first action); ``eval_white`` is ``material``
     from White's view after the action and its triggers, feudal counted at 1000.
     """
-    if spec.game != "terrafeud":
-        from .protocol_play import play_protocol_game
-
-        return play_protocol_game(spec)
     t0 = time.perf_counter()
     row = _base_row(spec)
     events: list[dict[str, Any]] = []
@@ -250,11 +247,6 @@ def play_game(spec: GameSpec) -> GameResult:
     return GameResult(row, events)
 
 
-def play_chunk(specs: Sequence[GameSpec]) -> list[GameResult]:
-    """Several games in one task, to keep scheduling overhead small next to the games."""
-    return [play_game(s) for s in specs]
-
-
 def replay_game(row: dict[str, Any] | pd.Series, max_plies: int = 300, events: bool = True) -> GameResult:
     """Play again the game of a games-table row (e.g. one with ``victory='error'``), from its seed."""
     r = dict(row)
@@ -281,19 +273,3 @@ def _missing(v: Any) -> bool:
 def _plain(v: Any) -> Any:
     """numpy scalars from a DataFrame row back to Python values for ``RulesConfig``."""
     return v.item() if hasattr(v, "item") else v
-
-
-def error_result(spec: GameSpec, message: str) -> GameResult:
-    """The row of a game that could not be played at all (its worker kept dying)."""
-    if spec.game != "terrafeud":
-        from workbench.games import get
-
-        from .protocol_play import base_row
-
-        game = get(spec.game)
-        row = base_row(spec, game, game.spec.make(spec.rules))
-    else:
-        row = _base_row(spec)
-    row["victory"] = row["outcome"] = "error"
-    row["error"] = message
-    return GameResult(row)
