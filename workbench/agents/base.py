@@ -32,6 +32,10 @@ def check_param(agent: str, name: str, value: Any, kind: type, lo: float, hi: fl
     return v
 
 
+class NativeFallbackWarning(UserWarning):
+    """A native agent decided with its Python twin: the native core cannot hold the position."""
+
+
 class Agent:
     """Base class; subclasses implement ``select_action``."""
 

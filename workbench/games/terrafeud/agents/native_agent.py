@@ -23,7 +23,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from workbench.agents.base import Agent
+from workbench.agents.base import Agent, NativeFallbackWarning
 from workbench.games.terrafeud.engine import Action, GameState
 
 from .evaluate import TERMS, piece_weights
@@ -31,10 +31,6 @@ from .evaluate import TERMS, piece_weights
 NATIVE_AGENTS = ("random", "greedy", "alphabeta", "mcts", "search")
 _installed = False
 _said: set[str] = set()  # notices a batch gave before its games (a forked worker inherits them)
-
-
-class NativeFallbackWarning(UserWarning):
-    """A native agent decided with its Python twin: the native core cannot hold the position."""
 
 
 def fallback_notice(name: str, reason: str) -> str:
