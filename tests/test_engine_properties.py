@@ -173,3 +173,26 @@ def test_rolled_terrain_is_restored_from_record(tmp_path):
     s.apply(s.legal_actions()[0])
     loaded = load_record(save_record(s, tmp_path / "r.json"))
     assert loaded.game.terrain == s.game.terrain
+
+
+def test_a_clone_shares_undo_snapshots_without_either_state_changing_the_other():
+    """clone() shares the undo stack (O(1) per snapshot); each side's undo and new play leave the other's past intact."""
+    rng = random.Random(11)
+    st = new_game("season=winter", seed=3)
+    seen = [state_to_dict(st)]
+    while st.ply < 80 and not st.is_terminal():
+        st.apply(rng.choice(st.legal_actions()))
+        seen.append(state_to_dict(st))
+    twin = st.clone()
+    for _ in range(30):  # the original takes 30 back and plays another line
+        st.undo()
+    while st.ply < 90 and not st.is_terminal():
+        st.apply(rng.choice(st.legal_actions()))
+    grandchild = twin.clone()
+    for k in range(twin.ply, 0, -1):  # the clone walks its whole past back, and it is the recorded one
+        assert state_to_dict(twin) == seen[k]
+        twin.undo()
+    assert state_to_dict(twin) == seen[0]
+    while grandchild.ply > 40:
+        grandchild.undo()
+    assert state_to_dict(grandchild) == seen[40]

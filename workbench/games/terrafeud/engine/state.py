@@ -127,6 +127,7 @@ class GameState:
         "feudal",
         "history",
         "_stack",
+        "_shared",
         "_mate_depth",
         "_deaths",
         "_cache",
@@ -154,6 +155,7 @@ class GameState:
         self.feudal = [-1, -1]
         self.history: list[Action] = []
         self._stack: list[tuple] = []
+        self._shared = 0  # snapshots below this index are shared with a clone (copied when popped)
         self._mate_depth = 0
         self._deaths: list[int] = []
         self._cache: list | None = None
@@ -566,24 +568,32 @@ class GameState:
         counters = self.counters
         for rule, side, _ in self.fired:
             counters[2 * RULE_INDEX[rule] + side] -= 1
+        stack = self._stack
         (
             squares,
             self.to_move,
             m0,
             m1,
             self.pending,
-            self.castled,
-            self.aura_ready,
+            castled,
+            aura_ready,
             d0,
             d1,
             self.ply,
             self.quiet,
             self.winner,
             self.victory,
-            self.feudal,
+            feudal,
             self._settled,
-            self.fired,
-        ) = self._stack.pop()
+            fired,
+        ) = stack.pop()
+        if len(stack) < self._shared:
+            # A clone holds this snapshot too: take copies, so neither state changes the other's past.
+            self._shared = len(stack)
+            m0, m1, castled, aura_ready, d0, d1, feudal = (
+                dict(m0), dict(m1), castled[:], set(aura_ready), d0[:], d1[:], feudal[:])
+            fired = tuple(fired)
+        self.castled, self.aura_ready, self.feudal, self.fired = castled, aura_ready, feudal, fired
         # In place: generators hold ``sq = self.squares`` across promotion probes that pop.
         self.squares[:] = squares
         self.markers = [m0, m1]
@@ -1096,12 +1106,10 @@ class GameState:
         other.victory = self.victory
         other.feudal = self.feudal[:]
         other.history = self.history[:]
-        # Snapshots hold lists that _pop hands back to the state, so each copy needs its own.
-        other._stack = [
-            (sn[0][:], sn[1], dict(sn[2]), dict(sn[3]), sn[4], sn[5][:], set(sn[6]), sn[7][:], sn[8][:], *sn[9:13], sn[13][:],
-             sn[14], tuple(sn[15]))
-            for sn in self._stack
-        ]
+        # The undo snapshots are shared, not copied (a copy per snapshot made clone O(plies)): _pop
+        # copies what it hands back from a snapshot below ``_shared``, so no state changes another's.
+        other._stack = self._stack[:]
+        self._shared = other._shared = len(self._stack)
         other.counters = self.counters[:]
         other.fired = tuple(self.fired)
         other._mate_depth = 0
