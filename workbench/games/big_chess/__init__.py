@@ -7,6 +7,7 @@ starter set in ``data/cards``; boards ``boards.py`` plus ``data/boards``; the sc
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -68,6 +69,24 @@ def threat_views(state: BigChessState) -> list[tuple[str, str, int]]:
         views += [(f"team {text} reaches", "team_attack", ctx.team_members[t][0]) for t, text in enumerate(ctx.team_text)]
     return views
 
+
+
+_SEAT_ACTION = re.compile(r"([a-y]):(.*)")
+_PIECE_ACTION = re.compile(r"([0-9]+,[0-9]+)([-x*>])([0-9]+,[0-9]+)(?:=([a-z0-9]+))?")
+
+
+@functools.lru_cache(maxsize=64)
+def _part_sizes(n: int, k: int, t: int) -> tuple[int, ...]:
+    """The dense action space's parts (piece actions, area, buys, ..., ready) for n cells, k cards, t promotions."""
+    return (4 * n * n * (t + 1), n, k * n, n, n * MAX_LEVELS, 1, N_PLAYERS * k * n * 9, N_PLAYERS * n,
+            N_PLAYERS * n * n, N_PLAYERS)
+
+
+@functools.lru_cache(maxsize=64)
+def _part_offsets(n: int, k: int, t: int) -> tuple[int, ...]:
+    """Where each part starts (cached: ``action_to_int`` runs for every legal action)."""
+    sizes = _part_sizes(n, k, t)
+    return tuple(sum(sizes[:i]) for i in range(len(sizes)))
 
 class BigChess(GameDef):
     """The big-chess game definition."""
@@ -186,9 +205,7 @@ class BigChess(GameDef):
 
     # ------------------------------------------------------------------ dense actions
     def _sizes(self, ctx: Context) -> tuple[int, ...]:
-        n, k, t = ctx.N, len(ctx.cards), len(ctx.promo)
-        return (4 * n * n * (t + 1), n, k * n, n, n * MAX_LEVELS, 1, N_PLAYERS * k * n * 9, N_PLAYERS * n,
-                N_PLAYERS * n * n, N_PLAYERS)
+        return _part_sizes(ctx.N, len(ctx.cards), len(ctx.promo))
 
     def num_distinct_actions(self, rules: Rules | None = None) -> int:
         """Every action the notation can name on this board with these cards."""
@@ -198,12 +215,11 @@ class BigChess(GameDef):
         """Dense index of a canonical action string."""
         assert isinstance(state, BigChessState)
         ctx = state.ctx
-        sizes = self._sizes(ctx)
-        offs = [sum(sizes[:i]) for i in range(len(sizes))]
+        offs = _part_offsets(ctx.N, len(ctx.cards), len(ctx.promo))
         n, k = ctx.N, len(ctx.cards)
         cell = state._cell
         a = str(action)
-        m = re.fullmatch(r"([a-y]):(.*)", a)
+        m = _SEAT_ACTION.fullmatch(a)
         if m:
             p = LETTERS.index(m.group(1))
             rest = m.group(2)
@@ -230,12 +246,23 @@ class BigChess(GameDef):
             return offs[2] + ctx.card_index[key] * n + cell(c)
         if a.endswith("*area"):
             return offs[1] + cell(a[:-5])
-        m = re.fullmatch(r"([0-9]+,[0-9]+)([-x*>])([0-9]+,[0-9]+)(?:=([a-z0-9]+))?", a)
+        m = _PIECE_ACTION.fullmatch(a)
         if not m:
             raise IllegalAction(f"{a}: not a big-chess action")
         t = "-x*>".index(m.group(2))
         promo = 0 if m.group(4) is None else ctx.promo.index(m.group(4)) + 1
         return offs[0] + ((t * n + cell(m.group(1))) * n + cell(m.group(3))) * (len(ctx.promo) + 1) + promo
+
+    def legal_ints(self, state: State) -> list[int]:
+        """Sorted dense ids of the legal actions, kept while the state's sorted legal list is the same
+        object (OpenSpiel asks for them many times a position; a new position builds a new list)."""
+        assert isinstance(state, BigChessState)
+        state.legal_actions()
+        key = state._sorted
+        cached = getattr(state, "_ints_cache", None)
+        if cached is None or cached[0] is not key:
+            cached = state._ints_cache = (key, sorted(self.action_to_int(state, a) for a in key))
+        return list(cached[1])
 
     def int_to_action(self, state: State, number: int) -> str:
         """Inverse of ``action_to_int``."""
