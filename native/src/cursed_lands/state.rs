@@ -137,7 +137,15 @@ pub struct State {
     pub decks: Arc<[Vec<u8>; 2]>,
     history: Vec<Core>,
     /// The evaluation's terrain tables by board, shared by the game's forks and views.
-    cache: Arc<Mutex<HashMap<[u8; N], Arc<TerrainTables>>>>,
+    cache: Arc<Mutex<TablesCache>>,
+}
+
+/// The evaluation's terrain tables by board, and the last board asked for (most evaluations of a search
+/// share it).
+#[derive(Default)]
+pub struct TablesCache {
+    boards: HashMap<[u8; N], Arc<TerrainTables>>,
+    last: Option<([u8; N], Arc<TerrainTables>)>,
 }
 
 impl State {
@@ -942,8 +950,18 @@ impl State {
 
     /// The evaluation's terrain tables (`insight._terrain_tables`), built once per board.
     pub fn terrain_tables(&self) -> Arc<TerrainTables> {
-        if let Some(t) = self.cache.lock().expect("cache").get(&self.c.terrain) {
-            return t.clone();
+        {
+            let mut cache = self.cache.lock().expect("cache");
+            if let Some((terrain, t)) = &cache.last {
+                if *terrain == self.c.terrain {
+                    return t.clone();
+                }
+            }
+            let hit = cache.boards.get(&self.c.terrain).cloned();
+            if let Some(t) = hit {
+                cache.last = Some((self.c.terrain, t.clone()));
+                return t;
+            }
         }
         let g = geo();
         let mut t = TerrainTables { walk: [[[-1; N]; 3]; 2], depth: [self.depth(0), self.depth(1)] };
@@ -990,10 +1008,11 @@ impl State {
         }
         let t = Arc::new(t);
         let mut cache = self.cache.lock().expect("cache");
-        if cache.len() >= 4096 {
-            cache.clear();
+        if cache.boards.len() >= 4096 {
+            cache.boards.clear();
         }
-        cache.insert(self.c.terrain, t.clone());
+        cache.boards.insert(self.c.terrain, t.clone());
+        cache.last = Some((self.c.terrain, t.clone()));
         t
     }
 
