@@ -19,10 +19,8 @@ PACKAGE = ROOT / "workbench"
 GENERIC = ("scenarios", "agents", "simulate", "balance", "viz", "widget", "tune")
 GAMES = tuple(sorted(p.name for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").is_file()))
 
-# module (relative to workbench/) -> why it still imports a game. Pending moves are other engineers' work.
-EXCEPTIONS: dict[str, str] = {
-    "simulate/cursed_native.py": "The Cursed Lands' whole native games (to move into its package behind GameDef.native_game)",
-}
+# module (relative to workbench/) -> why it still imports a game; none today (add one only with its reason).
+EXCEPTIONS: dict[str, str] = {}
 
 
 def _module_name(path: Path) -> str:

@@ -37,6 +37,17 @@ pub trait Game: Send {
     fn chance_key(&self, outcome: u32) -> u128 {
         outcome as u128
     }
+    /// False when an agent must search a view (`GameInfo.perfect_information`).
+    fn perfect_information(&self) -> bool {
+        true
+    }
+    /// `view(player, seed)` of the player to move: hidden information resampled from `seed`.
+    fn view(&self, _seed: u64) -> Self
+    where
+        Self: Sized,
+    {
+        self.fork()
+    }
     /// A copy to play on without undo (MCTS simulations): history and undo stack may be dropped.
     fn fork(&self) -> Self
     where

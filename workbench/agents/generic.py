@@ -1,4 +1,4 @@
-"""Agents for any game of the protocol: ``random``, ``greedy``, ``alphabeta``, ``mcts``, ``search``.
+"""Agents for any game of the protocol: ``random``, ``greedy``, ``alphabeta``, ``mcts``, ``search``, ``plan``.
 
 They know nothing of a game but ``workbench.core.protocol``: the player to move is a query, so a turn
 of several actions keeps the same player and a search maximises or minimises by *team*, not by ply
@@ -348,12 +348,97 @@ class GenericMCTS(ProtocolAgent):
         return best.action
 
 
+class GenericPlan(ProtocolAgent):
+    """Plans the whole of the mover's turn, however many actions it has (``plan:beam=8``).
+
+    A turn of several actions is where depth-limited alpha-beta is weakest: its plies all belong to the
+    same side, so nothing is cut off. This agent scores every legal action one action deep (as ``greedy``),
+    completes each of the ``beam`` best (stable order, so equal scores keep the canonical order) greedily
+    to the end of its own turn (at most ``steps`` more actions, the first best action at each step), and
+    with ``reply=1`` also lets the opponent answer with its best single action; it plays the first action
+    of the best whole turn (ties broken by the seeded stream in beam order) and replans at every decision.
+    A game of one action per turn reduces to a one-ply search (``reply=1``: two plies). The native twin
+    (``native/src/generic/plan.rs``) makes the same choices.
+    """
+
+    name = "plan"
+
+    def __init__(self, seed: int | None = None, game: Any = None, rules: Any = None, beam: int = 8,
+                 steps: int = 16, reply: int = 0) -> None:
+        super().__init__(seed, game, rules)
+        self.beam = check_param("plan", "beam", beam, int, 1, 256)
+        self.steps = check_param("plan", "steps", steps, int, 1, 64)
+        self.reply = check_param("plan", "reply", reply, int, 0, 1)
+        self.score = 0.0
+        self.nodes_searched = 0
+
+    def describe(self) -> str:
+        return f"{self.name}: the {self.beam} best first actions, each turn completed greedily" + (
+            ", the opponent's best reply" if self.reply else "")
+
+    def _value(self, state: State, me: int, teams: list[int]) -> float:
+        self.nodes_searched += 1
+        return expected_value(state, lambda s: _leaf(s, me, teams))
+
+    def _complete(self, state: State, me: int, teams: list[int], value: float) -> float:
+        """The value of the turn after its first action: greedy to the end of ``me``'s turn (then the reply)."""
+        played = 0
+        while played < self.steps and not state.is_terminal() and state.current_player() == me:
+            best, best_v = None, -math.inf
+            for action in own_actions(state):
+                state.apply_action(action)
+                v = self._value(state, me, teams)
+                state.undo_action()
+                if v > best_v + 1e-9:
+                    best, best_v = action, v
+            if best is None:
+                break
+            state.apply_action(best)
+            played += 1
+            value = best_v
+        if self.reply and not state.is_terminal() and state.current_player() >= 0 and state.current_player() != me:
+            worst = math.inf
+            for action in own_actions(state):
+                state.apply_action(action)
+                worst = min(worst, self._value(state, me, teams))
+                state.undo_action()
+            if worst < math.inf:
+                value = worst
+        for _ in range(played):
+            state.undo_action()
+        return value
+
+    def select_action(self, state: State) -> Any:
+        root = self.searchable(state)
+        me = root.current_player()
+        teams = _teams(root, self.info(root))
+        actions = self._legal(root)
+        if len(actions) == 1:
+            return actions[0]
+        self.nodes_searched = 0
+        first = []
+        for action in actions:
+            root.apply_action(action)
+            first.append((self._value(root, me, teams), action))
+            root.undo_action()
+        first.sort(key=lambda x: -x[0])  # stable: equal scores keep the canonical order
+        scored = []
+        for v1, action in first[: self.beam]:
+            root.apply_action(action)
+            scored.append((self._complete(root, me, teams, v1), action))
+            root.undo_action()
+        top = max(v for v, _ in scored)
+        self.score = top
+        return self.rng.choice([a for v, a in scored if v >= top - 1e-9])
+
+
 GENERIC_AGENTS: dict[str, type[ProtocolAgent]] = {
     "random": GenericRandom,
     "greedy": GenericGreedy,
     "alphabeta": GenericAlphaBeta,
     "mcts": GenericMCTS,
     "search": GenericSearch,
+    "plan": GenericPlan,
 }
 
 

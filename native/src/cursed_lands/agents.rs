@@ -14,7 +14,7 @@ use crate::pyrandom::PyRandom;
 pub const WIN: f64 = 1_000_000.0;
 /// Ceiling on thinking time per decision (`workbench.agents.base.MAX_SECONDS`).
 pub const MAX_SECONDS: f64 = 5.0;
-pub const NAMES: [&str; 5] = ["random", "greedy", "alphabeta", "mcts", "search"];
+pub const NAMES: [&str; 6] = ["random", "greedy", "alphabeta", "mcts", "search", "plan"];
 
 /// Agent parameters, already range-checked by the caller (`check_param` in Python).
 #[derive(Clone, Debug, Default)]
@@ -26,6 +26,9 @@ pub struct Params {
     pub c: Option<f64>,
     pub rollout: Option<u32>,
     pub scale: Option<f64>,
+    pub beam: Option<u32>,
+    pub steps: Option<u32>,
+    pub reply: Option<u32>,
 }
 
 pub enum Agent {
@@ -33,6 +36,8 @@ pub enum Agent {
     Greedy(PyRandom),
     AlphaBeta(AlphaBeta),
     Mcts(Mcts),
+    /// A generic agent of `native/src/generic/` through the protocol's `Game` trait.
+    Generic(Box<dyn crate::generic::Agent<State>>),
 }
 
 impl Agent {
@@ -61,6 +66,12 @@ impl Agent {
                 seconds: p.seconds.unwrap_or(2.0).min(MAX_SECONDS),
                 scale: p.scale.unwrap_or(5.0),
             }),
+            "plan" => Agent::Generic(Box::new(crate::generic::Plan::new(
+                rng,
+                p.beam.unwrap_or(8) as usize,
+                p.steps.unwrap_or(16) as usize,
+                p.reply.unwrap_or(0) > 0,
+            ))),
             _ => return None,
         })
     }
@@ -86,6 +97,7 @@ impl Agent {
             Agent::Greedy(rng) => greedy(rng, state),
             Agent::AlphaBeta(ab) => ab.select(state),
             Agent::Mcts(m) => m.select(state),
+            Agent::Generic(g) => g.select_action(&mut state.fork()),
         }
     }
 }

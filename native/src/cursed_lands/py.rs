@@ -300,6 +300,9 @@ fn params_of(d: Option<&Bound<'_, PyDict>>) -> PyResult<Params> {
             "c" => p.c = Some(f.min(10.0)),
             "rollout" => p.rollout = Some((f as u32).min(10_000)),
             "scale" => p.scale = Some(f.clamp(0.001, 1e9)),
+            "beam" => p.beam = Some((f as u32).clamp(1, 256)),
+            "steps" => p.steps = Some((f as u32).clamp(1, 64)),
+            "reply" => p.reply = Some((f as u32).min(1)),
             _ => return Err(bad(format!("unknown agent parameter {key:?}"))),
         }
     }

@@ -2,7 +2,8 @@
 //! activation, movement, tiles, combat, victory, the automatic end (C40), counters and `fired`,
 //! undo by snapshot, the agent's view, and the static evaluation (`insight.evaluate`).
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use super::geo::{self, decode, geo, hex_of, sort_key, Kind, Set, SplitMix64, N, SIZE};
 use super::rules::{Rules, UnitTable, DWARVES, ELVES, ORCS, RANGED};
@@ -135,6 +136,16 @@ pub struct State {
     /// Both decks as dealt or loaded, top first; `c.deck_pos` is how many were placed.
     pub decks: Arc<[Vec<u8>; 2]>,
     history: Vec<Core>,
+    /// The evaluation's terrain tables by board, shared by the game's forks and views.
+    cache: Arc<Mutex<TablesCache>>,
+}
+
+/// The evaluation's terrain tables by board, and the last board asked for (most evaluations of a search
+/// share it).
+#[derive(Default)]
+pub struct TablesCache {
+    boards: HashMap<[u8; N], Arc<TerrainTables>>,
+    last: Option<([u8; N], Arc<TerrainTables>)>,
 }
 
 impl State {
@@ -172,6 +183,7 @@ impl State {
             c,
             decks: Arc::new([Vec::new(), Vec::new()]),
             history: Vec::new(),
+            cache: Arc::default(),
         }
     }
 
@@ -814,6 +826,7 @@ impl State {
             c: self.c,
             decks: self.decks.clone(),
             history: Vec::new(),
+            cache: self.cache.clone(),
         }
     }
 
@@ -851,9 +864,9 @@ impl State {
     }
 
     fn depth(&self, side: usize) -> i32 {
-        const CAP: i32 = 4;
+        let cap: i32 = DEPTH_CAP;
         if self.rules.untiled_plain {
-            return CAP;
+            return cap;
         }
         if self.c.camps[side].is_none() {
             return 0;
@@ -877,7 +890,7 @@ impl State {
         }
         let mut seen = frontier;
         let mut depth = 0;
-        while frontier != 0 && depth < CAP {
+        while frontier != 0 && depth < cap {
             let mut nxt: Set = 0;
             let mut f = frontier;
             while f != 0 {
@@ -898,7 +911,109 @@ impl State {
             }
             frontier = nxt;
         }
-        depth.min(CAP)
+        depth.min(cap)
+    }
+
+    /// Walking cost from every hex to the nearest hex of `targets` (-1: no route): entering a walkable
+    /// hex costs 1, a void hex `void_step` (a tile is still to be laid there); `open` and `void` are the
+    /// hexes a unit of the side may enter or that are untiled (units ignored: they move).
+    fn walk_from(targets: Set, open: Set, void: Set, void_step: usize, out: &mut [i32; N]) {
+        let g = geo();
+        out.fill(-1);
+        let passable = open | void;
+        // Dial's algorithm on bit sets: ring[d % 4] holds the hexes reached at cost d
+        let mut ring: [Set; 4] = [0; 4];
+        ring[0] = targets & passable;
+        let mut done: Set = 0;
+        let mut d = 0usize;
+        while ring.iter().any(|&r| r & !done != 0) {
+            let cur = ring[d % 4] & !done;
+            ring[d % 4] = 0;
+            done |= cur;
+            let (mut step1, mut step_v): (Set, Set) = (0, 0);
+            let mut x = cur;
+            while x != 0 {
+                let y = x.trailing_zeros() as usize;
+                x &= x - 1;
+                out[y] = d as i32;
+                if void >> y & 1 == 1 {
+                    step_v |= g.nb_mask[y];
+                } else {
+                    step1 |= g.nb_mask[y];
+                }
+            }
+            ring[(d + 1) % 4] |= step1 & passable & !done;
+            ring[(d + void_step) % 4] |= step_v & passable & !done;
+            d += 1;
+        }
+    }
+
+    /// The evaluation's terrain tables (`insight._terrain_tables`), built once per board.
+    pub fn terrain_tables(&self) -> Arc<TerrainTables> {
+        {
+            let mut cache = self.cache.lock().expect("cache");
+            if let Some((terrain, t)) = &cache.last {
+                if *terrain == self.c.terrain {
+                    return t.clone();
+                }
+            }
+            let hit = cache.boards.get(&self.c.terrain).cloned();
+            if let Some(t) = hit {
+                cache.last = Some((self.c.terrain, t.clone()));
+                return t;
+            }
+        }
+        let g = geo();
+        let mut t = TerrainTables { walk: [[[-1; N]; 3]; 2], depth: [self.depth(0), self.depth(1)] };
+        let void_step = VOID_STEP;
+        for side in 0..2 {
+            let castle = self.castle_of(1 - side);
+            if castle < 0 {
+                continue;
+            }
+            let ec = castle as usize;
+            let f = self.faction(side);
+            let dwarf = f == DWARVES;
+            let (mut open, mut void): (Set, Set) = (0, 0);
+            for h in 0..N {
+                let tr = self.c.terrain[h];
+                if tr == VOID {
+                    void |= 1 << h;
+                } else if !(tr == CASTLE || (tr == MOUNTAIN && !dwarf)) {
+                    open |= 1 << h;
+                }
+            }
+            Self::walk_from(g.nb_mask[ec], open, void, void_step, &mut t.walk[side][0]);
+            for (slot, kind) in [(1usize, 1usize), (2, 3)] {
+                let mut fire: Set = 0;
+                for h in 0..N {
+                    let (dir, pos) = g.line[h][ec];
+                    if dir == 255 {
+                        continue;
+                    }
+                    let tr = self.c.terrain[h];
+                    let mut rng = self.units.range[kind];
+                    if tr == HILL && f != ORCS {
+                        rng += self.rules.hill_range_bonus;
+                    } else if tr == FOREST && f != ELVES {
+                        rng -= self.rules.forest_range_penalty;
+                    }
+                    let m = self.mountains_between(h, ec);
+                    if pos as i32 <= rng - self.rules.mountain_range_penalty * m {
+                        fire |= 1 << h;
+                    }
+                }
+                Self::walk_from(fire, open, void, void_step, &mut t.walk[side][slot]);
+            }
+        }
+        let t = Arc::new(t);
+        let mut cache = self.cache.lock().expect("cache");
+        if cache.boards.len() >= 4096 {
+            cache.boards.clear();
+        }
+        cache.boards.insert(self.c.terrain, t.clone());
+        cache.last = Some((self.c.terrain, t.clone()));
+        t
     }
 
     /// `insight.evaluate`, the same floats summed in the same order, rounded to 6 places.
@@ -911,9 +1026,12 @@ impl State {
             };
         }
         let g = geo();
+        let tables = self.terrain_tables();
         let mut score = [0.0f64; 2];
         let mut units: [Set; 2] = [0, 0];
         let mut zones: [Set; 2] = [0, 0];
+        let mut zone_of = [0 as Set; N];
+        let mut value = [0.0f64; N];
         for h in 0..N {
             let side = self.c.owner[h];
             if side < 0 {
@@ -922,40 +1040,95 @@ impl State {
             let side = side as usize;
             let k = self.c.kind[h] as usize;
             let f = self.faction(side);
-            score[side] += 1.0 + 0.5 * self.c.hp[h] as f64 + 0.25 * self.units.attack[f][k] as f64;
+            let v = W_UNIT + W_HP * self.c.hp[h] as f64 + W_ATTACK * self.units.attack[f][k] as f64;
+            score[side] += v;
+            value[h] = v;
             let radius = self.allowance(h) + if RANGED[k] { self.shot_range(h, side, k) } else { 1 };
             units[side] |= 1 << h;
-            zones[side] |= g.within[radius.clamp(0, 16) as usize][h];
+            let zone = g.within[radius.clamp(0, 16) as usize][h];
+            zone_of[h] = zone;
+            zones[side] |= zone;
         }
+        let horizon = ADVANCE_HORIZON;
         for side in 0..2 {
-            let mut s = 3.0 * self.c.castle_hp[side] as f64
-                + 0.02 * self.deck(side).len() as f64
-                + 0.5 * self.depth(side) as f64;
+            let mut s = W_CASTLE * self.c.castle_hp[side] as f64
+                + W_DECK * self.deck(side).len() as f64
+                + W_DEPTH * tables.depth[side] as f64;
             let ecastle = self.castle_of(1 - side);
             if ecastle >= 0 {
-                let dist = &g.distance[ecastle as usize];
-                let mut adv = 0.0;
+                let f = self.faction(side);
                 let mut u = units[side];
                 while u != 0 {
                     let h = u.trailing_zeros() as usize;
                     u &= u - 1;
-                    adv += 0.05 * (9 - dist[h]) as f64;
+                    let k = self.c.kind[h] as usize;
+                    let w = tables.walk[side][WALK_CLASS[k]][h];
+                    if w >= 0 {
+                        s += W_ADVANCE * (horizon - w).max(0) as f64;
+                        if w == 0 {
+                            s += W_SIEGE * self.units.attack[f][k] as f64;
+                        }
+                    }
                 }
-                s += adv;
                 if zones[side] >> ecastle & 1 == 1 {
-                    s += 1.0;
+                    s += W_THREAT_CASTLE;
                 }
             }
             let threatened = (units[1 - side] & zones[side]).count_ones();
-            s += 0.3 * threatened as f64;
+            s += W_THREAT_UNIT * threatened as f64;
             score[side] += s;
         }
         if !self.c.setup {
-            score[self.c.to_move as usize] += 0.2 * self.c.ap as f64;
+            score[self.c.to_move as usize] += W_AP * self.c.ap as f64;
+        }
+        // hanging units: the enemy has a unit whose zone holds it and whose damage would destroy it
+        for side in 0..2 {
+            let mut u = units[side];
+            while u != 0 {
+                let h = u.trailing_zeros() as usize;
+                u &= u - 1;
+                let mut e = units[1 - side];
+                while e != 0 {
+                    let a = e.trailing_zeros() as usize;
+                    e &= e - 1;
+                    if zone_of[a] >> h & 1 == 1 && self.damage(1 - side, self.c.kind[a] as usize, h) >= self.c.hp[h] {
+                        score[side] -= W_HANG * value[h];
+                        break;
+                    }
+                }
+            }
         }
         round6(score[player] - score[1 - player])
     }
 }
+
+/// Which walk table a kind reads: melee (S, C) walks next to the castle, A and R to where they can shoot it.
+const WALK_CLASS: [usize; 4] = [0, 1, 0, 2];
+
+/// The evaluation's tables of one board (terrain and camps; the rules and factions are the game's).
+pub struct TerrainTables {
+    /// `walk[side][class][hex]`: walking cost to a hex from which that class attacks the enemy castle.
+    pub walk: [[[i32; N]; 3]; 2],
+    /// `board_depth` of each side.
+    pub depth: [i32; 2],
+}
+
+// Evaluation weights (`insight.py`, which documents the terms), in castle-HP units.
+const W_CASTLE: f64 = 3.0;
+const W_UNIT: f64 = 1.0;
+const W_HP: f64 = 0.5;
+const W_ATTACK: f64 = 0.25;
+const W_THREAT_UNIT: f64 = 0.3;
+const W_THREAT_CASTLE: f64 = 1.0;
+const W_ADVANCE: f64 = 0.25;
+const ADVANCE_HORIZON: i32 = 20;
+const VOID_STEP: usize = 2;
+const W_SIEGE: f64 = 2.0;
+const W_AP: f64 = 0.2;
+const W_HANG: f64 = 0.5;
+const W_DECK: f64 = 0.02;
+const W_DEPTH: f64 = 0.5;
+const DEPTH_CAP: i32 = 7;
 
 /// Python's `round(x, 6)`: the correctly rounded decimal (half to even on the exact value), read back.
 ///
@@ -974,4 +1147,51 @@ pub fn round6(x: f64) -> f64 {
     }
     let text = format!("{x:.6}");
     text.parse().unwrap_or(x)
+}
+
+/// The protocol's [`Game`](crate::protocol::Game): the generic agents of `native/src/generic/` play
+/// The Cursed Lands through it (no chance node; the decks' order is hidden, so agents search a view).
+impl crate::protocol::Game for State {
+    fn current_player(&self) -> i32 {
+        State::current_player(self)
+    }
+    fn is_terminal(&self) -> bool {
+        State::is_terminal(self)
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn legal_actions(&self, out: &mut Vec<u32>) {
+        State::legal_actions(self, out)
+    }
+    fn chance_outcomes(&self, out: &mut Vec<(u32, f64)>) {
+        out.clear();
+    }
+    fn apply(&mut self, action: u32) {
+        State::apply(self, action)
+    }
+    fn undo(&mut self) {
+        State::undo(self);
+    }
+    fn returns(&self, player: usize) -> f64 {
+        State::returns(self, player)
+    }
+    fn evaluate(&self, player: usize) -> f64 {
+        State::evaluate(self, player)
+    }
+    fn action_priority(&self, action: u32) -> i64 {
+        State::action_priority(self, action)
+    }
+    fn move_number(&self) -> usize {
+        self.c.moves as usize
+    }
+    fn perfect_information(&self) -> bool {
+        false
+    }
+    fn view(&self, seed: u64) -> Self {
+        State::view(self, seed)
+    }
+    fn fork(&self) -> Self {
+        State::fork(self)
+    }
 }

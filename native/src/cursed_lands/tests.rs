@@ -81,8 +81,15 @@ fn games_end_and_undo_restores() {
 #[test]
 fn agents_play_whole_games() {
     let r = Rules { turn_limit: 12, setup_phase: true, starting_units: 0, ..Rules::default() };
-    for name in ["random", "greedy", "alphabeta", "mcts"] {
-        let p = Params { depth: Some(1), iterations: Some(20), rollout: Some(5), ..Params::default() };
+    for name in ["random", "greedy", "alphabeta", "mcts", "plan"] {
+        let p = Params {
+            depth: Some(1),
+            iterations: Some(20),
+            rollout: Some(5),
+            beam: Some(2),
+            reply: Some(1),
+            ..Params::default()
+        };
         let mut agents =
             [Agent::new(name, PyRandom::new(1), &p).unwrap(), Agent::new(name, PyRandom::new(2), &p).unwrap()];
         let mut st = State::classic(r.clone(), 3);

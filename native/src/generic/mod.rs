@@ -6,12 +6,14 @@
 
 pub mod alphabeta;
 pub mod mcts;
+pub mod plan;
 
 use crate::protocol::{Game, CHANCE};
 use crate::pyrandom::PyRandom;
 
 pub use alphabeta::AlphaBeta;
 pub use mcts::Mcts;
+pub use plan::Plan;
 
 /// A won position outranks any evaluation (`generic.WIN`).
 pub const WIN: f64 = 1_000_000.0;
@@ -29,7 +31,7 @@ pub trait Agent<G: Game>: Send {
 }
 
 /// Names with a native generic twin.
-pub const NAMES: [&str; 5] = ["random", "greedy", "alphabeta", "mcts", "search"];
+pub const NAMES: [&str; 6] = ["random", "greedy", "alphabeta", "mcts", "search", "plan"];
 
 /// One agent parameter value, already range-checked by the caller (`check_param` in Python).
 #[derive(Clone, Debug, Default)]
@@ -41,6 +43,9 @@ pub struct Params {
     pub c: Option<f64>,
     pub rollout: Option<u32>,
     pub scale: Option<f64>,
+    pub beam: Option<u32>,
+    pub steps: Option<u32>,
+    pub reply: Option<u32>,
 }
 
 /// A generic agent by name with its `random.Random(seed)` stream; `None` for an unknown name.
@@ -68,8 +73,24 @@ pub fn make<G: Game + 'static>(name: &str, rng: PyRandom, p: &Params) -> Option<
             p.seconds.unwrap_or(2.0).min(MAX_SECONDS),
             p.scale.unwrap_or(5.0),
         )),
+        "plan" => Box::new(Plan::new(
+            rng,
+            p.beam.unwrap_or(8) as usize,
+            p.steps.unwrap_or(16) as usize,
+            p.reply.unwrap_or(0) > 0,
+        )),
         _ => return None,
     })
+}
+
+/// `ProtocolAgent.searchable`: under hidden information, the mover's view seeded by
+/// `rng.randrange(2**31)` (None: the game has none, search the state itself).
+pub fn searchable<G: Game>(rng: &mut PyRandom, state: &G) -> Option<G> {
+    if state.perfect_information() {
+        return None;
+    }
+    let seed = rng.randrange(0, 1 << 31) as u64;
+    Some(state.view(seed))
 }
 
 /// `GenericRandom`: `rng.choice(legal)`.

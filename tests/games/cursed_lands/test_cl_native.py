@@ -49,7 +49,8 @@ def test_scenario_positions_play_the_same_on_both_engines() -> None:
             compare(st, nat, rng, f"{path.name} ply {ply + 1}")
 
 
-@pytest.mark.parametrize("agent", ["random", "greedy", "alphabeta:depth=2,nodes=1500", "mcts:iterations=8,rollout=3"])
+@pytest.mark.parametrize("agent", ["random", "greedy", "alphabeta:depth=2,nodes=1500", "mcts:iterations=8,rollout=3",
+                                   "plan:beam=2,reply=1"])
 def test_native_games_give_the_python_rows_and_events(agent: str) -> None:
     from workbench.simulate.protocol_play import expand_protocol_grid, play_protocol_game, protocol_specs
 
@@ -88,8 +89,34 @@ def test_random_and_greedy_pick_what_python_picks_under_every_toggle() -> None:
                 b.apply_action(y)
 
 
+def test_plan_picks_what_python_picks() -> None:
+    """The generic ``plan`` (``native/src/generic/plan.rs`` through the ``Game`` trait) against its Python twin,
+    decision by decision, with the evaluation of both engines; the nodes it spent are equal too."""
+    from workbench.agents.generic import make_protocol_agent
+    from workbench.games.cursed_lands.nativediff import sample_rules
+
+    rng = random.Random(12)
+    mod = core()
+    specs = [("plan:beam=3", {"beam": 3}), ("plan:beam=2,reply=1,steps=2", {"beam": 2, "reply": 1, "steps": 2})]
+    for g in range(4):
+        rules = GAME.rules("factions=orcs/elves") if g == 0 else sample_rules(rng).replace(setup_phase=False)
+        st = GAME.new_initial_state(rules, 20 + g)
+        spec, params = specs[g % 2]
+        py_agent = make_protocol_agent(spec, GAME, rules, seed=300 + g)
+        nat_agent = mod.Agent("plan", params, 300 + g)
+        a, b = st.clone(), NativeCursedState.from_python(st)
+        for _ in range(8):
+            if a.is_terminal():
+                break
+            x = py_agent.select_action(a)
+            y = nat_agent.select_action(b.native)
+            assert x == y, f"{spec} game {g}: python {a.action_to_string(x)} native {a.action_to_string(y)}"
+            a.apply_action(x)
+            b.apply_action(y)
+
+
 @pytest.mark.parametrize("agent", [("mcts", {"iterations": 20, "rollout": 5}), ("search", {"depth": 2, "nodes": 1500}),
-                                   ("alphabeta", {"depth": 1})])
+                                   ("alphabeta", {"depth": 1}), ("plan", {"beam": 4, "reply": 1})])
 def test_native_agents_games_replay_legally_in_python(agent: tuple[str, dict]) -> None:
     rules = GAME.rules("turn_limit=8,factions=elves/humans")
     st = GAME.new_initial_state(rules, 9)

@@ -127,7 +127,7 @@ class CursedLandsGame(GameDef):
     def native_game(self, spec: Any) -> Any:
         """``protocol_play``'s fast path: the whole game of ``spec`` in the native core (the same row and
         events), or None when the core cannot play it (not built, or an agent without a native twin)."""
-        from workbench.simulate.cursed_native import play_native, playable
+        from .native_play import play_native, playable
 
         return play_native(spec) if playable(spec, self.spec.make(spec.rules)) else None
 

@@ -13,23 +13,28 @@ from typing import Any
 from workbench.core.protocol import Glyph
 
 from . import actions as act
-from .deck import CODE_NAMES, LETTERS, MOUNTAIN, PLAIN, VOID
+from .deck import CODE_NAMES, FOREST, HILL, LETTERS, MOUNTAIN, PLAIN, VOID
 from .geometry import DISTANCE, NEIGHBOURS, NUM_HEXES, RAYS, WITHIN
-from .rules import DWARVES, FACTIONS, KINDS, RANGED, SIDES
+from .rules import DWARVES, ELVES, FACTIONS, KINDS, ORCS, RANGED, SIDES
 from .state import ACTIVATED, CAMP_CASTLE, CAMP_FLAG, CAMP_FREE, CASTLE, FRESH, CursedState
 
-# Evaluation weights, in "castle HP" units (documented in docs/rulings-cursed-lands.md).
+# Evaluation weights, in "castle HP" units (the terms are documented in ``evaluate`` and docs/rulings.md).
 W_CASTLE = 3.0  # one castle HP: the win condition, so it dominates
 W_UNIT = 1.0  # a unit on the board (production cost 1 AP)
 W_HP = 0.5  # one HP of a unit
 W_ATTACK = 0.25  # one point of a unit's attack
-W_THREAT_UNIT = 0.3  # an enemy unit one of ours can attack this turn or next
-W_THREAT_CASTLE = 1.0  # the enemy castle within reach of one of our units
-W_ADVANCE = 0.05  # a unit's progress toward the enemy castle (9 - distance)
+W_THREAT_UNIT = 0.3  # an enemy unit within one of ours' movement + reach
+W_THREAT_CASTLE = 1.0  # the enemy castle within movement + reach of one of our units
+W_ADVANCE = 0.25  # per walking step a unit has come closer to its firing place (within ADVANCE_HORIZON)
+ADVANCE_HORIZON = 20  # walking cost beyond which a unit earns no advance (and a unit with no route none)
+VOID_STEP = 2  # walking cost of an untiled hex on the route (a tile is still to be laid there)
+W_SIEGE = 2.0  # per attack point of a unit standing where it can attack the enemy castle
 W_AP = 0.2  # AP the side to move still has (tempo)
+W_HANG = 0.5  # share of a unit's value lost when an enemy unit within reach would destroy it
 W_DECK = 0.02  # a tile left in the own deck (board-building options)
-W_DEPTH = 0.5  # a row of walkable board built out from the own camp, up to DEPTH_CAP rows (the midline)
-DEPTH_CAP = 4
+W_DEPTH = 0.5  # a row of walkable board built out from the own camp, up to DEPTH_CAP rows
+DEPTH_CAP = 7  # row 8 (or 2): next to the enemy's camp row, so a route across the board exists
+WALK_CLASS = (0, 1, 0, 2)  # the walk table a kind reads: S and C walk next to the castle, A and R to firing hexes
 WIN = 1000.0
 
 
@@ -135,19 +140,34 @@ def heat(st: CursedState, layer: str, player: int) -> dict[int, float]:
 def evaluate(st: CursedState, player: int) -> float:
     """Static evaluation from ``player``'s side, in castle-HP units (positive = ``player`` is better).
 
-    Sum over both sides (own minus enemy) of: 3 x castle HP; per unit 1 + 0.5 x HP + 0.25 x attack +
-    0.05 x (9 - distance to the enemy castle); reach: 0.3 per enemy unit and 1.0 for the enemy castle
-    within ``movement + reach`` hexes of one of this side's units (reach 1 for melee, the range from
-    where the unit stands for ranged units; a distance bound, so it is fast enough for searches); 0.02
-    per tile left in the deck; plus 0.2 x AP left for the side to move. A won game is +-1000, a draw 0.
+    Per side, own minus enemy:
+    - 3 x castle HP; per unit 1 + 0.5 x HP + 0.25 x attack; 0.02 per tile left in the deck; 0.5 per row of
+      walkable board built out from the own camp (``board_depth``, up to 7 rows);
+    - *board reach*: per unit 0.25 x (20 - its walking cost to its firing place), where the firing place of a
+      Swordsman or Cavalry is a hex next to the enemy castle and of an Archer or Artillery a hex from which
+      it could shoot the castle (its range from that hex's terrain, mountains on the line), and the walking
+      cost counts 1 per walkable hex and 2 per untiled hex still to be tiled (``walk_costs``: units ignored,
+      castles and, but for dwarves, mountains closed; no route, no advance). So a tile that opens or
+      shortens a route, and a step along it, both pay;
+    - *siege*: 2 x attack per unit already on its firing place;
+    - *threat*: 1.0 when the enemy castle, and 0.3 per enemy unit, lies within ``movement + reach`` of one of
+      this side's units (reach 1 for melee, the range from where the unit stands for ranged units; a
+      distance bound, fast enough for searches);
+    - *hanging units*: minus 0.5 x the value of each unit that an enemy unit holding it within its
+      ``movement + reach`` would destroy with one attack (forest cover counted);
+    - plus 0.2 x AP left for the side to move.
+    A won game is +-1000, a draw 0. The native core (``state.rs``) computes the same floats in the same order.
     """
     if st.is_terminal():
         if st.winner_side is None:
             return 0.0
         return WIN if st.winner_side == player else -WIN
+    tables = _terrain_tables(st)
     score = [0.0, 0.0]
     units: list[list[int]] = [[], []]
     zones: list[set[int]] = [set(), set()]  # hexes within movement + reach of a unit of each side
+    zone_of: dict[int, frozenset[int]] = {}
+    values: dict[int, float] = {}
     owner, kind, hp = st.owner, st.kind, st.hp
     table = st.units
     for h in range(NUM_HEXES):
@@ -156,26 +176,113 @@ def evaluate(st: CursedState, player: int) -> float:
             continue
         k = kind[h]
         f = st.factions[side]
-        score[side] += W_UNIT + W_HP * hp[h] + W_ATTACK * table.attack[f][k]
+        value = W_UNIT + W_HP * hp[h] + W_ATTACK * table.attack[f][k]
+        score[side] += value
+        values[h] = value
         radius = st.allowance(h) + (st.shot_range(h, side, k) if RANGED[k] else 1)
         units[side].append(h)
-        zones[side] |= WITHIN[min(16, max(0, radius))][h]
-    terrain_key = tuple(st.terrain)
+        zone = WITHIN[min(16, max(0, radius))][h]
+        zone_of[h] = zone
+        zones[side] |= zone
+    walk, depth = tables
     for side in (0, 1):
-        s = (W_CASTLE * st.castle_hp[side] + W_DECK * len(st.decks[side])
-             + W_DEPTH * _depth_cached(terrain_key, side, st.factions[side] == DWARVES, st.untiled_plain,
-                                       st.camps[side] is not None))
+        s = W_CASTLE * st.castle_hp[side] + W_DECK * len(st.decks[side]) + W_DEPTH * depth[side]
         ecastle = st.castle_of(1 - side)
         if ecastle >= 0:
-            dist = DISTANCE[ecastle]
-            s += sum(W_ADVANCE * (9 - dist[h]) for h in units[side])
+            attack = table.attack[st.factions[side]]
+            for h in units[side]:
+                w = walk[side][WALK_CLASS[kind[h]]][h]
+                if w >= 0:
+                    s += W_ADVANCE * max(0, ADVANCE_HORIZON - w)
+                    if w == 0:
+                        s += W_SIEGE * attack[kind[h]]
             if ecastle in zones[side]:
                 s += W_THREAT_CASTLE
         s += W_THREAT_UNIT * sum(1 for e in units[1 - side] if e in zones[side])
         score[side] += s
     if st.phase == "play":
         score[st.to_move] += W_AP * st.ap
+    for side in (0, 1):  # hanging units
+        for h in units[side]:
+            for a in units[1 - side]:
+                if h in zone_of[a] and st._damage(1 - side, kind[a], h) >= hp[h]:
+                    score[side] -= W_HANG * values[h]
+                    break
     return round(score[player] - score[1 - player], 6)
+
+
+def walk_costs(st: CursedState, side: int) -> tuple[list[int], list[int], list[int]]:
+    """Per hex, for ``side``'s melee units, Archers and Artillery: the walking cost to the nearest firing place
+    against the enemy castle (-1: no route). The evaluation's *board reach*; see ``evaluate``."""
+    walk, _depth = _terrain_tables(st)
+    return (list(walk[side][0]), list(walk[side][1]), list(walk[side][2]))
+
+
+def _terrain_tables(st: CursedState) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[int, int]]:
+    """The evaluation's tables of the board (walk costs by side and class, depth by side), cached per board."""
+    return _tables_cached(tuple(st.terrain), (st.castle_of(0), st.castle_of(1)), tuple(st.factions), st.untiled_plain,
+                          (st.camps[0] is not None, st.camps[1] is not None), tuple(st.units.range),
+                          st.hill_bonus, st.forest_penalty, st.mountain_penalty)
+
+
+@lru_cache(maxsize=4096)
+def _tables_cached(terrain: tuple[int, ...], castles: tuple[int, int], factions: tuple[int, ...], untiled_plain: bool,
+                   placed: tuple[bool, bool], ranges: tuple[int, ...], hill_bonus: int, forest_penalty: int,
+                   mountain_penalty: int) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[int, int]]:
+    """``_terrain_tables`` on the terrain and the game's constants alone."""
+    walk: list[tuple[tuple[int, ...], ...]] = []
+    for side in (0, 1):
+        castle = castles[1 - side]
+        if castle < 0:
+            walk.append(((-1,) * NUM_HEXES,) * 3)
+            continue
+        f = factions[side]
+        dwarf = f == DWARVES
+        void = {h for h in range(NUM_HEXES) if terrain[h] == VOID}
+        open_ = {h for h in range(NUM_HEXES)
+                 if terrain[h] != VOID and terrain[h] != CASTLE and (terrain[h] != MOUNTAIN or dwarf)}
+        classes = [_walk_from(set(NEIGHBOURS[castle]), open_, void)]
+        for k in (1, 3):  # Archer, Artillery
+            fire = set()
+            for h in range(NUM_HEXES):
+                for ray in RAYS[h]:
+                    if castle in ray:
+                        pos = ray.index(castle) + 1
+                        t = terrain[h]
+                        rng = ranges[k]
+                        if t == HILL and f != ORCS:
+                            rng += hill_bonus
+                        elif t == FOREST and f != ELVES:
+                            rng -= forest_penalty
+                        m = sum(1 for x in ray[:pos - 1] if terrain[x] == MOUNTAIN)
+                        if pos <= rng - mountain_penalty * m:
+                            fire.add(h)
+                        break
+            classes.append(_walk_from(fire, open_, void))
+        walk.append(tuple(classes))
+    depth = (_depth_cached(terrain, 0, factions[0] == DWARVES, untiled_plain, placed[0]),
+             _depth_cached(terrain, 1, factions[1] == DWARVES, untiled_plain, placed[1]))
+    return tuple(walk), depth
+
+
+def _walk_from(targets: set[int], open_: set[int], void: set[int]) -> tuple[int, ...]:
+    """Cheapest walking cost from every hex to one of ``targets``: entering an open hex costs 1, an untiled hex
+    ``VOID_STEP`` (Dijkstra by cost buckets; -1 where no route exists)."""
+    passable = open_ | void
+    dist = [-1] * NUM_HEXES
+    buckets: dict[int, list[int]] = {0: sorted(targets & passable)}
+    d = 0
+    while buckets:
+        for y in buckets.pop(d, []):
+            if dist[y] >= 0:
+                continue
+            dist[y] = d
+            nd = d + (VOID_STEP if y in void else 1)
+            for x in NEIGHBOURS[y]:
+                if x in passable and dist[x] < 0:
+                    buckets.setdefault(nd, []).append(x)
+        d += 1
+    return tuple(dist)
 
 
 def board_depth(st: CursedState, side: int, cap: int = DEPTH_CAP) -> int:

@@ -27,7 +27,7 @@ VICTORY_CODES = {None: 0, "castle": 1, "elimination": 2, "draw": 3}
 VICTORY_NAMES = {v: k for k, v in VICTORY_CODES.items()}
 FIRED_NAMES = (*COUNTER_NAMES, "castle_hit_from", "victory_castle", "victory_elimination", "draw_turn_limit", "camp")
 _FIRED_INDEX = {n: i for i, n in enumerate(FIRED_NAMES)}
-AGENT_NAMES = ("random", "greedy", "alphabeta", "mcts", "search")
+AGENT_NAMES = ("random", "greedy", "alphabeta", "mcts", "search", "plan")
 
 
 def core() -> Any:

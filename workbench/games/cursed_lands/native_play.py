@@ -1,5 +1,8 @@
 """The Cursed Lands played whole inside the native core: the same games and events rows as ``play_protocol_game``.
 
+``GAME.native_game`` (the ``GameDef`` hook that ``workbench.simulate.protocol_play`` asks) calls this module, so
+the simulate tool names no game; the row helpers it fills are simulate's own, imported when a game is played.
+
 The Python engine deals the start (``new_initial_state``: rules, setup file, decks from the seed); the
 native core plays the game with the GIL released, with the native twins of the generic agents seeded as
 the Python agents are; the trace it returns (actions, legal counts, sides, turns, AP, deck tops, ``fired``)
@@ -18,7 +21,7 @@ import time
 from typing import Any
 
 GAME_NAME = "cursed-lands"
-PARAMS = ("depth", "nodes", "seconds", "iterations", "c", "rollout", "scale")
+PARAMS = ("depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply")
 
 
 def _native_agents(names: list[str]) -> list[tuple[str, dict[str, Any]]] | None:
@@ -39,8 +42,7 @@ def _native_agents(names: list[str]) -> list[tuple[str, dict[str, Any]]] | None:
 def playable(spec: Any, rules: Any, n_seats: int = 2) -> bool:
     """True when this game of ``spec`` can be played by the native core (see the module docstring)."""
     from workbench.games.cursed_lands.native import available
-
-    from .protocol_play import seat_agents
+    from workbench.simulate.protocol_play import seat_agents
 
     if spec.game != GAME_NAME or not available():
         return False
@@ -103,9 +105,8 @@ def play_native(spec: Any) -> Any:
     from workbench.games import get
     from workbench.games.cursed_lands import actions as act
     from workbench.games.cursed_lands.native import core, fields_of, python_state, rules_dict
-
-    from .core import GameResult
-    from .protocol_play import base_row, close_row, derive, error_row, finish_row, seat_agents
+    from workbench.simulate.core import GameResult
+    from workbench.simulate.protocol_play import base_row, close_row, derive, error_row, finish_row, seat_agents
 
     t0 = time.perf_counter()
     game = get(spec.game)
