@@ -133,6 +133,8 @@ def test_optuna_on_real_games_and_the_command(tmp_path, capsys):
     (["--space", "pile=3,4", "--objective", "fun"], "unknown objective"),
     (["--space", "pile=3,4", "--require", "fun>=1"], "unknown metric"),
     (["--space", "pile=3,4", "--agents", "nobody"], "nobody"),
+    (["--space", "pile=3,4", "--n0", "40"], "cannot pay for the first look"),  # was: 0 games, nothing recommended
+    (["--space", "pile=3..9", "--search", "race"], "7 variants x 32 games"),
 ])
 def test_command_errors_name_the_flag(argv, words, capsys):
     from workbench.tune.cli import main

@@ -11,6 +11,7 @@ the recommendation sentence, the history; with ``out``, the report and its pictu
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Sequence
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .objectives import ObjectiveError, parse_objective, parse_requirement
-from .race import Tuner, run_race
+from .race import EXPLORE_SHARE, Tuner, run_race
 from .report import TuneResult, build_result, pareto_figure, progress_figure
 from .space import SpaceError, check_overlap, parse_space, parse_within
 
@@ -88,6 +89,15 @@ def tune(game: str = "terrafeud", space: Sequence[str] = (), objectives: str | S
         method = "race" if sp.discrete and sp.size <= RACE_LIMIT and budget >= 2 * sp.size * n0 * len(inner) else "optuna"
     if method == "race" and not sp.discrete:
         raise TuneError("a race needs discrete values for every --space; continuous ranges need --search optuna")
+    # A budget that cannot pay for the first look would play nothing and recommend nothing: say so now.
+    per_variant = n0 * len(inner)
+    need = sp.size * per_variant if method == "race" else math.ceil(per_variant / EXPLORE_SHARE)
+    if budget < need:
+        what = (f"{sp.size} variants x {n0} games x {len(inner)} inner cells" if method == "race"
+                else f"one optuna trial of {n0} games x {len(inner)} inner cells within the {EXPLORE_SHARE:.0%} "
+                     "of the budget spent exploring")
+        raise TuneError(f"--budget {budget} cannot pay for the first look of the {method if method == 'race' else 'optuna search'}: it needs at least {need} "
+                        f"games ({what}); raise --budget or lower --n0")
     stride = budget + 1
     manifest = {"tune": {"space": sp.texts(), "within": _as_list(within), "objectives": [o.name for o in objs],
                          "requires": [r.text for r in reqs], "rules": {k: str(v) for k, v in fixed.items()},

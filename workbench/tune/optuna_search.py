@@ -21,7 +21,7 @@ from typing import Any
 
 from workbench.core.rulespec import format_value
 
-from .race import Tuner, VariantRecord, planned_looks, race
+from .race import EXPLORE_SHARE, Tuner, VariantRecord, planned_looks, race
 from .space import Space
 
 
@@ -78,7 +78,7 @@ def make_pruner(tuner: Tuner, records: dict[int, VariantRecord], halving: bool, 
 
 def run_optuna(tuner: Tuner, space: Space, check: Callable[[dict[str, str]], str | None] | None = None,
                n0: int = 32, growth: float = 1.5, seed: int = 0, batch: int = 4, rungs: int = 4,
-               explore: float = 0.6, finalists: int = 4, halving: bool = False) -> str:
+               explore: float = EXPLORE_SHARE, finalists: int = 4, halving: bool = False) -> str:
     """Explore with optuna for ``explore`` of the budget, then race the ``finalists``; the stop reason."""
     import optuna
 

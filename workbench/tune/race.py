@@ -26,6 +26,8 @@ from .objectives import Context, Objective, Requirement, Sample, metric, seat_fa
 from .space import variant_label
 from .stats import Estimate, look_z
 
+EXPLORE_SHARE = 0.6  # optuna explores with this share of the budget, then races its finalists
+
 
 @dataclass(frozen=True)
 class Request:
