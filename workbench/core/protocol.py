@@ -16,7 +16,7 @@ Chance outcomes are ints ``0..max_chance_outcomes()-1``; at a chance node ``appl
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -362,6 +362,14 @@ class GameDef:
 
     def rule_words(self) -> dict[str, str]:
         """Rule-usage counter name -> a designer's words for it."""
+        return {}
+
+    def game_agents(self) -> Mapping[str, Callable[..., Any]]:
+        """This game's own agents beside the generic ones: name -> factory(seed=, game=, rules=, **params).
+
+        ``make_protocol_agent`` (so simulate, the ladder, tune and the board) finds them by name; a
+        generic agent's name is never shadowed. Pole's section-15 ``turtle`` is one. None by default.
+        """
         return {}
 
     def report_sections(self, games: Any, events: Any = None) -> list[Any]:

@@ -237,6 +237,12 @@ class PoleGame(GameDef):
 
         return native_play(spec, self, rules, list(seats))
 
+    def game_agents(self) -> dict[str, Any]:
+        """``turtle``: the contract's section-15 player (``turtle.py``), beside the generic agents."""
+        from .turtle import AGENTS
+
+        return dict(AGENTS)
+
     def report_sections(self, games: Sequence[Mapping[str, Any]], events: Any = None) -> list[Any]:
         """Luck (was that game decided by dice?), decisiveness and the turtle, and the batch maps (``report.py``)."""
         from .report import report_sections
