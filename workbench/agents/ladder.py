@@ -21,6 +21,7 @@ import pandas as pd
 
 from workbench.cliargs import Parser, max_workers, seed, whole
 
+LADDER_MAX_PLIES = 200  # the ladder's cap when neither the user nor the game names one (TerraFeud)
 DEFAULT_LADDER = ("random", "greedy", "mcts:iterations=800", "alphabeta", "search")  # weakest first, as measured
 
 
@@ -100,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="weakest first, space-separated specs, e.g. random greedy alphabeta:depth=2,nodes=4000")
     ap.add_argument("--games", type=whole(1, 1_000_000), default=100, help="games per pair (colours alternated)")
     ap.add_argument("--seed", type=seed(), default=2024)
-    ap.add_argument("--max-plies", type=whole(1, 1_000_000), default=200)
+    ap.add_argument("--max-plies", type=whole(1, 1_000_000), default=None,
+                    help="ply cap (default: the game's own cap, as Pole's max_turns in plies, else 200)")
     ap.add_argument("--workers", type=whole(0, max_workers()), default=None)
     ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"),
                     help="engine of every agent (a spec's own engine= wins); auto = native when built")
@@ -124,10 +126,13 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, RuntimeError) as exc:  # RuntimeError: engine=native without the native build
         print(f"ladder: error: {exc}", flush=True)
         return 2
+    from workbench.simulate.protocol_play import default_max_plies
+
+    max_plies = args.max_plies if args.max_plies is not None else default_max_plies(game, fallback=LADDER_MAX_PLIES)
     rows = []
     for i in range(len(agents) - 1):
         try:
-            rows.append(play_pair(agents[i], agents[i + 1], args.games, args.seed + 10 * i, args.max_plies,
+            rows.append(play_pair(agents[i], agents[i + 1], args.games, args.seed + 10 * i, max_plies,
                                   args.workers, progress=not args.json, engine=args.engine, game=game))
         except ValueError as exc:  # SimulationError: a batch refused before its first game
             print(f"ladder: error: {exc}", flush=True)

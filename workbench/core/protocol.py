@@ -40,6 +40,9 @@ class GameInfo:
     ``red``/``black``, ``a``..``y``); ``labels`` the same for people; ``teams`` lists seat indices per
     team (one team per player when there are no teams). ``chance`` is ``none``, ``explicit``
     (chance nodes in the tree) or ``seeded`` (drawn from the game's seed, such as a shuffled deck).
+    ``default_max_plies`` is the ply cap the tools (simulate, ladder, tune) use when the user gives none:
+    a game with its own length cap sets it so that its rules, not the tool, end a long game (Pole: its
+    ``max_turns`` in plies); None leaves each tool's own default (simulate's 300, the ladder's 200).
     """
 
     name: str
@@ -51,6 +54,7 @@ class GameInfo:
     perfect_information: bool = True
     max_game_length: int = 10_000
     turn_word: str = "turn"
+    default_max_plies: int | None = None
 
     @property
     def num_players(self) -> int:

@@ -104,6 +104,26 @@ def _shorthand(game: Any, key: str, value: Any) -> list[Any]:
     return [value]
 
 
+DEFAULT_MAX_PLIES = 300  # simulate's and tune's cap when neither the user nor the game names one
+
+
+def default_max_plies(game_name: str, cells: Sequence[Any] | None = None, fallback: int = DEFAULT_MAX_PLIES) -> int:
+    """The ply cap when the user gives none: the game's own (``GameInfo.default_max_plies``, the largest
+    over ``cells``, default rules when None), else ``fallback`` (TerraFeud and games without a cap)."""
+    from workbench.games import get
+
+    game = get(game_name)
+    if game.name == "terrafeud":  # its simulate path takes engine configs, and it names no cap of its own
+        return fallback
+    caps = []
+    for cell in cells if cells is not None else [game.spec.defaults()]:
+        rules = cell if isinstance(cell, Rules) else game.spec.make(cell)
+        cap = game.info(rules).default_max_plies
+        if cap:
+            caps.append(int(cap))
+    return max(caps) if caps else fallback
+
+
 def seat_agents(spec: Any, n: int) -> list[str]:
     """One agent spec per seat: ``spec.agents`` (one for all, or one per seat), else White/Black cycled."""
     if spec.agents:

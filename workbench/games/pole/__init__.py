@@ -111,7 +111,8 @@ class PoleGame(GameDef):
         per_turn = max(r["purchases_per_turn"], 1) + 2  # purchases or nobuy, the act, its dice
         return GameInfo(name=self.name, title=self.title, players=SIDES, labels=("Red", "Black"),
                         teams=((0,), (1,)), chance="explicit", perfect_information=True,
-                        max_game_length=r["max_turns"] * per_turn, turn_word="turn")
+                        max_game_length=r["max_turns"] * per_turn, turn_word="turn",
+                        default_max_plies=r["max_turns"] * per_turn)  # the rules' cap ends a game, not the tool's
 
     def new_initial_state(self, rules: Rules | None = None, seed: int = 0, engine: str = "python") -> Any:
         """The start under ``rules`` (classic or ``start``); ``seed`` is kept for the dice stream.
