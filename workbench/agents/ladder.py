@@ -38,10 +38,11 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 def agent_engines(spec: str, engine: str, game: str = "terrafeud") -> str:
     """The engine ``spec`` searches with under ``--engine engine``: "native" or "python"."""
     if game != "terrafeud":
-        from workbench.agents.generic import make_protocol_agent
         from workbench.games import get
+        from workbench.simulate.protocol_play import seat_agent
 
-        return make_protocol_agent(spec, get(game), seed=0).engine
+        g = get(game)
+        return seat_agent(g, spec, g.spec.defaults(), 0).engine
     from workbench.agents import make_agent
 
     return make_agent(spec, seed=0, engine=engine).engine
