@@ -10,13 +10,13 @@ marches units towards the enemy Prince". The readings this module decides (``doc
   near free cells the first in board order.
 - *Buy phase*, in order: a missing barracks, then a missing stable (bought when affordable; while one
   is missing and unaffordable the turtle saves with ``nobuy``); else a catapult or a tower, whichever
-  legal purchase lies nearest the enemy Prince (the lower action first on a tie); else a unit of a
+  legal purchase lies nearest the enemy Prince (on a tie the lower action: the tower); else a unit of a
   kind drawn uniformly from the affordable I, A, H (kinds in piece order); else ``nobuy``.
 - *Act phase*, in order: the attack with the best odds on the enemy Prince (any odds); else the
   attack with the best odds of at least 12/36 (a tie: the dearer target); else the move of a piece
   other than the Prince with the largest drop in its distance to the enemy Prince (then the smallest
-  distance left); else ``pass``. Remaining ties are drawn with the
-  agent's seeded stream (``rng.choice``, as the generic agents break ties).
+  distance left); else ``pass``. Remaining ties are drawn with the agent's seeded stream
+  (``rng.choice``, as the generic agents break ties).
 - Under ``attack_mode=all`` an ``ax*`` counts as a Prince shot when the Prince is in its zone (its
   odds: that the Prince falls), otherwise by the chance that it removes anything.
 
