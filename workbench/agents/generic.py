@@ -449,10 +449,13 @@ def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | Non
     base, spec_params = parse_agent_spec(spec)
     spec_params.update(params)
     spec_params.pop("engine", None)  # the engine is chosen by the caller (native cores join later)
-    if base not in GENERIC_AGENTS:
-        raise ValueError(f"unknown agent {base!r} for {getattr(game, 'name', game)}; known: {', '.join(GENERIC_AGENTS)}")
+    factories = dict(GENERIC_AGENTS)
+    for name, factory in getattr(game, "game_agents", dict)().items():  # a game's own (GameDef.game_agents)
+        factories.setdefault(name, factory)
+    if base not in factories:
+        raise ValueError(f"unknown agent {base!r} for {getattr(game, 'name', game)}; known: {', '.join(factories)}")
     try:
-        agent = GENERIC_AGENTS[base](seed=seed, game=game, rules=rules, **spec_params)
+        agent = factories[base](seed=seed, game=game, rules=rules, **spec_params)
     except TypeError as exc:
         raise ValueError(f"agent {spec!r}: bad parameters {sorted(spec_params)}: {exc}") from None
     agent.name = str(spec).strip()

@@ -22,6 +22,7 @@ import pandas as pd
 from workbench.cliargs import Parser, max_workers, seed, whole
 from workbench.games import DEFAULT
 
+LADDER_MAX_PLIES = 200  # the ladder's cap when neither the user nor the game names one (TerraFeud)
 DEFAULT_LADDER = ("random", "greedy", "mcts:iterations=800", "alphabeta", "search")  # weakest first, as measured
 
 
@@ -38,14 +39,15 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 def agent_engines(spec: str, engine: str, game: str = DEFAULT) -> str:
     """The engine ``spec`` searches with under ``--engine engine``: "native" or "python".
 
-    A game with agents of its own (``GameDef.tuned_agents``) plays them; any other game the generic ones."""
+    A game with agents of its own (``GameDef.tuned_agents``) plays them; any other game the generic ones
+    (a seat pinned ``engine=native`` plays the game's native twin, ``GameDef.native_agent``)."""
     from workbench.games import get
 
     gdef = get(game)
     if gdef.tuned_agents() is None:
-        from workbench.agents.generic import make_protocol_agent
+        from workbench.simulate.protocol_play import seat_agent
 
-        return make_protocol_agent(spec, gdef, seed=0).engine
+        return seat_agent(gdef, spec, gdef.spec.defaults(), 0).engine
     from workbench.agents import make_agent
 
     return make_agent(spec, seed=0, engine=engine, game=gdef.name).engine
@@ -107,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="weakest first, space-separated specs, e.g. random greedy alphabeta:depth=2,nodes=4000")
     ap.add_argument("--games", type=whole(1, 1_000_000), default=100, help="games per pair (colours alternated)")
     ap.add_argument("--seed", type=seed(), default=2024)
-    ap.add_argument("--max-plies", type=whole(1, 1_000_000), default=200)
+    ap.add_argument("--max-plies", type=whole(1, 1_000_000), default=None,
+                    help="ply cap (default: the game's own cap, as Pole's max_turns in plies, else 200)")
     ap.add_argument("--workers", type=whole(0, max_workers()), default=None)
     ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"),
                     help="engine of every agent (a spec's own engine= wins); auto = native when built")
@@ -131,10 +134,13 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, RuntimeError) as exc:  # RuntimeError: engine=native without the native build
         print(f"ladder: error: {exc}", flush=True)
         return 2
+    from workbench.simulate.protocol_play import default_max_plies
+
+    max_plies = args.max_plies if args.max_plies is not None else default_max_plies(game, fallback=LADDER_MAX_PLIES)
     rows = []
     for i in range(len(agents) - 1):
         try:
-            rows.append(play_pair(agents[i], agents[i + 1], args.games, args.seed + 10 * i, args.max_plies,
+            rows.append(play_pair(agents[i], agents[i + 1], args.games, args.seed + 10 * i, max_plies,
                                   args.workers, progress=not args.json, engine=args.engine, game=game))
         except ValueError as exc:  # SimulationError: a batch refused before its first game
             print(f"ladder: error: {exc}", flush=True)

@@ -40,6 +40,9 @@ class GameInfo:
     ``red``/``black``, ``a``..``y``); ``labels`` the same for people; ``teams`` lists seat indices per
     team (one team per player when there are no teams). ``chance`` is ``none``, ``explicit``
     (chance nodes in the tree) or ``seeded`` (drawn from the game's seed, such as a shuffled deck).
+    ``default_max_plies`` is the ply cap the tools (simulate, ladder, tune) use when the user gives none:
+    a game with its own length cap sets it so that its rules, not the tool, end a long game (Pole: its
+    ``max_turns`` in plies); None leaves each tool's own default (simulate's 300, the ladder's 200).
     """
 
     name: str
@@ -51,6 +54,7 @@ class GameInfo:
     perfect_information: bool = True
     max_game_length: int = 10_000
     turn_word: str = "turn"
+    default_max_plies: int | None = None
 
     @property
     def num_players(self) -> int:
@@ -440,6 +444,14 @@ class GameDef:
         tools import no game's agents: they reach them through this hook.
         """
         return None
+
+    def game_agents(self) -> Mapping[str, Callable[..., Any]]:
+        """This game's own protocol agents beside the generic ones (new names; ``tuned_agents`` is for same-named ones): name -> factory(seed=, game=, rules=, **params).
+
+        ``make_protocol_agent`` (so simulate, the ladder, tune and the board) finds them by name; a
+        generic agent's name is never shadowed. Pole's section-15 ``turtle`` is one. None by default.
+        """
+        return {}
 
     def report_sections(self, games: Any, events: Any = None) -> list[Any]:
         """Balance-report sections only this game has (a faction matrix, luck, piece economy); none by default.

@@ -38,7 +38,7 @@ from .core import (
 )
 from .guard import OutputFolder, check_agents, check_arguments, check_total, probe_scheduler
 from .paths import own_path
-from .protocol_play import expand_protocol_grid, protocol_specs
+from .protocol_play import DEFAULT_MAX_PLIES, default_max_plies, expand_protocol_grid, protocol_specs
 
 # a mapping of rule -> values, or a list of cells (a game's own rules objects, dicts or "k=v" text)
 Grid = dict[str, Sequence[Any]] | Sequence[Any] | None
@@ -59,7 +59,7 @@ def simulate(
     black: str,
     games: int,
     seed: int = 0,
-    max_plies: int = 300,
+    max_plies: int | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
     events: bool = False,
@@ -85,11 +85,15 @@ def simulate(
     or ``python``; a game plays natively when both agents have native twins, and its row's ``engine``
     column says which engine played it (same seed, same game either way).
 
+    ``max_plies``: the ply cap (a game reaching it is ``unfinished``); None takes the game's own
+    (``GameInfo.default_max_plies``, so Pole's ``max_turns`` ends its games), else 300 (TerraFeud).
+
     ``game`` names any game of ``workbench.games`` (or ``openspiel:NAME``); ``agents`` gives one
     agent for every seat or one per seat (games of more than two players), else White and Black
     take turns by seat.
     """
-    check_arguments(games, seed, max_plies, workers, scheduler, flush_seconds, chunk_size)
+    check_arguments(games, seed, DEFAULT_MAX_PLIES if max_plies is None else max_plies, workers, scheduler, flush_seconds,
+                    chunk_size)
     game = _game_name(game)
     agent_list = tuple(agents or ())
     path = own_path(game)  # the game's own simulate path (TerraFeud's), or None for the protocol's
@@ -100,6 +104,7 @@ def simulate(
         except (ValueError, RuntimeError) as exc:
             raise SimulationError(str(exc)) from None
         cells = path.expand_grid(grid)
+        max_plies = DEFAULT_MAX_PLIES if max_plies is None else max_plies
         check_total(len(cells), games)
         specs = path.make_specs(cells, white, black, games, seed, max_plies, events, engine)
         path.check_cells(specs)
@@ -111,6 +116,8 @@ def simulate(
         except ValueError as exc:
             raise SimulationError(str(exc)) from None
         cells = expand_protocol_grid(game, grid)
+        if max_plies is None:  # the game's own cap (Pole: max_turns in plies), else 300
+            max_plies = default_max_plies(game, cells)
         check_total(len(cells), games)
         specs = protocol_specs(game, cells, white, black, agent_list, games, seed, max_plies, events, engine)
         check_protocol_specs(specs)

@@ -100,7 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=None, help="processes (default: all cores; 0 = in-process)")
     ap.add_argument("--scheduler", default=None, help="local-cluster or a Dask address tcp://host:port")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--max-plies", type=int, default=300, help="ply cap; a game reaching it is 'unfinished'")
+    ap.add_argument("--max-plies", type=int, default=None,
+                    help="ply cap; a game reaching it is 'unfinished' (default: the game's own cap, as Pole's "
+                         "max_turns in plies, else 300)")
     ap.add_argument("--events", action="store_true", help="also write FILE.events.parquet (one row per action)")
     ap.add_argument("--resume", action="store_true", help="complete an interrupted --out without replaying games")
     ap.add_argument("--overwrite", action="store_true", help="replace an existing --out")

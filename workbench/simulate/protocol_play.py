@@ -104,6 +104,26 @@ def _shorthand(game: Any, key: str, value: Any) -> list[Any]:
     return [value]
 
 
+DEFAULT_MAX_PLIES = 300  # simulate's and tune's cap when neither the user nor the game names one
+
+
+def default_max_plies(game_name: str, cells: Sequence[Any] | None = None, fallback: int = DEFAULT_MAX_PLIES) -> int:
+    """The ply cap when the user gives none: the game's own (``GameInfo.default_max_plies``, the largest
+    over ``cells``, default rules when None), else ``fallback`` (TerraFeud and games without a cap)."""
+    from workbench.games import get
+
+    game = get(game_name)
+    if game.name == "terrafeud":  # its simulate path takes engine configs, and it names no cap of its own
+        return fallback
+    caps = []
+    for cell in cells if cells is not None else [game.spec.defaults()]:
+        rules = cell if isinstance(cell, Rules) else game.spec.make(cell)
+        cap = game.info(rules).default_max_plies
+        if cap:
+            caps.append(int(cap))
+    return max(caps) if caps else fallback
+
+
 def seat_agents(spec: Any, n: int) -> list[str]:
     """One agent spec per seat: ``spec.agents`` (one for all, or one per seat), else White/Black cycled."""
     if spec.agents:
@@ -247,9 +267,24 @@ def base_row(spec: Any, game: Any, rules: Rules) -> dict[str, Any]:
     return row
 
 
+def seat_agent(game: Any, name: str, rules: Any, seed: int) -> Any:
+    """The agent of one seat: a spec pinned ``engine=native`` is the game's native twin when it has one
+    (``GameDef.native_agent``), so one game can pit a native agent against its Python original;
+    any other spec is the protocol agent (``make_protocol_agent``)."""
+    from workbench.agents import parse_agent_spec
+    from workbench.agents.generic import make_protocol_agent
+
+    _, params = parse_agent_spec(name)
+    if str(params.get("engine", "")).strip().lower() == "native":
+        native = getattr(game, "native_agent", None)
+        agent = native(name, rules, seed) if native is not None else None
+        if agent is not None:
+            return agent
+    return make_protocol_agent(name, game, rules, seed=seed)
+
+
 def play_protocol_game(spec: Any) -> Any:
     """Play one game of any protocol game to its end or the cap; a failure is a row, never a raise."""
-    from workbench.agents.generic import make_protocol_agent
     from workbench.games import get
 
     from .core import GameResult
@@ -277,8 +312,7 @@ def play_protocol_game(spec: Any) -> Any:
         else:
             state = game.new_initial_state(rules, spec.seed)
         agents = [] if played is not None else [
-            make_protocol_agent(a, game, rules, seed=derive(f"{spec.game}-agent", spec.seed, i))
-            for i, a in enumerate(seats)]
+            seat_agent(game, a, rules, derive(f"{spec.game}-agent", spec.seed, i)) for i, a in enumerate(seats)]
         chance_rng = random.Random(derive(f"{spec.game}-chance", spec.seed))
         names = {c.id: c.name for c in game.layout(rules).cells} if spec.events else {}
         while played is None and not state.is_terminal() and state.move_number() < spec.max_plies:

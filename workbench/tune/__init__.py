@@ -49,7 +49,7 @@ def report_paths(out: str | os.PathLike) -> dict[str, Path]:
 def tune(game: str = "terrafeud", space: Sequence[str] = (), objectives: str | Sequence[str] = ("balance",),
          requires: str | Sequence[str] = (), within: str | Sequence[str] = (), agents: str | Sequence[str] = ("random",),
          budget: int = 20000, seed: int = 0, out: str | os.PathLike | None = None, resume: bool = False,
-         overwrite: bool = False, scheduler: str | None = None, workers: int | None = None, max_plies: int = 300,
+         overwrite: bool = False, scheduler: str | None = None, workers: int | None = None, max_plies: int | None = None,
          rules: dict[str, Any] | str | None = None, search: str = "auto", alpha: float = 0.05, n0: int = 32,
          growth: float = 1.5, tolerance: float = 0.0, error: str = "holm", halving: bool = False,
          progress: bool = True, engine: str = "auto", runner: Any = None, pictures: bool = True) -> TuneResult:
@@ -64,7 +64,7 @@ def tune(game: str = "terrafeud", space: Sequence[str] = (), objectives: str | S
         raise TuneError(str(exc)) from None
     if search not in SEARCHES:
         raise TuneError(f"search={search!r}: one of {', '.join(SEARCHES)}")
-    for name, value, low in (("budget", budget, 1), ("n0", n0, 2), ("max_plies", max_plies, 1)):
+    for name, value, low in (("budget", budget, 1), ("n0", n0, 2), ("max_plies", 1 if max_plies is None else max_plies, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise TuneError(f"{name}={value!r} must be a whole number of at least {low}")
     if not 0 < alpha < 1:

@@ -36,7 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--rules", default="", metavar="K=V,...", help="fixed rules for every variant")
     ap.add_argument("--budget", type=int, required=True, help="games the search may spend in all")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--max-plies", type=int, default=300, help="ply cap; a game reaching it is unfinished")
+    ap.add_argument("--max-plies", type=int, default=None,
+                    help="ply cap; a game reaching it is unfinished (default: the game's own cap, as Pole's max_turns in plies, else 300)")
     ap.add_argument("--out", default=None, help="the games' Parquet dataset, e.g. runs/tune.parquet")
     ap.add_argument("--resume", action="store_true", help="complete an interrupted --out exactly")
     ap.add_argument("--overwrite", action="store_true", help="replace an existing --out")

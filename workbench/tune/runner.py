@@ -26,7 +26,7 @@ class GameRunner:
     """Plays a tune's games of one game with fixed agents, cap and seed; see the module doc."""
 
     def __init__(self, game: Any, agents: Sequence[str], inner: Sequence[dict[str, Any]], seed: int = 0,
-                 max_plies: int = 300, fixed: dict[str, Any] | None = None, out: str | os.PathLike | None = None,
+                 max_plies: int | None = None, fixed: dict[str, Any] | None = None, out: str | os.PathLike | None = None,
                  resume: bool = False, overwrite: bool = False, scheduler: str | None = None,
                  workers: int | None = None, manifest: dict[str, Any] | None = None, engine: str = "auto",
                  chunk_size: int | None = None) -> None:
@@ -37,7 +37,7 @@ class GameRunner:
         self.agents = tuple(agents)
         self.inner = list(inner) or [{}]
         self.seed = int(seed)
-        self.max_plies = int(max_plies)
+        self.max_plies = None if max_plies is None else int(max_plies)  # None: each variant's own cap (cap_for)
         self.fixed = dict(fixed or {})
         self.workers = cpu_workers() if workers is None else int(workers)
         self.scheduler = scheduler
@@ -99,19 +99,28 @@ class GameRunner:
             return str(exc)
         return None
 
+    def cap_for(self, rules: Any) -> int:
+        """The ply cap of a variant: the tune's ``max_plies``, else the game's own under those rules, else 300."""
+        if self.max_plies is not None:
+            return self.max_plies
+        from workbench.simulate.protocol_play import default_max_plies
+
+        return default_max_plies(self.name, [rules])
+
     def spec(self, request: Request, rec: VariantRecord, cell: int) -> GameSpec:
         rules = self.rules(rec.values, request.inner)
+        cap = self.cap_for(rules)
         white = self.agents[0]
         black = self.agents[1] if len(self.agents) > 1 else self.agents[0]
         if self.name == "terrafeud":
             config = self.game.engine_config(rules)  # TerraFeud's classic path plays its engine's RulesConfig
             return GameSpec(request.game_id, config.label(), config.to_dict(), white, black,
-                            game_seed(self.seed, cell, request.index), self.max_plies, False, self.engine)
+                            game_seed(self.seed, cell, request.index), cap, False, self.engine)
         from workbench.simulate.protocol_play import _cell_value, protocol_game_seed
 
         data = {k: _cell_value(v) for k, v in rules.non_default().items()}
         return GameSpec(request.game_id, rules.label() or "default", data, white, black,
-                        protocol_game_seed(self.name, self.seed, cell, request.index), self.max_plies, False,
+                        protocol_game_seed(self.name, self.seed, cell, request.index), cap, False,
                         self.engine, game=self.name, agents=self.agents)
 
     # ------------------------------------------------------------------ playing

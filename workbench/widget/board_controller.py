@@ -351,9 +351,13 @@ class GameBoardController:
         if not spec.strip():
             self.agents.pop(player, None)
             return f"{self.label(player)} is played on the board"
-        text, notes = capped_agent_spec(spec.strip())
+        text, notes = capped_agent_spec(spec.strip(), self.game_agents())
         self.agents[player] = text
         return f"{self.label(player)}: {text}" + (f" ({'; '.join(notes)})" if notes else "")
+
+    def game_agents(self) -> list[str]:
+        """The names of the game's own agents (``GameDef.game_agents``), which the board accepts too."""
+        return list(getattr(self.game, "game_agents", dict)())
 
     def agent_due(self) -> bool:
         st = self.state
@@ -398,7 +402,7 @@ class GameBoardController:
             return self.evaluation
         if st.current_player() == CHANCE:
             raise WidgetError("chance moves next: roll before evaluating")
-        text, _ = capped_agent_spec(spec)
+        text, _ = capped_agent_spec(spec, self.game_agents())
         action, score, _ = self.think(text)
         statics = ", ".join(f"{self.label(p)} {st.evaluate(p):+.2f}" for p in range(self.info().num_players))
         self.evaluation = (f"{text} for {self.label(st.current_player())}: {st.action_to_string(action)}"

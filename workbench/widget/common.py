@@ -13,6 +13,7 @@ import os
 import re
 import stat
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 # What a browser may ask of an agent: parameter -> (lowest, highest). Larger values are capped, so a
@@ -99,19 +100,20 @@ def _num(value: float) -> str:
     return f"{value:g}"
 
 
-def capped_agent_spec(spec: str) -> tuple[str, list[str]]:
+def capped_agent_spec(spec: str, game_agents: Sequence[str] = ()) -> tuple[str, list[str]]:
     """An agent spec from the page with every parameter checked and capped (AGENT_LIMITS).
 
     Returns the spec to run and notes on what was capped. Unknown agents and parameters, and
     values that are not numbers, are refused; ``alphabeta`` always gets a clock of at most
-    ``AGENT_SECONDS``, so no request from the page holds the kernel for long.
+    ``AGENT_SECONDS``, so no request from the page holds the kernel for long. ``game_agents`` are the
+    board's game's own agents (``GameDef.game_agents``): accepted by name, without parameters.
     """
     parse = _optional("workbench.agents", "parse_agent_spec", "playing against an agent")
     try:
         base, params = parse(spec)
     except ValueError as exc:
         raise WidgetError(_short(str(exc))) from None
-    known = _agent_names()
+    known = _agent_names() + [a for a in game_agents if a not in _agent_names()]
     if base not in known:
         raise WidgetError(_short(f"unknown agent {base!r}; known agents: {', '.join(known)}"))
     limits = AGENT_LIMITS.get(base, {})

@@ -201,8 +201,12 @@ fn params_of(d: Option<&Bound<'_, PyDict>>) -> PyResult<Params> {
 }
 
 fn agent_of(name: &str, params: Option<&Bound<'_, PyDict>>, seed: Vec<u32>) -> PyResult<Box<dyn Agent<State>>> {
-    generic::make::<State>(name, PyRandom::from_key(&seed), &params_of(params)?)
-        .ok_or_else(|| bad(format!("no native agent {name:?}; known: {:?}", generic::NAMES)))
+    let p = params_of(params)?;
+    if name == "turtle" {
+        return Ok(Box::new(crate::pole::turtle::Turtle::new(PyRandom::from_key(&seed))));
+    }
+    generic::make::<State>(name, PyRandom::from_key(&seed), &p)
+        .ok_or_else(|| bad(format!("no native agent {name:?}; known: {:?} and turtle", generic::NAMES)))
 }
 
 /// A Pole state in the native core.

@@ -1,9 +1,11 @@
 //! Pole (Поле) natively: `workbench/games/pole` ported exactly (the Python engine is the
 //! specification). `tables` holds the rules and the per-game tables, `state` the game; the agents
-//! are the generic ones (`crate::generic`) over [`state::State`]'s evaluation.
+//! are the generic ones (`crate::generic`) over [`state::State`]'s evaluation, and Pole's own
+//! `turtle` (the contract's section-15 player, `turtle`).
 
 pub mod state;
 pub mod tables;
+pub mod turtle;
 
 #[cfg(test)]
 mod tests;

@@ -99,6 +99,10 @@ const F_DICE: u8 = 12;
 pub const F_REMOVED: u8 = 13;
 const F_DRAW: u8 = 14;
 const F_TURN_CAP: u8 = 15;
+/// `analysis.PRINCE_WEIGHT`, `FORTRESS_BONUS`, `REPLY_WEIGHT`: the evaluation's weights, in coins.
+pub const PRINCE_WEIGHT: f64 = 20.0;
+pub const FORTRESS_BONUS: f64 = 1.0;
+pub const REPLY_WEIGHT: f64 = 1.0;
 /// No cell (`None` in Python).
 pub const NO_CELL: u8 = 255;
 
@@ -696,7 +700,7 @@ impl State {
         1.0 - miss
     }
 
-    /// `analysis._best_attack`: the mover's best single attack now, in coins: the max of n/36 x the
+    /// `analysis._best_attack`: `side`'s best single attack now, in coins: the max of n/36 x the
     /// target's cost over its non-fresh attackers' zone targets (Princes are the safety term's).
     fn best_attack(&self, side: usize) -> f64 {
         let t = &*self.tables;
@@ -724,7 +728,8 @@ impl State {
         best
     }
 
-    /// `analysis.side_value`: material + coins + tempo + fortress safety (one board pass for both sides).
+    /// `analysis.side_value`: material + coins + tempo + both sides' best attack + fortress safety (one
+    /// board pass for both sides).
     fn side_values(&self) -> [f64; 2] {
         let t = &*self.tables;
         let board = &self.pos.board;
@@ -746,18 +751,24 @@ impl State {
             by_zone[side][super::tables::KIND_ZONE[kind] as usize] |= 1u128 << c;
         }
         let mover = self.pos.to_move as usize;
-        let threat = if self.pos.phase != OVER_PHASE { self.best_attack(mover) } else { 0.0 };
+        let (threat, reply) = if self.pos.phase != OVER_PHASE {
+            (self.best_attack(mover), self.best_attack(1 - mover))
+        } else {
+            (0.0, 0.0)
+        };
         let mut out = [0.0; 2];
         for side in 0..2 {
             let mut value = (material[side] + self.pos.coins[side]) as f64;
             if side == mover {
                 value += threat;
                 value += t.rules.income as f64 / 2.0;
+            } else {
+                value += REPLY_WEIGHT * reply;
             }
-            value -= 20.0 * self.prince_danger(prince[side], &by_zone[1 - side]);
+            value -= PRINCE_WEIGHT * self.prince_danger(prince[side], &by_zone[1 - side]);
             if let Some(cell) = prince[side] {
                 if t.fort_of[cell] != 0 {
-                    value += 1.0;
+                    value += FORTRESS_BONUS;
                 }
             }
             out[side] = value;

@@ -66,3 +66,19 @@ fn random_games_end_and_every_agent_plays_legally() {
         assert_ne!(st.current_player(), CHANCE);
     }
 }
+
+#[test]
+fn the_turtle_buys_its_barracks_nearest_the_enemy_prince_and_keeps_its_prince_home() {
+    use super::turtle::Turtle;
+    let mut s = classic(Rules::default());
+    let mut t = Turtle::new(PyRandom::new(0));
+    assert_eq!(crate::generic::Agent::select_action(&mut t, &mut s), 33); // B@d4: 5 from e9, first in board order
+    let rules = Rules { max_turns: 120, ..Rules::default() };
+    let mut agents: Vec<Box<dyn crate::generic::Agent<State>>> =
+        vec![Box::new(Turtle::new(PyRandom::new(1))), Box::new(Turtle::new(PyRandom::new(2)))];
+    let mut st = classic(rules);
+    let mut chance = PyRandom::new(4);
+    super::play_game(&mut st, &mut agents, &mut chance, 100_000, false);
+    assert!(st.is_terminal());
+    assert!(st.prince_of(0).is_none_or(|c| c == 41) && st.prince_of(1).is_none_or(|c| c == 48));
+}

@@ -177,3 +177,18 @@ def test_simulate_takes_engine_for_pole_and_refuses_native_without_a_core() -> N
     assert resolve_protocol_engine("openspiel:tic_tac_toe", "auto") == "python"
     with pytest.raises(SimulationError, match="engine"):
         simulate(grid, "random", "random", 1, engine="quantum", **kw)
+
+
+def test_a_seat_pinned_to_native_plays_its_twin_against_a_python_seat() -> None:
+    from workbench.simulate.protocol_play import seat_agent
+
+    rules = G.spec.make({"max_turns": 30})
+    assert seat_agent(G, "greedy:engine=native", rules, 1).engine == "native"
+    assert seat_agent(G, "greedy:engine=python", rules, 1).engine == "python"
+    assert seat_agent(get("big-chess"), "greedy:engine=native", None, 1).engine == "python"  # no twin: Python
+    mixed = protocol_specs("pole", [rules], "random", "random", ("greedy:engine=native", "greedy:engine=python"),
+                           1, 4, 100_000, False, "native")[0]
+    pure = replace(mixed, agents=("greedy:engine=python", "greedy:engine=python"))
+    a, b = play_protocol_game(mixed), play_protocol_game(pure)
+    assert a.row["engine"] == "python" and a.row["error"] is None  # the Python loop, one seat's agent in Rust
+    assert (a.row["plies"], a.row["winner"]) == (b.row["plies"], b.row["winner"])  # the twin chose the same

@@ -111,7 +111,8 @@ class PoleGame(GameDef):
         per_turn = max(r["purchases_per_turn"], 1) + 2  # purchases or nobuy, the act, its dice
         return GameInfo(name=self.name, title=self.title, players=SIDES, labels=("Red", "Black"),
                         teams=((0,), (1,)), chance="explicit", perfect_information=True,
-                        max_game_length=r["max_turns"] * per_turn, turn_word="turn")
+                        max_game_length=r["max_turns"] * per_turn, turn_word="turn",
+                        default_max_plies=r["max_turns"] * per_turn)  # the rules' cap ends a game, not the tool's
 
     def new_initial_state(self, rules: Rules | None = None, seed: int = 0, engine: str = "python") -> Any:
         """The start under ``rules`` (classic or ``start``); ``seed`` is kept for the dice stream.
@@ -231,11 +232,28 @@ class PoleGame(GameDef):
 
         return random_playouts(self._rules(rules), games, seed, max_actions)
 
+    def native_agent(self, spec: str, rules: Rules, seed: int) -> Any:
+        """The native twin of agent ``spec`` for one seat of a Python-loop game (a spec pinned
+        ``engine=native``, as the ladder's twin against its Python original), or None without one."""
+        from workbench.agents import parse_agent_spec
+
+        from .native import NATIVE_AGENTS, NativeAgent, available
+
+        if not available() or parse_agent_spec(spec)[0] not in NATIVE_AGENTS:
+            return None
+        return NativeAgent(spec, self, rules, seed)
+
     def native_play(self, spec: Any, rules: Rules, seats: Sequence[str]) -> Any:
         """``protocol_play``'s fast path: (final state, events rows, legal counts), or None for Python."""
         from .native import native_play
 
         return native_play(spec, self, rules, list(seats))
+
+    def game_agents(self) -> dict[str, Any]:
+        """``turtle``: the contract's section-15 player (``turtle.py``), beside the generic agents."""
+        from .turtle import AGENTS
+
+        return dict(AGENTS)
 
     def report_sections(self, games: Sequence[Mapping[str, Any]], events: Any = None) -> list[Any]:
         """Luck (was that game decided by dice?), decisiveness and the turtle, and the batch maps (``report.py``)."""
