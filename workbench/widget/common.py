@@ -12,8 +12,8 @@ import importlib
 import os
 import re
 import stat
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 # What a browser may ask of an agent: parameter -> (lowest, highest). Larger values are capped, so a

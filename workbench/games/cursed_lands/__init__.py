@@ -31,6 +31,8 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
 )
 
 
+NO_LIMIT_CAP = 1_200  # the tools' default ply cap when turn_limit = 0 (no rule ends a stalled game)
+
 class CursedLandsGame(GameDef):
     """The Cursed Lands: a 9x9 hex duel on a board built from the players' tile decks during play."""
 
@@ -59,6 +61,8 @@ class CursedLandsGame(GameDef):
         return GameInfo(
             name=self.name, title=self.title, players=SIDES, labels=("Player 1", "Player 2"), teams=((0,), (1,)),
             chance="seeded", perfect_information=False, max_game_length=length, turn_word="turn",
+            # the rules' turn limit ends a game, not the tool's cap; without one, 300 turns of 4 plies
+            default_max_plies=length if rules["turn_limit"] else NO_LIMIT_CAP,
         )
 
     def new_initial_state(self, rules: Rules | Mapping[str, Any] | str | None = None, seed: int = 0) -> CursedState:
