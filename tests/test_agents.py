@@ -198,3 +198,15 @@ def test_ladder_pair_reports_intervals_and_engines(capsys):
     assert row["upper_wins"] + row["lower_wins"] + row["unfinished"] + row["errors"] == 2
     assert main(["--agents", "random", "alphabeta:depth=99"]) == 2
     assert "depth=99 is out of range" in capsys.readouterr().out
+
+
+def test_ladder_names_the_native_core_for_agents_of_whole_native_games():
+    """A protocol game played whole in the native core searched there: the ladder must not say python."""
+    from workbench.agents.ladder import play_pair
+    from workbench.games import get
+
+    if not get("pole").native_available():
+        pytest.skip("Pole's native core is not built")
+    row = play_pair("random", "greedy", 2, seed=1, max_plies=60, workers=0, progress=False, engine="native",
+                    game="pole")
+    assert row["game_engine"] == "native" and row["upper_engine"] == row["lower_engine"] == "native"

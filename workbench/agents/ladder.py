@@ -94,11 +94,16 @@ def play_pair(lower: str, upper: str, games: int, seed: int, max_plies: int, wor
     score_lo, score_hi = wilson(upper_wins + 0.5 * others, n)
     games_engine = sorted(set(pd.concat([a.get("engine", pd.Series(dtype=str)),
                                          b.get("engine", pd.Series(dtype=str))]).dropna()))
+
+    def seat_engine(spec: str) -> str:
+        """Where the agent searched: in whole native games every seat searched in the native core."""
+        return "native" if games_engine == ["native"] else agent_engines(spec, engine, game)
+
     return {"lower": lower, "upper": upper, "games": n, "upper_wins": upper_wins, "lower_wins": lower_wins,
             "unfinished": others - errors, "errors": errors, "upper_win_rate": upper_wins / n,
             "win_rate_lo": win_lo, "win_rate_hi": win_hi, "upper_score": score, "score_lo": score_lo,
             "score_hi": score_hi, "mean_plies": float(plies), "seconds": time.perf_counter() - t0,
-            "upper_engine": agent_engines(upper, engine, game), "lower_engine": agent_engines(lower, engine, game),
+            "upper_engine": seat_engine(upper), "lower_engine": seat_engine(lower),
             "game_engine": "/".join(games_engine) or "python", "target_met": upper_wins / n >= 0.75}
 
 
