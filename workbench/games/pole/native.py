@@ -298,32 +298,11 @@ def has_native(spec: str) -> bool:
 
 # ---------------------------------------------------------------------- whole games (simulate)
 
-def _action_text(to_move: int, action: int) -> str:
-    """``PoleState.action_to_string`` of a decision, from the side to move alone."""
-    from .board import NAMES
-    from .state import ALL0, ATT0, MOVE0, NOBUY, PASS
-
-    if action < NOBUY:
-        ch = LETTERS[action // 100]
-        return f"{ch if to_move == 0 else ch.lower()}@{NAMES[action % 100]}"
-    if action == NOBUY:
-        return "nobuy"
-    if action == PASS:
-        return "pass"
-    if action < ATT0:
-        a, b = divmod(action - MOVE0, 100)
-        return f"{NAMES[a]}-{NAMES[b]}"
-    if action < ALL0:
-        a, b = divmod(action - ATT0, 100)
-        return f"{NAMES[a]}x{NAMES[b]}"
-    return f"{NAMES[action - ALL0]}x*"
-
-
 def event_rows(plies: list[tuple], game_id: int, players: tuple[str, ...]) -> list[dict[str, Any]]:
     """The events rows of ``protocol_play`` (with ``stats.event_row``'s columns) from the native plies."""
     from .board import NAMES
     from .rules import SIDES
-    from .state import PHASES, dice_text
+    from .state import PHASES, decision_text, dice_text
 
     out = []
     ply = 0
@@ -334,9 +313,9 @@ def event_rows(plies: list[tuple], game_id: int, players: tuple[str, ...]) -> li
         chance = phase == 3
         if chance:
             text = dice_text(action)
-            notation = f"{_action_text(side, pending)} {text}"
+            notation = f"{decision_text(side, pending)} {text}"
         else:
-            text = notation = _action_text(side, action)
+            text = notation = decision_text(side, action)
         extra = {"phase": "dice" if chance else PHASES[phase], "turn_number": turn, "side": SIDES[side],
                  "notation": notation, "dice": text if chance else "", "chance_36": chance36 if chance36 >= 0 else None,
                  "removed": ",".join(NAMES[c] for c in removed) if chance else "",

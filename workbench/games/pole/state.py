@@ -656,21 +656,7 @@ class PoleState(State):
             raise IllegalAction(f"{action!r}: a chance outcome is 0..35")
         if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action < NUM_ACTIONS:
             raise IllegalAction(f"{action!r} is not a Pole action number (0..{NUM_ACTIONS - 1})")
-        if action < NOBUY:
-            kind, cell = divmod(action, 100)
-            ch = LETTERS[kind]
-            return f"{ch if self.to_move == 0 else ch.lower()}@{NAMES[cell]}"
-        if action == NOBUY:
-            return "nobuy"
-        if action == PASS:
-            return "pass"
-        if action < ATT0:
-            a, b = divmod(action - MOVE0, 100)
-            return f"{NAMES[a]}-{NAMES[b]}"
-        if action < ALL0:
-            a, b = divmod(action - ATT0, 100)
-            return f"{NAMES[a]}x{NAMES[b]}"
-        return f"{NAMES[action - ALL0]}x*"
+        return decision_text(self.to_move, action)
 
     def string_to_action(self, text: str) -> int:
         """The legal action ``text`` names here; ``IllegalAction`` with the first failing rule."""
@@ -993,6 +979,26 @@ def apply_text(state: PoleState, text: str) -> None:
     state.apply_action(state.string_to_action(move))
     if dice is not None:
         state.apply_action(dice)
+
+
+def decision_text(to_move: int, action: int) -> str:
+    """A decision's notation (a purchase, move, attack or pass) from the side to move alone, so the
+    native adapter writes what ``PoleState.action_to_string`` writes without a Python state."""
+    if action < NOBUY:
+        kind, cell = divmod(action, 100)
+        ch = LETTERS[kind]
+        return f"{ch if to_move == 0 else ch.lower()}@{NAMES[cell]}"
+    if action == NOBUY:
+        return "nobuy"
+    if action == PASS:
+        return "pass"
+    if action < ATT0:
+        a, b = divmod(action - MOVE0, 100)
+        return f"{NAMES[a]}-{NAMES[b]}"
+    if action < ALL0:
+        a, b = divmod(action - ATT0, 100)
+        return f"{NAMES[a]}x{NAMES[b]}"
+    return f"{NAMES[action - ALL0]}x*"
 
 
 def action_text(state: PoleState, action: int) -> str:
