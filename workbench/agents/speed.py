@@ -6,9 +6,8 @@ name, through the protocol):
 
 - ``--games N``: ``alphabeta:depth=2`` against itself on both engines in one run, the same seeds,
   games per second each and the native/Python ratio (TerraFeud's target is at least 20x);
-- ``--balance N``: a balance question, N games in each cell of ``--grid`` (by default TerraFeud's
-  winter against summer; another game compares the cells its ``--grid`` names, or plays its default
-  rules) with native ``alphabeta:depth=2`` on ``--workers`` processes, its wall time (target: 1,600
+- ``--balance N``: a balance question, N games in each cell of ``--grid`` (by default the game's own
+  ``GameDef.benchmark_grid``, TerraFeud's winter against summer; none: its default rules) with native ``alphabeta:depth=2`` on ``--workers`` processes, its wall time (target: 1,600
   a side under 10 minutes on 2 workers); with fewer games the full-size time is extrapolated and
   says so;
 - ``--memory N``: a batch of N native random games, the peak resident memory of the whole run
@@ -29,8 +28,6 @@ from workbench.cliargs import Parser, max_workers, seed, whole
 from workbench.games import DEFAULT
 
 AB2 = "alphabeta:depth=2"
-# the balance question each game is asked by default (TerraFeud's is the one the speed target was set on)
-BALANCE_GRIDS: dict[str, dict[str, list[str]]] = {DEFAULT: {"season": ["summer", "winter"]}}
 
 
 def _peak_rss_mb() -> dict[str, float]:
@@ -64,9 +61,11 @@ def balance_question(games: int, seed: int, workers: int, max_plies: int, full: 
                      grid: dict[str, list[str]] | None = None) -> dict[str, Any]:
     """``games`` games in each cell of ``grid`` (the game's default question), native ``alphabeta:depth=2``;
     wall time, and the first seat's (or team's) win rate per cell."""
+    from workbench.games import get
     from workbench.simulate import simulate
 
-    grid = BALANCE_GRIDS.get(game) if grid is None else grid
+    if grid is None:  # the game's own default question (GameDef.benchmark_grid)
+        grid = {k: list(v) for k, v in get(game).benchmark_grid.items()}
     t0 = time.perf_counter()
     cpu0 = _cpu_seconds()
     df = simulate(grid or None, AB2, AB2, games, seed=seed, max_plies=max_plies, workers=workers, progress=False,
@@ -120,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=whole(0, 10_000), default=4,
                     help="alphabeta:depth=2 self-play games per engine (0: skip)")
     ap.add_argument("--balance", type=whole(0, 100_000), default=0,
-                    help="games in each --grid cell, native (TerraFeud: winter vs summer; 0: skip)")
+                    help="games in each --grid cell (default: the game's benchmark_grid), native (0: skip)")
     ap.add_argument("--memory", type=whole(0, 1_000_000), default=0,
                     help="native random games for the memory check (0: skip)")
     ap.add_argument("--workers", type=whole(0, max_workers()), default=min(2, max_workers()),
@@ -130,8 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--game", default=DEFAULT, help="the game (python -m workbench games)")
     ap.add_argument("--grid", action="extend", nargs="+", default=[], metavar="NAME=V1,V2",
-                    help="the cells --balance compares (default: the game's own question, TerraFeud's "
-                         "season=summer,winter; none for other games: their default rules)")
+                    help="the cells --balance compares (default: the game's GameDef.benchmark_grid; "
+                         "a game without one plays its default rules)")
     args = ap.parse_args(argv)
     from workbench.games import get
     from workbench.simulate.cli import parse_grid

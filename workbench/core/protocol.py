@@ -359,6 +359,8 @@ class GameDef:
     scenario_folder: str = ""  # under scenarios/, e.g. "cursed-lands"
     heat_layers: tuple[str, ...] = ()
     legend: tuple[tuple[str, str, str], ...] = ()  # (style class, colour, words)
+    # the balance question benchmarks ask by default (rule -> values, as --grid); none: the default rules
+    benchmark_grid: Mapping[str, Sequence[str]] = {}
     # tool name ("scenarios", "viz", "widget", ...) -> the module of this game's own objects for it. A generic
     # tool resolves the names it keeps for older code (``workbench.viz.board_svg``) there, through
     # ``workbench.games.shortcut``, so it never imports the game; empty for games without such names.

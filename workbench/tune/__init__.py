@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from workbench.games import DEFAULT
+
 from .objectives import ObjectiveError, parse_objective, parse_requirement
 from .race import EXPLORE_SHARE, Tuner, run_race
 from .report import TuneResult, build_result, pareto_figure, progress_figure
@@ -46,7 +48,7 @@ def report_paths(out: str | os.PathLike) -> dict[str, Path]:
             "summary": p.with_name(stem + ".tune.json")}
 
 
-def tune(game: str = "terrafeud", space: Sequence[str] = (), objectives: str | Sequence[str] = ("balance",),
+def tune(game: str = DEFAULT, space: Sequence[str] = (), objectives: str | Sequence[str] = ("balance",),
          requires: str | Sequence[str] = (), within: str | Sequence[str] = (), agents: str | Sequence[str] = ("random",),
          budget: int = 20000, seed: int = 0, out: str | os.PathLike | None = None, resume: bool = False,
          overwrite: bool = False, scheduler: str | None = None, workers: int | None = None, max_plies: int | None = None,
@@ -174,7 +176,9 @@ def _agents(gdef: Any, players: Sequence[str], agents: str | Sequence[str]) -> t
         out = parse_seat_agents(items[0], players) if len(items) == 1 else tuple(items)
     except ValueError as exc:
         raise TuneError(str(exc)) from None
-    if gdef.name == "terrafeud":
+    from workbench.simulate.paths import own_path
+
+    if own_path(gdef.name) is not None:  # a game's own simulate path checks its own agents' names
         from workbench.simulate.core import SimulationError
         from workbench.simulate.guard import check_agents
 

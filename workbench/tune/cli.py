@@ -17,12 +17,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from workbench.games import DEFAULT
+
 from . import SEARCHES, TuneError, tune
 
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m workbench tune", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", default="terrafeud", help="the game (python -m workbench games lists them)")
+    ap.add_argument("--game", default=DEFAULT, help="the game (python -m workbench games lists them)")
     ap.add_argument("--space", action="append", default=[], metavar="NAME=VALUES", required=True,
                     help="a rule to search: archer_range=2..4, castling=swap,sacrifice, castling=all, x=0.5..1.5")
     ap.add_argument("--objective", action="append", default=[], metavar="NAME",

@@ -45,12 +45,13 @@ class GameRunner:
         self.cache: dict[int, dict[str, Any]] = {}
         self.played = 0  # games this process played (not read back)
         self.on_games = None  # called with a number of games as they finish (the progress bar)
-        try:
-            if self.name == "terrafeud":
-                from workbench.native import resolve_engine
+        from workbench.simulate.paths import own_path
 
-                self.engine = resolve_engine(engine)
-            else:  # a protocol game's native core (The Cursed Lands, Pole), as simulate resolves it
+        self.own_path = own_path(self.name)  # TerraFeud's White/Black path, or None for the protocol's
+        try:
+            if self.own_path is not None:  # the game's own simulate path resolves its engine, as in simulate
+                self.engine = self.own_path.resolve_engine(engine)
+            else:  # a protocol game's native core, as simulate resolves it
                 from workbench.simulate.protocol_play import resolve_protocol_engine
 
                 self.engine = resolve_protocol_engine(self.name, engine)
@@ -112,8 +113,8 @@ class GameRunner:
         cap = self.cap_for(rules)
         white = self.agents[0]
         black = self.agents[1] if len(self.agents) > 1 else self.agents[0]
-        if self.name == "terrafeud":
-            config = self.game.engine_config(rules)  # TerraFeud's classic path plays its engine's RulesConfig
+        if self.own_path is not None:
+            config = self.game.engine_config(rules)  # a game's own path plays its engine's rules object
             return GameSpec(request.game_id, config.label(), config.to_dict(), white, black,
                             game_seed(self.seed, cell, request.index), cap, False, self.engine)
         from workbench.simulate.protocol_play import _cell_value, protocol_game_seed

@@ -43,6 +43,7 @@ class TerraFeud(GameDef):
     title = "TerraFeud"
     scenario_folder = "."  # scenarios/rulings, scenarios/rulebook and scenarios/fine-print
     heat_layers = ("threat", "control", "mobility", "safe")
+    benchmark_grid = {"season": ("summer", "winter")}  # agentbench's balance question: the speed target's batch
     # TerraFeud's own module per tool: its older names there (workbench.games.shortcut), and its simulate path
     shortcuts = {"engine": "workbench.games.terrafeud.engine", "scenarios": "workbench.games.terrafeud.scenarios",
                  "simulate": "workbench.games.terrafeud.simulate", "viz": "workbench.games.terrafeud.viz",
