@@ -27,15 +27,6 @@ from .stats import BalanceError, SPRTResult, adjust, compare_proportions, sprt
 from .survival import compare_lengths
 from .table import DEFAULT_RULE, UNFINISHED_THRESHOLD, first_side_name, first_side_won, length_unit
 
-# The rulebook default of each toggle (BOARD-AND-RULINGS.md section 7): the baseline of a comparison.
-DEFAULTS: dict[str, Any] = {
-    "season": "summer", "hill": True, "swamp": True, "terrain": "rolled", "castling": "swap",
-    "archer_melee": False, "mate_defence": "feudal", "draw_after": "none", "pike_cavalry_mutual": False,
-    # rule parameters (issue 11); "none" = the classic start
-    "archer_range": 2, "hill_bonus": 1, "aura_radius": 2, "aura_step": 2, "aura_memory": True, "coordinated": 2,
-    "order_size": 2, "order_radius": 2, "castling_uses": 1, "promotion": True, "knight_bridge_stop": True,
-    "bridges": "b4,f6,k4", "fords": "d5,h5", "start_id": "none",
-}
 CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg", "none": "uncorrected"}
 
 
@@ -347,14 +338,18 @@ def table_game(games: pd.DataFrame) -> str | None:
 
 
 def game_default(game: str | None, column: str) -> Any:
-    """The default of ``column`` in ``game``'s rules spec, as the table writes it (``_NO_DEFAULT`` if none)."""
-    if game is None or game == "terrafeud":
-        return _NO_DEFAULT
+    """The default of ``column`` in ``game``'s rules spec, as the table writes it (``_NO_DEFAULT`` if none).
+
+    ``game`` None is a table without a ``game`` column: the registry's default game wrote it. ``start_id``
+    ``none`` is simulate's own column for the game's classic start (``start=PATH`` names another).
+    """
+    if column == "start_id":
+        return "none"
     try:
         from workbench.core.rulespec import format_value
-        from workbench.games import get
+        from workbench.games import DEFAULT, get
 
-        spec = get(game).spec
+        spec = get(game or DEFAULT).spec
     except (ImportError, KeyError, ValueError):
         return _NO_DEFAULT
     if column not in spec:
@@ -366,17 +361,14 @@ def game_default(game: str | None, column: str) -> Any:
 def baseline_value(column: str, values: list[Any], game: str | None = None) -> Any:
     """The value others are compared against: the rulebook default when present, else the first.
 
-    ``game`` (the table's ``game`` column) names whose rulebook: a protocol game's spec gives its
-    defaults; TerraFeud's are ``DEFAULTS``.
+    ``game`` (the table's ``game`` column) names whose rulebook: the game's rules spec gives its defaults.
     """
     if is_agent(column):
         return values[0]
     if DEFAULT_RULE in values:
         return DEFAULT_RULE
     default = game_default(game, column)
-    if default is _NO_DEFAULT:
-        default = DEFAULTS.get(column) if game in (None, "terrafeud") else None
-    return default if default in values else values[0]
+    return default if default is not _NO_DEFAULT and default in values else values[0]
 
 
 def comparisons_table(comparisons: list[Comparison]) -> pd.DataFrame:

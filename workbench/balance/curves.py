@@ -14,7 +14,7 @@ import math
 import pandas as pd
 
 from .cells import NUMERIC_PARAMETERS, _is_missing, check_games, start_bound_columns
-from .compare import DEFAULTS, sort_values
+from .compare import game_default, sort_values, table_game
 from .stats import BalanceError, mean_interval, wilson_interval
 from .survival import length_summary
 from .table import seats_of
@@ -36,6 +36,7 @@ def response_curve(games: pd.DataFrame, column: str) -> pd.DataFrame:
         raise BalanceError(f"the games table has no column {column!r} for a response curve")
     usable = usable[usable[column].map(lambda v: not _is_missing(v))]
     rows = []
+    default = game_default(table_game(usable), column)
     for value in sort_values(set(usable[column])):
         g = usable[usable[column] == value]
         n = len(g)
@@ -56,7 +57,7 @@ def response_curve(games: pd.DataFrame, column: str) -> pd.DataFrame:
                      "white_rate": white / n, "white_low": wl, "white_high": wh,
                      "decisive": decided / n, "decisive_low": dl, "decisive_high": dh,
                      "plies_mean": pm, "plies_low": max(0.0, pl) if not math.isnan(pl) else pl, "plies_high": ph,
-                     "default": value == DEFAULTS.get(column)})
+                     "default": value == default})
     return pd.DataFrame(rows)
 
 
