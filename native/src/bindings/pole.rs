@@ -194,6 +194,10 @@ fn params_of(d: Option<&Bound<'_, PyDict>>) -> PyResult<Params> {
             "c" => p.c = Some(f),
             "rollout" => p.rollout = Some(f.min(1e6) as u32),
             "scale" => p.scale = Some(f.max(1e-9)),
+            "beam" => p.beam = Some((f as u32).clamp(1, 256)),
+            "steps" => p.steps = Some((f as u32).clamp(1, 64)),
+            "reply" => p.reply = Some((f as u32).min(1)),
+            "replan" => p.replan = Some((f as u32).min(1)),
             _ => return Err(bad(format!("unknown agent parameter {k:?}"))),
         }
     }

@@ -29,6 +29,7 @@ pub struct Params {
     pub beam: Option<u32>,
     pub steps: Option<u32>,
     pub reply: Option<u32>,
+    pub replan: Option<u32>,
 }
 
 pub enum Agent {
@@ -66,12 +67,15 @@ impl Agent {
                 seconds: p.seconds.unwrap_or(2.0).min(MAX_SECONDS),
                 scale: p.scale.unwrap_or(5.0),
             }),
-            "plan" => Agent::Generic(Box::new(crate::generic::Plan::new(
-                rng,
-                p.beam.unwrap_or(8) as usize,
-                p.steps.unwrap_or(16) as usize,
-                p.reply.unwrap_or(0) > 0,
-            ))),
+            "plan" => Agent::Generic(Box::new(
+                crate::generic::Plan::new(
+                    rng,
+                    p.beam.unwrap_or(8) as usize,
+                    p.steps.unwrap_or(16) as usize,
+                    p.reply.unwrap_or(0) > 0,
+                )
+                .with_replan(p.replan.unwrap_or(1) > 0),
+            )),
             _ => return None,
         })
     }

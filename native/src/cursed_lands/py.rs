@@ -303,6 +303,7 @@ fn params_of(d: Option<&Bound<'_, PyDict>>) -> PyResult<Params> {
             "beam" => p.beam = Some((f as u32).clamp(1, 256)),
             "steps" => p.steps = Some((f as u32).clamp(1, 64)),
             "reply" => p.reply = Some((f as u32).min(1)),
+            "replan" => p.replan = Some((f as u32).min(1)),
             _ => return Err(bad(format!("unknown agent parameter {key:?}"))),
         }
     }

@@ -2,6 +2,7 @@
 //! activation, movement, tiles, combat, victory, the automatic end (C40), counters and `fired`,
 //! undo by snapshot, the agent's view, and the static evaluation (`insight.evaluate`).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -138,6 +139,9 @@ pub struct State {
     history: Vec<Core>,
     /// The evaluation's terrain tables by board, shared by the game's forks and views.
     cache: Arc<Mutex<TablesCache>>,
+    /// This state's last board and its tables: most evaluations of a search share the board, and this
+    /// slot answers them without the shared cache's lock or a reference count.
+    last: RefCell<Option<([u8; N], Arc<TerrainTables>)>>,
 }
 
 /// The evaluation's terrain tables by board, and the last board asked for (most evaluations of a search
@@ -184,6 +188,7 @@ impl State {
             decks: Arc::new([Vec::new(), Vec::new()]),
             history: Vec::new(),
             cache: Arc::default(),
+            last: RefCell::new(None),
         }
     }
 
@@ -827,6 +832,7 @@ impl State {
             decks: self.decks.clone(),
             history: Vec::new(),
             cache: self.cache.clone(),
+            last: self.last.clone(),
         }
     }
 
@@ -891,14 +897,7 @@ impl State {
         let mut seen = frontier;
         let mut depth = 0;
         while frontier != 0 && depth < cap {
-            let mut nxt: Set = 0;
-            let mut f = frontier;
-            while f != 0 {
-                let cur = f.trailing_zeros() as usize;
-                f &= f - 1;
-                nxt |= g.nb_mask[cur];
-            }
-            nxt &= walk & !seen;
+            let nxt = g.spread(frontier) & walk & !seen;
             seen |= nxt;
             let mut x = nxt;
             while x != 0 {
@@ -984,26 +983,32 @@ impl State {
                 }
             }
             Self::walk_from(g.nb_mask[ec], open, void, void_step, &mut t.walk[side][0]);
-            for (slot, kind) in [(1usize, 1usize), (2, 3)] {
-                let mut fire: Set = 0;
-                for h in 0..N {
-                    let (dir, pos) = g.line[h][ec];
-                    if dir == 255 {
-                        continue;
-                    }
+            // the hexes from which the ranged kinds (1 and 3) reach the castle: walked out along the
+            // castle's six lines, counting the mountains passed, which is `line[h][castle]` and
+            // `mountains_between(h, castle)` read from the other end (the lines are symmetric)
+            let mut fire: [Set; 2] = [0, 0];
+            for ray in &g.rays[ec] {
+                let mut m = 0;
+                for (j, &h) in ray.iter().enumerate() {
                     let tr = self.c.terrain[h];
-                    let mut rng = self.units.range[kind];
+                    let mut bonus = 0;
                     if tr == HILL && f != ORCS {
-                        rng += self.rules.hill_range_bonus;
+                        bonus = self.rules.hill_range_bonus;
                     } else if tr == FOREST && f != ELVES {
-                        rng -= self.rules.forest_range_penalty;
+                        bonus = -self.rules.forest_range_penalty;
                     }
-                    let m = self.mountains_between(h, ec);
-                    if pos as i32 <= rng - self.rules.mountain_range_penalty * m {
-                        fire |= 1 << h;
+                    for (i, kind) in [1usize, 3].into_iter().enumerate() {
+                        if (j + 1) as i32 <= self.units.range[kind] + bonus - self.rules.mountain_range_penalty * m {
+                            fire[i] |= 1 << h;
+                        }
+                    }
+                    if tr == MOUNTAIN {
+                        m += 1;
                     }
                 }
-                Self::walk_from(fire, open, void, void_step, &mut t.walk[side][slot]);
+            }
+            for (i, slot) in [1usize, 2].into_iter().enumerate() {
+                Self::walk_from(fire[i], open, void, void_step, &mut t.walk[side][slot]);
             }
         }
         let t = Arc::new(t);
@@ -1026,7 +1031,15 @@ impl State {
             };
         }
         let g = geo();
-        let tables = self.terrain_tables();
+        {
+            let last = self.last.borrow();
+            if !matches!(&*last, Some((terrain, _)) if *terrain == self.c.terrain) {
+                drop(last);
+                *self.last.borrow_mut() = Some((self.c.terrain, self.terrain_tables()));
+            }
+        }
+        let last = self.last.borrow();
+        let tables: &TerrainTables = &last.as_ref().expect("tables").1;
         let mut score = [0.0f64; 2];
         let mut units: [Set; 2] = [0, 0];
         let mut zones: [Set; 2] = [0, 0];
@@ -1081,21 +1094,28 @@ impl State {
         if !self.c.setup {
             score[self.c.to_move as usize] += W_AP * self.c.ap as f64;
         }
-        // hanging units: the enemy has a unit whose zone holds it and whose damage would destroy it
+        // hanging units: the enemy has a unit whose zone holds it and whose damage would destroy it; the set
+        // is found from the enemies' side (few units sit in any zone), then subtracted in board order, as
+        // `insight.evaluate` sums it
         for side in 0..2 {
-            let mut u = units[side];
-            while u != 0 {
-                let h = u.trailing_zeros() as usize;
-                u &= u - 1;
-                let mut e = units[1 - side];
-                while e != 0 {
-                    let a = e.trailing_zeros() as usize;
-                    e &= e - 1;
-                    if zone_of[a] >> h & 1 == 1 && self.damage(1 - side, self.c.kind[a] as usize, h) >= self.c.hp[h] {
-                        score[side] -= W_HANG * value[h];
-                        break;
+            let mut hanging: Set = 0;
+            let mut e = units[1 - side];
+            while e != 0 {
+                let a = e.trailing_zeros() as usize;
+                e &= e - 1;
+                let mut u = zone_of[a] & units[side] & !hanging;
+                while u != 0 {
+                    let h = u.trailing_zeros() as usize;
+                    u &= u - 1;
+                    if self.damage(1 - side, self.c.kind[a] as usize, h) >= self.c.hp[h] {
+                        hanging |= 1 << h;
                     }
                 }
+            }
+            while hanging != 0 {
+                let h = hanging.trailing_zeros() as usize;
+                hanging &= hanging - 1;
+                score[side] -= W_HANG * value[h];
             }
         }
         round6(score[player] - score[1 - player])

@@ -50,7 +50,7 @@ def test_scenario_positions_play_the_same_on_both_engines() -> None:
 
 
 @pytest.mark.parametrize("agent", ["random", "greedy", "alphabeta:depth=2,nodes=1500", "mcts:iterations=8,rollout=3",
-                                   "plan:beam=2,reply=1"])
+                                   "plan:beam=2,reply=1", "plan:beam=2,reply=1,replan=0"])
 def test_native_games_give_the_python_rows_and_events(agent: str) -> None:
     from workbench.simulate.protocol_play import expand_protocol_grid, play_protocol_game, protocol_specs
 
@@ -97,15 +97,16 @@ def test_plan_picks_what_python_picks() -> None:
 
     rng = random.Random(12)
     mod = core()
-    specs = [("plan:beam=3", {"beam": 3}), ("plan:beam=2,reply=1,steps=2", {"beam": 2, "reply": 1, "steps": 2})]
-    for g in range(4):
+    specs = [("plan:beam=3", {"beam": 3}), ("plan:beam=2,reply=1,steps=2", {"beam": 2, "reply": 1, "steps": 2}),
+             ("plan:beam=3,reply=1,replan=0", {"beam": 3, "reply": 1, "replan": 0})]
+    for g in range(6):
         rules = GAME.rules("factions=orcs/elves") if g == 0 else sample_rules(rng).replace(setup_phase=False)
         st = GAME.new_initial_state(rules, 20 + g)
-        spec, params = specs[g % 2]
+        spec, params = specs[g % 3]
         py_agent = make_protocol_agent(spec, GAME, rules, seed=300 + g)
         nat_agent = mod.Agent("plan", params, 300 + g)
         a, b = st.clone(), NativeCursedState.from_python(st)
-        for _ in range(8):
+        for _ in range(12):  # four turns of three actions: replan=0 follows its plan within each
             if a.is_terminal():
                 break
             x = py_agent.select_action(a)

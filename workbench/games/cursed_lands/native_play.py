@@ -21,7 +21,7 @@ import time
 from typing import Any
 
 GAME_NAME = "cursed-lands"
-PARAMS = ("depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply")
+PARAMS = ("depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply", "replan")
 
 
 def _native_agents(names: list[str]) -> list[tuple[str, dict[str, Any]]] | None:

@@ -27,8 +27,8 @@ try:  # the compiled core is optional (make native); everything runs on Python w
 except ImportError:  # pragma: no cover - exercised where cargo is missing
     _core = None
 
-NATIVE_AGENTS = ("random", "greedy", "alphabeta", "mcts", "search", "turtle")  # turtle: Pole's own (turtle.py)
-_AGENT_PARAMS = {"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale"}
+NATIVE_AGENTS = ("random", "greedy", "alphabeta", "mcts", "search", "plan", "turtle")  # turtle: Pole's own (turtle.py)
+_AGENT_PARAMS = {"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply", "replan"}
 
 
 def available() -> bool:
