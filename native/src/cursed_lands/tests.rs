@@ -1,10 +1,11 @@
 //! Core checks that need no Python: the contract's deck vectors, camp actions, rounding, play.
 
-use super::agents::{Agent, Params};
 use super::geo::{self, camp_at, camp_count, camp_is_valid, decode_camp, SplitMix64};
 use super::play::{play, random_playout};
 use super::rules::Rules;
 use super::state::{round6, State};
+use crate::generic::{self, Params};
+use crate::protocol::Game;
 use crate::pyrandom::PyRandom;
 
 fn letters(d: &[u8]) -> String {
@@ -90,8 +91,10 @@ fn agents_play_whole_games() {
             reply: Some(1),
             ..Params::default()
         };
-        let mut agents =
-            [Agent::new(name, PyRandom::new(1), &p).unwrap(), Agent::new(name, PyRandom::new(2), &p).unwrap()];
+        let mut agents = [
+            generic::make::<State>(name, PyRandom::new(1), &p).unwrap(),
+            generic::make::<State>(name, PyRandom::new(2), &p).unwrap(),
+        ];
         let mut st = State::classic(r.clone(), 3);
         let tr = play(&mut st, &mut agents, 10_000, true);
         assert!(st.is_terminal(), "{name}");
