@@ -5,7 +5,6 @@ use super::play::{play, random_playout};
 use super::rules::Rules;
 use super::state::{round6, State};
 use crate::generic::{self, Params};
-use crate::protocol::Game;
 use crate::pyrandom::PyRandom;
 
 fn letters(d: &[u8]) -> String {
