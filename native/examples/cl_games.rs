@@ -3,12 +3,12 @@
 
 use std::time::Instant;
 
-use _native::cursed_lands::agents::{Agent, Params};
 use _native::cursed_lands::rules::Rules;
 use _native::cursed_lands::state::State;
+use _native::generic::{self, Agent, Params};
 use _native::pyrandom::PyRandom;
 
-fn agent(spec: &str, seed: i128) -> Agent {
+fn agent(spec: &str, seed: i128) -> Box<dyn Agent<State>> {
     let mut parts = spec.split(':');
     let name = parts.next().unwrap_or("greedy");
     let mut p = Params::default();
@@ -26,7 +26,7 @@ fn agent(spec: &str, seed: i128) -> Agent {
             _ => panic!("unknown parameter {k}"),
         }
     }
-    Agent::new(name, PyRandom::new(seed), &p).expect("an agent")
+    generic::make::<State>(name, PyRandom::new(seed), &p).expect("an agent")
 }
 
 fn main() {
@@ -37,6 +37,7 @@ fn main() {
     let limit: i32 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(100);
     let t0 = Instant::now();
     let (mut wa, mut wb, mut draws, mut turns, mut castle, mut plies) = (0, 0, 0, 0i64, 0, 0u64);
+    let mut hash = 0xcbf2_9ce4_8422_2325u64; // FNV-1a over every action played: two builds compared
     let mut by_faction = [[0i32; 2]; 4]; // wins, games per faction of side A
     for f1 in 0..4 {
         for f2 in 0..4 {
@@ -50,9 +51,10 @@ fn main() {
                     let mut agents = if swap { [agent(&b, sb), agent(&a, sa)] } else { [agent(&a, sa), agent(&b, sb)] };
                     while !st.is_terminal() {
                         let p = st.c.to_move as usize;
-                        let act = agents[p].select_action(&st);
+                        let act = agents[p].select_action(&mut st);
                         st.apply(act);
                         plies += 1;
+                        hash = (hash ^ u64::from(act)).wrapping_mul(0x0100_0000_01b3);
                     }
                     let a_seat = usize::from(swap);
                     let fa = if swap { f2 } else { f1 };
@@ -76,7 +78,7 @@ fn main() {
     let n = wa + wb + draws;
     let dt = t0.elapsed().as_secs_f64();
     println!(
-        "{a} vs {b}: {n} games: A {wa} B {wb} draw {draws} (castle wins {castle}); mean turns {:.1}; {plies} plies; {dt:.1} s",
+        "{a} vs {b}: {n} games: A {wa} B {wb} draw {draws} (castle wins {castle}); mean turns {:.1}; {plies} plies (actions {hash:016x}); {dt:.1} s",
         turns as f64 / n as f64
     );
     let names = ["humans", "elves", "orcs", "dwarves"];

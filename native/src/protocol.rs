@@ -2,7 +2,10 @@
 //! loop need from any game's native core. Actions and chance outcomes are the protocol's dense ints,
 //! so a native game and its Python engine speak the same numbers.
 //!
-//! TerraFeud keeps its own tuned `State`; Pole (and later The Cursed Lands) implement [`Game`].
+//! TerraFeud keeps its own tuned `State`; Pole and The Cursed Lands implement [`Game`], so they share
+//! the generic agents (`crate::generic`) and the play loop ([`play`]).
+
+use crate::pyrandom::PyRandom;
 
 /// `current_player()` at a chance node (OpenSpiel's kChancePlayerId).
 pub const CHANCE: i32 = -1;
@@ -21,6 +24,26 @@ pub trait Game: Send {
     }
     /// Legal decisions in the protocol's canonical order (cleared and filled).
     fn legal_actions(&self, out: &mut Vec<u32>);
+    /// The number of legal decisions, listed in `out` unless the game keeps that list lazy (then `out`
+    /// is left empty): The Cursed Lands' setup phase counts its camps (up to millions) without listing
+    /// them, as its Python `CampActions` does. Default: the list and its length.
+    fn legal_listed(&self, out: &mut Vec<u32>) -> usize {
+        self.legal_actions(out);
+        out.len()
+    }
+    /// `rng.choice(legal_actions())`: the draw `randbelow(count)` and the action at that index (`buf`
+    /// is scratch). A game with a lazy list indexes it without listing (a Python `Sequence`'s `choice`).
+    fn random_action(&self, rng: &mut PyRandom, buf: &mut Vec<u32>) -> u32 {
+        self.legal_actions(buf);
+        *rng.choice(buf).expect("random: no action to choose")
+    }
+    /// Whether `action` is legal here: an agent that picked on a view (hidden information) may have
+    /// picked what the real state does not allow. Default: looked up in the list.
+    fn is_legal(&self, action: u32) -> bool {
+        let mut out = Vec::new();
+        self.legal_actions(&mut out);
+        out.contains(&action)
+    }
     /// Chance outcomes with their probabilities, in the Python engine's order.
     fn chance_outcomes(&self, out: &mut Vec<(u32, f64)>);
     fn apply(&mut self, action: u32);
@@ -66,27 +89,51 @@ pub fn sample_outcome(outcomes: &[(u32, f64)], r: f64) -> u32 {
     outcomes[outcomes.len() - 1].0
 }
 
+/// How [`play`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The game is over, or `max_plies` actions were played.
+    Done,
+    /// `interrupt::poll` said stop.
+    Stopped,
+    /// The agent to move picked `action`, not legal in the real state (a pick made on a view under
+    /// hidden information), with `n_legal` actions to choose from: the Python loop's `apply_action`
+    /// raises there, and its game becomes an error row. Nothing is applied.
+    Illegal { action: u32, n_legal: usize },
+}
+
 /// Play `state` to its end or `max_plies` actions: agents by player, chance by `chance()` (a
 /// uniform float, as `sample_outcome(outcomes, rng)` draws), and `observe(state, action, n_legal,
-/// before)` before and after each action (the events rows). Stops early when `interrupt::poll` says so.
+/// before)` before and after each action (the events rows). Stops early when `interrupt::poll` says
+/// so, or at an illegal pick (only a game without perfect information checks: its agents pick on views).
 pub fn play<G: Game>(
     state: &mut G,
     agents: &mut [Box<dyn crate::generic::Agent<G>>],
     mut chance: impl FnMut() -> f64,
     max_plies: usize,
     mut observe: impl FnMut(&G, u32, usize, bool),
-) {
+) -> End {
     let mut legal = Vec::new();
     let mut outs = Vec::new();
-    while !state.is_terminal() && state.move_number() < max_plies && !crate::interrupt::poll() {
+    let check = !state.perfect_information();
+    loop {
+        if state.is_terminal() || state.move_number() >= max_plies {
+            return End::Done;
+        }
+        if crate::interrupt::poll() {
+            return End::Stopped;
+        }
         let player = state.current_player();
         let (action, n) = if player == CHANCE {
             state.chance_outcomes(&mut outs);
             (sample_outcome(&outs, chance()), 0)
         } else {
-            state.legal_actions(&mut legal);
-            let n = legal.len();
-            (agents[player as usize].select_action(state), n)
+            let n = state.legal_listed(&mut legal);
+            let action = agents[player as usize].select_among(state, &legal);
+            if check && !(if legal.is_empty() { state.is_legal(action) } else { legal.contains(&action) }) {
+                return End::Illegal { action, n_legal: n };
+            }
+            (action, n)
         };
         observe(state, action, n, true);
         state.apply(action);

@@ -1,10 +1,10 @@
 //! The Cursed Lands' native core: `workbench/games/cursed_lands/` (the specification) ported exactly.
 //!
 //! `rules` (the parameters as one struct and the unit table), `geo` (board tables, action ints, camp
-//! actions, the SplitMix64 deck shuffle), `state` (the rules of play, the view, the evaluation),
-//! `agents` (the generic agents), `play` (whole games), `py` (bindings, `--features python`).
+//! actions, the SplitMix64 deck shuffle), `state` (the rules of play, the view, the evaluation, and
+//! the protocol's `Game` through which the generic agents of `crate::generic` play it), `play` (whole
+//! games through `protocol::play`), `py` (bindings, `--features python`).
 
-pub mod agents;
 pub mod geo;
 pub mod play;
 pub mod rules;

@@ -1,15 +1,16 @@
-//! Whole games inside the core (`workbench/simulate/protocol_play.py`'s loop): the trace it returns
-//! is what the Python path records per ply, so the bindings can build the same games and events rows.
+//! Whole games inside the core (`workbench/simulate/protocol_play.py`'s loop, `protocol::play`): the
+//! trace it returns is what the Python path records per ply, so the bindings can build the same games
+//! and events rows.
 
-use super::agents::Agent;
-use super::geo;
 use super::state::State;
+use crate::generic::Agent;
+use crate::protocol::{self, End, Game};
 
 /// Per-ply record of a native game.
 #[derive(Default, Clone)]
 pub struct Trace {
     pub actions: Vec<u32>,
-    /// legal actions of the mover before the action
+    /// legal actions of the mover before the action (one more at an illegal pick, as Python counts it)
     pub n_legal: Vec<u64>,
     pub sides: Vec<u8>,
     /// `turn()` after the action
@@ -22,37 +23,43 @@ pub struct Trace {
     pub fired_end: Vec<u32>,
     /// stopped by an interrupt
     pub stopped: bool,
+    /// The action an agent picked on its view that the real state does not allow (hidden deck top):
+    /// the game stops before it, where the Python loop's `apply_action` raises.
+    pub illegal: Option<u32>,
 }
 
 /// Play `state` to its end or `max_plies` actions since it was created (`move_number`).
-pub fn play(state: &mut State, agents: &mut [Agent; 2], max_plies: u64, events: bool) -> Trace {
+pub fn play(state: &mut State, agents: &mut [Box<dyn Agent<State>>; 2], max_plies: u64, events: bool) -> Trace {
     let mut tr = Trace::default();
-    let mut legal = Vec::new();
-    while !state.is_terminal() && state.c.moves < max_plies {
-        if crate::interrupt::poll() {
-            tr.stopped = true;
-            break;
-        }
-        let p = state.c.to_move as usize;
-        let (action, n) = match &mut agents[p] {
-            Agent::Random(rng) if !state.c.setup => {
-                state.legal_actions(&mut legal);
-                (*rng.choice(&legal).expect("random: no action"), legal.len() as u64)
+    let cap = usize::try_from(max_plies).unwrap_or(usize::MAX);
+    let end = protocol::play(
+        state,
+        agents,
+        || 0.0,
+        cap,
+        |st, action, n, before| {
+            if before {
+                tr.actions.push(action);
+                tr.n_legal.push(n as u64);
+                if events {
+                    let p = st.c.to_move as usize;
+                    tr.sides.push(p as u8);
+                    tr.ap_before.push(st.c.ap);
+                    tr.tops.push(st.deck_top(p).unwrap_or(0));
+                }
+            } else if events {
+                tr.turns.push(st.c.turn);
+                tr.fired.extend_from_slice(st.fired());
+                tr.fired_end.push(tr.fired.len() as u32);
             }
-            agent => (agent.select_action(state), state.legal_count() as u64),
-        };
-        tr.actions.push(action);
-        tr.n_legal.push(n);
-        if events {
-            tr.sides.push(p as u8);
-            tr.ap_before.push(state.c.ap);
-            tr.tops.push(state.deck_top(p).unwrap_or(0));
-        }
-        state.apply(action);
-        if events {
-            tr.turns.push(state.c.turn);
-            tr.fired.extend_from_slice(state.fired());
-            tr.fired_end.push(tr.fired.len() as u32);
+        },
+    );
+    match end {
+        End::Done => {}
+        End::Stopped => tr.stopped = true,
+        End::Illegal { action, n_legal } => {
+            tr.illegal = Some(action);
+            tr.n_legal.push(n_legal as u64);
         }
     }
     tr
@@ -63,13 +70,7 @@ pub fn random_playout(state: &mut State, rng: &mut crate::pyrandom::PyRandom, ma
     let mut n = 0;
     let mut legal = Vec::new();
     while !state.is_terminal() && n < max_actions {
-        let a = if state.c.setup {
-            let k = state.rules.starting_units as usize;
-            geo::camp_at(k, rng.choice_index(geo::camp_count(k)).expect("camp"))
-        } else {
-            state.legal_actions(&mut legal);
-            *rng.choice(&legal).expect("random: no action")
-        };
+        let a = Game::random_action(state, rng, &mut legal);
         state.apply(a);
         n += 1;
     }

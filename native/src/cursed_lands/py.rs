@@ -7,12 +7,12 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::agents::{Agent, Params, NAMES};
 use super::geo::{self, N};
 use super::play;
 use super::rules::Rules;
 use super::state::{fired_name, Camp, State, NC, V_DRAW};
 use crate::bindings::release;
+use crate::generic::{self, Agent, Params, NAMES};
 use crate::pyrandom::PyRandom;
 
 /// Longest game the bindings play (`guard.MAX_PLIES`).
@@ -310,10 +310,15 @@ fn params_of(d: Option<&Bound<'_, PyDict>>) -> PyResult<Params> {
     Ok(p)
 }
 
-fn agent_of(spec: &Bound<'_, PyAny>) -> PyResult<Agent> {
+/// A generic agent (`crate::generic`) by name, seeded as `random.Random(seed)`.
+fn agent_named(name: &str, params: Option<&Bound<'_, PyDict>>, seed: i128) -> PyResult<Box<dyn Agent<State>>> {
+    let p = params_of(params)?;
+    generic::make::<State>(name, PyRandom::new(seed), &p).ok_or_else(|| bad(format!("no native agent {name:?}")))
+}
+
+fn agent_of(spec: &Bound<'_, PyAny>) -> PyResult<Box<dyn Agent<State>>> {
     let (name, params, seed): (String, Option<Bound<'_, PyDict>>, i128) = spec.extract()?;
-    let p = params_of(params.as_ref())?;
-    Agent::new(&name, PyRandom::new(seed), &p).ok_or_else(|| bad(format!("no native agent {name:?}")))
+    agent_named(&name, params.as_ref(), seed)
 }
 
 /// True when `name` has a native twin here.
@@ -327,17 +332,17 @@ fn has_agent(name: &str) -> bool {
 #[pyfunction]
 fn select_action(py: Python<'_>, state: &PyState, spec: &Bound<'_, PyAny>) -> PyResult<u32> {
     let mut agent = agent_of(spec)?;
-    let st = state.st.clone();
+    let mut st = state.st.clone();
     if st.is_terminal() {
         return Err(bad("select_action: the game is over".into()));
     }
-    release(py, move || agent.select_action(&st))
+    release(py, move || agent.select_action(&mut st))
 }
 
 /// A seeded native agent that keeps its stream between decisions.
 #[pyclass(name = "Agent", module = "workbench._native.cursed_lands", unsendable)]
 pub struct PyAgent {
-    agent: Option<Agent>,
+    agent: Option<Box<dyn Agent<State>>>,
 }
 
 #[pymethods]
@@ -345,10 +350,7 @@ impl PyAgent {
     #[new]
     #[pyo3(signature = (name, params, seed))]
     fn new(name: String, params: Option<Bound<'_, PyDict>>, seed: i128) -> PyResult<Self> {
-        let p = params_of(params.as_ref())?;
-        let agent =
-            Agent::new(&name, PyRandom::new(seed), &p).ok_or_else(|| bad(format!("no native agent {name:?}")))?;
-        Ok(PyAgent { agent: Some(agent) })
+        Ok(PyAgent { agent: Some(agent_named(&name, params.as_ref(), seed)?) })
     }
 
     fn select_action(&mut self, py: Python<'_>, state: &PyState) -> PyResult<u32> {
@@ -356,9 +358,9 @@ impl PyAgent {
             return Err(bad("select_action: the game is over".into()));
         }
         let mut agent = self.agent.take().ok_or_else(|| bad("agent busy".into()))?;
-        let st = state.st.clone();
+        let mut st = state.st.clone();
         let out = release(py, move || {
-            let a = agent.select_action(&st);
+            let a = agent.select_action(&mut st);
             (a, agent)
         });
         match out {
@@ -372,7 +374,8 @@ impl PyAgent {
 }
 
 /// A whole game without the GIL: `agents` are two `(name, params, seed)`; returns the trace and
-/// the final fields.
+/// the final fields (`illegal`: the action an agent picked on its view that the real state does not
+/// allow, where the game stopped; None otherwise).
 #[pyfunction]
 #[pyo3(signature = (rules, fields, agents, max_plies, events=true))]
 fn play_game<'py>(
@@ -396,6 +399,7 @@ fn play_game<'py>(
     let d = PyDict::new(py);
     d.set_item("actions", tr.actions)?;
     d.set_item("n_legal", tr.n_legal)?;
+    d.set_item("illegal", tr.illegal)?;
     if events {
         d.set_item("sides", tr.sides)?;
         d.set_item("turns", tr.turns)?;

@@ -1170,7 +1170,8 @@ pub fn round6(x: f64) -> f64 {
 }
 
 /// The protocol's [`Game`](crate::protocol::Game): the generic agents of `native/src/generic/` play
-/// The Cursed Lands through it (no chance node; the decks' order is hidden, so agents search a view).
+/// The Cursed Lands through it, and `protocol::play` plays its whole games (no chance node; the decks'
+/// order is hidden, so agents search a view, and a pick on a view may be illegal under a hidden top).
 impl crate::protocol::Game for State {
     fn current_player(&self) -> i32 {
         State::current_player(self)
@@ -1183,6 +1184,27 @@ impl crate::protocol::Game for State {
     }
     fn legal_actions(&self, out: &mut Vec<u32>) {
         State::legal_actions(self, out)
+    }
+    /// The setup phase's camps (`CampActions`, up to millions) are counted, not listed.
+    fn legal_listed(&self, out: &mut Vec<u32>) -> usize {
+        if self.c.setup && !self.is_terminal() {
+            out.clear();
+            return self.legal_count();
+        }
+        State::legal_actions(self, out);
+        out.len()
+    }
+    /// `rng.choice(CampActions)` draws `randbelow(count)` and indexes the lazy list: so does this.
+    fn random_action(&self, rng: &mut crate::pyrandom::PyRandom, buf: &mut Vec<u32>) -> u32 {
+        if self.c.setup && !self.is_terminal() {
+            let n = self.rules.starting_units as usize;
+            return geo::camp_at(n, rng.choice_index(geo::camp_count(n)).expect("random: no camp"));
+        }
+        State::legal_actions(self, buf);
+        *rng.choice(buf).expect("random: no action to choose")
+    }
+    fn is_legal(&self, action: u32) -> bool {
+        State::is_legal(self, action)
     }
     fn chance_outcomes(&self, out: &mut Vec<(u32, f64)>) {
         out.clear();

@@ -1,10 +1,11 @@
 //! Core checks that need no Python: the contract's deck vectors, camp actions, rounding, play.
 
-use super::agents::{Agent, Params};
 use super::geo::{self, camp_at, camp_count, camp_is_valid, decode_camp, SplitMix64};
 use super::play::{play, random_playout};
 use super::rules::Rules;
 use super::state::{round6, State};
+use crate::generic::{self, Params};
+use crate::protocol::Game;
 use crate::pyrandom::PyRandom;
 
 fn letters(d: &[u8]) -> String {
@@ -90,8 +91,10 @@ fn agents_play_whole_games() {
             reply: Some(1),
             ..Params::default()
         };
-        let mut agents =
-            [Agent::new(name, PyRandom::new(1), &p).unwrap(), Agent::new(name, PyRandom::new(2), &p).unwrap()];
+        let mut agents = [
+            generic::make::<State>(name, PyRandom::new(1), &p).unwrap(),
+            generic::make::<State>(name, PyRandom::new(2), &p).unwrap(),
+        ];
         let mut st = State::classic(r.clone(), 3);
         let tr = play(&mut st, &mut agents, 10_000, true);
         assert!(st.is_terminal(), "{name}");
@@ -146,4 +149,62 @@ fn spread_is_the_union_of_the_neighbour_masks() {
         let want = (0..geo::N).filter(|&h| s >> h & 1 == 1).fold(0, |acc, h| acc | g.nb_mask[h]);
         assert_eq!(g.spread(s), want);
     }
+}
+
+#[test]
+fn lazy_camps_are_counted_and_drawn_as_the_list() {
+    let r = Rules { setup_phase: true, starting_units: 1, ..Rules::default() };
+    let st = State::classic(r, 4);
+    assert!(st.c.setup);
+    let mut listed = Vec::new();
+    assert_eq!(Game::legal_listed(&st, &mut listed), camp_count(1));
+    assert!(listed.is_empty(), "the camps are counted, not listed");
+    let mut all = Vec::new();
+    st.legal_actions(&mut all);
+    let (mut lazy, mut eager) = (PyRandom::new(9), PyRandom::new(9));
+    let mut buf = Vec::new();
+    for _ in 0..50 {
+        let a = Game::random_action(&st, &mut lazy, &mut buf);
+        assert_eq!(a, *eager.choice(&all).unwrap());
+        assert!(Game::is_legal(&st, a));
+    }
+}
+
+#[test]
+fn a_pick_on_a_view_that_is_illegal_stops_the_game_before_it() {
+    let p = Params { depth: Some(1), ..Params::default() };
+    let mut illegal = 0;
+    for seed in 0..40u64 {
+        for hidden in [true, false] {
+            let r = Rules { turn_limit: 6, deck_top_visible: !hidden, ..Rules::default() };
+            let start = State::classic(r, seed);
+            let mut st = start.clone();
+            let name = if seed % 2 == 0 { "greedy" } else { "alphabeta" };
+            let mut agents = [
+                generic::make::<State>(name, PyRandom::new(seed as i128), &p).unwrap(),
+                generic::make::<State>(name, PyRandom::new(seed as i128 + 1), &p).unwrap(),
+            ];
+            let tr = play(&mut st, &mut agents, 10_000, false);
+            let mut replay = start.clone();
+            for &a in &tr.actions {
+                assert!(replay.is_legal(a));
+                replay.apply(a);
+            }
+            assert_eq!(replay.c.moves, st.c.moves);
+            match tr.illegal {
+                Some(a) => {
+                    assert!(hidden, "a visible top: every view keeps the real top, so every pick is legal");
+                    assert!(!st.is_terminal() && !st.is_legal(a));
+                    assert_eq!(tr.n_legal.len(), tr.actions.len() + 1);
+                    assert_eq!(tr.n_legal[tr.actions.len()] as usize, st.legal_count());
+                    illegal += 1;
+                }
+                None => {
+                    assert!(st.is_terminal());
+                    assert_eq!(tr.n_legal.len(), tr.actions.len());
+                }
+            }
+        }
+    }
+    assert!(illegal > 0, "no game of 40 under a hidden top picked an illegal tile");
 }

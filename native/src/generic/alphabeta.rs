@@ -1,10 +1,11 @@
 //! `GenericAlphaBeta` / `GenericSearch`: iterative deepening alpha-beta by team, expectiminimax at
 //! chance nodes (every outcome, summed in order), moves ordered by `action_priority` (a stable sort,
-//! best first), the same node budget counted at the same places, ties broken by `rng.choice`.
+//! best first), the same node budget counted at the same places, ties broken by `rng.choice`. Under
+//! hidden information it searches the mover's view (its seed drawn first, as `searchable` draws it).
 
 use std::time::{Duration, Instant};
 
-use super::{leaf, Agent};
+use super::{leaf, searchable, Agent};
 use crate::protocol::{Game, CHANCE};
 use crate::pyrandom::PyRandom;
 
@@ -149,7 +150,9 @@ impl AlphaBeta {
 }
 
 impl<G: Game> Agent<G> for AlphaBeta {
-    fn select_action(&mut self, root: &mut G) -> u32 {
+    fn select_action(&mut self, state: &mut G) -> u32 {
+        let mut view = searchable(&mut self.rng, state);
+        let root = view.as_mut().unwrap_or(state);
         self.me = root.current_player() as usize;
         let mut actions = Vec::new();
         root.legal_actions(&mut actions);

@@ -1,10 +1,11 @@
 //! `GenericMCTS`: UCT with per-player rewards, chance sampled by its probabilities with the agent's
 //! own stream, playouts of `rollout` random actions scored by `tanh(evaluate / scale)`. The same
-//! draws in the same order as the Python twin (children in creation order, first maximum wins).
+//! draws in the same order as the Python twin (children in creation order, first maximum wins); under
+//! hidden information the simulations start from the mover's view, drawn after the one-action check.
 
 use std::time::{Duration, Instant};
 
-use super::Agent;
+use super::{searchable, Agent};
 use crate::protocol::{Game, CHANCE};
 use crate::pyrandom::PyRandom;
 
@@ -61,6 +62,8 @@ impl<G: Game> Agent<G> for Mcts {
         let root_legal = legal.clone();
         let mut tree = vec![Node { action: u32::MAX, player: -1, children: Vec::new(), visits: 0, total: 0.0 }];
         let deadline = Instant::now() + Duration::from_secs_f64(self.seconds);
+        let view = searchable(&mut self.rng, state);
+        let base: &G = view.as_ref().unwrap_or(state);
         let mut outs = Vec::new();
         let mut path: Vec<usize> = Vec::new();
         let mut rewards = vec![0.0; n];
@@ -68,7 +71,7 @@ impl<G: Game> Agent<G> for Mcts {
             if it & 15 == 0 && Instant::now() > deadline {
                 break;
             }
-            let mut sim = state.fork();
+            let mut sim = base.fork();
             let mut node = 0usize;
             path.clear();
             path.push(0);
@@ -127,8 +130,7 @@ impl<G: Game> Agent<G> for Mcts {
                 if sim.is_terminal() {
                     break;
                 }
-                sim.legal_actions(&mut legal);
-                let a = *self.rng.choice(&legal).expect("a running game has an action");
+                let a = sim.random_action(&mut self.rng, &mut legal);
                 sim.apply(a);
             }
             if sim.is_terminal() {

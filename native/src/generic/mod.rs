@@ -24,6 +24,12 @@ pub const MAX_SECONDS: f64 = 5.0;
 pub trait Agent<G: Game>: Send {
     /// The action to play in `state` (not terminal, not chance); `state` is left as it was.
     fn select_action(&mut self, state: &mut G) -> u32;
+    /// The same pick when the caller has listed `legal` already (`Game::legal_listed`: empty for a
+    /// lazy list), so a play loop need not list twice; only `random` uses it.
+    fn select_among(&mut self, state: &mut G, legal: &[u32]) -> u32 {
+        let _ = legal;
+        self.select_action(state)
+    }
     /// The last decision's root value and nodes searched (iterations for mcts), when it has them.
     fn stats(&self) -> (f64, u64) {
         (0.0, 0)
@@ -52,7 +58,7 @@ pub struct Params {
 /// A generic agent by name with its `random.Random(seed)` stream; `None` for an unknown name.
 pub fn make<G: Game + 'static>(name: &str, rng: PyRandom, p: &Params) -> Option<Box<dyn Agent<G>>> {
     Some(match name {
-        "random" => Box::new(Random { rng }),
+        "random" => Box::new(Random { rng, buf: Vec::new() }),
         "greedy" => Box::new(Greedy { rng, buf: Vec::new() }),
         "alphabeta" => Box::new(AlphaBeta::new(
             rng,
@@ -92,16 +98,22 @@ pub fn searchable<G: Game>(rng: &mut PyRandom, state: &G) -> Option<G> {
     Some(state.view(seed))
 }
 
-/// `GenericRandom`: `rng.choice(legal)`.
+/// `GenericRandom`: `rng.choice(legal)` (a lazy list indexed without listing: `Game::random_action`).
 pub struct Random {
     pub rng: PyRandom,
+    buf: Vec<u32>,
 }
 
 impl<G: Game> Agent<G> for Random {
     fn select_action(&mut self, state: &mut G) -> u32 {
-        let mut acts = Vec::new();
-        state.legal_actions(&mut acts);
-        *self.rng.choice(&acts).expect("random: no action to choose")
+        state.random_action(&mut self.rng, &mut self.buf)
+    }
+
+    fn select_among(&mut self, state: &mut G, legal: &[u32]) -> u32 {
+        match self.rng.choice(legal) {
+            Some(&a) => a,
+            None => state.random_action(&mut self.rng, &mut self.buf),
+        }
     }
 }
 
@@ -140,7 +152,8 @@ pub fn expected_leaf<G: Game>(state: &mut G, me: usize) -> f64 {
     total
 }
 
-/// `GenericGreedy`: one action deep, attacks valued by their odds; ties broken by `rng.choice`.
+/// `GenericGreedy`: one action deep on the mover's view (hidden information), attacks valued by their
+/// odds; ties broken by `rng.choice`.
 pub struct Greedy {
     pub rng: PyRandom,
     buf: Vec<u32>,
@@ -148,6 +161,8 @@ pub struct Greedy {
 
 impl<G: Game> Agent<G> for Greedy {
     fn select_action(&mut self, state: &mut G) -> u32 {
+        let mut view = searchable(&mut self.rng, state);
+        let state = view.as_mut().unwrap_or(state);
         let me = state.current_player() as usize;
         state.legal_actions(&mut self.buf);
         let acts = std::mem::take(&mut self.buf);

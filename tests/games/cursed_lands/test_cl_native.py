@@ -149,7 +149,39 @@ def test_simulate_engine_column_and_python_fallback() -> None:
     assert list(nat["plies"]) == list(py["plies"]) and list(nat["victory"]) == list(py["victory"])
     hidden = simulate({"turn_limit": [3], "deck_top_visible": [False]}, "greedy", "greedy", games=1, seed=1,
                       workers=0, progress=False, game="cursed-lands", engine="native")
-    assert list(hidden["engine"]) == ["python"]  # a searching agent on a hidden top stays in Python
+    assert list(hidden["engine"]) == ["native"]  # a hidden top plays natively (an illegal pick: an error row)
+    from workbench.games.cursed_lands.native_play import playable
+    from workbench.simulate.protocol_play import expand_protocol_grid, protocol_specs
+
+    camps = expand_protocol_grid("cursed-lands", {"setup_phase": [True], "starting_units": [1, 2]})
+    one, two = (protocol_specs("cursed-lands", [c], "greedy", "random", (), 1, 1, 50, False, "native")[0] for c in camps)
+    assert playable(one, camps[0]) and not playable(two, camps[1])  # a search over millions of camps stays in Python
+    assert playable(replace(two, white="random"), camps[1])
+
+
+@pytest.mark.parametrize("agent", ["greedy", "alphabeta:depth=1"])
+def test_hidden_deck_top_games_give_the_python_rows_and_events(agent: str) -> None:
+    """Under ``deck_top_visible=false`` an agent picks on a view: game 11 of this grid picks a mountain tile
+    where the real top (a mountain) may not go, so both engines write the same error row and stop their
+    events at the same ply; the other games finish alike."""
+    from workbench.simulate.protocol_play import expand_protocol_grid, play_protocol_game, protocol_specs
+
+    cells = expand_protocol_grid("cursed-lands", {"turn_limit": [6], "deck_top_visible": [False],
+                                                  "factions": ["orcs/dwarves"]})
+    specs = protocol_specs("cursed-lands", cells, agent, agent, (), 20, 5, 400, True, "python")
+    errors = 0
+    for spec in (specs[3], specs[11], specs[16]):
+        py = play_protocol_game(spec)
+        nat = play_protocol_game(replace(spec, engine="native"))
+        assert py.row["engine"] == "python" and nat.row["engine"] == "native"
+        drop = ("seconds", "engine")
+        assert {k: v for k, v in py.row.items() if k not in drop} == {k: v for k, v in nat.row.items() if k not in drop}
+        assert py.events == nat.events and py.events
+        if py.row["outcome"] == "error":
+            errors += 1
+            assert py.row["error"].startswith("IllegalAction at action 13: #c7=m: the top tile is a mountain")
+            assert len(py.events) == py.row["plies"] == 13
+    assert errors == 1
 
 
 def test_the_core_deals_the_classic_start_as_python_does() -> None:

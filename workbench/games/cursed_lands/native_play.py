@@ -9,10 +9,12 @@ the Python agents are; the trace it returns (actions, legal counts, sides, turns
 is turned into rows here with the Python engine's own notation and game columns, so a row says the same
 whichever engine played it, except ``engine`` and ``seconds``.
 
-A game plays here when the core is built and every seat's agent has a native twin. Two cases stay on the
-Python path: a hidden deck top (``deck_top_visible=false``) with a searching agent (its pick is made on a
-view, and the Python path turns an illegal pick into an error row), and a setup phase of 2-3 starting
-units with a searching agent (millions of camp actions to search).
+A game plays here when the core is built and every seat's agent has a native twin. Under a hidden deck top
+(``deck_top_visible=false``) a searching agent picks on a view, and its pick may be illegal in the real state:
+the core stops there and hands the pick back, and this module plays the Python loop's ply on the Python
+state (``apply_action`` raises), so the row is the Python path's error row and the events end where its
+events end. One case stays on the Python path: a setup phase of 2-3 starting units with a searching agent
+(millions of camp actions to search).
 """
 
 from __future__ import annotations
@@ -53,8 +55,6 @@ def playable(spec: Any, rules: Any, n_seats: int = 2) -> bool:
     if agents is None:
         return False
     searching = any(base != "random" for base, _ in agents)
-    if searching and not rules["deck_top_visible"]:
-        return False
     return not (searching and rules["setup_phase"] and rules["starting_units"] >= 2)
 
 
@@ -139,6 +139,13 @@ def play_native(spec: Any) -> Any:
                                "n_legal": n_legal[i], "rules": fired, "action_kind": kind, "ap_before": ap,
                                "ap_left": ap - _cost(rules, kind, a),
                                "tile": "prfhm"[top - 1] if kind == "tile" and top else None})
+        illegal = out["illegal"]
+        if illegal is not None:  # picked on a view, not legal in the real state: the Python loop's ply, which raises
+            if spec.events:
+                state.action_to_string(illegal)
+                game.event_row(state, illegal)
+            state.apply_action(illegal)
+            raise RuntimeError(f"native core: action {illegal} stopped the game but is legal in Python")
         finish_row(row, game, info, state)
     except Exception as exc:  # noqa: BLE001 - a failing game is data, the batch goes on
         error_row(row, state, exc)
