@@ -37,22 +37,6 @@ pub struct Geo {
     pub line: Vec<[(u8, u8); N]>,
     /// neighbours of each hex as a bit set
     pub nb_mask: [Set; N],
-    /// `spread`'s steps: for each direction and row parity, the hexes of that parity with a neighbour that
-    /// way, and the (constant) index offset to it
-    steps: [(Set, i32); 12],
-}
-
-impl Geo {
-    /// The union of the neighbours of every hex of `s` (`nb_mask` ORed over `s`), by twelve shifts.
-    #[inline]
-    pub fn spread(&self, s: Set) -> Set {
-        let mut out = 0;
-        for &(mask, delta) in &self.steps {
-            let x = s & mask;
-            out |= if delta >= 0 { x << delta } else { x >> -delta };
-        }
-        out
-    }
 }
 
 fn to_axial(h: usize) -> (i32, i32) {
@@ -130,18 +114,7 @@ fn build() -> Geo {
             nb_mask[h] |= 1u128 << n;
         }
     }
-    let mut steps = [(0u128, 0i32); 12];
-    for h in 0..N {
-        for d in 0..6 {
-            if let Some(&n) = rays[h][d].first() {
-                let slot = &mut steps[d * 2 + (h / SIZE) % 2];
-                let delta = n as i32 - h as i32;
-                assert!(slot.0 == 0 || slot.1 == delta, "offset rows: one step per direction and parity");
-                *slot = (slot.0 | 1u128 << h, delta);
-            }
-        }
-    }
-    Geo { neighbours, rays, distance, within, name_rank, line, nb_mask, steps }
+    Geo { neighbours, rays, distance, within, name_rank, line, nb_mask }
 }
 
 pub fn geo() -> &'static Geo {

@@ -897,7 +897,14 @@ impl State {
         let mut seen = frontier;
         let mut depth = 0;
         while frontier != 0 && depth < cap {
-            let nxt = g.spread(frontier) & walk & !seen;
+            let mut nxt: Set = 0;
+            let mut f = frontier;
+            while f != 0 {
+                let cur = f.trailing_zeros() as usize;
+                f &= f - 1;
+                nxt |= g.nb_mask[cur];
+            }
+            nxt &= walk & !seen;
             seen |= nxt;
             let mut x = nxt;
             while x != 0 {
@@ -915,8 +922,10 @@ impl State {
 
     /// Walking cost from every hex to the nearest hex of `targets` (-1: no route): entering a walkable
     /// hex costs 1, a void hex `void_step` (a tile is still to be laid there); `open` and `void` are the
-    /// hexes a unit of the side may enter or that are untiled (units ignored: they move).
-    fn walk_from(targets: Set, open: Set, void: Set, void_step: usize, out: &mut [i32; N]) {
+    /// hexes a unit of the side may enter or that are untiled (units ignored: they move). Costs beyond
+    /// `ADVANCE_HORIZON` are left at -1: the evaluation adds `W_ADVANCE * 0.0` for them, which changes
+    /// no sum, so the walk stops there.
+    fn walk_from(targets: Set, open: Set, void: Set, void_step: usize, out: &mut [i8; N]) {
         let g = geo();
         out.fill(-1);
         let passable = open | void;
@@ -925,7 +934,7 @@ impl State {
         ring[0] = targets & passable;
         let mut done: Set = 0;
         let mut d = 0usize;
-        while ring.iter().any(|&r| r & !done != 0) {
+        while d <= ADVANCE_HORIZON as usize && ring.iter().any(|&r| r & !done != 0) {
             let cur = ring[d % 4] & !done;
             ring[d % 4] = 0;
             done |= cur;
@@ -934,7 +943,7 @@ impl State {
             while x != 0 {
                 let y = x.trailing_zeros() as usize;
                 x &= x - 1;
-                out[y] = d as i32;
+                out[y] = d as i8;
                 if void >> y & 1 == 1 {
                     step_v |= g.nb_mask[y];
                 } else {
@@ -1075,7 +1084,7 @@ impl State {
                     let h = u.trailing_zeros() as usize;
                     u &= u - 1;
                     let k = self.c.kind[h] as usize;
-                    let w = tables.walk[side][WALK_CLASS[k]][h];
+                    let w = tables.walk[side][WALK_CLASS[k]][h] as i32;
                     if w >= 0 {
                         s += W_ADVANCE * (horizon - w).max(0) as f64;
                         if w == 0 {
@@ -1128,7 +1137,7 @@ const WALK_CLASS: [usize; 4] = [0, 1, 0, 2];
 /// The evaluation's tables of one board (terrain and camps; the rules and factions are the game's).
 pub struct TerrainTables {
     /// `walk[side][class][hex]`: walking cost to a hex from which that class attacks the enemy castle.
-    pub walk: [[[i32; N]; 3]; 2],
+    pub walk: [[[i8; N]; 3]; 2],
     /// `board_depth` of each side.
     pub depth: [i32; 2],
 }

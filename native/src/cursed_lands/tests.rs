@@ -137,21 +137,6 @@ fn timing_of_the_hot_paths() {
 }
 
 #[test]
-fn spread_is_the_union_of_the_neighbour_masks() {
-    let g = geo::geo();
-    let mut rng = PyRandom::new(9);
-    for h in 0..geo::N {
-        assert_eq!(g.spread(1u128 << h), g.nb_mask[h], "hex {h}");
-    }
-    for _ in 0..200 {
-        let s = (rng.getrandbits(64) as u128) << 64 | rng.getrandbits(64) as u128;
-        let s = s & ((1u128 << geo::N) - 1);
-        let want = (0..geo::N).filter(|&h| s >> h & 1 == 1).fold(0, |acc, h| acc | g.nb_mask[h]);
-        assert_eq!(g.spread(s), want);
-    }
-}
-
-#[test]
 fn lazy_camps_are_counted_and_drawn_as_the_list() {
     let r = Rules { setup_phase: true, starting_units: 1, ..Rules::default() };
     let st = State::classic(r, 4);
