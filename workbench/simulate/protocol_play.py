@@ -172,6 +172,9 @@ def resolve_protocol_engine(game_name: str, engine: str | None) -> str:
     available = getattr(get(game_name), "native_available", None)
     built = bool(available()) if available is not None else False
     if name == "native" and not built:
+        if available is None:  # the game has no native core at all: building cannot help
+            raise ValueError(f"engine=native: {game_name} has no native core (its Python engine plays it); "
+                             "use engine=python or auto")
         raise ValueError(f"engine=native: {game_name} has no native core built (run `make setup` with cargo); "
                          "use engine=python or auto")
     return "native" if built else "python"

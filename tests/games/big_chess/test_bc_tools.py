@@ -97,3 +97,14 @@ def test_report_sections_by_team_and_economy() -> None:
     assert "Treasury and trophy curves over the 2 games with events" in economy.markdown_text
     # the generic summary reads the sides as teams: team ab moves first, fair is one in two
     assert "| team ab |" in md and "Teams ab,cd: a seat wins when its team wins" in md
+
+
+def test_engine_native_says_big_chess_has_no_native_core_and_auto_is_python() -> None:
+    """Big chess has no native core: ``native`` must not send the designer to rebuild one."""
+    import pytest
+
+    from workbench.simulate.protocol_play import resolve_protocol_engine
+
+    with pytest.raises(ValueError, match="big-chess has no native core \\(its Python engine plays it\\)"):
+        resolve_protocol_engine("big-chess", "native")
+    assert resolve_protocol_engine("big-chess", "auto") == "python"
