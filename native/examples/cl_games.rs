@@ -3,10 +3,10 @@
 
 use std::time::Instant;
 
+use _native::core::generic::{self, Agent, Params};
+use _native::core::pyrandom::PyRandom;
 use _native::cursed_lands::rules::Rules;
 use _native::cursed_lands::state::State;
-use _native::generic::{self, Agent, Params};
-use _native::pyrandom::PyRandom;
 
 fn agent(spec: &str, seed: i128) -> Box<dyn Agent<State>> {
     let mut parts = spec.split(':');

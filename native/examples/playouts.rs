@@ -4,15 +4,15 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use _native::agents::make_agent;
-use _native::board::Board;
-use _native::play::play_game;
-use _native::rules::Rules;
-use _native::state::{classic_setup, State};
+use _native::terrafeud::agents::make_agent;
+use _native::terrafeud::board::Board;
+use _native::terrafeud::play::play_game;
+use _native::terrafeud::rules::Rules;
+use _native::terrafeud::state::{classic_setup, State};
 
 fn main() {
     let games: u32 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(200);
-    let h = |n: &str| _native::geometry::parse_hex(n);
+    let h = |n: &str| _native::terrafeud::geometry::parse_hex(n);
     let rules = Arc::new(Rules::default());
     let board = Arc::new(Board::classic(false, [h("h4"), h("b6")], [h("c3"), h("e7")], &rules));
     let setup = classic_setup();

@@ -4,9 +4,9 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use _native::generic::{make, Params};
+use _native::core::generic::{make, Params};
+use _native::core::pyrandom::PyRandom;
 use _native::pole::{play_game, State, Tables};
-use _native::pyrandom::PyRandom;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -359,7 +359,7 @@ class GenericPlan(ProtocolAgent):
     of the best whole turn (ties broken by the seeded stream in beam order) and replans at every decision,
     or with ``replan=0`` plays the rest of that planned turn (each action while it is due at the next move
     number and still legal), which halves the work of a turn of three actions. A game of one action per turn reduces to a one-ply search (``reply=1``: two plies). The native twin
-    (``native/src/generic/plan.rs``) makes the same choices.
+    (``native/src/core/generic/plan.rs``) makes the same choices.
     """
 
     name = "plan"

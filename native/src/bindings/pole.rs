@@ -13,14 +13,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use super::{release, shield, MAX_PLIES};
-use crate::generic::{self, Agent, Params};
+use crate::core::generic::{self, Agent, Params};
+use crate::core::protocol::Game;
+use crate::core::pyrandom::PyRandom;
 use crate::pole::state::{
     Pos, State, ACT_PHASE, BUY_PHASE, COUNTERS, FIRED, NO_CELL, NUM_ACTIONS, OVER_PHASE, V_DRAW, V_NONE, V_PRINCE,
     V_UNFINISHED,
 };
 use crate::pole::tables::{Blocking, Rules, Tables};
-use crate::protocol::Game;
-use crate::pyrandom::PyRandom;
 
 fn bad(msg: String) -> PyErr {
     PyValueError::new_err(format!("native pole: {msg}"))

@@ -2,16 +2,13 @@
 //!
 //! `rules` (the parameters as one struct and the unit table), `geo` (board tables, action ints, camp
 //! actions, the SplitMix64 deck shuffle), `state` (the rules of play, the view, the evaluation, and
-//! the protocol's `Game` through which the generic agents of `crate::generic` play it), `play` (whole
-//! games through `protocol::play`), `py` (bindings, `--features python`).
+//! the protocol's `Game` through which the generic agents of `crate::core::generic` play it), `play` (whole
+//! games through `protocol::play`). Its bindings are `crate::bindings::cursed_lands` (`--features python`).
 
 pub mod geo;
 pub mod play;
 pub mod rules;
 pub mod state;
-
-#[cfg(feature = "python")]
-pub mod py;
 
 #[cfg(test)]
 mod tests;

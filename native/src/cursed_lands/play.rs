@@ -3,8 +3,8 @@
 //! and events rows.
 
 use super::state::State;
-use crate::generic::Agent;
-use crate::protocol::{self, End, Game};
+use crate::core::generic::Agent;
+use crate::core::protocol::{self, End, Game};
 
 /// Per-ply record of a native game.
 #[derive(Default, Clone)]
@@ -66,7 +66,7 @@ pub fn play(state: &mut State, agents: &mut [Box<dyn Agent<State>>; 2], max_plie
 }
 
 /// Random playouts (`protocolbench.protocol_playouts`'s loop, uniform choice): actions played.
-pub fn random_playout(state: &mut State, rng: &mut crate::pyrandom::PyRandom, max_actions: u64) -> u64 {
+pub fn random_playout(state: &mut State, rng: &mut crate::core::pyrandom::PyRandom, max_actions: u64) -> u64 {
     let mut n = 0;
     let mut legal = Vec::new();
     while !state.is_terminal() && n < max_actions {

@@ -1178,10 +1178,10 @@ pub fn round6(x: f64) -> f64 {
     text.parse().unwrap_or(x)
 }
 
-/// The protocol's [`Game`](crate::protocol::Game): the generic agents of `native/src/generic/` play
+/// The protocol's [`Game`](crate::core::protocol::Game): the generic agents of `native/src/core/generic/` play
 /// The Cursed Lands through it, and `protocol::play` plays its whole games (no chance node; the decks'
 /// order is hidden, so agents search a view, and a pick on a view may be illegal under a hidden top).
-impl crate::protocol::Game for State {
+impl crate::core::protocol::Game for State {
     fn current_player(&self) -> i32 {
         State::current_player(self)
     }
@@ -1204,7 +1204,7 @@ impl crate::protocol::Game for State {
         out.len()
     }
     /// `rng.choice(CampActions)` draws `randbelow(count)` and indexes the lazy list: so does this.
-    fn random_action(&self, rng: &mut crate::pyrandom::PyRandom, buf: &mut Vec<u32>) -> u32 {
+    fn random_action(&self, rng: &mut crate::core::pyrandom::PyRandom, buf: &mut Vec<u32>) -> u32 {
         if self.c.setup && !self.is_terminal() {
             let n = self.rules.starting_units as usize;
             return geo::camp_at(n, rng.choice_index(geo::camp_count(n)).expect("random: no camp"));

@@ -4,9 +4,9 @@ use super::geo::{self, camp_at, camp_count, camp_is_valid, decode_camp, SplitMix
 use super::play::{play, random_playout};
 use super::rules::Rules;
 use super::state::{round6, State};
-use crate::generic::{self, Params};
-use crate::protocol::Game;
-use crate::pyrandom::PyRandom;
+use crate::core::generic::{self, Params};
+use crate::core::protocol::Game;
+use crate::core::pyrandom::PyRandom;
 
 fn letters(d: &[u8]) -> String {
     d.iter().map(|&c| b"prfhm"[c as usize - 1] as char).collect()

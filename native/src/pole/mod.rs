@@ -1,6 +1,6 @@
 //! Pole (Поле) natively: `workbench/games/pole` ported exactly (the Python engine is the
 //! specification). `tables` holds the rules and the per-game tables, `state` the game; the agents
-//! are the generic ones (`crate::generic`) over [`state::State`]'s evaluation, and Pole's own
+//! are the generic ones (`crate::core::generic`) over [`state::State`]'s evaluation, and Pole's own
 //! `turtle` (the contract's section-15 player, `turtle`).
 
 pub mod state;
@@ -12,9 +12,9 @@ mod tests;
 
 use std::sync::Arc;
 
-use crate::generic::Agent;
-use crate::protocol::{play, Game, CHANCE};
-use crate::pyrandom::PyRandom;
+use crate::core::generic::Agent;
+use crate::core::protocol::{play, Game, CHANCE};
+use crate::core::pyrandom::PyRandom;
 pub use state::State;
 pub use tables::{Rules, Tables};
 
@@ -103,12 +103,12 @@ pub fn random_playouts(tables: &Arc<Tables>, start: &State, games: u64, seed: i6
         let mut st = State::new(Arc::clone(tables), start.pos);
         let mut n = 0usize;
         while !st.is_terminal() && n < max_actions {
-            if crate::interrupt::poll() {
+            if crate::core::interrupt::poll() {
                 return total;
             }
             if st.current_player() == CHANCE {
                 st.chance_outcomes(&mut outs);
-                let o = crate::protocol::sample_outcome(&outs, rng.random());
+                let o = crate::core::protocol::sample_outcome(&outs, rng.random());
                 st.apply(o);
             } else {
                 st.legal(&mut legal);

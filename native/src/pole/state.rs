@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use super::tables::{Tables, B, MOVE_NONE, MOVE_STEP4, MOVE_STEP8, P, S, T, ZONE_MELEE};
-use crate::protocol::{Game, CHANCE, TERMINAL};
+use crate::core::protocol::{Game, CHANCE, TERMINAL};
 
 pub const NOBUY: u32 = 700;
 pub const PASS: u32 = 701;

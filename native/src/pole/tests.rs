@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use super::state::{State, ATT0, MOVE0, NOBUY, PASS};
 use super::tables::{successes, Rules, Tables};
-use crate::generic::{make, Params};
-use crate::protocol::{Game, CHANCE};
-use crate::pyrandom::PyRandom;
+use crate::core::generic::{make, Params};
+use crate::core::protocol::{Game, CHANCE};
+use crate::core::pyrandom::PyRandom;
 
 fn classic(rules: Rules) -> State {
     State::classic(Arc::new(Tables::new(rules).expect("valid rules")), 4)
@@ -72,9 +72,9 @@ fn the_turtle_buys_its_barracks_nearest_the_enemy_prince_and_keeps_its_prince_ho
     use super::turtle::Turtle;
     let mut s = classic(Rules::default());
     let mut t = Turtle::new(PyRandom::new(0));
-    assert_eq!(crate::generic::Agent::select_action(&mut t, &mut s), 33); // B@d4: 5 from e9, first in board order
+    assert_eq!(crate::core::generic::Agent::select_action(&mut t, &mut s), 33); // B@d4: 5 from e9, first in board order
     let rules = Rules { max_turns: 120, ..Rules::default() };
-    let mut agents: Vec<Box<dyn crate::generic::Agent<State>>> =
+    let mut agents: Vec<Box<dyn crate::core::generic::Agent<State>>> =
         vec![Box::new(Turtle::new(PyRandom::new(1))), Box::new(Turtle::new(PyRandom::new(2)))];
     let mut st = classic(rules);
     let mut chance = PyRandom::new(4);

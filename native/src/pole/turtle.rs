@@ -3,8 +3,8 @@
 
 use super::state::{bits, code, State, ALL0, ATT0, BUY_PHASE, MOVE0, NOBUY, PASS};
 use super::tables::{A, B, C, H, I, P, S, T};
-use crate::generic::Agent;
-use crate::pyrandom::PyRandom;
+use crate::core::generic::Agent;
+use crate::core::pyrandom::PyRandom;
 
 /// Odds of at least 1/3: 12 of the 36 dice outcomes.
 const THIRD_36: i64 = 12;

@@ -90,7 +90,7 @@ def test_random_and_greedy_pick_what_python_picks_under_every_toggle() -> None:
 
 
 def test_plan_picks_what_python_picks() -> None:
-    """The generic ``plan`` (``native/src/generic/plan.rs`` through the ``Game`` trait) against its Python twin,
+    """The generic ``plan`` (``native/src/core/generic/plan.rs`` through the ``Game`` trait) against its Python twin,
     decision by decision, with the evaluation of both engines; the nodes it spent are equal too."""
     from workbench.agents.generic import make_protocol_agent
     from workbench.games.cursed_lands.nativediff import sample_rules

@@ -1,7 +1,7 @@
 """TerraFeud's own agents, tuned to its engine: ``random``, ``greedy``, ``alphabeta``, ``mcts``, ``search``.
 
 They search a ``GameState`` directly (move ordering by MOVE/SHOT/ORDER, the data file's evaluation
-weights, quiescence on captures), and each has a Rust twin in ``native/src/agents/``. This package is
+weights, quiescence on captures), and each has a Rust twin in ``native/src/terrafeud/agents/``. This package is
 TerraFeud's answer to the protocol's ``GameDef.tuned_agents()`` hook (an ``AgentKit``): the tools
 build these agents with ``workbench.agents.make_agent("alphabeta:depth=2", seed)`` and never import
 them; the generic agents of ``workbench.agents.generic`` play TerraFeud through the protocol too.

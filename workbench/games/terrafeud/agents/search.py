@@ -23,7 +23,7 @@ Measured on the ladder (100 games, native, about 150 ms a move): 91 % wins again
 The budget is ``nodes`` (reproducible: the same seed gives the same action) and optionally
 ``seconds`` (machine-dependent). Every search also stops at ``MAX_SECONDS`` whatever it was asked,
 so a request from the browser cannot hold the kernel. The tables live for one decision.
-This module is the readable specification of the native ``search`` (native/src/agents/search.rs).
+This module is the readable specification of the native ``search`` (native/src/terrafeud/agents/search.rs).
 """
 
 from __future__ import annotations

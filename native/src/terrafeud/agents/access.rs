@@ -1,8 +1,6 @@
 //! The few state queries the agents need, in one place, on top of the engine's `State` API.
 
-use std::hash::Hasher;
-
-use crate::state::State;
+use crate::terrafeud::state::State;
 
 #[inline]
 pub fn squares(st: &State) -> &[u8; 91] {
@@ -50,7 +48,7 @@ pub fn markers(st: &State, side: usize) -> impl Iterator<Item = (u8, u8)> + '_ {
     st.markers(side).iter().copied()
 }
 
-/// A 64-bit key of the position for transposition tables: the fields of `GameState.key()`
+/// A 64-bit key of the position for the transposition tables (`crate::core::tt`): the fields of `GameState.key()`
 /// (markers and destroyed kinds in sorted order, as there), mixed multiplicatively (FxHash style:
 /// cheap, and 64 bits make a collision within one decision's table negligible).
 pub fn key(st: &State) -> u64 {
@@ -104,24 +102,3 @@ impl Mix {
         self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
 }
-
-/// A hasher for keys that are already hashes (the transposition tables' `u64`).
-#[derive(Default, Clone, Copy)]
-pub struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | b as u64;
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-/// Transposition-table map keyed by [`key`].
-pub type KeyMap<V> = std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;

@@ -12,8 +12,8 @@
 //! The same actions in the same order and the same floats as the Python twin, so the same choice.
 
 use super::{expected_leaf, searchable, Agent};
-use crate::protocol::Game;
-use crate::pyrandom::PyRandom;
+use crate::core::protocol::Game;
+use crate::core::pyrandom::PyRandom;
 
 pub struct Plan {
     pub rng: PyRandom,

@@ -1,8 +1,8 @@
 //! `greedy`: best material after one action and its triggers, ties by the seeded generator;
 //! the same pick as the Python twin (same order, same sums, same `choice`).
 
-use crate::pyrandom::PyRandom;
-use crate::state::{Action, State};
+use crate::core::pyrandom::PyRandom;
+use crate::terrafeud::state::{Action, State};
 
 use super::eval::{material, terminal_score, EvalParams};
 use super::{access, Agent};

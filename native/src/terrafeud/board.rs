@@ -2,8 +2,8 @@
 //! crossings, castles, hills and swamps come from Python (which draws rolled terrain); the
 //! per-hex tables are derived here exactly as the Python `Board` derives them.
 
-use crate::geometry::{geo, MAX_DISTANCE, N_HEXES};
-use crate::rules::Rules;
+use crate::terrafeud::geometry::{geo, MAX_DISTANCE, N_HEXES};
+use crate::terrafeud::rules::Rules;
 
 /// The terrain facts a game is built from (all hexes already resolved by Python).
 #[derive(Clone, Debug, PartialEq)]
@@ -198,7 +198,7 @@ impl Board {
 
     /// The classic terrain of `board.py` with the data file's river, crossings and castles.
     pub fn classic(winter: bool, hills: [Option<usize>; 2], swamps: [Option<usize>; 2], rules: &Rules) -> Board {
-        let h = |n: &str| crate::geometry::parse_hex(n).expect("classic hex");
+        let h = |n: &str| crate::terrafeud::geometry::parse_hex(n).expect("classic hex");
         Board::new(
             TerrainSpec {
                 winter,

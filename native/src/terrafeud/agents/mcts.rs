@@ -4,8 +4,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::pyrandom::PyRandom;
-use crate::state::{Action, State};
+use crate::core::pyrandom::PyRandom;
+use crate::terrafeud::state::{Action, State};
 
 use super::eval::{evaluate, material, EvalParams};
 use super::{access, sort_captures_first, targets, Agent, MAX_SECONDS};
@@ -198,7 +198,7 @@ impl Agent for MctsAgent {
         for i in 0..self.iterations {
             self.iterate(st, &mut tree);
             done += 1;
-            if (i & 15 == 15 && Instant::now() > deadline) || crate::interrupt::poll() {
+            if (i & 15 == 15 && Instant::now() > deadline) || crate::core::interrupt::poll() {
                 break;
             }
         }

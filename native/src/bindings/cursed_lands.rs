@@ -7,16 +7,13 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::geo::{self, N};
-use super::play;
-use super::rules::Rules;
-use super::state::{fired_name, Camp, State, NC, V_DRAW};
-use crate::bindings::release;
-use crate::generic::{self, Agent, Params, NAMES};
-use crate::pyrandom::PyRandom;
-
-/// Longest game the bindings play (`guard.MAX_PLIES`).
-const MAX_PLIES: u64 = 1_000_000;
+use super::{release, MAX_PLIES};
+use crate::core::generic::{self, Agent, Params, NAMES};
+use crate::core::pyrandom::PyRandom;
+use crate::cursed_lands::geo::{self, N};
+use crate::cursed_lands::play;
+use crate::cursed_lands::rules::Rules;
+use crate::cursed_lands::state::{fired_name, Camp, State, NC, V_DRAW};
 
 fn bad(msg: String) -> PyErr {
     PyValueError::new_err(format!("native cursed-lands: {msg}"))
@@ -111,7 +108,7 @@ fn state_of(rules: Rules, d: &Bound<'_, PyDict>) -> PyResult<State> {
     st.c.counts.copy_from_slice(&counts);
     st.c.moves = get(d, "moves")?;
     let fired: Vec<(u8, u8, i8)> = get(d, "fired")?;
-    if fired.len() > super::state::MAX_FIRED || fired.iter().any(|f| f.0 as usize >= NC + 5 || f.1 > 1) {
+    if fired.len() > crate::cursed_lands::state::MAX_FIRED || fired.iter().any(|f| f.0 as usize >= NC + 5 || f.1 > 1) {
         return Err(bad("field \"fired\" out of range".into()));
     }
     for (i, f) in fired.iter().enumerate() {
@@ -310,7 +307,7 @@ fn params_of(d: Option<&Bound<'_, PyDict>>) -> PyResult<Params> {
     Ok(p)
 }
 
-/// A generic agent (`crate::generic`) by name, seeded as `random.Random(seed)`.
+/// A generic agent (`crate::core::generic`) by name, seeded as `random.Random(seed)`.
 fn agent_named(name: &str, params: Option<&Bound<'_, PyDict>>, seed: i128) -> PyResult<Box<dyn Agent<State>>> {
     let p = params_of(params)?;
     generic::make::<State>(name, PyRandom::new(seed), &p).ok_or_else(|| bad(format!("no native agent {name:?}")))
@@ -391,7 +388,7 @@ fn play_game<'py>(
         return Err(bad("play_game takes two agents".into()));
     }
     let mut ag = [agent_of(&agents.get_item(0)?)?, agent_of(&agents.get_item(1)?)?];
-    let cap = max_plies.min(MAX_PLIES);
+    let cap = max_plies.min(u64::from(MAX_PLIES));
     let (tr, st) = release(py, move || {
         let tr = play::play(&mut st, &mut ag, cap, events);
         (tr, st)
@@ -473,7 +470,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sub.add_function(wrap_pyfunction!(random_playouts, &sub)?)?;
     sub.add_function(wrap_pyfunction!(camp_at, &sub)?)?;
     sub.add_function(wrap_pyfunction!(classic_fields, &sub)?)?;
-    sub.add("COUNTER_NAMES", super::state::COUNTER_NAMES.to_vec())?;
+    sub.add("COUNTER_NAMES", crate::cursed_lands::state::COUNTER_NAMES.to_vec())?;
     sub.add("AGENTS", NAMES.to_vec())?;
     m.add_submodule(&sub)?;
     py.import("sys")?.getattr("modules")?.set_item("workbench._native.cursed_lands", &sub)?;

@@ -2,9 +2,9 @@
 //! The trace (actions, legal-action counts, boards) is what `workbench/simulate/core.py` turns
 //! into the same games row and events rows as the Python path.
 
-use crate::agents::Agent;
-use crate::geometry::N_HEXES;
-use crate::state::{Action, Fired, State};
+use crate::terrafeud::agents::Agent;
+use crate::terrafeud::geometry::N_HEXES;
+use crate::terrafeud::state::{Action, Fired, State};
 
 /// What one game produced, ply by ply.
 #[derive(Clone, Debug, Default)]
@@ -22,7 +22,7 @@ pub struct Trace {
 /// Play `state` to its end or `max_plies` with one agent per side (or until `interrupt::poll` stops it).
 pub fn play_game(state: &mut State, agents: &mut [Box<dyn Agent>; 2], max_plies: u32, boards: bool) -> Trace {
     let mut tr = Trace::default();
-    while !state.is_terminal() && state.ply() < max_plies && !crate::interrupt::poll() {
+    while !state.is_terminal() && state.ply() < max_plies && !crate::core::interrupt::poll() {
         let side = state.current_player();
         let n = state.n_legal();
         let action = agents[side].select_action(state);

@@ -2,8 +2,8 @@
 //! (`self.rng.choice(state.legal_actions())`).
 
 use super::Agent;
-use crate::pyrandom::PyRandom;
-use crate::state::{Action, State};
+use crate::core::pyrandom::PyRandom;
+use crate::terrafeud::state::{Action, State};
 
 pub struct RandomAgent {
     pub rng: PyRandom,

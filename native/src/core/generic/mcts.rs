@@ -6,8 +6,8 @@
 use std::time::{Duration, Instant};
 
 use super::{searchable, Agent};
-use crate::protocol::{Game, CHANCE};
-use crate::pyrandom::PyRandom;
+use crate::core::protocol::{Game, CHANCE};
+use crate::core::pyrandom::PyRandom;
 
 pub struct Mcts {
     pub rng: PyRandom,

@@ -5,12 +5,12 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use crate::geometry::geo;
-use crate::pyrandom::PyRandom;
-use crate::state::{Action, State, FEUDAL};
+use crate::core::pyrandom::PyRandom;
+use crate::core::tt::Table;
+use crate::terrafeud::geometry::geo;
+use crate::terrafeud::state::{Action, State, FEUDAL};
 
 use super::eval::{evaluate, material, terminal_score, EvalParams};
-use super::tt::Table;
 use super::{access, capture_priority, enemy_weight_hit, sort_by_priority, sort_captures_first, Agent, MAX_SECONDS};
 
 pub const MAX_DEPTH: u32 = 20;
@@ -79,7 +79,7 @@ pub struct SearchAgent {
     qdepth: u32,
     count: u64,
     deadline: Instant,
-    tt: Table,
+    tt: Table<Action>,
     killers: Vec<[Option<Action>; 2]>,
     history: HashMap<Action, u64>,
     /// Deepest iteration used by the last decision.
@@ -135,7 +135,7 @@ impl SearchAgent {
         self.count += 1;
         if self.count > self.nodes
             || (self.count & 63 == 0 && Instant::now() > self.deadline)
-            || crate::interrupt::poll()
+            || crate::core::interrupt::poll()
         {
             return Err(OutOfBudget);
         }

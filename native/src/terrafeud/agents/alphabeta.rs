@@ -3,11 +3,11 @@
 
 use std::time::Instant;
 
-use crate::pyrandom::PyRandom;
-use crate::state::{Action, State};
+use crate::core::pyrandom::PyRandom;
+use crate::core::tt::Table;
+use crate::terrafeud::state::{Action, State};
 
 use super::eval::{evaluate, terminal_score, EvalParams};
-use super::tt::Table;
 use super::{access, capture_priority, sort_by_priority, sort_captures_first, Agent, MAX_SECONDS};
 
 pub const MAX_DEPTH: u32 = 20;
@@ -23,7 +23,7 @@ pub struct AlphaBetaAgent {
     seconds: Option<f64>,
     count: u64,
     deadline: Instant,
-    tt: Table,
+    tt: Table<Action>,
 }
 
 impl AlphaBetaAgent {
@@ -63,7 +63,7 @@ impl AlphaBetaAgent {
         if enforce
             && (self.count > self.nodes
                 || (self.count & 63 == 0 && Instant::now() > self.deadline)
-                || crate::interrupt::poll())
+                || crate::core::interrupt::poll())
         {
             return Err(OutOfBudget);
         }

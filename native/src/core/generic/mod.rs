@@ -8,8 +8,8 @@ pub mod alphabeta;
 pub mod mcts;
 pub mod plan;
 
-use crate::protocol::{Game, CHANCE};
-use crate::pyrandom::PyRandom;
+use crate::core::protocol::{Game, CHANCE};
+use crate::core::pyrandom::PyRandom;
 
 pub use alphabeta::AlphaBeta;
 pub use mcts::Mcts;

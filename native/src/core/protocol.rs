@@ -3,9 +3,9 @@
 //! so a native game and its Python engine speak the same numbers.
 //!
 //! TerraFeud keeps its own tuned `State`; Pole and The Cursed Lands implement [`Game`], so they share
-//! the generic agents (`crate::generic`) and the play loop ([`play`]).
+//! the generic agents (`crate::core::generic`) and the play loop ([`play`]).
 
-use crate::pyrandom::PyRandom;
+use crate::core::pyrandom::PyRandom;
 
 /// `current_player()` at a chance node (OpenSpiel's kChancePlayerId).
 pub const CHANCE: i32 = -1;
@@ -108,7 +108,7 @@ pub enum End {
 /// so, or at an illegal pick (only a game without perfect information checks: its agents pick on views).
 pub fn play<G: Game>(
     state: &mut G,
-    agents: &mut [Box<dyn crate::generic::Agent<G>>],
+    agents: &mut [Box<dyn crate::core::generic::Agent<G>>],
     mut chance: impl FnMut() -> f64,
     max_plies: usize,
     mut observe: impl FnMut(&G, u32, usize, bool),
@@ -120,7 +120,7 @@ pub fn play<G: Game>(
         if state.is_terminal() || state.move_number() >= max_plies {
             return End::Done;
         }
-        if crate::interrupt::poll() {
+        if crate::core::interrupt::poll() {
             return End::Stopped;
         }
         let player = state.current_player();

@@ -6,9 +6,9 @@
 
 use std::sync::Arc;
 
-use crate::board::Board;
-use crate::geometry::{geo, Geometry, NONE, N_HEXES};
-use crate::rules::{Castling, MateDefence, Rules};
+use crate::terrafeud::board::Board;
+use crate::terrafeud::geometry::{geo, Geometry, NONE, N_HEXES};
+use crate::terrafeud::rules::{Castling, MateDefence, Rules};
 
 pub const EMPTY: u8 = 0;
 pub const FEUDAL: u8 = 1;
@@ -1520,7 +1520,7 @@ impl State {
         let mut candidates: Vec<Action> = Vec::new();
         // An infantryman ends at most aura_step hexes away (1 without the aura), so only those within
         // aura_step + 1 of the feudal can end next to it.
-        let reach = (self.rules.aura_step.max(2) as usize + 1).min(crate::geometry::MAX_DISTANCE);
+        let reach = (self.rules.aura_step.max(2) as usize + 1).min(crate::terrafeud::geometry::MAX_DISTANCE);
         let near: Vec<u8> = g.within[f][reach].iter().copied().filter(|&h| self.p.sq[h as usize] == inf_e).collect();
         if fe >= 0 && !near.is_empty() {
             let fe = fe as usize;
@@ -1670,7 +1670,7 @@ fn promo_extend(
 
 /// The classic start (section 3): White's setup from the data file, Black the same-file mirror.
 pub fn classic_setup() -> Setup {
-    use crate::geometry::parse_hex;
+    use crate::terrafeud::geometry::parse_hex;
     let white: [(u8, &[&str]); 6] = [
         (FEUDAL, &["f1"]),
         (KNIGHT, &["f3"]),
@@ -1696,7 +1696,7 @@ pub fn classic_setup() -> Setup {
 /// Number of action sequences of length `depth` (a finished game counts as a leaf), as `perft.py`.
 /// Stops early (returning a partial count) when `interrupt::poll` says so.
 pub fn perft(st: &mut State, depth: u32) -> u64 {
-    if crate::interrupt::poll() {
+    if crate::core::interrupt::poll() {
         return 0;
     }
     if depth == 0 || st.is_terminal() {
@@ -1718,7 +1718,7 @@ pub fn perft(st: &mut State, depth: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::parse_hex;
+    use crate::terrafeud::geometry::parse_hex;
 
     fn state(winter: bool, terrain: bool, rules: Rules) -> State {
         let h = |n: &str| parse_hex(n);
@@ -1737,7 +1737,7 @@ mod tests {
         let full = perft(&mut st, 3);
         // the hook is asked once `interrupt::INTERVAL` has passed: depth 6 would take minutes
         let t0 = std::time::Instant::now();
-        let (_, stopped) = crate::interrupt::guarded(stop, || perft(&mut st, 6));
+        let (_, stopped) = crate::core::interrupt::guarded(stop, || perft(&mut st, 6));
         assert!(stopped && t0.elapsed() < std::time::Duration::from_secs(1));
         assert_eq!(perft(&mut st, 3), full, "every apply was undone on the way out");
     }
@@ -1757,7 +1757,7 @@ mod tests {
     fn undo_restores_everything_and_counters_follow_fired() {
         let mut st = state(false, true, Rules::default());
         let start = (*st.squares(), st.counters().to_vec(), st.ply());
-        let mut rng = crate::pyrandom::PyRandom::new(5);
+        let mut rng = crate::core::pyrandom::PyRandom::new(5);
         for _ in 0..60 {
             if st.is_terminal() {
                 break;

@@ -6,8 +6,8 @@
 
 use std::sync::RwLock;
 
-use crate::geometry::{geo, N_HEXES};
-use crate::state::{State, ARCHER, FEUDAL, INFANTRY, PIKEMAN};
+use crate::terrafeud::geometry::{geo, N_HEXES};
+use crate::terrafeud::state::{State, ARCHER, FEUDAL, INFANTRY, PIKEMAN};
 
 use super::access;
 

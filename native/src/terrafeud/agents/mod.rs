@@ -13,14 +13,11 @@ pub mod alphabeta;
 pub mod eval;
 pub mod greedy;
 pub mod mcts;
-#[cfg(feature = "python")]
-pub mod py;
 pub mod random;
 pub mod search;
-pub mod tt;
 
-use crate::pyrandom::PyRandom;
-use crate::state::{Action, State};
+use crate::core::pyrandom::PyRandom;
+use crate::terrafeud::state::{Action, State};
 
 pub use eval::EvalParams;
 
