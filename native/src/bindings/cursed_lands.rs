@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use super::{release, MAX_PLIES};
-use crate::core::generic::{self, Agent, Params, NAMES};
+use crate::core::generic::{self, Agent, NAMES};
 use crate::core::pyrandom::PyRandom;
 use crate::cursed_lands::geo::{self, N};
 use crate::cursed_lands::play;
@@ -280,36 +280,9 @@ impl PyState {
     }
 }
 
-fn params_of(d: Option<&Bound<'_, PyDict>>) -> PyResult<Params> {
-    let mut p = Params::default();
-    let Some(d) = d else { return Ok(p) };
-    for (k, v) in d.iter() {
-        let key: String = k.extract()?;
-        let f: f64 = v.extract().map_err(|e| bad(format!("agent parameter {key}: {e}")))?;
-        if !f.is_finite() || f < 0.0 {
-            return Err(bad(format!("agent parameter {key}={f} must be a finite number >= 0")));
-        }
-        match key.as_str() {
-            "depth" => p.depth = Some((f as u32).clamp(1, 8)),
-            "nodes" => p.nodes = Some((f as u64).clamp(1, 5_000_000)),
-            "seconds" => p.seconds = Some(f.clamp(0.01, 5.0)),
-            "iterations" => p.iterations = Some((f as u32).clamp(1, 1_000_000)),
-            "c" => p.c = Some(f.min(10.0)),
-            "rollout" => p.rollout = Some((f as u32).min(10_000)),
-            "scale" => p.scale = Some(f.clamp(0.001, 1e9)),
-            "beam" => p.beam = Some((f as u32).clamp(1, 256)),
-            "steps" => p.steps = Some((f as u32).clamp(1, 64)),
-            "reply" => p.reply = Some((f as u32).min(1)),
-            "replan" => p.replan = Some((f as u32).min(1)),
-            _ => return Err(bad(format!("unknown agent parameter {key:?}"))),
-        }
-    }
-    Ok(p)
-}
-
 /// A generic agent (`crate::core::generic`) by name, seeded as `random.Random(seed)`.
 fn agent_named(name: &str, params: Option<&Bound<'_, PyDict>>, seed: i128) -> PyResult<Box<dyn Agent<State>>> {
-    let p = params_of(params)?;
+    let p = super::generic_params("cursed-lands", params)?;
     generic::make::<State>(name, PyRandom::new(seed), &p).ok_or_else(|| bad(format!("no native agent {name:?}")))
 }
 

@@ -70,6 +70,40 @@ pub(crate) fn release<R: Send>(py: Python<'_>, f: impl FnOnce() -> R + Send) -> 
     out.map_err(|m| PyRuntimeError::new_err(format!("native core failed (a bug, please report): {m}")))
 }
 
+/// The generic agents' parameters (`workbench.agents.generic`'s `check_param` ranges, which the Python
+/// twin has already applied; here again because the bindings are a public surface), one reader for every
+/// protocol game; `game` names the submodule in the error.
+pub(crate) fn generic_params(
+    game: &str,
+    d: Option<&Bound<'_, pyo3::types::PyDict>>,
+) -> PyResult<crate::core::generic::Params> {
+    let bad = |msg: String| PyValueError::new_err(format!("native {game}: {msg}"));
+    let mut p = crate::core::generic::Params::default();
+    let Some(d) = d else { return Ok(p) };
+    for (k, v) in d.iter() {
+        let key: String = k.extract()?;
+        let f: f64 = v.extract().map_err(|e| bad(format!("agent parameter {key}: {e}")))?;
+        if !f.is_finite() || f < 0.0 {
+            return Err(bad(format!("agent parameter {key}={f} must be a finite number >= 0")));
+        }
+        match key.as_str() {
+            "depth" => p.depth = Some((f as u32).clamp(1, 8)),
+            "nodes" => p.nodes = Some((f as u64).clamp(1, 5_000_000)),
+            "seconds" => p.seconds = Some(f.clamp(0.01, 5.0)),
+            "iterations" => p.iterations = Some((f as u32).clamp(1, 1_000_000)),
+            "c" => p.c = Some(f.min(10.0)),
+            "rollout" => p.rollout = Some((f as u32).min(10_000)),
+            "scale" => p.scale = Some(f.clamp(0.001, 1e9)),
+            "beam" => p.beam = Some((f as u32).clamp(1, 256)),
+            "steps" => p.steps = Some((f as u32).clamp(1, 64)),
+            "reply" => p.reply = Some((f as u32).min(1)),
+            "replan" => p.replan = Some((f as u32).min(1)),
+            _ => return Err(bad(format!("unknown agent parameter {key:?}"))),
+        }
+    }
+    Ok(p)
+}
+
 /// For the tests: panic inside the guards (`released`: with the GIL released, as long work runs),
 /// so they can check that a panic reaches Python as a `RuntimeError` that `except Exception` catches.
 #[pyfunction]

@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use super::{release, shield, MAX_PLIES};
-use crate::core::generic::{self, Agent, Params};
+use crate::core::generic::{self, Agent};
 use crate::core::protocol::Game;
 use crate::core::pyrandom::PyRandom;
 use crate::pole::state::{
@@ -177,35 +177,8 @@ fn tables_of(rules: &Bound<'_, PyDict>) -> PyResult<Arc<Tables>> {
     Ok(Arc::new(Tables::new(read_rules(rules)?).map_err(bad)?))
 }
 
-fn params_of(d: Option<&Bound<'_, PyDict>>) -> PyResult<Params> {
-    let mut p = Params::default();
-    let Some(d) = d else { return Ok(p) };
-    for (k, v) in d.iter() {
-        let k: String = k.extract()?;
-        let f: f64 = v.extract().map_err(|_| bad(format!("agent parameter {k}: a number")))?;
-        if !f.is_finite() || f < 0.0 {
-            return Err(bad(format!("agent parameter {k}={f}: a finite number >= 0")));
-        }
-        match k.as_str() {
-            "depth" => p.depth = Some(f.min(64.0) as u32),
-            "nodes" => p.nodes = Some(f.min(1e12) as u64),
-            "seconds" => p.seconds = Some(f),
-            "iterations" => p.iterations = Some(f.min(1e9) as u32),
-            "c" => p.c = Some(f),
-            "rollout" => p.rollout = Some(f.min(1e6) as u32),
-            "scale" => p.scale = Some(f.max(1e-9)),
-            "beam" => p.beam = Some((f as u32).clamp(1, 256)),
-            "steps" => p.steps = Some((f as u32).clamp(1, 64)),
-            "reply" => p.reply = Some((f as u32).min(1)),
-            "replan" => p.replan = Some((f as u32).min(1)),
-            _ => return Err(bad(format!("unknown agent parameter {k:?}"))),
-        }
-    }
-    Ok(p)
-}
-
 fn agent_of(name: &str, params: Option<&Bound<'_, PyDict>>, seed: Vec<u32>) -> PyResult<Box<dyn Agent<State>>> {
-    let p = params_of(params)?;
+    let p = super::generic_params("pole", params)?;
     if name == "turtle" {
         return Ok(Box::new(crate::pole::turtle::Turtle::new(PyRandom::from_key(&seed))));
     }
