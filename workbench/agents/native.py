@@ -31,17 +31,6 @@ def native_params(params: dict[str, Any], known: frozenset[str], who: str = "nat
     return out
 
 
-def pinned_python(spec: str) -> bool:
-    """True when ``spec`` asks for the Python engine (``engine=python``); an unreadable spec is not pinned."""
-    from . import parse_agent_spec
-
-    try:
-        _, params = parse_agent_spec(spec)
-    except ValueError:
-        return False
-    return str(params.get("engine", "auto")).strip().lower() == "python"
-
-
 class NativeTwin(ABC):
     """The native twin of a generic agent (``workbench.agents.generic``): same name, parameters, seed."""
 
