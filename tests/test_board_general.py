@@ -205,3 +205,67 @@ def test_every_page_message_is_checked_and_fails_plainly(msg: object) -> None:
     assert v["level"] in ("error", "warn") and v["message"]
     assert "/work" not in v["message"] and "Traceback" not in v["message"] and "/etc" not in v["message"]
     assert b.state.to_dict() == before
+
+
+def _native_built(name: str) -> bool:
+    return bool(getattr(games.get(name), "native_available", lambda: False)())
+
+
+@pytest.mark.parametrize(("name", "rules", "spec"), [
+    ("pole", "max_turns=20", "greedy"), ("pole", "max_turns=20", "alphabeta:depth=1"),
+    ("cursed-lands", "turn_limit=10", "greedy"), ("cursed-lands", "turn_limit=10", "mcts:iterations=20")])
+def test_the_board_s_agent_is_native_when_built_and_picks_what_python_picks(name: str, rules: str, spec: str) -> None:
+    from workbench.agents.generic import make_protocol_agent
+
+    if not _native_built(name):
+        pytest.skip("the native core is not built (make native)")
+    g = games.get(name)
+    c = GameBoardController(g, g.rules(rules), seed=3)
+    rng = random.Random(2)
+    for _ in range(6):  # a few plies in (the board rolls the dice itself)
+        enter(c, rng.choice(c.state.legal_actions()))
+    assert c.state.current_player() >= 0
+    agent = c.make_agent(spec)
+    twin = make_protocol_agent(spec, g, c.rules, seed=c.seed + c.node.ply)
+    assert agent.engine == "native" and c.agent_engine(spec) == "native"
+    assert agent.select_action(c.state.clone()) == twin.select_action(c.state.clone())
+    python = c.make_agent(spec + (",engine=python" if ":" in spec else ":engine=python"))
+    assert python.engine == "python" and c.agent_engine("greedy:engine=python") == "python"
+    seat = c.state.current_player()
+    c.set_agent(seat, spec)
+    c.agent_move()
+    assert "native engine" in c.message and c.last_engine == "native", c.message
+    if not c.state.is_terminal() and c.state.current_player() >= 0:
+        assert "(native engine)" in c.evaluate("greedy")
+
+
+def test_an_unbuilt_core_plays_python_with_auto_and_refuses_engine_native(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("pole", "cursed-lands"):
+        g = games.get(name)
+        monkeypatch.setattr(type(g), "native_available", lambda self: False)
+        c = GameBoardController(g, seed=1)
+        assert c.agent_engine("greedy") == "python" and c.make_agent("greedy").engine == "python"
+        with pytest.raises(WidgetError, match="not built"):
+            c.make_agent("greedy:engine=native")
+        c.set_agent(c.state.current_player(), "random")
+        c.agent_move()
+        assert "python engine" in c.message, c.message
+    chess = games.get("big-chess")  # no native core: Python, and engine=native is refused by name
+    c = GameBoardController(chess, chess.rules("start=army,max_turns=12"), seed=1)
+    assert c.make_agent("greedy").engine == "python"
+    with pytest.raises(WidgetError, match="no native core"):
+        c.make_agent("greedy:engine=native")
+
+
+def test_the_widget_s_agent_thread_says_which_engine_played() -> None:
+    from workbench.widget.board import GameBoard
+
+    b = GameBoard("cursed-lands", seed=1)
+    b._on_msg(b, {"type": "agent", "seat": 0, "spec": "greedy:engine=python"}, [])
+    b.wait()
+    assert b.controller.node.ply > 0 and "python engine" in b.view["message"], b.view["message"]
+    if _native_built("cursed-lands"):
+        b = GameBoard("cursed-lands", seed=1)
+        b._on_msg(b, {"type": "agent", "seat": 0, "spec": "greedy"}, [])
+        b.wait()
+        assert "native engine" in b.view["message"], b.view["message"]

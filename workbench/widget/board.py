@@ -251,7 +251,7 @@ class GameBoard(anywidget.AnyWidget):
                 action = agent.select_action(probe_state)
                 with self._lock:
                     try:
-                        c.accept(action, at)
+                        c.accept(action, at, getattr(agent, "engine", "python"))
                     except WidgetError as exc:
                         c.message, c.level = str(exc), "warn"
                         break

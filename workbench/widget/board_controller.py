@@ -83,6 +83,7 @@ class GameBoardController:
         self.names = [c.name for c in self.layout.cells]
         self.ids = {c.name: c.id for c in self.layout.cells}
         self.agents: dict[int, str] = {}
+        self.last_engine = "python"  # the engine of the last agent that thought here (think, accept)
         self.message = ""
         self.level = "info"
         self.heat_layer = ""
@@ -363,21 +364,59 @@ class GameBoardController:
         st = self.state
         return not st.is_terminal() and st.current_player() in self.agents
 
-    def make_agent(self, spec: str) -> Any:
-        from workbench.agents.generic import make_protocol_agent
+    @staticmethod
+    def _pinned(spec: str) -> str:
+        """The spec's ``engine=`` (``auto`` when absent)."""
+        from workbench.agents import parse_agent_spec
 
         try:
-            return make_protocol_agent(spec, self.game, self.rules, seed=self.seed + self.node.ply)
+            _, params = parse_agent_spec(spec)
         except ValueError as exc:
             raise WidgetError(_short(str(exc))) from None
+        return str(params.get("engine", "auto")).strip().lower()
+
+    def agent_engine(self, spec: str) -> str:
+        """Which engine searches for ``spec``: ``native`` when the game has a native agent (``GameDef.native_agent``),
+        its core is built and the spec is not pinned ``engine=python`` (``auto`` is the default), else ``python``;
+        ``engine=native`` without a built core (or for a game without one) is a ``WidgetError``."""
+        engine = self._pinned(spec)
+        if engine == "python":
+            return "python"
+        has = getattr(self.game, "native_agent", None) is not None
+        built = has and bool(getattr(self.game, "native_available", lambda: False)())
+        if engine == "native" and not built:
+            why = "its native core is not built (make native)" if has else "it has no native core"
+            raise WidgetError(f"engine=native: {self.game.name} cannot play {spec!r}: {why}; use engine=python or auto")
+        return "native" if built else "python"
+
+    def make_agent(self, spec: str) -> Any:
+        """The agent for ``spec`` at this node, on the engine ``agent_engine`` names (the native twin picks what
+        the Python agent picks, faster); its ``engine`` attribute says which one searches."""
+        from workbench.agents.generic import make_protocol_agent
+
+        seed = self.seed + self.node.ply
+        engine = self.agent_engine(spec)
+        try:
+            agent = self.game.native_agent(spec, self.rules, seed) if engine == "native" else None
+            if agent is None:  # no native twin of this agent (a game's own agent): Python, unless pinned native
+                if self._pinned(spec) == "native":
+                    raise WidgetError(f"engine=native: {spec!r} has no native twin in {self.game.name}")
+                agent = make_protocol_agent(spec, self.game, self.rules, seed=seed)
+        except WidgetError:
+            raise
+        except ValueError as exc:
+            raise WidgetError(_short(str(exc))) from None
+        return agent
 
     def think(self, spec: str | None = None) -> tuple[Any, float | None, int]:
-        """The move an agent picks here, its own score, and the node it was asked at (thread-safe: a copy)."""
+        """The move an agent picks here, its own score, and the node it was asked at (thread-safe: a copy).
+        ``last_engine`` keeps which engine searched, for ``accept``'s message."""
         player = self.state.current_player()
         spec = spec or self.agents.get(player) or DEFAULT_AGENT
         agent = self.make_agent(spec)
         probe = self.state.clone()
         action = agent.select_action(probe)
+        self.last_engine = getattr(agent, "engine", "python")
         return action, getattr(agent, "score", None), self.node.id
 
     def agent_move(self) -> None:
@@ -385,13 +424,16 @@ class GameBoardController:
         action, _score, at = self.think()
         self.accept(action, at)
 
-    def accept(self, action: Any, at: int) -> None:
-        """Play an agent's action if the board is still where the agent was asked."""
+    def accept(self, action: Any, at: int, engine: str | None = None) -> None:
+        """Play an agent's action if the board is still where the agent was asked; the message names the
+        engine that searched (``engine``, else the last ``think``'s)."""
         if at != self.node.id:
             raise WidgetError("the position changed while the agent was thinking; its move was dropped")
         who = self.label(self.state.current_player())
         self._play(action)
-        self.message = f"{who} ({self.agents.get(self.node.effects.get('player'), 'agent')}) played {self._last_decision_text()}"
+        spec = self.agents.get(self.node.effects.get("player"), "agent")
+        engine = engine or self.last_engine
+        self.message = f"{who} ({spec}, {engine} engine) played {self._last_decision_text()}"
         self.level = "info"
 
     def evaluate(self, spec: str = EVAL_AGENT) -> str:
@@ -405,7 +447,8 @@ class GameBoardController:
         text, _ = capped_agent_spec(spec, self.game_agents())
         action, score, _ = self.think(text)
         statics = ", ".join(f"{self.label(p)} {st.evaluate(p):+.2f}" for p in range(self.info().num_players))
-        self.evaluation = (f"{text} for {self.label(st.current_player())}: {st.action_to_string(action)}"
+        self.evaluation = (f"{text} ({self.last_engine} engine) for {self.label(st.current_player())}: "
+                           f"{st.action_to_string(action)}"
                            + (f" (score {score:+.2f})" if isinstance(score, (int, float)) else "")
                            + f"; static {statics}")
         return self.evaluation

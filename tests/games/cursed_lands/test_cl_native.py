@@ -213,3 +213,65 @@ def test_check_engine_native_passes_the_scenario_files() -> None:
         assert "native" in case.engines
         results = case.run(None, engine="native")
         assert results and all(r.status == "pass" for r in results), (path.name, [r.message for r in results])
+
+
+def _positions() -> list[tuple[str, object]]:
+    """The classic start, scenario positions (one with a hidden deck top) and a position 40 random plies in."""
+    from workbench.scenarios.loader import load_scenario
+
+    out: list[tuple[str, object]] = [("classic", GAME.new_initial_state(GAME.rules("turn_limit=12"), 3))]
+    for name in ("combat-ranged.yaml", "agent-view.yaml"):
+        out.append((name, load_scenario(FOLDER / name).initial_state()))
+    mid = GAME.new_initial_state(GAME.rules("factions=elves/orcs"), 5)
+    rng = random.Random(5)
+    for _ in range(40):
+        mid.apply_action(rng.choice(mid.legal_actions()))
+    assert not mid.is_terminal()
+    out.append(("mid-game", mid))
+    return out
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "alphabeta:depth=1", "mcts:iterations=20"])
+def test_the_seat_agent_picks_what_its_python_twin_picks(spec: str) -> None:
+    """``GAME.native_agent`` (the ladder's and the board's native seat) on Python and native states alike,
+    twice in a row from one agent (its stream goes on), on every position of ``_positions``."""
+    from workbench.agents.generic import make_protocol_agent
+    from workbench.games.cursed_lands.native import NativeAgent
+
+    for where, st in _positions():
+        rules = st.rules
+        py = make_protocol_agent(spec, GAME, rules, seed=21)
+        nat = GAME.native_agent(f"{spec}{',' if ':' in spec else ':'}engine=native", rules, 21)
+        assert isinstance(nat, NativeAgent) and nat.engine == "native" and "native core" in nat.describe()
+        before = st.to_dict()
+        picks = [py.select_action(st) for _ in range(2)]
+        assert [nat.select_action(st), nat.select_action(NativeCursedState.from_python(st))] == picks, where
+        assert st.to_dict() == before  # the agent searched a copy (or a view) and left the position alone
+
+
+def test_a_seat_pinned_to_native_plays_its_twin_against_a_python_seat() -> None:
+    """A ladder game, one seat ``greedy:engine=native`` in the Python loop, is the all-Python game: same row and
+    events, with a visible deck top and with a hidden one (the twin then searches a view, as Python does)."""
+    from workbench.simulate.protocol_play import play_protocol_game, protocol_specs, seat_agent
+
+    rules = GAME.rules("turn_limit=6")
+    assert seat_agent(GAME, "greedy:engine=native", rules, 1).engine == "native"
+    assert seat_agent(GAME, "greedy:engine=python", rules, 1).engine == "python"
+    for values in ({"turn_limit": 12}, {"turn_limit": 12, "deck_top_visible": False, "factions": "dwarves/elves"}):
+        cell = GAME.spec.make(values)
+        for seats in (("greedy:engine=native", "greedy:engine=python"), ("greedy:engine=python", "greedy:engine=native")):
+            mixed = protocol_specs("cursed-lands", [cell], "random", "random", seats, 1, 4, 400, True, "python")[0]
+            pure = replace(mixed, agents=("greedy:engine=python", "greedy:engine=python"))
+            a, b = play_protocol_game(mixed), play_protocol_game(pure)
+            assert a.row["engine"] == "python" and a.row["error"] is None  # the Python loop, one seat in Rust
+            differ = {k for k in a.row if a.row[k] != b.row[k] and k != "seconds"}
+            assert all("engine=native" in str(a.row[k]) for k in differ), differ  # only the seat's spec differs
+            assert a.events == b.events and len(a.events) > 20, len(a.events)
+
+
+def test_the_seat_agent_refuses_what_its_python_twin_refuses() -> None:
+    assert GAME.native_agent("turtle", GAME.rules(), 1) is None  # no such agent here: the caller plays Python
+    with pytest.raises(ValueError, match="iterations"):
+        GAME.native_agent("mcts:iterations=-3", GAME.rules(), 1)
+    with pytest.raises(ValueError, match="quantum"):
+        GAME.native_agent("greedy:quantum=1", GAME.rules(), 1)

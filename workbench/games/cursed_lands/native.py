@@ -12,8 +12,10 @@ Without a built core ``available()`` is False and nothing here is used.
 from __future__ import annotations
 
 import importlib
+import random
 from typing import Any
 
+from workbench.agents.native import NativeTwin
 from workbench.core.protocol import TERMINAL, IllegalAction, State
 from workbench.core.rulespec import Rules
 
@@ -299,6 +301,28 @@ class NativeCursedState(State):
         return f"<NativeCursedState turn {self.turn()} p{self.native.to_move + 1} ap {self.native.ap}>"
 
 
+AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply",
+                           "replan"})
+
+
+class NativeAgent(NativeTwin):
+    """A generic agent's native twin on The Cursed Lands (``workbench.agents.native.NativeTwin``): it searches
+    the view of the side to move, its seed drawn from the agent's stream first, as the Python twin does."""
+
+    PARAMS = AGENT_PARAMS
+
+    def core_agent(self, base: str, params: dict[str, float], seed: int | None) -> Any:
+        mod = core()
+        if mod is None:
+            raise RuntimeError("the native core is not built (make native)")
+        if seed is None:  # an unseeded agent: a fresh stream, as random.Random(None)
+            seed = random.SystemRandom().getrandbits(64)
+        return mod.Agent(base, params, seed)
+
+    def core_state(self, state: Any) -> Any:
+        return (state if isinstance(state, NativeCursedState) else NativeCursedState.from_python(state)).native
+
+
 def native_state(st: CursedState) -> NativeCursedState:
     """``NativeCursedState.from_python``."""
     return NativeCursedState.from_python(st)
@@ -309,5 +333,5 @@ def tile_letter(code: int) -> str | None:
     return "prfhm"[code - PLAIN] if code else None
 
 
-__all__ = ["AGENT_NAMES", "NativeCursedState", "available", "core", "fields_of", "native_state", "python_state",
+__all__ = ["AGENT_NAMES", "AGENT_PARAMS", "NativeAgent", "NativeCursedState", "available", "core", "fields_of", "native_state", "python_state",
            "rules_dict", "tile_letter", "NUM_HEXES"]

@@ -23,19 +23,18 @@ import time
 from typing import Any
 
 GAME_NAME = "cursed-lands"
-PARAMS = ("depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply", "replan")
 
 
 def _native_agents(names: list[str]) -> list[tuple[str, dict[str, Any]]] | None:
     from workbench.agents import parse_agent_spec
-    from workbench.games.cursed_lands.native import AGENT_NAMES
+    from workbench.games.cursed_lands.native import AGENT_NAMES, AGENT_PARAMS
 
     out = []
     for spec in names:
         base, params = parse_agent_spec(spec)
         if str(params.pop("engine", "auto")).lower() == "python" or base not in AGENT_NAMES:
             return None
-        if any(k not in PARAMS for k in params):
+        if any(k not in AGENT_PARAMS for k in params):
             return None
         out.append((base, params))
     return out

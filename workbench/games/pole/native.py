@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from workbench.agents.native import NativeTwin, native_params
 from workbench.core.protocol import CHANCE, IllegalAction, State
 from workbench.core.rulespec import Rules
 
@@ -28,7 +29,8 @@ except ImportError:  # pragma: no cover - exercised where cargo is missing
     _core = None
 
 NATIVE_AGENTS = ("random", "greedy", "alphabeta", "mcts", "search", "plan", "turtle")  # turtle: Pole's own (turtle.py)
-_AGENT_PARAMS = {"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply", "replan"}
+_AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply",
+                           "replan"})
 
 
 def available() -> bool:
@@ -252,37 +254,19 @@ def native_state(rules: Rules, seed: int = 0) -> NativePoleState:
 
 def agent_params(params: dict[str, Any]) -> dict[str, float]:
     """An agent spec's parameters as the native core reads them (``engine`` dropped, others refused)."""
-    out = {}
-    for k, v in params.items():
-        if k == "engine":
-            continue
-        if k not in _AGENT_PARAMS:
-            raise ValueError(f"native agent: unknown parameter {k!r}")
-        out[k] = float(v)
-    return out
+    return native_params(params, _AGENT_PARAMS)
 
 
-class NativeAgent:
-    """A native twin of a generic agent (``workbench.agents.generic``): same name, parameters, seed."""
+class NativeAgent(NativeTwin):
+    """A native twin of a generic agent on Pole (``workbench.agents.native.NativeTwin``)."""
 
-    engine = "native"
+    PARAMS = _AGENT_PARAMS
 
-    def __init__(self, spec: str, game: Any, rules: Any = None, seed: int | None = None) -> None:
-        from workbench.agents import parse_agent_spec
-        from workbench.agents.generic import make_protocol_agent
+    def core_agent(self, base: str, params: dict[str, float], seed: int | None) -> Any:
+        return _core.Agent(base, params, seed_key(seed))
 
-        base, params = parse_agent_spec(spec)
-        make_protocol_agent(spec, game, rules, seed=seed)  # the Python twin validates names and ranges
-        self.name = str(spec).strip()
-        self.base = base
-        self.params = agent_params(params)
-        self.seed = seed
-        self._agent = _core.Agent(base, self.params, seed_key(seed))
-
-    def select_action(self, state: Any) -> int:
-        if not isinstance(state, NativePoleState):
-            state = NativePoleState.from_python(state)
-        return self._agent.select_action(state.core)
+    def core_state(self, state: Any) -> Any:
+        return (state if isinstance(state, NativePoleState) else NativePoleState.from_python(state)).core
 
 
 def has_native(spec: str) -> bool:
