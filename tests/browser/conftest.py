@@ -1,27 +1,13 @@
-"""Shared browser fixtures: Debian's Chromium through Playwright, pages that reach 127.0.0.1 only."""
+"""Shared browser helpers: pages that reach 127.0.0.1 only, pixel counts of screenshots. The ``browser``
+fixture (Debian's Chromium through Playwright) is in ``tests/conftest.py``: one for the browser tests here and
+TerraFeud's in ``tests/games/terrafeud/``."""
 
 from __future__ import annotations
 
 import io
-import os
 from urllib.parse import urlparse
 
-import pytest
-
-from .serve import CHROMIUM, CHROMIUM_ARGS, NotebookServer
-
-
-@pytest.fixture(scope="session")
-def browser():  # noqa: ANN201 - playwright's Browser
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(f"{CHROMIUM} is missing: `make chromium` installs Debian's chromium for the browser tests")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+from .serve import NotebookServer
 
 
 def open_page(browser, server: NotebookServer, width: int = 1400, height: int = 1000, query: str = ""):  # noqa: ANN001, ANN201

@@ -185,28 +185,3 @@ def test_every_search_stops_at_the_time_ceiling(monkeypatch):
         t0 = time.perf_counter()
         assert agent.select_action(st) in st.legal_actions()
         assert time.perf_counter() - t0 < 3.0, spec
-
-
-def test_ladder_pair_reports_intervals_and_engines(capsys):
-    from workbench.agents.ladder import main, play_pair, wilson
-
-    lo, hi = wilson(91, 100)
-    assert (round(lo, 3), round(hi, 3)) == (0.838, 0.952)
-    row = play_pair("random", "greedy", 2, seed=1, max_plies=40, workers=0, progress=False, engine="python")
-    assert row["games"] == 2 and row["upper_engine"] == row["lower_engine"] == "python"
-    assert 0.0 <= row["win_rate_lo"] <= row["upper_win_rate"] <= row["win_rate_hi"] <= 1.0
-    assert row["upper_wins"] + row["lower_wins"] + row["unfinished"] + row["errors"] == 2
-    assert main(["--agents", "random", "alphabeta:depth=99"]) == 2
-    assert "depth=99 is out of range" in capsys.readouterr().out
-
-
-def test_ladder_names_the_native_core_for_agents_of_whole_native_games():
-    """A protocol game played whole in the native core searched there: the ladder must not say python."""
-    from workbench.agents.ladder import play_pair
-    from workbench.games import get
-
-    if not get("pole").native_available():
-        pytest.skip("Pole's native core is not built")
-    row = play_pair("random", "greedy", 2, seed=1, max_plies=60, workers=0, progress=False, engine="native",
-                    game="pole")
-    assert row["game_engine"] == "native" and row["upper_engine"] == row["lower_engine"] == "native"

@@ -22,7 +22,7 @@ from workbench.games.terrafeud.engine import IllegalActionError, make_game
 from workbench.games.terrafeud.engine.pieces import ARCHER
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="the native core is not built")
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _parts(seed: int = 1):
@@ -263,17 +263,3 @@ def test_simulate_plays_such_a_start_and_refuses_a_pinned_native_agent(tmp_path)
     assert (games.victory != "error").all() and (games.victory != "unfinished").all()
     with pytest.raises(SimulationError, match="pinned to engine=native"):
         simulate({"start": [str(path)]}, "greedy:engine=native", "greedy", 2, workers=0, progress=False)
-
-
-@pytest.mark.parametrize("game", ["pole", "cursed_lands"])
-@pytest.mark.parametrize(("params", "words"), [({"bogus": 1}, 'unknown agent parameter "bogus"'),
-                                               ({"depth": math.nan}, "depth=NaN must be a finite number"),
-                                               ({"beam": -1}, "beam=-1 must be a finite number")])
-def test_protocol_games_agents_refuse_bad_parameters_naming_them(game: str, params: dict, words: str) -> None:
-    """Both submodules read agent parameters with one reader: the same refusals, naming the game and the key."""
-    from workbench import _native
-
-    sub = getattr(_native, game)
-    seed = [1] if game == "pole" else 1
-    with pytest.raises(ValueError, match=f"native {game.replace('_', '-')}: .*{words}"):
-        sub.Agent("greedy", params, seed)

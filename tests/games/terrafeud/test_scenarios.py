@@ -1,4 +1,4 @@
-"""Scenario files: the shipped rulings/examples pass, the loader is strict, the CLI reports well."""
+"""TerraFeud's scenario files: its rulings and rulebook examples, a strict loader, the CLI's reports, dumps that read back."""
 
 from __future__ import annotations
 
@@ -15,11 +15,10 @@ from workbench.scenarios import (
     find_scenario_files,
     load_scenario,
     load_scenario_text,
-    scenario_status,
 )
 from workbench.scenarios.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 SCENARIOS = ROOT / "scenarios"
 
 GOOD = """\
@@ -55,17 +54,6 @@ BAD = [
     ("rolled-needs-seed", GOOD.replace("hill: false", "terrain: rolled"), 3, "needs a top-level seed"),
     ("river-piece", GOOD.replace("d4: K}", "e5: K}"), 6, "ordinary river"),
 ]
-
-
-def test_every_shipped_scenario_passes() -> None:
-    files = find_scenario_files([SCENARIOS])
-    assert len(files) >= 40
-    failures = []
-    for path in files:
-        results = load_scenario(path).run()
-        if scenario_status(results) != "pass":
-            failures.append(f"{path.name}: " + "; ".join(r.message for r in results if not r.ok))
-    assert not failures, "\n".join(failures)
 
 
 def test_rulings_cover_1_to_6_and_ruling_1_in_both_seasons() -> None:

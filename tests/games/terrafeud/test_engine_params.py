@@ -13,7 +13,7 @@ from workbench.games.terrafeud.engine.rules import PARAMETERS, rules_table
 from workbench.games.terrafeud.scenarios import dump_scenario
 from workbench.scenarios import load_scenario_text
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 # ----------------------------------------------------------------------------- parsing and validation

@@ -14,7 +14,7 @@ from workbench.games.terrafeud.engine import IllegalActionError, new_game, state
 from workbench.games.terrafeud.scenarios import dump_scenario
 from workbench.scenarios import load_scenario, load_scenario_text
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 FINE_PRINT = ROOT / "scenarios" / "fine-print"
 
 

@@ -20,7 +20,7 @@ from workbench.simulate import simulate
 from workbench.simulate.core import agent_seed
 
 needs_native = pytest.mark.skipif(not native.available(), reason="native core not built (no cargo): run make setup")
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 # Every toggle of section 7 and every rule parameter at a non-default value (issue 11).
 VARIANTS = [

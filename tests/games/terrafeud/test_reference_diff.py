@@ -1,4 +1,4 @@
-"""Differential test: the production engine against the clean-room reference rules (tests/reference).
+"""Differential test: the production engine against the clean-room reference rules (``reference/`` beside this file).
 
 Lean on purpose (a few games and hand-made positions); the big sweep is run by hand with
 ``reference.diff.run_game`` over hundreds of seeds, see docs/reference-diff.md.

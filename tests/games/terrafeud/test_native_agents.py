@@ -100,38 +100,6 @@ def test_engine_choice_and_pins():
         make_agent("alphabeta:engine=fast")
 
 
-def test_agentbench_prints_its_figures(capsys):
-    import json
-
-    from workbench.agents.speed import main
-
-    assert main(["--games", "1", "--balance", "1", "--memory", "2", "--max-plies", "16", "--workers", "0",
-                 "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert report["engines"]["same_games"] == 1  # native alphabeta plays Python's game, only faster
-    assert report["engines"]["native_plies"] == report["engines"]["python_plies"] == 16
-    assert report["balance"]["engines"] == ["native"] and report["balance"]["errors"] == 0
-    assert report["memory"]["games"] == 2 and report["memory"]["self_mb"] > 0
-
-
-def test_agentbench_takes_any_game_with_a_native_core(capsys):
-    import json
-
-    from workbench.agents.speed import main
-
-    assert main(["--game", "pole", "--games", "1", "--balance", "1", "--memory", "2", "--max-plies", "12",
-                 "--workers", "0", "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert report["engines"]["same_games"] == 1  # Pole's native twins play the generic agents' game
-    assert report["engines"]["native_plies"] == report["engines"]["python_plies"]
-    assert report["balance"]["engines"] == ["native"] and set(report["balance"]["first_team_win_rate"]) == {"default"}
-    assert report["memory"]["games"] == 2
-    assert main(["--game", "big-chess", "--games", "1"]) == 2  # no native core: nothing to compare
-    assert "no native core of big chess is built" in capsys.readouterr().out.lower()
-    assert main(["--game", "chess9"]) == 2
-    assert "unknown game 'chess9'" in capsys.readouterr().out
-
-
 @pytest.mark.parametrize("spec", ["alphabeta:depth=2", "alphabeta:depth=3,nodes=3000"])
 def test_native_alphabeta_searches_the_same_tree_as_python(spec):
     """Same seed, same position: the same action after the same number of nodes (move order, pruning and the

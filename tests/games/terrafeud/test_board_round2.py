@@ -13,13 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from .conftest import colour_pixels, open_page
-from .serve import NotebookServer, write_notebook
+from browser.conftest import colour_pixels, open_page
+from browser.serve import NotebookServer, write_notebook
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BOARDS = f"""
 from workbench.widget import HexBoard
 from workbench.games.terrafeud.engine import make_game, new_game, parse_hex

@@ -11,11 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser.conftest import open_page
+from browser.serve import NotebookServer, write_notebook
 
 from workbench.games.terrafeud.engine import new_game
-
-from .conftest import open_page
-from .serve import NotebookServer, write_notebook
 
 pytestmark = pytest.mark.browser
 

@@ -226,7 +226,7 @@ def test_the_widget_front_end_loads_nothing_from_outside_the_page() -> None:
     import re as _re
     from pathlib import Path
 
-    here = Path(__file__).resolve().parents[1] / "workbench" / "games" / "terrafeud" / "widget"
+    here = Path(__file__).resolve().parents[3] / "workbench" / "games" / "terrafeud" / "widget"
     for name in ("hexboard.js", "hexboard.css"):
         text = (here / name).read_text()
         urls = [u for u in _re.findall(r"https?://[^\s\"')]+", text) if u != "http://www.w3.org/2000/svg"]
