@@ -229,6 +229,8 @@ def test_the_board_s_agent_is_native_when_built_and_picks_what_python_picks(name
     twin = make_protocol_agent(spec, g, c.rules, seed=c.seed + c.node.ply)
     assert agent.engine == "native" and c.agent_engine(spec) == "native"
     assert agent.select_action(c.state.clone()) == twin.select_action(c.state.clone())
+    # the score the board's Evaluate reads: the twin's own, where it keeps one (alphabeta, mcts), else none
+    assert getattr(agent, "score", None) == (getattr(twin, "score", None))
     python = c.make_agent(spec + (",engine=python" if ":" in spec else ":engine=python"))
     assert python.engine == "python" and c.agent_engine("greedy:engine=python") == "python"
     seat = c.state.current_player()

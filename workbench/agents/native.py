@@ -61,8 +61,13 @@ class NativeTwin(ABC):
         """The core's state of ``state`` (a Python state or the game's native one), which the agent reads."""
 
     def select_action(self, state: Any) -> Any:
-        """The twin's pick, searched in the core (``state`` is left as it was)."""
-        return self._agent.select_action(self.core_state(state))
+        """The twin's pick, searched in the core (``state`` is left as it was). Where the Python twin keeps
+        a ``score`` (alphabeta, search, mcts, plan), so does this one, from the core's last decision, so
+        the board's Evaluate reads the same number whichever engine searched."""
+        action = self._agent.select_action(self.core_state(state))
+        if hasattr(self.twin, "score"):
+            self.score, self.nodes_searched = self._agent.stats()
+        return action
 
     def describe(self) -> str:
         """The Python twin's line, with the engine that searches."""

@@ -341,6 +341,12 @@ impl PyAgent {
             Err(e) => Err(e),
         }
     }
+
+    /// The last decision's (score, nodes searched): alphabeta, search and plan's root value and nodes,
+    /// mcts's mean reward and visits; (0, 0) for random and greedy.
+    fn stats(&self) -> PyResult<(f64, u64)> {
+        self.agent.as_ref().map(|a| a.stats()).ok_or_else(|| bad("agent busy".into()))
+    }
 }
 
 /// A whole game without the GIL: `agents` are two `(name, params, seed)`; returns the trace and

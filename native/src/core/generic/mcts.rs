@@ -17,6 +17,8 @@ pub struct Mcts {
     pub seconds: f64,
     pub scale: f64,
     pub score: f64,
+    /// The root's visits of the last decision (the iterations its clock allowed).
+    pub visits: u64,
 }
 
 struct Node {
@@ -29,7 +31,7 @@ struct Node {
 
 impl Mcts {
     pub fn new(rng: PyRandom, iterations: u32, c: f64, rollout: u32, seconds: f64, scale: f64) -> Self {
-        Mcts { rng, iterations, c, rollout, seconds, scale, score: 0.0 }
+        Mcts { rng, iterations, c, rollout, seconds, scale, score: 0.0, visits: 0 }
     }
 
     fn sample_chance<G: Game>(&mut self, sim: &mut G, outs: &mut Vec<(u32, f64)>) {
@@ -162,6 +164,12 @@ impl<G: Game> Agent<G> for Mcts {
             }
         }
         self.score = tree[best].total / tree[best].visits.max(1) as f64;
+        self.visits = tree[0].visits;
         tree[best].action
+    }
+
+    /// The chosen child's mean reward (the Python twin's `score`) and the root's visits.
+    fn stats(&self) -> (f64, u64) {
+        (self.score, self.visits)
     }
 }
