@@ -173,6 +173,22 @@ def test_rule_diff_and_new_game_and_agent() -> None:
         c.set_agent(3, "greedy")
 
 
+def test_the_general_board_takes_the_generic_agents_parameters_not_terrafeuds() -> None:
+    """The general board plays the generic agents: ``rollout`` is a number of random actions, ``plan`` has a
+    beam; TerraFeud's words and knobs (``rollout=eval``, ``qdepth``) are refused with the board's message."""
+    c = GameBoardController(games.get("cursed-lands"), games.get("cursed-lands").rules("turn_limit=4"), seed=1)
+    assert c.set_agent(0, "mcts:iterations=30,rollout=5").endswith("mcts:iterations=30,rollout=5,seconds=2.0")
+    assert "beam 99 capped to 16" in c.set_agent(1, "plan:beam=99,reply=1,replan=0")
+    assert c.agents[1] == "plan:beam=16,reply=1,replan=0"
+    c.make_agent(c.agents[0]), c.make_agent(c.agents[1])  # both build: the caps are the agents' own ranges
+    with pytest.raises(WidgetError, match="rollout=eval is not a number"):
+        c.set_agent(0, "mcts:rollout=eval")
+    with pytest.raises(WidgetError, match="unknown parameter 'qdepth'"):
+        c.set_agent(0, "search:qdepth=2")
+    with pytest.raises(WidgetError, match="unknown agent 'nosuch'"):
+        c.set_agent(0, "nosuch")
+
+
 def test_scenarios_pick_and_step_checks() -> None:
     c = GameBoardController(games.get("pole"), seed=0)
     rows = [p for p in c.scenario_files()][:1]

@@ -345,14 +345,14 @@ class GameBoardController:
 
     # ------------------------------------------------------------------ agents and evaluation
     def set_agent(self, player: int, spec: str) -> str:
-        """An agent (capped like the TerraFeud board's) for ``player``; an empty spec gives the seat back."""
+        """A generic agent (capped as the TerraFeud board caps its own) for ``player``; an empty spec gives the seat back."""
         n = self.info().num_players
         if not 0 <= player < n:
             raise WidgetError(f"seat {player} does not exist: this game has {n} seats")
         if not spec.strip():
             self.agents.pop(player, None)
             return f"{self.label(player)} is played on the board"
-        text, notes = capped_agent_spec(spec.strip(), self.game_agents())
+        text, notes = capped_agent_spec(spec.strip(), self.game_agents(), generic=True)
         self.agents[player] = text
         return f"{self.label(player)}: {text}" + (f" ({'; '.join(notes)})" if notes else "")
 
@@ -444,7 +444,7 @@ class GameBoardController:
             return self.evaluation
         if st.current_player() == CHANCE:
             raise WidgetError("chance moves next: roll before evaluating")
-        text, _ = capped_agent_spec(spec, self.game_agents())
+        text, _ = capped_agent_spec(spec, self.game_agents(), generic=True)
         action, score, _ = self.think(text)
         statics = ", ".join(f"{self.label(p)} {st.evaluate(p):+.2f}" for p in range(self.info().num_players))
         self.evaluation = (f"{text} ({self.last_engine} engine) for {self.label(st.current_player())}: "

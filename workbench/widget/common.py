@@ -34,6 +34,19 @@ AGENT_CLOCKED = {"alphabeta", "mcts", "search"}  # agents with a ``seconds`` bud
 _ENGINES = ("auto", "python", "native")
 AGENT_WORDS = {"mcts": {"rollout": ("eval", "random"), "quiesce": (True, False), "engine": _ENGINES},
                "alphabeta": {"engine": _ENGINES}, "search": {"engine": _ENGINES}, "greedy": {"engine": _ENGINES}, "random": {"engine": _ENGINES}}
+# The general board's agents are the generic ones (``workbench.agents.generic``), whose parameters are not
+# TerraFeud's: ``rollout`` is a number of random actions, ``plan`` has a beam. The same caps, in their terms.
+GENERIC_AGENT_LIMITS: dict[str, dict[str, tuple[float, float]]] = {
+    "random": {},
+    "greedy": {},
+    "alphabeta": {"depth": (1, 6), "nodes": (1, 60_000), "seconds": (0.05, AGENT_SECONDS)},
+    "search": {"depth": (1, 8), "nodes": (1, 2_000_000), "seconds": (0.05, AGENT_SECONDS)},
+    "mcts": {"iterations": (1, 5000), "c": (0.0, 10.0), "rollout": (0, 200), "scale": (0.01, 100.0),
+             "seconds": (0.05, AGENT_SECONDS)},
+    "plan": {"beam": (1, 16), "steps": (1, 64), "reply": (0, 1), "replan": (0, 1)},
+}
+GENERIC_AGENT_INTS = {"depth", "nodes", "iterations", "rollout", "beam", "steps", "reply", "replan"}
+GENERIC_AGENT_WORDS = {name: {"engine": _ENGINES} for name in GENERIC_AGENT_LIMITS}
 # Files a board reads: regular files only, at most this many bytes (records and scenarios are small).
 MAX_FILE_BYTES = 512 * 1024
 # Where the scenario picker looks: the project's scenarios/ folders (never a path typed in the page).
@@ -100,24 +113,27 @@ def _num(value: float) -> str:
     return f"{value:g}"
 
 
-def capped_agent_spec(spec: str, game_agents: Sequence[str] = ()) -> tuple[str, list[str]]:
+def capped_agent_spec(spec: str, game_agents: Sequence[str] = (), generic: bool = False) -> tuple[str, list[str]]:
     """An agent spec from the page with every parameter checked and capped (AGENT_LIMITS).
 
     Returns the spec to run and notes on what was capped. Unknown agents and parameters, and
     values that are not numbers, are refused; ``alphabeta`` always gets a clock of at most
     ``AGENT_SECONDS``, so no request from the page holds the kernel for long. ``game_agents`` are the
     board's game's own agents (``GameDef.game_agents``): accepted by name, without parameters.
+    ``generic``: the general board's agents (``GENERIC_AGENT_LIMITS``), not TerraFeud's tuned ones.
     """
     parse = _optional("workbench.agents", "parse_agent_spec", "playing against an agent")
     try:
         base, params = parse(spec)
     except ValueError as exc:
         raise WidgetError(_short(str(exc))) from None
-    known = _agent_names() + [a for a in game_agents if a not in _agent_names()]
+    names = list(GENERIC_AGENT_LIMITS) if generic else _agent_names()
+    known = names + [a for a in game_agents if a not in names]
     if base not in known:
         raise WidgetError(_short(f"unknown agent {base!r}; known agents: {', '.join(known)}"))
-    limits = AGENT_LIMITS.get(base, {})
-    words = AGENT_WORDS.get(base, {})
+    limits = (GENERIC_AGENT_LIMITS if generic else AGENT_LIMITS).get(base, {})
+    words = (GENERIC_AGENT_WORDS if generic else AGENT_WORDS).get(base, {})
+    ints = GENERIC_AGENT_INTS if generic else AGENT_INTS
     out: dict[str, Any] = {}
     notes: list[str] = []
     for key, value in params.items():
@@ -136,7 +152,7 @@ def capped_agent_spec(spec: str, game_agents: Sequence[str] = ()) -> tuple[str, 
             raise WidgetError(_short(f"{base}: {key}={value} is not a number"))
         lo, hi = limits[key]
         capped = min(max(value, lo), hi)
-        capped = int(capped) if key in AGENT_INTS else float(capped)
+        capped = int(capped) if key in ints else float(capped)
         if capped != value:
             notes.append(f"{key} {_num(value)} capped to {_num(capped)}")
         out[key] = capped
