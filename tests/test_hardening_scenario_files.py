@@ -5,18 +5,14 @@ them still run. Written as TerraFeud files, the game of a file that names none; 
 
 from __future__ import annotations
 
-import io
-import json
 import os
 import subprocess
 import sys
 
 import pytest
+from scenariohelp import GOOD, assert_one_error_line
 
-from workbench.scenarios import cli
 from workbench.scenarios.loader import MAX_SCENARIO_BYTES
-
-GOOD = "id: good\ntitle: a good file after the bad one\nchecks:\n  - legal: [f3-f4]\n"
 
 
 def _billion_laughs() -> str:
@@ -35,11 +31,6 @@ BAD = {
 }
 
 
-def _check(paths: list[str], *extra: str) -> tuple[int, str]:
-    out = io.StringIO()
-    rc = cli.main([*paths, *extra], out=out)
-    return rc, out.getvalue()
-
 
 def test_laughs_file_is_small():
     assert len(_billion_laughs()) < 500  # the issue's file was 487 bytes
@@ -47,19 +38,7 @@ def test_laughs_file_is_small():
 
 @pytest.mark.parametrize("name", sorted(BAD))
 def test_each_bad_file_is_one_error_line_and_later_files_still_run(tmp_path, name):
-    text, line, reason = BAD[name]
-    (tmp_path / f"a-{name}.yaml").write_text(text)
-    (tmp_path / "z-good.yaml").write_text(GOOD)
-    rc, out = _check([str(tmp_path)])
-    lines = out.splitlines()
-    assert rc == 1 and len(lines) == 2 and lines[1] == "PASS good", out
-    where = f"{tmp_path / f'a-{name}.yaml'}: " + (f"line {line}: " if line else "")
-    assert lines[0].startswith(f"ERROR {where}") and reason in lines[0], lines[0]
-    assert len(lines[0]) < 450  # nothing from the file is echoed at length
-    rc, doc = _check([str(tmp_path)], "--json")
-    data = json.loads(doc)
-    assert data["summary"] == {"pass": 1, "fail": 0, "error": 1}
-    assert reason in data["scenarios"][0]["error"]
+    assert_one_error_line(tmp_path, name, BAD[name])
 
 
 def test_unreadable_files_are_errors_not_hangs(tmp_path):

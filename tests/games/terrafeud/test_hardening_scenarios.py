@@ -4,16 +4,11 @@ named, a note that is not text, a 100,000-character hex) is one ERROR line and l
 
 from __future__ import annotations
 
-import io
-import json
-
 import pytest
+from scenariohelp import assert_one_error_line, check
 
 from workbench.games.terrafeud.engine import GameState
-from workbench.scenarios import cli
 from workbench.scenarios.loader import load_scenario_text
-
-GOOD = "id: good\ntitle: a good file after the bad one\nchecks:\n  - legal: [f3-f4]\n"
 
 BAD = {
     "adjacent-feudals": ("id: a\ntitle: t\nposition:\n  pieces: {f5: F, f6: f}\n", 4,
@@ -28,27 +23,10 @@ BAD = {
 }
 
 
-def _check(paths: list[str], *extra: str) -> tuple[int, str]:
-    out = io.StringIO()
-    rc = cli.main([*paths, *extra], out=out)
-    return rc, out.getvalue()
-
 
 @pytest.mark.parametrize("name", sorted(BAD))
 def test_each_bad_file_is_one_error_line_and_later_files_still_run(tmp_path, name):
-    text, line, reason = BAD[name]
-    (tmp_path / f"a-{name}.yaml").write_text(text)
-    (tmp_path / "z-good.yaml").write_text(GOOD)
-    rc, out = _check([str(tmp_path)])
-    lines = out.splitlines()
-    assert rc == 1 and len(lines) == 2 and lines[1] == "PASS good", out
-    where = f"{tmp_path / f'a-{name}.yaml'}: " + (f"line {line}: " if line else "")
-    assert lines[0].startswith(f"ERROR {where}") and reason in lines[0], lines[0]
-    assert len(lines[0]) < 450  # nothing from the file is echoed at length
-    rc, doc = _check([str(tmp_path)], "--json")
-    data = json.loads(doc)
-    assert data["summary"] == {"pass": 1, "fail": 0, "error": 1}
-    assert reason in data["scenarios"][0]["error"]
+    assert_one_error_line(tmp_path, name, BAD[name])
 
 
 def test_explicit_none_names_a_side_without_a_hill():
@@ -67,6 +45,6 @@ def test_check_copies_no_state_per_ply(monkeypatch, tmp_path):
     clones = []
     original = GameState.clone
     monkeypatch.setattr(GameState, "clone", lambda self: clones.append(1) or original(self))
-    rc, out = _check([str(path)])
+    rc, out = check([str(path)])
     assert rc == 0 and out == "PASS long\n"
     assert len(clones) <= 2, f"{len(clones)} copies of the state for 400 plies"
