@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -49,20 +50,29 @@ def test_scenario_positions_play_the_same_on_both_engines() -> None:
             compare(st, nat, rng, f"{path.name} ply {ply + 1}")
 
 
-@pytest.mark.parametrize("agent", ["random", "greedy", "alphabeta:depth=2,nodes=1500", "mcts:iterations=8,rollout=3",
-                                   "plan:beam=2,reply=1", "plan:beam=2,reply=1,replan=0"])
-def test_native_games_give_the_python_rows_and_events(agent: str) -> None:
-    from workbench.simulate.protocol_play import expand_protocol_grid, play_protocol_game, protocol_specs
+def _same_game_on_both_engines(spec: Any) -> Any:
+    """Play ``spec`` on the Python path and the native one: the same games row (but time and engine) and
+    the same events rows. Returns the Python result."""
+    from workbench.simulate.protocol_play import play_protocol_game
 
-    cells = expand_protocol_grid("cursed-lands", {"turn_limit": [3], "factions": ["orcs/dwarves"],
-                                                  "untiled": ["plain"]})
-    spec = protocol_specs("cursed-lands", cells, agent, agent, (), 1, 2, 200, True, "python")[0]
     py = play_protocol_game(spec)
     nat = play_protocol_game(replace(spec, engine="native"))
     assert py.row["engine"] == "python" and nat.row["engine"] == "native"
     drop = ("seconds", "engine")
     assert {k: v for k, v in py.row.items() if k not in drop} == {k: v for k, v in nat.row.items() if k not in drop}
     assert py.events == nat.events and py.events
+    return py
+
+
+@pytest.mark.parametrize("agent", ["random", "greedy", "alphabeta:depth=2,nodes=1500", "mcts:iterations=8,rollout=3",
+                                   "plan:beam=2,reply=1", "plan:beam=2,reply=1,replan=0"])
+def test_native_games_give_the_python_rows_and_events(agent: str) -> None:
+    from workbench.simulate.protocol_play import expand_protocol_grid, protocol_specs
+
+    cells = expand_protocol_grid("cursed-lands", {"turn_limit": [3], "factions": ["orcs/dwarves"],
+                                                  "untiled": ["plain"]})
+    spec = protocol_specs("cursed-lands", cells, agent, agent, (), 1, 2, 200, True, "python")[0]
+    _same_game_on_both_engines(spec)
 
 
 def test_random_and_greedy_pick_what_python_picks_under_every_toggle() -> None:
@@ -164,19 +174,14 @@ def test_hidden_deck_top_games_give_the_python_rows_and_events(agent: str) -> No
     """Under ``deck_top_visible=false`` an agent picks on a view: game 11 of this grid picks a mountain tile
     where the real top (a mountain) may not go, so both engines write the same error row and stop their
     events at the same ply; the other games finish alike."""
-    from workbench.simulate.protocol_play import expand_protocol_grid, play_protocol_game, protocol_specs
+    from workbench.simulate.protocol_play import expand_protocol_grid, protocol_specs
 
     cells = expand_protocol_grid("cursed-lands", {"turn_limit": [6], "deck_top_visible": [False],
                                                   "factions": ["orcs/dwarves"]})
     specs = protocol_specs("cursed-lands", cells, agent, agent, (), 20, 5, 400, True, "python")
     errors = 0
     for spec in (specs[3], specs[11], specs[16]):
-        py = play_protocol_game(spec)
-        nat = play_protocol_game(replace(spec, engine="native"))
-        assert py.row["engine"] == "python" and nat.row["engine"] == "native"
-        drop = ("seconds", "engine")
-        assert {k: v for k, v in py.row.items() if k not in drop} == {k: v for k, v in nat.row.items() if k not in drop}
-        assert py.events == nat.events and py.events
+        py = _same_game_on_both_engines(spec)
         if py.row["outcome"] == "error":
             errors += 1
             assert py.row["error"].startswith("IllegalAction at action 13: #c7=m: the top tile is a mountain")
