@@ -84,3 +84,19 @@ def test_protocol_games_agents_refuse_bad_parameters_naming_them(game: str, para
     seed = [1] if game == "pole" else 1
     with pytest.raises(ValueError, match=f"native {game.replace('_', '-')}: .*{words}"):
         sub.Agent("greedy", params, seed)
+
+
+@pytest.mark.parametrize("game", ["pole", "cursed-lands"])
+def test_perft_takes_the_engine_for_every_game_and_counts_the_same(game: str, capsys) -> None:  # noqa: ANN001
+    """``perft --game G --engine native`` walks the same tree on the game's core: the same counts as Python."""
+    from workbench import games, perft
+
+    if not games.get(game).native_available():
+        pytest.skip("the native core is not built (make native)")
+    counts = {}
+    for engine in ("python", "native"):
+        assert perft.main(["--game", game, "--depth", "2", "--engine", engine]) == 0
+        out = capsys.readouterr().out.splitlines()
+        assert out[0] == f"# {game}, {engine} engine"
+        counts[engine] = out[1:]
+    assert counts["python"] == counts["native"] and len(counts["python"]) == 2

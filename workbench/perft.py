@@ -70,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.game.strip().lower() != "terrafeud":
         from workbench.games import get
+        from workbench.simulate.protocol_play import resolve_protocol_engine
 
         from .protocolbench import protocol_perft
 
@@ -78,8 +79,12 @@ def main(argv: list[str] | None = None) -> int:
         try:
             game = get(args.game)
             st = game.new_initial_state(game.spec.make(args.rules or None), args.seed)
+            engine = resolve_protocol_engine(game.name, args.engine)
         except ValueError as exc:
             ap.error(str(exc))
+        if engine == "native":  # the same position on the game's core: the counts must not change
+            st = game.native_twin_of(st)
+        print(f"# {game.name}, {engine} engine")
         for d in range(1, args.depth + 1):
             print(d, protocol_perft(st, d))
         return 0

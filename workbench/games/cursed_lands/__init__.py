@@ -135,6 +135,13 @@ class CursedLandsGame(GameDef):
 
         return play_native(spec) if playable(spec, self.spec.make(spec.rules)) else None
 
+    def native_twin_of(self, state: Any) -> Any:
+        """The same position on the native core (``NativeCursedState``, the protocol's API), for tools that
+        walk a tree (``perft --engine native``)."""
+        from .native import native_state
+
+        return native_state(state)
+
     def native_available(self) -> bool:
         """True when the native core (``native.py``, ``workbench._native.cursed_lands``) is built."""
         from .native import available

@@ -220,6 +220,13 @@ class PoleGame(GameDef):
 
         return available()
 
+    def native_twin_of(self, state: Any) -> Any:
+        """The same position on the native core (``NativePoleState``, the protocol's API), for tools that
+        walk a tree (``perft --engine native``)."""
+        from .native import NativePoleState
+
+        return NativePoleState.from_python(state)
+
     def native_state(self, rules: Rules | None = None, seed: int = 0) -> Any:
         """The start on the native core (a ``NativePoleState``; RuntimeError when it is not built)."""
         from .native import native_state
