@@ -19,3 +19,22 @@ def test_every_shipped_scenario_passes() -> None:
         if scenario_status(results) != "pass":
             failures.append(f"{path.name}: " + "; ".join(r.message for r in results if not r.ok))
     assert not failures, "\n".join(failures)
+
+
+def test_engine_native_says_which_scenarios_ran_on_python(capsys) -> None:  # noqa: ANN001
+    """``check --engine native`` over a game whose checks have no native path says so on stderr, with the
+    count, instead of letting "native" stand for a Python run."""
+    import io
+
+    import pytest
+
+    from workbench.native import available
+    from workbench.scenarios import cli
+
+    if not available():
+        pytest.skip("the native core is not built (make native)")
+    n = len(find_scenario_files([SCENARIOS / "rulings"]))
+    rc = cli.main([str(SCENARIOS / "rulings"), str(SCENARIOS / "pole"), "--engine", "native"], out=io.StringIO())
+    err = capsys.readouterr().err
+    assert rc == 0 and f"{n} terrafeud scenario(s) ran on the Python engine" in err, err
+    assert "pole scenario(s)" not in err  # Pole's checks have a native path: nothing to say of them

@@ -120,8 +120,13 @@ def run_check_command(paths: list[str], overrides: dict[str, str], as_json: bool
     """Run every scenario under ``paths``; print lines or JSON; 0 only when all pass."""
     records = []
     counts = {"pass": 0, "fail": 0, "error": 0}
+    on_python: dict[str, int] = {}  # asked for another engine, played on Python: game -> scenarios
     for path, item in load_scenarios(paths):
         results = None if isinstance(item, ScenarioError) else _run(item, overrides, engine)
+        if results is not None and engine != "python" and engine not in getattr(item, "engines", ()):
+            game = getattr(item, "game", None)
+            name = game if isinstance(game, str) else "terrafeud"  # TerraFeud's Scenario.game is a method
+            on_python[name] = on_python.get(name, 0) + 1
         rec = _record(path, item, results)
         counts[rec["status"]] += 1
         records.append(rec)
@@ -133,6 +138,9 @@ def run_check_command(paths: list[str], overrides: dict[str, str], as_json: bool
     else:
         print(f"{sum(counts.values())} scenarios: {counts['pass']} pass, {counts['fail']} fail, "
               f"{counts['error']} error", file=sys.stderr)
+    for name, n in sorted(on_python.items()):  # never let "native" stand for a run that was not
+        print(f"--engine {engine}: {n} {name} scenario(s) ran on the Python engine ({name}'s checks have no "
+              f"{engine} path)", file=sys.stderr)
     return 0 if counts["fail"] == counts["error"] == 0 else 1
 
 
