@@ -22,8 +22,8 @@ def test_every_shipped_scenario_passes() -> None:
 
 
 def test_engine_native_says_which_scenarios_ran_on_python(capsys) -> None:  # noqa: ANN001
-    """``check --engine native`` over a game whose checks have no native path says so on stderr, with the
-    count, instead of letting "native" stand for a Python run."""
+    """``check --engine native`` over a game whose checks have no native path (big chess has no core) says
+    so on stderr, with the count, instead of letting "native" stand for a Python run."""
     import io
 
     import pytest
@@ -33,8 +33,9 @@ def test_engine_native_says_which_scenarios_ran_on_python(capsys) -> None:  # no
 
     if not available():
         pytest.skip("the native core is not built (make native)")
-    n = len(find_scenario_files([SCENARIOS / "rulings"]))
-    rc = cli.main([str(SCENARIOS / "rulings"), str(SCENARIOS / "pole"), "--engine", "native"], out=io.StringIO())
+    n = len(find_scenario_files([SCENARIOS / "big-chess"]))
+    rc = cli.main([str(SCENARIOS / "big-chess"), str(SCENARIOS / "rulings"), "--engine", "native"],
+                  out=io.StringIO())
     err = capsys.readouterr().err
-    assert rc == 0 and f"{n} terrafeud scenario(s) ran on the Python engine" in err, err
-    assert "pole scenario(s)" not in err  # Pole's checks have a native path: nothing to say of them
+    assert rc == 0 and f"{n} big-chess scenario(s) ran on the Python engine" in err, err
+    assert "terrafeud scenario(s)" not in err  # TerraFeud's checks have a native path: nothing to say of them

@@ -214,6 +214,25 @@ class NativeState:
 
             raise IllegalActionError(explain_illegal(self.to_python(), tuple(action))) from None
 
+    def parse_action(self, text: str) -> tuple:
+        """An action in notation, read by the Python parser on this position (so an illegal one gets the
+        Python engine's reason, naming the rule), and refused when the native core does not list it: the
+        two engines would disagree (``check --engine native`` reports that as an error)."""
+        action = tuple(self.to_python().parse_action(text))
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"{text}: the Python engine reads it as legal but the native core does not "
+                                     "list it (the engines disagree)")
+        return action
+
+    def destinations(self, h: int) -> set[int]:
+        """``GameState.destinations`` from the native core's legal actions: final hexes of the piece on ``h``."""
+        from .engine.state import MOVE
+
+        c = self.squares[h]
+        if self.victory is not None or not c or c >> 3 != self.to_move:
+            return set()
+        return {a[2] for a in self.legal_actions() if a[0] == MOVE and a[1] == h}
+
     def undo(self) -> tuple:
         """Take back the last action; returns it."""
         return self._st.undo()

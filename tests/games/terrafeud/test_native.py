@@ -100,6 +100,37 @@ def test_random_games_identical_under_every_toggle_and_parameter(rules):
 
 
 @needs_native
+def test_every_scenario_file_passes_with_check_engine_native():
+    """``check --engine native``: TerraFeud's checks (legal, illegal, destinations, pieces, markers, results)
+    judged on the Rust core give the Python engine's verdict and message for every shipped file."""
+    from workbench.games.terrafeud.scenarios import Scenario
+    from workbench.scenarios import load_scenario
+
+    judged = 0
+    for path in sorted((ROOT / "scenarios").rglob("*.yaml")):
+        sc = load_scenario(path)
+        if not isinstance(sc, Scenario):
+            continue
+        py, nat = sc.run(), sc.run(engine="native")
+        assert [(r.status, r.message) for r in nat] == [(r.status, r.message) for r in py], path.name
+        judged += len(nat)
+    assert judged >= 100
+
+
+@needs_native
+def test_a_text_python_reads_as_legal_but_the_core_does_not_list_is_an_error(monkeypatch):
+    ns = native.NativeState.from_state(new_game())
+    first = ns.legal_actions()[0]
+    from workbench.games.terrafeud.engine.notation import format_action
+
+    text = format_action(ns.to_python(), first)
+    assert ns.parse_action(text) == tuple(first)
+    monkeypatch.setattr(native.NativeState, "legal_actions", lambda self: [])
+    with pytest.raises(IllegalActionError, match="the engines disagree"):
+        ns.parse_action(text)
+
+
+@needs_native
 def test_scenario_positions_identical_including_the_start_mate_test():
     files = sorted((ROOT / "scenarios").rglob("*.yaml"))
     assert files

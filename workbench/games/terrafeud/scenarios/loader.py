@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 
@@ -58,6 +58,9 @@ class Scenario:
     path: Path | None = None
     where: str = "<string>"
     position: LineDict | None = field(default=None, repr=False)
+    # check --engine native runs the checks on the Rust core (``NativeState``: its legal actions, moves and
+    # position; the notation and the reasons for an illegal action come from the Python engine)
+    engines: ClassVar[tuple[str, ...]] = ("python", "native")
     rules_line: int | None = None
 
     def game(self, overrides: dict[str, Any] | None = None) -> Game:
@@ -83,10 +86,11 @@ class Scenario:
                 raise ScenarioError(self.where, self.rules_line, str(exc)) from None
         return build_position(game, self.position, self.where)
 
-    def run(self, overrides: dict[str, Any] | None = None) -> list[CheckResult]:
+    def run(self, overrides: dict[str, Any] | None = None, engine: str = "python") -> list[CheckResult]:
         """Run every check from a fresh copy of the position; never raises for bad data.
 
-        A position that cannot be built under ``overrides`` gives one error result with index 0.
+        A position that cannot be built under ``overrides`` gives one error result with index 0, and so
+        does one the native core cannot hold when ``engine="native"``.
         """
         try:
             start = self.initial_state(overrides)
@@ -94,10 +98,17 @@ class Scenario:
             return [CheckResult(0, exc.line or 0, ERROR_STATUS, _line_reason(exc))]
         except Exception as exc:  # noqa: BLE001 - an engine failure on this position must not stop the other files
             return [CheckResult(0, 0, ERROR_STATUS, f"the engine raised {type(exc).__name__} building the position")]
+        fresh: Any = start.clone
+        if engine == "native":
+            from workbench.native import NativeState, supports, unsupported_reason
+
+            if not supports(start):
+                return [CheckResult(0, 0, ERROR_STATUS, f"--engine native: {unsupported_reason(start)}")]
+            fresh = lambda: NativeState.from_state(start.clone())  # noqa: E731 - one fresh native copy per check
         results = []
         for check in self.checks:
             try:
-                results.append(run_check(check, start.clone()))
+                results.append(run_check(check, fresh()))
             except Exception as exc:  # an engine failure must not stop the other checks or files
                 results.append(
                     CheckResult(check.index, check.line, ERROR_STATUS,
