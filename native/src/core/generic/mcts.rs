@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use super::{searchable, Agent};
-use crate::core::protocol::{Game, CHANCE};
+use crate::core::protocol::{sample_outcome, Game, CHANCE};
 use crate::core::pyrandom::PyRandom;
 
 pub struct Mcts {
@@ -37,17 +37,7 @@ impl Mcts {
     fn sample_chance<G: Game>(&mut self, sim: &mut G, outs: &mut Vec<(u32, f64)>) {
         while sim.current_player() == CHANCE {
             sim.chance_outcomes(outs);
-            let r = self.rng.random();
-            let mut acc = 0.0;
-            let mut pick = outs[outs.len() - 1].0;
-            for &(o, p) in outs.iter() {
-                acc += p;
-                if r < acc {
-                    pick = o;
-                    break;
-                }
-            }
-            sim.apply(pick);
+            sim.apply(sample_outcome(outs, self.rng.random()));
         }
     }
 }
