@@ -76,10 +76,13 @@ class ScenarioCase:
     ``checks`` is the list of parsed checks (its length is reported); ``run(overrides)`` judges every
     check from a fresh copy of the position under the rule overrides (``{"untiled": "plain"}``) and
     never raises for bad data: a position that cannot be built is one error result with index 0.
-    ``initial_state(overrides)`` gives the position itself (pictures, the board's picker).
+    ``initial_state(overrides)`` gives the position itself (pictures, the board's picker). ``engines`` names
+    the engines its checks can be judged on: a game with a native core lists ``"native"`` and takes
+    ``run(overrides, engine="native")`` (``check --engine native``).
     """
 
     game: str = ""
+    engines: tuple[str, ...] = ("python",)
     id: str = ""
     title: str = ""
     ruling: Any = None
@@ -88,8 +91,8 @@ class ScenarioCase:
     path: Path | None = None
     checks: Sequence[Any] = ()
 
-    def run(self, overrides: Mapping[str, Any] | None = None) -> list[CheckResult]:
-        """Judge every check; see the class docstring."""
+    def run(self, overrides: Mapping[str, Any] | None = None, engine: str = "python") -> list[CheckResult]:
+        """Judge every check on ``engine`` (one of ``engines``); see the class docstring."""
         raise NotImplementedError
 
     def initial_state(self, overrides: Mapping[str, Any] | None = None) -> Any:

@@ -124,8 +124,8 @@ def run_check_command(paths: list[str], overrides: dict[str, str], as_json: bool
     for path, item in load_scenarios(paths):
         results = None if isinstance(item, ScenarioError) else _run(item, overrides, engine)
         if results is not None and engine != "python" and engine not in getattr(item, "engines", ()):
-            game = getattr(item, "game", None)
-            name = game if isinstance(game, str) else "terrafeud"  # TerraFeud's Scenario.game is a method
+            game = getattr(item, "game", None)  # a name; the default game's Scenario.game is a method
+            name = game if isinstance(game, str) else DEFAULT
             on_python[name] = on_python.get(name, 0) + 1
         rec = _record(path, item, results)
         counts[rec["status"]] += 1

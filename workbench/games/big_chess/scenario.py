@@ -694,8 +694,10 @@ class BigChessScenario(ScenarioCase):
         st.start_data = st.to_dict()
         return st
 
-    def run(self, overrides: Mapping[str, Any] | None = None) -> list[CheckResult]:
-        """Judge every check (or the rejection of an ``invalid:`` file)."""
+    def run(self, overrides: Mapping[str, Any] | None = None, engine: str = "python") -> list[CheckResult]:
+        """Judge every check (or the rejection of an ``invalid:`` file); big chess has only its Python engine."""
+        if engine != "python":
+            raise ValueError(f"big chess has no {engine} engine (engines: {', '.join(self.engines)})")
         line = line_of(self.data, "position", 1) or 1
         if self.cards_error is not None:
             return [CheckResult(1, self.cards_error.line or line, PASS_STATUS)]
