@@ -37,6 +37,18 @@ class NativeTwin(ABC):
     engine = "native"
     #: the parameters the game's core reads (others are refused, never silently dropped)
     PARAMS: ClassVar[frozenset[str]] = frozenset()
+    #: the agent names the game's core holds
+    NAMES: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def for_seat(cls, spec: str, game: Any, rules: Any, seed: int | None, built: bool) -> NativeTwin | None:
+        """``GameDef.native_agent``: the twin of ``spec`` when the core is ``built`` and holds that agent, else None
+        (the caller plays the Python agent)."""
+        from . import parse_agent_spec
+
+        if not built or parse_agent_spec(spec)[0] not in cls.NAMES:
+            return None
+        return cls(spec, game, rules, seed)
 
     def __init__(self, spec: str, game: Any, rules: Any = None, seed: int | None = None) -> None:
         from . import parse_agent_spec

@@ -151,13 +151,9 @@ class CursedLandsGame(GameDef):
     def native_agent(self, spec: str, rules: Rules, seed: int) -> Any:
         """The native twin of agent ``spec`` for one seat of a Python-loop game (a spec pinned ``engine=native``
         on the ladder, or the board's agent), or None when the core is not built or has no such agent."""
-        from workbench.agents import parse_agent_spec
+        from .native import NativeAgent, available
 
-        from .native import AGENT_NAMES, NativeAgent, available
-
-        if not available() or parse_agent_spec(spec)[0] not in AGENT_NAMES:
-            return None
-        return NativeAgent(spec, self, rules, seed)
+        return NativeAgent.for_seat(spec, self, rules, seed, available())
 
     def native_random_playouts(self, rules: Rules, games: int, seed: int, max_actions: int) -> int:
         """Actions of ``protocolbench.protocol_playouts``' games played in the native core (the same games)."""

@@ -310,6 +310,7 @@ class NativeAgent(NativeTwin):
     the view of the side to move, its seed drawn from the agent's stream first, as the Python twin does."""
 
     PARAMS = AGENT_PARAMS
+    NAMES = AGENT_NAMES
 
     def core_agent(self, base: str, params: dict[str, float], seed: int | None) -> Any:
         mod = core()

@@ -242,13 +242,9 @@ class PoleGame(GameDef):
     def native_agent(self, spec: str, rules: Rules, seed: int) -> Any:
         """The native twin of agent ``spec`` for one seat of a Python-loop game (a spec pinned
         ``engine=native``, as the ladder's twin against its Python original), or None without one."""
-        from workbench.agents import parse_agent_spec
+        from .native import NativeAgent, available
 
-        from .native import NATIVE_AGENTS, NativeAgent, available
-
-        if not available() or parse_agent_spec(spec)[0] not in NATIVE_AGENTS:
-            return None
-        return NativeAgent(spec, self, rules, seed)
+        return NativeAgent.for_seat(spec, self, rules, seed, available())
 
     def native_play(self, spec: Any, rules: Rules, seats: Sequence[str]) -> Any:
         """``protocol_play``'s fast path: (final state, events rows, legal counts), or None for Python."""

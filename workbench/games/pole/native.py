@@ -261,6 +261,7 @@ class NativeAgent(NativeTwin):
     """A native twin of a generic agent on Pole (``workbench.agents.native.NativeTwin``)."""
 
     PARAMS = _AGENT_PARAMS
+    NAMES = NATIVE_AGENTS
 
     def core_agent(self, base: str, params: dict[str, float], seed: int | None) -> Any:
         return _core.Agent(base, params, seed_key(seed))
