@@ -178,8 +178,8 @@ def test_the_general_board_takes_the_generic_agents_parameters_not_terrafeuds() 
     beam; TerraFeud's words and knobs (``rollout=eval``, ``qdepth``) are refused with the board's message."""
     c = GameBoardController(games.get("cursed-lands"), games.get("cursed-lands").rules("turn_limit=4"), seed=1)
     assert c.set_agent(0, "mcts:iterations=30,rollout=5").endswith("mcts:iterations=30,rollout=5,seconds=2.0")
-    assert "beam 99 capped to 16" in c.set_agent(1, "plan:beam=99,reply=1,replan=0")
-    assert c.agents[1] == "plan:beam=16,reply=1,replan=0"
+    assert "beam 99 capped to 16" in c.set_agent(1, "plan:beam=99,reply=1")
+    assert c.agents[1] == "plan:beam=16,reply=1"
     c.make_agent(c.agents[0]), c.make_agent(c.agents[1])  # both build: the caps are the agents' own ranges
     with pytest.raises(WidgetError, match="rollout=eval is not a number"):
         c.set_agent(0, "mcts:rollout=eval")

@@ -68,33 +68,7 @@ def test_plan_on_one_action_turns_is_a_one_ply_search() -> None:
 
 def test_plan_parameters_are_checked() -> None:
     game = games.get("cursed-lands")
-    for bad in ("plan:beam=0", "plan:steps=65", "plan:reply=2", "plan:beam=2.5", "plan:replan=2"):
+    for bad in ("plan:beam=0", "plan:steps=65", "plan:reply=2", "plan:beam=2.5"):
         with pytest.raises(ValueError, match="plan"):
             make_protocol_agent(bad, game)
 
-
-def test_replan_0_plays_the_planned_turn_and_drops_a_plan_the_game_left() -> None:
-    """``replan=0``: the turn's later decisions are the plan's line, found without a search; a plan whose
-    next action is not due (another move came between) is dropped and the agent searches again."""
-    game = games.get("cursed-lands")
-    rules = game.spec.make("turn_limit=6,untiled=plain")
-    st = game.new_initial_state(rules, 4)
-    me = st.current_player()
-    follower = make_protocol_agent("plan:beam=3,reply=1,replan=0", game, rules, seed=2)
-    first = follower.select_action(st)
-    planned = list(follower._line)
-    assert planned, "a three-action turn leaves two planned actions"
-    st.apply_action(first)
-    spent = follower.nodes_searched
-    for action in planned:
-        if st.current_player() != me:
-            break
-        assert follower.select_action(st) == action
-        assert follower.nodes_searched == spent  # no new search
-        st.apply_action(action)
-    fresh = make_protocol_agent("plan:beam=3,reply=1,replan=0", game, rules, seed=2)
-    fresh.select_action(st.clone())
-    fresh._due += 5  # as if other moves had been played since the plan was made
-    if fresh._line:
-        fresh.select_action(st)
-        assert fresh.nodes_searched > 0 and fresh._due == st.move_number() + 1

@@ -22,7 +22,6 @@ fn agent(spec: &str, seed: i128) -> Box<dyn Agent<State>> {
             "beam" => p.beam = v.parse().ok(),
             "steps" => p.steps = v.parse().ok(),
             "reply" => p.reply = v.parse().ok(),
-            "replan" => p.replan = v.parse().ok(),
             _ => panic!("unknown parameter {k}"),
         }
     }

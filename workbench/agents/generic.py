@@ -356,47 +356,32 @@ class GenericPlan(ProtocolAgent):
     completes each of the ``beam`` best (stable order, so equal scores keep the canonical order) greedily
     to the end of its own turn (at most ``steps`` more actions, the first best action at each step), and
     with ``reply=1`` also lets the opponent answer with its best single action; it plays the first action
-    of the best whole turn (ties broken by the seeded stream in beam order) and replans at every decision,
-    or with ``replan=0`` plays the rest of that planned turn (each action while it is due at the next move
-    number and still legal), which halves the work of a turn of three actions. A game of one action per turn reduces to a one-ply search (``reply=1``: two plies). The native twin
+    of the best whole turn (ties broken by the seeded stream in beam order) and replans at every decision.
+    A game of one action per turn reduces to a one-ply search (``reply=1``: two plies). The native twin
     (``native/src/core/generic/plan.rs``) makes the same choices.
     """
 
     name = "plan"
 
     def __init__(self, seed: int | None = None, game: Any = None, rules: Any = None, beam: int = 8,
-                 steps: int = 16, reply: int = 0, replan: int = 1) -> None:
+                 steps: int = 16, reply: int = 0) -> None:
         super().__init__(seed, game, rules)
         self.beam = check_param("plan", "beam", beam, int, 1, 256)
         self.steps = check_param("plan", "steps", steps, int, 1, 64)
         self.reply = check_param("plan", "reply", reply, int, 0, 1)
-        self.replan = check_param("plan", "replan", replan, int, 0, 1)
         self.score = 0.0
         self.nodes_searched = 0
-        self._line: list[Any] = []  # the rest of the planned turn, next action first (replan=0)
-        self._due = 0  # the move number the next planned action is due at
 
     def describe(self) -> str:
         return f"{self.name}: the {self.beam} best first actions, each turn completed greedily" + (
-            ", the opponent's best reply" if self.reply else "") + ("" if self.replan else ", the turn played as planned")
-
-    def _follow(self, state: State) -> Any:
-        """The planned turn's next action when it is due here and still legal, else None (and the plan is dropped)."""
-        if not self._line:
-            return None
-        if state.move_number() != self._due or self._line[0] not in own_actions(state):
-            self._line = []
-            return None
-        self._due += 1
-        return self._line.pop(0)
+            ", the opponent's best reply" if self.reply else "")
 
     def _value(self, state: State, me: int, teams: list[int]) -> float:
         self.nodes_searched += 1
         return expected_value(state, lambda s: _leaf(s, me, teams))
 
-    def _complete(self, state: State, me: int, teams: list[int], value: float, line: list[Any]) -> float:
-        """The value of the turn after its first action: greedy to the end of ``me``'s turn (then the reply);
-        the turn's further actions are appended to ``line``."""
+    def _complete(self, state: State, me: int, teams: list[int], value: float) -> float:
+        """The value of the turn after its first action: greedy to the end of ``me``'s turn (then the reply)."""
         played = 0
         while played < self.steps and not state.is_terminal() and state.current_player() == me:
             best, best_v = None, -math.inf
@@ -409,7 +394,6 @@ class GenericPlan(ProtocolAgent):
             if best is None:
                 break
             state.apply_action(best)
-            line.append(best)
             played += 1
             value = best_v
         if self.reply and not state.is_terminal() and state.current_player() >= 0 and state.current_player() != me:
@@ -425,10 +409,6 @@ class GenericPlan(ProtocolAgent):
         return value
 
     def select_action(self, state: State) -> Any:
-        if not self.replan:
-            planned = self._follow(state)
-            if planned is not None:
-                return planned
         root = self.searchable(state)
         me = root.current_player()
         teams = _teams(root, self.info(root))
@@ -445,15 +425,11 @@ class GenericPlan(ProtocolAgent):
         scored = []
         for v1, action in first[: self.beam]:
             root.apply_action(action)
-            line: list[Any] = []
-            scored.append((self._complete(root, me, teams, v1, line), action, line))
+            scored.append((self._complete(root, me, teams, v1), action))
             root.undo_action()
-        top = max(v for v, _, _ in scored)
+        top = max(v for v, _ in scored)
         self.score = top
-        _, action, line = self.rng.choice([x for x in scored if x[0] >= top - 1e-9])
-        if not self.replan:
-            self._line, self._due = line, state.move_number() + 1
-        return action
+        return self.rng.choice([a for v, a in scored if v >= top - 1e-9])
 
 
 GENERIC_AGENTS: dict[str, type[ProtocolAgent]] = {

@@ -65,7 +65,7 @@ def _same_game_on_both_engines(spec: Any) -> Any:
 
 
 @pytest.mark.parametrize("agent", ["random", "greedy", "alphabeta:depth=2,nodes=1500", "mcts:iterations=8,rollout=3",
-                                   "plan:beam=2,reply=1", "plan:beam=2,reply=1,replan=0"])
+                                   "plan:beam=2,reply=1"])
 def test_native_games_give_the_python_rows_and_events(agent: str) -> None:
     from workbench.simulate.protocol_play import expand_protocol_grid, protocol_specs
 
@@ -107,16 +107,15 @@ def test_plan_picks_what_python_picks() -> None:
 
     rng = random.Random(12)
     mod = core()
-    specs = [("plan:beam=3", {"beam": 3}), ("plan:beam=2,reply=1,steps=2", {"beam": 2, "reply": 1, "steps": 2}),
-             ("plan:beam=3,reply=1,replan=0", {"beam": 3, "reply": 1, "replan": 0})]
+    specs = [("plan:beam=3", {"beam": 3}), ("plan:beam=2,reply=1,steps=2", {"beam": 2, "reply": 1, "steps": 2})]
     for g in range(6):
         rules = GAME.rules("factions=orcs/elves") if g == 0 else sample_rules(rng).replace(setup_phase=False)
         st = GAME.new_initial_state(rules, 20 + g)
-        spec, params = specs[g % 3]
+        spec, params = specs[g % 2]
         py_agent = make_protocol_agent(spec, GAME, rules, seed=300 + g)
         nat_agent = mod.Agent("plan", params, 300 + g)
         a, b = st.clone(), NativeCursedState.from_python(st)
-        for _ in range(12):  # four turns of three actions: replan=0 follows its plan within each
+        for _ in range(12):  # four turns of three actions
             if a.is_terminal():
                 break
             x = py_agent.select_action(a)

@@ -40,7 +40,7 @@ def test_mixtures_of_toggles_are_equal_too(seed: int) -> None:
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "alphabeta:depth=1", "alphabeta:depth=2,nodes=400,seconds=5",
-                                  "mcts:iterations=25,rollout=5", "plan:beam=3,reply=1", "plan:beam=3,reply=1,replan=0"])
+                                  "mcts:iterations=25,rollout=5", "plan:beam=3,reply=1"])
 def test_native_agents_pick_what_their_python_twins_pick(spec: str) -> None:
     rules = G.spec.make({"start_coins": 12, "income": 3, "max_turns": 8})
     st = G.new_initial_state(rules, 3)
@@ -79,7 +79,7 @@ def test_simulate_rows_and_events_are_the_python_paths(agents: tuple[str, ...]) 
 
 
 @pytest.mark.parametrize("agent", ["random", "greedy", "alphabeta:depth=1", "mcts:iterations=20,rollout=4",
-                                   "search:nodes=300,depth=2", "plan:beam=2,reply=1,replan=0"])
+                                   "search:nodes=300,depth=2", "plan:beam=2,reply=1"])
 def test_every_native_agents_game_replays_legally_in_python(agent: str) -> None:
     (spec, *_) = _rows((agent,), {"max_turns": 20, "income": 2})
     result = play_protocol_game(spec)

@@ -52,7 +52,6 @@ pub struct Params {
     pub beam: Option<u32>,
     pub steps: Option<u32>,
     pub reply: Option<u32>,
-    pub replan: Option<u32>,
 }
 
 /// A generic agent by name with its `random.Random(seed)` stream; `None` for an unknown name.
@@ -80,10 +79,12 @@ pub fn make<G: Game + 'static>(name: &str, rng: PyRandom, p: &Params) -> Option<
             p.seconds.unwrap_or(2.0).min(MAX_SECONDS),
             p.scale.unwrap_or(5.0),
         )),
-        "plan" => Box::new(
-            Plan::new(rng, p.beam.unwrap_or(8) as usize, p.steps.unwrap_or(16) as usize, p.reply.unwrap_or(0) > 0)
-                .with_replan(p.replan.unwrap_or(1) > 0),
-        ),
+        "plan" => Box::new(Plan::new(
+            rng,
+            p.beam.unwrap_or(8) as usize,
+            p.steps.unwrap_or(16) as usize,
+            p.reply.unwrap_or(0) > 0,
+        )),
         _ => return None,
     })
 }

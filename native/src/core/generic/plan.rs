@@ -4,10 +4,7 @@
 //! turn (at most `steps` more actions, the first best action of each step), with `reply` the opponent
 //! answers with its best single action, and the first action of
 //! the best whole turn is played, ties broken by `rng.choice` in beam order. It replans at every
-//! decision, or with `replan=0` plays the rest of that turn's line as planned (while each of its
-//! actions is still legal where it is due, the mover unchanged, the moves consecutive), which halves
-//! the work of a turn of three actions. A game of one action per turn reduces to `greedy` over the
-//! beam (a one-ply search).
+//! decision. A game of one action per turn reduces to `greedy` over the beam (a one-ply search).
 //!
 //! The same actions in the same order and the same floats as the Python twin, so the same choice.
 
@@ -21,11 +18,6 @@ pub struct Plan {
     pub steps: usize,
     /// Let the opponent answer the planned turn with its best single action (`reply=1`).
     pub reply: bool,
-    /// Search again at every decision (`replan=1`, the default), or follow the planned turn.
-    pub replan: bool,
-    /// The rest of the planned turn (next action last) and the move number its next action is due at.
-    line: Vec<u32>,
-    due: usize,
     /// Value of the last decision's best turn and the evaluations it spent.
     pub score: f64,
     pub nodes_searched: u64,
@@ -33,44 +25,12 @@ pub struct Plan {
 
 impl Plan {
     pub fn new(rng: PyRandom, beam: usize, steps: usize, reply: bool) -> Self {
-        Plan { rng, beam, steps, reply, replan: true, line: Vec::new(), due: 0, score: 0.0, nodes_searched: 0 }
-    }
-
-    /// `replan=0`: follow the planned turn instead of searching again at each of its decisions.
-    pub fn with_replan(mut self, replan: bool) -> Self {
-        self.replan = replan;
-        self
-    }
-
-    /// The planned turn's next action, when it is due here and still legal (`replan=0`).
-    fn follow<G: Game>(&mut self, state: &G, acts: &mut Vec<u32>) -> Option<u32> {
-        let a = *self.line.last()?;
-        if state.move_number() != self.due {
-            self.line.clear();
-            return None;
-        }
-        state.legal_actions(acts);
-        if !acts.contains(&a) {
-            self.line.clear();
-            return None;
-        }
-        self.line.pop();
-        self.due += 1;
-        Some(a)
+        Plan { rng, beam, steps, reply, score: 0.0, nodes_searched: 0 }
     }
 
     /// The value of the turn after the first action: greedy completion while `me` is to move.
-    /// The turn's actions after the first go to `line`, in order.
-    fn complete<G: Game>(
-        &mut self,
-        state: &mut G,
-        me: usize,
-        mut value: f64,
-        acts: &mut Vec<u32>,
-        line: &mut Vec<u32>,
-    ) -> f64 {
+    fn complete<G: Game>(&mut self, state: &mut G, me: usize, mut value: f64, acts: &mut Vec<u32>) -> f64 {
         let mut played = 0;
-        line.clear();
         while played < self.steps && !state.is_terminal() && state.current_player() == me as i32 {
             state.legal_actions(acts);
             let mut best = None;
@@ -87,7 +47,6 @@ impl Plan {
             }
             let Some(a) = best else { break };
             state.apply(a);
-            line.push(a);
             played += 1;
             value = best_v;
         }
@@ -114,12 +73,6 @@ impl Plan {
 
 impl<G: Game> Agent<G> for Plan {
     fn select_action(&mut self, state: &mut G) -> u32 {
-        if !self.replan {
-            let mut acts = Vec::new();
-            if let Some(a) = self.follow(state, &mut acts) {
-                return a;
-            }
-        }
         let mut view = searchable(&mut self.rng, state);
         let root = view.as_mut().unwrap_or(state);
         let me = root.current_player() as usize;
@@ -140,25 +93,16 @@ impl<G: Game> Agent<G> for Plan {
         first.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(std::cmp::Ordering::Equal));
         let mut acts = Vec::new();
         let mut scored: Vec<(f64, u32)> = Vec::with_capacity(self.beam);
-        let mut lines: Vec<Vec<u32>> = Vec::with_capacity(self.beam);
         for &(v1, a) in first.iter().take(self.beam) {
             root.apply(a);
-            let mut line = Vec::new();
-            let v = self.complete(root, me, v1, &mut acts, &mut line);
+            let v = self.complete(root, me, v1, &mut acts);
             root.undo();
             scored.push((v, a));
-            lines.push(line);
         }
         let top = scored.iter().map(|x| x.0).fold(f64::NEG_INFINITY, f64::max);
-        let best: Vec<usize> = (0..scored.len()).filter(|&i| scored[i].0 >= top - 1e-9).collect();
+        let best: Vec<u32> = scored.iter().filter(|x| x.0 >= top - 1e-9).map(|x| x.1).collect();
         self.score = top;
-        let i = *self.rng.choice(&best).expect("plan: no best action");
-        if !self.replan {
-            self.line = std::mem::take(&mut lines[i]);
-            self.line.reverse();
-            self.due = state.move_number() + 1;
-        }
-        scored[i].1
+        *self.rng.choice(&best).expect("plan: no best action")
     }
 
     fn stats(&self) -> (f64, u64) {
