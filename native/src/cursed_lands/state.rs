@@ -2,7 +2,6 @@
 //! activation, movement, tiles, combat, victory, the automatic end (C40), counters and `fired`,
 //! undo by snapshot, the agent's view, and the static evaluation (`insight.evaluate`).
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -139,9 +138,6 @@ pub struct State {
     history: Vec<Core>,
     /// The evaluation's terrain tables by board, shared by the game's forks and views.
     cache: Arc<Mutex<TablesCache>>,
-    /// This state's last board and its tables: most evaluations of a search share the board, and this
-    /// slot answers them without the shared cache's lock or a reference count.
-    last: RefCell<Option<([u8; N], Arc<TerrainTables>)>>,
 }
 
 /// The evaluation's terrain tables by board, and the last board asked for (most evaluations of a search
@@ -188,7 +184,6 @@ impl State {
             decks: Arc::new([Vec::new(), Vec::new()]),
             history: Vec::new(),
             cache: Arc::default(),
-            last: RefCell::new(None),
         }
     }
 
@@ -832,7 +827,6 @@ impl State {
             decks: self.decks.clone(),
             history: Vec::new(),
             cache: self.cache.clone(),
-            last: self.last.clone(),
         }
     }
 
@@ -1040,15 +1034,7 @@ impl State {
             };
         }
         let g = geo();
-        {
-            let last = self.last.borrow();
-            if !matches!(&*last, Some((terrain, _)) if *terrain == self.c.terrain) {
-                drop(last);
-                *self.last.borrow_mut() = Some((self.c.terrain, self.terrain_tables()));
-            }
-        }
-        let last = self.last.borrow();
-        let tables: &TerrainTables = &last.as_ref().expect("tables").1;
+        let tables = self.terrain_tables();
         let mut score = [0.0f64; 2];
         let mut units: [Set; 2] = [0, 0];
         let mut zones: [Set; 2] = [0, 0];
