@@ -813,6 +813,7 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
         "the comparisons below are corrected.",
         palette.LEGEND.replace("the first seat (White)", f"the first seat ({study.first.capitalize()}) or its team")
         if team_sets else palette.LEGEND]
+    paragraphs.append(strength_words(usable, study.game))
     per_cell = sorted(set(summary["games"].astype(int)))
     n = per_cell[0]
     paragraphs.append(power.detectable_sentence(per_cell, n, n, " in decisiveness between two cells"))
@@ -824,6 +825,32 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
                               f"advantage under {math.ceil(100 * d)} points between two cells could not be seen "
                               "(80% power).")
     return Section("Study", paragraphs)
+
+
+def strength_words(games: pd.DataFrame, game: str | None) -> str:
+    """Who played, and how strong each agent is by the game's shipped Elo table (``workbench ladder --write``)."""
+    from workbench.core.strength import agent_strength
+
+    from .table import agent_columns
+
+    specs = sorted({str(a) for c in agent_columns(games) for a in games[c].dropna()})
+    engines = sorted({str(e) for e in games["engine"].dropna()}) if "engine" in games.columns else []
+    engine = engines[0] if len(engines) == 1 else ""
+    try:
+        from workbench.games import get
+
+        gdef = get(game or None)
+    except (ImportError, KeyError, ValueError):
+        gdef = None
+    words = []
+    for spec in specs:
+        try:
+            known = agent_strength(gdef, spec, engine) if gdef is not None else None
+        except ValueError as exc:  # a damaged table: say so, never guess
+            known = f"{spec} (strength table unreadable: {exc})"
+        words.append(known or f"{spec} (strength not measured: python -m workbench ladder --write)")
+    return ("Agents' strength, Elo points above random with 95% intervals from the game's ladder: "
+            + "; ".join(words) + ".") if words else "The table names no agents."
 
 
 def _team_sets(games: pd.DataFrame) -> list[str]:

@@ -365,6 +365,10 @@ class GameDef:
     # tool resolves the names it keeps for older code (``workbench.viz.board_svg``) there, through
     # ``workbench.games.shortcut``, so it never imports the game; empty for games without such names.
     shortcuts: Mapping[str, str] = {}
+    # the agents' measured strengths: an Elo table (JSON) in this game's folder, written by
+    # ``workbench ladder --game NAME --write`` and read by ``workbench games`` and the reports
+    # (``workbench.core.strength``); empty: none measured
+    strength_file: str = ""
 
     @property
     def spec(self) -> RulesSpec:

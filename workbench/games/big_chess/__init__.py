@@ -94,6 +94,7 @@ class BigChess(GameDef):
     name = "big-chess"
     title = "Big Chess"
     scenario_folder = "big-chess"
+    strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     heat_layers = ("threat", "attack", "team_attack", "control", "buy")
     legend = (
         ("plain", "#f4efe1", "plain cell"), ("start", "#e9e1c8", "start cell of a player (a letter)"),

@@ -39,6 +39,7 @@ class CursedLandsGame(GameDef):
     name = "cursed-lands"
     title = "The Cursed Lands"
     scenario_folder = "cursed-lands"
+    strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     heat_layers = ("threat", "control")
     legend = LEGEND
     # the variant OpenSpiel's random_sim_test plays besides the defaults: the contract's biggest open question,

@@ -90,6 +90,7 @@ class PoleGame(GameDef):
     name = "pole"
     title = "Pole (Поле)"
     scenario_folder = "pole"
+    strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     heat_layers = HEAT_LAYERS
     legend = (
         ("field", "#efe6cf", "open field"),
