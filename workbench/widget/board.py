@@ -31,7 +31,8 @@ _HERE = pathlib.Path(__file__).parent
 
 
 def _rules(name: str, value: Any) -> dict[str, Any]:
-    """Rule values from the page: short texts, numbers or booleans, and never a path (no file is opened)."""
+    """Rule values from the page: short texts, numbers or booleans in the game's own notation ("orcs/dwarves");
+    values of rules declared as paths are refused by the controller (``refuse_paths``), which knows the game."""
     if isinstance(value, str):
         from workbench.core.rulespec import parse_pairs
 
@@ -40,7 +41,7 @@ def _rules(name: str, value: Any) -> dict[str, Any]:
             value = parse_pairs(value)
         except ValueError as exc:
             raise WidgetError(str(exc)[:200]) from None
-    return fields.rule_values(name, value, no_paths=True)
+    return fields.rule_values(name, value)
 
 
 MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
@@ -194,6 +195,7 @@ class GameBoard(anywidget.AnyWidget):
         elif kind == "goto":
             c.goto(f["node"])
         elif kind == "new_game":
+            c.refuse_paths(f.get("rules") or {})
             c.new_game(f.get("rules") or {}, f.get("seed"))
             self.geometry = c.geometry()
         elif kind == "agent":
@@ -209,6 +211,13 @@ class GameBoard(anywidget.AnyWidget):
             c.auto_roll = f["on"]
             c._roll_chance()
         elif kind == "compare":
+            from workbench.core.rulespec import parse_pairs
+
+            try:
+                c.refuse_paths(parse_pairs(f["change"]))
+            except ValueError as exc:
+                c.diff = None
+                raise WidgetError(str(exc)[:200]) from None
             c.compare(f["change"])
         elif kind == "pick_scenario":
             c.pick_scenario(f["name"])

@@ -40,6 +40,11 @@ class CursedLandsGame(GameDef):
     title = "The Cursed Lands"
     scenario_folder = "cursed-lands"
     heat_layers = ("threat", "control")
+    evaluation_unit = "castle HP"
+    glyph_words = {"#hp": "hit points left", "done": "has acted this turn", "fresh": "placed this turn",
+                   "hu": "humans", "el": "elves", "or": "orcs", "dw": "dwarves",
+                   "flag #": "a flag camp (production of that unit)", "flag-p1": "Player 1's flag", "flag-p2": "Player 2's flag",
+                   "camp-p1": "Player 1's free camp", "camp-p2": "Player 2's free camp", "tiled-camp": "a camp under a tile"}
     legend = LEGEND
     # the variant OpenSpiel's random_sim_test plays besides the defaults: the contract's biggest open question,
     # with a turn limit so that the serialising run stays short

@@ -91,6 +91,10 @@ class PoleGame(GameDef):
     title = "Pole (Поле)"
     scenario_folder = "pole"
     heat_layers = HEAT_LAYERS
+    evaluation_unit = "coins"
+    glyph_words = {"fresh": "bought this turn: acts from its side's next turn", "attacker": "the attacking piece",
+                   "target": "the attacked piece", "a#": "armour (a2: two dice pips are needed to pass it)",
+                   "d#": "damage dealt by an attack", "#¢": "its side's coins (on the Prince)"}
     legend = (
         ("field", "#efe6cf", "open field"),
         ("fortress-red", "#e9a9a0", "Red fortress: outside attacks deal half damage"),

@@ -48,6 +48,7 @@ class TerraFeud(GameDef):
     shortcuts = {"engine": "workbench.games.terrafeud.engine", "scenarios": "workbench.games.terrafeud.scenarios",
                  "simulate": "workbench.games.terrafeud.simulate", "viz": "workbench.games.terrafeud.viz",
                  "widget": "workbench.games.terrafeud.widget"}
+    evaluation_unit = "material points"
     legend = (("river", "#9cc3e6", "river (summer)"), ("ford", "#c6dbef", "ford"),
               ("bridge", "#b08d57", "bridge"), ("hill", "#c8b27a", "hill"), ("swamp", "#8fa77a", "swamp"))
 
