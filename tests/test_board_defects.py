@@ -6,8 +6,6 @@ and Pole's dice said as hit or miss with odds that do not claim the result."""
 from __future__ import annotations
 
 import random
-from types import SimpleNamespace
-
 import pytest
 
 import workbench.games as games
@@ -85,19 +83,14 @@ def test_the_page_takes_the_game_s_own_notation(game: str, rules: str, seen: str
 
 
 def test_only_rules_declared_as_paths_are_refused_from_the_page() -> None:
-    c = GameBoardController(games.get("pole"), seed=1)
+    from workbench.widget.board import GameBoard
 
-    class Spec:  # a spec with one rule declared as a path (Param(kind="path"))
-        def __contains__(self, name: object) -> bool:
-            return name in ("cards", "factions")
-
-        def __getitem__(self, name: str) -> SimpleNamespace:
-            return SimpleNamespace(kind="path" if name == "cards" else "text")
-
-    c.game = SimpleNamespace(spec=Spec())  # type: ignore[assignment]
-    c.refuse_paths({"factions": "orcs/dwarves"})
-    with pytest.raises(WidgetError, match="cannot name a file"):
-        c.refuse_paths({"cards": "my-cards.yaml"})
+    b = GameBoard("pole", seed=1)
+    assert b.controller.game.spec["start"].kind == "path"
+    b._on_msg(b, {"type": "new_game", "rules": "start=my-position.yaml", "seed": ""}, [])
+    assert b.view["level"] == "error" and "can name a file" in b.view["message"]
+    b._on_msg(b, {"type": "new_game", "rules": "purchases_per_turn=2", "seed": ""}, [])
+    assert b.view["level"] == "info"
 
 
 def test_seat_colours_come_from_one_palette_and_red_is_red() -> None:

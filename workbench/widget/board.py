@@ -31,8 +31,7 @@ _HERE = pathlib.Path(__file__).parent
 
 
 def _rules(name: str, value: Any) -> dict[str, Any]:
-    """Rule values from the page: short texts, numbers or booleans in the game's own notation ("orcs/dwarves");
-    values of rules declared as paths are refused by the controller (``refuse_paths``), which knows the game."""
+    """Rule values from the page: short texts, numbers or booleans in the game's notation (``factions=orcs/dwarves``)."""
     if isinstance(value, str):
         from workbench.core.rulespec import parse_pairs
 
@@ -41,7 +40,7 @@ def _rules(name: str, value: Any) -> dict[str, Any]:
             value = parse_pairs(value)
         except ValueError as exc:
             raise WidgetError(str(exc)[:200]) from None
-    return fields.rule_values(name, value)
+    return fields.rule_values(name, value)  # the game's path rules are refused by the controller (refuse_paths)
 
 
 MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
@@ -195,7 +194,6 @@ class GameBoard(anywidget.AnyWidget):
         elif kind == "goto":
             c.goto(f["node"])
         elif kind == "new_game":
-            c.refuse_paths(f.get("rules") or {})
             c.new_game(f.get("rules") or {}, f.get("seed"))
             self.geometry = c.geometry()
         elif kind == "agent":
@@ -211,13 +209,6 @@ class GameBoard(anywidget.AnyWidget):
             c.auto_roll = f["on"]
             c._roll_chance()
         elif kind == "compare":
-            from workbench.core.rulespec import parse_pairs
-
-            try:
-                c.refuse_paths(parse_pairs(f["change"]))
-            except ValueError as exc:
-                c.diff = None
-                raise WidgetError(str(exc)[:200]) from None
             c.compare(f["change"])
         elif kind == "pick_scenario":
             c.pick_scenario(f["name"])
