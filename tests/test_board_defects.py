@@ -6,6 +6,7 @@ and Pole's dice said as hit or miss with odds that do not claim the result."""
 from __future__ import annotations
 
 import random
+
 import pytest
 
 import workbench.games as games
