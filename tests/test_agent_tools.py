@@ -30,7 +30,7 @@ def test_ladder_names_the_native_core_for_agents_of_whole_native_games():
     from workbench.agents.ladder import play_pair
     from workbench.games import get
 
-    if not get("pole").native_available():
+    if not get("pole").native.available():
         pytest.skip("Pole's native core is not built")
     row = play_pair("random", "greedy", 2, seed=1, max_plies=60, workers=0, progress=False, engine="native",
                     game="pole")
@@ -91,7 +91,7 @@ def test_perft_takes_the_engine_for_every_game_and_counts_the_same(game: str, ca
     """``perft --game G --engine native`` walks the same tree on the game's core: the same counts as Python."""
     from workbench import games, perft
 
-    if not games.get(game).native_available():
+    if not games.get(game).native.available():
         pytest.skip("the native core is not built (make native)")
     counts = {}
     for engine in ("python", "native"):

@@ -40,7 +40,7 @@ def agent_engines(spec: str, engine: str, game: str = DEFAULT) -> str:
     """The engine ``spec`` searches with under ``--engine engine``: "native" or "python".
 
     A game with agents of its own (``GameDef.tuned_agents``) plays them; any other game the generic ones
-    (a seat pinned ``engine=native`` plays the game's native twin, ``GameDef.native_agent``)."""
+    (a seat pinned ``engine=native`` plays the game's native twin, ``GameDef.native.agent``)."""
     from workbench.games import get
 
     gdef = get(game)

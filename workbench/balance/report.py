@@ -987,11 +987,8 @@ def game_sections(games: pd.DataFrame, events: pd.DataFrame | None) -> list[Sect
         game = get(str(names[0]))
     except (ImportError, KeyError, ValueError):
         return []
-    hook = getattr(game, "report_sections", None)
-    if hook is None:
-        return []
     out = []
-    for i, piece in enumerate(hook(games, events) or []):
+    for i, piece in enumerate(game.report_sections(games, events) or []):
         if isinstance(piece, dict):  # ready text and figures
             out.append(Section(str(piece["title"]), figures=list(piece.get("figures", [])),
                                markdown_text=piece.get("markdown"), html_text=piece.get("html")))

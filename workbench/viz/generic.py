@@ -45,7 +45,7 @@ def _ink(fill: str) -> str:
 
 
 def _terrain_colours(game: GameDef) -> dict[str, str]:
-    return {cls: colour for cls, colour, _ in getattr(game, "legend", ())}
+    return {cls: colour for cls, colour, _ in game.legend}
 
 
 def _glyphs_on(layout: Layout, state: State | None) -> dict[int, Glyph]:

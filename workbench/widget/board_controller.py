@@ -358,7 +358,7 @@ class GameBoardController:
 
     def game_agents(self) -> list[str]:
         """The names of the game's own agents (``GameDef.game_agents``), which the board accepts too."""
-        return list(getattr(self.game, "game_agents", dict)())
+        return list(self.game.game_agents())
 
     def agent_due(self) -> bool:
         st = self.state
@@ -376,14 +376,14 @@ class GameBoardController:
         return str(params.get("engine", "auto")).strip().lower()
 
     def agent_engine(self, spec: str) -> str:
-        """Which engine searches for ``spec``: ``native`` when the game has a native agent (``GameDef.native_agent``),
+        """Which engine searches for ``spec``: ``native`` when the game has a native agent (``GameDef.native.agent``),
         its core is built and the spec is not pinned ``engine=python`` (``auto`` is the default), else ``python``;
         ``engine=native`` without a built core (or for a game without one) is a ``WidgetError``."""
         engine = self._pinned(spec)
         if engine == "python":
             return "python"
-        has = getattr(self.game, "native_agent", None) is not None
-        built = has and bool(getattr(self.game, "native_available", lambda: False)())
+        has = self.game.native.exists
+        built = has and self.game.native.available()
         if engine == "native" and not built:
             why = "its native core is not built (make native)" if has else "it has no native core"
             raise WidgetError(f"engine=native: {self.game.name} cannot play {spec!r}: {why}; use engine=python or auto")
@@ -397,7 +397,7 @@ class GameBoardController:
         seed = self.seed + self.node.ply
         engine = self.agent_engine(spec)
         try:
-            agent = self.game.native_agent(spec, self.rules, seed) if engine == "native" else None
+            agent = self.game.native.agent(spec, self.rules, seed) if engine == "native" else None
             if agent is None:  # no native twin of this agent (a game's own agent): Python, unless pinned native
                 if self._pinned(spec) == "native":
                     raise WidgetError(f"engine=native: {spec!r} has no native twin in {self.game.name}")
@@ -457,6 +457,7 @@ class GameBoardController:
     def new_game(self, rules: dict[str, Any] | None = None, seed: int | None = None) -> None:
         """A new game under the game's rules (validated by its spec: the error names the rule)."""
         try:
+            self.game.spec.refuse_paths(rules or {})
             self.rules = self.game.spec.make(rules or {})
         except ValueError as exc:
             raise WidgetError(_short(str(exc))) from None
@@ -527,6 +528,7 @@ class GameBoardController:
 
         try:
             pairs = parse_pairs(change)
+            self.game.spec.refuse_paths(pairs)
             variant = self.game.spec.make({**self.rules.to_dict(), **pairs})
         except ValueError as exc:
             raise WidgetError(_short(str(exc))) from None

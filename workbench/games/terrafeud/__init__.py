@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, State
+from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, NativeBackend, State
 from workbench.core.rulespec import Rules, RulesSpec
 from workbench.games.terrafeud.engine import CASTLE, MOVE, ORDER, PASS, SHOT, make_game, state_from_dict
 from workbench.games.terrafeud.engine.geometry import HEX_NAMES, N_HEXES
@@ -37,6 +37,19 @@ MAX_ORDERS = 1 << 20
 NUM_ACTIONS = _ORDER0 + MAX_ORDERS
 
 
+class TerraFeudNative(NativeBackend):
+    """TerraFeud's native core (``workbench._native``) as the tools ask it (``GAME.native``); its whole games
+    and agents' twins go through its own simulate path and tuned agents."""
+
+    exists = True
+
+    def available(self) -> bool:
+        """True when TerraFeud's native core (``workbench._native``) is built."""
+        from workbench.native import available
+
+        return available()
+
+
 class TerraFeud(GameDef):
     """The protocol's view of TerraFeud."""
 
@@ -50,6 +63,7 @@ class TerraFeud(GameDef):
                  "simulate": "workbench.games.terrafeud.simulate", "viz": "workbench.games.terrafeud.viz",
                  "widget": "workbench.games.terrafeud.widget"}
     action_classes = ACTION_CLASSES  # castling, the archer's shot, an Order, promotion, a bridge crossing
+    native = TerraFeudNative()
     legend = (("river", "#9cc3e6", "river (summer)"), ("ford", "#c6dbef", "ford"),
               ("bridge", "#b08d57", "bridge"), ("hill", "#c8b27a", "hill"), ("swamp", "#8fa77a", "swamp"))
 
@@ -156,12 +170,6 @@ class TerraFeud(GameDef):
         from . import agents
 
         return agents
-
-    def native_available(self) -> bool:
-        """True when TerraFeud's native core (``workbench._native``) is built."""
-        from workbench.native import available
-
-        return available()
 
     def board(self, **kwargs: Any) -> Any:
         """``Board("terrafeud")``: TerraFeud's ``HexBoard`` (terrain, Orders, heat, the position editor)."""
