@@ -457,6 +457,7 @@ class GameBoardController:
     def new_game(self, rules: dict[str, Any] | None = None, seed: int | None = None) -> None:
         """A new game under the game's rules (validated by its spec: the error names the rule)."""
         try:
+            self.game.spec.refuse_paths(rules or {})
             self.rules = self.game.spec.make(rules or {})
         except ValueError as exc:
             raise WidgetError(_short(str(exc))) from None
@@ -527,6 +528,7 @@ class GameBoardController:
 
         try:
             pairs = parse_pairs(change)
+            self.game.spec.refuse_paths(pairs)
             variant = self.game.spec.make({**self.rules.to_dict(), **pairs})
         except ValueError as exc:
             raise WidgetError(_short(str(exc))) from None

@@ -21,6 +21,7 @@ from workbench.games.terrafeud.engine import CASTLE, MOVE, ORDER, PASS, SHOT, ma
 from workbench.games.terrafeud.engine.geometry import HEX_NAMES, N_HEXES
 from workbench.games.terrafeud.engine.pieces import LETTERS
 
+from .classes import ACTION_CLASSES
 from .spec import from_config, spec, to_config
 from .state import TerraFeudState
 
@@ -61,6 +62,7 @@ class TerraFeud(GameDef):
     shortcuts = {"engine": "workbench.games.terrafeud.engine", "scenarios": "workbench.games.terrafeud.scenarios",
                  "simulate": "workbench.games.terrafeud.simulate", "viz": "workbench.games.terrafeud.viz",
                  "widget": "workbench.games.terrafeud.widget"}
+    action_classes = ACTION_CLASSES  # castling, the archer's shot, an Order, promotion, a bridge crossing
     native = TerraFeudNative()
     legend = (("river", "#9cc3e6", "river (summer)"), ("ford", "#c6dbef", "ford"),
               ("bridge", "#b08d57", "bridge"), ("hill", "#c8b27a", "hill"), ("swamp", "#8fa77a", "swamp"))
