@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .classes import ActionClasses, Archetype
+
 if TYPE_CHECKING:
     from .rulespec import Rules, RulesSpec
     from .scenario import ScenarioCase
@@ -447,6 +449,12 @@ class GameDef:
     # tool resolves the names it keeps for older code (``workbench.viz.board_svg``) there, through
     # ``workbench.games.shortcut``, so it never imports the game; empty for games without such names.
     shortcuts: Mapping[str, str] = {}
+    # named classes of this game's actions in its rulebook's words, and their classifier (restricted play,
+    # ``workbench ablate``); None: not declared. A game with nothing to name declares ``ActionClasses(
+    # none_reason=...)`` so that the tools can say why.
+    action_classes: ActionClasses | None = None
+    # play styles as data (class weights the generic ``style`` agent reads): rush, turtle, economy ...
+    archetypes: tuple[Archetype, ...] = ()
     # the game's native core (``NativeBackend``): available, state conversion, whole games, seat agents, playouts
     native: NativeBackend = NO_NATIVE
 

@@ -18,6 +18,7 @@ from workbench.core.scenario import ScenarioCase
 
 from .boards import LETTERS, BoardError, make_board
 from .cards import Card, card_patterns, card_rows, render_pattern, starter_cards
+from .classes import ACTION_CLASSES
 from .context import Context, context_for
 from .geometry import FACING_INDEX, FACING_NAMES
 from .rules import ARMY_PLAN, SPEC
@@ -92,6 +93,7 @@ class BigChess(GameDef):
     """The big-chess game definition."""
 
     name = "big-chess"
+    action_classes = ACTION_CLASSES  # buying each card, a strike, a portal, a push
     title = "Big Chess"
     scenario_folder = "big-chess"
     heat_layers = ("threat", "attack", "team_attack", "control", "buy")

@@ -13,6 +13,7 @@ from workbench.core.protocol import Cell, GameDef, GameInfo, Layout, NativeBacke
 from workbench.core.rulespec import Rules, RulesSpec
 
 from . import actions as act
+from .classes import ACTION_CLASSES
 from .geometry import HEX_NAMES, NUM_HEXES, centre
 from .position import build_state, state_from_dict
 from .rules import FACTIONS, KINDS, SIDES, SPEC
@@ -88,6 +89,7 @@ class CursedLandsGame(GameDef):
     name = "cursed-lands"
     title = "The Cursed Lands"
     scenario_folder = "cursed-lands"
+    action_classes = ACTION_CLASSES  # laying each tile kind, each faction's ability, a counter-attack
     heat_layers = ("threat", "control")
     evaluation_unit = "castle HP"
     glyph_words = {"#hp": "hit points left", "done": "has acted this turn", "fresh": "placed this turn",

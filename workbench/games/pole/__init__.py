@@ -16,6 +16,7 @@ from workbench.core.rulespec import Rules, RulesError, RulesSpec
 
 from .analysis import HEAT_LAYERS
 from .board import NAMES
+from .classes import ACTION_CLASSES
 from .position import PositionError, build_state, state_from_start
 from .rules import SIDES, SPEC
 from .state import (
@@ -133,6 +134,7 @@ class PoleGame(GameDef):
     name = "pole"
     title = "Pole (Поле)"
     scenario_folder = "pole"
+    action_classes = ACTION_CLASSES  # buying each kind, a catapult attack, an attack on a fortress
     heat_layers = HEAT_LAYERS
     native = PoleNative()
     evaluation_unit = "coins"
