@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,6 +33,8 @@ from .cells import (  # noqa: E402
     summarize_cells,
 )
 from .compare import CORRECTION_NAMES, Comparison, compare_toggles, variant_name  # noqa: E402
+from .figures import markdown_table  # noqa: E402
+from .figures import png as _png  # noqa: E402
 from .stats import BalanceError  # noqa: E402
 from .table import UNFINISHED_THRESHOLD, Study, length_unit, seats_of, study_of, teams_of  # noqa: E402
 
@@ -127,17 +128,6 @@ _CSS = ("body{font-family:system-ui,sans-serif;max-width:1300px;margin:2em auto;
         "img{max-width:100%}figure{margin:1em 0}"
         "table.usage td.dead,table.usage tr.dead td{color:#aaa}"
         "p.warn{background:#fff3cd;border-left:4px solid #d95f02;padding:.4em .8em}")
-
-
-def markdown_table(df: pd.DataFrame) -> str:
-    """A GitHub-flavoured Markdown table (no extra dependency)."""
-    def cell(v: Any) -> str:
-        text = "–" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
-        return text.replace("|", "\\|")
-    head = "| " + " | ".join(map(str, df.columns)) + " |"
-    rule = "|" + "|".join("---" for _ in df.columns) + "|"
-    body = ["| " + " | ".join(cell(v) for v in row) + " |" for row in df.itertuples(index=False)]
-    return "\n".join([head, rule, *body])
 
 
 def _pct(x: float) -> str:
@@ -286,13 +276,6 @@ def _pfmt(p: float) -> str:
 
 def _ceil_pts(d: float) -> str:
     return "–" if math.isnan(d) else f"{math.ceil(100 * d)}"
-
-
-def _png(fig: plt.Figure) -> bytes:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    return buf.getvalue()
 
 
 def _height(n: int) -> float:
