@@ -177,8 +177,10 @@ class Rules(Mapping[str, Any]):
         return self
 
     def __reduce__(self) -> tuple:
-        # pickled by game name and values (a spec holds parser functions); rebuilt through the registry
-        return (_rebuild_rules, (self._spec.game, self.to_dict()))
+        # pickled by game name and values (a spec holds parser functions), with the function that finds the
+        # game's spec again: the registry's (``workbench.games.spec_of``) once it is loaded, pickled by reference,
+        # so core never names the registry and an unpickling worker imports it as pickle imports any function
+        return (_rebuild_rules, (SPEC_FINDER[0], self._spec.game, self.to_dict()))
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._values)
@@ -212,10 +214,27 @@ class Rules(Mapping[str, Any]):
         return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self._values.items()}
 
 
-def _rebuild_rules(game: str, values: dict[str, Any]) -> Rules:
-    from workbench.games import get
+_SPECS: dict[str, RulesSpec] = {}  # the specs made in this process, by game name
 
-    return get(game).spec.make(values)
+
+def spec_named(game: str) -> RulesSpec:
+    """A spec made in this process (the finder used before a registry installs its own)."""
+    try:
+        return _SPECS[game]
+    except KeyError:
+        raise RulesError(f"no rules spec of {game!r} in this process") from None
+
+
+SPEC_FINDER: list[Callable[[str], RulesSpec]] = [spec_named]
+
+
+def set_spec_finder(finder: Callable[[str], RulesSpec]) -> None:
+    """Install the function that finds a game's spec by name when a ``Rules`` is unpickled (the registry's)."""
+    SPEC_FINDER[0] = finder
+
+
+def _rebuild_rules(finder: Callable[[str], RulesSpec], game: str, values: dict[str, Any]) -> Rules:
+    return finder(game).make(values)
 
 
 def _hashable(value: Any) -> Any:
@@ -235,6 +254,7 @@ class RulesSpec:
 
     def __init__(self, game: str, params: Iterable[Param], check: Callable[[dict[str, Any]], None] | None = None) -> None:
         self.game = game
+        _SPECS.setdefault(game, self)
         self.params: tuple[Param, ...] = tuple(params)
         self._by_name = {p.name: p for p in self.params}
         self._check = check

@@ -13,6 +13,7 @@ from workbench.core.protocol import Cell, GameDef, GameInfo, Layout, NativeBacke
 from workbench.core.rulespec import Rules, RulesSpec
 
 from . import actions as act
+from .classes import ACTION_CLASSES
 from .geometry import HEX_NAMES, NUM_HEXES, centre
 from .position import build_state, state_from_dict
 from .rules import FACTIONS, KINDS, SIDES, SPEC
@@ -88,7 +89,14 @@ class CursedLandsGame(GameDef):
     name = "cursed-lands"
     title = "The Cursed Lands"
     scenario_folder = "cursed-lands"
+    strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
+    action_classes = ACTION_CLASSES  # laying each tile kind, each faction's ability, a counter-attack
     heat_layers = ("threat", "control")
+    evaluation_unit = "castle HP"
+    glyph_words = {"#hp": "hit points left", "done": "has acted this turn", "fresh": "placed this turn",
+                   "hu": "humans", "el": "elves", "or": "orcs", "dw": "dwarves",
+                   "flag #": "a flag camp (production of that unit)", "flag-p1": "Player 1's flag", "flag-p2": "Player 2's flag",
+                   "camp-p1": "Player 1's free camp", "camp-p2": "Player 2's free camp", "tiled-camp": "a camp under a tile"}
     legend = LEGEND
     native = CursedNative()
     # the variant OpenSpiel's random_sim_test plays besides the defaults: the contract's biggest open question,

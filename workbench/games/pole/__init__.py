@@ -16,6 +16,7 @@ from workbench.core.rulespec import Rules, RulesError, RulesSpec
 
 from .analysis import HEAT_LAYERS
 from .board import NAMES
+from .classes import ACTION_CLASSES
 from .position import PositionError, build_state, state_from_start
 from .rules import SIDES, SPEC
 from .state import (
@@ -133,8 +134,14 @@ class PoleGame(GameDef):
     name = "pole"
     title = "Pole (Поле)"
     scenario_folder = "pole"
+    strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
+    action_classes = ACTION_CLASSES  # buying each kind, a catapult attack, an attack on a fortress
     heat_layers = HEAT_LAYERS
     native = PoleNative()
+    evaluation_unit = "coins"
+    glyph_words = {"fresh": "bought this turn: acts from its side's next turn", "attacker": "the attacking piece",
+                   "target": "the attacked piece", "a#": "armour (a2: two dice pips are needed to pass it)",
+                   "d#": "damage dealt by an attack", "#¢": "its side's coins (on the Prince)"}
     legend = (
         ("field", "#efe6cf", "open field"),
         ("fortress-red", "#e9a9a0", "Red fortress: outside attacks deal half damage"),
