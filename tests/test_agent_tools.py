@@ -13,7 +13,7 @@ needs_native = pytest.mark.skipif(not available(), reason="the native core is no
 
 
 def test_ladder_pair_reports_intervals_and_engines(capsys):
-    from workbench.agents.ladder import main, play_pair, wilson
+    from workbench.study.ladder import main, play_pair, wilson
 
     lo, hi = wilson(91, 100)
     assert (round(lo, 3), round(hi, 3)) == (0.838, 0.952)
@@ -27,10 +27,10 @@ def test_ladder_pair_reports_intervals_and_engines(capsys):
 
 def test_ladder_names_the_native_core_for_agents_of_whole_native_games():
     """A protocol game played whole in the native core searched there: the ladder must not say python."""
-    from workbench.agents.ladder import play_pair
     from workbench.games import get
+    from workbench.study.ladder import play_pair
 
-    if not get("pole").native_available():
+    if not get("pole").native.available():
         pytest.skip("Pole's native core is not built")
     row = play_pair("random", "greedy", 2, seed=1, max_plies=60, workers=0, progress=False, engine="native",
                     game="pole")
@@ -41,7 +41,7 @@ def test_ladder_names_the_native_core_for_agents_of_whole_native_games():
 def test_agentbench_prints_its_figures(capsys):
     import json
 
-    from workbench.agents.speed import main
+    from workbench.study.speed import main
 
     assert main(["--games", "1", "--balance", "1", "--memory", "2", "--max-plies", "16", "--workers", "0",
                  "--json"]) == 0
@@ -56,7 +56,7 @@ def test_agentbench_prints_its_figures(capsys):
 def test_agentbench_takes_any_game_with_a_native_core(capsys):
     import json
 
-    from workbench.agents.speed import main
+    from workbench.study.speed import main
 
     assert main(["--game", "pole", "--games", "1", "--balance", "1", "--memory", "2", "--max-plies", "12",
                  "--workers", "0", "--json"]) == 0
@@ -91,7 +91,7 @@ def test_perft_takes_the_engine_for_every_game_and_counts_the_same(game: str, ca
     """``perft --game G --engine native`` walks the same tree on the game's core: the same counts as Python."""
     from workbench import games, perft
 
-    if not games.get(game).native_available():
+    if not games.get(game).native.available():
         pytest.skip("the native core is not built (make native)")
     counts = {}
     for engine in ("python", "native"):

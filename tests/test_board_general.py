@@ -224,7 +224,7 @@ def test_every_page_message_is_checked_and_fails_plainly(msg: object) -> None:
 
 
 def _native_built(name: str) -> bool:
-    return bool(getattr(games.get(name), "native_available", lambda: False)())
+    return games.get(name).native.available()
 
 
 @pytest.mark.parametrize(("name", "rules", "spec"), [
@@ -260,7 +260,7 @@ def test_the_board_s_agent_is_native_when_built_and_picks_what_python_picks(name
 def test_an_unbuilt_core_plays_python_with_auto_and_refuses_engine_native(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("pole", "cursed-lands"):
         g = games.get(name)
-        monkeypatch.setattr(type(g), "native_available", lambda self: False)
+        monkeypatch.setattr(type(g.native), "available", lambda self: False)
         c = GameBoardController(g, seed=1)
         assert c.agent_engine("greedy") == "python" and c.make_agent("greedy").engine == "python"
         with pytest.raises(WidgetError, match="not built"):

@@ -169,7 +169,7 @@ def test_dask_gives_the_same_games_as_in_process(tmp_path):
 def test_cursed_lands_faction_tune_on_the_native_core(tmp_path):
     from workbench.games import get
 
-    native = get("cursed-lands").native_available()
+    native = get("cursed-lands").native.available()
     # the 16 faction pairs on the native core; two pairs when it is not built (the Python engine is slower)
     within = "factions=all" if native else "factions=humans/orcs,orcs/humans"
     result = tune("cursed-lands", ["orc_attack_bonus=0..1"], ["faction-spread"], [], within=[within], agents="greedy",

@@ -19,6 +19,7 @@ from typing import Any
 
 import pyspiel
 
+from workbench.core.classes import ActionClasses
 from workbench.core.protocol import CHANCE, TERMINAL, GameDef, GameInfo, IllegalAction, Layout, State
 from workbench.core.rulespec import Param, Rules, RulesError, RulesSpec, format_value
 
@@ -273,6 +274,10 @@ class SpielAdapterState(State):
 
 class SpielGameDef(GameDef):
     """A ``GameDef`` over a pyspiel game; its parameters are the rules spec."""
+
+    # OpenSpiel's games name their actions by number only: there are no rulebook classes to bar
+    action_classes = ActionClasses(none_reason="an OpenSpiel game's actions are numbers with no rulebook classes; "
+                                               "restricted play (ablate) needs a game that declares its classes")
 
     def __init__(self, short_name: str) -> None:
         if short_name not in pyspiel.registered_names():

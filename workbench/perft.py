@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as exc:
             ap.error(str(exc))
         if engine == "native":  # the same position on the game's core: the counts must not change
-            st = game.native_twin_of(st)
+            st = game.native.state(st)
         print(f"# {game.name}, {engine} engine")
         for d in range(1, args.depth + 1):
             print(d, protocol_perft(st, d))

@@ -64,7 +64,7 @@ def native_protocol_playouts(name: str, games: int, seed: int, max_actions: int 
     game = get(name)
     rules = game.spec.make(rules) if not hasattr(rules, "spec") else rules
     t0 = time.perf_counter()
-    actions = game.native_random_playouts(rules, games, seed, max_actions)
+    actions = game.native.random_playouts(rules, games, seed, max_actions)
     dt = time.perf_counter() - t0
     return {"game": game.name, "games": games, "actions": actions, "seconds": dt, "actions_per_sec": actions / dt,
             "games_per_sec": games / dt}

@@ -450,10 +450,10 @@ def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | Non
     spec_params.update(params)
     spec_params.pop("engine", None)  # the engine is chosen by the caller (native cores join later)
     factories = dict(GENERIC_AGENTS)
-    for name, factory in getattr(game, "game_agents", dict)().items():  # a game's own (GameDef.game_agents)
+    for name, factory in game.game_agents().items():  # a game's own (GameDef.game_agents)
         factories.setdefault(name, factory)
     if base not in factories:
-        raise ValueError(f"unknown agent {base!r} for {getattr(game, 'name', game)}; known: {', '.join(factories)}")
+        raise ValueError(f"unknown agent {base!r} for {game.name}; known: {', '.join(factories)}")
     try:
         agent = factories[base](seed=seed, game=game, rules=rules, **spec_params)
     except TypeError as exc:

@@ -1,7 +1,7 @@
 """A seat-level native agent: a generic agent's twin searching in a game's native core.
 
 A game whose Rust core holds the generic agents (Pole, The Cursed Lands) returns one of these from
-``GameDef.native_agent``. It plays inside the Python game loop (``protocol_play.seat_agent`` for a
+``GameDef.native.agent``. It plays inside the Python game loop (``protocol_play.seat_agent`` for a
 spec pinned ``engine=native``, and the general board), so one game can pit a native agent against
 its Python original. The twin takes the Python agent's name, parameters and seed: the Python agent
 is built first (it validates names and ranges, with its own error messages) and kept for
@@ -42,7 +42,7 @@ class NativeTwin(ABC):
 
     @classmethod
     def for_seat(cls, spec: str, game: Any, rules: Any, seed: int | None, built: bool) -> NativeTwin | None:
-        """``GameDef.native_agent``: the twin of ``spec`` when the core is ``built`` and holds that agent, else None
+        """``GameDef.native.agent``: the twin of ``spec`` when the core is ``built`` and holds that agent, else None
         (the caller plays the Python agent)."""
         from . import parse_agent_spec
 

@@ -76,7 +76,8 @@ def plot_response_curve(column: str, curve: pd.DataFrame, seat: str = "white") -
     """Three panels against the value: advantage (orange), decisiveness (green), Kaplan-Meier median length
     (blue), 95% intervals; the rulebook value is a black square outline."""
     from . import palette
-    from .report import _png, plt
+    from .figures import plt
+    from .figures import png as _png
 
     fig, axes = plt.subplots(1, 3, figsize=(11, 3.2))
     x = curve["value"].astype(float)

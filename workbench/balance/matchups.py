@@ -19,7 +19,6 @@ and whether the strongest's interval lies clear of the weakest's.
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -264,12 +263,9 @@ def plot_strengths(fit: Strengths, word: str = "faction") -> bytes:
 
 
 def _png(fig: object) -> bytes:
-    import matplotlib.pyplot as plt
+    from .figures import png
 
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")  # type: ignore[attr-defined]
-    plt.close(fig)  # type: ignore[arg-type]
-    return buf.getvalue()
+    return png(fig)
 
 
 def matchup_section(games: pd.DataFrame, first: str = "faction_p1", second: str = "faction_p2",
@@ -277,7 +273,7 @@ def matchup_section(games: pd.DataFrame, first: str = "faction_p1", second: str 
     """A report piece ``{"title", "markdown", "html", "figures"}`` for ``GameDef.report_sections``."""
     import html as html_mod
 
-    from .report import markdown_table
+    from .figures import markdown_table
 
     seat = seats_of(games)[0]
     matrix = matchup_matrix(games, first, second, roles)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,6 +33,8 @@ from .cells import (  # noqa: E402
     summarize_cells,
 )
 from .compare import CORRECTION_NAMES, Comparison, compare_toggles, variant_name  # noqa: E402
+from .figures import markdown_table  # noqa: E402
+from .figures import png as _png  # noqa: E402
 from .stats import BalanceError  # noqa: E402
 from .table import UNFINISHED_THRESHOLD, Study, length_unit, seats_of, study_of, teams_of  # noqa: E402
 
@@ -127,17 +128,6 @@ _CSS = ("body{font-family:system-ui,sans-serif;max-width:1300px;margin:2em auto;
         "img{max-width:100%}figure{margin:1em 0}"
         "table.usage td.dead,table.usage tr.dead td{color:#aaa}"
         "p.warn{background:#fff3cd;border-left:4px solid #d95f02;padding:.4em .8em}")
-
-
-def markdown_table(df: pd.DataFrame) -> str:
-    """A GitHub-flavoured Markdown table (no extra dependency)."""
-    def cell(v: Any) -> str:
-        text = "–" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
-        return text.replace("|", "\\|")
-    head = "| " + " | ".join(map(str, df.columns)) + " |"
-    rule = "|" + "|".join("---" for _ in df.columns) + "|"
-    body = ["| " + " | ".join(cell(v) for v in row) + " |" for row in df.itertuples(index=False)]
-    return "\n".join([head, rule, *body])
 
 
 def _pct(x: float) -> str:
@@ -286,13 +276,6 @@ def _pfmt(p: float) -> str:
 
 def _ceil_pts(d: float) -> str:
     return "–" if math.isnan(d) else f"{math.ceil(100 * d)}"
-
-
-def _png(fig: plt.Figure) -> bytes:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    return buf.getvalue()
 
 
 def _height(n: int) -> float:
@@ -813,6 +796,7 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
         "the comparisons below are corrected.",
         palette.LEGEND.replace("the first seat (White)", f"the first seat ({study.first.capitalize()}) or its team")
         if team_sets else palette.LEGEND]
+    paragraphs.append(strength_words(usable, study.game))
     per_cell = sorted(set(summary["games"].astype(int)))
     n = per_cell[0]
     paragraphs.append(power.detectable_sentence(per_cell, n, n, " in decisiveness between two cells"))
@@ -824,6 +808,32 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
                               f"advantage under {math.ceil(100 * d)} points between two cells could not be seen "
                               "(80% power).")
     return Section("Study", paragraphs)
+
+
+def strength_words(games: pd.DataFrame, game: str | None) -> str:
+    """Who played, and how strong each agent is by the game's shipped Elo table (``workbench ladder --write``)."""
+    from workbench.core.strength import agent_strength
+
+    from .table import agent_columns
+
+    specs = sorted({str(a) for c in agent_columns(games) for a in games[c].dropna()})
+    engines = sorted({str(e) for e in games["engine"].dropna()}) if "engine" in games.columns else []
+    engine = engines[0] if len(engines) == 1 else ""
+    try:
+        from workbench.games import get
+
+        gdef = get(game or None)
+    except (ImportError, KeyError, ValueError):
+        gdef = None
+    words = []
+    for spec in specs:
+        try:
+            known = agent_strength(gdef, spec, engine) if gdef is not None else None
+        except ValueError as exc:  # a damaged table: say so, never guess
+            known = f"{spec} (strength table unreadable: {exc})"
+        words.append(known or f"{spec} (strength not measured: python -m workbench ladder --write)")
+    return ("Agents' strength, Elo points above random with 95% intervals from the game's ladder: "
+            + "; ".join(words) + ".") if words else "The table names no agents."
 
 
 def _team_sets(games: pd.DataFrame) -> list[str]:
@@ -987,11 +997,8 @@ def game_sections(games: pd.DataFrame, events: pd.DataFrame | None) -> list[Sect
         game = get(str(names[0]))
     except (ImportError, KeyError, ValueError):
         return []
-    hook = getattr(game, "report_sections", None)
-    if hook is None:
-        return []
     out = []
-    for i, piece in enumerate(hook(games, events) or []):
+    for i, piece in enumerate(game.report_sections(games, events) or []):
         if isinstance(piece, dict):  # ready text and figures
             out.append(Section(str(piece["title"]), figures=list(piece.get("figures", [])),
                                markdown_text=piece.get("markdown"), html_text=piece.get("html")))

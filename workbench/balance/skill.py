@@ -175,7 +175,8 @@ def skill_trends(games: pd.DataFrame) -> list[SkillTrend]:
 def plot_advantage_by_strength(table: pd.DataFrame, seat: str = "white", threshold: float = 0.2) -> bytes:
     """The first seat's share of decided games (95% Wilson) against strength, one line per rule cell; a point
     whose cell has more unfinished games than ``threshold`` is drawn open (no verdict there)."""
-    from .report import _png, plt
+    from .figures import plt
+    from .figures import png as _png
 
     fig, ax = plt.subplots(figsize=(7, 3.6))
     styles = ["-", "--", ":", "-."]

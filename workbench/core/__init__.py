@@ -5,6 +5,7 @@ viz, widget, openspiel). A tool takes a game from ``workbench.games.get(name)`` 
 protocol below; it never imports a game package.
 """
 
+from .classes import ActionClass, ActionClasses, Archetype
 from .protocol import (
     CHANCE,
     TERMINAL,
@@ -23,6 +24,6 @@ from .rulespec import Param, Rules, RulesError, RulesSpec
 from .scenario import CheckResult, ScenarioCase, ScenarioError, scenario_status
 
 __all__ = [
-    "CHANCE", "TERMINAL", "Cell", "CheckResult", "GameDef", "GameInfo", "Glyph", "IllegalAction", "Layout",
+    "ActionClass", "ActionClasses", "Archetype", "CHANCE", "TERMINAL", "Cell", "CheckResult", "GameDef", "GameInfo", "Glyph", "IllegalAction", "Layout",
     "Param", "Pattern", "PatternMark", "ReportPart", "Rules", "RulesError", "RulesSpec", "ScenarioCase", "ScenarioError", "State", "scenario_status",
 ]

@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .classes import ActionClasses, Archetype
+
 if TYPE_CHECKING:
     from .rulespec import Rules, RulesSpec
     from .scenario import ScenarioCase
@@ -300,6 +302,11 @@ class State:
         """What ``action`` would change: ``{"removed": [cells], "marks": [cells], "text": str, "ends": bool}``."""
         return {}
 
+    def action_card(self, action: Any) -> dict[str, Any] | None:
+        """What a purchase buys, for the board's card palette: ``{"card": name, "price": n, "first": bool,
+        "pattern": key}`` (``first``: shown before the others, big chess's King); None for other actions."""
+        return None
+
     def explain_illegal(self, text: str) -> str:
         """Why ``text`` is not legal here, naming the first rule that fails."""
         try:
@@ -346,6 +353,81 @@ class AgentKit(Protocol):
         ...
 
 
+class NativeBackend:
+    """A game's native core, as every tool asks it (``GameDef.native``): one object, declared, never discovered.
+
+    This base class is the answer of a game without one: nothing is available, no whole games, no seat
+    agents, so every tool plays the Python engine. A game with a core subclasses it in its own package
+    (``exists = True``) and overrides what its core can do; each method's default says "not here", so a
+    tool asks without ``getattr`` and falls back to Python on None.
+    """
+
+    exists: bool = False  # the game has a native core at all (built or not): ``engine=native`` then says "build it"
+
+    def available(self) -> bool:
+        """True when the core is built and importable in this process."""
+        return False
+
+    def state(self, state: State) -> State:
+        """The same position on the core, speaking this protocol (``perft --engine native``, the board)."""
+        raise NotImplementedError("this game has no native core")
+
+    def new_state(self, rules: Rules | None = None, seed: int = 0) -> State:
+        """The start under ``rules`` on the core (the same position as ``GameDef.new_initial_state``)."""
+        raise NotImplementedError("this game has no native core")
+
+    def play_game(self, spec: Any) -> Any:
+        """A whole game of a simulate spec in the core, row and events included (a ``GameResult``), or None
+        when the core cannot play it (not built, or an agent without a native twin): the Python loop plays."""
+        return None
+
+    def play_trace(self, spec: Any, rules: Rules, seats: Sequence[str]) -> Any:
+        """A whole game in the core as ``(final state, event rows, legal counts)`` for simulate's own row
+        writer, or None (the Python loop plays)."""
+        return None
+
+    def agent(self, spec: str, rules: Rules, seed: int) -> Any:
+        """The native twin of agent ``spec`` for one seat of a Python-loop game, or None without one."""
+        return None
+
+    def random_playouts(self, rules: Rules, games: int, seed: int, max_actions: int) -> int:
+        """``bench``'s uniformly random playouts in the core (the same streams): the number of actions."""
+        raise NotImplementedError("this game has no native core")
+
+
+NO_NATIVE = NativeBackend()
+ENGINES = ("auto", "native", "python")
+
+
+class NativeUnavailableError(ValueError, RuntimeError):
+    """``engine=native`` was asked of a game whose native core is missing or not built."""
+
+
+def resolve_engine(game: GameDef, engine: str | None = "auto") -> str:
+    """The one engine switch of every game and tool: ``auto`` -> ``native`` when the game's core is built,
+    else ``python``; ``native`` without one is a ``NativeUnavailableError`` that says whether building helps."""
+    name = str(engine or "auto").strip().lower()
+    if name not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+    if name == "python":
+        return name
+    built = game.native.available()
+    if name == "native" and not built:
+        if not game.native.exists:  # building cannot help
+            raise NativeUnavailableError(f"engine=native: {game.name} has no native core (its Python engine plays "
+                                         "it); use engine=python or auto")
+        raise NativeUnavailableError(f"engine=native: the native core of {game.name} is not built (needs cargo; "
+                                     "run `make setup`); use engine=python or auto")
+    return "native" if built else "python"
+
+# Names games once defined as loose methods; a subclass that still defines one is refused at import, so a
+# hook is never silently ignored (they all live on ``GameDef.native`` now).
+RETIRED_HOOKS = {"native_available": "native.available", "native_twin_of": "native.state",
+                 "native_state": "native.new_state", "native_game": "native.play_game",
+                 "native_play": "native.play_trace", "native_agent": "native.agent",
+                 "native_random_playouts": "native.random_playouts"}
+
+
 class GameDef:
     """Everything a game says about itself that does not depend on one position.
 
@@ -359,12 +441,33 @@ class GameDef:
     scenario_folder: str = ""  # under scenarios/, e.g. "cursed-lands"
     heat_layers: tuple[str, ...] = ()
     legend: tuple[tuple[str, str, str], ...] = ()  # (style class, colour, words)
+    evaluation_unit: str = "points"  # what ``State.evaluate`` counts in (the board's bar and graph say it)
+    glyph_words: Mapping[str, str] = {}  # a glyph mark's or badge prefix's meaning, for the board's legend
     # the balance question benchmarks ask by default (rule -> values, as --grid); none: the default rules
     benchmark_grid: Mapping[str, Sequence[str]] = {}
     # tool name ("scenarios", "viz", "widget", ...) -> the module of this game's own objects for it. A generic
     # tool resolves the names it keeps for older code (``workbench.viz.board_svg``) there, through
     # ``workbench.games.shortcut``, so it never imports the game; empty for games without such names.
     shortcuts: Mapping[str, str] = {}
+    # the agents' measured strengths: an Elo table (JSON) in this game's folder, written by
+    # ``workbench ladder --game NAME --write`` and read by ``workbench games`` and the reports
+    # (``workbench.core.strength``); empty: none measured
+    strength_file: str = ""
+    # named classes of this game's actions in its rulebook's words, and their classifier (restricted play,
+    # ``workbench ablate``); None: not declared. A game with nothing to name declares ``ActionClasses(
+    # none_reason=...)`` so that the tools can say why.
+    action_classes: ActionClasses | None = None
+    # play styles as data (class weights the generic ``style`` agent reads): rush, turtle, economy ...
+    archetypes: tuple[Archetype, ...] = ()
+    # the game's native core (``NativeBackend``): available, state conversion, whole games, seat agents, playouts
+    native: NativeBackend = NO_NATIVE
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for old, new in RETIRED_HOOKS.items():
+            if old in vars(cls):
+                raise TypeError(f"{cls.__name__}.{old}: declare it as GameDef.{new} (a NativeBackend), "
+                                "where the tools look for it")
 
     @property
     def spec(self) -> RulesSpec:
@@ -411,6 +514,25 @@ class GameDef:
         """The board's cells and shape."""
         raise NotImplementedError
 
+    def state_rules(self, state: State) -> Rules | None:
+        """The rules a position was built under (a scenario's own), from ``to_dict()["rules"]``; None if unknown.
+
+        The board reads a loaded position's rules, seats and board through these three hooks, so a
+        7x7 scenario of a game whose default board is 12x12 is drawn on its own board."""
+        try:
+            data = state.to_dict().get("rules")
+            return self.rules(data) if isinstance(data, Mapping) else None
+        except (ValueError, NotImplementedError, TypeError):
+            return None
+
+    def state_layout(self, state: State) -> Layout:
+        """The cells of this position's board (default: ``layout`` of its rules)."""
+        return self.layout(self.state_rules(state))
+
+    def state_info(self, state: State) -> GameInfo:
+        """The seats of this position (default: ``info`` of its rules); a scenario may seat four players."""
+        return self.info(self.state_rules(state))
+
     def scenario(self, data: Mapping[str, Any], where: str) -> ScenarioCase:
         """A parsed scenario file (``game:`` names this game) as a runnable case; ``ScenarioError`` if bad."""
         raise NotImplementedError(f"{self.name} has no scenario files")
@@ -445,6 +567,11 @@ class GameDef:
         ``workbench.agents.make_agent(spec, game=name)`` builds them by the same spec names. The
         tools import no game's agents: they reach them through this hook.
         """
+        return None
+
+    def grid_values(self, key: str, value: Any) -> list[Any] | None:
+        """A grid shorthand: one value of ``--grid KEY=VALUE`` expanded into several (The Cursed Lands'
+        ``factions=all``), or None when ``value`` is an ordinary value (the default)."""
         return None
 
     def game_agents(self) -> Mapping[str, Callable[..., Any]]:

@@ -12,11 +12,11 @@ accepts.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-KINDS = ("bool", "int", "float", "choice", "text")
+KINDS = ("bool", "int", "float", "choice", "text", "path")
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
 MAX_TEXT = 1024  # characters of a text-valued parameter
@@ -30,7 +30,11 @@ class RulesError(ValueError):
 class Param:
     """One toggle or parameter.
 
-    ``kind`` is bool, int, float, choice or text. ``low``/``high`` bound numbers (inclusive);
+    ``kind`` is bool, int, float, choice, text or path. A ``path`` parameter can name a file (a start
+    position on disk): a value from a page never sets it (``refuse_paths``), and a file named inside a
+    scenario or record is confined to that file's folder or the game's data (``confine_paths``).
+    ``limit`` marks a limit rule (a turn cap, a quiet-move draw): a game it ends is not a real draw, and
+    reports count it as unfinished. ``low``/``high`` bound numbers (inclusive);
     ``choices`` lists a choice's values in the order the rulebook gives them. ``parse`` may replace the
     generic parser for a value with a structure of its own (a hex list, a faction pair); it takes the
     raw value and returns the canonical one or raises ``RulesError``. ``numeric`` marks parameters
@@ -47,6 +51,7 @@ class Param:
     choices: tuple[Any, ...] = ()
     custom: Callable[[Any], Any] | None = field(default=None, compare=False, repr=False)
     grid_values: tuple[Any, ...] = ()  # what ``--grid NAME=all`` expands to, when it means something
+    limit: bool = False  # a limit rule: the games it ends are unfinished, never "balanced" draws
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -67,6 +72,8 @@ class Param:
             lo = "-inf" if self.low is None else format_value(self.low)
             hi = "inf" if self.high is None else format_value(self.high)
             return f"{'a whole number' if self.kind == 'int' else 'a number'} from {lo} to {hi}"
+        if self.kind == "path":
+            return f"{format_value(self.default)} or the path of a file"
         return "text"
 
     def parse(self, value: Any) -> Any:
@@ -170,8 +177,10 @@ class Rules(Mapping[str, Any]):
         return self
 
     def __reduce__(self) -> tuple:
-        # pickled by game name and values (a spec holds parser functions); rebuilt through the registry
-        return (_rebuild_rules, (self._spec.game, self.to_dict()))
+        # pickled by game name and values (a spec holds parser functions), with the function that finds the
+        # game's spec again: the registry's (``workbench.games.spec_of``) once it is loaded, pickled by reference,
+        # so core never names the registry and an unpickling worker imports it as pickle imports any function
+        return (_rebuild_rules, (SPEC_FINDER[0], self._spec.game, self.to_dict()))
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._values)
@@ -205,10 +214,27 @@ class Rules(Mapping[str, Any]):
         return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self._values.items()}
 
 
-def _rebuild_rules(game: str, values: dict[str, Any]) -> Rules:
-    from workbench.games import get
+_SPECS: dict[str, RulesSpec] = {}  # the specs made in this process, by game name
 
-    return get(game).spec.make(values)
+
+def spec_named(game: str) -> RulesSpec:
+    """A spec made in this process (the finder used before a registry installs its own)."""
+    try:
+        return _SPECS[game]
+    except KeyError:
+        raise RulesError(f"no rules spec of {game!r} in this process") from None
+
+
+SPEC_FINDER: list[Callable[[str], RulesSpec]] = [spec_named]
+
+
+def set_spec_finder(finder: Callable[[str], RulesSpec]) -> None:
+    """Install the function that finds a game's spec by name when a ``Rules`` is unpickled (the registry's)."""
+    SPEC_FINDER[0] = finder
+
+
+def _rebuild_rules(finder: Callable[[str], RulesSpec], game: str, values: dict[str, Any]) -> Rules:
+    return finder(game).make(values)
 
 
 def _hashable(value: Any) -> Any:
@@ -228,6 +254,7 @@ class RulesSpec:
 
     def __init__(self, game: str, params: Iterable[Param], check: Callable[[dict[str, Any]], None] | None = None) -> None:
         self.game = game
+        _SPECS.setdefault(game, self)
         self.params: tuple[Param, ...] = tuple(params)
         self._by_name = {p.name: p for p in self.params}
         self._check = check
@@ -275,6 +302,48 @@ class RulesSpec:
             self._check(out)
         return Rules(self, out)
 
+    def path_params(self) -> tuple[str, ...]:
+        """The names of the parameters that can name a file (``kind="path"``)."""
+        return tuple(p.name for p in self.params if p.kind == "path")
+
+    def limit_params(self) -> tuple[str, ...]:
+        """The names of the limit rules (``Param.limit``): games they end count as unfinished."""
+        return tuple(p.name for p in self.params if p.limit)
+
+    def refuse_paths(self, values: Mapping[str, Any], who: str = "the board") -> None:
+        """``RulesError`` when ``values`` sets a path parameter to anything but its default.
+
+        Why: a value from a page (new game, Compare, a setup) must never open a file on the server, and a
+        different error for a missing file would tell the page which files exist. The error is the same
+        whatever the value, and never repeats it.
+        """
+        for name in values:
+            if name in self._by_name and self._by_name[name].kind == "path":
+                param = self._by_name[name]
+                value = values[name]
+                if isinstance(value, str) and value.strip() == format_value(param.default):
+                    continue
+                raise RulesError(f"rule {name} can name a file, so {who} does not take it; "
+                                 f"load a scenario that sets it instead")
+
+    def confine_paths(self, values: Mapping[str, Any], bases: Sequence[Any]) -> dict[str, Any]:
+        """``values`` with every path parameter resolved inside ``bases`` (the naming file's folder, then the
+        game's data); ``RulesError`` naming the parameter when it points elsewhere (``safefile.confine``)."""
+        from workbench.core.safefile import UnsafeFileError, confine
+
+        out = dict(values)
+        for name, value in values.items():
+            param = self._by_name.get(name) if isinstance(name, str) else None
+            if param is None or param.kind != "path" or not isinstance(value, str):
+                continue
+            if not value.strip() or value.strip() == format_value(param.default):
+                continue
+            try:
+                out[name] = str(confine(value.strip(), bases))
+            except UnsafeFileError as exc:
+                raise RulesError(f"parameter {name}={_short(value)}: {exc}") from None
+        return out
+
     def table(self) -> list[dict[str, str]]:
         """Rows for ``python -m workbench rules`` and the docs: name, default, allowed, source, meaning."""
         return [{"name": p.name, "default": format_value(p.default), "allowed": p.allowed(), "source": p.source,
@@ -297,6 +366,8 @@ def parse_pairs(text: str) -> dict[str, str]:
             key = key.strip()
             if not key:
                 raise RulesError(f"{_short(chunk)}: a rule is written name=value")
+            if key in out:
+                raise RulesError(f"rule {_short(key)} is given twice; give each rule once")
             out[key] = value.strip()
             last = key
         elif last is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Sequence
 from pathlib import Path
 
 
@@ -55,3 +56,31 @@ def read_text_capped(path: str | os.PathLike, limit: int) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UnsafeFileError(f"not UTF-8 text (byte {exc.start}); is it a binary file?") from None
+
+
+def confine(name: str | os.PathLike, bases: Sequence[str | os.PathLike]) -> Path:
+    """The file ``name`` names, which must lie inside one of ``bases`` (symlinks followed); ``UnsafeFileError`` else.
+
+    Why: a scenario or record is a file someone sent; the files it names may only be its neighbours or
+    the game's own data, never ``/etc/shadow`` or ``../../secret``. A relative name is tried against each
+    base in turn (the first that holds the file wins). A name outside gets the same error whether or not
+    the file exists, so it tells nothing about the disk outside.
+    """
+    if not bases:
+        raise UnsafeFileError("no folder to read named files from")
+    p = Path(name)
+    roots = [Path(b).resolve() for b in bases]
+    candidates = [p] if p.is_absolute() else [root / p for root in roots]
+    inside: list[Path] = []
+    for cand in candidates:
+        real = cand.resolve()
+        if any(real == root or real.is_relative_to(root) for root in roots):
+            if real.is_file():
+                return real
+            inside.append(real)
+        elif os.path.lexists(cand):  # a link or ../ that leaves the folders: refused, not skipped
+            break
+    else:
+        if inside:
+            return inside[0]  # inside but absent: the reader says it cannot open it
+    raise UnsafeFileError("a file named inside a scenario or record must lie in that file's folder or the game's data")

@@ -12,8 +12,11 @@ import importlib.util
 from functools import cache
 from typing import TYPE_CHECKING
 
+from workbench.core.rulespec import set_spec_finder
+
 if TYPE_CHECKING:
     from workbench.core.protocol import GameDef
+    from workbench.core.rulespec import RulesSpec
 
 DEFAULT = "terrafeud"
 # name (as scenario files and --game write it) -> package
@@ -61,6 +64,14 @@ def get(name: str | None = None) -> GameDef:
     if key not in PACKAGES or importlib.util.find_spec(PACKAGES[key]) is None:
         raise UnknownGameError(f"unknown game {name[:40]!r}; known: {', '.join(names())} (or openspiel:NAME)")
     return importlib.import_module(PACKAGES[key]).GAME
+
+
+def spec_of(name: str) -> RulesSpec:
+    """The rules spec of game ``name``: how an unpickled ``Rules`` finds its game again (``core.rulespec``)."""
+    return get(name).spec
+
+
+set_spec_finder(spec_of)
 
 
 def shortcut(tool: str, name: str, game: str | None = None) -> object:

@@ -73,12 +73,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _native_built() -> bool:
-    """True when some game's native core is built (``GameDef.native_available``; one crate holds them all)."""
-    for name in names():
-        available = getattr(get(name), "native_available", None)
-        if available is not None and available():
-            return True
-    return False
+    """True when some game's native core is built (``GameDef.native.available``; one crate holds them all)."""
+    return any(get(name).native.available() for name in names())
 
 
 def _failure_text(results: list[CheckResult], status: str) -> str:

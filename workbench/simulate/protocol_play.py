@@ -96,12 +96,8 @@ def expand_protocol_grid(game_name: str, grid: dict[str, Sequence[Any]] | Sequen
 
 def _shorthand(game: Any, key: str, value: Any) -> list[Any]:
     """A game may expand one grid value into several (The Cursed Lands: ``factions=all`` is 16 pairs)."""
-    expand = getattr(game, "grid_values", None)
-    if expand is not None:
-        out = expand(key, value)
-        if out is not None:
-            return list(out)
-    return [value]
+    out = game.grid_values(key, value)
+    return [value] if out is None else list(out)
 
 
 DEFAULT_MAX_PLIES = 300  # simulate's and tune's cap when neither the user nor the game names one
@@ -160,24 +156,11 @@ def parse_seat_agents(text: str, players: Sequence[str]) -> tuple[str, ...]:
 
 
 def resolve_protocol_engine(game_name: str, engine: str | None) -> str:
-    """``auto`` -> ``native`` when the game's native core is built, else ``python``; ``native`` without
-    one is a clear error (``ValueError``)."""
+    """``core.protocol.resolve_engine`` for the game named ``game_name`` (``ValueError`` when ``native`` cannot play)."""
+    from workbench.core.protocol import resolve_engine
     from workbench.games import get
 
-    name = str(engine or "auto").strip().lower()
-    if name not in ("auto", "native", "python"):
-        raise ValueError(f"unknown engine {engine!r}; choose one of auto, native, python")
-    if name == "python":
-        return name
-    available = getattr(get(game_name), "native_available", None)
-    built = bool(available()) if available is not None else False
-    if name == "native" and not built:
-        if available is None:  # the game has no native core at all: building cannot help
-            raise ValueError(f"engine=native: {game_name} has no native core (its Python engine plays it); "
-                             "use engine=python or auto")
-        raise ValueError(f"engine=native: {game_name} has no native core built (run `make setup` with cargo); "
-                         "use engine=python or auto")
-    return "native" if built else "python"
+    return resolve_engine(get(game_name), engine)
 
 
 def sample_outcome(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
@@ -272,15 +255,14 @@ def base_row(spec: Any, game: Any, rules: Rules) -> dict[str, Any]:
 
 def seat_agent(game: Any, name: str, rules: Any, seed: int) -> Any:
     """The agent of one seat: a spec pinned ``engine=native`` is the game's native twin when it has one
-    (``GameDef.native_agent``), so one game can pit a native agent against its Python original;
+    (``GameDef.native.agent``), so one game can pit a native agent against its Python original;
     any other spec is the protocol agent (``make_protocol_agent``)."""
     from workbench.agents import parse_agent_spec
     from workbench.agents.generic import make_protocol_agent
 
     _, params = parse_agent_spec(name)
     if str(params.get("engine", "")).strip().lower() == "native":
-        native = getattr(game, "native_agent", None)
-        agent = native(name, rules, seed) if native is not None else None
+        agent = game.native.agent(name, rules, seed)
         if agent is not None:
             return agent
     return make_protocol_agent(name, game, rules, seed=seed)
@@ -293,9 +275,8 @@ def play_protocol_game(spec: Any) -> Any:
     from .core import GameResult
 
     game = get(spec.game)
-    whole = getattr(game, "native_game", None)  # a game whose native core plays whole games, rows included
-    if whole is not None and getattr(spec, "engine", "python") == "native":
-        result = whole(spec)
+    if spec.engine == "native":  # a game whose native core plays whole games, rows included
+        result = game.native.play_game(spec)
         if result is not None:
             return result
     t0 = time.perf_counter()
@@ -307,8 +288,7 @@ def play_protocol_game(spec: Any) -> Any:
     try:
         info = game.info(rules)
         seats = seat_agents(spec, info.num_players)
-        fast = getattr(game, "native_play", None)  # a game's native core: the same game, in Rust
-        played = fast(spec, rules, seats) if fast is not None and spec.engine == "native" else None
+        played = game.native.play_trace(spec, rules, seats) if spec.engine == "native" else None  # the same game, in Rust
         if played is not None:
             state, events, n_legal = played
             row["engine"] = "native"

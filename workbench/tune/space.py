@@ -125,8 +125,7 @@ def _discrete_values(game: Any, name: str, raw: str) -> list[str]:
         if not items and param.kind == "int" and param.low is not None and param.high is not None:
             items = list(range(int(param.low), int(param.high) + 1))
         if not items:
-            expand = getattr(game, "grid_values", None)
-            items = list(expand(name, raw) or []) if expand is not None else []
+            items = list(game.grid_values(name, raw) or [])
         if not items:
             raise SpaceError(f"--space {name}=all: {name} has no list of values; name them")
     else:

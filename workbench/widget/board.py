@@ -31,7 +31,7 @@ _HERE = pathlib.Path(__file__).parent
 
 
 def _rules(name: str, value: Any) -> dict[str, Any]:
-    """Rule values from the page: short texts, numbers or booleans, and never a path (no file is opened)."""
+    """Rule values from the page: short texts, numbers or booleans in the game's notation (``factions=orcs/dwarves``)."""
     if isinstance(value, str):
         from workbench.core.rulespec import parse_pairs
 
@@ -40,7 +40,7 @@ def _rules(name: str, value: Any) -> dict[str, Any]:
             value = parse_pairs(value)
         except ValueError as exc:
             raise WidgetError(str(exc)[:200]) from None
-    return fields.rule_values(name, value, no_paths=True)
+    return fields.rule_values(name, value)  # the game's path rules are refused by the controller (refuse_paths)
 
 
 MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {

@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from workbench.core import palette
 from workbench.core.protocol import CHANCE, GameDef, IllegalAction, State
 
 from .common import SCENARIO_ROOT, WidgetError, _entry, _short, _verdict_of, capped_agent_spec
@@ -34,18 +35,14 @@ DEFAULT_AGENT = "greedy"
 EVAL_AGENT = "alphabeta:depth=2,nodes=20000,seconds=2"
 
 
-def player_colours(n: int) -> list[str]:
-    """One colour per seat: the two classic sides first, then hues spaced around the wheel (25 seats)."""
-    base = ["#f4f1e8", "#2b2b2b", "#c0392b", "#2e86c1", "#27ae60", "#8e44ad", "#d68910", "#17a589"]
-    out = base[:n]
-    for i in range(len(out), n):
-        out.append(f"hsl({(i * 137) % 360}, 60%, 45%)")
-    return out
+def player_colours(labels: Any) -> list[str]:
+    """One colour per seat, from the one palette (``workbench.core.palette``): Pole's Red is red, 25 stay distinct."""
+    return palette.seat_colours(labels)
 
 
 def ink_of(colour: str) -> str:
-    """A readable letter colour on a piece of ``colour`` (dark on the light first seat)."""
-    return "#111" if colour in ("#f4f1e8",) else "#fff"
+    """A readable letter colour on a piece of ``colour``."""
+    return palette.ink(colour)
 
 
 def _flatten(prefix: str, value: Any, out: list[str], depth: int = 0) -> None:
@@ -79,9 +76,6 @@ class GameBoardController:
         self.rules = rules if rules is not None else game.spec.defaults()
         self.seed = int(seed)
         self.auto_roll = bool(auto_roll)
-        self.layout = game.layout(self.rules)
-        self.names = [c.name for c in self.layout.cells]
-        self.ids = {c.name: c.id for c in self.layout.cells}
         self.agents: dict[int, str] = {}
         self.last_engine = "python"  # the engine of the last agent that thought here (think, accept)
         self.message = ""
@@ -100,7 +94,19 @@ class GameBoardController:
         self._new_root(state if state is not None else game.new_initial_state(self.rules, seed=self.seed))
 
     # ------------------------------------------------------------------ positions and the tree
+    def _frame(self, state: State) -> None:
+        """Rules, seats and cells of ``state`` itself (a scenario's 7x7 board and four seats, not the rules' default)."""
+        rules = self.game.state_rules(state)
+        if rules is not None:
+            self.rules = rules
+        self.layout = self.game.state_layout(state)
+        self._info = self.game.state_info(state)
+        self.names = [c.name for c in self.layout.cells]
+        self.ids = {c.name: c.id for c in self.layout.cells}
+        self.agents = {p: a for p, a in self.agents.items() if p < self._info.num_players}
+
     def _new_root(self, state: State) -> None:
+        self._frame(state)
         self.state = state
         self.root_state = state.clone()
         self.rng = random.Random(self.seed)
@@ -114,7 +120,8 @@ class GameBoardController:
         self._roll_chance()
 
     def info(self) -> Any:
-        return self.game.info(self.rules)
+        """The seats of the position on the board (``GameDef.state_info``)."""
+        return self._info
 
     def label(self, player: int) -> str:
         """The seat's name as the rulebook writes it (Red, player c, Chance)."""
@@ -127,10 +134,13 @@ class GameBoardController:
         """Play ``action`` here: the tree's existing child or a new variation; then any automatic roll."""
         text = self.state.action_to_string(action)
         player = self.state.current_player()
+        said = str(self._effects(action).get("text") or "")
+        turn = self.state.turn()
         self.state.apply_action(action)
         node, _new = self.tree.add(self.node, action, text)
         node.to_move = self.state.current_player()
-        node.effects = {"player": player}
+        node.effects = {"player": player, "turn": turn, "words": _short(said, 160) if said and said != text else ""}
+        self._after(node)
         self.node = node
         self.selection, self.choices = [], []
         self.diff = None
@@ -155,13 +165,45 @@ class GameBoardController:
                 chosen = outcome
                 break
         text = self.state.action_to_string(chosen)
+        words = self._chance_words(chosen, text)
+        turn = self.state.turn()
         self.state.apply_action(chosen)
         node, _ = self.tree.add(self.node, chosen, text)
         node.to_move = self.state.current_player()
-        node.effects = {"player": CHANCE}
+        node.effects = {"player": CHANCE, "turn": turn, "words": words}
+        self._after(node)
         self.node = node
-        self.message = f"roll: {text}"
+        self.message = f"roll {words}"
         self.level = "info"
+
+    def _after(self, node: Any) -> None:
+        """After a move: the static evaluation (first seat's view, the graph's point) and the result in words."""
+        st = self.state
+        try:
+            node.static = round(float(st.evaluate(0)), 3) if not st.is_terminal() else None
+        except Exception:  # noqa: BLE001 - a game without an evaluation draws no graph
+            node.static = None
+        if st.is_terminal():
+            node.effects["result"] = self.result_text()
+
+    def _effects(self, action: Any) -> dict[str, Any]:
+        """The game's ``action_effects`` (a help, never a failure)."""
+        try:
+            eff = self.state.action_effects(action)
+        except Exception:  # noqa: BLE001 - a preview must not break the board
+            return {}
+        return eff if isinstance(eff, dict) else {}
+
+    def _chance_words(self, outcome: Any, text: str) -> str:
+        """What a chance outcome does, in words: the game's sentence, else hit or miss from what it removes."""
+        eff = self._effects(outcome)
+        said = str(eff.get("text") or "")
+        if said:
+            return _short(said if said.startswith(text) else f"{text}: {said}", 200)
+        if "removed" in eff:
+            gone = [self.names[c] for c in eff["removed"] if isinstance(c, int) and 0 <= c < len(self.names)]
+            return f"{text}, hit: {', '.join(gone)} removed" if gone else f"{text}, miss"
+        return text
 
     def undo(self) -> None:
         """One move back; a roll goes back with the move that caused it (when rolls are automatic)."""
@@ -171,7 +213,7 @@ class GameBoardController:
         while self.auto_roll and self.node.parent is not None and self.state.current_player() == CHANCE:
             self._back()
         self.selection, self.choices = [], []
-        self.message = f"undone; {self.label(self.state.current_player())} to move"
+        self.message, self.level = f"undone; {self.label(self.state.current_player())} to move", "info"
 
     def _back(self) -> None:
         self.state.undo_action()
@@ -187,6 +229,7 @@ class GameBoardController:
         while self.auto_roll and self.state.current_player() == CHANCE and self.node.next() is not None:
             self._forward(self.node.next())
         self.selection, self.choices = [], []
+        self.message, self.level = f"redone {self._last_decision_text()}; {self._to_move_words()}", "info"
 
     def _forward(self, node: Any) -> None:
         self.state.apply_action(node.action)
@@ -208,6 +251,15 @@ class GameBoardController:
         for n in reversed(path):
             self._forward(n)
         self.selection, self.choices = [], []
+        self.diff = None
+        at = f"after {target.text}" if target.parent is not None else "at the start"
+        self.message, self.level = f"{at}; {self._to_move_words()}", "info"
+
+    def _to_move_words(self) -> str:
+        st = self.state
+        if st.is_terminal():
+            return f"game over: {self.result_text()}"
+        return f"{self.label(st.current_player())} to move"
 
     # ------------------------------------------------------------------ clicks and buttons
     def _legal(self) -> list[Any]:
@@ -251,7 +303,7 @@ class GameBoardController:
             raise WidgetError(f"{self.label(st.current_player())} is played by {self.agents[st.current_player()]}")
         if self.selection and cell == self.selection[-1]:
             self.selection, self.choices = [], []
-            self.message = "selection cleared"
+            self.message, self.level = "selection cleared", "info"
             return
         pairs = self._legal_cells()
         seq = [*self.selection, cell]
@@ -320,7 +372,7 @@ class GameBoardController:
 
     def cancel(self) -> None:
         self.selection, self.choices = [], []
-        self.message = "selection cleared"
+        self.message, self.level = "selection cleared", "info"
 
     def buttons(self) -> list[Any]:
         """The actions shown as buttons: those the selection completes, else every action that picks no cell,
@@ -358,7 +410,7 @@ class GameBoardController:
 
     def game_agents(self) -> list[str]:
         """The names of the game's own agents (``GameDef.game_agents``), which the board accepts too."""
-        return list(getattr(self.game, "game_agents", dict)())
+        return list(self.game.game_agents())
 
     def agent_due(self) -> bool:
         st = self.state
@@ -376,14 +428,14 @@ class GameBoardController:
         return str(params.get("engine", "auto")).strip().lower()
 
     def agent_engine(self, spec: str) -> str:
-        """Which engine searches for ``spec``: ``native`` when the game has a native agent (``GameDef.native_agent``),
+        """Which engine searches for ``spec``: ``native`` when the game has a native agent (``GameDef.native.agent``),
         its core is built and the spec is not pinned ``engine=python`` (``auto`` is the default), else ``python``;
         ``engine=native`` without a built core (or for a game without one) is a ``WidgetError``."""
         engine = self._pinned(spec)
         if engine == "python":
             return "python"
-        has = getattr(self.game, "native_agent", None) is not None
-        built = has and bool(getattr(self.game, "native_available", lambda: False)())
+        has = self.game.native.exists
+        built = has and self.game.native.available()
         if engine == "native" and not built:
             why = "its native core is not built (make native)" if has else "it has no native core"
             raise WidgetError(f"engine=native: {self.game.name} cannot play {spec!r}: {why}; use engine=python or auto")
@@ -397,7 +449,7 @@ class GameBoardController:
         seed = self.seed + self.node.ply
         engine = self.agent_engine(spec)
         try:
-            agent = self.game.native_agent(spec, self.rules, seed) if engine == "native" else None
+            agent = self.game.native.agent(spec, self.rules, seed) if engine == "native" else None
             if agent is None:  # no native twin of this agent (a game's own agent): Python, unless pinned native
                 if self._pinned(spec) == "native":
                     raise WidgetError(f"engine=native: {spec!r} has no native twin in {self.game.name}")
@@ -457,17 +509,16 @@ class GameBoardController:
     def new_game(self, rules: dict[str, Any] | None = None, seed: int | None = None) -> None:
         """A new game under the game's rules (validated by its spec: the error names the rule)."""
         try:
+            self.game.spec.refuse_paths(rules or {})
             self.rules = self.game.spec.make(rules or {})
         except ValueError as exc:
             raise WidgetError(_short(str(exc))) from None
         if seed is not None:
             self.seed = seed
-        self.layout = self.game.layout(self.rules)
-        self.names = [c.name for c in self.layout.cells]
-        self.ids = {c.name: c.id for c in self.layout.cells}
         self.scenario, self.scenario_name, self.check_results, self.check_index = None, "", [], -1
         self._new_root(self.game.new_initial_state(self.rules, seed=self.seed))
         self.message = f"new game, seed {self.seed}" + (f", {self.rules.label()}" if self.rules.label() else "")
+        self.level = "info"
 
     def scenario_files(self) -> list[Path]:
         folder = SCENARIO_ROOT / (self.game.scenario_folder or self.game.name)
@@ -498,12 +549,12 @@ class GameBoardController:
         except Exception as exc:  # noqa: BLE001 - one plain message, no server path
             raise WidgetError(_short(f"{name}: {str(exc).replace(str(folder), '')}")) from None
         self.scenario, self.scenario_name = case, name
-        self.rules = getattr(state, "rules", None) or self.rules
         self.check_results = list(results)
         self.check_index = 0 if results else -1
         self._new_root(state)
         ok = sum(1 for r in results if r.status == "pass")
         self.message = f"{name}: {getattr(case, 'title', '')} — checks {ok}/{len(results)} pass"
+        self.level = "info" if ok == len(results) else "warn"
 
     def step_check(self, delta: int) -> None:
         if not self.check_results:
@@ -525,8 +576,10 @@ class GameBoardController:
         """Legal actions here under the current rules against a variant (``k=v,...``), the position rebuilt."""
         from workbench.core.rulespec import parse_pairs
 
+        self.diff = None  # a failed comparison must not leave the previous one showing
         try:
             pairs = parse_pairs(change)
+            self.game.spec.refuse_paths(pairs)
             variant = self.game.spec.make({**self.rules.to_dict(), **pairs})
         except ValueError as exc:
             raise WidgetError(_short(str(exc))) from None
@@ -587,7 +640,11 @@ class GameBoardController:
         if st.is_terminal():
             parts.append(self.result_text())
         else:
-            parts.append(f"{self.label(p)} to move" + (" (roll)" if p == CHANCE else ""))
+            offered = self.offered_seats()
+            if len(offered) > 1:  # a simultaneous phase (big chess's setup): every seat whose actions are offered
+                parts.append(f"{', '.join(self.label(q) for q in offered)} act (any order)")
+            else:
+                parts.append(f"{self.label(p)} to move" + (" (roll)" if p == CHANCE else ""))
         summary = getattr(st, "summary", None)
         if callable(summary):
             try:
@@ -597,6 +654,26 @@ class GameBoardController:
             except Exception:  # noqa: BLE001 - a status line must not break the board
                 pass
         return " · ".join(parts)
+
+    def offered_seats(self) -> list[int]:
+        """The seats whose actions the board offers now: the side to move, and in a simultaneous phase (big chess's
+        setup) every seat with actions of its own (a game that ignores ``legal_actions(player)`` counts one)."""
+        st = self.state
+        p = st.current_player()
+        if st.is_terminal() or p == CHANCE:
+            return []
+        everything = len(self._legal_cells())
+        out = [p]
+        for q in range(self.info().num_players):
+            if q == p:
+                continue
+            try:
+                mine = st.legal_actions(q)
+            except Exception:  # noqa: BLE001 - a game without per-seat lists: the side to move only
+                return [p]
+            if mine and len(mine) < everything:
+                out.append(q)
+        return sorted(out)
 
     def _previews(self, legal: list[Any], lit: dict[int, list[Any]]) -> dict[str, dict[str, Any]]:
         """Effects of the action a lit cell would complete (when it completes exactly one)."""
@@ -612,10 +689,12 @@ class GameBoardController:
                 eff = self.state.action_effects(complete[0]) or {}
             except Exception:  # noqa: BLE001 - a preview is a help, never a failure
                 eff = {}
+            odds = {str(k): str(v) for k, v in (eff.get("odds") or {}).items()}
+            # a cell with odds may survive: it gets its probability, never the strike of a certain removal
+            removed = [self.names[c] for c in eff.get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
             out[self.names[cell]] = {
                 "text": _short(str(eff.get("text") or self.state.action_to_string(complete[0])), 200),
-                "odds": {str(k): str(v) for k, v in (eff.get("odds") or {}).items()},
-                "removed": [self.names[c] for c in eff.get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)],
+                "odds": odds, "removed": [n for n in removed if n not in odds], "at_risk": [n for n in removed if n in odds],
                 "ends": bool(eff.get("ends")),
             }
         return out
@@ -652,18 +731,30 @@ class GameBoardController:
                     hint = str((st.action_effects(a) or {}).get("text") or "")
                 except Exception:  # noqa: BLE001
                     hint = ""
-            buttons.append({"index": i, "text": text, "hint": _short(hint, 200)})
+            b = {"index": i, "text": text, "hint": _short(hint, 200)}
+            try:
+                card = st.action_card(a)
+            except Exception:  # noqa: BLE001 - a palette without cards is still a palette
+                card = None
+            if card:
+                b.update(card=str(card.get("card", "")), price=card.get("price"), first=bool(card.get("first")),
+                         pattern=str(card.get("pattern", "")))
+            buttons.append(b)
         _group(buttons)
         rows = []
         for node, depth in self.tree.rows()[-MOVES_SHOWN:]:
             rows.append({"id": node.id, "text": node.text, "depth": depth, "chance": node.effects.get("player") == CHANCE,
-                         "player": self.label(node.effects.get("player", 0)), "current": node is self.node})
+                         "player": self.label(node.effects.get("player", 0)), "current": node is self.node,
+                         "turn": node.effects.get("turn", 0), "words": node.effects.get("words", ""),
+                         "result": node.effects.get("result", ""), "main": depth == 0})
         heat: dict[str, float] = {}
+        heat_scale: list[float] = []
         if self.heat_layer:
             try:
                 raw = st.heat(self.heat_layer, self.heat_player)
                 top = max((abs(v) for v in raw.values()), default=0.0) or 1.0
                 heat = {self.names[c]: round(v / top, 3) for c, v in raw.items() if 0 <= c < len(self.names)}
+                heat_scale = [round(min(raw.values(), default=0.0), 3), round(max(raw.values(), default=0.0), 3)]
             except Exception as exc:  # noqa: BLE001
                 self.message, self.level = _short(f"heat {self.heat_layer}: {exc}"), "warn"
         info = self.info()
@@ -679,7 +770,54 @@ class GameBoardController:
             "check": self.check_text(), "scenario": self.scenario_name,
             "players": list(info.labels), "can_undo": self.node.parent is not None,
             "can_redo": self.node.next() is not None, "rules": self.rules.label(),
+            "heat_scale": heat_scale, "eval": self._eval_line(), "legend": self._glyph_legend(glyphs),
+            "palette": self._cards(buttons),
         }
+
+    def _eval_line(self) -> dict[str, Any]:
+        """The static evaluation along the current line (the graph) and here (the bar), first seat's view."""
+        path = []
+        n = self.node
+        while n.parent is not None:
+            path.append(n)
+            n = n.parent
+        path.reverse()
+        ahead = self.node.next()
+        while ahead is not None and len(path) < 2 * MOVES_SHOWN:
+            path.append(ahead)
+            ahead = ahead.next()
+        points = [[p.ply, p.static, p.id] for p in path[-2 * MOVES_SHOWN:] if p.static is not None]
+        here = self.node.static
+        if here is None and self.node.parent is None and not self.state.is_terminal():
+            try:
+                here = round(float(self.state.evaluate(0)), 3)
+            except Exception:  # noqa: BLE001
+                here = None
+        return {"unit": self.game.evaluation_unit, "seat": self.label(0), "here": here, "points": points,
+                "current": self.node.ply}
+
+    def _glyph_legend(self, glyphs: list[dict[str, Any]]) -> list[dict[str, str]]:
+        """Every mark and badge drawn now, with the game's words for it (``GameDef.glyph_words``)."""
+        words = self.game.glyph_words
+        out: dict[str, dict[str, str]] = {}
+        for g in glyphs:
+            for kind, items in (("mark", g["marks"]), ("badge", g["badges"])):
+                for item in items:
+                    key = next((k for k in (item, re.sub(r"\d+", "#", item), item.split(" ")[0] + " #") if k in words), "")
+                    label = key or item
+                    if label not in out:
+                        out[label] = {"kind": kind, "sign": item, "words": words.get(key, "") if key else ""}
+        return list(out.values())[:40]
+
+    def _cards(self, buttons: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A purchase palette as cards (``action_effects``' ``card`` and ``price``), the King first, then by price."""
+        cards: dict[str, dict[str, Any]] = {}
+        for b in buttons:
+            card = b.get("card")
+            if card:
+                c = cards.setdefault(card, {"card": card, "price": b.get("price"), "indexes": [], "first": b.get("first", False)})
+                c["indexes"].append(b["index"])
+        return sorted(cards.values(), key=lambda c: (not c["first"], c["price"] if c["price"] is not None else 1e9, c["card"]))
 
     def geometry(self) -> dict[str, Any]:
         """The layout once: each cell's polygon and centre, the legend and the seats' colours."""
@@ -691,11 +829,12 @@ class GameBoardController:
         xs = [float(p.split(",")[0]) for c in cells for p in c["points"].split()]
         ys = [float(p.split(",")[1]) for c in cells for p in c["points"].split()]
         pad = self.layout.size * 0.3
-        colours = player_colours(self.info().num_players)
+        colours = player_colours(self.info().labels)
         return {
             "shape": self.layout.shape, "size": self.layout.size, "cells": cells,
             "viewbox": [min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad],
             "legend": [{"cls": cls, "colour": colour, "words": words} for cls, colour, words in self.game.legend],
             "colours": colours, "inks": [ink_of(c) for c in colours], "players": list(self.info().labels),
             "heat_layers": list(self.game.heat_layers),
+            "teams": [[self.label(p) for p in team] for team in self.info().teams], "unit": self.game.evaluation_unit,
         }

@@ -237,7 +237,7 @@ def _positions() -> list[tuple[str, object]]:
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "alphabeta:depth=1", "mcts:iterations=20"])
 def test_the_seat_agent_picks_what_its_python_twin_picks(spec: str) -> None:
-    """``GAME.native_agent`` (the ladder's and the board's native seat) on Python and native states alike,
+    """``GAME.native.agent`` (the ladder's and the board's native seat) on Python and native states alike,
     twice in a row from one agent (its stream goes on), on every position of ``_positions``."""
     from workbench.agents.generic import make_protocol_agent
     from workbench.games.cursed_lands.native import NativeAgent
@@ -245,7 +245,7 @@ def test_the_seat_agent_picks_what_its_python_twin_picks(spec: str) -> None:
     for where, st in _positions():
         rules = st.rules
         py = make_protocol_agent(spec, GAME, rules, seed=21)
-        nat = GAME.native_agent(f"{spec}{',' if ':' in spec else ':'}engine=native", rules, 21)
+        nat = GAME.native.agent(f"{spec}{',' if ':' in spec else ':'}engine=native", rules, 21)
         assert isinstance(nat, NativeAgent) and nat.engine == "native" and "native core" in nat.describe()
         before = st.to_dict()
         picks = [py.select_action(st) for _ in range(2)]
@@ -274,8 +274,8 @@ def test_a_seat_pinned_to_native_plays_its_twin_against_a_python_seat() -> None:
 
 
 def test_the_seat_agent_refuses_what_its_python_twin_refuses() -> None:
-    assert GAME.native_agent("turtle", GAME.rules(), 1) is None  # no such agent here: the caller plays Python
+    assert GAME.native.agent("turtle", GAME.rules(), 1) is None  # no such agent here: the caller plays Python
     with pytest.raises(ValueError, match="iterations"):
-        GAME.native_agent("mcts:iterations=-3", GAME.rules(), 1)
+        GAME.native.agent("mcts:iterations=-3", GAME.rules(), 1)
     with pytest.raises(ValueError, match="quantum"):
-        GAME.native_agent("greedy:quantum=1", GAME.rules(), 1)
+        GAME.native.agent("greedy:quantum=1", GAME.rules(), 1)

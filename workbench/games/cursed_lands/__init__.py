@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from workbench.core.protocol import Cell, GameDef, GameInfo, Layout, State
+from workbench.core.protocol import Cell, GameDef, GameInfo, Layout, NativeBackend, State
 from workbench.core.rulespec import Rules, RulesSpec
 
 from . import actions as act
+from .classes import ACTION_CLASSES
 from .geometry import HEX_NAMES, NUM_HEXES, centre
 from .position import build_state, state_from_dict
 from .rules import FACTIONS, KINDS, SIDES, SPEC
@@ -33,14 +34,71 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
 
 NO_LIMIT_CAP = 1_200  # the tools' default ply cap when turn_limit = 0 (no rule ends a stalled game)
 
+class CursedNative(NativeBackend):
+    """The Cursed Lands' native core (``native.py``, ``workbench._native.cursed_lands``) as the tools ask it."""
+
+    exists = True
+
+    def available(self) -> bool:
+        """True when the native core is built."""
+        from .native import available
+
+        return available()
+
+    def play_game(self, spec: Any) -> Any:
+        """simulate's fast path: the whole game of ``spec`` in the native core (the same row and
+        events), or None when the core cannot play it (not built, or an agent without a native twin)."""
+        from .native_play import play_native, playable
+
+        return play_native(spec) if playable(spec, GAME.spec.make(spec.rules)) else None
+
+    def state(self, state: Any) -> Any:
+        """The same position on the native core (``NativeCursedState``, the protocol's API)."""
+        from .native import native_state
+
+        return native_state(state)
+
+    def agent(self, spec: str, rules: Rules, seed: int) -> Any:
+        """The native twin of agent ``spec`` for one seat of a Python-loop game (a spec pinned ``engine=native``
+        on the ladder, or the board's agent), or None when the core is not built or has no such agent."""
+        from .native import NativeAgent, available
+
+        return NativeAgent.for_seat(spec, GAME, rules, seed, available())
+
+    def random_playouts(self, rules: Rules, games: int, seed: int, max_actions: int) -> int:
+        """Actions of ``bench``'s random playouts played in the native core (the same games)."""
+        from .native import core, fields_of, rules_dict
+
+        if games <= 0:
+            return 0
+        if rules["setup"] == "classic":  # the core deals the classic start itself (checked equal in the tests)
+            jobs: list[tuple[Any, int]] = [(None, seed * 100_003 + g) for g in range(games)]
+            return sum(core().random_playouts(rules_dict(rules), jobs, max_actions))
+        jobs = []
+        factions = None
+        for g in range(games):
+            st = GAME.new_initial_state(rules, seed * 100_003 + g)
+            factions = st.factions
+            jobs.append((fields_of(st), seed * 100_003 + g))
+        return sum(core().random_playouts(rules_dict(rules, factions), jobs, max_actions))
+
+
 class CursedLandsGame(GameDef):
     """The Cursed Lands: a 9x9 hex duel on a board built from the players' tile decks during play."""
 
     name = "cursed-lands"
     title = "The Cursed Lands"
     scenario_folder = "cursed-lands"
+    strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
+    action_classes = ACTION_CLASSES  # laying each tile kind, each faction's ability, a counter-attack
     heat_layers = ("threat", "control")
+    evaluation_unit = "castle HP"
+    glyph_words = {"#hp": "hit points left", "done": "has acted this turn", "fresh": "placed this turn",
+                   "hu": "humans", "el": "elves", "or": "orcs", "dw": "dwarves",
+                   "flag #": "a flag camp (production of that unit)", "flag-p1": "Player 1's flag", "flag-p2": "Player 2's flag",
+                   "camp-p1": "Player 1's free camp", "camp-p2": "Player 2's free camp", "tiled-camp": "a camp under a tile"}
     legend = LEGEND
+    native = CursedNative()
     # the variant OpenSpiel's random_sim_test plays besides the defaults: the contract's biggest open question,
     # with a turn limit so that the serialising run stays short
     openspiel_variant = {"untiled": "plain", "turn_limit": 60}
@@ -127,50 +185,6 @@ class CursedLandsGame(GameDef):
         if key == "factions" and isinstance(value, str) and value.strip().lower() == "all":
             return list(SPEC["factions"].grid_values)
         return None
-
-    def native_game(self, spec: Any) -> Any:
-        """``protocol_play``'s fast path: the whole game of ``spec`` in the native core (the same row and
-        events), or None when the core cannot play it (not built, or an agent without a native twin)."""
-        from .native_play import play_native, playable
-
-        return play_native(spec) if playable(spec, self.spec.make(spec.rules)) else None
-
-    def native_twin_of(self, state: Any) -> Any:
-        """The same position on the native core (``NativeCursedState``, the protocol's API), for tools that
-        walk a tree (``perft --engine native``)."""
-        from .native import native_state
-
-        return native_state(state)
-
-    def native_available(self) -> bool:
-        """True when the native core (``native.py``, ``workbench._native.cursed_lands``) is built."""
-        from .native import available
-
-        return available()
-
-    def native_agent(self, spec: str, rules: Rules, seed: int) -> Any:
-        """The native twin of agent ``spec`` for one seat of a Python-loop game (a spec pinned ``engine=native``
-        on the ladder, or the board's agent), or None when the core is not built or has no such agent."""
-        from .native import NativeAgent, available
-
-        return NativeAgent.for_seat(spec, self, rules, seed, available())
-
-    def native_random_playouts(self, rules: Rules, games: int, seed: int, max_actions: int) -> int:
-        """Actions of ``protocolbench.protocol_playouts``' games played in the native core (the same games)."""
-        from .native import core, fields_of, rules_dict
-
-        if games <= 0:
-            return 0
-        if rules["setup"] == "classic":  # the core deals the classic start itself (checked equal in the tests)
-            jobs: list[tuple[Any, int]] = [(None, seed * 100_003 + g) for g in range(games)]
-            return sum(core().random_playouts(rules_dict(rules), jobs, max_actions))
-        jobs = []
-        factions = None
-        for g in range(games):
-            st = self.new_initial_state(rules, seed * 100_003 + g)
-            factions = st.factions
-            jobs.append((fields_of(st), seed * 100_003 + g))
-        return sum(core().random_playouts(rules_dict(rules, factions), jobs, max_actions))
 
     def rule_words(self) -> dict[str, str]:
         """Counter name -> words for a designer."""

@@ -1,6 +1,6 @@
 """The Cursed Lands played whole inside the native core: the same games and events rows as ``play_protocol_game``.
 
-``GAME.native_game`` (the ``GameDef`` hook that ``workbench.simulate.protocol_play`` asks) calls this module, so
+``GAME.native.play_game`` (the ``GameDef`` hook that ``workbench.simulate.protocol_play`` asks) calls this module, so
 the simulate tool names no game; the row helpers it fills are simulate's own, imported when a game is played.
 
 The Python engine deals the start (``new_initial_state``: rules, setup file, decks from the seed); the

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.rulespec import Rules, RulesError
+from workbench.core.safefile import UnsafeFileError, read_text_capped
 
 from .deck import CODE_NAMES, LETTERS, MOUNTAIN, PLAIN, VOID, deal, parse_terrain
 from .geometry import HEX_NAMES, NEIGHBOURS, NUM_HEXES, SIZE, hex_of, parse_hex, row
@@ -24,6 +25,8 @@ POSITION_KEYS = ("phase", "to_move", "ap", "turn", "factions", "camps", "castle_
                  "hp", "activated", "fresh", "tiles_placed", "decks", "winner", "victory")
 VICTORIES = ("castle", "elimination", "draw")
 MAX_COUNT = 10**6
+MAX_SETUP_BYTES = 256 * 1024  # a setup=PATH file: a position is a few kB
+DATA_DIR = Path(__file__).parent / "data"  # where files named inside records resolve
 _DATA = Path(__file__).parent / "data" / "classic.json"
 
 
@@ -170,12 +173,10 @@ def _start(st: CursedState, seed: int | None) -> None:
 
 def _setup_file(st: CursedState, path: str, seed: int | None) -> None:
     """``setup=PATH``: the position of a scenario file as ``dump_scenario`` writes it (JSON values) or JSON."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RulesError(f"parameter setup={path[:60]}: cannot read it ({exc.strerror})") from None
-    if len(text) > 256 * 1024:
-        raise RulesError(f"parameter setup={path[:60]}: the file is over 256 KB")
+    try:  # a regular file of bounded size, never a FIFO or device; the error never shows its content
+        text = read_text_capped(path, MAX_SETUP_BYTES)
+    except UnsafeFileError as exc:
+        raise RulesError(f"parameter setup={path[:60]}: {exc}") from None
     pos = read_dumped_position(text)
     if pos is None:
         raise RulesError(f"parameter setup={path[:60]}: no position in the JSON form dump_scenario writes "

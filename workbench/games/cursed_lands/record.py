@@ -15,7 +15,7 @@ from workbench.core.protocol import IllegalAction
 from workbench.core.rulespec import RulesError
 
 from .deck import CODE_NAMES, parse_terrain
-from .position import PositionError, build_state, position_of
+from .position import DATA_DIR, PositionError, build_state, position_of
 from .rules import SIDES, SPEC
 from .state import CursedState
 
@@ -83,7 +83,10 @@ def load_record_text(text: str) -> CursedState:
     if data.get("version") != VERSION:
         raise RecordError(f"field version: this engine reads version {VERSION}, got {str(data.get('version'))[:10]}")
     try:
-        rules = SPEC.make(data.get("rules") or {})
+        raw_rules = data.get("rules") or {}
+        if not isinstance(raw_rules, dict):
+            raise RecordError("field rules: a mapping of rule names to values")
+        rules = SPEC.make(SPEC.confine_paths(raw_rules, [DATA_DIR]))  # a record names files in the game's data only
     except RulesError as exc:
         raise RecordError(f"field rules: {exc}") from None
     seed = data.get("seed", 0)

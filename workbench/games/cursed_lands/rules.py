@@ -119,7 +119,7 @@ PARAMS: tuple[Param, ...] = (
     Param("factions", "choice", "humans/humans", "p1's faction / p2's faction", "text (section 2); C27",
           choices=FACTION_PAIRS, custom=parse_factions, grid_values=FACTION_PAIRS),
     _i("turn_limit", 0, 0, 1000, "decided (C29, C42)", "the game is drawn when this turn ends without a winner (0 = none)"),
-    Param("setup", "text", "classic", "classic, or the path of a scenario file whose position is the start",
+    Param("setup", "path", "classic", "classic, or the path of a scenario file whose position is the start",
           "decided (section 2)", custom=parse_setup),
     _t("untiled", ("void", "plain"), "C2", "what an untiled hex is: impassable void, or plain"),
     _t("tiles_on_camp", (False, True), "C3, C49", "tiles may cover a camp's free plains"),

@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from workbench.core.protocol import IllegalAction
@@ -30,7 +31,7 @@ from workbench.core.scenario import (
 from .deck import CODE_NAMES, PLAIN, parse_terrain
 from .geometry import HEX_NAMES, parse_hex
 from .notation import NotationError, read_action
-from .position import POSITION_KEYS, VICTORIES, PositionError, build_state, position_of
+from .position import DATA_DIR, POSITION_KEYS, VICTORIES, PositionError, build_state, position_of
 from .rules import KINDS, SIDES, SPEC
 from .state import CAMP_FLAG, CAMP_FREE, CursedState
 
@@ -82,15 +83,21 @@ class CursedCase(ScenarioCase):
     def rules(self, overrides: Mapping[str, Any] | None = None) -> Rules:
         """The file's rules with ``overrides`` (``--rules``) on top."""
         try:
-            base = SPEC.make(dict(self.rules_node))
+            node = SPEC.confine_paths(dict(self.rules_node), self._bases())
+            base = SPEC.make(node)
         except RulesError as exc:
             raise ScenarioError(self.where, self._rule_line(exc), str(exc)) from None
         if not overrides:
             return base
-        try:
-            return SPEC.make({**dict(self.rules_node), **dict(overrides)})
+        try:  # --rules values come from the command line: the user's own files, read as given
+            return SPEC.make({**node, **dict(overrides)})
         except RulesError as exc:
             raise ScenarioError(self.where, None, f"--rules: {exc}") from None
+
+    def _bases(self) -> list[Path]:
+        """Where files the scenario names may lie: its own folder, then the game's data."""
+        own = [] if self.where.startswith("<") else [Path(self.where).parent]
+        return [*own, DATA_DIR]
 
     def _rule_line(self, exc: RulesError) -> int | None:
         for key in self.rules_node:

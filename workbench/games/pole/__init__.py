@@ -11,11 +11,12 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from workbench.core.protocol import CHANCE, Cell, GameDef, GameInfo, IllegalAction, Layout
+from workbench.core.protocol import CHANCE, Cell, GameDef, GameInfo, IllegalAction, Layout, NativeBackend
 from workbench.core.rulespec import Rules, RulesError, RulesSpec
 
 from .analysis import HEAT_LAYERS
 from .board import NAMES
+from .classes import ACTION_CLASSES
 from .position import PositionError, build_state, state_from_start
 from .rules import SIDES, SPEC
 from .state import (
@@ -84,13 +85,63 @@ def play_random(state: PoleState, seed: int, max_actions: int = 100_000) -> Pole
     return state
 
 
+class PoleNative(NativeBackend):
+    """Pole's native core (``native.py``, ``workbench._native.pole``) as the tools ask it (``GAME.native``)."""
+
+    exists = True
+
+    def available(self) -> bool:
+        """True when the Rust core of Pole is built (``make native``)."""
+        from .native import available
+
+        return available()
+
+    def state(self, state: Any) -> Any:
+        """The same position on the native core (``NativePoleState``, the protocol's API)."""
+        from .native import NativePoleState
+
+        return NativePoleState.from_python(state)
+
+    def new_state(self, rules: Rules | None = None, seed: int = 0) -> Any:
+        """The start on the native core (a ``NativePoleState``; RuntimeError when it is not built)."""
+        from .native import native_state
+
+        return native_state(GAME._rules(rules), seed)
+
+    def random_playouts(self, rules: Rules, games: int, seed: int, max_actions: int) -> int:
+        """``protocol_playouts`` in Rust (the same streams): the number of actions played."""
+        from .native import random_playouts
+
+        return random_playouts(GAME._rules(rules), games, seed, max_actions)
+
+    def agent(self, spec: str, rules: Rules, seed: int) -> Any:
+        """The native twin of agent ``spec`` for one seat of a Python-loop game (a spec pinned
+        ``engine=native``, as the ladder's twin against its Python original), or None without one."""
+        from .native import NativeAgent, available
+
+        return NativeAgent.for_seat(spec, GAME, rules, seed, available())
+
+    def play_trace(self, spec: Any, rules: Rules, seats: Sequence[str]) -> Any:
+        """simulate's fast path: (final state, events rows, legal counts), or None for Python."""
+        from .native import native_play
+
+        return native_play(spec, GAME, rules, list(seats))
+
+
 class PoleGame(GameDef):
     """Pole's ``GameDef``: rules, start, action encoding, layout, scenario dialect and table columns."""
 
     name = "pole"
     title = "Pole (Поле)"
     scenario_folder = "pole"
+    strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
+    action_classes = ACTION_CLASSES  # buying each kind, a catapult attack, an attack on a fortress
     heat_layers = HEAT_LAYERS
+    native = PoleNative()
+    evaluation_unit = "coins"
+    glyph_words = {"fresh": "bought this turn: acts from its side's next turn", "attacker": "the attacking piece",
+                   "target": "the attacked piece", "a#": "armour (a2: two dice pips are needed to pass it)",
+                   "d#": "damage dealt by an attack", "#¢": "its side's coins (on the Prince)"}
     legend = (
         ("field", "#efe6cf", "open field"),
         ("fortress-red", "#e9a9a0", "Red fortress: outside attacks deal half damage"),
@@ -122,8 +173,8 @@ class PoleGame(GameDef):
         """
         if engine not in ("python", "native", "auto"):
             raise ValueError(f"engine={engine!r}: one of python, native, auto")
-        if engine == "native" or (engine == "auto" and self.native_available()):
-            return self.native_state(rules, seed)
+        if engine == "native" or (engine == "auto" and self.native.available()):
+            return self.native.new_state(rules, seed)
         s = state_from_start(config(self._rules(rules)))
         s.seed = seed
         return s
@@ -212,45 +263,6 @@ class PoleGame(GameDef):
 
     def rule_words(self) -> dict[str, str]:
         return dict(RULE_WORDS)
-
-    # ------------------------------------------------------------------ the native core (optional)
-    def native_available(self) -> bool:
-        """True when the Rust core of Pole is built (``make native``)."""
-        from .native import available
-
-        return available()
-
-    def native_twin_of(self, state: Any) -> Any:
-        """The same position on the native core (``NativePoleState``, the protocol's API), for tools that
-        walk a tree (``perft --engine native``)."""
-        from .native import NativePoleState
-
-        return NativePoleState.from_python(state)
-
-    def native_state(self, rules: Rules | None = None, seed: int = 0) -> Any:
-        """The start on the native core (a ``NativePoleState``; RuntimeError when it is not built)."""
-        from .native import native_state
-
-        return native_state(self._rules(rules), seed)
-
-    def native_random_playouts(self, rules: Rules, games: int, seed: int, max_actions: int) -> int:
-        """``protocol_playouts`` in Rust (the same streams): the number of actions played."""
-        from .native import random_playouts
-
-        return random_playouts(self._rules(rules), games, seed, max_actions)
-
-    def native_agent(self, spec: str, rules: Rules, seed: int) -> Any:
-        """The native twin of agent ``spec`` for one seat of a Python-loop game (a spec pinned
-        ``engine=native``, as the ladder's twin against its Python original), or None without one."""
-        from .native import NativeAgent, available
-
-        return NativeAgent.for_seat(spec, self, rules, seed, available())
-
-    def native_play(self, spec: Any, rules: Rules, seats: Sequence[str]) -> Any:
-        """``protocol_play``'s fast path: (final state, events rows, legal counts), or None for Python."""
-        from .native import native_play
-
-        return native_play(spec, self, rules, list(seats))
 
     def game_agents(self) -> dict[str, Any]:
         """``turtle``: the contract's section-15 player (``turtle.py``), beside the generic agents."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.rulespec import Rules, RulesError
+from workbench.core.safefile import UnsafeFileError, read_text_capped
 
 from .board import NAMES, parse_cell
 from .rules import LETTERS, SIDES, SPEC, P
@@ -25,6 +26,7 @@ VICTORIES = ("prince", "unfinished", "draw")
 MAX_TURN = 10**9
 MAX_COINS = 10**9
 MAX_START_BYTES = 256 * 1024
+DATA_DIR = Path(__file__).parent / "data"  # where files named inside records resolve
 
 
 class PositionError(ValueError):
@@ -255,18 +257,11 @@ def classic_state(cfg: Config) -> PoleState:
 
 def read_start_file(path: str) -> Mapping:
     """The position in a YAML file (a scenario's ``position`` or a bare position), read safely."""
-    p = Path(path)
-    try:
-        if not p.is_file():
-            raise RulesError(f"parameter start={_short(path)}: no such file (classic, a position mapping, or a "
-                             "YAML file holding a position)")
-        if p.stat().st_size > MAX_START_BYTES:
-            raise RulesError(f"parameter start={_short(path)}: the file is larger than {MAX_START_BYTES} bytes")
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RulesError(f"parameter start={_short(path)}: cannot read the file ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise RulesError(f"parameter start={_short(path)}: the file is not UTF-8 text") from None
+    try:  # the shared safe reader: regular files only, bounded, no content in its errors
+        text = read_text_capped(path, MAX_START_BYTES)
+    except UnsafeFileError as exc:
+        raise RulesError(f"parameter start={_short(path)}: {exc} (classic, a position mapping, or a "
+                         "YAML file holding a position)") from None
     # The workbench's bounded, line-marking YAML reader (the engine itself reads no YAML elsewhere).
     from workbench.scenarios.yamlmarks import load_with_lines
 

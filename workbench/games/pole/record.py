@@ -19,7 +19,7 @@ from typing import Any
 from workbench.core.protocol import IllegalAction
 from workbench.core.rulespec import RulesError
 
-from .position import PositionError, build_state, classic_state, state_from_start
+from .position import DATA_DIR, PositionError, build_state, classic_state, state_from_start
 from .rules import SIDES, SPEC
 from .state import OVER_PHASE, PoleState, apply_text, dice_text, position_dict
 from .tables import config
@@ -147,8 +147,8 @@ def load_record(data: Any) -> PoleState:
     rules_data = data.get("rules", {})
     if not isinstance(rules_data, Mapping):
         raise RecordError("rules: a mapping of parameter names to values")
-    try:
-        rules = SPEC.make(rules_data)
+    try:  # a record names files in the game's data only
+        rules = SPEC.make(SPEC.confine_paths(rules_data, [DATA_DIR]))
     except RulesError as exc:
         raise RecordError(f"rules: {exc}") from None
     seed = data.get("seed", 0)

@@ -124,7 +124,7 @@ def _params() -> list[Param]:
               custom=lambda v: _fortress(v, "fortress_red")),
         Param("fortress_black", "text", "e8,f8,e9,f9", "Black fortress, a 2x2 block disjoint from Red's (P44)",
               "decided", custom=lambda v: _fortress(v, "fortress_black")),
-        Param("start", "text", "classic", "start position: classic (Princes only, P34), a position mapping, "
+        Param("start", "path", "classic", "start position: classic (Princes only, P34), a position mapping, "
               "or a YAML file (P33)", "decided", custom=_start),
         Param("max_turns", "int", 400, "simulation cap in turns, both sides together (result unfinished)",
               "decided", 1, 10000),

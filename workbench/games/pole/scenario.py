@@ -30,7 +30,15 @@ from workbench.core.scenario import (
 )
 
 from .board import NAMES, parse_cell
-from .position import POSITION_KEYS, VICTORIES, PositionError, build_state, parse_piece_letter, state_from_start
+from .position import (
+    DATA_DIR,
+    POSITION_KEYS,
+    VICTORIES,
+    PositionError,
+    build_state,
+    parse_piece_letter,
+    state_from_start,
+)
 from .rules import LETTERS, SIDES, SPEC
 from .state import (
     ALL0,
@@ -244,12 +252,9 @@ def _parse_rules(data: Mapping[str, Any], where: str) -> dict[str, Any]:
     for key, value in node.items():
         if key not in SPEC:
             raise ScenarioError(where, line_of(node, key), SPEC.unknown(str(key)))
-        if key == "start" and isinstance(value, str) and value.strip().lower() != "classic":
-            path = Path(value.strip())
-            if not path.is_absolute() and not where.startswith("<"):
-                path = Path(where).parent / path  # relative to the file that names it (P33)
-            value = str(path)
-        try:
+        try:  # a file the scenario names lies in its folder (P33) or the game's data, nowhere else
+            own = [] if where.startswith("<") else [Path(where).parent]
+            value = SPEC.confine_paths({key: value}, [*own, DATA_DIR])[key]
             values[key] = SPEC[key].parse(value)
         except RulesError as exc:
             raise ScenarioError(where, line_of(node, key), str(exc)) from None

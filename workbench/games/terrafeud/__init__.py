@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, State
+from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, NativeBackend, State
 from workbench.core.rulespec import Rules, RulesSpec
 from workbench.games.terrafeud.engine import CASTLE, MOVE, ORDER, PASS, SHOT, make_game, state_from_dict
 from workbench.games.terrafeud.engine.geometry import HEX_NAMES, N_HEXES
 from workbench.games.terrafeud.engine.pieces import LETTERS
 
+from .classes import ACTION_CLASSES
 from .spec import from_config, spec, to_config
 from .state import TerraFeudState
 
@@ -36,18 +37,35 @@ MAX_ORDERS = 1 << 20
 NUM_ACTIONS = _ORDER0 + MAX_ORDERS
 
 
+class TerraFeudNative(NativeBackend):
+    """TerraFeud's native core (``workbench._native``) as the tools ask it (``GAME.native``); its whole games
+    and agents' twins go through its own simulate path and tuned agents."""
+
+    exists = True
+
+    def available(self) -> bool:
+        """True when TerraFeud's native core (``workbench._native``) is built."""
+        from workbench.native import available
+
+        return available()
+
+
 class TerraFeud(GameDef):
     """The protocol's view of TerraFeud."""
 
     name = "terrafeud"
     title = "TerraFeud"
     scenario_folder = "."  # scenarios/rulings, scenarios/rulebook and scenarios/fine-print
+    strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     heat_layers = ("threat", "control", "mobility", "safe")
     benchmark_grid = {"season": ("summer", "winter")}  # agentbench's balance question: the speed target's batch
     # TerraFeud's own module per tool: its older names there (workbench.games.shortcut), and its simulate path
     shortcuts = {"engine": "workbench.games.terrafeud.engine", "scenarios": "workbench.games.terrafeud.scenarios",
                  "simulate": "workbench.games.terrafeud.simulate", "viz": "workbench.games.terrafeud.viz",
                  "widget": "workbench.games.terrafeud.widget"}
+    action_classes = ACTION_CLASSES  # castling, the archer's shot, an Order, promotion, a bridge crossing
+    native = TerraFeudNative()
+    evaluation_unit = "material points"
     legend = (("river", "#9cc3e6", "river (summer)"), ("ford", "#c6dbef", "ford"),
               ("bridge", "#b08d57", "bridge"), ("hill", "#c8b27a", "hill"), ("swamp", "#8fa77a", "swamp"))
 
@@ -155,12 +173,6 @@ class TerraFeud(GameDef):
 
         return agents
 
-    def native_available(self) -> bool:
-        """True when TerraFeud's native core (``workbench._native``) is built."""
-        from workbench.native import available
-
-        return available()
-
     def board(self, **kwargs: Any) -> Any:
         """``Board("terrafeud")``: TerraFeud's ``HexBoard`` (terrain, Orders, heat, the position editor)."""
         from .widget import HexBoard
@@ -172,6 +184,33 @@ class TerraFeud(GameDef):
 
         return {r: r.replace("_", " ") for r in RULES}
 
+
+def _load_start(rules: Any) -> Any:
+    """Resolve ``start=PATH`` through the game's scenario dialect (the engine itself reads no files)."""
+    from .scenarios.start import load_start
+
+    return load_start(rules)
+
+
+def _svg(state: Any) -> str:
+    """A TerraFeud position as SVG through its pictures (``_repr_svg_`` in notebooks)."""
+    from .viz.svg import board_svg
+
+    return board_svg(state)
+
+
+def _install_engine_seams() -> None:
+    # The game's composition root: wires the engine's start seam to its scenario loader and its picture to
+    # its drawing code, without the engine importing anything above it. It runs whenever any part of the
+    # game is imported (a subpackage's import runs this package first), and never for another game.
+    from .engine.game import set_start_loader
+    from .engine.state import GameState
+
+    set_start_loader(_load_start)
+    GameState.svg_renderer = staticmethod(_svg)
+
+
+_install_engine_seams()
 
 GAME = TerraFeud()
 
