@@ -243,6 +243,7 @@ pub fn rot(vx: i32, vy: i32, f: u8) -> (i32, i32) {
 /// `expand_sym`: the written vectors expanded by `sym`, duplicates dropped, order kept.
 pub fn expand_sym(vectors: &[(i32, i32)], sym: &str) -> Vec<(i32, i32)> {
     let mut out: Vec<(i32, i32)> = Vec::new();
+    let mut seen = std::collections::HashSet::new(); // a card of 16,000 vectors expands in linear time
     for &v in vectors {
         let mut group = vec![v];
         if sym == "lr" {
@@ -259,7 +260,7 @@ pub fn expand_sym(vectors: &[(i32, i32)], sym: &str) -> Vec<(i32, i32)> {
             }
         }
         for w in group {
-            if !out.contains(&w) {
+            if seen.insert(w) {
                 out.push(w);
             }
         }
@@ -419,9 +420,11 @@ fn entry(e: &Json, level: Option<u8>, pawn: bool, label: &str) -> Result<Entry, 
         return Err(err("shadow", "shadow is only for a pawn's move slide with min: 2, range: 2"));
     }
     let vectors = expand_sym(&vecs, sym);
-    let turned: [Vec<(i32, i32)>; 8] = std::array::from_fn(|f| vectors.iter().map(|&(x, y)| rot(x, y, f as u8)).collect());
-    let over: [Vec<Vec<(i32, i32)>>; 8] =
-        std::array::from_fn(|f| turned[f].iter().map(|&(x, y)| if geom == LEAP { over_cells(x, y) } else { Vec::new() }).collect());
+    let turned: [Vec<(i32, i32)>; 8] =
+        std::array::from_fn(|f| vectors.iter().map(|&(x, y)| rot(x, y, f as u8)).collect());
+    let over: [Vec<Vec<(i32, i32)>>; 8] = std::array::from_fn(|f| {
+        turned[f].iter().map(|&(x, y)| if geom == LEAP { over_cells(x, y) } else { Vec::new() }).collect()
+    });
     Ok(Entry { act, geom, min: min as i32, range: range as i32, keep, hop, shadow, level, vectors, turned, over })
 }
 
@@ -470,7 +473,8 @@ pub fn parse_card(node: &Json) -> Result<Card, String> {
     let mut aura_mask = 0u32;
     if let Some(Json::List(xs)) = node.get("aura") {
         for x in xs {
-            let lv = x.int().filter(|v| (0..=31).contains(v)).ok_or_else(|| format!("{label}: field aura: levels 0..31"))?;
+            let lv =
+                x.int().filter(|v| (0..=31).contains(v)).ok_or_else(|| format!("{label}: field aura: levels 0..31"))?;
             aura_mask |= 1 << lv;
         }
     }

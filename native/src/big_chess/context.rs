@@ -90,8 +90,8 @@ impl Default for Rules {
             promotion_targets: ["knight", "bishop", "rook", "queen"].iter().map(|s| s.to_string()).collect(),
             fort_levels: vec![0, 1],
             deploy_plan: [
-                "rook", "knight", "lbishop", "infantry", "infantry", "infantry", "rook", "knight", "lbishop", "infantry",
-                "infantry", "infantry",
+                "rook", "knight", "lbishop", "infantry", "infantry", "infantry", "rook", "knight", "lbishop",
+                "infantry", "infantry", "infantry",
             ]
             .iter()
             .map(|s| s.to_string())
@@ -194,16 +194,23 @@ impl Context {
         teams_text: &str,
     ) -> Result<Context, String> {
         let king = cards.iter().position(|c| c.king).ok_or("exactly one card must be tagged king")?;
-        let cost = cost.unwrap_or_else(|| cards.iter().map(|c| if c.king { rules.king_cost } else { c.cost }).collect());
+        let cost =
+            cost.unwrap_or_else(|| cards.iter().map(|c| if c.king { rules.king_cost } else { c.cost }).collect());
         let income = income.unwrap_or_else(|| cards.iter().map(|c| c.income).collect());
-        if cost.len() != cards.len() || income.len() != cards.len() || cost.iter().chain(&income).any(|&v| !(0..=100_000).contains(&v)) {
+        if cost.len() != cards.len()
+            || income.len() != cards.len()
+            || cost.iter().chain(&income).any(|&v| !(0..=100_000).contains(&v))
+        {
             return Err("cost and income: one value 0..100000 per card".into());
         }
         let victim = cards.iter().position(|c| c.key == "victim");
         let pushable = cards.iter().map(|c| if c.king { rules.king_pushable } else { c.pushable }).collect();
         let mut promo = Vec::new();
         for key in &rules.promotion_targets {
-            let k = cards.iter().position(|c| &c.key == key).ok_or_else(|| format!("rule promotion_targets: {key} is not a card (B56)"))?;
+            let k = cards
+                .iter()
+                .position(|c| &c.key == key)
+                .ok_or_else(|| format!("rule promotion_targets: {key} is not a card (B56)"))?;
             let c = &cards[k];
             if !c.buyable || c.pawn || c.king {
                 return Err(format!("rule promotion_targets: {key} is not a buyable non-pawn card (B56)"));
@@ -274,7 +281,10 @@ impl Context {
             }
             let mut t = Vec::new();
             for ch in part.bytes() {
-                let l = LETTERS.iter().position(|&c| c == ch).ok_or_else(|| format!("teams {teams_text:?}: not a letter a..y"))?;
+                let l = LETTERS
+                    .iter()
+                    .position(|&c| c == ch)
+                    .ok_or_else(|| format!("teams {teams_text:?}: not a letter a..y"))?;
                 if seen[l] {
                     return Err(format!("teams {teams_text:?}: a player written twice"));
                 }
@@ -294,7 +304,8 @@ impl Context {
         for (i, &l) in players.iter().enumerate() {
             pidx[l as usize] = i as i8;
         }
-        let team_members: Vec<Vec<usize>> = teams.iter().map(|t| t.iter().map(|&l| pidx[l as usize] as usize).collect()).collect();
+        let team_members: Vec<Vec<usize>> =
+            teams.iter().map(|t| t.iter().map(|&l| pidx[l as usize] as usize).collect()).collect();
         let mut team_of = vec![0; players.len()];
         for (ti, t) in team_members.iter().enumerate() {
             for &p in t {

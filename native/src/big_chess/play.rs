@@ -51,7 +51,12 @@ pub fn kind_name(d: &D) -> &'static str {
 pub fn piece_key(st: &State, d: &D) -> String {
     let ctx = &st.ctx;
     match *d {
-        D::Move { s, .. } | D::Strike { s, .. } | D::Take { s, .. } | D::Push { s, .. } | D::Area { s } | D::Vet { s, .. } => {
+        D::Move { s, .. }
+        | D::Strike { s, .. }
+        | D::Take { s, .. }
+        | D::Push { s, .. }
+        | D::Area { s }
+        | D::Vet { s, .. } => {
             st.c.pieces[s as usize].map(|p| ctx.cards[p.card as usize].key.clone()).unwrap_or_default()
         }
         D::Buy { k, .. } | D::Transform { k, .. } => ctx.cards[k as usize].key.clone(),

@@ -10,7 +10,9 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use super::cards::{dir_index, quantize, AREA, FACING_NAMES, LEAP, MOVE, SLIDE, STRIKE, TAKE};
-use super::context::{no_shadow, path_ok, standable_not, Context, Start, ALTAR, FOREST, LETTERS, MINE, PORTAL, ROCK, SAND, SWAMP};
+use super::context::{
+    no_shadow, path_ok, standable_not, Context, Start, ALTAR, FOREST, LETTERS, MINE, PORTAL, ROCK, SAND, SWAMP,
+};
 use crate::core::protocol::{Game, TERMINAL};
 
 /// Counter names in `state.COUNTERS` order; `fired` entries name them by index.
@@ -160,7 +162,12 @@ pub struct State {
 
 impl Clone for State {
     fn clone(&self) -> Self {
-        State { ctx: self.ctx.clone(), c: self.c.clone(), history: self.history.clone(), legal: RefCell::new(self.legal.borrow().clone()) }
+        State {
+            ctx: self.ctx.clone(),
+            c: self.c.clone(),
+            history: self.history.clone(),
+            legal: RefCell::new(self.legal.borrow().clone()),
+        }
     }
 }
 
@@ -257,7 +264,16 @@ impl State {
                         if c >= ctx.n {
                             return Err("start=army: the army does not fit the board".into());
                         }
-                        st.c.pieces[c] = Some(Piece { owner: p as u8, card: k as u16, facing: f, moved: false, levels: 0, cost: ctx.cost[k], trophies: 0, travelled: 0 });
+                        st.c.pieces[c] = Some(Piece {
+                            owner: p as u8,
+                            card: k as u16,
+                            facing: f,
+                            moved: false,
+                            levels: 0,
+                            cost: ctx.cost[k],
+                            trophies: 0,
+                            travelled: 0,
+                        });
                         spent += if card.king { 0 } else { ctx.cost[k] };
                     }
                     st.c.treasury[p] = (ctx.rules.king_cost - spent).max(0);
@@ -305,7 +321,8 @@ impl State {
             let face = ctx.facing[letter as usize];
             for key in plan {
                 let Some(k) = ctx.card_index(key) else { continue };
-                let mut free: Vec<u16> = zone.iter().copied().filter(|&c| self.c.pieces[c as usize].is_none()).collect();
+                let mut free: Vec<u16> =
+                    zone.iter().copied().filter(|&c| self.c.pieces[c as usize].is_none()).collect();
                 free.sort_by_key(|&c| (ctx.dist(c as usize, king), c));
                 if free.is_empty() || ctx.cost[k] > self.c.treasury[p] {
                     continue;
@@ -391,7 +408,10 @@ impl State {
 
     pub fn king_cell(&self, p: usize) -> Option<usize> {
         let ctx = &*self.ctx;
-        self.c.pieces.iter().position(|x| matches!(x, Some(pc) if pc.owner as usize == p && ctx.cards[pc.card as usize].king))
+        self.c
+            .pieces
+            .iter()
+            .position(|x| matches!(x, Some(pc) if pc.owner as usize == p && ctx.cards[pc.card as usize].king))
     }
 
     // ------------------------------------------------------------------------------------ generation
@@ -520,7 +540,11 @@ impl State {
                 }
             }
             if let Some(victim) = ctx.victim {
-                let victims: Vec<usize> = own.iter().copied().filter(|&c| self.c.pieces[c].map(|x| x.card as usize) == Some(victim)).collect();
+                let victims: Vec<usize> = own
+                    .iter()
+                    .copied()
+                    .filter(|&c| self.c.pieces[c].map(|x| x.card as usize) == Some(victim))
+                    .collect();
                 if !victims.is_empty() {
                     let only = own.iter().all(|&c| {
                         let k = self.c.pieces[c].expect("own").card as usize;
@@ -610,7 +634,16 @@ impl State {
     /// `_piece_actions`: the piece on `s`'s pattern actions, Prince approaches and promotions; a text
     /// already listed keeps its first descriptor (`setdefault`), tracked per target cell and symbol.
     #[allow(clippy::too_many_arguments)]
-    fn piece_actions(&self, s: usize, pc: &Piece, princes: &[usize], att: &[bool], jesters: bool, out: &mut Vec<D>, seen: &mut [u8]) {
+    fn piece_actions(
+        &self,
+        s: usize,
+        pc: &Piece,
+        princes: &[usize],
+        att: &[bool],
+        jesters: bool,
+        out: &mut Vec<D>,
+        seen: &mut [u8],
+    ) {
         let ctx = &*self.ctx;
         let card = &ctx.cards[pc.card as usize];
         let p = pc.owner as usize;
@@ -715,7 +748,8 @@ impl State {
                 }
                 for &d in vecs {
                     if e.min >= 2 {
-                        let offs = offs_cache[e.act as usize].get_or_insert_with(|| self.offsets(pc.card as usize, mask, e.act, f));
+                        let offs = offs_cache[e.act as usize]
+                            .get_or_insert_with(|| self.offsets(pc.card as usize, mask, e.act, f));
                         if !(1..e.min).all(|j| offs.contains(&(d.0 * j, d.1 * j))) {
                             continue;
                         }
@@ -735,7 +769,11 @@ impl State {
                             break;
                         }
                         if let Some(t) = pieces[c] {
-                            if !e.hop || hopped || team[t.owner as usize] != team[p] || (vblock && Some(t.card) == victim) {
+                            if !e.hop
+                                || hopped
+                                || team[t.owner as usize] != team[p]
+                                || (vblock && Some(t.card) == victim)
+                            {
                                 break;
                             }
                             hopped = true;
@@ -786,7 +824,14 @@ impl State {
                     }
                     if seen[c] & 1 == 0 {
                         seen[c] |= 1;
-                        out.push(D::Move { s: s as u16, c: c as u16, keep: false, shadow: false, approach: true, promo: 0 });
+                        out.push(D::Move {
+                            s: s as u16,
+                            c: c as u16,
+                            keep: false,
+                            shadow: false,
+                            approach: true,
+                            promo: 0,
+                        });
                     }
                 }
             }
@@ -800,7 +845,9 @@ impl State {
                     for j in 0..ctx.promo.len() {
                         let promo = j as u8 + 1;
                         out.push(match d {
-                            D::Move { s, c, keep, shadow, approach, .. } => D::Move { s, c, keep, shadow, approach, promo },
+                            D::Move { s, c, keep, shadow, approach, .. } => {
+                                D::Move { s, c, keep, shadow, approach, promo }
+                            }
                             D::Strike { s, c, keep, pawn, .. } => D::Strike { s, c, keep, pawn, promo },
                             other => other,
                         });
@@ -894,10 +941,14 @@ impl State {
         let ctx = &*self.ctx;
         let (c, keep, removed) = match *d {
             D::Move { c, keep, .. } => (c as usize, keep, None),
-            D::Strike { c, keep, pawn, .. } => (c as usize, keep, Some(if pawn < 0 { c as usize } else { pawn as usize })),
+            D::Strike { c, keep, pawn, .. } => {
+                (c as usize, keep, Some(if pawn < 0 { c as usize } else { pawn as usize }))
+            }
             _ => return false,
         };
-        if pc.travelled + ctx.dist(s, c) < ctx.rules.promotion_distance || (ctx.zone[c] == 0 && ctx.terrain[c] != PORTAL) {
+        if pc.travelled + ctx.dist(s, c) < ctx.rules.promotion_distance
+            || (ctx.zone[c] == 0 && ctx.terrain[c] != PORTAL)
+        {
             return false;
         }
         let Some(l) = self.landing(s, c, removed) else { return false };
@@ -936,7 +987,13 @@ impl State {
                             continue;
                         }
                     }
-                    let maxk = if on_swamp { 1 } else if e.range == 0 { w.max(h) } else { e.range };
+                    let maxk = if on_swamp {
+                        1
+                    } else if e.range == 0 {
+                        w.max(h)
+                    } else {
+                        e.range
+                    };
                     let (mut x, mut y) = (lx, ly);
                     for k in 1..=maxk {
                         x += v.0;
@@ -1071,7 +1128,8 @@ impl State {
         let t1 = ctx.promo.len() as u64 + 1;
         let offs = part_offsets(n, k, t1 - 1).expect("checked when the context was built");
         let letter = |p: u8| ctx.players[p as usize] as u64;
-        let piece = |t: u64, s: u16, c: u16, promo: u8| offs[0] + ((t * n + s as u64) * n + c as u64) * t1 + promo as u64;
+        let piece =
+            |t: u64, s: u16, c: u16, promo: u8| offs[0] + ((t * n + s as u64) * n + c as u64) * t1 + promo as u64;
         let id = match *d {
             D::Move { s, c, promo, .. } => piece(0, s, c, promo),
             D::Strike { s, c, promo, .. } => piece(1, s, c, promo),
@@ -1170,8 +1228,16 @@ impl State {
                 let k = k as usize;
                 let cost = if ctx.cards[k].king { 0 } else { ctx.cost[k] };
                 self.c.treasury[p as usize] -= cost;
-                self.c.pieces[c as usize] =
-                    Some(Piece { owner: p, card: k as u16, facing: f, moved: false, levels: 0, cost: ctx.cost[k], trophies: 0, travelled: 0 });
+                self.c.pieces[c as usize] = Some(Piece {
+                    owner: p,
+                    card: k as u16,
+                    facing: f,
+                    moved: false,
+                    levels: 0,
+                    cost: ctx.cost[k],
+                    trophies: 0,
+                    travelled: 0,
+                });
                 self.count(C_SETUP_PLACE, p as usize, c as i32, 1);
             }
             D::Remove { p, s } => {
@@ -1381,14 +1447,26 @@ impl State {
                     let pc = self.c.pieces[fc].expect("the pawn");
                     let k = ctx.promo[promo as usize - 1];
                     let f = if ctx.cards[k].vector { pc.facing } else { 0 };
-                    self.c.pieces[fc] =
-                        Some(Piece { owner: p as u8, card: k as u16, facing: f, moved: true, levels: 0, cost: ctx.cost[k], trophies: pc.trophies, travelled: pc.travelled });
+                    self.c.pieces[fc] = Some(Piece {
+                        owner: p as u8,
+                        card: k as u16,
+                        facing: f,
+                        moved: true,
+                        levels: 0,
+                        cost: ctx.cost[k],
+                        trophies: pc.trophies,
+                        travelled: pc.travelled,
+                    });
                     self.c.shadows.retain(|x| x.1 as usize != fc);
                     changed = true;
                     self.count(C_PROMOTION, p, fc as i32, 1);
                 } else if let (Some(fc), D::Move { shadow: true, .. }) = (fin, d) {
-                    let mid = (((ctx.y(s) + ctx.y(c)).div_euclid(2)) * ctx.w + (ctx.x(s) + ctx.x(c)).div_euclid(2)) as usize;
-                    if self.c.pieces[mid].is_none() && !self.c.shadows.iter().any(|x| x.0 as usize == mid) && !no_shadow(ctx.terrain[mid]) {
+                    let mid =
+                        (((ctx.y(s) + ctx.y(c)).div_euclid(2)) * ctx.w + (ctx.x(s) + ctx.x(c)).div_euclid(2)) as usize;
+                    if self.c.pieces[mid].is_none()
+                        && !self.c.shadows.iter().any(|x| x.0 as usize == mid)
+                        && !no_shadow(ctx.terrain[mid])
+                    {
                         self.c.shadows.push((mid as u16, fc as u16));
                         self.count(C_SHADOW_PLACED, p, mid as i32, 1);
                     }
@@ -1440,8 +1518,16 @@ impl State {
                 self.c.treasury[p] -= ctx.cost[k];
                 self.pop_shadow(c as usize);
                 let f = if ctx.cards[k].vector { f } else { 0 };
-                self.c.pieces[c as usize] =
-                    Some(Piece { owner: p as u8, card: k as u16, facing: f, moved: false, levels: 0, cost: ctx.cost[k], trophies: 0, travelled: 0 });
+                self.c.pieces[c as usize] = Some(Piece {
+                    owner: p as u8,
+                    card: k as u16,
+                    facing: f,
+                    moved: false,
+                    levels: 0,
+                    cost: ctx.cost[k],
+                    trophies: 0,
+                    travelled: 0,
+                });
                 changed = true;
                 self.count(C_PURCHASE, p, c as i32, 1);
                 self.buy_count(k, p);
@@ -1449,8 +1535,16 @@ impl State {
             D::Transform { k, c, f, price } => {
                 let k = k as usize;
                 self.c.treasury[p] -= price;
-                self.c.pieces[c as usize] =
-                    Some(Piece { owner: p as u8, card: k as u16, facing: f, moved: false, levels: 0, cost: ctx.cost[k], trophies: 0, travelled: 0 });
+                self.c.pieces[c as usize] = Some(Piece {
+                    owner: p as u8,
+                    card: k as u16,
+                    facing: f,
+                    moved: false,
+                    levels: 0,
+                    cost: ctx.cost[k],
+                    trophies: 0,
+                    travelled: 0,
+                });
                 changed = true;
                 self.count(C_TRANSFORM, p, c as i32, 1);
                 self.buy_count(k, p);
@@ -1487,8 +1581,8 @@ impl State {
             done |= 1 << owner;
             self.count(C_KING_LOSS + cause as usize, owner, -1, 1);
             let prince = (0..ctx.n).find(|&c| matches!(self.c.pieces[c], Some(pc) if pc.owner as usize == owner && ctx.cards[pc.card as usize].prince));
-            if ctx.rules.prince_succession && prince.is_some() && self.king_cell(owner).is_none() {
-                let c = prince.expect("a prince");
+            let successor = if ctx.rules.prince_succession && self.king_cell(owner).is_none() { prince } else { None };
+            if let Some(c) = successor {
                 let pr = self.c.pieces[c].expect("a prince");
                 self.c.pieces[c] = Some(Piece {
                     owner: owner as u8,
@@ -1516,7 +1610,8 @@ impl State {
             return;
         }
         let r = &ctx.rules;
-        if (r.quiet_limit != 0 && self.c.quiet >= r.quiet_limit) || (r.max_turns != 0 && self.c.turn_no >= r.max_turns) {
+        if (r.quiet_limit != 0 && self.c.quiet >= r.quiet_limit) || (r.max_turns != 0 && self.c.turn_no >= r.max_turns)
+        {
             self.c.result = R_DRAW;
             self.c.winner_team = -1;
             return;
@@ -1633,7 +1728,8 @@ impl State {
                 }
             }
         }
-        let per: Vec<f64> = (0..nt).map(|t| material[t] as f64 + 0.9 * money[t] as f64 + 0.1 * tenths[t] as f64).collect();
+        let per: Vec<f64> =
+            (0..nt).map(|t| material[t] as f64 + 0.9 * money[t] as f64 + 0.1 * tenths[t] as f64).collect();
         let mine = ctx.team_of[player];
         let mut best: Option<f64> = None;
         for (t, &v) in per.iter().enumerate() {
@@ -1678,7 +1774,9 @@ impl Game for State {
             return TERMINAL;
         }
         if self.c.setup {
-            return (0..self.np()).find(|&p| self.c.ready >> p & 1 == 0 && !self.is_out(p)).map_or(TERMINAL, |p| p as i32);
+            return (0..self.np())
+                .find(|&p| self.c.ready >> p & 1 == 0 && !self.is_out(p))
+                .map_or(TERMINAL, |p| p as i32);
         }
         self.c.to_move as i32
     }
@@ -1744,6 +1842,11 @@ impl Game for State {
     }
 
     fn fork(&self) -> Self {
-        State { ctx: self.ctx.clone(), c: self.c.clone(), history: Vec::new(), legal: RefCell::new(self.legal.borrow().clone()) }
+        State {
+            ctx: self.ctx.clone(),
+            c: self.c.clone(),
+            history: Vec::new(),
+            legal: RefCell::new(self.legal.borrow().clone()),
+        }
     }
 }

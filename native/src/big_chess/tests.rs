@@ -18,7 +18,8 @@ fn data(rel: &str) -> std::path::PathBuf {
 /// The starter set, read from the same card files as the Python engine.
 pub fn starter() -> Vec<Card> {
     let mut cards = Vec::new();
-    let mut paths: Vec<_> = std::fs::read_dir(data("cards")).expect("card dir").map(|e| e.expect("entry").path()).collect();
+    let mut paths: Vec<_> =
+        std::fs::read_dir(data("cards")).expect("card dir").map(|e| e.expect("entry").path()).collect();
     paths.sort();
     for p in paths {
         let text = std::fs::read_to_string(&p).expect("card file");
@@ -31,13 +32,17 @@ fn board(name: &str) -> (Vec<String>, Vec<(u8, u8)>, String) {
     let text = std::fs::read_to_string(data(&format!("boards/{name}.json"))).expect("board");
     let j = parse_json(&text).expect("json");
     let rows = match j.get("rows") {
-        Some(super::cards::Json::List(xs)) => xs.iter().map(|r| if let super::cards::Json::Str(s) = r { s.clone() } else { String::new() }).collect(),
+        Some(super::cards::Json::List(xs)) => {
+            xs.iter().map(|r| if let super::cards::Json::Str(s) = r { s.clone() } else { String::new() }).collect()
+        }
         _ => panic!("rows"),
     };
     let mut facing = Vec::new();
     if let Some(super::cards::Json::Map(m)) = j.get("facing") {
         for (k, v) in m {
-            let f = super::cards::FACING_NAMES.iter().position(|n| Some(*n) == if let super::cards::Json::Str(s) = v { Some(s.as_str()) } else { None });
+            let f = super::cards::FACING_NAMES
+                .iter()
+                .position(|n| Some(*n) == if let super::cards::Json::Str(s) = v { Some(s.as_str()) } else { None });
             facing.push((k.as_bytes()[0] - b'a', f.expect("facing") as u8));
         }
     }
@@ -75,8 +80,7 @@ fn starter_cards_read() {
 
 #[test]
 fn army_start_is_the_classic_position() {
-    let mut r = Rules::default();
-    r.start = Start::Army;
+    let r = Rules { start: Start::Army, ..Rules::default() };
     let st = State::new_game(ctx("classic-2", None, r)).expect("army");
     assert!(!st.c.setup);
     assert_eq!(st.c.pieces.iter().flatten().count(), 26);
@@ -87,10 +91,12 @@ fn army_start_is_the_classic_position() {
 
 #[test]
 fn random_games_undo_exactly() {
-    for (name, teams, start) in [("classic-2", None, Start::Deployed), ("classic-4", Some("ab,cd"), Start::Deployed), ("free-8", None, Start::Setup)] {
-        let mut r = Rules::default();
-        r.start = start;
-        r.max_turns = 60;
+    for (name, teams, start) in [
+        ("classic-2", None, Start::Deployed),
+        ("classic-4", Some("ab,cd"), Start::Deployed),
+        ("free-8", None, Start::Setup),
+    ] {
+        let r = Rules { start, max_turns: 60, ..Rules::default() };
         let st0 = State::new_game(ctx(name, teams, r)).expect("start");
         let mut st = st0.clone();
         let mut rng = PyRandom::new(7);
@@ -115,9 +121,7 @@ fn random_games_undo_exactly() {
 
 #[test]
 fn greedy_and_alphabeta_play_deployed_games() {
-    let mut r = Rules::default();
-    r.start = Start::Deployed;
-    r.max_turns = 40;
+    let r = Rules { start: Start::Deployed, max_turns: 40, ..Rules::default() };
     let c = ctx("classic-2", None, r);
     let p = Params { depth: Some(1), ..Params::default() };
     let mut agents = vec![

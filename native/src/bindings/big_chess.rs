@@ -22,6 +22,9 @@ use crate::core::generic::{self, Agent, NAMES};
 use crate::core::protocol::Game;
 use crate::core::pyrandom::PyRandom;
 
+/// One piece as fields carry it: (cell, owner, card, facing, levels, cost, trophies, moved, travelled).
+type PieceRow = (usize, usize, usize, u8, u32, i64, i64, bool, i64);
+
 fn bad(msg: String) -> PyErr {
     PyValueError::new_err(format!("native big-chess: {msg}"))
 }
@@ -58,7 +61,11 @@ impl PyGame {
         fort_levels: Vec<u8>,
         deploy_plan: Vec<String>,
     ) -> PyResult<Self> {
-        if cards.len() > 4_000_000 || promotion_targets.len() > 64 || deploy_plan.len() > 200 || fort_levels.iter().any(|&l| l > 31) {
+        if cards.len() > 4_000_000
+            || promotion_targets.len() > 64
+            || deploy_plan.len() > 200
+            || fort_levels.iter().any(|&l| l > 31)
+        {
             return Err(bad("cards, promotion_targets, deploy_plan or fort_levels out of range".into()));
         }
         let mut r = Rules::default();
@@ -75,7 +82,9 @@ impl PyGame {
         let list = merge(Vec::new(), list).map_err(|e| bad(format!("cards: {e}")))?;
         let ctx = Context::new(r, list, Some(cost), Some(income), &rows, &facing, teams).map_err(bad)?;
         if part_offsets(ctx.n as u64, ctx.cards.len() as u64, ctx.promo.len() as u64).is_none() {
-            return Err(bad("the board, cards and promotion targets name more actions than the core numbers (2^32)".into()));
+            return Err(bad(
+                "the board, cards and promotion targets name more actions than the core numbers (2^32)".into()
+            ));
         }
         Ok(PyGame { ctx: Arc::new(ctx) })
     }
@@ -125,10 +134,12 @@ fn state_of(ctx: &Arc<Context>, d: &Bound<'_, PyDict>) -> PyResult<State> {
         return Err(bad(format!("field \"treasury\": {np} values")));
     }
     st.c.treasury = treasury.into_iter().map(|v| small("treasury", v)).collect::<PyResult<_>>()?;
-    let pieces: Vec<(usize, usize, usize, u8, u32, i64, i64, bool, i64)> = get(d, "pieces")?;
+    let pieces: Vec<PieceRow> = get(d, "pieces")?;
     for (c, owner, card, facing, levels, cost, trophies, moved, travelled) in pieces {
         if c >= ctx.n || owner >= np || card >= nk || facing >= 8 {
-            return Err(bad(format!("field \"pieces\": cell {c}, owner {owner}, card {card} or facing {facing} out of range")));
+            return Err(bad(format!(
+                "field \"pieces\": cell {c}, owner {owner}, card {card} or facing {facing} out of range"
+            )));
         }
         st.c.pieces[c] = Some(Piece {
             owner: owner as u8,
@@ -194,13 +205,16 @@ fn fields<'py>(py: Python<'py>, st: &State) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("turn", st.c.turn_no)?;
     d.set_item("quiet", st.c.quiet)?;
     d.set_item("treasury", st.c.treasury.clone())?;
-    let pieces: Vec<(usize, u8, u16, u8, u32, i64, i64, bool, i64)> = st
-        .c
-        .pieces
-        .iter()
-        .enumerate()
-        .filter_map(|(c, p)| p.map(|p| (c, p.owner, p.card, p.facing, p.levels, p.cost, p.trophies, p.moved, p.travelled)))
-        .collect();
+    let pieces: Vec<PieceRow> =
+        st.c.pieces
+            .iter()
+            .enumerate()
+            .filter_map(|(c, p)| {
+                p.map(|p| {
+                    (c, p.owner as usize, p.card as usize, p.facing, p.levels, p.cost, p.trophies, p.moved, p.travelled)
+                })
+            })
+            .collect();
     d.set_item("pieces", pieces)?;
     d.set_item("shadows", st.c.shadows.clone())?;
     d.set_item("protected", bits(st.c.protected))?;
@@ -419,8 +433,10 @@ fn play_game<'py>(
         let mut per = Vec::with_capacity(tr.fired_end.len());
         let mut start = 0usize;
         for &end in &tr.fired_end {
-            let slice: Vec<(&'static str, u8, Option<i32>)> =
-                tr.fired[start..end as usize].iter().map(|&(r, p, c)| (COUNTERS[r as usize], p, (c >= 0).then_some(c))).collect();
+            let slice: Vec<(&'static str, u8, Option<i32>)> = tr.fired[start..end as usize]
+                .iter()
+                .map(|&(r, p, c)| (COUNTERS[r as usize], p, (c >= 0).then_some(c)))
+                .collect();
             per.push(slice);
             start = end as usize;
         }

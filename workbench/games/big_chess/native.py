@@ -20,7 +20,7 @@ import random
 from typing import Any
 
 from workbench.agents.native import NativeTwin
-from workbench.core.protocol import TERMINAL, IllegalAction, State
+from workbench.core.protocol import IllegalAction, State
 from workbench.core.rulespec import Rules
 
 from .boards import LETTERS
