@@ -51,8 +51,19 @@ def test_a_table_without_rungs_is_refused():
 
 
 def test_the_report_gains_the_section():
-    from workbench.balance.report import build_report
+    from workbench.balance.report import trace_section
 
-    report = build_report(_table([0.55, 0.60, 0.65, 0.70, 0.75], 60), n_boot=50)
-    section = next(s for s in report.sections if s.title == "Does the verdict hold at strong play?")
+    section = trace_section(_table([0.55, 0.60, 0.65, 0.70, 0.75], 60))
+    assert section.title == "Does the verdict hold at strong play?"
     assert len(section.table) == 5 and section.figures and "docs/balance.md" in section.paragraphs[0]
+
+
+def test_the_skill_trace_option_doubles_from_low_to_high():
+    from workbench.study.trace import parse_skill_trace
+
+    rungs = parse_skill_trace("mcts:iterations=50..800,rollout=10")
+    assert rungs == [(f"mcts:iterations={b},rollout=10", float(b)) for b in BUDGETS]
+    for bad, words in (("mcts:iterations=50..200", "3 rungs"), ("mcts", "one doubling range"),
+                       ("mcts:iterations=x..9", "needs numbers"), ("mcts:iterations=800..50", "rising")):
+        with pytest.raises(ValueError, match=words):
+            parse_skill_trace(bad)
