@@ -16,7 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "workbench"
-GENERIC = ("scenarios", "agents", "simulate", "balance", "viz", "widget", "tune")
+GENERIC = ("scenarios", "agents", "simulate", "balance", "viz", "widget", "tune", "study")
 GAMES = tuple(sorted(p.name for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").is_file()))
 
 # module (relative to workbench/) -> why it still imports a game; none today (add one only with its reason).

@@ -449,6 +449,10 @@ class GameDef:
     # tool resolves the names it keeps for older code (``workbench.viz.board_svg``) there, through
     # ``workbench.games.shortcut``, so it never imports the game; empty for games without such names.
     shortcuts: Mapping[str, str] = {}
+    # the agents' measured strengths: an Elo table (JSON) in this game's folder, written by
+    # ``workbench ladder --game NAME --write`` and read by ``workbench games`` and the reports
+    # (``workbench.core.strength``); empty: none measured
+    strength_file: str = ""
     # named classes of this game's actions in its rulebook's words, and their classifier (restricted play,
     # ``workbench ablate``); None: not declared. A game with nothing to name declares ``ActionClasses(
     # none_reason=...)`` so that the tools can say why.

@@ -96,6 +96,7 @@ class BigChess(GameDef):
     action_classes = ACTION_CLASSES  # buying each card, a strike, a portal, a push
     title = "Big Chess"
     scenario_folder = "big-chess"
+    strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     heat_layers = ("threat", "attack", "team_attack", "control", "buy")
     evaluation_unit = "infantry units"
     glyph_words = {"L#": "a level the piece has gained", "t#": "trophies (pieces taken)", "$#": "its player's treasury",

@@ -89,6 +89,7 @@ class CursedLandsGame(GameDef):
     name = "cursed-lands"
     title = "The Cursed Lands"
     scenario_folder = "cursed-lands"
+    strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     action_classes = ACTION_CLASSES  # laying each tile kind, each faction's ability, a counter-attack
     heat_layers = ("threat", "control")
     evaluation_unit = "castle HP"

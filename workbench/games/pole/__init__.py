@@ -134,6 +134,7 @@ class PoleGame(GameDef):
     name = "pole"
     title = "Pole (Поле)"
     scenario_folder = "pole"
+    strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     action_classes = ACTION_CLASSES  # buying each kind, a catapult attack, an attack on a fortress
     heat_layers = HEAT_LAYERS
     native = PoleNative()

@@ -56,6 +56,7 @@ class TerraFeud(GameDef):
     name = "terrafeud"
     title = "TerraFeud"
     scenario_folder = "."  # scenarios/rulings, scenarios/rulebook and scenarios/fine-print
+    strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     heat_layers = ("threat", "control", "mobility", "safe")
     benchmark_grid = {"season": ("summer", "winter")}  # agentbench's balance question: the speed target's batch
     # TerraFeud's own module per tool: its older names there (workbench.games.shortcut), and its simulate path
