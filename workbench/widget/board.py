@@ -13,6 +13,7 @@ values are ignored; agents are capped and think in a thread under a busy sign.
 from __future__ import annotations
 
 import pathlib
+import re
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -24,8 +25,8 @@ from workbench.games import DEFAULT
 from workbench.games import get as get_game
 
 from . import fields
-from .board_controller import GameBoardController
-from .common import WidgetError, plain_failure
+from .board_controller import ANNOTATION_SIGNS, GameBoardController
+from .common import MAX_FILE_BYTES, WidgetError, plain_failure
 
 _HERE = pathlib.Path(__file__).parent
 
@@ -55,8 +56,13 @@ MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "compare": {"change": fields.text(200)},
     "pick_scenario": {"name": fields.text(300)},
     "check": {"delta": fields.whole(-1, 1)},
+    "why": {"cell": fields.text(24)},
+    "end": {},
+    "annotate": {"sign": fields.text(2, ANNOTATION_SIGNS), "comment": fields.text(300)},
+    "upload": {"name": fields.text(200), "text": fields.text(MAX_FILE_BYTES)},
+    "download": {"kind": fields.text(10, ("record", "svg"))},
 }
-WHILE_THINKING = {"undo", "cancel", "heat", "catalog", "check"}
+WHILE_THINKING = {"undo", "cancel", "heat", "catalog", "check", "why", "download"}
 
 
 def validate_message(content: Any) -> tuple[str, dict[str, Any]]:
@@ -73,6 +79,7 @@ class GameBoard(anywidget.AnyWidget):
     view = traitlets.Dict().tag(sync=True)
     busy = traitlets.Unicode("").tag(sync=True)
     catalog = traitlets.List().tag(sync=True)
+    download = traitlets.Dict().tag(sync=True)  # {"name", "text", "n"}: the page saves it as a file
 
     def __init__(self, game: str = DEFAULT, *, rules: Any = None, seed: int = 0, agents: dict[int, str] | None = None,
                  auto_roll: bool = True, state: Any = None, **kwargs: Any) -> None:
@@ -129,6 +136,38 @@ class GameBoard(anywidget.AnyWidget):
 
     def compare(self, change: str) -> None:
         self._gesture("compare", change=change)
+
+    def record(self) -> dict[str, Any]:
+        """The game as a record (rules, start, actions, variations, drawings, signs and comments)."""
+        return self.controller.record_dict()
+
+    def load_record_text(self, text: str, source: str = "record") -> None:
+        """A record's JSON text (an upload): replayed with the engine; the first bad move is named."""
+        import json
+
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise WidgetError(f"{source}: not JSON (line {getattr(exc, 'lineno', '?')})") from None
+        self.controller.load_record_data(data, source)
+        self.geometry = self.controller.geometry()
+
+    def annotate(self, sign: str = "", comment: str = "") -> None:
+        self._gesture("annotate", sign=sign, comment=comment)
+
+    def export_svg(self) -> str:
+        """The position as an SVG picture for a rulebook."""
+        return self.controller.export_svg()
+
+    def _download(self, kind: str) -> None:
+        c = self.controller
+        self._downloads = getattr(self, "_downloads", 0) + 1
+        if kind == "svg":
+            name, text = f"{c.game.name}-move{c.node.ply}.svg", c.export_svg()
+        else:
+            name, text = f"{c.game.name}-record.json", c.record_text()
+        self.download = {"name": name, "text": text, "n": self._downloads}
+        c.message, c.level = f"{name} is ready (the page saves it)", "info"
 
     def wait(self, timeout: float = 60.0) -> None:
         """Wait for a thinking agent (a notebook cell or a test)."""
@@ -217,6 +256,16 @@ class GameBoard(anywidget.AnyWidget):
             c.step_check(f.get("delta", 1))
         elif kind == "catalog":
             self._load_catalog()
+        elif kind == "why":
+            c.hover_reason(f["cell"])
+        elif kind == "end":
+            c.line_end()
+        elif kind == "annotate":
+            c.annotate(f.get("sign", ""), f.get("comment", ""))
+        elif kind == "upload":
+            self.load_record_text(f["text"], re.sub(r"[^A-Za-z0-9._ -]+", "_", f.get("name", "record"))[:80] or "record")
+        elif kind == "download":
+            self._download(f.get("kind", "record"))
 
     def _sync(self) -> None:
         try:

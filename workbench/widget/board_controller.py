@@ -32,6 +32,9 @@ MAX_BUTTON_PREVIEWS = 30
 MAX_DIFF_SHOWN = 40  # actions listed on each side of a rule-change diff
 MOVES_SHOWN = 300  # the move list's last rows
 DEFAULT_AGENT = "greedy"
+ANNOTATION_SIGNS = ("", "!", "?", "!!", "??", "!?", "?!")
+RECORD_VERSION = 1
+MAX_RECORD_MOVES = 20_000
 EVAL_AGENT = "alphabeta:depth=2,nodes=20000,seconds=2"
 
 
@@ -88,6 +91,7 @@ class GameBoardController:
         self.scenario_name = ""
         self.check_results: list[Any] = []
         self.check_index = -1
+        self.hover: dict[str, str] = {}
         self._cache_key: Any = None
         self._cache: list[tuple[Any, tuple[int, ...]]] = []
         self._cells_of: dict[Any, tuple[int, ...]] = {}
@@ -370,6 +374,52 @@ class GameBoardController:
             n = n.parent
         return n.text
 
+    def hover_reason(self, name: str) -> str:
+        """What a click on ``name`` would do (a lit cell's preview) or the game's reason why it does nothing."""
+        if name not in self.ids:
+            raise WidgetError(f"there is no cell {_short(name, 20)!r} on this board")
+        st = self.state
+        if st.is_terminal() or st.current_player() == CHANCE:
+            text = "the game is over" if st.is_terminal() else "chance moves next"
+        else:
+            cell = self.ids[name]
+            seq = [*self.selection, cell]
+            pairs = self._legal_cells()
+            tseq = tuple(seq)
+            matching = [a for a, cells in pairs if cells[:len(seq)] == tseq]
+            if not matching and self.selection:
+                matching = [a for a, cells in pairs if cells[:1] == (cell,)]
+            if matching:
+                complete = [a for a in matching if len(self._cells(a)) == len(seq)]
+                if len(complete) == 1 and len(matching) == 1:
+                    text = str(self._effects(complete[0]).get("text") or st.action_to_string(complete[0]))
+                else:
+                    text = f"{name}: {len(matching)} actions continue here"
+            else:
+                text = self._why_not(seq)
+        self.hover = {"cell": name, "text": _short(text, 300)}
+        return self.hover["text"]
+
+    def line_end(self) -> None:
+        """To the end of the line through the current move (End)."""
+        end = self.tree.line_end(self.node)
+        if end is self.node:
+            raise WidgetError("this is the end of the line")
+        self.goto(end.id)
+
+    def annotate(self, sign: str = "", comment: str = "") -> None:
+        """A sign (!, ?, !!, ??, !?, ?!) and a note on the current move; saved in the record with its variations."""
+        if self.node.parent is None:
+            raise WidgetError("annotate a move: go to one first")
+        if sign not in ANNOTATION_SIGNS:
+            raise WidgetError(f"an annotation is one of {' '.join(s for s in ANNOTATION_SIGNS if s)} (or none)")
+        for key, value in (("sign", sign), ("comment", comment.strip())):
+            if value:
+                self.node.shapes[key] = [[value]]
+            else:
+                self.node.shapes.pop(key, None)
+        self.message, self.level = f"{self.node.text}: annotated" if sign or comment.strip() else "annotation removed", "info"
+
     def cancel(self) -> None:
         self.selection, self.choices = [], []
         self.message, self.level = "selection cleared", "info"
@@ -505,6 +555,102 @@ class GameBoardController:
                            + f"; static {statics}")
         return self.evaluation
 
+    # ------------------------------------------------------------------ records (download, upload, comments)
+    def record_dict(self) -> dict[str, Any]:
+        """The game as a record: rules, seed, the start position, the main line's actions (rolls included), and
+        the variations, drawings, signs and comments of ``tree.to_json``."""
+        actions = [n.text for n in self.tree.main_line()]
+        out: dict[str, Any] = {"game": self.game.name, "version": RECORD_VERSION, "rules": self.rules.to_dict(),
+                               "seed": self.seed, "start": self.root_state.to_dict(), "actions": actions}
+        out.update(self.tree.to_json())
+        if self.scenario_name:
+            out["scenario"] = self.scenario_name
+        return out
+
+    def record_text(self) -> str:
+        import json
+
+        return json.dumps(self.record_dict(), indent=1, sort_keys=True, default=str)
+
+    def load_record_data(self, data: Any, source: str = "record") -> None:
+        """A record (``record_dict``'s form) replayed with the engine; the first bad field or move is named."""
+        if not isinstance(data, dict):
+            raise WidgetError(f"{source}: a record is a JSON mapping")
+        if data.get("game") != self.game.name:
+            raise WidgetError(f"{source}: field 'game' must be {self.game.name!r} on this board")
+        version = data.get("version", 1)
+        if not isinstance(version, int) or version > RECORD_VERSION:
+            raise WidgetError(f"{source}: record version {_short(str(version), 10)} is newer than this board reads "
+                              f"({RECORD_VERSION})")
+        actions = data.get("actions", [])
+        if not isinstance(actions, list) or len(actions) > MAX_RECORD_MOVES or not all(isinstance(a, str) for a in actions):
+            raise WidgetError(f"{source}: field 'actions' must be a list of at most {MAX_RECORD_MOVES} action texts")
+        try:
+            rules = self.game.spec.make(data.get("rules") or {})
+            self.game.spec.refuse_paths(data.get("rules") or {}, who="a record")
+            start = data.get("start")
+            if isinstance(start, dict):
+                state = self.game.state_from_dict(start)
+            else:
+                state = self.game.new_initial_state(rules, seed=int(data.get("seed") or 0))
+        except (ValueError, TypeError, KeyError) as exc:
+            raise WidgetError(_short(f"{source}: field 'rules' or 'start': {exc}")) from None
+        self.rules = rules
+        self.seed = int(data.get("seed") or 0) if isinstance(data.get("seed"), int) else self.seed
+        self.scenario, self.scenario_name, self.check_results, self.check_index = None, "", [], -1
+        auto, self.auto_roll = self.auto_roll, False
+        try:
+            self._new_root(state)
+            self._replay(actions, f"{source}: actions")
+            end = self.node
+            self._variations(self.tree.root, data.get("variations") or [], actions, f"{source}.variations", 0)
+            for key, marks in (data.get("shapes") or {}).items():
+                n = self._nth(self.tree.root, int(key)) if str(key).isdigit() else None
+                if n is not None and isinstance(marks, dict):
+                    n.shapes = {k: [[str(x)[:300] for x in row][:4] for row in v][:40] for k, v in marks.items()
+                                if isinstance(v, list) and all(isinstance(r, list) for r in v)}
+        finally:
+            self.auto_roll = auto
+        self.goto(end.id)
+        self.message, self.level = f"{source}: {len(actions)} actions loaded", "info"
+
+    def _nth(self, root: Any, k: int) -> Any:
+        n = root
+        for _ in range(k):
+            if not n.children:
+                return None
+            n = n.children[0]
+        return n
+
+    def _replay(self, texts: list[Any], where: str) -> None:
+        for i, text in enumerate(texts, start=1):
+            if not isinstance(text, str):
+                raise WidgetError(f"{where} move {i}: not an action text")
+            try:
+                self.play_text(text)
+            except WidgetError as exc:
+                raise WidgetError(_short(f"{where} move {i} ({_short(text, 40)}): {exc}")) from None
+
+    def _variations(self, start: Any, variations: list[Any], line: list[str], where: str, depth: int) -> None:
+        """Each ``{"at": n, "moves": [...], "variations": [...]}`` played from move ``n`` of its parent line."""
+        if depth > 30 or not isinstance(variations, list):
+            return
+        for j, var in enumerate(variations[:200]):
+            if not isinstance(var, dict) or not isinstance(var.get("at"), int) or not isinstance(var.get("moves"), list):
+                raise WidgetError(f"{where}[{j}]: a variation is {{'at': n, 'moves': [...]}}")
+            node = start
+            for i in range(min(var["at"], len(line))):  # the parent line's first ``at`` moves
+                node = next((c for c in node.children if c.text == line[i]), node)
+            self.goto(node.id)
+            self._replay(var["moves"], f"{where}[{j}]")
+            self._variations(node, var.get("variations") or [], var["moves"], f"{where}[{j}].variations", depth + 1)
+
+    def export_svg(self) -> str:
+        """The position as an SVG picture (``workbench.viz``), for a rulebook."""
+        from workbench.viz.generic import board_svg
+
+        return board_svg(self.game, self.state, self.rules, title=f"{self.game.title}: {self.status()}")
+
     # ------------------------------------------------------------------ new game, scenarios, rule diff
     def new_game(self, rules: dict[str, Any] | None = None, seed: int | None = None) -> None:
         """A new game under the game's rules (validated by its spec: the error names the rule)."""
@@ -589,12 +735,72 @@ class GameBoardController:
             then: set[str] = set()
         else:
             then = {other.action_to_string(a) for a in other.legal_actions()}
+        outcomes = self._outcome_diff(other, variant, now & then)
         self.diff = {"change": _short(change, 100), "added": sorted(then - now)[:MAX_DIFF_SHOWN],
                      "removed": sorted(now - then)[:MAX_DIFF_SHOWN], "n_added": len(then - now),
-                     "n_removed": len(now - then), "same": len(now & then)}
+                     "n_removed": len(now - then), "same": len(now & then), "outcomes": outcomes}
+        changed = sum(1 for o in outcomes if not o["same"])
         self.message = (f"{self.diff['change']}: {self.diff['n_added']} actions gained, "
-                        f"{self.diff['n_removed']} lost, {self.diff['same']} unchanged")
+                        f"{self.diff['n_removed']} lost, {self.diff['same']} unchanged; "
+                        f"{changed} of {len(outcomes)} outcomes differ")
         return self.diff
+
+    def _outcome_diff(self, other: State, variant: Any, shared: set[str]) -> list[dict[str, Any]]:
+        """What actions do under both rules: the effects of shared actions (odds, damage, removals), purchase
+        prices, every seat's static evaluation and the greedy agent's choice (each ``same`` or not)."""
+        st = self.state
+        out: list[dict[str, Any]] = []
+        unit = self.game.evaluation_unit
+        for p in range(self.info().num_players):
+            try:
+                a, b = float(st.evaluate(p)), float(other.evaluate(p))
+            except Exception:  # noqa: BLE001 - a game without an evaluation
+                break
+            out.append({"what": f"evaluation of {self.label(p)} ({unit})", "now": f"{a:+.2f}", "then": f"{b:+.2f}",
+                        "same": abs(a - b) < 1e-9})
+        if st.is_terminal() or st.current_player() == CHANCE or other.is_terminal() or other.current_player() == CHANCE:
+            return out
+        by_text = {other.action_to_string(a): a for a in other.legal_actions()}
+        prices_now: dict[str, Any] = {}
+        prices_then: dict[str, Any] = {}
+        effects = 0
+        for a in self._legal():
+            text = st.action_to_string(a)
+            if text not in shared:
+                continue
+            try:
+                card, card2 = st.action_card(a), other.action_card(by_text[text])
+            except Exception:  # noqa: BLE001
+                card = card2 = None
+            if card and card2:
+                prices_now.setdefault(str(card.get("card")), card.get("price"))
+                prices_then.setdefault(str(card2.get("card")), card2.get("price"))
+                continue
+            if effects >= MAX_DIFF_SHOWN:
+                continue
+            try:
+                e1, e2 = st.action_effects(a) or {}, other.action_effects(by_text[text]) or {}
+            except Exception:  # noqa: BLE001
+                continue
+            if not (e1.get("odds") or e1.get("removed") or e2.get("odds") or e2.get("removed")):
+                continue
+            effects += 1
+            t1, t2 = str(e1.get("text") or ""), str(e2.get("text") or "")
+            out.append({"what": text, "now": _short(t1, 120), "then": _short(t2, 120), "same": t1 == t2})
+        for card in sorted(prices_now, key=str):
+            if card in prices_then:
+                out.append({"what": f"price of {card}", "now": str(prices_now[card]), "then": str(prices_then[card]),
+                            "same": prices_now[card] == prices_then[card]})
+        try:
+            from workbench.agents.generic import make_protocol_agent
+
+            mine = make_protocol_agent(DEFAULT_AGENT, self.game, self.rules, seed=self.seed).select_action(st.clone())
+            theirs = make_protocol_agent(DEFAULT_AGENT, self.game, variant, seed=self.seed).select_action(other.clone())
+            m, t = st.action_to_string(mine), other.action_to_string(theirs)
+            out.append({"what": f"best move ({DEFAULT_AGENT})", "now": m, "then": t, "same": m == t})
+        except Exception:  # noqa: BLE001 - the agent's choice is a help, never a failure
+            pass
+        return out
 
     def _rebuilt(self, variant: Any) -> State:
         """This position under ``variant``: the start rebuilt with its rules, then the moves replayed by text."""
@@ -746,7 +952,9 @@ class GameBoardController:
             rows.append({"id": node.id, "text": node.text, "depth": depth, "chance": node.effects.get("player") == CHANCE,
                          "player": self.label(node.effects.get("player", 0)), "current": node is self.node,
                          "turn": node.effects.get("turn", 0), "words": node.effects.get("words", ""),
-                         "result": node.effects.get("result", ""), "main": depth == 0})
+                         "result": node.effects.get("result", ""), "main": depth == 0,
+                         "sign": (node.shapes.get("sign") or [[""]])[0][0],
+                         "comment": (node.shapes.get("comment") or [[""]])[0][0]})
         heat: dict[str, float] = {}
         heat_scale: list[float] = []
         if self.heat_layer:
@@ -770,9 +978,17 @@ class GameBoardController:
             "check": self.check_text(), "scenario": self.scenario_name,
             "players": list(info.labels), "can_undo": self.node.parent is not None,
             "can_redo": self.node.next() is not None, "rules": self.rules.label(),
-            "heat_scale": heat_scale, "eval": self._eval_line(), "legend": self._glyph_legend(glyphs),
+            "heat_scale": heat_scale, "eval": self._eval_line(), "hover": self.hover,
+            "observation": "" if self.layout.cells else _short(self._observation(), 4000), "legend": self._glyph_legend(glyphs),
             "palette": self._cards(buttons),
         }
+
+    def _observation(self) -> str:
+        """A game without cells (many OpenSpiel games) shows its observation string instead of a board."""
+        try:
+            return str(self.state.observation_string())
+        except Exception:  # noqa: BLE001
+            return ""
 
     def _eval_line(self) -> dict[str, Any]:
         """The static evaluation along the current line (the graph) and here (the bar), first seat's view."""
@@ -826,8 +1042,8 @@ class GameBoardController:
             pts = self.layout.polygon(c)
             cells.append({"name": c.name, "x": round(c.x, 3), "y": round(c.y, 3),
                           "points": " ".join(f"{x:.3f},{y:.3f}" for x, y in pts)})
-        xs = [float(p.split(",")[0]) for c in cells for p in c["points"].split()]
-        ys = [float(p.split(",")[1]) for c in cells for p in c["points"].split()]
+        xs = [float(p.split(",")[0]) for c in cells for p in c["points"].split()] or [0.0, 1.0]
+        ys = [float(p.split(",")[1]) for c in cells for p in c["points"].split()] or [0.0, 1.0]
         pad = self.layout.size * 0.3
         colours = player_colours(self.info().labels)
         return {
