@@ -130,7 +130,8 @@ def test_a_game_of_a_batch_steps_through_its_events_and_rolls(batch: dict[str, o
     games_df = read_results(path)
     b = Board.from_batch(path, where="plies == plies.max()")
     gid = int(games_df.sort_values("plies").iloc[-1]["game_id"])
-    mine = read_events(path).query("game_id == @gid")
+    events = read_events(path)
+    mine = events[events["game_id"] == gid]
     assert [n.text for n in b.controller.tree.main_line()] == list(mine["action"])
     assert b.controller.node is b.controller.tree.root and len(b.batch) == 4
     b.redo()
