@@ -108,3 +108,35 @@ def test_an_openspiel_game_without_cells_plays_by_buttons_over_its_observation()
         c.choose(0)
     v = c.view()
     assert v["over"] and v["moves"][-1]["result"]
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    from workbench.simulate import simulate
+
+    tmp = tmp_path_factory.mktemp("batch")
+    with_events, without = tmp / "pole.parquet", tmp / "noevents.parquet"
+    simulate([{"max_turns": 30}], "greedy", "greedy", 4, seed=3, workers=0, events=True, out=with_events,
+             progress=False, game="pole")
+    simulate([{"max_turns": 30}], "greedy", "greedy", 1, seed=3, workers=0, out=without, progress=False, game="pole")
+    return {"events": with_events, "none": without}
+
+
+def test_a_game_of_a_batch_steps_through_its_events_and_rolls(batch: dict[str, object]) -> None:
+    from workbench.simulate.dataset import read_events, read_results
+    from workbench.widget.board import Board
+
+    path = batch["events"]
+    games_df = read_results(path)
+    b = Board.from_batch(path, where="plies == plies.max()")
+    gid = int(games_df.sort_values("plies").iloc[-1]["game_id"])
+    events = read_events(path)
+    mine = events[events["game_id"] == gid]
+    assert [n.text for n in b.controller.tree.main_line()] == list(mine["action"])
+    assert b.controller.node is b.controller.tree.root and len(b.batch) == 4
+    b.redo()
+    assert b.view["moves"][0]["text"] == mine["action"].iloc[0]
+    b.pick_game(int(games_df["game_id"].iloc[0]))
+    assert b.view["level"] == "info" and "game" in b.view["scenario"]
+    with pytest.raises(WidgetError, match="no events table"):
+        Board.from_batch(batch["none"])

@@ -126,6 +126,8 @@ function render({ model, el: root }) {
   el("button", { class: "gb-btn" }, sr, "check ▶").addEventListener("click", () => model.send({ type: "check", delta: 1 }));
   const picker = el("select", { class: "gb-picker", size: "6" }, tools);
   picker.addEventListener("change", () => model.send({ type: "pick_scenario", name: picker.value }));
+  const batchPicker = el("select", { class: "gb-batch", size: "6", title: "the games of the batch opened with Board.from_batch" }, tools);
+  batchPicker.addEventListener("change", () => model.send({ type: "pick_game", game_id: Number(batchPicker.value) }));
   const fr = el("div", { class: "gb-row" }, tools);
   mk("Download record", "download", { kind: "record" }, fr);
   const upIn = el("input", { type: "file", accept: ".json", class: "gb-upload" }, fr);
@@ -445,6 +447,18 @@ function render({ model, el: root }) {
     }
   }
 
+  function drawBatch() {
+    const rows = model.get("batch") || [];
+    batchPicker.style.display = rows.length ? "" : "none";
+    if (rows.length && !tools.open) tools.open = true;
+    if (batchPicker.options.length === rows.length) return;
+    batchPicker.innerHTML = "";
+    for (const r of rows) {
+      el("option", { value: String(r.game_id) }, batchPicker,
+        `game ${r.game_id} · ${r.cell || "default"} · ${r.winner} (${r.victory}) · ${r.plies} plies · ${r.agents}`);
+    }
+  }
+
   function drawCatalog() {
     const rows = model.get("catalog") || [];
     if (picker.options.length === rows.length) return;
@@ -549,7 +563,9 @@ function render({ model, el: root }) {
   model.on("change:busy", () => { busy.textContent = model.get("busy") || ""; root.classList.toggle("gb-is-busy", !!model.get("busy")); });
   model.on("change:catalog", drawCatalog);
   model.on("change:download", saveDownload);
+  model.on("change:batch", drawBatch);
   build();
+  drawBatch();
   return () => {
     model.off("change:geometry", build);
     model.off("change:view", draw);

@@ -61,6 +61,7 @@ MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "annotate": {"sign": fields.text(2, ANNOTATION_SIGNS), "comment": fields.text(300)},
     "upload": {"name": fields.text(200), "text": fields.text(MAX_FILE_BYTES)},
     "download": {"kind": fields.text(10, ("record", "svg"))},
+    "pick_game": {"game_id": fields.whole(0, 2**62)},
 }
 WHILE_THINKING = {"undo", "cancel", "heat", "catalog", "check", "why", "download"}
 
@@ -80,6 +81,7 @@ class GameBoard(anywidget.AnyWidget):
     busy = traitlets.Unicode("").tag(sync=True)
     catalog = traitlets.List().tag(sync=True)
     download = traitlets.Dict().tag(sync=True)  # {"name", "text", "n"}: the page saves it as a file
+    batch = traitlets.List().tag(sync=True)  # the batch picker's rows (game id, cell, result, plies, agents)
 
     def __init__(self, game: str = DEFAULT, *, rules: Any = None, seed: int = 0, agents: dict[int, str] | None = None,
                  auto_roll: bool = True, state: Any = None, **kwargs: Any) -> None:
@@ -136,6 +138,34 @@ class GameBoard(anywidget.AnyWidget):
 
     def compare(self, change: str) -> None:
         self._gesture("compare", change=change)
+
+    def open_batch(self, path: str | pathlib.Path, game_id: int | None = None, where: str | None = None) -> None:
+        """A simulate batch in the picker, and one of its games on the board: ``game_id``, else the first game
+        that ``where`` (a pandas query on the games table, e.g. ``"winner == 'black' and fortress_rounding == 'down'"``)
+        selects, else the first game. The path comes from the notebook, never from the page."""
+        c = self.controller
+        rows = c.batch_rows(path)
+        if game_id is None:
+            if where:
+                from .board_controller import _read_batch
+
+                try:
+                    hits = _read_batch(path).query(where)
+                except Exception as exc:  # noqa: BLE001 - a bad query is the notebook's error, said plainly
+                    raise WidgetError(f"where={where!r}: {type(exc).__name__}: {str(exc)[:120]}") from None
+                if hits.empty:
+                    raise WidgetError(f"no game of {pathlib.Path(path).name} matches {where!r}")
+                game_id = int(hits["game_id"].iloc[0])
+            else:
+                game_id = rows[0]["game_id"] if rows else 0
+        with self._lock:
+            c.load_batch_game(path, int(game_id))
+            self.batch = rows
+            self.geometry = c.geometry()
+            self._sync()
+
+    def pick_game(self, game_id: int) -> None:
+        self._gesture("pick_game", game_id=game_id)
 
     def record(self) -> dict[str, Any]:
         """The game as a record (rules, start, actions, variations, drawings, signs and comments)."""
@@ -266,6 +296,11 @@ class GameBoard(anywidget.AnyWidget):
             self.load_record_text(f["text"], re.sub(r"[^A-Za-z0-9._ -]+", "_", f.get("name", "record"))[:80] or "record")
         elif kind == "download":
             self._download(f.get("kind", "record"))
+        elif kind == "pick_game":
+            if c.batch_path is None:
+                raise WidgetError("no batch is open on this board (Board.from_batch(path) opens one)")
+            c.load_batch_game(c.batch_path, f["game_id"])
+            self.geometry = c.geometry()
 
     def _sync(self) -> None:
         try:
@@ -378,11 +413,30 @@ class GameBoard(anywidget.AnyWidget):
         self._thinking.start()
 
 
-def Board(game: str = DEFAULT, *, general: bool = False, **kwargs: Any) -> Any:  # noqa: N802 - reads as a class
-    """The board of ``game``: the game's own board when it has one (``GameDef.board``: TerraFeud's
-    ``HexBoard``) unless ``general``, else the general ``GameBoard``."""
-    if not general:
-        own = get_game(game).board(**kwargs)
-        if own is not None:
-            return own
-    return GameBoard(game, **kwargs)
+class _BoardFactory:
+    """``Board(game)`` and ``Board.from_batch(path, game_id)``: the board of a game, or of a batch's game."""
+
+    def __call__(self, game: str = DEFAULT, *, general: bool = False, **kwargs: Any) -> Any:
+        """The board of ``game``: the game's own board when it has one (``GameDef.board``: TerraFeud's
+        ``HexBoard``) unless ``general``, else the general ``GameBoard``."""
+        if not general:
+            own = get_game(game).board(**kwargs)
+            if own is not None:
+                return own
+        return GameBoard(game, **kwargs)
+
+    @staticmethod
+    def from_batch(path: str | pathlib.Path, game_id: int | None = None, *, where: str | None = None,
+                   **kwargs: Any) -> GameBoard:
+        """The general board on one game of a simulate batch (its game read from the batch), with a picker of the
+        batch's games: ``Board.from_batch("pole.parquet", 3)`` or ``where="winner == 'black'"``."""
+        from .board_controller import _read_batch
+
+        games = _read_batch(path)
+        name = str(games["game"].iloc[0]) if "game" in games.columns and len(games) else DEFAULT
+        board = GameBoard(name, **kwargs)
+        board.open_batch(path, game_id, where)
+        return board
+
+
+Board = _BoardFactory()

@@ -48,6 +48,22 @@ def ink_of(colour: str) -> str:
     return palette.ink(colour)
 
 
+def _read_batch(path: str | Path) -> Any:
+    """A simulate batch's games table (``read_results``), or a plain message naming the file."""
+    from workbench.simulate.dataset import read_results
+
+    p = Path(path)
+    if not p.exists():
+        raise WidgetError(f"{p.name}: no such batch")
+    try:
+        games = read_results(p)
+    except Exception as exc:  # noqa: BLE001 - one plain message: the file's name, never its content
+        raise WidgetError(f"{p.name}: not a readable batch ({type(exc).__name__})") from None
+    if "game_id" not in games.columns:
+        raise WidgetError(f"{p.name}: written by an older version of the workbench (no game_id column)")
+    return games
+
+
 def _flatten(prefix: str, value: Any, out: list[str], depth: int = 0) -> None:
     """A summary's nested mapping as short ``key value`` phrases, in the game's own order."""
     if isinstance(value, dict) and depth < 3:
@@ -92,6 +108,8 @@ class GameBoardController:
         self.check_results: list[Any] = []
         self.check_index = -1
         self.hover: dict[str, str] = {}
+        self._offered: tuple[Any, list[int]] = (None, [])
+        self.batch_path: Path | None = None
         self._cache_key: Any = None
         self._cache: list[tuple[Any, tuple[int, ...]]] = []
         self._cells_of: dict[Any, tuple[int, ...]] = {}
@@ -285,13 +303,15 @@ class GameBoardController:
             self._cache_key = key
         return self._cache
 
-    def _cells(self, action: Any) -> list[int]:
-        self._legal_cells()
+    def _cells(self, action: Any) -> tuple[int, ...]:
+        """The click cells of a legal action here (from the position's cache: a view asks thousands of times)."""
+        if self._cache_key is None or self._cache_key[1] != self.node.id or self._cache_key[0] != id(self.tree):
+            self._legal_cells()
         try:
             cells = self._cells_of.get(action)
         except TypeError:
             cells = None
-        return list(cells if cells is not None else self.state.action_cells(action))
+        return cells if cells is not None else tuple(self.state.action_cells(action))
 
     def click(self, name: str) -> None:
         """A click on a cell: extend the selection, play the action it completes, or say why not."""
@@ -346,7 +366,7 @@ class GameBoardController:
             # an action from the same source, with the clicked cell put where its last cell is
             for a in self._legal():
                 cells = self._cells(a)
-                if len(cells) == len(seq) and cells[:-1] == seq[:-1]:
+                if len(cells) == len(seq) and list(cells[:-1]) == seq[:-1]:
                     text = st.action_to_string(a)
                     other = self.names[cells[-1]]
                     guess = re.sub(rf"(?<![\w,]){re.escape(other)}(?![\w,])", name, text, count=1)
@@ -438,9 +458,11 @@ class GameBoardController:
         except IllegalAction as exc:
             raise WidgetError(_short(str(exc))) from None
         if st.current_player() == CHANCE:
+            words, turn = self._chance_words(action, text), st.turn()
             self.state.apply_action(action)
             node, _ = self.tree.add(self.node, action, text)
-            node.to_move, node.effects, self.node = st.current_player(), {"player": CHANCE}, node
+            node.to_move, node.effects, self.node = st.current_player(), {"player": CHANCE, "turn": turn, "words": words}, node
+            self._after(node)
             self._roll_chance()
             return
         self._play(action)
@@ -644,6 +666,69 @@ class GameBoardController:
             self.goto(node.id)
             self._replay(var["moves"], f"{where}[{j}]")
             self._variations(node, var.get("variations") or [], var["moves"], f"{where}[{j}].variations", depth + 1)
+
+    # ------------------------------------------------------------------ a game of a batch
+    def batch_rows(self, path: str | Path) -> list[dict[str, Any]]:
+        """The games of a simulate batch (``FILE.parquet``) for the picker: id, cell, result, length, agents."""
+        games = _read_batch(path)
+        if "game" in games.columns and len(games) and str(games["game"].iloc[0]) != self.game.name:
+            raise WidgetError(f"{Path(path).name}: a batch of {games['game'].iloc[0]}, not {self.game.name}")
+        self.batch_path = Path(path)
+        rows = []
+        for r in games.head(5000).to_dict("records"):
+            agents = ", ".join(f"{k[6:]} {v}" for k, v in r.items() if k.startswith("agent_") and isinstance(v, str))
+            rows.append({"game_id": int(r["game_id"]), "cell": str(r.get("cell", "")), "winner": str(r.get("winner", "")),
+                         "victory": str(r.get("victory", "")), "plies": int(r.get("plies") or 0), "agents": agents})
+        return rows
+
+    def load_batch_game(self, path: str | Path, game_id: int) -> None:
+        """Game ``game_id`` of a batch on the board: its rules and seed, then its events (decisions and rolls)
+        replayed with the engine, each ply a move of the list; a batch without events or from an older
+        version of the workbench gets a message that says so."""
+        name = Path(path).name
+        games = _read_batch(path)
+        row = games[games["game_id"] == game_id]
+        if row.empty:
+            ids = games["game_id"]
+            raise WidgetError(f"{name}: no game {game_id} (ids {ids.min()}..{ids.max()})" if len(ids) else f"{name}: no games")
+        r = row.iloc[0].to_dict()
+        if str(r.get("game", self.game.name)) != self.game.name:
+            raise WidgetError(f"{name}: game {game_id} is {r.get('game')}, not {self.game.name}")
+        missing = [c for c in ("seed", "rules") if c not in r]
+        if missing:
+            raise WidgetError(f"{name}: written by an older version of the workbench (no {', '.join(missing)} column); "
+                              "run the batch again to open its games on the board")
+        from workbench.core.rulespec import parse_pairs
+        from workbench.simulate.dataset import read_events
+
+        try:
+            events = read_events(path)
+        except Exception as exc:  # noqa: BLE001 - one plain message, no server path
+            raise WidgetError(f"{name}: its events cannot be read ({type(exc).__name__})") from None
+        if events.empty or "action" not in events.columns:
+            raise WidgetError(f"{name} has no events table (or one from an older version): run simulate again with "
+                              "--events to step through its games")
+        mine = events[events["game_id"] == game_id].sort_values("ply")
+        if mine.empty and int(r.get("plies") or 0) > 0:
+            raise WidgetError(f"{name}: game {game_id} has no events (the batch kept none for it)")
+        try:
+            rules = self.game.spec.make(parse_pairs(str(r.get("rules") or "")) if r.get("rules") else None)
+        except ValueError as exc:
+            raise WidgetError(_short(f"{name}: game {game_id}'s rules: {exc}")) from None
+        seed = int(r["seed"])
+        self.rules, self.seed = rules, seed
+        self.scenario, self.scenario_name, self.check_results, self.check_index = None, "", [], -1
+        auto, self.auto_roll = self.auto_roll, False
+        try:
+            self._new_root(self.game.new_initial_state(rules, seed=seed))
+            self._replay([str(a) for a in mine["action"]], f"{name} game {game_id}")
+        finally:
+            self.auto_roll = auto
+        self.goto(self.tree.root.id)
+        self.scenario_name = f"{name} game {game_id}"
+        self.message = (f"{name} game {game_id} ({r.get('cell') or 'default rules'}): {r.get('winner')} "
+                        f"({r.get('victory')}) in {r.get('plies')} plies; → steps through it")
+        self.level = "info"
 
     def export_svg(self) -> str:
         """The position as an SVG picture (``workbench.viz``), for a rulebook."""
@@ -869,6 +954,8 @@ class GameBoardController:
         if st.is_terminal() or p == CHANCE:
             return []
         everything = len(self._legal_cells())
+        if self._offered[0] == self._cache_key:
+            return self._offered[1]
         out = [p]
         for q in range(self.info().num_players):
             if q == p:
@@ -879,7 +966,8 @@ class GameBoardController:
                 return [p]
             if mine and len(mine) < everything:
                 out.append(q)
-        return sorted(out)
+        self._offered = (self._cache_key, sorted(out))
+        return self._offered[1]
 
     def _previews(self, legal: list[Any], lit: dict[int, list[Any]]) -> dict[str, dict[str, Any]]:
         """Effects of the action a lit cell would complete (when it completes exactly one)."""
@@ -888,8 +976,10 @@ class GameBoardController:
         for cell, acts in lit.items():
             if len(out) >= MAX_PREVIEWS:
                 break
+            if len(acts) != 1:
+                continue
             complete = [a for a in acts if len(self._cells(a)) == n]
-            if len(complete) != 1 or len(acts) != 1:
+            if len(complete) != 1:
                 continue
             try:
                 eff = self.state.action_effects(complete[0]) or {}
@@ -905,13 +995,10 @@ class GameBoardController:
             }
         return out
 
-    def _palette_cells(self, lit: dict[int, list[Any]]) -> list[str]:
+    def _palette_cells(self, lit: dict[int, list[Any]], longer: set[int], occupied: set[int]) -> list[str]:
         """Empty lit cells where one click opens a palette of several actions (purchases next to a King or a
         fortress): the page marks them with a blue cross, as big chess's rulebook marks purchase cells."""
-        n = len(self.selection) + 1
-        occupied = {g.cell for g in self.state.glyphs() if g.piece}
-        return [self.names[c] for c, acts in lit.items()
-                if c not in occupied and len(acts) > 1 and all(len(self._cells(a)) == n for a in acts)]
+        return [self.names[c] for c, acts in lit.items() if c not in occupied and len(acts) > 1 and c not in longer]
 
     def view(self) -> dict[str, Any]:
         """Everything the page draws, as JSON: glyphs, lit cells, previews, buttons, moves, status."""
@@ -921,30 +1008,34 @@ class GameBoardController:
         n = len(self.selection)
         sel = tuple(self.selection)
         lit: dict[int, list[Any]] = {}
+        longer: set[int] = set()  # lit cells from which some action goes on
         for a, cells in pairs:
             if len(cells) > n and cells[:n] == sel:
                 lit.setdefault(cells[n], []).append(a)
+                if len(cells) > n + 1:
+                    longer.add(cells[n])
         glyphs = []
+        occupied: set[int] = set()
         for g in st.glyphs():
+            if g.piece:
+                occupied.add(g.cell)
             glyphs.append({"cell": self.names[g.cell], "terrain": g.terrain, "piece": g.piece, "owner": g.owner,
                            "badges": list(g.badges)[:4], "facing": g.facing, "marks": list(g.marks)[:4]})
         buttons = []
+        hinted = 0
         for i, a in enumerate(self.buttons()):
             text = st.action_to_string(a)
-            hint = ""
-            if i < MAX_BUTTON_PREVIEWS:
-                try:
-                    hint = str((st.action_effects(a) or {}).get("text") or "")
-                except Exception:  # noqa: BLE001
-                    hint = ""
-            b = {"index": i, "text": text, "hint": _short(hint, 200)}
             try:
                 card = st.action_card(a)
             except Exception:  # noqa: BLE001 - a palette without cards is still a palette
                 card = None
-            if card:
+            b: dict[str, Any] = {"index": i, "text": text, "hint": ""}
+            if card:  # a purchase: its card and price say what it does (no probe of the position)
                 b.update(card=str(card.get("card", "")), price=card.get("price"), first=bool(card.get("first")),
-                         pattern=str(card.get("pattern", "")))
+                         pattern=str(card.get("pattern", "")), hint=f"{card.get('card')}, price {card.get('price')}")
+            elif hinted < MAX_BUTTON_PREVIEWS:
+                hinted += 1
+                b["hint"] = _short(str(self._effects(a).get("text") or ""), 200)
             buttons.append(b)
         _group(buttons)
         rows = []
@@ -971,7 +1062,7 @@ class GameBoardController:
             "game": self.game.name, "title": self.game.title, "status": self.status(),
             "to_move": self.label(p), "to_move_index": p, "chance": p == CHANCE, "over": st.is_terminal(),
             "glyphs": glyphs, "lit": [self.names[c] for c in lit], "selection": [self.names[c] for c in self.selection],
-            "previews": self._previews(legal, lit), "buy_cells": self._palette_cells(lit), "buttons": buttons, "moves": rows,
+            "previews": self._previews(legal, lit), "buy_cells": self._palette_cells(lit, longer, occupied), "buttons": buttons, "moves": rows,
             "message": self.message, "level": self.level, "heat": heat, "heat_layer": self.heat_layer,
             "heat_player": self.heat_player, "diff": self.diff, "evaluation": self.evaluation,
             "agents": {self.label(k): v for k, v in self.agents.items()}, "auto_roll": self.auto_roll,
