@@ -43,3 +43,41 @@ def test_bar_specs_and_errors() -> None:
         ablate("race", "greedy", classes=["fly"], pairs=1, workers=0, progress=False)
     with pytest.raises(ValueError, match="no action classes to bar"):
         ablate("openspiel:tic_tac_toe", "greedy", pairs=1, workers=0, progress=False)
+
+
+def test_planted_dominant_archetype_is_named_by_alpha_rank() -> None:
+    from workbench.study.archetypes import tournament
+
+    run = tournament("race", pairs=6, workers=0, progress=False)
+    assert run.ranking.dominant == "rush" and "names rush dominant" in run.text()
+    assert run.ranking.score.loc["rush", "dancer"] == 100 and run.ranking.high.loc["dancer", "rush"] < 50
+
+
+def test_alpha_rank_finds_a_cycle() -> None:
+    import pandas as pd
+
+    from workbench.balance.strategies import rank_strategies
+
+    rows, gid = [], 0
+    for a, b in (("rock", "scissors"), ("scissors", "paper"), ("paper", "rock")):  # a beats b, every seed
+        for seed in range(6):
+            for first, second in ((a, b), (b, a)):
+                rows.append({"game_id": gid, "seed": seed, "players": "x,y", "outcome": "win", "agent_x": first,
+                             "agent_y": second, "score_x": 1.0 if first == a else -1.0,
+                             "score_y": -1.0 if first == a else 1.0})
+                gid += 1
+    ranking = rank_strategies(pd.DataFrame(rows))
+    assert ranking.dominant is None and sorted(ranking.cycle) == ["paper", "rock", "scissors"]
+    assert "cycle" in ranking.verdict
+
+
+def test_style_agent_reads_the_games_archetypes() -> None:
+    from workbench.agents.generic import make_protocol_agent
+
+    race = games.get("race")
+    assert "leaps at once" in make_protocol_agent("style:archetype=rush", race).describe()
+    with pytest.raises(ValueError, match="no archetype 'nope'; its archetypes: rush, dancer, idler"):
+        make_protocol_agent("style:archetype=nope", race)
+    for name in ("terrafeud", "pole", "cursed-lands", "big-chess"):  # every game ships three, in data files
+        assert len(games.get(name).archetypes) >= 3
+    assert [a.spec() for a in games.get("pole").archetypes if a.name == "turtle"] == ["turtle"]

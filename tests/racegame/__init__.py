@@ -129,8 +129,8 @@ class Race(GameDef):
     name, title = "race", "Race (planted-truth test game)"
     action_classes = CLASSES
     archetypes = (Archetype("rush", "leaps at once", {"leap": 5.0}),
-                  Archetype("dancer", "never leaps, dances", {"leap": -100.0, "dance": 0.5}),
-                  Archetype("idler", "waits whenever it can, never leaps", {"wait": 100.0, "leap": -100.0}))
+                  Archetype("dancer", "never leaps, dances", {"leap": -1e9, "dance": 0.5}),
+                  Archetype("idler", "waits whenever it can, never leaps", {"wait": 100.0, "leap": -1e9}))
 
     @property
     def spec(self) -> RulesSpec:

@@ -458,6 +458,10 @@ def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | Non
         agent.name = str(spec).strip()
         return agent
     factories = dict(GENERIC_AGENTS)
+    if game is not None and game.archetypes:  # a game that declares play styles is played by the style agent
+        from .style import StyleAgent
+
+        factories["style"] = StyleAgent
     for name, factory in game.game_agents().items():  # a game's own (GameDef.game_agents)
         factories.setdefault(name, factory)
     if base not in factories:
