@@ -575,9 +575,7 @@ class GameBoardController:
             first = agent.select_action(probe) if len(left) == len(legal) else None
             score = getattr(agent, "score", None) if first is not None else None
             if first is None or first not in left:  # the next best: the static evaluation after each action left
-                me = st.current_player()
-
-                def value(a: Any) -> float:
+                def value(a: Any, me: int = st.current_player()) -> float:
                     p2 = st.clone()
                     p2.apply_action(a)
                     return float(p2.evaluate(me)) if not p2.is_terminal() else float(p2.returns()[me]) * 1e6
