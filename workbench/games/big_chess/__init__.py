@@ -10,8 +10,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+from workbench.core.classes import load_archetypes
 from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, NativeBackend, Pattern, State
 from workbench.core.rulespec import Rules, RulesSpec
 from workbench.core.scenario import ScenarioCase
@@ -140,6 +142,7 @@ class BigChess(GameDef):
 
     name = "big-chess"
     action_classes = ACTION_CLASSES  # buying each card, a strike, a portal, a push
+    archetypes = load_archetypes(Path(__file__).parent / "data" / "archetypes.json", ACTION_CLASSES)  # rush, turtle ...
     title = "Big Chess"
     scenario_folder = "big-chess"
     native = BigChessNative()
