@@ -13,6 +13,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "bench": ("workbench.bench", "main", "random-playout speed, against python-chess in the same run"),
     "perft": ("workbench.perft", "main", "count action sequences to a depth (move-generation check)"),
     "ladder": ("workbench.study.ladder", "main", "agent strength ladder: pairs and Elo ratings with intervals"),
+    "learn": ("workbench.study.learn", "main", "fit evaluation weights to a variant's self-play (values with intervals)"),
     "trace": ("workbench.study.trace", "main", "skill trace: a study's question at doubling budgets of one agent, verdict"),
     "rules": ("workbench.games.terrafeud.engine.rules", "main", "every rule toggle and parameter: default, range, source (--game)"),
     "games": ("workbench.games.cli", "main", "the games: seats, teams, rules and scenario folders"),
