@@ -78,13 +78,13 @@ def test_weights_are_chosen_by_name_and_an_agent_searches_with_them(tmp_path, mo
 
 
 def test_the_section_says_what_moved():
-    from workbench.balance.worth import worth_frame, worth_lines
+    from workbench.balance.values import values_frame, values_lines
 
     doc = {"game": "pole", "rules": "cost_A=4", "agent": "greedy", "games": 200, "positions": 9000, "rounds": 2,
            "unit": "coins", "scale": 0.3, "scale_interval": [0.2, 0.4], "units": True, "boot": 200,
            "values": {"archer": {"value": 3.1, "value_low": 2.8, "value_high": 3.4, "default": 2.0},
                       "tower": {"value": 9.0, "value_low": 7.0, "value_high": 11.0, "default": 10.0}}}
-    lines = worth_lines(doc)
+    lines = values_lines(doc)
     assert "archer 3.10 [2.80, 3.40] under cost_A=4, against 2 by the rulebook's weights." in lines
     assert lines[-1] == "Values whose default lies outside the learned interval: archer."
-    assert list(worth_frame(doc)["default outside the interval"]) == ["yes", "no"]
+    assert list(values_frame(doc)["default outside the interval"]) == ["yes", "no"]

@@ -12,6 +12,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "report": ("workbench.balance.cli", "main", "write a balance report from a simulation table"),
     "bench": ("workbench.bench", "main", "random-playout speed, against python-chess in the same run"),
     "perft": ("workbench.perft", "main", "count action sequences to a depth (move-generation check)"),
+    "archetypes": ("workbench.study.archetypes", "main", "does one play style beat all? archetype tournament and alpha-Rank"),
+    "ablate": ("workbench.study.ablate", "main", "what each option is worth: restricted play per action class"),
     "ladder": ("workbench.study.ladder", "main", "agent strength ladder: pairs and Elo ratings with intervals"),
     "learn": ("workbench.study.learn", "main", "fit evaluation weights to a variant's self-play (values with intervals)"),
     "trace": ("workbench.study.trace", "main", "skill trace: a study's question at doubling budgets of one agent, verdict"),

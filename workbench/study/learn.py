@@ -235,9 +235,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"learn: error: {exc}", flush=True)
         return 2
-    from workbench.balance.worth import worth_lines
+    from workbench.balance.values import values_lines
 
-    for line in worth_lines(doc):
+    for line in values_lines(doc):
         print(line)
     name = str(doc["file"])
     if args.versus:
@@ -254,10 +254,10 @@ def main(argv: list[str] | None = None) -> int:
               f"({v['upper_wins']} wins, {v['lower_wins']} losses, {v['unfinished']} unfinished)")
     if args.report:
         from workbench.balance.report import build_report
-        from workbench.balance.worth import worth_section
+        from workbench.balance.values import values_section
 
         report = build_report(table)
-        report.sections.append(worth_section(doc))
+        report.sections.append(values_section(doc))
         report.write(args.report)
         print(f"report in {args.report}")
     return 0

@@ -13,8 +13,10 @@ path). The tools reach them through ``GAME.shortcuts``, ``GAME.scenario`` and ``
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+from workbench.core.classes import load_archetypes
 from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, NativeBackend, State
 from workbench.core.rulespec import Rules, RulesSpec
 from workbench.games.terrafeud.engine import CASTLE, MOVE, ORDER, PASS, SHOT, make_game, state_from_dict
@@ -64,6 +66,7 @@ class TerraFeud(GameDef):
                  "simulate": "workbench.games.terrafeud.simulate", "viz": "workbench.games.terrafeud.viz",
                  "widget": "workbench.games.terrafeud.widget"}
     action_classes = ACTION_CLASSES  # castling, the archer's shot, an Order, promotion, a bridge crossing
+    archetypes = load_archetypes(Path(__file__).parent / "data" / "archetypes.json", ACTION_CLASSES)  # rush, turtle ...
     native = TerraFeudNative()
     evaluation_unit = "material points"
     legend = (("river", "#9cc3e6", "river (summer)"), ("ford", "#c6dbef", "ford"),
