@@ -13,7 +13,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "bench": ("workbench.bench", "main", "random-playout speed, against python-chess in the same run"),
     "perft": ("workbench.perft", "main", "count action sequences to a depth (move-generation check)"),
     "ladder": ("workbench.agents.ladder", "main", "agent strength ladder"),
-    "rules": ("workbench.games.terrafeud.engine.rules", "main", "every rule toggle and parameter: default, range, source (--game)"),
+    "rules": ("workbench.games.cli", "rules_main", "every rule toggle and parameter: default, range, source (--game)"),
     "games": ("workbench.games.cli", "main", "the games: seats, teams, rules and scenario folders"),
     "tune": ("workbench.tune.cli", "main", "search a rule space for the fairest, most decisive variant (racing, optuna)"),
     "cards": ("workbench.games.big_chess.cli", "main", "big chess cards: cost (under --rules) and patterns per level"),

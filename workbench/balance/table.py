@@ -26,17 +26,17 @@ from typing import Any
 
 import pandas as pd
 
+from workbench.core.protocol import TableSchema
+from workbench.games import DEFAULT
+
 from .stats import BalanceError
 
 OUTCOMES: tuple[str, ...] = ("win", "draw", "unfinished")
-DEFAULT_GAME = "terrafeud"
+DEFAULT_GAME = DEFAULT  # tables written before the ``game`` column were all the registry default's
 DEFAULT_PLAYERS = "white,black"
 UNFINISHED_THRESHOLD = 0.20  # a cell with more unfinished games than this has no balance verdict
 LEGACY_AGENTS: tuple[str, ...] = ("white_agent", "black_agent")
 DEFAULT_RULE = "default"  # the value of a rule a generic ``rules`` label does not name
-# The cap of the TerraFeud studies in notebooks 04 and 05 (one question, one cap): greedy against greedy,
-# 85% of summer and 98% of winter games end by 600 plies (at 120, 55-76% were cut and counted as balance).
-TERRAFEUD_STUDY_CAP = 600
 
 
 def _blank(value: object) -> bool:
@@ -59,6 +59,20 @@ def derive_outcome(winner: object, victory: object) -> str:
     if str(victory) == "unfinished":
         return "unfinished"
     return "draw" if _blank(winner) else "win"
+
+
+def table_schema(games: pd.DataFrame) -> TableSchema:
+    """How the table's game lays out its rows (``GameDef.table``): read from the game the table names
+    (a table without a ``game`` column is the registry default's); an unknown game declares nothing."""
+    from workbench.games import get
+
+    names = {str(v) for v in games["game"].dropna().unique()} if "game" in games.columns else {DEFAULT_GAME}
+    if len(names) != 1:
+        return TableSchema()
+    try:
+        return get(names.pop()).table
+    except (ImportError, KeyError, ValueError):
+        return TableSchema()
 
 
 def normalize(games: pd.DataFrame) -> pd.DataFrame:
@@ -327,7 +341,7 @@ def first_seat_score(games: pd.DataFrame, seats: tuple[str, ...] | None = None) 
 
 
 __all__ = [
-    "DEFAULT_RULE", "OUTCOMES", "Study", "TERRAFEUD_STUDY_CAP", "UNFINISHED_THRESHOLD", "agent_columns", "derive_outcome",
+    "DEFAULT_RULE", "OUTCOMES", "Study", "UNFINISHED_THRESHOLD", "agent_columns", "derive_outcome",
     "expand_rules", "first_seat_score", "first_side_name", "first_side_won", "label_rule_names", "length_unit", "manifest_cap", "normalize",
     "parse_rules_label", "seats_of", "study_of", "team_members", "teams_of",
 ]
