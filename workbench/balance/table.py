@@ -75,19 +75,66 @@ def table_schema(games: pd.DataFrame) -> TableSchema:
         return TableSchema()
 
 
+TABLE_ATTR = "workbench.table"  # DataFrame.attrs key of the table's own metadata (simulate's read_results)
+
+
+def table_meta(games: pd.DataFrame) -> dict[str, Any] | None:
+    """The metadata a table carries (game, rules spec, seats, cap, schema version), or None (an older table)."""
+    meta = games.attrs.get(TABLE_ATTR)
+    return meta if isinstance(meta, dict) else None
+
+
+def migrate_table(games: pd.DataFrame) -> pd.DataFrame:
+    """The one migration of tables written by earlier versions to today's columns (a copy; today's table as is).
+
+    Its game is the metadata's, then its ``game`` column; a table with neither was written before games had
+    names (round 2), when every table was the registry default's. Its seats are the metadata's, else its
+    ``players`` column, else its game's. Each seat's agent is ``agent_<seat>``: tables that name them
+    ``white_agent``/``black_agent`` only get those columns too (the old ones stay, so old code reads them).
+    """
+    meta = table_meta(games) or {}
+    df = games.copy()
+    game = str(meta.get("game") or "")
+    if "game" not in df.columns:
+        df["game"] = game or DEFAULT_GAME
+    df["game"] = df["game"].map(lambda v: (game or DEFAULT_GAME) if _blank(v) else str(v))
+    if "players" not in df.columns or df["players"].map(_blank).any():
+        seats = ",".join(meta.get("seats") or []) or _seats_of_game(str(df["game"].iloc[0]) if len(df) else DEFAULT_GAME)
+        if "players" not in df.columns:
+            df["players"] = seats
+        df["players"] = df["players"].map(lambda v: seats if _blank(v) else v)
+    if len(df):
+        seats = str(df["players"].iloc[0]).replace(" ", "").split(",")
+        legacy = [c for c in LEGACY_AGENTS if c in df.columns]
+        if len(legacy) == len(seats) == 2:
+            for seat, old in zip(seats, legacy, strict=True):
+                if f"agent_{seat}" not in df.columns:
+                    df[f"agent_{seat}"] = df[old]
+                else:  # a resumed old dataset: its older rows have no agent_<seat>
+                    df[f"agent_{seat}"] = df[f"agent_{seat}"].where(~df[f"agent_{seat}"].map(_blank), df[old])
+    if "max_plies" not in df.columns and meta.get("max_plies"):
+        df["max_plies"] = int(meta["max_plies"])
+    return df
+
+
+def _seats_of_game(name: str) -> str:
+    from workbench.games import get
+
+    try:
+        game = get(name)
+        return ",".join(game.info(game.spec.defaults()).players)
+    except (ImportError, KeyError, ValueError):
+        return DEFAULT_PLAYERS
+
+
 def normalize(games: pd.DataFrame) -> pd.DataFrame:
     """The table with the contract's derived columns filled: ``outcome``, ``game``, ``players``, ``length``.
 
     Refuses (in words) a table that mixes games or seat lists, an unknown ``outcome`` value, or a
     win whose winner is not one of the seats. ``length`` is ``turns`` where given, else ``plies``.
     """
-    df = games.copy()
-    if "game" not in df.columns:
-        df["game"] = DEFAULT_GAME
-    if "players" not in df.columns:
-        df["players"] = DEFAULT_PLAYERS
-    df["game"] = df["game"].map(lambda v: DEFAULT_GAME if _blank(v) else str(v))
-    df["players"] = df["players"].map(lambda v: DEFAULT_PLAYERS if _blank(v) else str(v).replace(" ", ""))
+    df = migrate_table(games)
+    df["players"] = df["players"].map(lambda v: str(v).replace(" ", ""))
     for col, what in (("game", "games"), ("players", "seat lists")):
         values = sorted(df[col].unique())
         if len(values) > 1:
