@@ -401,6 +401,10 @@ class NativeBackend:
         """``bench``'s uniformly random playouts in the core (the same streams): the number of actions."""
         raise NotImplementedError("this game has no native core")
 
+    def perft(self, state: State, depth: int) -> int | None:
+        """Perft of a state of the core (``state(...)``) counted inside it, or None: ``perft`` walks it then."""
+        return None
+
 
 NO_NATIVE = NativeBackend()
 ENGINES = ("auto", "native", "python")
@@ -541,6 +545,11 @@ class GameDef:
     def rule_words(self) -> dict[str, str]:
         """Rule-usage counter name -> a designer's words for it."""
         return {}
+
+    def perft_table(self) -> list[dict[str, Any]]:
+        """Stored perft rows for ``perft --check``: ``{"rules", "seed", "counts": [depth 1, 2, ...],
+        "native_counts": [deeper counts checked on the native core only]}``; none by default."""
+        return []
 
     def rules_table(self, markdown: bool = True) -> str:
         """Every rule toggle and parameter as a table (``python -m workbench rules --game NAME``, the rulings doc)."""

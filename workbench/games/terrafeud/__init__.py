@@ -64,6 +64,22 @@ class TerraFeudNative(NativeBackend):
 
         return available()
 
+    def state(self, state: Any) -> Any:
+        """The same position on the native core: a ``TerraFeudState`` over a ``NativeState`` (no copy of rules)."""
+        from workbench.native import NativeState
+
+        inner = state.inner if isinstance(state, TerraFeudState) else state
+        return TerraFeudState(inner if isinstance(inner, NativeState) else NativeState.from_state(inner))
+
+    def new_state(self, rules: Rules | None = None, seed: int = 0) -> Any:
+        return self.state(GAME.new_initial_state(rules, seed))
+
+    def perft(self, state: Any, depth: int) -> int | None:
+        """The whole count inside Rust (GIL released)."""
+        inner = state.inner if isinstance(state, TerraFeudState) else state
+        count = getattr(inner, "perft", None)
+        return None if count is None else int(count(depth))
+
 
 class TerraFeud(GameDef):
     """The protocol's view of TerraFeud."""
@@ -205,6 +221,13 @@ class TerraFeud(GameDef):
         from .report import location_maps
 
         return location_maps(games, locations, titles, per)
+
+    def perft_table(self) -> list[dict[str, Any]]:
+        """``data/perft.json``: depths 1-3 on both engines, depth 4 on the native core."""
+        from .perft import expected_table
+
+        return [{"rules": r["rules"], "seed": r["seed"], "counts": list(r["counts"]),
+                 "native_counts": [r["depth4"]] if "depth4" in r else []} for r in expected_table()]
 
     def rules_table(self, markdown: bool = True) -> str:
         """Its own table (``engine.rules.rules_table``: the one in docs/rulings.md, a test keeps them equal)."""
