@@ -13,7 +13,7 @@ needs_native = pytest.mark.skipif(not available(), reason="the native core is no
 
 
 def test_ladder_pair_reports_intervals_and_engines(capsys):
-    from workbench.agents.ladder import main, play_pair, wilson
+    from workbench.study.ladder import main, play_pair, wilson
 
     lo, hi = wilson(91, 100)
     assert (round(lo, 3), round(hi, 3)) == (0.838, 0.952)
@@ -27,8 +27,8 @@ def test_ladder_pair_reports_intervals_and_engines(capsys):
 
 def test_ladder_names_the_native_core_for_agents_of_whole_native_games():
     """A protocol game played whole in the native core searched there: the ladder must not say python."""
-    from workbench.agents.ladder import play_pair
     from workbench.games import get
+    from workbench.study.ladder import play_pair
 
     if not get("pole").native.available():
         pytest.skip("Pole's native core is not built")
@@ -41,7 +41,7 @@ def test_ladder_names_the_native_core_for_agents_of_whole_native_games():
 def test_agentbench_prints_its_figures(capsys):
     import json
 
-    from workbench.agents.speed import main
+    from workbench.study.speed import main
 
     assert main(["--games", "1", "--balance", "1", "--memory", "2", "--max-plies", "16", "--workers", "0",
                  "--json"]) == 0
@@ -56,7 +56,7 @@ def test_agentbench_prints_its_figures(capsys):
 def test_agentbench_takes_any_game_with_a_native_core(capsys):
     import json
 
-    from workbench.agents.speed import main
+    from workbench.study.speed import main
 
     assert main(["--game", "pole", "--games", "1", "--balance", "1", "--memory", "2", "--max-plies", "12",
                  "--workers", "0", "--json"]) == 0

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from workbench.agents import ladder
 from workbench.games import get
 from workbench.simulate import simulate
 from workbench.simulate.protocol_play import DEFAULT_MAX_PLIES, default_max_plies
+from workbench.study import ladder
 from workbench.tune.runner import GameRunner
 
 

@@ -125,3 +125,44 @@ def test_files_named_in_scenarios_stay_in_the_scenario_s_folder(tmp_path: Path, 
                 case = _bounded(lambda s=scen: load_scenario(s))
                 _bounded(lambda c=case: c.run())
             assert SECRET not in str(err.value) and "folder" in str(err.value), (game, value, str(err.value))
+
+
+def _bc_scenario(folder: Path, cards: str) -> Path:
+    path = folder / "bc.yaml"
+    path.write_text(f"game: big-chess\nid: bc-cards\ntitle: cards\ncards: {cards}\nchecks: []\n")
+    return path
+
+
+def test_big_chess_card_files_stay_in_the_scenario_s_folder_and_never_echo(tmp_path: Path, files: dict[str, str]) -> None:
+    from workbench.scenarios.loader import load_scenario
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "link.json").symlink_to(files["secret"])
+    for item in (files["secret"], "/proc/self/environ", "../secret.txt", "link.json", files["fifo"], "/dev/zero"):
+        with pytest.raises(ScenarioError) as err:
+            _bounded(lambda i=item: load_scenario(_bc_scenario(tmp_path / "sub", json.dumps([i]))))
+        assert SECRET not in str(err.value) and "folder" in str(err.value), (item, str(err.value))
+    (tmp_path / "sub" / "junk.json").write_text('{"key": "x", "' + SECRET + '": }')  # malformed: the parser quotes
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(_bc_scenario(tmp_path / "sub", '["junk.json"]'))
+    assert SECRET not in str(err.value) and "malformed" in str(err.value)
+
+
+def test_big_chess_card_patterns_expand_in_linear_time_and_a_file_is_parsed_once(tmp_path: Path,
+                                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from workbench.core import jsonlines
+    from workbench.games.big_chess.cards import starter_cards
+    from workbench.scenarios.loader import load_scenario
+
+    vecs = [[x, y] for x in range(-64, 65) for y in range(-64, 65) if (x, y) != (0, 0)]  # 16,640 vectors, sym all
+    card = {"key": "blob", "id": 90, "name": "Blob", "vector": False, "cost": 10, "buyable": True, "pushable": True,
+            "tags": [], "aura": [], "income": 0, "base": [{"act": "move", "leap": vecs, "sym": "all"}]}
+    (tmp_path / "blob.json").write_text(json.dumps(card))
+    starter_cards()
+    calls = []
+    real = jsonlines.loads
+    monkeypatch.setattr(jsonlines, "loads", lambda text, *a, **k: calls.append(len(text)) or real(text, *a, **k))
+    case = _bounded(lambda: load_scenario(_bc_scenario(tmp_path, '["blob.json"]')), 10.0)
+    state = _bounded(lambda: case.initial_state(), 10.0)
+    assert "blob" in {c.key for c in state.ctx.cards}
+    assert len(calls) == 1  # the card file is parsed once (it was three times)

@@ -12,12 +12,15 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "report": ("workbench.balance.cli", "main", "write a balance report from a simulation table"),
     "bench": ("workbench.bench", "main", "random-playout speed, against python-chess in the same run"),
     "perft": ("workbench.perft", "main", "count action sequences to a depth (move-generation check)"),
-    "ladder": ("workbench.agents.ladder", "main", "agent strength ladder"),
+    "archetypes": ("workbench.study.archetypes", "main", "does one play style beat all? archetype tournament and alpha-Rank"),
+    "ablate": ("workbench.study.ablate", "main", "what each option is worth: restricted play per action class"),
+    "ladder": ("workbench.study.ladder", "main", "agent strength ladder: pairs and Elo ratings with intervals"),
+    "trace": ("workbench.study.trace", "main", "skill trace: a study's question at doubling budgets of one agent, verdict"),
     "rules": ("workbench.games.cli", "rules_main", "every rule toggle and parameter: default, range, source (--game)"),
     "games": ("workbench.games.cli", "main", "the games: seats, teams, rules and scenario folders"),
     "tune": ("workbench.tune.cli", "main", "search a rule space for the fairest, most decisive variant (racing, optuna)"),
     "cards": ("workbench.games.big_chess.cli", "main", "big chess cards: cost (under --rules) and patterns per level"),
-    "agentbench": ("workbench.agents.speed", "main", "agent speed: native vs Python games/s, balance batch, memory"),
+    "agentbench": ("workbench.study.speed", "main", "agent speed: native vs Python games/s, balance batch, memory"),
 }
 
 

@@ -8,6 +8,10 @@ the rulebook value is a black square outline. Heat maps read their own colour ba
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from workbench.core import palette as core_palette
+
 FIRST = "#d95f02"  # the first seat (White): its advantage, its wins
 SECOND = "#7570b3"  # the second seat (Black)
 DECIDED = "#1b9e77"  # decided games, decisiveness
@@ -24,9 +28,10 @@ LEGEND = ("Colours: orange = the first seat (White) and its advantage; purple = 
           "marks the rulebook value. Heat maps read their own colour bar, which starts at 0.")
 
 
-def seat_colour(index: int) -> str:
-    """The colour of seat ``index`` (0 = first)."""
-    return SEATS[index % len(SEATS)]
+def seat_colour(index: int, labels: Sequence[str] | int = 2) -> str:
+    """The colour of seat ``index`` (0 = first) where a figure draws the seats themselves (pieces, seat legends):
+    the one palette of ``workbench.core.palette`` that the board and the pictures use (Pole's Red is red)."""
+    return core_palette.seat_colour(index, labels)
 
 
 __all__ = ["DECIDED", "DECIDED_SHADES", "DRAW", "FIRST", "LEGEND", "LENGTH", "REFERENCE", "SECOND", "SEATS",

@@ -22,7 +22,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from . import curves, palette, power, skill, usage  # noqa: E402
+from . import curves, palette, power, skill, trace, usage  # noqa: E402
 from .cells import (  # noqa: E402
     KINDS,
     SIDES,
@@ -703,6 +703,7 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
         "the comparisons below are corrected.",
         palette.LEGEND.replace("the first seat (White)", f"the first seat ({study.first.capitalize()}) or its team")
         if team_sets else palette.LEGEND]
+    paragraphs.append(strength_words(usable, study.game))
     per_cell = sorted(set(summary["games"].astype(int)))
     n = per_cell[0]
     paragraphs.append(power.detectable_sentence(per_cell, n, n, " in decisiveness between two cells"))
@@ -714,6 +715,49 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
                               f"advantage under {math.ceil(100 * d)} points between two cells could not be seen "
                               "(80% power).")
     return Section("Study", paragraphs)
+
+
+def strength_words(games: pd.DataFrame, game: str | None) -> str:
+    """Who played, and how strong each agent is by the game's shipped Elo table (``workbench ladder --write``)."""
+    from workbench.core.strength import agent_strength
+
+    from .table import agent_columns
+
+    specs = sorted({str(a) for c in agent_columns(games) for a in games[c].dropna()})
+    engines = sorted({str(e) for e in games["engine"].dropna()}) if "engine" in games.columns else []
+    engine = engines[0] if len(engines) == 1 else ""
+    try:
+        from workbench.games import get
+
+        gdef = get(game or None)
+    except (ImportError, KeyError, ValueError):
+        gdef = None
+    words = []
+    for spec in specs:
+        try:
+            known = agent_strength(gdef, spec, engine) if gdef is not None else None
+        except ValueError as exc:  # a damaged table: say so, never guess
+            known = f"{spec} (strength table unreadable: {exc})"
+        words.append(known or f"{spec} (strength not measured: python -m workbench ladder --write)")
+    return ("Agents' strength, Elo points above random with 95% intervals from the game's ladder: "
+            + "; ".join(words) + ".") if words else "The table names no agents."
+
+
+def trace_section(games: pd.DataFrame) -> Section:
+    """"Does the verdict hold at strong play?": the study's question at each doubling budget, the trend, the verdict."""
+    t = trace.trace(games)
+    paragraphs = [
+        f"The same question at {len(t.rungs)} budgets of one agent in self-play, each double the last. At each rung: "
+        "advantage (the first side's share of decided games), decisiveness (share decided) and the Kaplan-Meier "
+        "median length, with 95% intervals; the signal is the verdict's quantity in points from fair. The trend is "
+        "a weighted least-squares line of the signal over log2(budget); its verdict follows the rule of "
+        f"docs/balance.md (flips, grows or shrinks when the slope's interval excludes 0, stable within "
+        f"±{t.stable_points:g} points per doubling, otherwise undecided).",
+        t.sentence()]
+    if len(t.rungs) < trace.MIN_RUNGS:
+        paragraphs.insert(0, f"⚠ only {len(t.rungs)} rungs: a trace needs at least {trace.MIN_RUNGS} to carry a trend.")
+    return Section("Does the verdict hold at strong play?", paragraphs, trace.trace_frame(t),
+                   [("skill_trace", trace.plot_trace(t))])
 
 
 def _team_sets(games: pd.DataFrame) -> list[str]:
@@ -796,7 +840,8 @@ def build_report(
         study.cap_source = "given by the caller, as played"
     summary = summarize_cells(usable, events, threshold=threshold)
     keys = cell_columns(usable)
-    levels = skill.has_skill_levels(usable)  # agent pairings are then the skill question, not a rule comparison
+    # agent pairings are then the skill question (a skill trace's rungs are its own section), not a rule comparison
+    levels = skill.has_skill_levels(usable) and not trace.has_trace(usable)
     comparisons = compare_toggles(usable, correction=correction, alpha=alpha, n_boot=n_boot, threshold=threshold,
                                   agents=not levels)
     errors = len(games) - len(usable)
@@ -833,6 +878,8 @@ def build_report(
     else:
         sections.append(Section("Comparisons", ["No comparison: every toggle, parameter and agent takes one value in "
                                                 "this table."]))
+    if trace.has_trace(usable):
+        sections.append(trace_section(usable))
     level = skill_section(usable, threshold) if levels else None
     if level is not None:
         sections.append(level)

@@ -314,6 +314,11 @@ class State:
         """What ``action`` would change: ``{"removed": [cells], "marks": [cells], "text": str, "ends": bool}``."""
         return {}
 
+    def action_card(self, action: Any) -> dict[str, Any] | None:
+        """What a purchase buys, for the board's card palette: ``{"card": name, "price": n, "first": bool,
+        "pattern": key}`` (``first``: shown before the others, big chess's King); None for other actions."""
+        return None
+
     def explain_illegal(self, text: str) -> str:
         """Why ``text`` is not legal here, naming the first rule that fails."""
         try:
@@ -452,12 +457,18 @@ class GameDef:
     scenario_folder: str = ""  # under scenarios/, e.g. "cursed-lands"
     heat_layers: tuple[str, ...] = ()
     legend: tuple[tuple[str, str, str], ...] = ()  # (style class, colour, words)
+    evaluation_unit: str = "points"  # what ``State.evaluate`` counts in (the board's bar and graph say it)
+    glyph_words: Mapping[str, str] = {}  # a glyph mark's or badge prefix's meaning, for the board's legend
     # the balance question benchmarks ask by default (rule -> values, as --grid); none: the default rules
     benchmark_grid: Mapping[str, Sequence[str]] = {}
     # tool name ("scenarios", "viz", "widget", ...) -> the module of this game's own objects for it. A generic
     # tool resolves the names it keeps for older code (``workbench.viz.board_svg``) there, through
     # ``workbench.games.shortcut``, so it never imports the game; empty for games without such names.
     shortcuts: Mapping[str, str] = {}
+    # the agents' measured strengths: an Elo table (JSON) in this game's folder, written by
+    # ``workbench ladder --game NAME --write`` and read by ``workbench games`` and the reports
+    # (``workbench.core.strength``); empty: none measured
+    strength_file: str = ""
     # named classes of this game's actions in its rulebook's words, and their classifier (restricted play,
     # ``workbench ablate``); None: not declared. A game with nothing to name declares ``ActionClasses(
     # none_reason=...)`` so that the tools can say why.
@@ -520,6 +531,25 @@ class GameDef:
     def layout(self, rules: Rules | None = None) -> Layout:
         """The board's cells and shape."""
         raise NotImplementedError
+
+    def state_rules(self, state: State) -> Rules | None:
+        """The rules a position was built under (a scenario's own), from ``to_dict()["rules"]``; None if unknown.
+
+        The board reads a loaded position's rules, seats and board through these three hooks, so a
+        7x7 scenario of a game whose default board is 12x12 is drawn on its own board."""
+        try:
+            data = state.to_dict().get("rules")
+            return self.rules(data) if isinstance(data, Mapping) else None
+        except (ValueError, NotImplementedError, TypeError):
+            return None
+
+    def state_layout(self, state: State) -> Layout:
+        """The cells of this position's board (default: ``layout`` of its rules)."""
+        return self.layout(self.state_rules(state))
+
+    def state_info(self, state: State) -> GameInfo:
+        """The seats of this position (default: ``info`` of its rules); a scenario may seat four players."""
+        return self.info(self.state_rules(state))
 
     def scenario(self, data: Mapping[str, Any], where: str) -> ScenarioCase:
         """A parsed scenario file (``game:`` names this game) as a runnable case; ``ScenarioError`` if bad."""

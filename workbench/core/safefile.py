@@ -63,8 +63,8 @@ def confine(name: str | os.PathLike, bases: Sequence[str | os.PathLike]) -> Path
 
     Why: a scenario or record is a file someone sent; the files it names may only be its neighbours or
     the game's own data, never ``/etc/shadow`` or ``../../secret``. A relative name is tried against each
-    base in turn (the first that holds the file wins). The error is the same whether or not the file
-    exists, so it tells nothing about the disk outside.
+    base in turn (the first that holds the file wins). A name outside gets the same error whether or not
+    the file exists, so it tells nothing about the disk outside.
     """
     if not bases:
         raise UnsafeFileError("no folder to read named files from")
@@ -78,6 +78,9 @@ def confine(name: str | os.PathLike, bases: Sequence[str | os.PathLike]) -> Path
             if real.is_file():
                 return real
             inside.append(real)
-    if inside:
-        return inside[0]  # inside but absent: the reader says it cannot open it
+        elif os.path.lexists(cand):  # a link or ../ that leaves the folders: refused, not skipped
+            break
+    else:
+        if inside:
+            return inside[0]  # inside but absent: the reader says it cannot open it
     raise UnsafeFileError("a file named inside a scenario or record must lie in that file's folder or the game's data")

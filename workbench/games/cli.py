@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 
+from workbench.core.strength import label, strength_table
+
 from . import get, names
 
 
@@ -19,7 +21,19 @@ def describe(name: str) -> dict:
         "teams": [[info.players[i] for i in t] for t in info.teams], "chance": info.chance,
         "perfect_information": info.perfect_information, "rules": list(game.spec.names()),
         "scenarios": f"scenarios/{game.scenario_folder}" if game.scenario_folder not in ("", ".") else "scenarios/",
+        "strength": _strength(game),
     }
+
+
+def _strength(game: object) -> dict | None:
+    """The game's measured Elo table (its date, command and agents), or None when it ships none."""
+    try:
+        table = strength_table(game)
+    except ValueError as exc:  # a damaged file says so, the listing goes on
+        return {"error": str(exc)}
+    if table is None:
+        return None
+    return {k: table.get(k) for k in ("date", "command", "model", "first_seat", "agents")}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,6 +53,15 @@ def main(argv: list[str] | None = None) -> int:
               f"{'' if r['perfect_information'] else '; hidden information'}")
         print(f"  {len(r['rules'])} rules: {', '.join(r['rules'])}")
         print(f"  scenarios: {r['scenarios']}")
+        strength = r["strength"]
+        if strength is None:
+            print("  agents' strength: not measured (python -m workbench ladder --game NAME --write)")
+        elif "error" in strength:
+            print(f"  agents' strength: {strength['error']}")
+        else:
+            print(f"  agents' strength (Elo above random, 95% intervals; measured {strength['date']}):")
+            for row in strength["agents"]:
+                print(f"    {label(row, r['title'])}")
     print("  (and openspiel:NAME for any game of the open_spiel package, e.g. openspiel:connect_four)")
     return 0
 

@@ -61,16 +61,21 @@ class DamagedPartError(SimulationError):
 
 
 
+PROTOCOL_PATH = "protocol"  # a manifest's ``path``: every game played through the protocol (restricted play)
+
+
 def _schema_game(parts: list[Path]) -> str:
     """The game a dataset's parts belong to (their run manifest), the registry's default game (TerraFeud,
-    whose batches predate the ``game`` key) when unrecorded."""
+    whose batches predate the ``game`` key) when unrecorded; ``PROTOCOL_PATH`` when the run played the
+    protocol's path whatever the game (its columns are its rows')."""
     for part in parts:
         run = _run_of(part)
         if run is not None:
             try:
-                return str(json.loads(run).get("game") or DEFAULT)
+                data = json.loads(run)
             except ValueError:
                 return DEFAULT
+            return PROTOCOL_PATH if data.get("path") == PROTOCOL_PATH else str(data.get("game") or DEFAULT)
     return DEFAULT
 
 
@@ -109,6 +114,11 @@ def _attach_meta(df: pd.DataFrame, parts: list[Path]) -> pd.DataFrame:
             df.attrs[TABLE_ATTR] = meta
             break
     return df
+
+
+def _fixed_path(game: str) -> Any:
+    """The own simulate path whose fixed schema a dataset of ``game`` keeps, None for a protocol run."""
+    return None if game == PROTOCOL_PATH else own_path(game)
 
 
 def events_path(out: str | os.PathLike) -> Path:
@@ -200,7 +210,7 @@ def read_results(path: str | os.PathLike, columns: list[str] | None = None) -> p
         path = own_path(DEFAULT)  # an empty folder: the default game's empty table, as before
         empty = path.games_frame([]) if path is not None else pd.DataFrame()
         return empty[columns] if columns else empty
-    path = own_path(_schema_game(parts))
+    path = _fixed_path(_schema_game(parts))
     keys = ("game_id", "seed", "cell", "white_agent", "black_agent")
     if path is None:  # columns as the game's rows gave them
         table = _concat([_read_part(f) for f in parts])
@@ -234,7 +244,7 @@ def read_events(path: str | os.PathLike) -> pd.DataFrame:
         return path.events_frame([]) if path is not None else pd.DataFrame()
     if len(parts) > 1:
         check_one_batch(p, parts, pd.DataFrame())  # parts' run records only: event rows carry no seed
-    path = own_path(_schema_game(parts))
+    path = _fixed_path(_schema_game(parts))
     if path is None:
         df = _concat([_read_part(f) for f in parts]).to_pandas()
     else:
@@ -284,7 +294,8 @@ class PartWriter:
     def __init__(self, out: str | os.PathLike, events: bool, flush_seconds: float = 1.0, flush_games: int = 500,
                  manifest: dict | None = None) -> None:
         self.out = Path(out)
-        path = own_path((manifest or {}).get("game", DEFAULT))
+        path = _fixed_path(PROTOCOL_PATH if (manifest or {}).get("path") == PROTOCOL_PATH
+                           else (manifest or {}).get("game", DEFAULT))
         # a game with its own path (TerraFeud) keeps its fixed schema; another game's columns come from its rows
         self.schema = path.GAMES_SCHEMA if path is not None else None
         self.events_schema = path.EVENTS_SCHEMA if path is not None else None

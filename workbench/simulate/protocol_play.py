@@ -266,7 +266,7 @@ def seat_agent(game: Any, name: str, rules: Any, seed: int) -> Any:
     from workbench.agents.generic import make_protocol_agent
 
     _, params = parse_agent_spec(name)
-    if str(params.get("engine", "")).strip().lower() == "native":
+    if str(params.get("engine", "")).strip().lower() == "native" and "bar" not in params:  # barring is Python's
         agent = game.native.agent(name, rules, seed)
         if agent is not None:
             return agent
@@ -323,6 +323,10 @@ def play_protocol_game(spec: Any) -> Any:
                                "side": "chance" if player == CHANCE else info.players[player], "action": text,
                                "n_legal": n, "rules": fired, **extra})
         finish_row(row, game, info, state)
+        for i, agent in enumerate(agents):
+            tally = getattr(agent, "tally", None)  # restricted play's own counts (workbench.agents.restrict)
+            if tally is not None:
+                row.update({f"{k}_{info.players[i]}": v for k, v in tally().items()})
     except Exception as exc:  # noqa: BLE001 - a failing game is data, the batch goes on
         error_row(row, state, exc)
     return GameResult(close_row(row, state, n_legal, t0), events)

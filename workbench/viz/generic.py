@@ -14,13 +14,11 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from workbench.core import palette
 from workbench.core.protocol import GameDef, Glyph, Layout, Pattern, State
 
-# Seat colours (white/first seat light, second dark, then distinct hues); one meaning each.
-SEAT_COLOURS = ("#f4f1e8", "#2b2b2b", "#c0392b", "#2471a3", "#229954", "#d68910", "#7d3c98", "#17a589",
-                "#a04000", "#5d6d7e", "#f1c40f", "#e74c3c", "#1abc9c", "#8e44ad", "#34495e", "#d35400",
-                "#27ae60", "#2980b9", "#c39bd3", "#7fb3d5", "#82e0aa", "#f8c471", "#e59866", "#aab7b8",
-                "#641e16")
+# Seat colours: the one palette of workbench.core.palette (the board and the report read it too).
+SEAT_COLOURS = palette.SEAT_COLOURS
 DEFAULT_TERRAIN = "#ece6d6"
 VOID = "#ffffff"
 
@@ -34,9 +32,9 @@ def mark_colour(mark: str) -> str:
     return MARK_COLOURS.get(mark, "#7d3c98")
 
 
-def seat_colour(player: int | None) -> str:
-    """The fill of a piece of ``player``."""
-    return "#bbbbbb" if player is None else SEAT_COLOURS[player % len(SEAT_COLOURS)]
+def seat_colour(player: int | None, labels: Sequence[str] | int = 2) -> str:
+    """The fill of a piece of ``player`` (its seat's name may name its colour: Pole's Red)."""
+    return palette.seat_colour(player, labels)
 
 
 def _ink(fill: str) -> str:
@@ -87,9 +85,10 @@ def board_svg(game: GameDef, state: State, rules: Any = None, heat: Mapping[int,
     ``heat`` colours cells by value (a layer from ``state.heat``); ``marks`` rings cells (the last
     move, a death). Every cell element carries ``data-cell`` with its name, as the board's page does.
     """
-    layout = game.layout(rules)
+    layout = game.state_layout(state)  # the position's own board (a scenario's 7x7 big chess board)
     colours = _terrain_colours(game)
     glyphs = _glyphs_on(layout, state)
+    labels = game.state_info(state).labels
     x0, y0, width, height = _frame(layout, scale, margin)
     top = max((abs(v) for v in heat.values()), default=0.0) if heat else 0.0
 
@@ -121,7 +120,7 @@ def board_svg(game: GameDef, state: State, rules: Any = None, heat: Mapping[int,
                    f'font-size="{max(6.0, scale * 0.22):.1f}" fill="#6b6557">{html.escape(cell.name)}</text>')
         if g.piece:
             r = layout.size * scale * 0.52
-            piece_fill = seat_colour(g.owner)
+            piece_fill = seat_colour(g.owner, labels)
             out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{piece_fill}" stroke="#222" '
                        'stroke-width="1"/>')
             if g.facing is not None:
@@ -160,6 +159,7 @@ def draw_board(ax: Any, game: GameDef, state: State | None = None, rules: Any = 
     layout = game.layout(rules)
     colours = _terrain_colours(game)
     glyphs = _glyphs_on(layout, state)
+    labels = game.info(rules).labels
     if values is not None and not isinstance(values, Mapping):
         values = {c.id: float(v) for c, v in zip(layout.cells, values, strict=True)}
     top = max(values.values(), default=0.0) if values else 0.0
@@ -181,8 +181,8 @@ def draw_board(ax: Any, game: GameDef, state: State | None = None, rules: Any = 
                     fontsize=4, color="#6b6557")
         if g.piece:
             ax.text(cell.x, cell.y - 0.08 * size, g.piece, ha="center", va="center", fontsize=7, fontweight="bold",
-                    color=_ink(seat_colour(g.owner)),
-                    bbox={"boxstyle": "circle,pad=0.2", "facecolor": seat_colour(g.owner), "edgecolor": "#222"})
+                    color=_ink(seat_colour(g.owner, labels)),
+                    bbox={"boxstyle": "circle,pad=0.2", "facecolor": seat_colour(g.owner, labels), "edgecolor": "#222"})
             if g.facing is not None:  # an arrowhead at the disc's rim, pointing where the piece faces
                 a = math.radians(g.facing)
                 ux, uy = math.sin(a), -math.cos(a)  # clockwise from north; y grows downwards

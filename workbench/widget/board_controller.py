@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from workbench.core import palette
 from workbench.core.protocol import CHANCE, GameDef, IllegalAction, State
 
 from .common import SCENARIO_ROOT, WidgetError, _entry, _short, _verdict_of, capped_agent_spec
@@ -31,21 +32,36 @@ MAX_BUTTON_PREVIEWS = 30
 MAX_DIFF_SHOWN = 40  # actions listed on each side of a rule-change diff
 MOVES_SHOWN = 300  # the move list's last rows
 DEFAULT_AGENT = "greedy"
+ANNOTATION_SIGNS = ("", "!", "?", "!!", "??", "!?", "?!")
+RECORD_VERSION = 1
+MAX_RECORD_MOVES = 20_000
 EVAL_AGENT = "alphabeta:depth=2,nodes=20000,seconds=2"
 
 
-def player_colours(n: int) -> list[str]:
-    """One colour per seat: the two classic sides first, then hues spaced around the wheel (25 seats)."""
-    base = ["#f4f1e8", "#2b2b2b", "#c0392b", "#2e86c1", "#27ae60", "#8e44ad", "#d68910", "#17a589"]
-    out = base[:n]
-    for i in range(len(out), n):
-        out.append(f"hsl({(i * 137) % 360}, 60%, 45%)")
-    return out
+def player_colours(labels: Any) -> list[str]:
+    """One colour per seat, from the one palette (``workbench.core.palette``): Pole's Red is red, 25 stay distinct."""
+    return palette.seat_colours(labels)
 
 
 def ink_of(colour: str) -> str:
-    """A readable letter colour on a piece of ``colour`` (dark on the light first seat)."""
-    return "#111" if colour in ("#f4f1e8",) else "#fff"
+    """A readable letter colour on a piece of ``colour``."""
+    return palette.ink(colour)
+
+
+def _read_batch(path: str | Path) -> Any:
+    """A simulate batch's games table (``read_results``), or a plain message naming the file."""
+    from workbench.simulate.dataset import read_results
+
+    p = Path(path)
+    if not p.exists():
+        raise WidgetError(f"{p.name}: no such batch")
+    try:
+        games = read_results(p)
+    except Exception as exc:  # noqa: BLE001 - one plain message: the file's name, never its content
+        raise WidgetError(f"{p.name}: not a readable batch ({type(exc).__name__})") from None
+    if "game_id" not in games.columns:
+        raise WidgetError(f"{p.name}: written by an older version of the workbench (no game_id column)")
+    return games
 
 
 def _flatten(prefix: str, value: Any, out: list[str], depth: int = 0) -> None:
@@ -79,9 +95,6 @@ class GameBoardController:
         self.rules = rules if rules is not None else game.spec.defaults()
         self.seed = int(seed)
         self.auto_roll = bool(auto_roll)
-        self.layout = game.layout(self.rules)
-        self.names = [c.name for c in self.layout.cells]
-        self.ids = {c.name: c.id for c in self.layout.cells}
         self.agents: dict[int, str] = {}
         self.last_engine = "python"  # the engine of the last agent that thought here (think, accept)
         self.message = ""
@@ -94,13 +107,28 @@ class GameBoardController:
         self.scenario_name = ""
         self.check_results: list[Any] = []
         self.check_index = -1
+        self.hover: dict[str, str] = {}
+        self._offered: tuple[Any, list[int]] = (None, [])
+        self.batch_path: Path | None = None
         self._cache_key: Any = None
         self._cache: list[tuple[Any, tuple[int, ...]]] = []
         self._cells_of: dict[Any, tuple[int, ...]] = {}
         self._new_root(state if state is not None else game.new_initial_state(self.rules, seed=self.seed))
 
     # ------------------------------------------------------------------ positions and the tree
+    def _frame(self, state: State) -> None:
+        """Rules, seats and cells of ``state`` itself (a scenario's 7x7 board and four seats, not the rules' default)."""
+        rules = self.game.state_rules(state)
+        if rules is not None:
+            self.rules = rules
+        self.layout = self.game.state_layout(state)
+        self._info = self.game.state_info(state)
+        self.names = [c.name for c in self.layout.cells]
+        self.ids = {c.name: c.id for c in self.layout.cells}
+        self.agents = {p: a for p, a in self.agents.items() if p < self._info.num_players}
+
     def _new_root(self, state: State) -> None:
+        self._frame(state)
         self.state = state
         self.root_state = state.clone()
         self.rng = random.Random(self.seed)
@@ -114,7 +142,8 @@ class GameBoardController:
         self._roll_chance()
 
     def info(self) -> Any:
-        return self.game.info(self.rules)
+        """The seats of the position on the board (``GameDef.state_info``)."""
+        return self._info
 
     def label(self, player: int) -> str:
         """The seat's name as the rulebook writes it (Red, player c, Chance)."""
@@ -127,10 +156,13 @@ class GameBoardController:
         """Play ``action`` here: the tree's existing child or a new variation; then any automatic roll."""
         text = self.state.action_to_string(action)
         player = self.state.current_player()
+        said = str(self._effects(action).get("text") or "")
+        turn = self.state.turn()
         self.state.apply_action(action)
         node, _new = self.tree.add(self.node, action, text)
         node.to_move = self.state.current_player()
-        node.effects = {"player": player}
+        node.effects = {"player": player, "turn": turn, "words": _short(said, 160) if said and said != text else ""}
+        self._after(node)
         self.node = node
         self.selection, self.choices = [], []
         self.diff = None
@@ -155,13 +187,45 @@ class GameBoardController:
                 chosen = outcome
                 break
         text = self.state.action_to_string(chosen)
+        words = self._chance_words(chosen, text)
+        turn = self.state.turn()
         self.state.apply_action(chosen)
         node, _ = self.tree.add(self.node, chosen, text)
         node.to_move = self.state.current_player()
-        node.effects = {"player": CHANCE}
+        node.effects = {"player": CHANCE, "turn": turn, "words": words}
+        self._after(node)
         self.node = node
-        self.message = f"roll: {text}"
+        self.message = f"roll {words}"
         self.level = "info"
+
+    def _after(self, node: Any) -> None:
+        """After a move: the static evaluation (first seat's view, the graph's point) and the result in words."""
+        st = self.state
+        try:
+            node.static = round(float(st.evaluate(0)), 3) if not st.is_terminal() else None
+        except Exception:  # noqa: BLE001 - a game without an evaluation draws no graph
+            node.static = None
+        if st.is_terminal():
+            node.effects["result"] = self.result_text()
+
+    def _effects(self, action: Any) -> dict[str, Any]:
+        """The game's ``action_effects`` (a help, never a failure)."""
+        try:
+            eff = self.state.action_effects(action)
+        except Exception:  # noqa: BLE001 - a preview must not break the board
+            return {}
+        return eff if isinstance(eff, dict) else {}
+
+    def _chance_words(self, outcome: Any, text: str) -> str:
+        """What a chance outcome does, in words: the game's sentence, else hit or miss from what it removes."""
+        eff = self._effects(outcome)
+        said = str(eff.get("text") or "")
+        if said:
+            return _short(said if said.startswith(text) else f"{text}: {said}", 200)
+        if "removed" in eff:
+            gone = [self.names[c] for c in eff["removed"] if isinstance(c, int) and 0 <= c < len(self.names)]
+            return f"{text}, hit: {', '.join(gone)} removed" if gone else f"{text}, miss"
+        return text
 
     def undo(self) -> None:
         """One move back; a roll goes back with the move that caused it (when rolls are automatic)."""
@@ -171,7 +235,7 @@ class GameBoardController:
         while self.auto_roll and self.node.parent is not None and self.state.current_player() == CHANCE:
             self._back()
         self.selection, self.choices = [], []
-        self.message = f"undone; {self.label(self.state.current_player())} to move"
+        self.message, self.level = f"undone; {self.label(self.state.current_player())} to move", "info"
 
     def _back(self) -> None:
         self.state.undo_action()
@@ -187,6 +251,7 @@ class GameBoardController:
         while self.auto_roll and self.state.current_player() == CHANCE and self.node.next() is not None:
             self._forward(self.node.next())
         self.selection, self.choices = [], []
+        self.message, self.level = f"redone {self._last_decision_text()}; {self._to_move_words()}", "info"
 
     def _forward(self, node: Any) -> None:
         self.state.apply_action(node.action)
@@ -208,6 +273,15 @@ class GameBoardController:
         for n in reversed(path):
             self._forward(n)
         self.selection, self.choices = [], []
+        self.diff = None
+        at = f"after {target.text}" if target.parent is not None else "at the start"
+        self.message, self.level = f"{at}; {self._to_move_words()}", "info"
+
+    def _to_move_words(self) -> str:
+        st = self.state
+        if st.is_terminal():
+            return f"game over: {self.result_text()}"
+        return f"{self.label(st.current_player())} to move"
 
     # ------------------------------------------------------------------ clicks and buttons
     def _legal(self) -> list[Any]:
@@ -229,13 +303,15 @@ class GameBoardController:
             self._cache_key = key
         return self._cache
 
-    def _cells(self, action: Any) -> list[int]:
-        self._legal_cells()
+    def _cells(self, action: Any) -> tuple[int, ...]:
+        """The click cells of a legal action here (from the position's cache: a view asks thousands of times)."""
+        if self._cache_key is None or self._cache_key[1] != self.node.id or self._cache_key[0] != id(self.tree):
+            self._legal_cells()
         try:
             cells = self._cells_of.get(action)
         except TypeError:
             cells = None
-        return list(cells if cells is not None else self.state.action_cells(action))
+        return cells if cells is not None else tuple(self.state.action_cells(action))
 
     def click(self, name: str) -> None:
         """A click on a cell: extend the selection, play the action it completes, or say why not."""
@@ -251,7 +327,7 @@ class GameBoardController:
             raise WidgetError(f"{self.label(st.current_player())} is played by {self.agents[st.current_player()]}")
         if self.selection and cell == self.selection[-1]:
             self.selection, self.choices = [], []
-            self.message = "selection cleared"
+            self.message, self.level = "selection cleared", "info"
             return
         pairs = self._legal_cells()
         seq = [*self.selection, cell]
@@ -290,7 +366,7 @@ class GameBoardController:
             # an action from the same source, with the clicked cell put where its last cell is
             for a in self._legal():
                 cells = self._cells(a)
-                if len(cells) == len(seq) and cells[:-1] == seq[:-1]:
+                if len(cells) == len(seq) and list(cells[:-1]) == seq[:-1]:
                     text = st.action_to_string(a)
                     other = self.names[cells[-1]]
                     guess = re.sub(rf"(?<![\w,]){re.escape(other)}(?![\w,])", name, text, count=1)
@@ -318,9 +394,55 @@ class GameBoardController:
             n = n.parent
         return n.text
 
+    def hover_reason(self, name: str) -> str:
+        """What a click on ``name`` would do (a lit cell's preview) or the game's reason why it does nothing."""
+        if name not in self.ids:
+            raise WidgetError(f"there is no cell {_short(name, 20)!r} on this board")
+        st = self.state
+        if st.is_terminal() or st.current_player() == CHANCE:
+            text = "the game is over" if st.is_terminal() else "chance moves next"
+        else:
+            cell = self.ids[name]
+            seq = [*self.selection, cell]
+            pairs = self._legal_cells()
+            tseq = tuple(seq)
+            matching = [a for a, cells in pairs if cells[:len(seq)] == tseq]
+            if not matching and self.selection:
+                matching = [a for a, cells in pairs if cells[:1] == (cell,)]
+            if matching:
+                complete = [a for a in matching if len(self._cells(a)) == len(seq)]
+                if len(complete) == 1 and len(matching) == 1:
+                    text = str(self._effects(complete[0]).get("text") or st.action_to_string(complete[0]))
+                else:
+                    text = f"{name}: {len(matching)} actions continue here"
+            else:
+                text = self._why_not(seq)
+        self.hover = {"cell": name, "text": _short(text, 300)}
+        return self.hover["text"]
+
+    def line_end(self) -> None:
+        """To the end of the line through the current move (End)."""
+        end = self.tree.line_end(self.node)
+        if end is self.node:
+            raise WidgetError("this is the end of the line")
+        self.goto(end.id)
+
+    def annotate(self, sign: str = "", comment: str = "") -> None:
+        """A sign (!, ?, !!, ??, !?, ?!) and a note on the current move; saved in the record with its variations."""
+        if self.node.parent is None:
+            raise WidgetError("annotate a move: go to one first")
+        if sign not in ANNOTATION_SIGNS:
+            raise WidgetError(f"an annotation is one of {' '.join(s for s in ANNOTATION_SIGNS if s)} (or none)")
+        for key, value in (("sign", sign), ("comment", comment.strip())):
+            if value:
+                self.node.shapes[key] = [[value]]
+            else:
+                self.node.shapes.pop(key, None)
+        self.message, self.level = f"{self.node.text}: annotated" if sign or comment.strip() else "annotation removed", "info"
+
     def cancel(self) -> None:
         self.selection, self.choices = [], []
-        self.message = "selection cleared"
+        self.message, self.level = "selection cleared", "info"
 
     def buttons(self) -> list[Any]:
         """The actions shown as buttons: those the selection completes, else every action that picks no cell,
@@ -336,9 +458,11 @@ class GameBoardController:
         except IllegalAction as exc:
             raise WidgetError(_short(str(exc))) from None
         if st.current_player() == CHANCE:
+            words, turn = self._chance_words(action, text), st.turn()
             self.state.apply_action(action)
             node, _ = self.tree.add(self.node, action, text)
-            node.to_move, node.effects, self.node = st.current_player(), {"player": CHANCE}, node
+            node.to_move, node.effects, self.node = st.current_player(), {"player": CHANCE, "turn": turn, "words": words}, node
+            self._after(node)
             self._roll_chance()
             return
         self._play(action)
@@ -453,6 +577,165 @@ class GameBoardController:
                            + f"; static {statics}")
         return self.evaluation
 
+    # ------------------------------------------------------------------ records (download, upload, comments)
+    def record_dict(self) -> dict[str, Any]:
+        """The game as a record: rules, seed, the start position, the main line's actions (rolls included), and
+        the variations, drawings, signs and comments of ``tree.to_json``."""
+        actions = [n.text for n in self.tree.main_line()]
+        out: dict[str, Any] = {"game": self.game.name, "version": RECORD_VERSION, "rules": self.rules.to_dict(),
+                               "seed": self.seed, "start": self.root_state.to_dict(), "actions": actions}
+        out.update(self.tree.to_json())
+        if self.scenario_name:
+            out["scenario"] = self.scenario_name
+        return out
+
+    def record_text(self) -> str:
+        import json
+
+        return json.dumps(self.record_dict(), indent=1, sort_keys=True, default=str)
+
+    def load_record_data(self, data: Any, source: str = "record") -> None:
+        """A record (``record_dict``'s form) replayed with the engine; the first bad field or move is named."""
+        if not isinstance(data, dict):
+            raise WidgetError(f"{source}: a record is a JSON mapping")
+        if data.get("game") != self.game.name:
+            raise WidgetError(f"{source}: field 'game' must be {self.game.name!r} on this board")
+        version = data.get("version", 1)
+        if not isinstance(version, int) or version > RECORD_VERSION:
+            raise WidgetError(f"{source}: record version {_short(str(version), 10)} is newer than this board reads "
+                              f"({RECORD_VERSION})")
+        actions = data.get("actions", [])
+        if not isinstance(actions, list) or len(actions) > MAX_RECORD_MOVES or not all(isinstance(a, str) for a in actions):
+            raise WidgetError(f"{source}: field 'actions' must be a list of at most {MAX_RECORD_MOVES} action texts")
+        try:
+            rules = self.game.spec.make(data.get("rules") or {})
+            self.game.spec.refuse_paths(data.get("rules") or {}, who="a record")
+            start = data.get("start")
+            if isinstance(start, dict):
+                state = self.game.state_from_dict(start)
+            else:
+                state = self.game.new_initial_state(rules, seed=int(data.get("seed") or 0))
+        except (ValueError, TypeError, KeyError) as exc:
+            raise WidgetError(_short(f"{source}: field 'rules' or 'start': {exc}")) from None
+        self.rules = rules
+        self.seed = int(data.get("seed") or 0) if isinstance(data.get("seed"), int) else self.seed
+        self.scenario, self.scenario_name, self.check_results, self.check_index = None, "", [], -1
+        auto, self.auto_roll = self.auto_roll, False
+        try:
+            self._new_root(state)
+            self._replay(actions, f"{source}: actions")
+            end = self.node
+            self._variations(self.tree.root, data.get("variations") or [], actions, f"{source}.variations", 0)
+            for key, marks in (data.get("shapes") or {}).items():
+                n = self._nth(self.tree.root, int(key)) if str(key).isdigit() else None
+                if n is not None and isinstance(marks, dict):
+                    n.shapes = {k: [[str(x)[:300] for x in row][:4] for row in v][:40] for k, v in marks.items()
+                                if isinstance(v, list) and all(isinstance(r, list) for r in v)}
+        finally:
+            self.auto_roll = auto
+        self.goto(end.id)
+        self.message, self.level = f"{source}: {len(actions)} actions loaded", "info"
+
+    def _nth(self, root: Any, k: int) -> Any:
+        n = root
+        for _ in range(k):
+            if not n.children:
+                return None
+            n = n.children[0]
+        return n
+
+    def _replay(self, texts: list[Any], where: str) -> None:
+        for i, text in enumerate(texts, start=1):
+            if not isinstance(text, str):
+                raise WidgetError(f"{where} move {i}: not an action text")
+            try:
+                self.play_text(text)
+            except WidgetError as exc:
+                raise WidgetError(_short(f"{where} move {i} ({_short(text, 40)}): {exc}")) from None
+
+    def _variations(self, start: Any, variations: list[Any], line: list[str], where: str, depth: int) -> None:
+        """Each ``{"at": n, "moves": [...], "variations": [...]}`` played from move ``n`` of its parent line."""
+        if depth > 30 or not isinstance(variations, list):
+            return
+        for j, var in enumerate(variations[:200]):
+            if not isinstance(var, dict) or not isinstance(var.get("at"), int) or not isinstance(var.get("moves"), list):
+                raise WidgetError(f"{where}[{j}]: a variation is {{'at': n, 'moves': [...]}}")
+            node = start
+            for i in range(min(var["at"], len(line))):  # the parent line's first ``at`` moves
+                node = next((c for c in node.children if c.text == line[i]), node)
+            self.goto(node.id)
+            self._replay(var["moves"], f"{where}[{j}]")
+            self._variations(node, var.get("variations") or [], var["moves"], f"{where}[{j}].variations", depth + 1)
+
+    # ------------------------------------------------------------------ a game of a batch
+    def batch_rows(self, path: str | Path) -> list[dict[str, Any]]:
+        """The games of a simulate batch (``FILE.parquet``) for the picker: id, cell, result, length, agents."""
+        games = _read_batch(path)
+        if "game" in games.columns and len(games) and str(games["game"].iloc[0]) != self.game.name:
+            raise WidgetError(f"{Path(path).name}: a batch of {games['game'].iloc[0]}, not {self.game.name}")
+        self.batch_path = Path(path)
+        rows = []
+        for r in games.head(5000).to_dict("records"):
+            agents = ", ".join(f"{k[6:]} {v}" for k, v in r.items() if k.startswith("agent_") and isinstance(v, str))
+            rows.append({"game_id": int(r["game_id"]), "cell": str(r.get("cell", "")), "winner": str(r.get("winner", "")),
+                         "victory": str(r.get("victory", "")), "plies": int(r.get("plies") or 0), "agents": agents})
+        return rows
+
+    def load_batch_game(self, path: str | Path, game_id: int) -> None:
+        """Game ``game_id`` of a batch on the board: its rules and seed, then its events (decisions and rolls)
+        replayed with the engine, each ply a move of the list; a batch without events or from an older
+        version of the workbench gets a message that says so."""
+        name = Path(path).name
+        games = _read_batch(path)
+        row = games[games["game_id"] == game_id]
+        if row.empty:
+            ids = games["game_id"]
+            raise WidgetError(f"{name}: no game {game_id} (ids {ids.min()}..{ids.max()})" if len(ids) else f"{name}: no games")
+        r = row.iloc[0].to_dict()
+        if str(r.get("game", self.game.name)) != self.game.name:
+            raise WidgetError(f"{name}: game {game_id} is {r.get('game')}, not {self.game.name}")
+        missing = [c for c in ("seed", "rules") if c not in r]
+        if missing:
+            raise WidgetError(f"{name}: written by an older version of the workbench (no {', '.join(missing)} column); "
+                              "run the batch again to open its games on the board")
+        from workbench.core.rulespec import parse_pairs
+        from workbench.simulate.dataset import read_events
+
+        try:
+            events = read_events(path)
+        except Exception as exc:  # noqa: BLE001 - one plain message, no server path
+            raise WidgetError(f"{name}: its events cannot be read ({type(exc).__name__})") from None
+        if events.empty or "action" not in events.columns:
+            raise WidgetError(f"{name} has no events table (or one from an older version): run simulate again with "
+                              "--events to step through its games")
+        mine = events[events["game_id"] == game_id].sort_values("ply")
+        if mine.empty and int(r.get("plies") or 0) > 0:
+            raise WidgetError(f"{name}: game {game_id} has no events (the batch kept none for it)")
+        try:
+            rules = self.game.spec.make(parse_pairs(str(r.get("rules") or "")) if r.get("rules") else None)
+        except ValueError as exc:
+            raise WidgetError(_short(f"{name}: game {game_id}'s rules: {exc}")) from None
+        seed = int(r["seed"])
+        self.rules, self.seed = rules, seed
+        self.scenario, self.scenario_name, self.check_results, self.check_index = None, "", [], -1
+        auto, self.auto_roll = self.auto_roll, False
+        try:
+            self._new_root(self.game.new_initial_state(rules, seed=seed))
+            self._replay([str(a) for a in mine["action"]], f"{name} game {game_id}")
+        finally:
+            self.auto_roll = auto
+        self.goto(self.tree.root.id)
+        self.scenario_name = f"{name} game {game_id}"
+        self.message = (f"{name} game {game_id} ({r.get('cell') or 'default rules'}): {r.get('winner')} "
+                        f"({r.get('victory')}) in {r.get('plies')} plies; → steps through it")
+        self.level = "info"
+
+    def export_svg(self) -> str:
+        """The position as an SVG picture (``workbench.viz``), for a rulebook."""
+        from workbench.viz.generic import board_svg
+
+        return board_svg(self.game, self.state, self.rules, title=f"{self.game.title}: {self.status()}")
+
     # ------------------------------------------------------------------ new game, scenarios, rule diff
     def new_game(self, rules: dict[str, Any] | None = None, seed: int | None = None) -> None:
         """A new game under the game's rules (validated by its spec: the error names the rule)."""
@@ -463,12 +746,10 @@ class GameBoardController:
             raise WidgetError(_short(str(exc))) from None
         if seed is not None:
             self.seed = seed
-        self.layout = self.game.layout(self.rules)
-        self.names = [c.name for c in self.layout.cells]
-        self.ids = {c.name: c.id for c in self.layout.cells}
         self.scenario, self.scenario_name, self.check_results, self.check_index = None, "", [], -1
         self._new_root(self.game.new_initial_state(self.rules, seed=self.seed))
         self.message = f"new game, seed {self.seed}" + (f", {self.rules.label()}" if self.rules.label() else "")
+        self.level = "info"
 
     def scenario_files(self) -> list[Path]:
         folder = SCENARIO_ROOT / (self.game.scenario_folder or self.game.name)
@@ -499,12 +780,12 @@ class GameBoardController:
         except Exception as exc:  # noqa: BLE001 - one plain message, no server path
             raise WidgetError(_short(f"{name}: {str(exc).replace(str(folder), '')}")) from None
         self.scenario, self.scenario_name = case, name
-        self.rules = getattr(state, "rules", None) or self.rules
         self.check_results = list(results)
         self.check_index = 0 if results else -1
         self._new_root(state)
         ok = sum(1 for r in results if r.status == "pass")
         self.message = f"{name}: {getattr(case, 'title', '')} — checks {ok}/{len(results)} pass"
+        self.level = "info" if ok == len(results) else "warn"
 
     def step_check(self, delta: int) -> None:
         if not self.check_results:
@@ -526,6 +807,7 @@ class GameBoardController:
         """Legal actions here under the current rules against a variant (``k=v,...``), the position rebuilt."""
         from workbench.core.rulespec import parse_pairs
 
+        self.diff = None  # a failed comparison must not leave the previous one showing
         try:
             pairs = parse_pairs(change)
             self.game.spec.refuse_paths(pairs)
@@ -538,12 +820,72 @@ class GameBoardController:
             then: set[str] = set()
         else:
             then = {other.action_to_string(a) for a in other.legal_actions()}
+        outcomes = self._outcome_diff(other, variant, now & then)
         self.diff = {"change": _short(change, 100), "added": sorted(then - now)[:MAX_DIFF_SHOWN],
                      "removed": sorted(now - then)[:MAX_DIFF_SHOWN], "n_added": len(then - now),
-                     "n_removed": len(now - then), "same": len(now & then)}
+                     "n_removed": len(now - then), "same": len(now & then), "outcomes": outcomes}
+        changed = sum(1 for o in outcomes if not o["same"])
         self.message = (f"{self.diff['change']}: {self.diff['n_added']} actions gained, "
-                        f"{self.diff['n_removed']} lost, {self.diff['same']} unchanged")
+                        f"{self.diff['n_removed']} lost, {self.diff['same']} unchanged; "
+                        f"{changed} of {len(outcomes)} outcomes differ")
         return self.diff
+
+    def _outcome_diff(self, other: State, variant: Any, shared: set[str]) -> list[dict[str, Any]]:
+        """What actions do under both rules: the effects of shared actions (odds, damage, removals), purchase
+        prices, every seat's static evaluation and the greedy agent's choice (each ``same`` or not)."""
+        st = self.state
+        out: list[dict[str, Any]] = []
+        unit = self.game.evaluation_unit
+        for p in range(self.info().num_players):
+            try:
+                a, b = float(st.evaluate(p)), float(other.evaluate(p))
+            except Exception:  # noqa: BLE001 - a game without an evaluation
+                break
+            out.append({"what": f"evaluation of {self.label(p)} ({unit})", "now": f"{a:+.2f}", "then": f"{b:+.2f}",
+                        "same": abs(a - b) < 1e-9})
+        if st.is_terminal() or st.current_player() == CHANCE or other.is_terminal() or other.current_player() == CHANCE:
+            return out
+        by_text = {other.action_to_string(a): a for a in other.legal_actions()}
+        prices_now: dict[str, Any] = {}
+        prices_then: dict[str, Any] = {}
+        effects = 0
+        for a in self._legal():
+            text = st.action_to_string(a)
+            if text not in shared:
+                continue
+            try:
+                card, card2 = st.action_card(a), other.action_card(by_text[text])
+            except Exception:  # noqa: BLE001
+                card = card2 = None
+            if card and card2:
+                prices_now.setdefault(str(card.get("card")), card.get("price"))
+                prices_then.setdefault(str(card2.get("card")), card2.get("price"))
+                continue
+            if effects >= MAX_DIFF_SHOWN:
+                continue
+            try:
+                e1, e2 = st.action_effects(a) or {}, other.action_effects(by_text[text]) or {}
+            except Exception:  # noqa: BLE001
+                continue
+            if not (e1.get("odds") or e1.get("removed") or e2.get("odds") or e2.get("removed")):
+                continue
+            effects += 1
+            t1, t2 = str(e1.get("text") or ""), str(e2.get("text") or "")
+            out.append({"what": text, "now": _short(t1, 120), "then": _short(t2, 120), "same": t1 == t2})
+        for card in sorted(prices_now, key=str):
+            if card in prices_then:
+                out.append({"what": f"price of {card}", "now": str(prices_now[card]), "then": str(prices_then[card]),
+                            "same": prices_now[card] == prices_then[card]})
+        try:
+            from workbench.agents.generic import make_protocol_agent
+
+            mine = make_protocol_agent(DEFAULT_AGENT, self.game, self.rules, seed=self.seed).select_action(st.clone())
+            theirs = make_protocol_agent(DEFAULT_AGENT, self.game, variant, seed=self.seed).select_action(other.clone())
+            m, t = st.action_to_string(mine), other.action_to_string(theirs)
+            out.append({"what": f"best move ({DEFAULT_AGENT})", "now": m, "then": t, "same": m == t})
+        except Exception:  # noqa: BLE001 - the agent's choice is a help, never a failure
+            pass
+        return out
 
     def _rebuilt(self, variant: Any) -> State:
         """This position under ``variant``: the start rebuilt with its rules, then the moves replayed by text."""
@@ -589,7 +931,11 @@ class GameBoardController:
         if st.is_terminal():
             parts.append(self.result_text())
         else:
-            parts.append(f"{self.label(p)} to move" + (" (roll)" if p == CHANCE else ""))
+            offered = self.offered_seats()
+            if len(offered) > 1:  # a simultaneous phase (big chess's setup): every seat whose actions are offered
+                parts.append(f"{', '.join(self.label(q) for q in offered)} act (any order)")
+            else:
+                parts.append(f"{self.label(p)} to move" + (" (roll)" if p == CHANCE else ""))
         summary = getattr(st, "summary", None)
         if callable(summary):
             try:
@@ -600,6 +946,29 @@ class GameBoardController:
                 pass
         return " · ".join(parts)
 
+    def offered_seats(self) -> list[int]:
+        """The seats whose actions the board offers now: the side to move, and in a simultaneous phase (big chess's
+        setup) every seat with actions of its own (a game that ignores ``legal_actions(player)`` counts one)."""
+        st = self.state
+        p = st.current_player()
+        if st.is_terminal() or p == CHANCE:
+            return []
+        everything = len(self._legal_cells())
+        if self._offered[0] == self._cache_key:
+            return self._offered[1]
+        out = [p]
+        for q in range(self.info().num_players):
+            if q == p:
+                continue
+            try:
+                mine = st.legal_actions(q)
+            except Exception:  # noqa: BLE001 - a game without per-seat lists: the side to move only
+                return [p]
+            if mine and len(mine) < everything:
+                out.append(q)
+        self._offered = (self._cache_key, sorted(out))
+        return self._offered[1]
+
     def _previews(self, legal: list[Any], lit: dict[int, list[Any]]) -> dict[str, dict[str, Any]]:
         """Effects of the action a lit cell would complete (when it completes exactly one)."""
         out: dict[str, dict[str, Any]] = {}
@@ -607,28 +976,29 @@ class GameBoardController:
         for cell, acts in lit.items():
             if len(out) >= MAX_PREVIEWS:
                 break
+            if len(acts) != 1:
+                continue
             complete = [a for a in acts if len(self._cells(a)) == n]
-            if len(complete) != 1 or len(acts) != 1:
+            if len(complete) != 1:
                 continue
             try:
                 eff = self.state.action_effects(complete[0]) or {}
             except Exception:  # noqa: BLE001 - a preview is a help, never a failure
                 eff = {}
+            odds = {str(k): str(v) for k, v in (eff.get("odds") or {}).items()}
+            # a cell with odds may survive: it gets its probability, never the strike of a certain removal
+            removed = [self.names[c] for c in eff.get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
             out[self.names[cell]] = {
                 "text": _short(str(eff.get("text") or self.state.action_to_string(complete[0])), 200),
-                "odds": {str(k): str(v) for k, v in (eff.get("odds") or {}).items()},
-                "removed": [self.names[c] for c in eff.get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)],
+                "odds": odds, "removed": [n for n in removed if n not in odds], "at_risk": [n for n in removed if n in odds],
                 "ends": bool(eff.get("ends")),
             }
         return out
 
-    def _palette_cells(self, lit: dict[int, list[Any]]) -> list[str]:
+    def _palette_cells(self, lit: dict[int, list[Any]], longer: set[int], occupied: set[int]) -> list[str]:
         """Empty lit cells where one click opens a palette of several actions (purchases next to a King or a
         fortress): the page marks them with a blue cross, as big chess's rulebook marks purchase cells."""
-        n = len(self.selection) + 1
-        occupied = {g.cell for g in self.state.glyphs() if g.piece}
-        return [self.names[c] for c, acts in lit.items()
-                if c not in occupied and len(acts) > 1 and all(len(self._cells(a)) == n for a in acts)]
+        return [self.names[c] for c, acts in lit.items() if c not in occupied and len(acts) > 1 and c not in longer]
 
     def view(self) -> dict[str, Any]:
         """Everything the page draws, as JSON: glyphs, lit cells, previews, buttons, moves, status."""
@@ -638,34 +1008,52 @@ class GameBoardController:
         n = len(self.selection)
         sel = tuple(self.selection)
         lit: dict[int, list[Any]] = {}
+        longer: set[int] = set()  # lit cells from which some action goes on
         for a, cells in pairs:
             if len(cells) > n and cells[:n] == sel:
                 lit.setdefault(cells[n], []).append(a)
+                if len(cells) > n + 1:
+                    longer.add(cells[n])
         glyphs = []
+        occupied: set[int] = set()
         for g in st.glyphs():
+            if g.piece:
+                occupied.add(g.cell)
             glyphs.append({"cell": self.names[g.cell], "terrain": g.terrain, "piece": g.piece, "owner": g.owner,
                            "badges": list(g.badges)[:4], "facing": g.facing, "marks": list(g.marks)[:4]})
         buttons = []
+        hinted = 0
         for i, a in enumerate(self.buttons()):
             text = st.action_to_string(a)
-            hint = ""
-            if i < MAX_BUTTON_PREVIEWS:
-                try:
-                    hint = str((st.action_effects(a) or {}).get("text") or "")
-                except Exception:  # noqa: BLE001
-                    hint = ""
-            buttons.append({"index": i, "text": text, "hint": _short(hint, 200)})
+            try:
+                card = st.action_card(a)
+            except Exception:  # noqa: BLE001 - a palette without cards is still a palette
+                card = None
+            b: dict[str, Any] = {"index": i, "text": text, "hint": ""}
+            if card:  # a purchase: its card and price say what it does (no probe of the position)
+                b.update(card=str(card.get("card", "")), price=card.get("price"), first=bool(card.get("first")),
+                         pattern=str(card.get("pattern", "")), hint=f"{card.get('card')}, price {card.get('price')}")
+            elif hinted < MAX_BUTTON_PREVIEWS:
+                hinted += 1
+                b["hint"] = _short(str(self._effects(a).get("text") or ""), 200)
+            buttons.append(b)
         _group(buttons)
         rows = []
         for node, depth in self.tree.rows()[-MOVES_SHOWN:]:
             rows.append({"id": node.id, "text": node.text, "depth": depth, "chance": node.effects.get("player") == CHANCE,
-                         "player": self.label(node.effects.get("player", 0)), "current": node is self.node})
+                         "player": self.label(node.effects.get("player", 0)), "current": node is self.node,
+                         "turn": node.effects.get("turn", 0), "words": node.effects.get("words", ""),
+                         "result": node.effects.get("result", ""), "main": depth == 0,
+                         "sign": (node.shapes.get("sign") or [[""]])[0][0],
+                         "comment": (node.shapes.get("comment") or [[""]])[0][0]})
         heat: dict[str, float] = {}
+        heat_scale: list[float] = []
         if self.heat_layer:
             try:
                 raw = st.heat(self.heat_layer, self.heat_player)
                 top = max((abs(v) for v in raw.values()), default=0.0) or 1.0
                 heat = {self.names[c]: round(v / top, 3) for c, v in raw.items() if 0 <= c < len(self.names)}
+                heat_scale = [round(min(raw.values(), default=0.0), 3), round(max(raw.values(), default=0.0), 3)]
             except Exception as exc:  # noqa: BLE001
                 self.message, self.level = _short(f"heat {self.heat_layer}: {exc}"), "warn"
         info = self.info()
@@ -674,14 +1062,69 @@ class GameBoardController:
             "game": self.game.name, "title": self.game.title, "status": self.status(),
             "to_move": self.label(p), "to_move_index": p, "chance": p == CHANCE, "over": st.is_terminal(),
             "glyphs": glyphs, "lit": [self.names[c] for c in lit], "selection": [self.names[c] for c in self.selection],
-            "previews": self._previews(legal, lit), "buy_cells": self._palette_cells(lit), "buttons": buttons, "moves": rows,
+            "previews": self._previews(legal, lit), "buy_cells": self._palette_cells(lit, longer, occupied), "buttons": buttons, "moves": rows,
             "message": self.message, "level": self.level, "heat": heat, "heat_layer": self.heat_layer,
             "heat_player": self.heat_player, "diff": self.diff, "evaluation": self.evaluation,
             "agents": {self.label(k): v for k, v in self.agents.items()}, "auto_roll": self.auto_roll,
             "check": self.check_text(), "scenario": self.scenario_name,
             "players": list(info.labels), "can_undo": self.node.parent is not None,
             "can_redo": self.node.next() is not None, "rules": self.rules.label(),
+            "heat_scale": heat_scale, "eval": self._eval_line(), "hover": self.hover,
+            "observation": "" if self.layout.cells else _short(self._observation(), 4000), "legend": self._glyph_legend(glyphs),
+            "palette": self._cards(buttons),
         }
+
+    def _observation(self) -> str:
+        """A game without cells (many OpenSpiel games) shows its observation string instead of a board."""
+        try:
+            return str(self.state.observation_string())
+        except Exception:  # noqa: BLE001
+            return ""
+
+    def _eval_line(self) -> dict[str, Any]:
+        """The static evaluation along the current line (the graph) and here (the bar), first seat's view."""
+        path = []
+        n = self.node
+        while n.parent is not None:
+            path.append(n)
+            n = n.parent
+        path.reverse()
+        ahead = self.node.next()
+        while ahead is not None and len(path) < 2 * MOVES_SHOWN:
+            path.append(ahead)
+            ahead = ahead.next()
+        points = [[p.ply, p.static, p.id] for p in path[-2 * MOVES_SHOWN:] if p.static is not None]
+        here = self.node.static
+        if here is None and self.node.parent is None and not self.state.is_terminal():
+            try:
+                here = round(float(self.state.evaluate(0)), 3)
+            except Exception:  # noqa: BLE001
+                here = None
+        return {"unit": self.game.evaluation_unit, "seat": self.label(0), "here": here, "points": points,
+                "current": self.node.ply}
+
+    def _glyph_legend(self, glyphs: list[dict[str, Any]]) -> list[dict[str, str]]:
+        """Every mark and badge drawn now, with the game's words for it (``GameDef.glyph_words``)."""
+        words = self.game.glyph_words
+        out: dict[str, dict[str, str]] = {}
+        for g in glyphs:
+            for kind, items in (("mark", g["marks"]), ("badge", g["badges"])):
+                for item in items:
+                    key = next((k for k in (item, re.sub(r"\d+", "#", item), item.split(" ")[0] + " #") if k in words), "")
+                    label = key or item
+                    if label not in out:
+                        out[label] = {"kind": kind, "sign": item, "words": words.get(key, "") if key else ""}
+        return list(out.values())[:40]
+
+    def _cards(self, buttons: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A purchase palette as cards (``action_effects``' ``card`` and ``price``), the King first, then by price."""
+        cards: dict[str, dict[str, Any]] = {}
+        for b in buttons:
+            card = b.get("card")
+            if card:
+                c = cards.setdefault(card, {"card": card, "price": b.get("price"), "indexes": [], "first": b.get("first", False)})
+                c["indexes"].append(b["index"])
+        return sorted(cards.values(), key=lambda c: (not c["first"], c["price"] if c["price"] is not None else 1e9, c["card"]))
 
     def geometry(self) -> dict[str, Any]:
         """The layout once: each cell's polygon and centre, the legend and the seats' colours."""
@@ -690,14 +1133,15 @@ class GameBoardController:
             pts = self.layout.polygon(c)
             cells.append({"name": c.name, "x": round(c.x, 3), "y": round(c.y, 3),
                           "points": " ".join(f"{x:.3f},{y:.3f}" for x, y in pts)})
-        xs = [float(p.split(",")[0]) for c in cells for p in c["points"].split()]
-        ys = [float(p.split(",")[1]) for c in cells for p in c["points"].split()]
+        xs = [float(p.split(",")[0]) for c in cells for p in c["points"].split()] or [0.0, 1.0]
+        ys = [float(p.split(",")[1]) for c in cells for p in c["points"].split()] or [0.0, 1.0]
         pad = self.layout.size * 0.3
-        colours = player_colours(self.info().num_players)
+        colours = player_colours(self.info().labels)
         return {
             "shape": self.layout.shape, "size": self.layout.size, "cells": cells,
             "viewbox": [min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad],
             "legend": [{"cls": cls, "colour": colour, "words": words} for cls, colour, words in self.game.legend],
             "colours": colours, "inks": [ink_of(c) for c in colours], "players": list(self.info().labels),
             "heat_layers": list(self.game.heat_layers),
+            "teams": [[self.label(p) for p in team] for team in self.info().teams], "unit": self.game.evaluation_unit,
         }

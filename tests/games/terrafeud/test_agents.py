@@ -115,7 +115,7 @@ def test_the_tools_reach_terrafeuds_own_agents_through_the_registry():
     from workbench.games.terrafeud.agents import AlphaBetaAgent
 
     code = ("import sys, workbench; before = set(sys.modules); import workbench.agents, workbench.agents.generic, "
-            "workbench.agents.ladder, workbench.agents.speed; "
+            "workbench.study.ladder, workbench.study.speed; "
             "print(sorted(m for m in set(sys.modules) - before if m.startswith('workbench.games.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

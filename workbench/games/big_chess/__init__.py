@@ -10,8 +10,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+from workbench.core.classes import load_archetypes
 from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, Pattern, State
 from workbench.core.rulespec import Rules, RulesSpec
 from workbench.core.scenario import ScenarioCase
@@ -94,9 +96,14 @@ class BigChess(GameDef):
 
     name = "big-chess"
     action_classes = ACTION_CLASSES  # buying each card, a strike, a portal, a push
+    archetypes = load_archetypes(Path(__file__).parent / "data" / "archetypes.json", ACTION_CLASSES)  # rush, turtle ...
     title = "Big Chess"
     scenario_folder = "big-chess"
+    strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     heat_layers = ("threat", "attack", "team_attack", "control", "buy")
+    evaluation_unit = "infantry units"
+    glyph_words = {"L#": "a level the piece has gained", "t#": "trophies (pieces taken)", "$#": "its player's treasury",
+                   "shadow": "a shadow: the cell a piece passed (en passant)"}
     legend = (
         ("plain", "#f4efe1", "plain cell"), ("start", "#e9e1c8", "start cell of a player (a letter)"),
         ("rock", "#6b6b6b", "rock: no standing, no passing, blocks leaps"),
@@ -119,7 +126,20 @@ class BigChess(GameDef):
 
     def info(self, rules: Rules | None = None) -> GameInfo:
         """Players (letters of the ``teams`` rule, in order), labels, teams; no chance."""
-        ctx = self.context(rules)
+        return self._info(self.context(rules))
+
+    def state_info(self, state: State) -> GameInfo:
+        """The seats of the position's own teams (a scenario's ``teams: a,b,c,d`` seats four)."""
+        return self._info(state.ctx) if isinstance(state, BigChessState) else self.info(self.state_rules(state))
+
+    def state_rules(self, state: State) -> Rules | None:
+        return state.ctx.rules if isinstance(state, BigChessState) else super().state_rules(state)
+
+    def state_layout(self, state: State) -> Layout:
+        """The position's own board (a scenario's 7x7 ``board:`` rows), not the rules' named board."""
+        return self._layout(state.ctx) if isinstance(state, BigChessState) else self.layout(self.state_rules(state))
+
+    def _info(self, ctx: Context) -> GameInfo:
         return GameInfo(name=self.name, title=self.title, players=ctx.players,
                         labels=tuple(f"player {p}" for p in ctx.players), teams=ctx.team_members, chance="none",
                         perfect_information=True, max_game_length=20 * max(ctx.rules["max_turns"], 1000) + 100_000)
@@ -318,7 +338,10 @@ class BigChess(GameDef):
     # ------------------------------------------------------------------ pictures, scenarios, tables
     def layout(self, rules: Rules | None = None) -> Layout:
         """Square cells of side 1, centres at (x + 0.5, y + 0.5); names ``x,y``."""
-        ctx = self.context(rules)
+        return self._layout(self.context(rules))
+
+    @staticmethod
+    def _layout(ctx: Context) -> Layout:
         return Layout("square", 0.5, tuple(Cell(i, ctx.names[i], ctx.x[i] + 0.5, ctx.y[i] + 0.5) for i in range(ctx.N)))
 
     def scenario(self, data: Mapping[str, Any], where: str) -> ScenarioCase:

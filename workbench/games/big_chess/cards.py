@@ -18,6 +18,7 @@ from typing import Any
 
 from workbench.core import jsonlines
 from workbench.core.protocol import Pattern, PatternMark
+from workbench.core.safefile import UnsafeFileError, read_text_capped
 from workbench.core.scenario import line_of
 
 from .geometry import FACING_NAMES, expand_sym, rot
@@ -32,6 +33,7 @@ TAGS = ("pawn", "jester", "jester_immune", "prince", "king", "untouchable")
 MAX_LEVEL = 31
 MAX_VECTOR = 64
 MAX_CARDS = 200
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")  # quoted text in a parser's error
 MAX_ENTRIES = 64
 _KEY = re.compile(r"[a-z][a-z0-9]*\Z")
 
@@ -161,6 +163,8 @@ def _vector_list(v: Any) -> list[tuple[int, int]] | None:
 
 def parse_card(node: Any, where: str, line: int | None = None) -> Card:
     """Validate one card mapping (file or inline) into a ``Card``; ``CardError`` names line and field."""
+    if isinstance(node, Card):  # parsed already (a scenario's card file): a file is parsed once
+        return node
     if not isinstance(node, Mapping):
         raise CardError(where, line, "a card is a mapping with key, id, cost, vector, base, levels")
     line = _line(node, "key", line) if "key" in node else getattr(node, "line", line)
@@ -302,14 +306,10 @@ def _entry(e: Any, where: str, line: int | None, label: str, level: int | None, 
 def load_card_file(path: Path, label: str | None = None) -> list[Card]:
     """Cards of one file (a card mapping or a list of cards), validated; ``CardError`` names the line."""
     where = label or str(path)
-    try:
-        if path.stat().st_size > jsonlines.MAX_TEXT:
-            raise CardError(where, None, "the file is too large for a card file")
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CardError(where, None, f"cannot read the card file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise CardError(where, None, "the card file is not UTF-8 text") from None
+    try:  # the shared safe reader: a regular file, bounded, never a FIFO or device
+        text = read_text_capped(path, jsonlines.MAX_TEXT)
+    except UnsafeFileError as exc:
+        raise CardError(where, None, f"cannot read the card file: {exc}") from None
     try:
         if path.suffix in (".yaml", ".yml"):
             from workbench.core.miniyaml import loads as yloads
@@ -317,8 +317,9 @@ def load_card_file(path: Path, label: str | None = None) -> list[Card]:
             node = yloads(text)
         else:
             node = jsonlines.loads(text)
-    except ValueError as exc:
-        raise CardError(where, getattr(exc, "line", None), f"malformed card file: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # the parser's words, without what they quote from the file
+        reason = re.sub(r"^line \d+: ", "", _QUOTED.sub("'…'", str(exc)))[:120]
+        raise CardError(where, getattr(exc, "line", None), f"malformed card file: {reason}") from None
     return parse_cards(node, where)
 
 

@@ -81,6 +81,7 @@ def rot90(vx: int, vy: int) -> tuple[int, int]:
 def expand_sym(vectors: list[tuple[int, int]], sym: str) -> tuple[tuple[int, int], ...]:
     """A written vector list expanded by ``sym`` (none, lr, rot4, all); duplicates dropped, order kept."""
     out: list[tuple[int, int]] = []
+    seen: set[tuple[int, int]] = set()  # a set, not a list search: a card of 16,000 vectors expands in linear time
     for v in vectors:
         group = [v]
         if sym == "lr":
@@ -94,7 +95,8 @@ def expand_sym(vectors: list[tuple[int, int]], sym: str) -> tuple[tuple[int, int
                     group.append(w)
                     w = rot90(*w)
         for w in group:
-            if w not in out:
+            if w not in seen:
+                seen.add(w)
                 out.append(w)
     return tuple(out)
 

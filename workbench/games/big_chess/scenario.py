@@ -17,6 +17,7 @@ from typing import Any
 
 from workbench.core.protocol import IllegalAction
 from workbench.core.rulespec import Rules, RulesError
+from workbench.core.safefile import UnsafeFileError, confine
 from workbench.core.scenario import (
     ERROR_STATUS,
     FAIL_STATUS,
@@ -28,7 +29,7 @@ from workbench.core.scenario import (
 )
 
 from .boards import ALTAR, EMBERS, MINE, PORTAL, ROCK, SAND, SWAMP, BoardError, make_board, named_board
-from .cards import CARD_DIR, CardError, load_card_file
+from .cards import CARD_DIR, MAX_CARDS, Card, CardError, load_card_file, merge_cards, parse_card, starter_cards
 from .context import context_for
 from .geometry import FACING_INDEX, FACING_NAMES
 from .rules import SPEC
@@ -642,35 +643,38 @@ class BigChessScenario(ScenarioCase):
             self.checks.append(Check(i + 1, ln, c))
 
     def _cards(self, cards: Any) -> list[Any] | None:
-        """Inline cards and card files (paths relative to the scenario, then to data/cards)."""
+        """Inline cards and card files, each parsed once into ``Card``s.
+
+        A card file lies in the scenario's folder or in data/cards (``safefile.confine``): a scenario someone
+        sent never reads ``/etc/shadow`` or ``/proc/self/environ``. Errors name the file, never its content.
+        """
         if cards is None or cards == []:
             return None
         where = self.where
         if not isinstance(cards, list):
             raise ScenarioError(where, line_of(self.data, "cards"), "cards must be a list of card mappings or card files")
-        out: list[Any] = []
+        if len(cards) > MAX_CARDS:
+            raise ScenarioError(where, line_of(self.data, "cards"), f"cards: at most {MAX_CARDS} cards or card files")
+        out: list[Card] = []
+        bases = [self.path.parent, CARD_DIR] if self.path else [CARD_DIR]
         for i, item in enumerate(cards):
             ln = line_of(cards, i, line_of(self.data, "cards"))
             if isinstance(item, str):
-                path = None
-                base = self.path.parent if self.path else Path(".")
-                for cand in (base / item, CARD_DIR / item):
-                    if cand.is_file():
-                        path = cand
-                        break
-                if path is None:
-                    raise ScenarioError(where, ln, f"cards: no card file {_short(item)}")
                 try:
-                    loaded = load_card_file(path)
+                    path = confine(item, bases)
+                except UnsafeFileError as exc:
+                    raise ScenarioError(where, ln, f"cards: {_short(item)}: {exc}") from None
+                try:
+                    out.extend(load_card_file(path, _short(item)))
                 except CardError as exc:
                     raise ScenarioError(where, ln, f"cards: {exc}") from None
-                out.extend(c.to_data() for c in loaded)
             else:
-                out.append(item)
+                try:
+                    out.append(parse_card(item, where, ln))
+                except CardError as exc:
+                    raise ScenarioError(where, exc.line or ln, f"cards: {exc.reason}") from None
         try:
-            from .cards import merge_cards, parse_cards, starter_cards
-
-            merge_cards(starter_cards(), parse_cards(out, where), where)
+            merge_cards(starter_cards(), out, where)
         except CardError as exc:
             raise ScenarioError(where, exc.line or line_of(self.data, "cards"), f"cards: {exc.reason}") from None
         return out

@@ -1326,6 +1326,17 @@ class BigChessState(State):
             return [d[2], d[3]]
         return []
 
+    def action_card(self, action: Any) -> dict[str, Any] | None:
+        """The card a placement, purchase or transformation buys and its price (the board's card palette)."""
+        d = self._legal_map().get(action)
+        if d is None or d[0] not in ("place", "buy", "transform"):
+            return None
+        ctx = self.ctx
+        k = d[2] if d[0] == "place" else d[1]
+        card = ctx.cards[k]
+        return {"card": card.key.replace("_", " ").capitalize(), "price": d[4] if d[0] == "transform" else ctx.cost[k],
+                "first": ctx.is_king[k], "pattern": card.name}
+
     def action_effects(self, action: Any) -> dict[str, Any]:
         """What the action removes or marks and whether it ends the turn (computed by playing it)."""
         d = self._legal_map().get(action)

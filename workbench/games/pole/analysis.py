@@ -234,10 +234,11 @@ def effects(state: PoleState, action: Any) -> dict[str, Any]:
     side = SIDES[state.to_move]
     if state.pending >= 0:
         hits = state._hits(action)
-        words = ", ".join(f"{letter(state.board[t])} on {NAMES[t]}" for t in hits) or "nothing"
+        words = ", ".join(f"the {KIND_WORDS[(state.board[t] - 1) & 7]} on {NAMES[t]}" for t in hits)
         ends = any((state.board[t] - 1) & 7 == P for t in hits)
-        return {"removed": hits, "marks": [], "ends": ends,
-                "text": f"dice {dice_text(action)}: removes {words}" + (" and wins" if ends else "")}
+        said = (f"hit: {words} {'is' if len(hits) == 1 else 'are'} destroyed" if hits else "miss: nothing is destroyed")
+        return {"removed": hits, "marks": [], "ends": ends, "outcome": "hit" if hits else "miss",
+                "text": f"{dice_text(action)}, {said}" + (f"; {side.capitalize()} wins" if ends else "")}
     if action >= ATT0:
         a = action - ALL0 if action >= ALL0 else (action - ATT0) // 100
         targets = state.zone_targets(a) if action >= ALL0 else [(action - ATT0) % 100]

@@ -885,6 +885,13 @@ class PoleState(State):
             return 10
         return 0
 
+    def action_card(self, action: Any) -> dict[str, Any] | None:
+        """The piece a purchase buys and its cost in coins (the board's card palette)."""
+        if not isinstance(action, int) or action >= NOBUY or self.phase == OVER_PHASE or self.pending >= 0:
+            return None
+        kind = action // 100
+        return {"card": KIND_WORDS[kind], "price": self.cfg.cost[kind], "first": kind == P, "pattern": LETTERS[kind]}
+
     def action_effects(self, action: Any) -> dict[str, Any]:
         """What ``action`` would change, computed by the engine (removals come with their odds)."""
         from .analysis import effects

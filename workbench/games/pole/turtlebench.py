@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from workbench.agents.ladder import wilson
+from workbench.study.ladder import wilson
 
 BACK_EDGE = {"fortress_red": "e1,f1,e2,f2", "fortress_black": "e9,f9,e10,f10"}
 # (defaults, player) -> (Red wins %, Black wins %, unfinished %, mean turns), section 15

@@ -1,11 +1,13 @@
-"""The strength ladder: each agent against the one below it, colours alternated. A benchmark.
+"""The strength ladder: agents against each other, seats alternated, and their Elo ratings with 95% intervals.
 
-``python -m workbench ladder [--games 100] [--agents random greedy mcts alphabeta] [--engine auto]``
-plays every adjacent pair through ``workbench.simulate`` (so on all cores), half the games with
-the stronger agent as White and half as Black, and prints one row per pair: wins of each,
-unfinished games (the ply cap), the upper agent's win rate and its score (a win 1, an unfinished
-game 1/2) with a 95 % confidence interval, and the engine each agent searched with.
-The target is a win rate of at least 75 % at every rung; the table says whether it holds.
+``python -m workbench ladder --game G [--games 100] [--agents random greedy mcts alphabeta] [--all-pairs]``
+plays every adjacent pair (``--all-pairs``: every pair) through ``workbench.simulate`` (so on all cores),
+half the games with each agent on the first side (in team games: in every seat of the first team), and
+prints one row per pair (wins of each, unfinished games, the upper agent's score with a 95% Wilson
+interval, the engine each agent searched with), then the Elo table of every agent fitted from all pairs
+(``workbench.balance.elo``: Bradley–Terry, draws as half, a first-seat term, ``random`` at 0, a weak prior).
+``--write`` stores that table, dated, as the game's measured strengths (``GameDef.strength_file`` in its
+folder), which ``workbench games`` and every balance report then name.
 ``--engine`` picks the engine for every agent; a spec's own ``engine=`` pins one agent, so
 ``--agents alphabeta:engine=python alphabeta:engine=native`` measures a native twin against
 its Python original (about 50 % when they are equally strong).
@@ -19,6 +21,7 @@ import time
 
 import pandas as pd
 
+from workbench.balance.elo import EloFit, Result, fit_elo
 from workbench.cliargs import Parser, max_workers, seed, whole
 from workbench.games import DEFAULT
 
@@ -104,11 +107,75 @@ def play_pair(lower: str, upper: str, games: int, seed: int, max_plies: int, wor
             "win_rate_lo": win_lo, "win_rate_hi": win_hi, "upper_score": score, "score_lo": score_lo,
             "score_hi": score_hi, "mean_plies": float(plies), "seconds": time.perf_counter() - t0,
             "upper_engine": seat_engine(upper), "lower_engine": seat_engine(lower),
-            "game_engine": "/".join(games_engine) or "python", "target_met": upper_wins / n >= 0.75}
+            "game_engine": "/".join(games_engine) or "python", "target_met": upper_wins / n >= 0.75,
+            "results": _results(upper, lower, a, b)}
+
+
+def _results(upper: str, lower: str, a: pd.DataFrame, b: pd.DataFrame) -> list[Result]:
+    """The pair's games as ``Result``s for the Elo fit: ``a`` with ``upper`` on the first side, ``b`` with
+    ``lower``; a draw or unfinished game is half a point, a game that failed (``error``) is no result."""
+    out = []
+    for first, second, table in ((upper, lower, a), (lower, upper, b)):
+        ok = table[table.victory != "error"]
+        if len(ok):
+            w0, w1 = _team_wins(ok, 0), _team_wins(ok, 1)
+            out.append(Result(first, second, w0 + 0.5 * (len(ok) - w0 - w1), len(ok)))
+    return out
+
+
+def pairs_of(agents: list[str], all_pairs: bool) -> list[tuple[str, str]]:
+    """(lower, upper) pairs: each agent with the next one, or every pair with ``all_pairs``."""
+    if all_pairs:
+        return [(agents[i], agents[j]) for i in range(len(agents)) for j in range(i + 1, len(agents))]
+    return [(agents[i], agents[i + 1]) for i in range(len(agents) - 1)]
+
+
+def rate(rows: list[dict[str, object]], anchor: str) -> EloFit:
+    """The Elo fit of every pair's games (``play_pair`` rows), each agent named with its engine."""
+    results = [r for row in rows for r in row["results"]]  # type: ignore[attr-defined]
+    engines = {}
+    for row in rows:
+        engines[str(row["upper"])] = str(row["upper_engine"])
+        engines[str(row["lower"])] = str(row["lower_engine"])
+    return fit_elo(results, anchor=anchor, engines=engines)
+
+
+def strength_document(fit: EloFit, game: str, rows: list[dict[str, object]], argv: list[str], max_plies: int,
+                      seconds: float) -> dict[str, object]:
+    """The game's shipped table: the date, the command that measured it, the model, the ratings and the pairs."""
+    from datetime import datetime, timezone
+
+    from workbench.games import get
+
+    gdef = get(game)
+    return {
+        "game": gdef.name, "title": gdef.title, "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
+        "command": "python -m workbench ladder " + " ".join(argv),
+        "model": "Bradley-Terry on the Elo scale, draws and unfinished games as half, a first-seat term, "
+                 f"{fit.anchor} at 0, {fit.prior_draws:g} virtual draws per pairing played; 95% Wald intervals",
+        "max_plies": max_plies, "games": fit.games, "seconds": round(seconds, 1),
+        "first_seat": {"elo": round(fit.seat[0], 1), "low": round(fit.seat[1], 1), "high": round(fit.seat[2], 1)},
+        "agents": fit.to_rows(),
+        "pairs": [{k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items() if k != "results"}
+                  for r in rows],
+    }
+
+
+def print_fit(fit: EloFit, title: str) -> None:
+    """The Elo table as text, strongest first."""
+    print(f"\nElo ratings ({title}; {fit.anchor} = 0, 95% intervals; {fit.games} games):")
+    for r in sorted(fit.ratings, key=lambda r: -r.elo):
+        engine = f" ({r.engine})" if r.engine else ""
+        print(f"  {r.label()}{engine}: score {r.score:.0%} over {r.games} games")
+    lo_hi = f"[{fit.seat[1]:.0f}, {fit.seat[2]:.0f}]"
+    print(f"  first side's edge: {fit.seat[0]:+.0f} Elo {lo_hi}")
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Print the ladder table (or JSON)."""
+    """Print the ladder's pairs and Elo table (or JSON); ``--write`` ships the table in the game's folder."""
+    import sys
+
+    argv = list(sys.argv[1:] if argv is None else argv)
     ap = Parser(prog="python -m workbench ladder", description=__doc__.split("\n\n")[0])
     ap.add_argument("--agents", nargs="+", default=list(DEFAULT_LADDER),
                     help="weakest first, space-separated specs, e.g. random greedy alphabeta:depth=2,nodes=4000")
@@ -119,6 +186,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=whole(0, max_workers()), default=None)
     ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"),
                     help="engine of every agent (a spec's own engine= wins); auto = native when built")
+    ap.add_argument("--all-pairs", action="store_true", help="every pair of agents, not only neighbours")
+    ap.add_argument("--anchor", default="random", help="the agent rated 0 (default random; it must play)")
+    ap.add_argument("--write", action="store_true",
+                    help="store the Elo table, dated, as the game's measured strengths (its GameDef.strength_file)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--game", default=DEFAULT, help="the game (python -m workbench games)")
     args = ap.parse_args(argv)
@@ -133,6 +204,15 @@ def main(argv: list[str] | None = None) -> int:
     if len(agents) < 2:
         print("ladder: error: --agents needs at least two agents", flush=True)
         return 2
+    if len(set(agents)) != len(agents):
+        print("ladder: error: --agents names an agent twice", flush=True)
+        return 2
+    if args.anchor not in agents:
+        print(f"ladder: error: the anchor {args.anchor!r} is not among --agents (use --anchor AGENT)", flush=True)
+        return 2
+    if args.write and get(game).strength_file == "":
+        print(f"ladder: error: {game} declares no strength_file to write", flush=True)
+        return 2
     try:
         for spec in agents:
             agent_engines(spec, args.engine, game)  # validate every spec (and the engine) before any game
@@ -143,9 +223,10 @@ def main(argv: list[str] | None = None) -> int:
 
     max_plies = args.max_plies if args.max_plies is not None else default_max_plies(game, fallback=LADDER_MAX_PLIES)
     rows = []
-    for i in range(len(agents) - 1):
+    t0 = time.perf_counter()
+    for i, (lower, upper) in enumerate(pairs_of(agents, args.all_pairs)):
         try:
-            rows.append(play_pair(agents[i], agents[i + 1], args.games, args.seed + 10 * i, max_plies,
+            rows.append(play_pair(lower, upper, args.games, args.seed + 10 * i, max_plies,
                                   args.workers, progress=not args.json, engine=args.engine, game=game))
         except ValueError as exc:  # SimulationError: a batch refused before its first game
             print(f"ladder: error: {exc}", flush=True)
@@ -156,9 +237,25 @@ def main(argv: list[str] | None = None) -> int:
                   f"{r['upper_win_rate']:.0%} wins (95% CI {r['win_rate_lo']:.0%}-{r['win_rate_hi']:.0%}), "
                   f"score {r['upper_score']:.0%} ({r['score_lo']:.0%}-{r['score_hi']:.0%}) in {r['games']} games",
                   flush=True)
+    try:
+        fit = rate(rows, args.anchor)
+    except ValueError as exc:
+        print(f"ladder: error: {exc}", flush=True)
+        return 2
+    doc = strength_document(fit, game, rows, argv, max_plies, time.perf_counter() - t0)
     if args.json:
-        print(json.dumps(rows, indent=1))
+        print(json.dumps(doc, indent=1))
     else:
-        table = pd.DataFrame(rows).set_index(["upper", "lower"])
+        table = pd.DataFrame([{k: v for k, v in r.items() if k != "results"} for r in rows]).set_index(["upper", "lower"])
         print(table.to_string(float_format=lambda x: f"{x:.2f}"))
+        print_fit(fit, get(game).title)
+    if args.write:
+        from workbench.core.strength import strength_path
+
+        path = strength_path(get(game))
+        assert path is not None
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        if not args.json:
+            print(f"wrote {path}")
     return 0
