@@ -166,7 +166,7 @@ def learn(game_name: str, rules_text: str, games: int, agent: str = "greedy", ro
         unseen = sorted(set(probe) - set(features))
         doc = {"game": game.name, "rules": rules.label(), "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
                "agent": agent, "games": int(data["game_id"].nunique()), "positions": len(data), "rounds": rnd,
-               "unit": getattr(game, "evaluation_unit", ""), "scale": fit["scale"],
+               "unit": game.evaluation_unit, "scale": fit["scale"],
                "scale_interval": [fit["scale_low"], fit["scale_high"]], "units": fit["units"], "boot": boot,
                "weights": {k: v["weight"] for k, v in fit["features"].items()},
                "values": {k: {**v, "default": defaults.get(k)} for k, v in fit["features"].items()},
