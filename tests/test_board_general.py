@@ -76,7 +76,7 @@ def test_pole_buy_then_attack_odds_dice_and_undo_across_the_roll() -> None:
     c.click("d1")
     texts = [b["text"] for b in c.view()["buttons"] if "@" in b["text"]]
     assert len(texts) > 1 and all("@d1" in t for t in texts)
-    assert any("coins" in b["hint"] for b in c.view()["buttons"])
+    assert all(b["price"] > 0 and str(b["price"]) in b["hint"] for b in c.view()["buttons"] if "@" in b["text"])
     c.cancel()
     assert "d1" in GameBoardController(g, seed=5).view()["buy_cells"]
     # play on by clicks until an attack is offered, then preview its odds on the target
@@ -268,7 +268,10 @@ def test_an_unbuilt_core_plays_python_with_auto_and_refuses_engine_native(monkey
         c.set_agent(c.state.current_player(), "random")
         c.agent_move()
         assert "python engine" in c.message, c.message
-    chess = games.get("big-chess")  # no native core: Python, and engine=native is refused by name
+    from workbench.core.protocol import NativeBackend
+
+    chess = games.get("big-chess")  # without a native core: Python, and engine=native is refused by name
+    monkeypatch.setattr(type(chess), "native", NativeBackend())
     c = GameBoardController(chess, chess.rules("start=army,max_turns=12"), seed=1)
     assert c.make_agent("greedy").engine == "python"
     with pytest.raises(WidgetError, match="no native core"):

@@ -1,20 +1,25 @@
 """The general board in Debian's Chromium, judged on what the page shows (visible text and pixels).
 
-One Voila server, one page, six boards: Pole from a scenario (buy, then attack with the odds on the
-target, the dice in the move list, undo across them), The Cursed Lands new and from a combat scenario
-(production, a tile, a move, an attack, end turn, AP and decks), and big chess (2- and 4-player setup
-within the budget, a purchase on a blue-cross cell next to the King, a move with the facing drawn).
-Every request that does not go to 127.0.0.1 is blocked and recorded; there must be none.
+One Voila server, one page, eight boards: Pole from a scenario (buy a card, attack with the odds on the target,
+the dice said as hit or miss, undo across them), The Cursed Lands new and from a combat scenario (production,
+a tile, a move, an attack, end turn, AP and decks), big chess (2- and 4-player setup by cards, a purchase on a
+blue-cross cell next to the King, a 7x7 scenario on its own board), TerraFeud on the general board, and
+OpenSpiel's tic-tac-toe over its observation string. The same checks run for every game: coordinates
+visible (a screenshot with them differs from one without), a legend entry for every seat and terrain colour
+drawn (found in the legend's own screenshot), the panel beside the board in a 900 px viewport; then the
+Dark theme's text at WCAG AA contrast, measured on screenshot pixels. Every request that does not go to
+127.0.0.1 is blocked and recorded; there must be none.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from .conftest import colour_pixels, open_page
+from .conftest import colour_pixels, differing_pixels, open_page
 from .serve import NotebookServer, write_notebook
 
 pytestmark = pytest.mark.browser
@@ -30,29 +35,46 @@ clx.load_scenario("combat-ranged.yaml")
 bc2 = Board("big-chess")
 bc4 = Board("big-chess", rules="board=classic-4")
 army = Board("big-chess", rules="start=army")
-for b in (pole, cl, clx, bc2, bc4, army):
+bcs = Board("big-chess")
+bcs.load_scenario("bc-21d-elimination-four-players.yaml")
+tf = Board("terrafeud", general=True)
+ttt = Board("openspiel:tic_tac_toe")
+for b in (pole, cl, clx, bc2, bc4, army, bcs, tf, ttt):
     display(b)
 """
-POLE, CL, CLX, BC2, BC4, ARMY = range(6)
+POLE, CL, CLX, BC2, BC4, ARMY, BCS, TF, TTT = range(9)
+N_BOARDS = 9
+EVERY_GAME = [POLE, CL, BC4, BCS, TF, TTT]
 
 
 @pytest.fixture(scope="module")
-def page(browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator:  # noqa: ANN001
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NotebookServer]:
     tmp = tmp_path_factory.mktemp("gboard")
     srv = NotebookServer(write_notebook(tmp / "boards.ipynb", BOARDS), tmp, app="voila", extra=("--template=workbench",))
     srv.start()
     try:
-        pg = open_page(browser, srv, 1300, 1100)
-        try:
-            pg.wait_for_function("() => document.querySelectorAll('.gb-root svg').length === 6", timeout=90_000)
-        except Exception:  # playwright's TimeoutError: say what the page and the server saw
-            pytest.fail(f"the boards never rendered; page errors {pg.errors}\n{srv.log()}")
-        yield pg
-        assert not pg.blocked, pg.blocked
-        assert not pg.errors, pg.errors
-        pg.close()
+        yield srv
     finally:
         srv.stop()
+
+
+def ready(browser, srv: NotebookServer, width: int, query: str = ""):  # noqa: ANN001, ANN201
+    pg = open_page(browser, srv, width, 1100, query=query)
+    try:
+        pg.wait_for_function(f"() => document.querySelectorAll('.gb-root .gb-svgbox').length === {N_BOARDS}",
+                             timeout=90_000)
+    except Exception:  # playwright's TimeoutError: say what the page and the server saw
+        pytest.fail(f"the boards never rendered; page errors {pg.errors}\n{srv.log()}")
+    return pg
+
+
+@pytest.fixture(scope="module")
+def page(browser, server: NotebookServer) -> Iterator:  # noqa: ANN001
+    pg = ready(browser, server, 1300)
+    yield pg
+    assert not pg.blocked, pg.blocked
+    assert not pg.errors, pg.errors
+    pg.close()
 
 
 def board(page, i: int):  # noqa: ANN001, ANN201
@@ -63,12 +85,17 @@ def wait_text(loc, text: str, timeout: float = 20_000) -> None:  # noqa: ANN001
     loc.page.wait_for_function("([el, t]) => el.textContent.includes(t)", arg=[loc.element_handle(), text], timeout=timeout)
 
 
-def click_cell(b, name: str) -> None:  # noqa: ANN001
-    seq = b.page.evaluate("(el) => { const v = el.querySelector('.gb-status'); return v.textContent + '|' + "
-                          "el.querySelector('.gb-message').textContent; }", b.element_handle())
-    b.locator(f'polygon[data-cell="{name}"]').click(force=True)
+def changed(b, action) -> None:  # noqa: ANN001
+    """Do ``action`` and wait for the board's status or message to change (the kernel answered)."""
+    seq = b.page.evaluate("(el) => el.querySelector('.gb-status').textContent + '|' + "
+                          "el.querySelector('.gb-message').textContent", b.element_handle())
+    action()
     b.page.wait_for_function("([el, s]) => (el.querySelector('.gb-status').textContent + '|' + "
                              "el.querySelector('.gb-message').textContent) !== s", arg=[b.element_handle(), seq], timeout=20_000)
+
+
+def click_cell(b, name: str) -> None:  # noqa: ANN001
+    changed(b, lambda: b.locator(f'polygon[data-cell="{name}"]').click(force=True))
 
 
 def shot(b, name: str) -> bytes:  # noqa: ANN001
@@ -78,39 +105,67 @@ def shot(b, name: str) -> bytes:  # noqa: ANN001
     return png
 
 
+def hex_rgb(colour: str) -> tuple[int, int, int]:
+    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))  # type: ignore[return-value]
+
+
+def contrast_of(png: bytes) -> float:
+    """WCAG contrast between a screenshot's ground (its commonest colour) and its text (the pixel farthest in luminance)."""
+    import numpy as np
+    from PIL import Image
+
+    img = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=float) / 255
+    lin = np.where(img <= 0.03928, img / 12.92, ((img + 0.055) / 1.055) ** 2.4)
+    lum = 0.2126 * lin[..., 0] + 0.7152 * lin[..., 1] + 0.0722 * lin[..., 2]
+    flat = (img * 255).astype(int).reshape(-1, 3)
+    keys, counts = np.unique(flat[:, 0] * 65536 + flat[:, 1] * 256 + flat[:, 2], return_counts=True)
+    ground = keys[counts.argmax()]
+    g = lum.reshape(-1)[(flat[:, 0] * 65536 + flat[:, 1] * 256 + flat[:, 2]) == ground][0]
+    far = lum.reshape(-1)[np.argsort(np.abs(lum.reshape(-1) - g))[-20:]].mean()  # the text's core pixels
+    hi, lo = max(g, far), min(g, far)
+    return float((hi + 0.05) / (lo + 0.05))
+
+
 def test_pole_buy_attack_odds_dice_and_undo(page) -> None:  # noqa: ANN001
     b = board(page, POLE)
     b.scroll_into_view_if_needed()
     assert "coins red 10" in b.locator(".gb-status").inner_text()
-    click_cell(b, "d1")  # a buy cell: the palette shows each piece with its cost
-    palette = b.locator(".gb-choice", has_text="B@d1")
-    assert "coins" in palette.inner_text()
-    palette.click()
+    click_cell(b, "d1")  # a buy cell: the palette shows each piece as a card with its cost
+    card = b.locator('.gb-card[data-card="barracks"]')
+    assert "3" in card.locator(".gb-card-price").inner_text()
+    changed(b, card.click)  # one click: a card with a single choice is played
     wait_text(b.locator(".gb-status"), "coins red 7")
-    click_cell(b, "h5")  # the attacker: its target shows the odds
+    click_cell(b, "h5")  # the attacker: its target shows the odds, not struck through
     odds = b.locator(".gb-odds")
     assert odds.count() >= 1 and odds.first.text_content().endswith("/36")
+    assert b.locator(".gb-doom").count() == 0
     png = shot(b, "pole-odds")
     assert colour_pixels(png, (176, 0, 32), 30) > 20  # the odds' red figures are drawn on the board
     click_cell(b, "g6")
-    moves = b.locator(".gb-moves")
-    wait_text(moves, "Chance:")
     rolls = b.locator(".gb-roll")
-    assert rolls.count() == 1 and ":" in rolls.first.inner_text()
+    page.wait_for_function("(el) => el.querySelectorAll('.gb-roll').length === 1", arg=b.element_handle())
+    said = rolls.first.inner_text()
+    assert ", hit: " in said or ", miss" in said, said  # the dice say what they did
     shot(b, "pole-dice")
     undo = b.locator('.gb-btn[data-action="undo"]')
-    undo.scroll_into_view_if_needed()
-    undo.click()
-    try:
-        wait_text(b.locator(".gb-current"), "B@d1", timeout=8_000)
-    except Exception:  # noqa: BLE001 - a press lost while the move list re-rendered under it: press once more
-        if "Chance" in b.locator(".gb-current").inner_text():
-            undo.click()
-    # back before the attack: the current move is the purchase, Red acts again (the line stays listed, as lichess keeps it)
-    wait_text(b.locator(".gb-current"), "B@d1")
+    changed(b, undo.click)
+    wait_text(b.locator(".gb-current"), "B@d1")  # back before the attack (the roll went back with it)
     assert "Red to move" in b.locator(".gb-status").inner_text()
-    assert b.locator('.gb-btn[data-action="redo"]').is_enabled()
-    shot(b, "pole-undone")
+    redo = b.locator('.gb-btn[data-action="redo"]')
+    changed(b, redo.click)
+    assert "undone" not in b.locator(".gb-message").inner_text()  # no stale message after Redo
+    # a right-drag draws an arrow (kept on the move, saved in the record); analysis shows best lines in coins
+    a, c = (b.locator(f'polygon[data-cell="{n}"]').bounding_box() for n in ("c5", "c8"))
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down(button="right")
+    page.mouse.move(c["x"] + c["width"] / 2, c["y"] + c["height"] / 2, steps=3)
+    page.mouse.up(button="right")
+    page.wait_for_function("(el) => el.querySelector('.gb-arrow')", arg=b.element_handle())
+    assert colour_pixels(b.locator(".gb-svgbox").screenshot(), (21, 120, 27), 40) > 40
+    b.locator(".gb-analysis-toggle").check()
+    page.wait_for_function("(el) => el.querySelector('.gb-line')", arg=b.element_handle(), timeout=30_000)
+    assert "coins" in b.locator(".gb-line").first.inner_text()
+    b.locator(".gb-analysis-toggle").uncheck()
 
 
 def test_cursed_lands_production_tile_move_attack_end_turn(page) -> None:  # noqa: ANN001
@@ -119,63 +174,119 @@ def test_cursed_lands_production_tile_move_attack_end_turn(page) -> None:  # noq
     status = b.locator(".gb-status")
     text = status.inner_text()
     assert "ap 3" in text and "decks p1 count 32" in text and "castle hp p2 8" in text and "top" in text
-    b.locator(".gb-choice", has_text="+A").first.click()  # production at the flag
+    changed(b, b.locator(".gb-choice", has_text="+A").first.click)  # production at the flag
     wait_text(status, "ap 2")
     click_cell(b, "a2")  # the deck's top tile, laid by one click
     wait_text(status, "tiles placed 1")
-    assert "decks p1 count 31" in status.inner_text()
     x = board(page, CLX)
     x.scroll_into_view_if_needed()
     st = x.locator(".gb-status")
     click_cell(x, "e2")
     click_cell(x, "f1")  # a move that could go on to attack f2: the move-only button, or the lit target
     assert "f2" in x.evaluate("(el) => [...el.querySelectorAll('polygon.gb-lit')].map(p => p.dataset.cell)")
-    x.locator(".gb-choice", has_text="e2-f1").first.click()
+    changed(x, x.locator(".gb-choice", has_text="e2-f1").first.click)
     wait_text(x.locator(".gb-moves"), "e2-f1")
-    wait_text(st, "ap 2")
     click_cell(x, "d2")
-    click_cell(x, "f2")  # a ranged attack
+    click_cell(x, "f2")  # a ranged attack: its damage in words in the move list
     wait_text(x.locator(".gb-moves"), "d2xf2")
-    wait_text(st, "ap 1")
-    x.locator('.gb-choice[data-text="end"]').click()
+    changed(x, x.locator('.gb-choice[data-text="end"]').click)
     wait_text(st, "Player 2 to move")
+    rows = x.locator(".gb-turnrow")
+    assert rows.count() == 1 and rows.first.inner_text().count("e2-f1") == 1  # one turn, one row
     shot(x, "cursed-lands-combat")
-    assert "ap" in st.inner_text() and "decks" in st.inner_text()
 
 
-def test_big_chess_setup_two_and_four_players(page) -> None:  # noqa: ANN001
+def test_big_chess_setup_cards_two_and_four_players(page) -> None:  # noqa: ANN001
     for i, seats in ((BC2, "ab"), (BC4, "abcd")):
         b = board(page, i)
         b.scroll_into_view_if_needed()
         status = b.locator(".gb-status")
         before = status.inner_text()
-        assert "phase setup" in before and all(f"budget {s}" in before or f" {s} " in before for s in seats), before
+        assert "phase setup" in before
+        if len(seats) == 4:  # the turn indicator says who may act: every seat places in the setup
+            assert "player a, player b, player c, player d act" in before
         cell = b.evaluate("(el) => el.querySelector('polygon.gb-lit').getAttribute('data-cell')")
         click_cell(b, cell)
-        first = b.locator(".gb-choice").first
-        first.click()
-        if b.locator(".gb-back").count():  # a card with facings: the facing comes second
-            b.locator(".gb-choice").first.click()
-        page.wait_for_function("([el, s]) => el.querySelector('.gb-status').textContent !== s",
-                               arg=[b.element_handle(), before])
+        first = b.locator(".gb-card").first
+        assert "gb-card-first" in first.get_attribute("class") and "King" in first.inner_text()  # the King first
+        changed(b, first.click)
         assert b.locator(".gb-move").count() == 1
     shot(board(page, BC4), "big-chess-setup-4")
 
 
-def test_big_chess_purchase_next_to_king_and_facing(page) -> None:  # noqa: ANN001
+def test_big_chess_purchase_next_to_king_and_scenario_board(page) -> None:  # noqa: ANN001
     b = board(page, ARMY)
     b.scroll_into_view_if_needed()
     assert b.locator(".gb-buy").count() >= 1  # the blue crosses next to the King
     png = shot(b, "big-chess-army")
     assert colour_pixels(png, (21, 101, 192), 30) > 50
-    facing = colour_pixels(png, (245, 183, 0), 30)
-    assert facing > 50  # the facing arrowheads
-    status = b.locator(".gb-status")
-    before = status.inner_text()
-    cell = b.evaluate("(el) => el.querySelector('.gb-buy') && [...el.querySelectorAll('polygon.gb-lit')]"
-                      ".map(p => p.getAttribute('data-cell')).find(c => !el.querySelector(`.gb-piece[data-cell=\"${c}\"]`))")
+    assert colour_pixels(png, (245, 183, 0), 30) > 50  # the facing arrowheads
+    cell = b.evaluate("(el) => [...el.querySelectorAll('polygon.gb-lit')].map(p => p.getAttribute('data-cell'))"
+                      ".find(c => !el.querySelector(`.gb-piece[data-cell=\"${c}\"]`))")
     click_cell(b, cell)
-    b.locator(".gb-choice", has_text="+").first.click()
-    page.wait_for_function("([el, s]) => el.querySelector('.gb-status').textContent !== s", arg=[b.element_handle(), before])
-    assert "treasury a 30" not in status.inner_text()
+    cards = b.locator(".gb-card")
+    assert cards.count() > 3 and all(cards.nth(k).locator(".gb-card-price").count() == 1 for k in range(3))
+    changed(b, cards.first.click)
+    if b.locator(".gb-back").count():  # a card with facings: the facing comes second
+        changed(b, b.locator(".gb-choice").first.click)
     assert "+" in b.locator(".gb-moves").inner_text()
+    s = board(page, BCS)  # a 4-player 8x8 scenario on its own board, four seats in the legend
+    assert s.locator("polygon.gb-cell").count() == 64
+    assert s.locator(".gb-legend-seat").count() == 4
+
+
+@pytest.mark.parametrize("index", EVERY_GAME)
+def test_every_game_coordinates_legend_and_panel_beside_at_900(page, index: int) -> None:  # noqa: ANN001
+    b = board(page, index)
+    b.scroll_into_view_if_needed()
+    cells = b.locator("polygon.gb-cell").count()
+    if cells:
+        with_coords = b.locator(".gb-svgbox").screenshot()
+        b.locator(".gb-coords-toggle").uncheck()
+        without = b.locator(".gb-svgbox").screenshot()
+        b.locator(".gb-coords-toggle").check()
+        assert differing_pixels(with_coords, without) > cells * 3  # every cell's name is drawn, and visible
+    else:
+        assert "|" in b.locator(".gb-observation").inner_text() or "." in b.locator(".gb-observation").inner_text()
+    # the legend explains every colour drawn: each seat owning a piece and each terrain on the board
+    b.locator(".gb-legend summary").click()
+    legend = b.locator(".gb-legend")
+    png = legend.screenshot()
+    owners = set(b.evaluate("(el) => [...el.querySelectorAll('.gb-piece')].map(p => Number(p.dataset.owner))"))
+    for o in owners:
+        colour = b.locator(".gb-legend-seat").nth(o).get_attribute("data-colour")
+        assert colour_pixels(png, hex_rgb(colour), 12) > 30, (index, o, colour)
+    fills = set(b.evaluate("(el) => [...el.querySelectorAll('polygon.gb-cell')].map(p => p.style.fill).filter(Boolean)"))
+    terrain = b.locator(".gb-legend-terrain")
+    assert terrain.count() >= min(1, len(fills)) if index != TTT else True
+    for k in range(terrain.count()):
+        assert colour_pixels(png, hex_rgb(terrain.nth(k).get_attribute("data-colour")), 12) > 30
+    b.locator(".gb-legend summary").click()
+    # at 900 px the panel sits beside the board: message and Undo in sight
+    page.set_viewport_size({"width": 900, "height": 900})
+    try:
+        b.scroll_into_view_if_needed()
+        board_box = b.locator(".gb-svgbox").bounding_box()
+        for part in (".gb-message", '.gb-btn[data-action="undo"]', ".gb-moves"):
+            box = b.locator(part).bounding_box()
+            assert box["x"] >= board_box["x"] + board_box["width"] - 2, (index, part, box, board_box)
+            assert box["y"] < board_box["y"] + max(board_box["height"], 200), (index, part)
+        shot(b, f"board-900-{index}")
+    finally:
+        page.set_viewport_size({"width": 1300, "height": 1100})
+
+
+def test_dark_theme_text_at_wcag_aa_contrast(browser, server: NotebookServer) -> None:  # noqa: ANN001
+    pg = ready(browser, server, 1300, query="?theme=dark")
+    try:
+        assert pg.evaluate("() => document.body.dataset.jpThemeLight") == "false"  # JupyterLab Dark is on
+        b = board(pg, POLE)
+        b.scroll_into_view_if_needed()
+        click_cell(b, "j10")  # a refused click: the message in the warning style
+        for part in (".gb-status", ".gb-message", ".gb-title", '.gb-btn[data-action="evaluate"]'):
+            ratio = contrast_of(b.locator(part).first.screenshot())
+            assert ratio >= 4.5, (part, ratio)
+        shot(b, "pole-dark")
+        assert not pg.blocked and not pg.errors, (pg.blocked, pg.errors)
+    finally:
+        pg.close()

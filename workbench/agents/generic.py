@@ -442,14 +442,26 @@ GENERIC_AGENTS: dict[str, type[ProtocolAgent]] = {
 }
 
 
-def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | None = None, **params: Any) -> ProtocolAgent:
+def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | None = None, **params: Any) -> Any:
     """A protocol agent from ``"alphabeta:depth=2"``; ``ValueError`` naming the agent or parameter."""
     from . import parse_agent_spec
 
     base, spec_params = parse_agent_spec(spec)
     spec_params.update(params)
     spec_params.pop("engine", None)  # the engine is chosen by the caller (native cores join later)
+    if "bar" in spec_params:  # restricted play: the same agent, barred from classes of actions (restrict.py)
+        from .restrict import Restricted, parse_bar
+
+        barred = parse_bar(spec_params.pop("bar"), game)
+        inner = make_protocol_agent(base, game, rules, seed, **spec_params)
+        agent = Restricted(inner, game, barred)
+        agent.name = str(spec).strip()
+        return agent
     factories = dict(GENERIC_AGENTS)
+    if game is not None and game.archetypes:  # a game that declares play styles is played by the style agent
+        from .style import StyleAgent
+
+        factories["style"] = StyleAgent
     for name, factory in game.game_agents().items():  # a game's own (GameDef.game_agents)
         factories.setdefault(name, factory)
     if base not in factories:

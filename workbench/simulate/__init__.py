@@ -30,6 +30,7 @@ from .core import (
     SimulationError,
     events_path,
     game_seed,
+    play_chunk,
     play_game,
     protocol_frame,
     read_events,
@@ -121,6 +122,26 @@ def simulate(
         check_total(len(cells), games)
         specs = protocol_specs(game, cells, white, black, agent_list, games, seed, max_plies, events, engine)
         check_protocol_specs(specs)
+    manifest = run_manifest(cells, white, black, games, seed, max_plies, events, game, agent_list)
+    frame = path.games_frame if path is not None else protocol_frame
+    eframe = path.events_frame if path is not None else protocol_frame
+    return run_specs(specs, manifest, out=out, workers=workers, scheduler=scheduler, events=events, resume=resume,
+                     overwrite=overwrite, progress=progress, flush_seconds=flush_seconds, chunk_size=chunk_size,
+                     frame=frame, events_frame=eframe)
+
+
+def run_specs(specs: list[GameSpec], manifest: dict, out: str | os.PathLike | None = None, workers: int | None = None,
+              scheduler: str | None = None, events: bool = False, resume: bool = False, overwrite: bool = False,
+              progress: bool = True, flush_seconds: float = 1.0, chunk_size: int | None = None,
+              frame: Any = protocol_frame, events_frame: Any = protocol_frame, play: Any = play_chunk,
+              ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
+    """Play checked ``specs`` on the pool, Dask or in-process, into ``out`` (resumable, locked) or tables.
+
+    What ``simulate`` does after building its specs; other batch commands (``workbench.study``'s ablate)
+    build their own specs and ``manifest`` and run them here, so their games land in the same Parquet
+    dataset format, resume the same way and run on the same backends. ``play`` plays a chunk of specs
+    (``paths.play_chunk``: each game on its game's path; ``paths.play_protocol_chunk``: the protocol's).
+    """
     n_workers = cpu_workers() if workers is None else workers
     if scheduler is None or scheduler in ("processes", "pool", "inprocess"):
         backend = "inprocess" if scheduler == "inprocess" or n_workers == 0 else "pool"
@@ -134,7 +155,6 @@ def simulate(
     folder = None
     total = len(specs)
     if out is not None:
-        manifest = run_manifest(cells, white, black, games, seed, max_plies, events, game, agent_list)
         folder = OutputFolder(out)
         done = folder.open(manifest, events, resume, overwrite)
         if done:  # a fresh run keeps the lazy list
@@ -142,11 +162,11 @@ def simulate(
         writer = PartWriter(out, events, flush_seconds=flush_seconds, manifest=manifest)
     try:
         if backend == "inprocess":
-            stream = run_inprocess(specs)
+            stream = run_inprocess(specs, play=play)
         elif backend == "pool":
-            stream = run_pool(specs, n_workers, chunk_size)
+            stream = run_pool(specs, n_workers, chunk_size, play=play)
         else:
-            stream = run_dask(specs, scheduler, max(1, n_workers), chunk_size)  # type: ignore[arg-type]
+            stream = run_dask(specs, scheduler, max(1, n_workers), chunk_size, play=play)  # type: ignore[arg-type]
         rows, event_rows = _drain(stream, writer, _progress_bar(total, total - len(specs), progress))
         if writer is not None:
             writer.close(compact=True)
@@ -159,11 +179,9 @@ def simulate(
     finally:
         if folder is not None:
             folder.close()
-    frame = path.games_frame if path is not None else protocol_frame
-    eframe = path.events_frame if path is not None else protocol_frame
     table = frame(sorted(rows, key=lambda r: r["game_id"]))
     if events:
-        return table, eframe(sorted(event_rows, key=lambda e: (e["game_id"], e["ply"])))
+        return table, events_frame(sorted(event_rows, key=lambda e: (e["game_id"], e["ply"])))
     return table
 
 

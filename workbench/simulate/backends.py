@@ -17,7 +17,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
@@ -26,6 +26,7 @@ from .paths import error_result, play_chunk
 from .seeds import GameResult, GameSpec, SimulationError
 
 Chunk = tuple[GameSpec, ...]
+Player = Callable[[Sequence[GameSpec]], list[GameResult]]  # plays a chunk: ``paths.play_chunk`` by default
 
 
 def chunked(specs: Sequence[GameSpec], size: int) -> list[Chunk]:
@@ -39,14 +40,14 @@ def default_chunk_size(n_games: int, workers: int) -> int:
     return max(1, min(8, n_games // max(1, workers * 16)))
 
 
-def run_inprocess(specs: Sequence[GameSpec]) -> Iterator[list[GameResult]]:
+def run_inprocess(specs: Sequence[GameSpec], play: Player = play_chunk) -> Iterator[list[GameResult]]:
     """One game at a time in this process (debugging, notebooks, tiny batches)."""
     for spec in specs:
-        yield play_chunk((spec,))
+        yield play((spec,))
 
 
 def run_pool(specs: Sequence[GameSpec], workers: int, chunk_size: int | None = None,
-             max_retries: int = 3) -> Iterator[list[GameResult]]:
+             max_retries: int = 3, play: Player = play_chunk) -> Iterator[list[GameResult]]:
     """A ``ProcessPoolExecutor`` (fork on Linux, so registered agents reach the workers).
 
     At most ``4 * workers`` chunks are in flight, so finished results never pile up in memory.
@@ -68,7 +69,7 @@ def run_pool(specs: Sequence[GameSpec], workers: int, chunk_size: int | None = N
             if suspects:
                 chunk = suspects.popleft()
                 try:
-                    results = pool.submit(play_chunk, chunk).result()
+                    results = pool.submit(play, chunk).result()
                 except BrokenProcessPool:
                     broken = True
                     if len(chunk) > 1:
@@ -87,7 +88,7 @@ def run_pool(specs: Sequence[GameSpec], workers: int, chunk_size: int | None = N
             while (todo or running) and not broken:
                 while todo and len(running) < 4 * workers:
                     chunk = todo.popleft()
-                    running[pool.submit(play_chunk, chunk)] = chunk
+                    running[pool.submit(play, chunk)] = chunk
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for fut in done:
                     chunk = running.pop(fut)
@@ -105,7 +106,7 @@ def run_pool(specs: Sequence[GameSpec], workers: int, chunk_size: int | None = N
 
 
 def run_dask(specs: Sequence[GameSpec], scheduler: str, workers: int, chunk_size: int | None = None,
-             max_retries: int = 3) -> Iterator[list[GameResult]]:
+             max_retries: int = 3, play: Player = play_chunk) -> Iterator[list[GameResult]]:
     """Dask distributed: ``scheduler='local-cluster'`` starts a ``LocalCluster`` of ``workers``
     single-threaded processes; ``tcp://host:port`` uses a running scheduler (its workers need
     this package installed). Dask reruns the tasks of a lost worker up to ``max_retries`` times."""
@@ -124,7 +125,7 @@ def run_dask(specs: Sequence[GameSpec], scheduler: str, workers: int, chunk_size
         n_workers = max(1, len(client.scheduler_info().get("workers", {})) or workers)
         size = chunk_size or default_chunk_size(len(specs), n_workers)
         chunks = chunked(specs, size)
-        futures = client.map(play_chunk, chunks, retries=max_retries, pure=False)
+        futures = client.map(play, chunks, retries=max_retries, pure=False)
         by_future = dict(zip(futures, chunks, strict=True))
         for fut in as_completed(futures):
             chunk = by_future.pop(fut)

@@ -38,6 +38,14 @@ def play_chunk(specs: Sequence[GameSpec]) -> list[GameResult]:
     return [play_game(s) for s in specs]
 
 
+def play_protocol_chunk(specs: Sequence[GameSpec]) -> list[GameResult]:
+    """Several games on the protocol's path whatever the game (restricted play bars actions there, in the
+    Python engine, for every game alike)."""
+    from .protocol_play import play_protocol_game
+
+    return [play_protocol_game(s) for s in specs]
+
+
 def error_result(spec: GameSpec, message: str) -> GameResult:
     """The row of a game that could not be played at all (its worker kept dying)."""
     path = own_path(spec.game)

@@ -85,10 +85,10 @@ def board_svg(game: GameDef, state: State, rules: Any = None, heat: Mapping[int,
     ``heat`` colours cells by value (a layer from ``state.heat``); ``marks`` rings cells (the last
     move, a death). Every cell element carries ``data-cell`` with its name, as the board's page does.
     """
-    layout = game.layout(rules)
+    layout = game.state_layout(state)  # the position's own board (a scenario's 7x7 big chess board)
     colours = _terrain_colours(game)
     glyphs = _glyphs_on(layout, state)
-    labels = game.info(rules).labels
+    labels = game.state_info(state).labels
     x0, y0, width, height = _frame(layout, scale, margin)
     top = max((abs(v) for v in heat.values()), default=0.0) if heat else 0.0
 

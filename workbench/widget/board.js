@@ -1,9 +1,20 @@
 // The general board's front end: draws the Python-side `view` on the `geometry` of any game's layout
-// (hex-pointy, hex-flat, square) and reports clicks and button presses with model.send. It decides
-// nothing about the rules and never names a server path; it loads nothing from outside the page.
+// (hex-pointy, hex-flat, square) and reports clicks, hovers and button presses with model.send. It decides
+// nothing about the rules and never names a server path; it loads nothing from outside the page: downloads
+// and exports are made in the page (blob URLs), uploads are read from a file the user picks.
 
 const SVG = "http://www.w3.org/2000/svg";
 const FALLBACK = ["#e7e1cf", "#cfd8c4", "#d6cfe0", "#c9dbe6", "#e6d3c5"];
+const MARK_COLOURS = ["#f5b700", "#e3001b", "#3ddc84", "#8e44ad", "#00a3cc", "#ff6f00", "#6d4c41", "#c2185b"];
+const SIGNS = ["", "!", "?", "!!", "??", "!?", "?!"];
+const SHAPES = { green: "#15781b", red: "#c62828", blue: "#1565c0", yellow: "#e0a800" };
+// the exported picture's own style (the page's stylesheet does not travel with a saved file)
+const EXPORT_STYLE = `.gb-cell{stroke:#777;stroke-width:.03}.gb-disc{stroke:#555;stroke-width:.04}
+.gb-letter{text-anchor:middle;font-weight:bold;font-family:monospace}.gb-badge{fill:#111;font-family:monospace;text-anchor:middle}
+.gb-coord{fill:#555;font-family:sans-serif}.gb-facing{fill:#f5b700;stroke:#333;stroke-width:.03}
+.gb-ring{fill:none;stroke-width:.08}.gb-dot{fill:rgba(26,158,58,.75)}.gb-buy{stroke:#1565c0;stroke-width:.1;fill:none}
+.gb-odds{text-anchor:middle;fill:#b00020;font-weight:bold}.gb-odds-bg{fill:#fffbe6;stroke:#d0021b;stroke-width:.04}
+.gb-doom{stroke:#d0021b;stroke-width:.08}.gb-markring{fill:none;stroke-width:.07}`;
 
 function el(tag, attrs = {}, parent = null, text = null, ns = null) {
   const e = ns ? document.createElementNS(ns, tag) : document.createElement(tag);
@@ -20,21 +31,41 @@ function heatColour(v) {
   return v >= 0 ? `rgba(220,40,30,${a})` : `rgba(30,90,220,${a})`;
 }
 
+function fmt(x) {
+  if (x === null || x === undefined) return "–";
+  const a = Math.abs(x);
+  return (x >= 0 ? "+" : "−") + (a >= 100 ? a.toFixed(0) : a.toFixed(1));
+}
+
+function saveFile(name, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = el("a", { href: url, download: name, style: "display:none" }, document.body);
+  a.click();
+  setTimeout(() => { URL.revokeObjectURL(url); a.remove(); }, 1000);
+}
+
 function render({ model, el: root }) {
   root.classList.add("gb-root");
+  root.setAttribute("tabindex", "0");
   const head = el("div", { class: "gb-head" }, root);
   const title = el("span", { class: "gb-title" }, head);
+  const turn = el("span", { class: "gb-turn" }, head);
   const busy = el("span", { class: "gb-busy" }, head);
   const status = el("div", { class: "gb-status", role: "status" }, root);
   const body = el("div", { class: "gb-body" }, root);
-  const boardBox = el("div", { class: "gb-board" }, body);
+  const boardCol = el("div", { class: "gb-board" }, body);
+  const evalBar = el("div", { class: "gb-evalbar", title: "static evaluation" }, boardCol);
+  const evalFill = el("div", { class: "gb-evalfill" }, evalBar);
+  const evalText = el("span", { class: "gb-evaltext" }, evalBar);
+  const boardBox = el("div", { class: "gb-svgbox" }, boardCol);
   const panel = el("div", { class: "gb-panel" }, body);
-  const message = el("div", { class: "gb-message" }, panel);
-  const buttons = el("div", { class: "gb-buttons" }, panel);
+  const message = el("div", { class: "gb-message", role: "alert" }, panel);
   const hover = el("div", { class: "gb-hover" }, panel);
+  const cardsBox = el("div", { class: "gb-cards" }, panel);
+  const buttons = el("div", { class: "gb-buttons" }, panel);
   const controls = el("div", { class: "gb-controls" }, panel);
-  const mk = (label, type, extra = {}) => {
-    const b = el("button", { class: "gb-btn", "data-action": type }, controls, label);
+  const mk = (label, type, extra = {}, parent = controls) => {
+    const b = el("button", { class: "gb-btn", "data-action": type }, parent, label);
     b.addEventListener("click", () => model.send({ type, ...extra }));
     return b;
   };
@@ -43,22 +74,47 @@ function render({ model, el: root }) {
   const rollBtn = mk("Roll", "roll");
   mk("Agent move", "agent_move");
   mk("Evaluate", "evaluate");
-  const autoBox = el("label", { class: "gb-auto" }, controls);
+  const view2 = el("div", { class: "gb-controls" }, panel);
+  const flipBtn = el("button", { class: "gb-btn", "data-action": "flip" }, view2, "Flip");
+  const coordBox = el("label", { class: "gb-auto" }, view2);
+  const coordIn = el("input", { type: "checkbox", class: "gb-coords-toggle" }, coordBox);
+  coordIn.checked = true;
+  coordBox.appendChild(document.createTextNode(" coordinates"));
+  const autoBox = el("label", { class: "gb-auto" }, view2);
   const auto = el("input", { type: "checkbox" }, autoBox);
   autoBox.appendChild(document.createTextNode(" roll automatically"));
   auto.addEventListener("change", () => model.send({ type: "auto_roll", on: auto.checked }));
   const evalLine = el("div", { class: "gb-eval" }, panel);
+  const graph = el("div", { class: "gb-graph" }, panel);
   const diffBox = el("div", { class: "gb-diff" }, panel);
   const checkLine = el("div", { class: "gb-check" }, panel);
+  const linesBox = el("div", { class: "gb-lines" }, panel);
   const moves = el("ol", { class: "gb-moves" }, panel);
+  const tree = el("div", { class: "gb-row gb-treeops" }, panel);
+  el("button", { class: "gb-btn", "data-action": "promote" }, tree, "Promote").addEventListener("click", () =>
+    model.send({ type: "promote", id: (model.get("view") || {}).node || 0 }));
+  el("button", { class: "gb-btn", "data-action": "delete" }, tree, "Delete move").addEventListener("click", () =>
+    model.send({ type: "delete", id: (model.get("view") || {}).node || 0 }));
+  const mainBtn = mk("Back to main line", "main_line", {}, tree);
+  const anaBox = el("label", { class: "gb-auto" }, tree);
+  const anaIn = el("input", { type: "checkbox", class: "gb-analysis-toggle" }, anaBox);
+  anaBox.appendChild(document.createTextNode(" analysis"));
+  anaIn.addEventListener("change", () => model.send({ type: "analysis", on: anaIn.checked }));
+  mk("Clear drawings", "clear_shapes", {}, tree);
+  const ann = el("div", { class: "gb-row gb-annotate" }, panel);
+  const signSel = el("select", { class: "gb-sign", title: "a sign on the current move" }, ann);
+  for (const s of SIGNS) el("option", { value: s }, signSel, s || "no sign");
+  const noteIn = el("input", { type: "text", placeholder: "note on this move", class: "gb-note" }, ann);
+  el("button", { class: "gb-btn", "data-action": "annotate" }, ann, "Annotate").addEventListener("click", () =>
+    model.send({ type: "annotate", sign: signSel.value, comment: noteIn.value }));
 
-  // new game, agents, heat, rule diff, scenarios
+  // new game, agents, heat, rule diff, scenarios, records, export
   const tools = el("details", { class: "gb-tools" }, panel);
-  el("summary", {}, tools, "Game, agents, heat, rule diff, scenarios");
+  el("summary", {}, tools, "Game, agents, heat, rule diff, scenarios, files");
   const ng = el("div", { class: "gb-row" }, tools);
   const rulesIn = el("input", { type: "text", placeholder: "rules k=v,...", class: "gb-rules" }, ng);
   const seedIn = el("input", { type: "text", placeholder: "seed", size: "6" }, ng);
-  el("button", { class: "gb-btn" }, ng, "New game").addEventListener("click", () =>
+  el("button", { class: "gb-btn", "data-action": "new_game" }, ng, "New game").addEventListener("click", () =>
     model.send({ type: "new_game", rules: rulesIn.value, seed: seedIn.value.trim() }));
   const ag = el("div", { class: "gb-row" }, tools);
   const seatSel = el("select", { class: "gb-seat" }, ag);
@@ -75,7 +131,7 @@ function render({ model, el: root }) {
   heatSeat.addEventListener("change", sendHeat);
   const dr = el("div", { class: "gb-row" }, tools);
   const diffIn = el("input", { type: "text", placeholder: "variant k=v (rule-change diff)", class: "gb-diffin" }, dr);
-  el("button", { class: "gb-btn" }, dr, "Compare").addEventListener("click", () =>
+  el("button", { class: "gb-btn", "data-action": "compare" }, dr, "Compare").addEventListener("click", () =>
     model.send({ type: "compare", change: diffIn.value }));
   const sr = el("div", { class: "gb-row" }, tools);
   el("button", { class: "gb-btn" }, sr, "List scenarios").addEventListener("click", () => model.send({ type: "catalog" }));
@@ -83,35 +139,102 @@ function render({ model, el: root }) {
   el("button", { class: "gb-btn" }, sr, "check ▶").addEventListener("click", () => model.send({ type: "check", delta: 1 }));
   const picker = el("select", { class: "gb-picker", size: "6" }, tools);
   picker.addEventListener("change", () => model.send({ type: "pick_scenario", name: picker.value }));
+  const batchPicker = el("select", { class: "gb-batch", size: "6", title: "the games of the batch opened with Board.from_batch" }, tools);
+  batchPicker.addEventListener("change", () => model.send({ type: "pick_game", game_id: Number(batchPicker.value) }));
+  const cp = el("div", { class: "gb-row" }, tools);
+  const clip = el("textarea", { class: "gb-clip", rows: "3", placeholder: "copied moves or position; paste moves or a position here" }, cp);
+  mk("Copy moves", "copy", { what: "moves" }, cp);
+  mk("Copy position", "copy", { what: "position" }, cp);
+  el("button", { class: "gb-btn", "data-action": "paste" }, cp, "Paste").addEventListener("click", () =>
+    model.send({ type: "paste", text: clip.value }));
+  const fr = el("div", { class: "gb-row" }, tools);
+  mk("Download record", "download", { kind: "record" }, fr);
+  mk("Download scenario", "download", { kind: "scenario" }, fr);
+  const upIn = el("input", { type: "file", accept: ".json", class: "gb-upload" }, fr);
+  upIn.addEventListener("change", () => {
+    const f = upIn.files && upIn.files[0];
+    if (!f) return;
+    if (f.size > 512 * 1024) { message.textContent = `${f.name}: larger than 512 kB`; return; }
+    f.text().then((text) => model.send({ type: "upload", name: f.name, text }));
+    upIn.value = "";
+  });
+  el("button", { class: "gb-btn", "data-action": "export-svg" }, fr, "Export SVG").addEventListener("click", () => exportSvg());
+  el("button", { class: "gb-btn", "data-action": "export-png" }, fr, "Export PNG").addEventListener("click", () => exportPng());
   const legend = el("details", { class: "gb-legend" }, panel);
   el("summary", {}, legend, "Legend");
+  const legendBody = el("div", { class: "gb-legend-body" }, legend);
 
-  let svg = null, cellEls = {}, layers = {}, geo = null, groupOpen = null;
+  let svg = null, cellEls = {}, layers = {}, geo = null, groupOpen = null, cardOpen = null;
+  let flipped = false, bbox = null, lastHover = "", hoverTimer = null, obs = null;
+  const uid = Math.random().toString(36).slice(2, 8);
+
+  function P(x, y) {
+    return flipped ? [bbox[0] + bbox[2] - x, bbox[1] + bbox[3] - y] : [x, y];
+  }
+  function pts(points) {
+    return points.split(" ").map((p) => P(...p.split(",").map(Number)).map((v) => v.toFixed(3)).join(",")).join(" ");
+  }
 
   function build() {
     geo = model.get("geometry");
     boardBox.innerHTML = "";
     cellEls = {};
+    obs = geo.cells.length ? null : el("pre", { class: "gb-observation", "aria-label": "observation" }, boardBox);
     const vb = geo.viewbox;
-    svg = sv("svg", { viewBox: vb.join(" "), class: `gb-svg gb-${geo.shape}`, role: "img" }, boardBox);
-    const [cells, heat, marks, pieces, over] = ["cells", "heat", "marks", "pieces", "over"].map(
-      (n) => sv("g", { class: `gb-layer-${n}` }, svg));
-    layers = { cells, heat, marks, pieces, over };
-    for (const c of geo.cells) {
-      const poly = sv("polygon", { points: c.points, class: "gb-cell", "data-cell": c.name }, cells);
-      sv("title", {}, poly, c.name);
-      cellEls[c.name] = { poly, c };
+    bbox = vb;
+    svg = sv("svg", { viewBox: vb.join(" "), class: `gb-svg gb-${geo.shape}`, role: "img",
+      "aria-label": "board" }, boardBox);
+    const defs = sv("defs", {}, svg);
+    for (const [name, colour] of Object.entries(SHAPES)) {
+      const m = sv("marker", { id: `gb-head-${name}-${uid}`, viewBox: "0 0 10 10", refX: "5", refY: "5", markerWidth: "3",
+        markerHeight: "3", orient: "auto-start-reverse" }, defs);
+      sv("path", { d: "M0,0L10,5L0,10z", fill: colour }, m);
     }
-    svg.addEventListener("click", (ev) => {
-      const t = ev.target.closest ? ev.target.closest("[data-cell]") : null;
-      if (t) model.send({ type: "click", cell: t.getAttribute("data-cell") });
+    const [cells, heat, coords, marks, pieces, over, shapes] = ["cells", "heat", "coords", "marks", "pieces", "over", "shapes"].map(
+      (n) => sv("g", { class: `gb-layer-${n}` }, svg));
+    layers = { cells, heat, coords, marks, pieces, over, shapes };
+    const s = geo.size;
+    for (const c of geo.cells) {
+      const poly = sv("polygon", { points: pts(c.points), class: "gb-cell", "data-cell": c.name }, cells);
+      sv("title", {}, poly, c.name);
+      const [x, y] = P(c.x, c.y);
+      cellEls[c.name] = { poly, c, x, y };
+      sv("text", { x: x - s * 0.82, y: y - s * 0.5, "font-size": s * 0.34, class: "gb-coord" }, coords, c.name);
+    }
+    coords.style.display = coordIn.checked ? "" : "none";
+    const cellAt = (ev) => {
+      const t = document.elementFromPoint(ev.clientX, ev.clientY);
+      const c = t && t.closest ? t.closest("[data-cell]") : null;
+      return c ? c.getAttribute("data-cell") : null;
+    };
+    let down = null;
+    svg.addEventListener("contextmenu", (ev) => ev.preventDefault());
+    svg.addEventListener("pointerdown", (ev) => { down = { cell: cellAt(ev), button: ev.button, shift: ev.shiftKey, alt: ev.altKey }; });
+    svg.addEventListener("pointerup", (ev) => {
+      const start = down;
+      down = null;
+      const cell = cellAt(ev);
+      if (!start || !start.cell || !cell) return;
+      if (start.button === 2) {  // right button: an arrow (or a circle on one cell), colour by modifier
+        const colour = start.shift ? "red" : start.alt ? "blue" : ev.ctrlKey ? "yellow" : "green";
+        model.send({ type: "shape", from: start.cell, to: cell, colour });
+      } else if (start.button === 0) {
+        if (cell === start.cell) model.send({ type: "click", cell });
+        else model.send({ type: "drag", from: start.cell, to: cell });  // a piece dragged to its target
+      }
     });
     svg.addEventListener("mouseover", (ev) => {
       const t = ev.target.closest ? ev.target.closest("[data-cell]") : null;
       const v = model.get("view");
-      if (!t || !v || !v.previews) return;
-      const p = v.previews[t.getAttribute("data-cell")];
-      hover.textContent = p ? p.text : "";
+      if (!t || !v) return;
+      const cell = t.getAttribute("data-cell");
+      const p = v.previews && v.previews[cell];
+      if (p) { hover.textContent = p.text; return; }
+      // an unlit cell: ask the game why (once the pointer rests there)
+      if (cell === lastHover) return;
+      lastHover = cell;
+      clearTimeout(hoverTimer);
+      hoverTimer = setTimeout(() => model.send({ type: "why", cell }), 120);
     });
     seatSel.innerHTML = "";
     heatSeat.innerHTML = "";
@@ -122,14 +245,11 @@ function render({ model, el: root }) {
     heatSel.innerHTML = "";
     el("option", { value: "" }, heatSel, "no heat layer");
     for (const h of geo.heat_layers) el("option", { value: h }, heatSel, h);
-    legend.querySelectorAll("div").forEach((d) => d.remove());
-    for (const l of geo.legend) {
-      const row = el("div", { class: "gb-legend-row" }, legend);
-      el("span", { class: "gb-swatch", style: `background:${l.colour}` }, row);
-      row.appendChild(document.createTextNode(" " + l.words));
-    }
     draw();
   }
+
+  flipBtn.addEventListener("click", () => { flipped = !flipped; root.classList.toggle("gb-flipped", flipped); build(); });
+  coordIn.addEventListener("change", () => { if (layers.coords) layers.coords.style.display = coordIn.checked ? "" : "none"; });
 
   function terrainFill(cls) {
     for (const l of geo.legend) if (l.cls === cls) return l.colour;
@@ -139,6 +259,12 @@ function render({ model, el: root }) {
     return FALLBACK[h % FALLBACK.length];
   }
 
+  const markColour = {};
+  function colourOfMark(m) {
+    if (!(m in markColour)) markColour[m] = MARK_COLOURS[Object.keys(markColour).length % MARK_COLOURS.length];
+    return markColour[m];
+  }
+
   function draw() {
     const v = model.get("view");
     if (!geo || !v || !v.glyphs) return;
@@ -146,6 +272,7 @@ function render({ model, el: root }) {
     status.textContent = v.status;
     message.textContent = v.message || "";
     message.className = `gb-message gb-${v.level || "info"}`;
+    hover.textContent = (v.hover && v.hover.text) || "";
     busy.textContent = model.get("busy") || "";
     undoBtn.disabled = !v.can_undo;
     redoBtn.disabled = !v.can_redo;
@@ -153,82 +280,183 @@ function render({ model, el: root }) {
     auto.checked = !!v.auto_roll;
     evalLine.textContent = v.evaluation || "";
     checkLine.textContent = v.check || "";
+    drawTurn(v);
+    if (obs) obs.textContent = v.observation || "";
     const s = geo.size;
-    for (const k of ["heat", "marks", "pieces", "over"]) layers[k].innerHTML = "";
+    for (const k of ["heat", "marks", "pieces", "over", "shapes"]) if (layers[k]) layers[k].innerHTML = "";
     const lit = new Set(v.lit), sel = new Set(v.selection);
     const removed = new Set();
     for (const p of Object.values(v.previews || {})) for (const r of p.removed) removed.add(r);
+    const used = { seats: new Set(), terrain: new Set(), marks: new Set() };
     for (const g of v.glyphs) {
       const ce = cellEls[g.cell];
       if (!ce) continue;
       const fill = terrainFill(g.terrain);
+      if (g.terrain) used.terrain.add(g.terrain);
       ce.poly.setAttribute("class", `gb-cell t-${g.terrain || "none"}` + (lit.has(g.cell) ? " gb-lit" : "")
         + (sel.has(g.cell) ? " gb-sel" : ""));
       ce.poly.style.fill = fill || "";
-      const { x, y } = ce.c;
-      if (g.marks.length) {
-        const m = g.marks.join(" ");
-        if (/fresh|done|shadow|attacker|target|flag|camp/.test(m)) {
-          sv("circle", { cx: x + s * 0.55, cy: y - s * 0.55, r: s * 0.12, class: `gb-mark m-${g.marks[0]}`, "data-cell": g.cell }, layers.marks);
-        }
-      }
+      const { x, y } = ce;
+      g.marks.slice(0, 2).forEach((m, k) => {
+        used.marks.add(m);
+        sv("circle", { cx: x, cy: y, r: s * (0.8 - 0.1 * k), class: `gb-markring m-${m}`, stroke: colourOfMark(m),
+          "stroke-dasharray": k ? "0.1,0.06" : "", "data-mark": m }, layers.marks);
+      });
       if (g.piece) {
+        used.seats.add(g.owner);
         const col = geo.colours[g.owner] || "#888", ink = geo.inks[g.owner] || "#fff";
         const grp = sv("g", { class: "gb-piece", "data-cell": g.cell, "data-owner": String(g.owner) }, layers.pieces);
-        sv("circle", { cx: x, cy: y, r: s * 0.62, fill: col, class: "gb-disc" }, grp);
+        sv("circle", { cx: x, cy: y - s * 0.08, r: s * 0.5, fill: col, class: "gb-disc" }, grp);
         if (g.facing !== null && g.facing !== undefined) {
           // facing: degrees clockwise from north (0 = N, 90 = E), an arrowhead at the disc's rim
-          const a = (g.facing - 90) * Math.PI / 180, r = s * 0.62;
-          const tip = [x + Math.cos(a) * r * 1.35, y + Math.sin(a) * r * 1.35];
-          const l = [x + Math.cos(a + 0.5) * r, y + Math.sin(a + 0.5) * r];
-          const rr = [x + Math.cos(a - 0.5) * r, y + Math.sin(a - 0.5) * r];
+          const a = ((g.facing + (flipped ? 180 : 0)) - 90) * Math.PI / 180, r = s * 0.5, cy = y - s * 0.08;
+          const tip = [x + Math.cos(a) * r * 1.4, cy + Math.sin(a) * r * 1.4];
+          const l = [x + Math.cos(a + 0.5) * r, cy + Math.sin(a + 0.5) * r];
+          const rr = [x + Math.cos(a - 0.5) * r, cy + Math.sin(a - 0.5) * r];
           sv("polygon", { points: `${tip.join(",")} ${l.join(",")} ${rr.join(",")}`, class: "gb-facing" }, grp);
         }
-        sv("text", { x, y: y + s * 0.22, "font-size": s * 0.62, fill: ink, class: "gb-letter" }, grp, g.piece);
-        g.badges.slice(0, 3).forEach((b, i) => {
-          sv("text", { x: x - s * 0.8, y: y - s * 0.55 + i * s * 0.42, "font-size": s * 0.34, class: "gb-badge" }, grp, b);
-        });
+        sv("text", { x, y: y + s * 0.1, "font-size": s * 0.52, fill: ink, class: "gb-letter" }, grp, g.piece);
+        if (g.badges.length) {
+          // badges under the disc, never over it
+          sv("text", { x, y: y + s * 0.78, "font-size": s * 0.28, class: "gb-badge" }, grp, g.badges.slice(0, 3).join(" "));
+        }
       } else if (g.badges.length) {
-        sv("text", { x, y: y + s * 0.12, "font-size": s * 0.32, class: "gb-badge gb-center" }, layers.pieces, g.badges[0]);
+        sv("text", { x, y: y + s * 0.12, "font-size": s * 0.3, class: "gb-badge" }, layers.pieces, g.badges[0]);
       }
       if (v.heat && v.heat[g.cell] !== undefined) {
-        sv("polygon", { points: ce.c.points, fill: heatColour(v.heat[g.cell]), class: "gb-heatcell" }, layers.heat);
+        sv("polygon", { points: pts(ce.c.points), fill: heatColour(v.heat[g.cell]), class: "gb-heatcell" }, layers.heat);
       }
       if (lit.has(g.cell)) {
-        sv("circle", { cx: x, cy: y, r: s * (g.piece ? 0.78 : 0.22), class: g.piece ? (v.selection.length ? "gb-target gb-ring" : "gb-target gb-ring gb-source") : "gb-target gb-dot",
+        sv("circle", { cx: x, cy: y, r: s * (g.piece ? 0.7 : 0.2), class: g.piece ? (v.selection.length ? "gb-target gb-ring" : "gb-target gb-ring gb-source") : "gb-target gb-dot",
           "data-cell": g.cell }, layers.over);
       }
       if (removed.has(g.cell) && lit.has(g.cell)) {
         sv("line", { x1: x - s * 0.5, y1: y - s * 0.5, x2: x + s * 0.5, y2: y + s * 0.5, class: "gb-doom" }, layers.over);
       }
     }
-    // odds and other preview labels on the targets (Pole's n/36)
+    // odds on the targets (Pole's n/36): the chance of the result, never the strike of a certain one
     for (const [cell, p] of Object.entries(v.previews || {})) {
       for (const [tc, odds] of Object.entries(p.odds || {})) {
         const ce = cellEls[tc];
         if (!ce) continue;
-        const { x, y } = ce.c;
+        const { x, y } = ce;
         sv("rect", { x: x - s * 0.78, y: y + s * 0.3, width: s * 1.56, height: s * 0.5, rx: s * 0.1, class: "gb-odds-bg" }, layers.over);
         sv("text", { x, y: y + s * 0.68, "font-size": s * 0.42, class: "gb-odds", "data-odds-for": cell }, layers.over, odds);
       }
     }
     // purchase cells next to the King (big chess): a blue cross on lit empty cells when buys are offered
-    const buyLit = v.buy_cells || [];
-    for (const cell of buyLit) {
+    for (const cell of v.buy_cells || []) {
       const ce = cellEls[cell];
       if (!ce) continue;
-      const { x, y } = ce.c, d = s * 0.45;
+      const { x, y } = ce, d = s * 0.45;
       sv("path", { d: `M${x - d},${y - d}L${x + d},${y + d}M${x + d},${y - d}L${x - d},${y + d}`, class: "gb-buy" }, layers.marks);
     }
+    drawShapes(v);
+    drawLines(v);
+    mainBtn.disabled = !!v.is_main;
+    drawEval(v);
     drawButtons(v);
     drawMoves(v);
     drawDiff(v);
     drawCatalog();
+    drawLegend(v, used);
+  }
+
+  function drawShapes(v) {
+    const sh = v.shapes || {};
+    const s = geo.size;
+    for (const [a, b, colour] of sh.arrows || []) {
+      const A = cellEls[a], B = cellEls[b];
+      if (!A || !B) continue;
+      const dx = B.x - A.x, dy = B.y - A.y, len = Math.hypot(dx, dy) || 1;
+      sv("line", { x1: A.x, y1: A.y, x2: B.x - (dx / len) * s * 0.35, y2: B.y - (dy / len) * s * 0.35, class: "gb-arrow",
+        stroke: SHAPES[colour] || SHAPES.green, "stroke-width": s * 0.2, "marker-end": `url(#gb-head-${colour}-${uid})`,
+        "data-shape": `${a}-${b}` }, layers.shapes);
+    }
+    for (const [c, colour] of sh.circles || []) {
+      const C = cellEls[c];
+      if (C) sv("circle", { cx: C.x, cy: C.y, r: s * 0.85, class: "gb-circle", stroke: SHAPES[colour] || SHAPES.green,
+        "stroke-width": s * 0.1, fill: "none", "data-shape": c }, layers.shapes);
+    }
+  }
+
+  function drawLines(v) {
+    linesBox.innerHTML = "";
+    anaIn.checked = anaIn.checked && true;
+    for (const l of v.lines || []) {
+      if (l.error) { el("div", { class: "gb-line" }, linesBox, l.error); continue; }
+      el("div", { class: "gb-line" }, linesBox,
+        `${l.score === null || l.score === undefined ? "" : fmt(l.score) + " " + l.unit + ": "}${l.moves.join(" ")}`);
+    }
+  }
+
+  function drawTurn(v) {
+    turn.innerHTML = "";
+    if (v.over) { el("span", { class: "gb-turn-text" }, turn, "game over"); return; }
+    const idx = v.to_move_index;
+    if (idx >= 0 && geo.colours[idx]) el("span", { class: "gb-swatch", style: `background:${geo.colours[idx]}` }, turn);
+    el("span", { class: "gb-turn-text" }, turn, " " + (v.status.split(" · ")[1] || v.to_move));
+  }
+
+  function drawEval(v) {
+    const e = v.eval || {};
+    const pts2 = e.points || [];
+    const top = Math.max(1, ...pts2.map((p) => Math.abs(p[1])), Math.abs(e.here || 0));
+    const here = e.here;
+    const share = here === null || here === undefined ? 50 : 50 + 50 * Math.tanh((here / top) * 1.5);
+    evalFill.style.width = `${share.toFixed(1)}%`;
+    evalFill.style.background = geo.colours[0] || "#eee";
+    evalBar.style.background = geo.colours[1] || "#333";
+    evalText.textContent = `${e.seat || ""} ${fmt(here)} ${e.unit || ""}`;
+    graph.innerHTML = "";
+    if (pts2.length < 2) return;
+    const w = 300, h = 60, x0 = pts2[0][0], x1 = pts2[pts2.length - 1][0] || 1;
+    const X = (p) => ((p - x0) / Math.max(1, x1 - x0)) * (w - 8) + 4, Y = (q) => h / 2 - (q / top) * (h / 2 - 4);
+    const g = sv("svg", { viewBox: `0 0 ${w} ${h}`, class: "gb-graphsvg", role: "img",
+      "aria-label": `evaluation in ${e.unit}` }, graph);
+    sv("line", { x1: 0, x2: w, y1: h / 2, y2: h / 2, class: "gb-zero" }, g);
+    sv("polyline", { points: pts2.map((p) => `${X(p[0]).toFixed(1)},${Y(p[1]).toFixed(1)}`).join(" "), class: "gb-curve" }, g);
+    for (const p of pts2) {
+      const dot = sv("circle", { cx: X(p[0]), cy: Y(p[1]), r: p[0] === e.current ? 3.5 : 2,
+        class: "gb-gpoint" + (p[0] === e.current ? " gb-gcur" : ""), "data-node": String(p[2]) }, g);
+      sv("title", {}, dot, `move ${p[0]}: ${e.seat} ${fmt(p[1])} ${e.unit}`);
+      dot.addEventListener("click", () => model.send({ type: "goto", node: p[2] }));
+    }
+    sv("text", { x: 4, y: 10, class: "gb-gunit", "font-size": 9 }, g, `${e.seat}'s view, ${e.unit} (±${fmt(top).slice(1)})`);
   }
 
   function drawButtons(v) {
     buttons.innerHTML = "";
-    const list = v.buttons || [];
+    cardsBox.innerHTML = "";
+    let list = v.buttons || [];
+    const cards = v.palette || [];
+    if (cards.length) {
+      // purchases as cards: the King first, then by price; one click plays a card with a single choice
+      const inCards = new Set();
+      for (const c of cards) for (const i of c.indexes) inCards.add(i);
+      if (cardOpen && !cards.some((c) => c.card === cardOpen)) cardOpen = null;
+      if (cardOpen) {
+        const c = cards.find((k) => k.card === cardOpen);
+        el("button", { class: "gb-btn gb-back" }, cardsBox, `◀ ${c.card}`).addEventListener("click", () => { cardOpen = null; drawButtons(v); });
+        for (const i of c.indexes) {
+          const b = list.find((x) => x.index === i);
+          if (b) choice(b, b.text.split(":").pop(), cardsBox);
+        }
+      } else {
+        for (const c of cards) {
+          const card = el("button", { class: "gb-card" + (c.first ? " gb-card-first" : ""), "data-card": c.card,
+            title: `${c.card}: ${c.price} — ${c.indexes.length} choice${c.indexes.length > 1 ? "s" : ""}` }, cardsBox);
+          el("span", { class: "gb-card-name" }, card, c.card);
+          el("span", { class: "gb-card-price" }, card, String(c.price));
+          if (c.indexes.length > 1) el("span", { class: "gb-card-n" }, card, `×${c.indexes.length}`);
+          card.addEventListener("click", () => {
+            if (c.indexes.length === 1) model.send({ type: "choose", index: c.indexes[0] });
+            else { cardOpen = c.card; drawButtons(v); }
+          });
+        }
+      }
+      list = list.filter((b) => !inCards.has(b.index));
+    }
     const groups = new Map();
     for (const b of list) {
       const k = b.group || b.text;
@@ -252,21 +480,32 @@ function render({ model, el: root }) {
     for (const b of list) choice(b, b.text);
   }
 
-  function choice(b, label) {
-    const btn = el("button", { class: "gb-btn gb-choice", title: b.hint || b.text, "data-text": b.text }, buttons,
+  function choice(b, label, parent = buttons) {
+    const btn = el("button", { class: "gb-btn gb-choice", title: b.hint || b.text, "data-text": b.text }, parent,
       b.hint && b.hint !== b.text ? `${label} — ${b.hint.replace(/ \(.*\)$/, "").slice(0, 80)}` : label);
     btn.addEventListener("click", () => model.send({ type: "choose", index: b.index }));
     btn.addEventListener("mouseenter", () => { hover.textContent = b.hint || b.text; });
   }
 
   function drawMoves(v) {
+    // one line per turn (a turn's actions and rolls together), numbered by the game's turns; variations indented
     moves.innerHTML = "";
-    let cur = null;
+    let cur = null, li = null, key = null;
     for (const r of v.moves || []) {
-      const li = el("li", { class: "gb-move" + (r.chance ? " gb-roll" : "") + (r.current ? " gb-current" : ""),
-        style: `margin-left:${r.depth}em`, "data-node": String(r.id) }, moves, `${r.player}: ${r.text}`);
-      li.addEventListener("click", () => model.send({ type: "goto", node: r.id }));
-      if (r.current) cur = li;
+      const k = `${r.depth}|${r.turn}`;
+      if (k !== key || !li) {
+        li = el("li", { class: "gb-turnrow" + (r.depth ? " gb-variation" : ""), style: `margin-left:${r.depth * 1.2}em` }, moves);
+        el("span", { class: "gb-turnno" }, li, `${r.turn}.`);
+        key = k;
+      }
+      const span = el("span", { class: "gb-move" + (r.chance ? " gb-roll" : "") + (r.current ? " gb-current" : ""),
+        "data-node": String(r.id), title: `${r.player}: ${r.words || r.text}${r.comment ? " — " + r.comment : ""}` }, li);
+      span.textContent = r.chance ? (r.words || r.text) : `${r.text}${r.sign || ""}`;
+      if (!r.chance && r.words && r.words !== r.text) el("span", { class: "gb-words" }, span, ` (${r.words.slice(0, 70)})`);
+      if (r.comment) el("span", { class: "gb-comment" }, span, ` {${r.comment.slice(0, 80)}}`);
+      span.addEventListener("click", (ev) => { ev.stopPropagation(); model.send({ type: "goto", node: r.id }); });
+      if (r.result) el("span", { class: "gb-result" }, li, ` — ${r.result}`);
+      if (r.current) cur = span;
     }
     if (cur) cur.scrollIntoView({ block: "nearest" });
   }
@@ -275,9 +514,24 @@ function render({ model, el: root }) {
     diffBox.innerHTML = "";
     const d = v.diff;
     if (!d) return;
-    el("div", {}, diffBox, `${d.change}: +${d.n_added} / −${d.n_removed} (same ${d.same})`);
+    el("div", {}, diffBox, `${d.change}: +${d.n_added} / −${d.n_removed} legal actions (same ${d.same})`);
     if (d.added.length) el("div", { class: "gb-added" }, diffBox, "+ " + d.added.join(" "));
     if (d.removed.length) el("div", { class: "gb-removed" }, diffBox, "− " + d.removed.join(" "));
+    for (const o of d.outcomes || []) {
+      el("div", { class: "gb-outcome" + (o.same ? "" : " gb-changed") }, diffBox, `${o.what}: ${o.now} → ${o.then}`);
+    }
+  }
+
+  function drawBatch() {
+    const rows = model.get("batch") || [];
+    batchPicker.style.display = rows.length ? "" : "none";
+    if (rows.length && !tools.open) tools.open = true;
+    if (batchPicker.options.length === rows.length) return;
+    batchPicker.innerHTML = "";
+    for (const r of rows) {
+      el("option", { value: String(r.game_id) }, batchPicker,
+        `game ${r.game_id} · ${r.cell || "default"} · ${r.winner} (${r.victory}) · ${r.plies} plies · ${r.agents}`);
+    }
   }
 
   function drawCatalog() {
@@ -287,11 +541,118 @@ function render({ model, el: root }) {
     for (const r of rows) el("option", { value: r.name }, picker, `${r.verdict} · ${r.name} — ${r.title}`);
   }
 
+  function legendRow(kind, swatch, words, extra = {}) {
+    const row = el("div", { class: `gb-legend-row gb-legend-${kind}`, ...extra }, legendBody);
+    if (swatch) el("span", { class: "gb-swatch", style: swatch }, row);
+    row.appendChild(document.createTextNode(" " + words));
+    return row;
+  }
+
+  function drawLegend(v, used) {
+    // everything drawn now: seats and teams, terrain, marks, badges, the heat layer's scale
+    legendBody.innerHTML = "";
+    const teams = geo.teams || [];
+    geo.players.forEach((p, i) => {
+      const team = teams.find((t) => t.includes(p));
+      const words = p + (team && team.length > 1 ? ` (team ${team.join(" & ")})` : "") + (i === v.to_move_index ? " — to move" : "");
+      legendRow("seat", `background:${geo.colours[i]}`, words, { "data-colour": geo.colours[i] });
+    });
+    for (const l of geo.legend) {
+      if (used.terrain.has(l.cls)) legendRow("terrain", `background:${l.colour}`, l.words, { "data-colour": l.colour });
+    }
+    for (const m of used.marks) {
+      const words = (v.legend || []).find((x) => x.sign === m);
+      legendRow("mark", `border:2px solid ${colourOfMark(m)};border-radius:50%`, `${m}${words && words.words ? ": " + words.words : ""}`,
+        { "data-colour": colourOfMark(m) });
+    }
+    for (const b of v.legend || []) {
+      if (b.kind === "badge") legendRow("badge", "", `${b.sign}${b.words ? " — " + b.words : ""}`);
+    }
+    if (v.previews && Object.values(v.previews).some((p) => Object.keys(p.odds || {}).length)) {
+      legendRow("odds", "background:#fffbe6;border-color:#d0021b", "n/36: the chance the attack removes that piece");
+    }
+    if ((v.buy_cells || []).length) legendRow("buy", "border:2px solid #1565c0", "blue cross: a purchase can be placed here");
+    if (v.heat_layer) {
+      const row = legendRow("heat", "background:linear-gradient(90deg, rgba(30,90,220,.65), transparent, rgba(220,40,30,.65));width:5em",
+        `${v.heat_layer} for ${geo.players[v.heat_player]}: ${(v.heat_scale || [0, 0]).map((x) => fmt(x)).join(" … ")}`);
+      row.setAttribute("data-scale", (v.heat_scale || []).join(","));
+    }
+  }
+
+  function exportText() {
+    const clone = svg.cloneNode(true);
+    clone.setAttribute("xmlns", SVG);
+    const style = document.createElementNS(SVG, "style");
+    style.textContent = EXPORT_STYLE;
+    clone.insertBefore(style, clone.firstChild);
+    if (!coordIn.checked) clone.querySelector(".gb-layer-coords")?.remove();
+    for (const p of clone.querySelectorAll("polygon.gb-cell")) if (!p.style.fill) p.style.fill = "#ece6d6";
+    return new XMLSerializer().serializeToString(clone);
+  }
+  function exportSvg() {
+    saveFile(`${geo.players.length ? model.get("view").game : "board"}-position.svg`, exportText(), "image/svg+xml");
+  }
+  function exportPng() {
+    const text = exportText();
+    const url = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
+    const img = new Image();
+    img.onload = () => {
+      const c = document.createElement("canvas");
+      c.width = 1200;
+      c.height = Math.round(1200 * bbox[3] / bbox[2]);
+      const ctx = c.getContext("2d");
+      ctx.fillStyle = "#fff";
+      ctx.fillRect(0, 0, c.width, c.height);
+      ctx.drawImage(img, 0, 0, c.width, c.height);
+      URL.revokeObjectURL(url);
+      c.toBlob((blob) => {
+        const u = URL.createObjectURL(blob);
+        const a = el("a", { href: u, download: `${model.get("view").game}-position.png`, style: "display:none" }, document.body);
+        a.click();
+        setTimeout(() => { URL.revokeObjectURL(u); a.remove(); }, 1000);
+      }, "image/png");
+    };
+    img.src = url;
+  }
+
+  function showClipboard() {
+    const c = model.get("clipboard") || {};
+    if (c.text !== undefined) { clip.value = c.text; tools.open = true; clip.select(); }
+  }
+
+  function saveDownload() {
+    const d = model.get("download") || {};
+    if (d.name && d.text) saveFile(d.name, d.text, d.name.endsWith(".svg") ? "image/svg+xml" : "application/json");
+  }
+
+  // keyboard stepping: ← → through the line, Home / End, Esc clears the selection, f flips
+  root.addEventListener("keydown", (ev) => {
+    if (ev.target && ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName)) return;
+    const v = model.get("view") || {};
+    const send = (m) => { ev.preventDefault(); model.send(m); };
+    if (ev.key === "ArrowLeft" && v.can_undo) send({ type: "undo" });
+    else if (ev.key === "ArrowRight" && v.can_redo) send({ type: "redo" });
+    else if (ev.key === "Home") send({ type: "goto", node: 0 });
+    else if (ev.key === "End" && v.can_redo) send({ type: "end" });
+    else if (ev.key === "Escape") send({ type: "cancel" });
+    else if (ev.key === "f") { ev.preventDefault(); flipBtn.click(); }
+  });
+
   model.on("change:geometry", build);
   model.on("change:view", draw);
   model.on("change:busy", () => { busy.textContent = model.get("busy") || ""; root.classList.toggle("gb-is-busy", !!model.get("busy")); });
   model.on("change:catalog", drawCatalog);
+  model.on("change:download", saveDownload);
+  model.on("change:batch", drawBatch);
+  model.on("change:clipboard", showClipboard);
   build();
+  drawBatch();
+  return () => {
+    model.off("change:geometry", build);
+    model.off("change:view", draw);
+    model.off("change:catalog", drawCatalog);
+    model.off("change:download", saveDownload);
+  };
 }
 
 export default { render };

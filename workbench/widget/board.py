@@ -13,6 +13,7 @@ values are ignored; agents are capped and think in a thread under a busy sign.
 from __future__ import annotations
 
 import pathlib
+import re
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -24,8 +25,8 @@ from workbench.games import DEFAULT
 from workbench.games import get as get_game
 
 from . import fields
-from .board_controller import GameBoardController
-from .common import WidgetError, plain_failure
+from .board_controller import ANNOTATION_SIGNS, GameBoardController
+from .common import MAX_FILE_BYTES, WidgetError, plain_failure
 
 _HERE = pathlib.Path(__file__).parent
 
@@ -43,6 +44,7 @@ def _rules(name: str, value: Any) -> dict[str, Any]:
     return fields.rule_values(name, value)  # the game's path rules are refused by the controller (refuse_paths)
 
 
+SHAPE_COLOURS = ("green", "red", "blue", "yellow")  # drawings: right-drag arrows and circles, as lichess draws them
 MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "click": {"cell": fields.text(24)},
     "choose": {"index": fields.whole(0, 10_000)},
@@ -55,8 +57,24 @@ MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "compare": {"change": fields.text(200)},
     "pick_scenario": {"name": fields.text(300)},
     "check": {"delta": fields.whole(-1, 1)},
+    "why": {"cell": fields.text(24)},
+    "end": {},
+    "annotate": {"sign": fields.text(2, ANNOTATION_SIGNS), "comment": fields.text(300)},
+    "upload": {"name": fields.text(200), "text": fields.text(MAX_FILE_BYTES)},
+    "download": {"kind": fields.text(10, ("record", "svg", "scenario"))},
+    "pick_game": {"game_id": fields.whole(0, 2**62)},
+    "promote": {"id": fields.whole(0, 10**9)},
+    "delete": {"id": fields.whole(0, 10**9)},
+    "main_line": {},
+    "shape": {"from": fields.text(24), "to": fields.text(24), "colour": fields.text(8, SHAPE_COLOURS)},
+    "clear_shapes": {},
+    "drag": {"from": fields.text(24), "to": fields.text(24)},
+    "copy": {"what": fields.text(10, ("moves", "position"))},
+    "paste": {"text": fields.text(MAX_FILE_BYTES)},
+    "analysis": {"on": fields.boolean},
 }
-WHILE_THINKING = {"undo", "cancel", "heat", "catalog", "check"}
+WHILE_THINKING = {"undo", "cancel", "heat", "catalog", "check", "why", "download", "shape", "clear_shapes", "copy",
+                  "analysis"}
 
 
 def validate_message(content: Any) -> tuple[str, dict[str, Any]]:
@@ -73,6 +91,9 @@ class GameBoard(anywidget.AnyWidget):
     view = traitlets.Dict().tag(sync=True)
     busy = traitlets.Unicode("").tag(sync=True)
     catalog = traitlets.List().tag(sync=True)
+    download = traitlets.Dict().tag(sync=True)  # {"name", "text", "n"}: the page saves it as a file
+    batch = traitlets.List().tag(sync=True)
+    clipboard = traitlets.Dict().tag(sync=True)  # {"text", "n"}: what Copy put in the text box  # the batch picker's rows (game id, cell, result, plies, agents)
 
     def __init__(self, game: str = DEFAULT, *, rules: Any = None, seed: int = 0, agents: dict[int, str] | None = None,
                  auto_roll: bool = True, state: Any = None, **kwargs: Any) -> None:
@@ -129,6 +150,98 @@ class GameBoard(anywidget.AnyWidget):
 
     def compare(self, change: str) -> None:
         self._gesture("compare", change=change)
+
+    def open_batch(self, path: str | pathlib.Path, game_id: int | None = None, where: str | None = None) -> None:
+        """A simulate batch in the picker, and one of its games on the board: ``game_id``, else the first game
+        that ``where`` (a pandas query on the games table, e.g. ``"winner == 'black' and fortress_rounding == 'down'"``)
+        selects, else the first game. The path comes from the notebook, never from the page."""
+        c = self.controller
+        rows = c.batch_rows(path)
+        if game_id is None:
+            if where:
+                from .board_controller import _read_batch
+
+                try:
+                    hits = _read_batch(path).query(where)
+                except Exception as exc:  # noqa: BLE001 - a bad query is the notebook's error, said plainly
+                    raise WidgetError(f"where={where!r}: {type(exc).__name__}: {str(exc)[:120]}") from None
+                if hits.empty:
+                    raise WidgetError(f"no game of {pathlib.Path(path).name} matches {where!r}")
+                game_id = int(hits["game_id"].iloc[0])
+            else:
+                game_id = rows[0]["game_id"] if rows else 0
+        with self._lock:
+            c.load_batch_game(path, int(game_id))
+            self.batch = rows
+            self.geometry = c.geometry()
+            self._sync()
+
+    def pick_game(self, game_id: int) -> None:
+        self._gesture("pick_game", game_id=game_id)
+
+    def record(self) -> dict[str, Any]:
+        """The game as a record (rules, start, actions, variations, drawings, signs and comments)."""
+        return self.controller.record_dict()
+
+    def load_record_text(self, text: str, source: str = "record") -> None:
+        """A record's JSON text (an upload): replayed with the engine; the first bad move is named."""
+        import json
+
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise WidgetError(f"{source}: not JSON (line {getattr(exc, 'lineno', '?')})") from None
+        self.controller.load_record_data(data, source)
+        self.geometry = self.controller.geometry()
+
+    def annotate(self, sign: str = "", comment: str = "") -> None:
+        self._gesture("annotate", sign=sign, comment=comment)
+
+    def export_svg(self) -> str:
+        """The position as an SVG picture for a rulebook."""
+        return self.controller.export_svg()
+
+    def analysis(self, on: bool = True) -> None:
+        """Continuous analysis: best lines of the position on the board, recomputed in a thread when it changes."""
+        self._analysing = bool(on)
+        if on and getattr(self, "_analyser", None) is None:
+            self._analyser = threading.Thread(target=self._analysis_loop, name="board-analysis", daemon=True)
+            self._analyser.start()
+        if not on:
+            self.controller.lines, self.controller.lines_at = [], -1
+
+    def _analysis_loop(self) -> None:
+        c = self.controller
+        try:
+            while getattr(self, "_analysing", False):
+                with self._lock:
+                    at, done = c.node.id, c.lines_at == c.node.id
+                    probe = c.state.clone()
+                if done:
+                    threading.Event().wait(0.3)
+                    continue
+                try:
+                    lines = c.analyse(depth=2, state=probe)
+                except Exception as exc:  # noqa: BLE001 - the analysis is a help: one plain line, then it rests
+                    lines = [{"moves": [], "score": None, "unit": "", "depth": 0, "error": plain_failure(exc)}]
+                with self._lock:
+                    if c.node.id == at and getattr(self, "_analysing", False):
+                        c.lines, c.lines_at = lines, at
+                        self._sync()
+        finally:
+            self._analyser = None
+
+    def _download(self, kind: str) -> None:
+        c = self.controller
+        self._downloads = getattr(self, "_downloads", 0) + 1
+        if kind == "svg":
+            name, text = f"{c.game.name}-move{c.node.ply}.svg", c.export_svg()
+        elif kind == "scenario":
+            name, text = f"{c.game.name}-move{c.node.ply}.yaml", c.scenario_text()
+        else:
+            name, text = f"{c.game.name}-record.json", c.record_text()
+        self.download = {"name": name, "text": text, "n": self._downloads}
+        c.message, c.level = f"{name} is ready (the page saves it)", "info"
 
     def wait(self, timeout: float = 60.0) -> None:
         """Wait for a thinking agent (a notebook cell or a test)."""
@@ -217,6 +330,42 @@ class GameBoard(anywidget.AnyWidget):
             c.step_check(f.get("delta", 1))
         elif kind == "catalog":
             self._load_catalog()
+        elif kind == "why":
+            c.hover_reason(f["cell"])
+        elif kind == "end":
+            c.line_end()
+        elif kind == "annotate":
+            c.annotate(f.get("sign", ""), f.get("comment", ""))
+        elif kind == "upload":
+            self.load_record_text(f["text"], re.sub(r"[^A-Za-z0-9._ -]+", "_", f.get("name", "record"))[:80] or "record")
+        elif kind == "download":
+            self._download(f.get("kind", "record"))
+        elif kind == "promote":
+            c.promote(f["id"])
+        elif kind == "delete":
+            c.delete(f["id"])
+        elif kind == "main_line":
+            c.back_to_main_line()
+        elif kind == "shape":
+            c.shape(f["from"], f["to"], f["colour"])
+        elif kind == "clear_shapes":
+            c.clear_shapes()
+        elif kind == "drag":
+            c.drag(f["from"], f["to"])
+        elif kind == "copy":
+            self._downloads = getattr(self, "_downloads", 0) + 1
+            self.clipboard = {"text": c.copy_text(f["what"]), "n": self._downloads}
+            c.message, c.level = f"the {'moves' if f['what'] == 'moves' else 'position'} are in the text box", "info"
+        elif kind == "paste":
+            c.paste(f["text"])
+            self.geometry = c.geometry()
+        elif kind == "analysis":
+            self.analysis(f["on"])
+        elif kind == "pick_game":
+            if c.batch_path is None:
+                raise WidgetError("no batch is open on this board (Board.from_batch(path) opens one)")
+            c.load_batch_game(c.batch_path, f["game_id"])
+            self.geometry = c.geometry()
 
     def _sync(self) -> None:
         try:
@@ -343,11 +492,30 @@ class GameBoard(anywidget.AnyWidget):
         self._own(threading.Thread(target=run, name=name, daemon=True), busy)
 
 
-def Board(game: str = DEFAULT, *, general: bool = False, **kwargs: Any) -> Any:  # noqa: N802 - reads as a class
-    """The board of ``game``: the game's own board when it has one (``GameDef.board``: TerraFeud's
-    ``HexBoard``) unless ``general``, else the general ``GameBoard``."""
-    if not general:
-        own = get_game(game).board(**kwargs)
-        if own is not None:
-            return own
-    return GameBoard(game, **kwargs)
+class _BoardFactory:
+    """``Board(game)`` and ``Board.from_batch(path, game_id)``: the board of a game, or of a batch's game."""
+
+    def __call__(self, game: str = DEFAULT, *, general: bool = False, **kwargs: Any) -> Any:
+        """The board of ``game``: the game's own board when it has one (``GameDef.board``: TerraFeud's
+        ``HexBoard``) unless ``general``, else the general ``GameBoard``."""
+        if not general:
+            own = get_game(game).board(**kwargs)
+            if own is not None:
+                return own
+        return GameBoard(game, **kwargs)
+
+    @staticmethod
+    def from_batch(path: str | pathlib.Path, game_id: int | None = None, *, where: str | None = None,
+                   **kwargs: Any) -> GameBoard:
+        """The general board on one game of a simulate batch (its game read from the batch), with a picker of the
+        batch's games: ``Board.from_batch("pole.parquet", 3)`` or ``where="winner == 'black'"``."""
+        from .board_controller import _read_batch
+
+        games = _read_batch(path)
+        name = str(games["game"].iloc[0]) if "game" in games.columns and len(games) else DEFAULT
+        board = GameBoard(name, **kwargs)
+        board.open_batch(path, game_id, where)
+        return board
+
+
+Board = _BoardFactory()

@@ -32,6 +32,9 @@ MAX_BUTTON_PREVIEWS = 30
 MAX_DIFF_SHOWN = 40  # actions listed on each side of a rule-change diff
 MOVES_SHOWN = 300  # the move list's last rows
 DEFAULT_AGENT = "greedy"
+ANNOTATION_SIGNS = ("", "!", "?", "!!", "??", "!?", "?!")
+RECORD_VERSION = 1
+MAX_RECORD_MOVES = 20_000
 EVAL_AGENT = "alphabeta:depth=2,nodes=20000,seconds=2"
 
 
@@ -43,6 +46,22 @@ def player_colours(labels: Any) -> list[str]:
 def ink_of(colour: str) -> str:
     """A readable letter colour on a piece of ``colour``."""
     return palette.ink(colour)
+
+
+def _read_batch(path: str | Path) -> Any:
+    """A simulate batch's games table (``read_results``), or a plain message naming the file."""
+    from workbench.simulate.dataset import read_results
+
+    p = Path(path)
+    if not p.exists():
+        raise WidgetError(f"{p.name}: no such batch")
+    try:
+        games = read_results(p)
+    except Exception as exc:  # noqa: BLE001 - one plain message: the file's name, never its content
+        raise WidgetError(f"{p.name}: not a readable batch ({type(exc).__name__})") from None
+    if "game_id" not in games.columns:
+        raise WidgetError(f"{p.name}: written by an older version of the workbench (no game_id column)")
+    return games
 
 
 def _flatten(prefix: str, value: Any, out: list[str], depth: int = 0) -> None:
@@ -88,6 +107,11 @@ class GameBoardController:
         self.scenario_name = ""
         self.check_results: list[Any] = []
         self.check_index = -1
+        self.hover: dict[str, str] = {}
+        self._offered: tuple[Any, list[int]] = (None, [])
+        self.lines: list[dict[str, Any]] = []  # continuous analysis: best lines at node ``lines_at``
+        self.lines_at = -1
+        self.batch_path: Path | None = None
         self._cache_key: Any = None
         self._cache: list[tuple[Any, tuple[int, ...]]] = []
         self._cells_of: dict[Any, tuple[int, ...]] = {}
@@ -281,13 +305,15 @@ class GameBoardController:
             self._cache_key = key
         return self._cache
 
-    def _cells(self, action: Any) -> list[int]:
-        self._legal_cells()
+    def _cells(self, action: Any) -> tuple[int, ...]:
+        """The click cells of a legal action here (from the position's cache: a view asks thousands of times)."""
+        if self._cache_key is None or self._cache_key[1] != self.node.id or self._cache_key[0] != id(self.tree):
+            self._legal_cells()
         try:
             cells = self._cells_of.get(action)
         except TypeError:
             cells = None
-        return list(cells if cells is not None else self.state.action_cells(action))
+        return cells if cells is not None else tuple(self.state.action_cells(action))
 
     def click(self, name: str) -> None:
         """A click on a cell: extend the selection, play the action it completes, or say why not."""
@@ -342,7 +368,7 @@ class GameBoardController:
             # an action from the same source, with the clicked cell put where its last cell is
             for a in self._legal():
                 cells = self._cells(a)
-                if len(cells) == len(seq) and cells[:-1] == seq[:-1]:
+                if len(cells) == len(seq) and list(cells[:-1]) == seq[:-1]:
                     text = st.action_to_string(a)
                     other = self.names[cells[-1]]
                     guess = re.sub(rf"(?<![\w,]){re.escape(other)}(?![\w,])", name, text, count=1)
@@ -370,6 +396,208 @@ class GameBoardController:
             n = n.parent
         return n.text
 
+    def hover_reason(self, name: str) -> str:
+        """What a click on ``name`` would do (a lit cell's preview) or the game's reason why it does nothing."""
+        if name not in self.ids:
+            raise WidgetError(f"there is no cell {_short(name, 20)!r} on this board")
+        st = self.state
+        if st.is_terminal() or st.current_player() == CHANCE:
+            text = "the game is over" if st.is_terminal() else "chance moves next"
+        else:
+            cell = self.ids[name]
+            seq = [*self.selection, cell]
+            pairs = self._legal_cells()
+            tseq = tuple(seq)
+            matching = [a for a, cells in pairs if cells[:len(seq)] == tseq]
+            if not matching and self.selection:
+                matching = [a for a, cells in pairs if cells[:1] == (cell,)]
+            if matching:
+                complete = [a for a in matching if len(self._cells(a)) == len(seq)]
+                if len(complete) == 1 and len(matching) == 1:
+                    text = str(self._effects(complete[0]).get("text") or st.action_to_string(complete[0]))
+                else:
+                    text = f"{name}: {len(matching)} actions continue here"
+            else:
+                text = self._why_not(seq)
+        self.hover = {"cell": name, "text": _short(text, 300)}
+        return self.hover["text"]
+
+    def line_end(self) -> None:
+        """To the end of the line through the current move (End)."""
+        end = self.tree.line_end(self.node)
+        if end is self.node:
+            raise WidgetError("this is the end of the line")
+        self.goto(end.id)
+
+    def annotate(self, sign: str = "", comment: str = "") -> None:
+        """A sign (!, ?, !!, ??, !?, ?!) and a note on the current move; saved in the record with its variations."""
+        if self.node.parent is None:
+            raise WidgetError("annotate a move: go to one first")
+        if sign not in ANNOTATION_SIGNS:
+            raise WidgetError(f"an annotation is one of {' '.join(s for s in ANNOTATION_SIGNS if s)} (or none)")
+        for key, value in (("sign", sign), ("comment", comment.strip())):
+            if value:
+                self.node.shapes[key] = [[value]]
+            else:
+                self.node.shapes.pop(key, None)
+        self.message, self.level = f"{self.node.text}: annotated" if sign or comment.strip() else "annotation removed", "info"
+
+    # ------------------------------------------------------------------ the variation tree, drawings, copy and paste
+    def promote(self, node_id: int) -> None:
+        """Move the variation of move ``node_id`` one level up."""
+        node = self.tree.get(node_id)
+        if node is None or node.parent is None:
+            raise WidgetError(f"there is no move {node_id} in this game")
+        if self.tree.promote(node) is None:
+            raise WidgetError(f"{node.text} is on the main line already")
+        self.message, self.level = f"{node.text}: its line moved up", "info"
+
+    def delete(self, node_id: int) -> None:
+        """Remove move ``node_id`` and what follows it (the board goes to the move before it if it was on it)."""
+        node = self.tree.get(node_id)
+        if node is None or node.parent is None:
+            raise WidgetError(f"there is no move {node_id} in this game")
+        on_it = False
+        n = self.node
+        while n is not None:
+            if n is node:
+                on_it = True
+                break
+            n = n.parent
+        parent = node.parent
+        if on_it:
+            self.goto(parent.id)
+        self.tree.delete(node)
+        self.message, self.level = f"{node.text} and what followed it deleted", "info"
+
+    def back_to_main_line(self) -> None:
+        """To the main-line move where the current variation left it."""
+        n = self.node
+        while n.parent is not None and not n.is_main():
+            n = n.parent
+        if n is self.node:
+            raise WidgetError("this move is on the main line")
+        self.goto(n.id)
+
+    def shape(self, start: str, end: str, colour: str) -> None:
+        """An arrow from ``start`` to ``end`` (a circle when they are the same cell) on this move; again removes it."""
+        for name in (start, end):
+            if name not in self.ids:
+                raise WidgetError(f"there is no cell {_short(name, 20)!r} on this board")
+        kind, item = ("circles", [start, colour]) if start == end else ("arrows", [start, end, colour])
+        items = self.node.shapes.setdefault(kind, [])
+        same = [x for x in items if x[:-1] == item[:-1]]
+        if same:
+            items.remove(same[0])
+        elif len(items) < 60:
+            items.append(item)
+        if not items:
+            self.node.shapes.pop(kind, None)
+
+    def clear_shapes(self) -> None:
+        for kind in ("arrows", "circles"):
+            self.node.shapes.pop(kind, None)
+
+    def drag(self, start: str, end: str) -> None:
+        """A piece dragged from ``start`` to ``end``: the two clicks of a move."""
+        self.selection, self.choices = [], []
+        self.click(start)
+        if self.selection:
+            self.click(end)
+
+    def copy_text(self, what: str) -> str:
+        """The moves of the current line (the game's notation, one per line) or the position (``to_dict`` JSON)."""
+        import json
+
+        if what == "position":
+            return json.dumps(self.state.to_dict(), sort_keys=True, default=str)
+        path = []
+        n = self.node
+        while n.parent is not None:
+            path.append(n.text)
+            n = n.parent
+        return "\n".join(reversed(path))
+
+    def paste(self, text: str) -> None:
+        """A position (JSON of ``to_dict``: the text position editor) becomes a new start; anything else is moves in
+        the game's notation, one per line (or separated by spaces when no action text has one), played from here."""
+        import json
+
+        text = text.strip()
+        if not text:
+            raise WidgetError("nothing to paste")
+        if text.startswith("{"):
+            try:
+                data = json.loads(text)
+                state = self.game.state_from_dict(data)
+            except (ValueError, TypeError, KeyError) as exc:
+                raise WidgetError(_short(f"pasted position: {exc}")) from None
+            self.scenario, self.scenario_name, self.check_results, self.check_index = None, "", [], -1
+            self._new_root(state)
+            self.message, self.level = "pasted position: a new start (Copy it to keep it)", "info"
+            return
+        lines = [x.strip() for x in text.splitlines() if x.strip()]
+        if len(lines) == 1 and " " in lines[0]:
+            lines = lines[0].split()
+        if len(lines) > MAX_RECORD_MOVES:
+            raise WidgetError(f"at most {MAX_RECORD_MOVES} pasted moves")
+        start = self.node
+        try:
+            self._replay(lines, "pasted")
+        except WidgetError:
+            self.goto(start.id)
+            raise
+        self.message, self.level = f"pasted {len(lines)} moves", "info"
+
+    def scenario_text(self) -> str:
+        """The position as a scenario file of this game (``GameDef.dump_scenario``), for the rulebook's cases."""
+        try:
+            return self.game.dump_scenario(self.state, f"board-{self.node.ply}", f"{self.game.title}: a position from the board")
+        except NotImplementedError:
+            raise WidgetError(f"{self.game.name} writes no scenario files") from None
+
+    def analyse(self, depth: int = 2, lines: int = 3, length: int = 4, state: State | None = None) -> list[dict[str, Any]]:
+        """Best lines here (or in ``state``, a copy taken under the widget's lock): the ``alphabeta`` agent's choice,
+        then its choice with the earlier bests left out, each followed by the replies it expects (``length``
+        plies), with its score (thread-safe: copies only)."""
+        from workbench.agents.generic import make_protocol_agent
+
+        st = (state if state is not None else self.state).clone()
+        if st.is_terminal() or st.current_player() == CHANCE:
+            return []
+        legal = list(st.legal_actions())
+        spec = f"alphabeta:depth={depth},nodes=20000,seconds=1"
+        out: list[dict[str, Any]] = []
+        left = list(legal)
+        for _ in range(min(lines, len(legal))):
+            agent = make_protocol_agent(spec, self.game, self.rules, seed=self.seed)
+            probe = st.clone()
+            first = agent.select_action(probe) if len(left) == len(legal) else None
+            score = getattr(agent, "score", None) if first is not None else None
+            if first is None or first not in left:  # the next best: the static evaluation after each action left
+                def value(a: Any, me: int = st.current_player()) -> float:
+                    p2 = st.clone()
+                    p2.apply_action(a)
+                    return float(p2.evaluate(me)) if not p2.is_terminal() else float(p2.returns()[me]) * 1e6
+
+                first = max(left[:200], key=value)
+                score = round(value(first), 2)
+            line = [probe.action_to_string(first)]
+            probe.apply_action(first)
+            for _k in range(length - 1):
+                if probe.is_terminal() or probe.current_player() == CHANCE:
+                    break
+                reply = make_protocol_agent(f"alphabeta:depth={max(1, depth - 1)},nodes=5000,seconds=0.3", self.game,
+                                            self.rules, seed=self.seed).select_action(probe.clone())
+                line.append(probe.action_to_string(reply))
+                probe.apply_action(reply)
+            out.append({"moves": line, "score": None if score is None else round(float(score), 2),
+                        "unit": self.game.evaluation_unit, "depth": depth})
+            left = [a for a in left if a != first]
+            if not left:
+                break
+        return out
+
     def cancel(self) -> None:
         self.selection, self.choices = [], []
         self.message, self.level = "selection cleared", "info"
@@ -388,9 +616,11 @@ class GameBoardController:
         except IllegalAction as exc:
             raise WidgetError(_short(str(exc))) from None
         if st.current_player() == CHANCE:
+            words, turn = self._chance_words(action, text), st.turn()
             self.state.apply_action(action)
             node, _ = self.tree.add(self.node, action, text)
-            node.to_move, node.effects, self.node = st.current_player(), {"player": CHANCE}, node
+            node.to_move, node.effects, self.node = st.current_player(), {"player": CHANCE, "turn": turn, "words": words}, node
+            self._after(node)
             self._roll_chance()
             return
         self._play(action)
@@ -505,6 +735,165 @@ class GameBoardController:
                            + f"; static {statics}")
         return self.evaluation
 
+    # ------------------------------------------------------------------ records (download, upload, comments)
+    def record_dict(self) -> dict[str, Any]:
+        """The game as a record: rules, seed, the start position, the main line's actions (rolls included), and
+        the variations, drawings, signs and comments of ``tree.to_json``."""
+        actions = [n.text for n in self.tree.main_line()]
+        out: dict[str, Any] = {"game": self.game.name, "version": RECORD_VERSION, "rules": self.rules.to_dict(),
+                               "seed": self.seed, "start": self.root_state.to_dict(), "actions": actions}
+        out.update(self.tree.to_json())
+        if self.scenario_name:
+            out["scenario"] = self.scenario_name
+        return out
+
+    def record_text(self) -> str:
+        import json
+
+        return json.dumps(self.record_dict(), indent=1, sort_keys=True, default=str)
+
+    def load_record_data(self, data: Any, source: str = "record") -> None:
+        """A record (``record_dict``'s form) replayed with the engine; the first bad field or move is named."""
+        if not isinstance(data, dict):
+            raise WidgetError(f"{source}: a record is a JSON mapping")
+        if data.get("game") != self.game.name:
+            raise WidgetError(f"{source}: field 'game' must be {self.game.name!r} on this board")
+        version = data.get("version", 1)
+        if not isinstance(version, int) or version > RECORD_VERSION:
+            raise WidgetError(f"{source}: record version {_short(str(version), 10)} is newer than this board reads "
+                              f"({RECORD_VERSION})")
+        actions = data.get("actions", [])
+        if not isinstance(actions, list) or len(actions) > MAX_RECORD_MOVES or not all(isinstance(a, str) for a in actions):
+            raise WidgetError(f"{source}: field 'actions' must be a list of at most {MAX_RECORD_MOVES} action texts")
+        try:
+            rules = self.game.spec.make(data.get("rules") or {})
+            self.game.spec.refuse_paths(data.get("rules") or {}, who="a record")
+            start = data.get("start")
+            if isinstance(start, dict):
+                state = self.game.state_from_dict(start)
+            else:
+                state = self.game.new_initial_state(rules, seed=int(data.get("seed") or 0))
+        except (ValueError, TypeError, KeyError) as exc:
+            raise WidgetError(_short(f"{source}: field 'rules' or 'start': {exc}")) from None
+        self.rules = rules
+        self.seed = int(data.get("seed") or 0) if isinstance(data.get("seed"), int) else self.seed
+        self.scenario, self.scenario_name, self.check_results, self.check_index = None, "", [], -1
+        auto, self.auto_roll = self.auto_roll, False
+        try:
+            self._new_root(state)
+            self._replay(actions, f"{source}: actions")
+            end = self.node
+            self._variations(self.tree.root, data.get("variations") or [], actions, f"{source}.variations", 0)
+            for key, marks in (data.get("shapes") or {}).items():
+                n = self._nth(self.tree.root, int(key)) if str(key).isdigit() else None
+                if n is not None and isinstance(marks, dict):
+                    n.shapes = {k: [[str(x)[:300] for x in row][:4] for row in v][:40] for k, v in marks.items()
+                                if isinstance(v, list) and all(isinstance(r, list) for r in v)}
+        finally:
+            self.auto_roll = auto
+        self.goto(end.id)
+        self.message, self.level = f"{source}: {len(actions)} actions loaded", "info"
+
+    def _nth(self, root: Any, k: int) -> Any:
+        n = root
+        for _ in range(k):
+            if not n.children:
+                return None
+            n = n.children[0]
+        return n
+
+    def _replay(self, texts: list[Any], where: str) -> None:
+        for i, text in enumerate(texts, start=1):
+            if not isinstance(text, str):
+                raise WidgetError(f"{where} move {i}: not an action text")
+            try:
+                self.play_text(text)
+            except WidgetError as exc:
+                raise WidgetError(_short(f"{where} move {i} ({_short(text, 40)}): {exc}")) from None
+
+    def _variations(self, start: Any, variations: list[Any], line: list[str], where: str, depth: int) -> None:
+        """Each ``{"at": n, "moves": [...], "variations": [...]}`` played from move ``n`` of its parent line."""
+        if depth > 30 or not isinstance(variations, list):
+            return
+        for j, var in enumerate(variations[:200]):
+            if not isinstance(var, dict) or not isinstance(var.get("at"), int) or not isinstance(var.get("moves"), list):
+                raise WidgetError(f"{where}[{j}]: a variation is {{'at': n, 'moves': [...]}}")
+            node = start
+            for i in range(min(var["at"], len(line))):  # the parent line's first ``at`` moves
+                node = next((c for c in node.children if c.text == line[i]), node)
+            self.goto(node.id)
+            self._replay(var["moves"], f"{where}[{j}]")
+            self._variations(node, var.get("variations") or [], var["moves"], f"{where}[{j}].variations", depth + 1)
+
+    # ------------------------------------------------------------------ a game of a batch
+    def batch_rows(self, path: str | Path) -> list[dict[str, Any]]:
+        """The games of a simulate batch (``FILE.parquet``) for the picker: id, cell, result, length, agents."""
+        games = _read_batch(path)
+        if "game" in games.columns and len(games) and str(games["game"].iloc[0]) != self.game.name:
+            raise WidgetError(f"{Path(path).name}: a batch of {games['game'].iloc[0]}, not {self.game.name}")
+        self.batch_path = Path(path)
+        rows = []
+        for r in games.head(5000).to_dict("records"):
+            agents = ", ".join(f"{k[6:]} {v}" for k, v in r.items() if k.startswith("agent_") and isinstance(v, str))
+            rows.append({"game_id": int(r["game_id"]), "cell": str(r.get("cell", "")), "winner": str(r.get("winner", "")),
+                         "victory": str(r.get("victory", "")), "plies": int(r.get("plies") or 0), "agents": agents})
+        return rows
+
+    def load_batch_game(self, path: str | Path, game_id: int) -> None:
+        """Game ``game_id`` of a batch on the board: its rules and seed, then its events (decisions and rolls)
+        replayed with the engine, each ply a move of the list; a batch without events or from an older
+        version of the workbench gets a message that says so."""
+        name = Path(path).name
+        games = _read_batch(path)
+        row = games[games["game_id"] == game_id]
+        if row.empty:
+            ids = games["game_id"]
+            raise WidgetError(f"{name}: no game {game_id} (ids {ids.min()}..{ids.max()})" if len(ids) else f"{name}: no games")
+        r = row.iloc[0].to_dict()
+        if str(r.get("game", self.game.name)) != self.game.name:
+            raise WidgetError(f"{name}: game {game_id} is {r.get('game')}, not {self.game.name}")
+        missing = [c for c in ("seed", "rules") if c not in r]
+        if missing:
+            raise WidgetError(f"{name}: written by an older version of the workbench (no {', '.join(missing)} column); "
+                              "run the batch again to open its games on the board")
+        from workbench.core.rulespec import parse_pairs
+        from workbench.simulate.dataset import read_events
+
+        try:
+            events = read_events(path)
+        except Exception as exc:  # noqa: BLE001 - one plain message, no server path
+            raise WidgetError(f"{name}: its events cannot be read ({type(exc).__name__})") from None
+        if events.empty or "action" not in events.columns:
+            raise WidgetError(f"{name} has no events table (or one from an older version): run simulate again with "
+                              "--events to step through its games")
+        mine = events[events["game_id"] == game_id].sort_values("ply")
+        if mine.empty and int(r.get("plies") or 0) > 0:
+            raise WidgetError(f"{name}: game {game_id} has no events (the batch kept none for it)")
+        try:
+            rules = self.game.spec.make(parse_pairs(str(r.get("rules") or "")) if r.get("rules") else None)
+        except ValueError as exc:
+            raise WidgetError(_short(f"{name}: game {game_id}'s rules: {exc}")) from None
+        seed = int(r["seed"])
+        self.rules, self.seed = rules, seed
+        self.scenario, self.scenario_name, self.check_results, self.check_index = None, "", [], -1
+        auto, self.auto_roll = self.auto_roll, False
+        try:
+            self._new_root(self.game.new_initial_state(rules, seed=seed))
+            self._replay([str(a) for a in mine["action"]], f"{name} game {game_id}")
+        finally:
+            self.auto_roll = auto
+        self.goto(self.tree.root.id)
+        self.scenario_name = f"{name} game {game_id}"
+        self.message = (f"{name} game {game_id} ({r.get('cell') or 'default rules'}): {r.get('winner')} "
+                        f"({r.get('victory')}) in {r.get('plies')} plies; → steps through it")
+        self.level = "info"
+
+    def export_svg(self) -> str:
+        """The position as an SVG picture (``workbench.viz``), for a rulebook."""
+        from workbench.viz.generic import board_svg
+
+        return board_svg(self.game, self.state, self.rules, title=f"{self.game.title}: {self.status()}")
+
     # ------------------------------------------------------------------ new game, scenarios, rule diff
     def new_game(self, rules: dict[str, Any] | None = None, seed: int | None = None) -> None:
         """A new game under the game's rules (validated by its spec: the error names the rule)."""
@@ -589,12 +978,72 @@ class GameBoardController:
             then: set[str] = set()
         else:
             then = {other.action_to_string(a) for a in other.legal_actions()}
+        outcomes = self._outcome_diff(other, variant, now & then)
         self.diff = {"change": _short(change, 100), "added": sorted(then - now)[:MAX_DIFF_SHOWN],
                      "removed": sorted(now - then)[:MAX_DIFF_SHOWN], "n_added": len(then - now),
-                     "n_removed": len(now - then), "same": len(now & then)}
+                     "n_removed": len(now - then), "same": len(now & then), "outcomes": outcomes}
+        changed = sum(1 for o in outcomes if not o["same"])
         self.message = (f"{self.diff['change']}: {self.diff['n_added']} actions gained, "
-                        f"{self.diff['n_removed']} lost, {self.diff['same']} unchanged")
+                        f"{self.diff['n_removed']} lost, {self.diff['same']} unchanged; "
+                        f"{changed} of {len(outcomes)} outcomes differ")
         return self.diff
+
+    def _outcome_diff(self, other: State, variant: Any, shared: set[str]) -> list[dict[str, Any]]:
+        """What actions do under both rules: the effects of shared actions (odds, damage, removals), purchase
+        prices, every seat's static evaluation and the greedy agent's choice (each ``same`` or not)."""
+        st = self.state
+        out: list[dict[str, Any]] = []
+        unit = self.game.evaluation_unit
+        for p in range(self.info().num_players):
+            try:
+                a, b = float(st.evaluate(p)), float(other.evaluate(p))
+            except Exception:  # noqa: BLE001 - a game without an evaluation
+                break
+            out.append({"what": f"evaluation of {self.label(p)} ({unit})", "now": f"{a:+.2f}", "then": f"{b:+.2f}",
+                        "same": abs(a - b) < 1e-9})
+        if st.is_terminal() or st.current_player() == CHANCE or other.is_terminal() or other.current_player() == CHANCE:
+            return out
+        by_text = {other.action_to_string(a): a for a in other.legal_actions()}
+        prices_now: dict[str, Any] = {}
+        prices_then: dict[str, Any] = {}
+        effects = 0
+        for a in self._legal():
+            text = st.action_to_string(a)
+            if text not in shared:
+                continue
+            try:
+                card, card2 = st.action_card(a), other.action_card(by_text[text])
+            except Exception:  # noqa: BLE001
+                card = card2 = None
+            if card and card2:
+                prices_now.setdefault(str(card.get("card")), card.get("price"))
+                prices_then.setdefault(str(card2.get("card")), card2.get("price"))
+                continue
+            if effects >= MAX_DIFF_SHOWN:
+                continue
+            try:
+                e1, e2 = st.action_effects(a) or {}, other.action_effects(by_text[text]) or {}
+            except Exception:  # noqa: BLE001
+                continue
+            if not (e1.get("odds") or e1.get("removed") or e2.get("odds") or e2.get("removed")):
+                continue
+            effects += 1
+            t1, t2 = str(e1.get("text") or ""), str(e2.get("text") or "")
+            out.append({"what": text, "now": _short(t1, 120), "then": _short(t2, 120), "same": t1 == t2})
+        for card in sorted(prices_now, key=str):
+            if card in prices_then:
+                out.append({"what": f"price of {card}", "now": str(prices_now[card]), "then": str(prices_then[card]),
+                            "same": prices_now[card] == prices_then[card]})
+        try:
+            from workbench.agents.generic import make_protocol_agent
+
+            mine = make_protocol_agent(DEFAULT_AGENT, self.game, self.rules, seed=self.seed).select_action(st.clone())
+            theirs = make_protocol_agent(DEFAULT_AGENT, self.game, variant, seed=self.seed).select_action(other.clone())
+            m, t = st.action_to_string(mine), other.action_to_string(theirs)
+            out.append({"what": f"best move ({DEFAULT_AGENT})", "now": m, "then": t, "same": m == t})
+        except Exception:  # noqa: BLE001 - the agent's choice is a help, never a failure
+            pass
+        return out
 
     def _rebuilt(self, variant: Any) -> State:
         """This position under ``variant``: the start rebuilt with its rules, then the moves replayed by text."""
@@ -663,6 +1112,8 @@ class GameBoardController:
         if st.is_terminal() or p == CHANCE:
             return []
         everything = len(self._legal_cells())
+        if self._offered[0] == self._cache_key:
+            return self._offered[1]
         out = [p]
         for q in range(self.info().num_players):
             if q == p:
@@ -673,7 +1124,8 @@ class GameBoardController:
                 return [p]
             if mine and len(mine) < everything:
                 out.append(q)
-        return sorted(out)
+        self._offered = (self._cache_key, sorted(out))
+        return self._offered[1]
 
     def _previews(self, legal: list[Any], lit: dict[int, list[Any]]) -> dict[str, dict[str, Any]]:
         """Effects of the action a lit cell would complete (when it completes exactly one)."""
@@ -682,8 +1134,10 @@ class GameBoardController:
         for cell, acts in lit.items():
             if len(out) >= MAX_PREVIEWS:
                 break
+            if len(acts) != 1:
+                continue
             complete = [a for a in acts if len(self._cells(a)) == n]
-            if len(complete) != 1 or len(acts) != 1:
+            if len(complete) != 1:
                 continue
             try:
                 eff = self.state.action_effects(complete[0]) or {}
@@ -699,13 +1153,10 @@ class GameBoardController:
             }
         return out
 
-    def _palette_cells(self, lit: dict[int, list[Any]]) -> list[str]:
+    def _palette_cells(self, lit: dict[int, list[Any]], longer: set[int], occupied: set[int]) -> list[str]:
         """Empty lit cells where one click opens a palette of several actions (purchases next to a King or a
         fortress): the page marks them with a blue cross, as big chess's rulebook marks purchase cells."""
-        n = len(self.selection) + 1
-        occupied = {g.cell for g in self.state.glyphs() if g.piece}
-        return [self.names[c] for c, acts in lit.items()
-                if c not in occupied and len(acts) > 1 and all(len(self._cells(a)) == n for a in acts)]
+        return [self.names[c] for c, acts in lit.items() if c not in occupied and len(acts) > 1 and c not in longer]
 
     def view(self) -> dict[str, Any]:
         """Everything the page draws, as JSON: glyphs, lit cells, previews, buttons, moves, status."""
@@ -715,30 +1166,34 @@ class GameBoardController:
         n = len(self.selection)
         sel = tuple(self.selection)
         lit: dict[int, list[Any]] = {}
+        longer: set[int] = set()  # lit cells from which some action goes on
         for a, cells in pairs:
             if len(cells) > n and cells[:n] == sel:
                 lit.setdefault(cells[n], []).append(a)
+                if len(cells) > n + 1:
+                    longer.add(cells[n])
         glyphs = []
+        occupied: set[int] = set()
         for g in st.glyphs():
+            if g.piece:
+                occupied.add(g.cell)
             glyphs.append({"cell": self.names[g.cell], "terrain": g.terrain, "piece": g.piece, "owner": g.owner,
                            "badges": list(g.badges)[:4], "facing": g.facing, "marks": list(g.marks)[:4]})
         buttons = []
+        hinted = 0
         for i, a in enumerate(self.buttons()):
             text = st.action_to_string(a)
-            hint = ""
-            if i < MAX_BUTTON_PREVIEWS:
-                try:
-                    hint = str((st.action_effects(a) or {}).get("text") or "")
-                except Exception:  # noqa: BLE001
-                    hint = ""
-            b = {"index": i, "text": text, "hint": _short(hint, 200)}
             try:
                 card = st.action_card(a)
             except Exception:  # noqa: BLE001 - a palette without cards is still a palette
                 card = None
-            if card:
+            b: dict[str, Any] = {"index": i, "text": text, "hint": ""}
+            if card:  # a purchase: its card and price say what it does (no probe of the position)
                 b.update(card=str(card.get("card", "")), price=card.get("price"), first=bool(card.get("first")),
-                         pattern=str(card.get("pattern", "")))
+                         pattern=str(card.get("pattern", "")), hint=f"{card.get('card')}, price {card.get('price')}")
+            elif hinted < MAX_BUTTON_PREVIEWS:
+                hinted += 1
+                b["hint"] = _short(str(self._effects(a).get("text") or ""), 200)
             buttons.append(b)
         _group(buttons)
         rows = []
@@ -746,7 +1201,9 @@ class GameBoardController:
             rows.append({"id": node.id, "text": node.text, "depth": depth, "chance": node.effects.get("player") == CHANCE,
                          "player": self.label(node.effects.get("player", 0)), "current": node is self.node,
                          "turn": node.effects.get("turn", 0), "words": node.effects.get("words", ""),
-                         "result": node.effects.get("result", ""), "main": depth == 0})
+                         "result": node.effects.get("result", ""), "main": depth == 0,
+                         "sign": (node.shapes.get("sign") or [[""]])[0][0],
+                         "comment": (node.shapes.get("comment") or [[""]])[0][0]})
         heat: dict[str, float] = {}
         heat_scale: list[float] = []
         if self.heat_layer:
@@ -763,16 +1220,27 @@ class GameBoardController:
             "game": self.game.name, "title": self.game.title, "status": self.status(),
             "to_move": self.label(p), "to_move_index": p, "chance": p == CHANCE, "over": st.is_terminal(),
             "glyphs": glyphs, "lit": [self.names[c] for c in lit], "selection": [self.names[c] for c in self.selection],
-            "previews": self._previews(legal, lit), "buy_cells": self._palette_cells(lit), "buttons": buttons, "moves": rows,
+            "previews": self._previews(legal, lit), "buy_cells": self._palette_cells(lit, longer, occupied), "buttons": buttons, "moves": rows,
             "message": self.message, "level": self.level, "heat": heat, "heat_layer": self.heat_layer,
             "heat_player": self.heat_player, "diff": self.diff, "evaluation": self.evaluation,
             "agents": {self.label(k): v for k, v in self.agents.items()}, "auto_roll": self.auto_roll,
             "check": self.check_text(), "scenario": self.scenario_name,
             "players": list(info.labels), "can_undo": self.node.parent is not None,
             "can_redo": self.node.next() is not None, "rules": self.rules.label(),
-            "heat_scale": heat_scale, "eval": self._eval_line(), "legend": self._glyph_legend(glyphs),
+            "heat_scale": heat_scale, "eval": self._eval_line(), "hover": self.hover,
+            "shapes": {k: v for k, v in self.node.shapes.items() if k in ("arrows", "circles")},
+            "lines": self.lines if self.lines_at == self.node.id else [], "is_main": self.node.is_main(),
+            "node": self.node.id,
+            "observation": "" if self.layout.cells else _short(self._observation(), 4000), "legend": self._glyph_legend(glyphs),
             "palette": self._cards(buttons),
         }
+
+    def _observation(self) -> str:
+        """A game without cells (many OpenSpiel games) shows its observation string instead of a board."""
+        try:
+            return str(self.state.observation_string())
+        except Exception:  # noqa: BLE001
+            return ""
 
     def _eval_line(self) -> dict[str, Any]:
         """The static evaluation along the current line (the graph) and here (the bar), first seat's view."""
@@ -826,8 +1294,8 @@ class GameBoardController:
             pts = self.layout.polygon(c)
             cells.append({"name": c.name, "x": round(c.x, 3), "y": round(c.y, 3),
                           "points": " ".join(f"{x:.3f},{y:.3f}" for x, y in pts)})
-        xs = [float(p.split(",")[0]) for c in cells for p in c["points"].split()]
-        ys = [float(p.split(",")[1]) for c in cells for p in c["points"].split()]
+        xs = [float(p.split(",")[0]) for c in cells for p in c["points"].split()] or [0.0, 1.0]
+        ys = [float(p.split(",")[1]) for c in cells for p in c["points"].split()] or [0.0, 1.0]
         pad = self.layout.size * 0.3
         colours = player_colours(self.info().labels)
         return {

@@ -7,8 +7,10 @@ See README.md in this folder for what is where.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+from workbench.core.classes import load_archetypes
 from workbench.core.protocol import Cell, GameDef, GameInfo, Layout, NativeBackend, State
 from workbench.core.rulespec import Rules, RulesSpec
 
@@ -91,6 +93,7 @@ class CursedLandsGame(GameDef):
     scenario_folder = "cursed-lands"
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     action_classes = ACTION_CLASSES  # laying each tile kind, each faction's ability, a counter-attack
+    archetypes = load_archetypes(Path(__file__).parent / "data" / "archetypes.json", ACTION_CLASSES)  # rush, turtle ...
     heat_layers = ("threat", "control")
     evaluation_unit = "castle HP"
     glyph_words = {"#hp": "hit points left", "done": "has acted this turn", "fresh": "placed this turn",

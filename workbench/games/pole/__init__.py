@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+from workbench.core.classes import load_archetypes
 from workbench.core.protocol import CHANCE, Cell, GameDef, GameInfo, IllegalAction, Layout, NativeBackend
 from workbench.core.rulespec import Rules, RulesError, RulesSpec
 
@@ -136,6 +138,7 @@ class PoleGame(GameDef):
     scenario_folder = "pole"
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     action_classes = ACTION_CLASSES  # buying each kind, a catapult attack, an attack on a fortress
+    archetypes = load_archetypes(Path(__file__).parent / "data" / "archetypes.json", ACTION_CLASSES)  # rush, turtle ...
     heat_layers = HEAT_LAYERS
     native = PoleNative()
     evaluation_unit = "coins"
