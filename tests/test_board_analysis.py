@@ -183,3 +183,11 @@ def test_variations_drawings_drag_copy_paste_and_best_lines() -> None:
     got = d.view.get("lines")
     d.analysis(False)
     assert got and got[0]["moves"] and got[0]["unit"] == "coins"
+
+
+def test_the_last_move_and_what_it_removed_are_marked() -> None:
+    c = GameBoardController(games.get("cursed-lands"))
+    c.pick_scenario("combat-counter-kill.yaml")
+    c.play_text("e3xe4")  # the counterattack removes the attacker
+    last = c.view()["last"]
+    assert last["cells"] == ["e3", "e4"] and "e3" in last["removed"]

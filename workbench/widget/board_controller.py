@@ -158,12 +158,18 @@ class GameBoardController:
         """Play ``action`` here: the tree's existing child or a new variation; then any automatic roll."""
         text = self.state.action_to_string(action)
         player = self.state.current_player()
-        said = str(self._effects(action).get("text") or "")
+        eff = self._effects(action)
+        said = str(eff.get("text") or "")
+        cells = [self.names[c] for c in self._cells(action) if 0 <= c < len(self.names)]
+        gone = [self.names[c] for c in eff.get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
+        if eff.get("odds"):
+            gone = []  # an attack's removals are the roll's to decide
         turn = self.state.turn()
         self.state.apply_action(action)
         node, _new = self.tree.add(self.node, action, text)
         node.to_move = self.state.current_player()
-        node.effects = {"player": player, "turn": turn, "words": _short(said, 160) if said and said != text else ""}
+        node.effects = {"player": player, "turn": turn, "words": _short(said, 160) if said and said != text else "",
+                        "cells": cells, "removed": gone}
         self._after(node)
         self.node = node
         self.selection, self.choices = [], []
@@ -190,11 +196,12 @@ class GameBoardController:
                 break
         text = self.state.action_to_string(chosen)
         words = self._chance_words(chosen, text)
+        gone = [self.names[c] for c in self._effects(chosen).get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
         turn = self.state.turn()
         self.state.apply_action(chosen)
         node, _ = self.tree.add(self.node, chosen, text)
         node.to_move = self.state.current_player()
-        node.effects = {"player": CHANCE, "turn": turn, "words": words}
+        node.effects = {"player": CHANCE, "turn": turn, "words": words, "removed": gone}
         self._after(node)
         self.node = node
         self.message = f"roll {words}"
@@ -1230,10 +1237,20 @@ class GameBoardController:
             "heat_scale": heat_scale, "eval": self._eval_line(), "hover": self.hover,
             "shapes": {k: v for k, v in self.node.shapes.items() if k in ("arrows", "circles")},
             "lines": self.lines if self.lines_at == self.node.id else [], "is_main": self.node.is_main(),
-            "node": self.node.id,
+            "node": self.node.id, "last": self._last_move(),
             "observation": "" if self.layout.cells else _short(self._observation(), 4000), "legend": self._glyph_legend(glyphs),
             "palette": self._cards(buttons),
         }
+
+    def _last_move(self) -> dict[str, Any]:
+        """The last decision's cells (its line from source to target) and what it and its rolls removed (marked)."""
+        n, removed = self.node, []
+        while n.parent is not None and n.effects.get("player") == CHANCE:
+            removed.extend(n.effects.get("removed", []))
+            n = n.parent
+        if n.parent is None:
+            return {"cells": [], "removed": removed}
+        return {"cells": n.effects.get("cells", []), "removed": removed + list(n.effects.get("removed", []))}
 
     def _observation(self) -> str:
         """A game without cells (many OpenSpiel games) shows its observation string instead of a board."""
