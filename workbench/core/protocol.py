@@ -555,6 +555,11 @@ class GameDef:
         """A parsed scenario file (``game:`` names this game) as a runnable case; ``ScenarioError`` if bad."""
         raise NotImplementedError(f"{self.name} has no scenario files")
 
+    def scenario_state(self, case: ScenarioCase) -> State:
+        """A loaded scenario's start as a protocol ``State`` (the board shows it); a game whose own scenario
+        dialect starts from its engine's state wraps it here."""
+        return case.initial_state()
+
     def dump_scenario(self, state: State, id: str, title: str, checks: Sequence[Mapping[str, Any]] = ()) -> str:  # noqa: A002
         """A state written back as a scenario file (the board's editor and the round trip)."""
         raise NotImplementedError

@@ -196,6 +196,7 @@ function render({ model, el: root }) {
     const s = geo.size;
     for (const c of geo.cells) {
       const poly = sv("polygon", { points: pts(c.points), class: "gb-cell", "data-cell": c.name }, cells);
+      if (geo.shape.startsWith("hex")) poly.setAttribute("data-hex", c.name);  // as TerraFeud's board names its cells
       sv("title", {}, poly, c.name);
       const [x, y] = P(c.x, c.y);
       cellEls[c.name] = { poly, c, x, y };

@@ -144,8 +144,18 @@ class GameBoard(anywidget.AnyWidget):
     def set_agent(self, seat: int, spec: str) -> None:
         self._gesture("agent", seat=seat, spec=spec)
 
-    def load_scenario(self, name: str) -> None:
-        """A file of this game's scenario folder, by its name in the picker (``attack-all.yaml``)."""
+    def load_scenario(self, name: str | pathlib.Path) -> None:
+        """A file of this game's scenario folder, by its name in the picker (``attack-all.yaml``), or a scenario
+        file's path given by the notebook (as ``HexBoard.load_scenario(path)``; the page can only pick)."""
+        if isinstance(name, pathlib.Path) or (("/" in name or "\\" in name) and pathlib.Path(name).is_file()):
+            with self._lock:
+                try:
+                    self.controller.load_scenario_file(name)
+                except (WidgetError, ValueError, OSError) as exc:
+                    self.controller.message, self.controller.level = str(exc)[:300], "error"
+                self.geometry = self.controller.geometry()
+                self._sync()
+            return
         self._gesture("pick_scenario", name=name)
 
     def compare(self, change: str) -> None:

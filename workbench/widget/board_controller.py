@@ -738,8 +738,8 @@ class GameBoardController:
         statics = ", ".join(f"{self.label(p)} {st.evaluate(p):+.2f}" for p in range(self.info().num_players))
         self.evaluation = (f"{text} ({self.last_engine} engine) for {self.label(st.current_player())}: "
                            f"{st.action_to_string(action)}"
-                           + (f" (score {score:+.2f})" if isinstance(score, (int, float)) else "")
-                           + f"; static {statics}")
+                           + (f" (score {score:+.2f} {self.game.evaluation_unit})" if isinstance(score, (int, float)) else "")
+                           + f"; static ({self.game.evaluation_unit}) {statics}")
         return self.evaluation
 
     # ------------------------------------------------------------------ records (download, upload, comments)
@@ -936,11 +936,24 @@ class GameBoardController:
         if name not in files:
             shown = f" {_short(name, 80)!r}" if "/" not in name and "\\" not in name else ""
             raise WidgetError(f"no scenario{shown} in this game's scenario folder (pick one from the list)")
+        self._load_case(files[name], name, folder)
+
+    def load_scenario_file(self, path: str | Path) -> None:
+        """A scenario file named by the notebook (a path of the user's, never one from the page)."""
+        p = Path(path)
+        self._load_case(p, p.name, p.parent)
+
+    def _load_case(self, path: Path, name: str, folder: Path) -> None:
         from workbench.scenarios.loader import load_scenario
 
         try:
-            case = load_scenario(files[name])
-            state = case.initial_state()
+            case = load_scenario(path)
+            named = getattr(case, "game", "")  # TerraFeud's own Scenario has a method of that name: no name given
+            if isinstance(named, str) and named and named != self.game.name:
+                raise WidgetError(f"a scenario of {named}, not of {self.game.name}")
+            state = self.game.scenario_state(case)
+            if not isinstance(state, type(self.root_state)):
+                raise WidgetError(f"a scenario of another game, not of {self.game.name}")
             results = case.run()
         except Exception as exc:  # noqa: BLE001 - one plain message, no server path
             raise WidgetError(_short(f"{name}: {str(exc).replace(str(folder), '')}")) from None

@@ -196,6 +196,13 @@ class TerraFeud(GameDef):
 
         return scenario_from_data(data, where)
 
+    def scenario_state(self, case: Any) -> State:
+        """The scenario's start (an engine ``GameState``) as the protocol's ``TerraFeudState``."""
+        from .state import TerraFeudState
+
+        start = case.initial_state()
+        return start if isinstance(start, State) else TerraFeudState(start)
+
     def dump_scenario(self, state: State, id: str, title: str, checks: Sequence[Mapping[str, Any]] = ()) -> str:  # noqa: A002
         from .scenarios.loader import dump_scenario
 
