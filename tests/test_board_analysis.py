@@ -183,3 +183,27 @@ def test_variations_drawings_drag_copy_paste_and_best_lines() -> None:
     got = d.view.get("lines")
     d.analysis(False)
     assert got and got[0]["moves"] and got[0]["unit"] == "coins"
+
+
+def test_the_last_move_and_what_it_removed_are_marked() -> None:
+    c = GameBoardController(games.get("cursed-lands"))
+    c.pick_scenario("combat-counter-kill.yaml")
+    c.play_text("e3xe4")  # the counterattack removes the attacker
+    last = c.view()["last"]
+    assert last["cells"] == ["e3", "e4"] and "e3" in last["removed"]
+
+
+def test_terrafeud_on_the_general_board_loads_a_scenario_by_path_from_the_notebook() -> None:
+    from pathlib import Path
+
+    from workbench.widget.board import Board
+
+    b = Board("terrafeud", general=True)
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "rulebook" / "archer-melee.yaml"
+    b.load_scenario(str(path))
+    assert b.view["level"] in ("info", "warn") and b.view["scenario"] == "archer-melee.yaml", b.view["message"]
+    p = Board("pole")
+    p.load_scenario(path)
+    assert p.view["level"] == "error" and "not of pole" in p.view["message"], p.view["message"]
+    b._on_msg(b, {"type": "pick_scenario", "name": str(path)}, [])  # the page cannot name a path
+    assert b.view["level"] == "error" and str(path.parent) not in b.view["message"]

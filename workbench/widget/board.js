@@ -196,6 +196,7 @@ function render({ model, el: root }) {
     const s = geo.size;
     for (const c of geo.cells) {
       const poly = sv("polygon", { points: pts(c.points), class: "gb-cell", "data-cell": c.name }, cells);
+      if (geo.shape.startsWith("hex")) poly.setAttribute("data-hex", c.name);  // as TerraFeud's board names its cells
       sv("title", {}, poly, c.name);
       const [x, y] = P(c.x, c.y);
       cellEls[c.name] = { poly, c, x, y };
@@ -352,6 +353,7 @@ function render({ model, el: root }) {
       sv("path", { d: `M${x - d},${y - d}L${x + d},${y + d}M${x + d},${y - d}L${x - d},${y + d}`, class: "gb-buy" }, layers.marks);
     }
     drawShapes(v);
+    drawLast(v);
     drawLines(v);
     mainBtn.disabled = !!v.is_main;
     drawEval(v);
@@ -360,6 +362,24 @@ function render({ model, el: root }) {
     drawDiff(v);
     drawCatalog();
     drawLegend(v, used);
+  }
+
+  function drawLast(v) {
+    // the last move: its cells joined (the attacker's line), and a cross where it (or its roll) removed a piece
+    const last = v.last || { cells: [], removed: [] };
+    const s = geo.size;
+    const pts3 = last.cells.map((c) => cellEls[c]).filter(Boolean);
+    for (const p of pts3) sv("circle", { cx: p.x, cy: p.y, r: s * 0.9, class: "gb-lastcell" }, layers.marks);
+    if (pts3.length > 1) {
+      sv("polyline", { points: pts3.map((p) => `${p.x},${p.y}`).join(" "), class: "gb-lastline" }, layers.over);
+    }
+    for (const c of last.removed) {
+      const p = cellEls[c];
+      if (!p) continue;
+      const d = s * 0.4;
+      sv("path", { d: `M${p.x - d},${p.y - d}L${p.x + d},${p.y + d}M${p.x + d},${p.y - d}L${p.x - d},${p.y + d}`,
+        class: "gb-died", "data-died": c }, layers.over);
+    }
   }
 
   function drawShapes(v) {
@@ -572,6 +592,10 @@ function render({ model, el: root }) {
       legendRow("odds", "background:#fffbe6;border-color:#d0021b", "n/36: the chance the attack removes that piece");
     }
     if ((v.buy_cells || []).length) legendRow("buy", "border:2px solid #1565c0", "blue cross: a purchase can be placed here");
+    const last = v.last || { cells: [], removed: [] };
+    if (last.cells.length) legendRow("last", "background:rgba(245,183,0,.35)", "the last move's cells (dashed: its line)");
+    if (last.removed.length) legendRow("died", "border:2px solid #8b0000", "dark red cross: removed by the last move or its roll");
+    if ((v.shapes || {}).arrows || (v.shapes || {}).circles) legendRow("shape", "background:#15781b", "your drawings (right-drag; shift red, alt blue, ctrl yellow)");
     if (v.heat_layer) {
       const row = legendRow("heat", "background:linear-gradient(90deg, rgba(30,90,220,.65), transparent, rgba(220,40,30,.65));width:5em",
         `${v.heat_layer} for ${geo.players[v.heat_player]}: ${(v.heat_scale || [0, 0]).map((x) => fmt(x)).join(" … ")}`);

@@ -144,8 +144,18 @@ class GameBoard(anywidget.AnyWidget):
     def set_agent(self, seat: int, spec: str) -> None:
         self._gesture("agent", seat=seat, spec=spec)
 
-    def load_scenario(self, name: str) -> None:
-        """A file of this game's scenario folder, by its name in the picker (``attack-all.yaml``)."""
+    def load_scenario(self, name: str | pathlib.Path) -> None:
+        """A file of this game's scenario folder, by its name in the picker (``attack-all.yaml``), or a scenario
+        file's path given by the notebook (as ``HexBoard.load_scenario(path)``; the page can only pick)."""
+        if isinstance(name, pathlib.Path) or (("/" in name or "\\" in name) and pathlib.Path(name).is_file()):
+            with self._lock:
+                try:
+                    self.controller.load_scenario_file(name)
+                except (WidgetError, ValueError, OSError) as exc:
+                    self.controller.message, self.controller.level = str(exc)[:300], "error"
+                self.geometry = self.controller.geometry()
+                self._sync()
+            return
         self._gesture("pick_scenario", name=name)
 
     def compare(self, change: str) -> None:
@@ -382,9 +392,28 @@ class GameBoard(anywidget.AnyWidget):
             if self._thinking is not None or not self.controller.agent_due():
                 return
             spec = self.controller.agents[self.controller.state.current_player()]
-            self.busy = f"{spec} is thinking…"
-            self._thinking = threading.Thread(target=self._agent_loop, name="board-agent", daemon=True)
-            self._thinking.start()
+            self._own(threading.Thread(target=self._agent_loop, name="board-agent", daemon=True), f"{spec} is thinking…")
+
+    def _own(self, thread: threading.Thread, busy: str) -> None:
+        """Start ``thread`` as the board's one piece of long work, or refuse: the busy state has one owner.
+
+        Why: a catalogue load started during an agent's search used to take the slot and, finishing first,
+        clear it while the agent still thought, so the next gesture started a second agent thread.
+        """
+        with self._lock:
+            if self._thinking is not None:
+                raise WidgetError(f"{self.busy or 'the board is busy'}; wait for it to finish")
+            self._thinking = thread
+            self.busy = busy
+            thread.start()
+
+    def _release(self) -> None:
+        """The owner's last act: free the slot and the busy sign (only the owning thread may)."""
+        with self._lock:
+            if self._thinking is threading.current_thread():
+                self._thinking = None
+                self.busy = ""
+            self._sync()
 
     def _agent_loop(self) -> None:
         c = self.controller
@@ -409,10 +438,7 @@ class GameBoard(anywidget.AnyWidget):
             with self._lock:
                 c.message, c.level = plain_failure(exc), "error"
         finally:
-            with self._lock:
-                self._thinking = None
-                self.busy = ""
-                self._sync()
+            self._release()
 
     def _think_once(self) -> None:
         """Agent move: the seat to move's agent (or the default) plays one action, in a thread."""
@@ -422,10 +448,12 @@ class GameBoard(anywidget.AnyWidget):
         seat = c.state.current_player()
         if seat < 0:
             raise WidgetError("chance moves next: press Roll")
+        if self._thinking is not None:
+            raise WidgetError(f"{self.busy or 'the board is busy'}; wait for it to finish")
         if seat not in c.agents:
             c.agents[seat] = "greedy"
             self._once = seat
-        self.busy = f"{c.agents[seat]} is thinking…"
+        busy = f"{c.agents[seat]} is thinking…"
 
         def work() -> None:
             action, _score, at = c.think()
@@ -437,15 +465,13 @@ class GameBoard(anywidget.AnyWidget):
                 c.agents.pop(seat, None)
                 self._once = None
 
-        self._in_thread("board-agent-once", work, "warn", done)
+        self._in_thread("board-agent-once", work, "warn", done, busy)
 
     def _evaluate(self) -> None:
-        self.busy = "evaluating…"
-        self._in_thread("board-evaluate", self.controller.evaluate, "warn")
+        self._in_thread("board-evaluate", self.controller.evaluate, "warn", busy="evaluating…")
 
     def _load_catalog(self) -> None:
         c = self.controller
-        self.busy = "running the scenarios' checks…"
 
         def work() -> None:
             rows = c.catalog()
@@ -453,9 +479,10 @@ class GameBoard(anywidget.AnyWidget):
                 self.catalog = rows
                 c.message, c.level = f"{len(rows)} scenario files", "info"
 
-        self._in_thread("board-catalog", work, "error")
+        self._in_thread("board-catalog", work, "error", busy="running the scenarios' checks…")
 
-    def _in_thread(self, name: str, work: Callable[[], Any], level: str, done: Callable[[], Any] | None = None) -> None:
+    def _in_thread(self, name: str, work: Callable[[], Any], level: str, done: Callable[[], Any] | None = None,
+                   busy: str = "working…") -> None:
         """Run ``work`` off the page's thread: a failure is one panel message; the busy sign always clears."""
         c = self.controller
 
@@ -470,12 +497,9 @@ class GameBoard(anywidget.AnyWidget):
                 with self._lock:
                     if done is not None:
                         done()
-                    self._thinking = None
-                    self.busy = ""
-                    self._sync()
+                self._release()
 
-        self._thinking = threading.Thread(target=run, name=name, daemon=True)
-        self._thinking.start()
+        self._own(threading.Thread(target=run, name=name, daemon=True), busy)
 
 
 class _BoardFactory:

@@ -158,12 +158,18 @@ class GameBoardController:
         """Play ``action`` here: the tree's existing child or a new variation; then any automatic roll."""
         text = self.state.action_to_string(action)
         player = self.state.current_player()
-        said = str(self._effects(action).get("text") or "")
+        eff = self._effects(action)
+        said = str(eff.get("text") or "")
+        cells = [self.names[c] for c in self._cells(action) if 0 <= c < len(self.names)]
+        gone = [self.names[c] for c in eff.get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
+        if eff.get("odds"):
+            gone = []  # an attack's removals are the roll's to decide
         turn = self.state.turn()
         self.state.apply_action(action)
         node, _new = self.tree.add(self.node, action, text)
         node.to_move = self.state.current_player()
-        node.effects = {"player": player, "turn": turn, "words": _short(said, 160) if said and said != text else ""}
+        node.effects = {"player": player, "turn": turn, "words": _short(said, 160) if said and said != text else "",
+                        "cells": cells, "removed": gone}
         self._after(node)
         self.node = node
         self.selection, self.choices = [], []
@@ -190,11 +196,12 @@ class GameBoardController:
                 break
         text = self.state.action_to_string(chosen)
         words = self._chance_words(chosen, text)
+        gone = [self.names[c] for c in self._effects(chosen).get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
         turn = self.state.turn()
         self.state.apply_action(chosen)
         node, _ = self.tree.add(self.node, chosen, text)
         node.to_move = self.state.current_player()
-        node.effects = {"player": CHANCE, "turn": turn, "words": words}
+        node.effects = {"player": CHANCE, "turn": turn, "words": words, "removed": gone}
         self._after(node)
         self.node = node
         self.message = f"roll {words}"
@@ -731,8 +738,8 @@ class GameBoardController:
         statics = ", ".join(f"{self.label(p)} {st.evaluate(p):+.2f}" for p in range(self.info().num_players))
         self.evaluation = (f"{text} ({self.last_engine} engine) for {self.label(st.current_player())}: "
                            f"{st.action_to_string(action)}"
-                           + (f" (score {score:+.2f})" if isinstance(score, (int, float)) else "")
-                           + f"; static {statics}")
+                           + (f" (score {score:+.2f} {self.game.evaluation_unit})" if isinstance(score, (int, float)) else "")
+                           + f"; static ({self.game.evaluation_unit}) {statics}")
         return self.evaluation
 
     # ------------------------------------------------------------------ records (download, upload, comments)
@@ -929,11 +936,24 @@ class GameBoardController:
         if name not in files:
             shown = f" {_short(name, 80)!r}" if "/" not in name and "\\" not in name else ""
             raise WidgetError(f"no scenario{shown} in this game's scenario folder (pick one from the list)")
+        self._load_case(files[name], name, folder)
+
+    def load_scenario_file(self, path: str | Path) -> None:
+        """A scenario file named by the notebook (a path of the user's, never one from the page)."""
+        p = Path(path)
+        self._load_case(p, p.name, p.parent)
+
+    def _load_case(self, path: Path, name: str, folder: Path) -> None:
         from workbench.scenarios.loader import load_scenario
 
         try:
-            case = load_scenario(files[name])
-            state = case.initial_state()
+            case = load_scenario(path)
+            named = getattr(case, "game", "")  # TerraFeud's own Scenario has a method of that name: no name given
+            if isinstance(named, str) and named and named != self.game.name:
+                raise WidgetError(f"a scenario of {named}, not of {self.game.name}")
+            state = self.game.scenario_state(case)
+            if not isinstance(state, type(self.root_state)):
+                raise WidgetError(f"a scenario of another game, not of {self.game.name}")
             results = case.run()
         except Exception as exc:  # noqa: BLE001 - one plain message, no server path
             raise WidgetError(_short(f"{name}: {str(exc).replace(str(folder), '')}")) from None
@@ -1230,10 +1250,20 @@ class GameBoardController:
             "heat_scale": heat_scale, "eval": self._eval_line(), "hover": self.hover,
             "shapes": {k: v for k, v in self.node.shapes.items() if k in ("arrows", "circles")},
             "lines": self.lines if self.lines_at == self.node.id else [], "is_main": self.node.is_main(),
-            "node": self.node.id,
+            "node": self.node.id, "last": self._last_move(),
             "observation": "" if self.layout.cells else _short(self._observation(), 4000), "legend": self._glyph_legend(glyphs),
             "palette": self._cards(buttons),
         }
+
+    def _last_move(self) -> dict[str, Any]:
+        """The last decision's cells (its line from source to target) and what it and its rolls removed (marked)."""
+        n, removed = self.node, []
+        while n.parent is not None and n.effects.get("player") == CHANCE:
+            removed.extend(n.effects.get("removed", []))
+            n = n.parent
+        if n.parent is None:
+            return {"cells": [], "removed": removed}
+        return {"cells": n.effects.get("cells", []), "removed": removed + list(n.effects.get("removed", []))}
 
     def _observation(self) -> str:
         """A game without cells (many OpenSpiel games) shows its observation string instead of a board."""
