@@ -45,6 +45,13 @@ class ProtocolAgent(Agent):
         self.game = game
         self.rules = rules
         self._info = game.info(rules) if game is not None else None
+        self.evaluation: Any = None  # learned weights (``eval=NAME.json``, agents.learned); None: the game's own
+
+    def leaf(self, state: State, me: int, teams: list[int]) -> float:
+        """Static value for ``me``: +-WIN when finished, else the learned evaluation or the game's own."""
+        if state.is_terminal() or self.evaluation is None:
+            return _leaf(state, me, teams)
+        return self.evaluation(state, me)
 
     def info(self, state: State) -> Any:
         """The ``GameInfo`` of the game being played (looked up once)."""
@@ -104,7 +111,7 @@ class GenericGreedy(ProtocolAgent):
         best, best_v = [], -math.inf
         for action in self._legal(root):
             root.apply_action(action)
-            v = expected_value(root, lambda s: _leaf(s, me, teams))
+            v = expected_value(root, lambda s: self.leaf(s, me, teams))
             root.undo_action()
             if v > best_v + 1e-9:
                 best, best_v = [action], v
@@ -203,7 +210,7 @@ class GenericAlphaBeta(ProtocolAgent):
         if budget.spend():
             raise _Stop
         if state.is_terminal():
-            return _leaf(state, self._me, self._teams)
+            return self.leaf(state, self._me, self._teams)
         player = state.current_player()
         if player == CHANCE:
             total = 0.0
@@ -215,7 +222,7 @@ class GenericAlphaBeta(ProtocolAgent):
                     state.undo_action()
             return total
         if depth <= 0:
-            return _leaf(state, self._me, self._teams)
+            return self.leaf(state, self._me, self._teams)
         maximise = self._teams[player] == self._teams[self._me]
         best = -math.inf if maximise else math.inf
         for action in self._ordered(state, own_actions(state)):
@@ -290,7 +297,8 @@ class GenericMCTS(ProtocolAgent):
     def _rewards(self, state: State, n: int) -> list[float]:
         if state.is_terminal():
             return list(state.returns())
-        return [math.tanh(state.evaluate(p) / self.scale) for p in range(n)]
+        evaluate = self.evaluation or (lambda st, p: st.evaluate(p))
+        return [math.tanh(evaluate(state, p) / self.scale) for p in range(n)]
 
     def select_action(self, state: State) -> Any:
         info = self.info(state)
@@ -378,7 +386,7 @@ class GenericPlan(ProtocolAgent):
 
     def _value(self, state: State, me: int, teams: list[int]) -> float:
         self.nodes_searched += 1
-        return expected_value(state, lambda s: _leaf(s, me, teams))
+        return expected_value(state, lambda s: self.leaf(s, me, teams))
 
     def _complete(self, state: State, me: int, teams: list[int], value: float) -> float:
         """The value of the turn after its first action: greedy to the end of ``me``'s turn (then the reply)."""
@@ -457,6 +465,7 @@ def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | Non
         agent = Restricted(inner, game, barred)
         agent.name = str(spec).strip()
         return agent
+    weights = spec_params.pop("eval", None)  # learned weights by file name (agents.learned), Python only
     factories = dict(GENERIC_AGENTS)
     if game is not None and game.archetypes:  # a game that declares play styles is played by the style agent
         from .style import StyleAgent
@@ -470,5 +479,9 @@ def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | Non
         agent = factories[base](seed=seed, game=game, rules=rules, **spec_params)
     except TypeError as exc:
         raise ValueError(f"agent {spec!r}: bad parameters {sorted(spec_params)}: {exc}") from None
+    if weights is not None:
+        from .learned import learned_evaluation
+
+        agent.evaluation = learned_evaluation(game, str(weights))
     agent.name = str(spec).strip()
     return agent

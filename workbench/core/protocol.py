@@ -621,6 +621,19 @@ class GameDef:
         """
         return {}
 
+    def evaluation_features(self, state: State, player: int) -> Mapping[str, float] | None:
+        """The terms of this game's evaluation from ``player``'s side, by name: material per piece kind or
+        card (own count minus the enemy's) and the game's positional terms, each as the evaluation reads it.
+
+        ``workbench learn`` fits their weights to a variant's self-play (``workbench.study.learn``) and the
+        generic agents search with the fitted weights (``alphabeta:eval=NAME.json``). None: not declared."""
+        return None
+
+    def evaluation_weights(self, rules: Rules | None = None) -> Mapping[str, float]:
+        """The hand weights of ``evaluation_features`` under ``rules``, in the game's evaluation unit (a piece's
+        cost, a castle HP): what a learned value is set against. Empty when no features are declared."""
+        return {}
+
     def report_location_maps(self, games: Any, locations: Mapping[str, Mapping[str, int]], titles: Sequence[str],
                              per: int) -> tuple[str, bytes] | None:
         """The report's "where rules fire" maps drawn on the game's own board: ``(words naming the board, PNG)``;

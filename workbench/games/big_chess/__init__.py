@@ -461,6 +461,35 @@ class BigChess(GameDef):
 
         return report_sections(games, events)
 
+    def evaluation_features(self, state: Any, player: int) -> dict[str, float] | None:
+        """Material per card (count, own team minus the mean other team; the King left out: losing it ends the
+        game), levels and promotions bought (cost above the card's base, in infantry units), treasury and
+        trophies (in infantry units). The hand evaluation weighs a card by its cost / 10 and money by 0.9 / 10."""
+        st = state if hasattr(state, "ctx") else self.state_from_dict(state.to_dict())
+        ctx = st.ctx
+        keys = [c.key for c in ctx.cards if not ctx.is_king[ctx.cards.index(c)]]
+        teams = len(ctx.team_members)
+        mine = ctx.team_of[player]
+        per_team = [dict.fromkeys([*keys, "upgrades", "treasury", "trophies"], 0.0) for _ in range(teams)]
+        for pc in st.pieces.values():
+            if ctx.is_king[pc.card]:
+                continue
+            t = per_team[ctx.team_of[pc.owner]]
+            t[ctx.cards[pc.card].key] += 1
+            t["upgrades"] += (pc.cost - ctx.cards[pc.card].cost) / 10.0
+            t["trophies"] += pc.trophies / 10.0
+        for p in range(len(ctx.players)):
+            if p not in st.out:
+                per_team[ctx.team_of[p]]["treasury"] += st.treasury[p] / 10.0
+        others = [t for i, t in enumerate(per_team) if i != mine] or [dict.fromkeys(per_team[mine], 0.0)]
+        return {k: per_team[mine][k] - sum(o[k] for o in others) / len(others) for k in per_team[mine]}
+
+    def evaluation_weights(self, rules: Rules | None = None) -> dict[str, float]:
+        """Each card's cost under ``rules`` / 10 (infantry units), upgrades 1, treasury and trophies 0.9."""
+        ctx = self.new_initial_state(rules if rules is not None else self.spec.defaults(), 0).ctx
+        out = {c.key: c.cost / 10.0 for i, c in enumerate(ctx.cards) if not ctx.is_king[i]}
+        return {**out, "upgrades": 1.0, "treasury": 0.9, "trophies": 0.9}
+
     def rule_words(self) -> dict[str, str]:
         """Counter name -> words."""
         return {k: COUNTER_WORDS[k] for k in COUNTERS}

@@ -193,6 +193,18 @@ class CursedLandsGame(GameDef):
         """Counter name -> words for a designer."""
         return dict(RULE_WORDS)
 
+    def evaluation_features(self, state: Any, player: int) -> dict[str, float]:
+        """Units per kind, their HP and attack, castle HP and the positional terms (``insight.features``)."""
+        from .insight import features
+
+        return features(state if hasattr(state, "terrain") else self.state_from_dict(state.to_dict()), player)
+
+    def evaluation_weights(self, rules: Rules | None = None) -> dict[str, float]:
+        """The hand weights (``insight.feature_weights``: the evaluation's constants, the same under every rule)."""
+        from .insight import feature_weights
+
+        return feature_weights()
+
     def report_sections(self, games: Any, events: Any) -> list[dict[str, Any]]:
         """The faction section (matrix, strengths with the seat removed, first-player advantage) and the batch
         maps of where tiles of each terrain are laid, units die and castles are hit from.

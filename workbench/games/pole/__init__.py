@@ -273,6 +273,24 @@ class PoleGame(GameDef):
 
         return dict(AGENTS)
 
+    def evaluation_features(self, state: Any, player: int) -> dict[str, float]:
+        """Material per piece kind, coins, tempo, threat, reply, Prince danger and fortress (``analysis.features``)."""
+        from .analysis import features
+
+        return features(self._python_state(state), player)
+
+    def evaluation_weights(self, rules: Rules | None = None) -> dict[str, float]:
+        """The hand weights: the kinds' costs under ``rules``, a coin 1, half the income for the tempo, ..."""
+        from .analysis import feature_weights
+
+        r = self._rules(rules)
+        cfg = self.new_initial_state(r, 0).cfg
+        return feature_weights(cfg.cost, cfg.income)
+
+    def _python_state(self, state: Any) -> Any:
+        """The Python state of ``state`` (a native state converts through its record)."""
+        return state if hasattr(state, "cfg") else self.state_from_dict(state.to_dict())
+
     def report_sections(self, games: Sequence[Mapping[str, Any]], events: Any = None) -> list[Any]:
         """Luck (was that game decided by dice?), decisiveness and the turtle, and the batch maps (``report.py``)."""
         from .report import report_sections

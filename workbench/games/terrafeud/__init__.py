@@ -221,6 +221,30 @@ class TerraFeud(GameDef):
 
         return HexBoard(**kwargs)
 
+    def evaluation_features(self, state: Any, player: int) -> dict[str, float]:
+        """Material per piece kind (own count minus the enemy's; the feudal left out, its loss ends the game) and
+        ``position``: the rest of the agents' evaluation (ultimatums, zones, advance, aura, mines, feudal
+        threats) as one term, in material units. The agents' evaluation is their sum under the hand weights."""
+        from .agents.evaluate import evaluate, material
+        from .engine.pieces import FEUDAL, KIND_NAMES
+
+        inner = getattr(state, "inner", state)
+        counts = {k: 0 for k in KIND_NAMES if k != FEUDAL}
+        for c in inner.squares:
+            if c and (c & 7) in counts:
+                counts[c & 7] += 1 if c >> 3 == player else -1
+        out = {KIND_NAMES[k]: float(v) for k, v in counts.items()}
+        out["position"] = 0.0 if inner.victory is not None else evaluate(inner, player) - material(inner, player)
+        return out
+
+    def evaluation_weights(self, rules: Rules | None = None) -> dict[str, float]:
+        """The rulebook's AI weights (data/terrafeud.json ``ai_weights``) per kind; the positional rest 1."""
+        from .agents.evaluate import piece_weights
+        from .engine.pieces import FEUDAL, KIND_NAMES
+
+        w = piece_weights()
+        return {**{name: w[k] for k, name in KIND_NAMES.items() if k != FEUDAL}, "position": 1.0}
+
     def report_sections(self, games: Any, events: Any = None) -> list[Any]:
         """Its batch heatmaps on its terrain board (``report.py``)."""
         from .report import heatmap_part
