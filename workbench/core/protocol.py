@@ -241,7 +241,7 @@ class State:
         raise NotImplementedError
 
     # ----------------------------------------------------------------- defaults
-    def __deepcopy__(self, memo: dict) -> State:
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
         """``copy.deepcopy`` (OpenSpiel clones Python states that way) is the game's own ``clone``."""
         return self.clone()
 
