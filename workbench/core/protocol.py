@@ -461,6 +461,11 @@ class GameDef:
     glyph_words: Mapping[str, str] = {}  # a glyph mark's or badge prefix's meaning, for the board's legend
     # the balance question benchmarks ask by default (rule -> values, as --grid); none: the default rules
     benchmark_grid: Mapping[str, Sequence[str]] = {}
+    # the game's headline balance question (rule -> values; empty: the first seat's edge) and the agent range
+    # whose doubling budgets the skill-trace benchmark asks it at (``python -m workbench.study.bench``,
+    # ``workbench trace --skill-trace``), e.g. "mcts:iterations=50..400"; empty: no headline trace
+    headline_grid: Mapping[str, Sequence[str]] = {}
+    skill_trace: str = ""
     # tool name ("scenarios", "viz", "widget", ...) -> the module of this game's own objects for it. A generic
     # tool resolves the names it keeps for older code (``workbench.viz.board_svg``) there, through
     # ``workbench.games.shortcut``, so it never imports the game; empty for games without such names.
