@@ -560,6 +560,11 @@ class GameDef:
         """A parsed scenario file (``game:`` names this game) as a runnable case; ``ScenarioError`` if bad."""
         raise NotImplementedError(f"{self.name} has no scenario files")
 
+    def card_patterns(self, card: str, rules: Rules | None = None) -> Sequence[Pattern]:
+        """The pattern diagrams of a purchasable card (``State.action_card``'s ``pattern`` key): base, then levels;
+        the board's card palette draws the first. None by default."""
+        return ()
+
     def scenario_state(self, case: ScenarioCase) -> State:
         """A loaded scenario's start as a protocol ``State`` (the board shows it); a game whose own scenario
         dialect starts from its engine's state wraps it here."""

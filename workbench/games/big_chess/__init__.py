@@ -188,6 +188,13 @@ class BigChess(GameDef):
         """The position's own board (a scenario's 7x7 ``board:`` rows), not the rules' named board."""
         return self._layout(state.ctx) if isinstance(state, BigChessState) else self.layout(self.state_rules(state))
 
+    def card_patterns(self, card: str, rules: Rules | None = None) -> list[Pattern]:
+        """The card's pattern diagrams (base, then levels) for the board's card palette."""
+        try:
+            return patterns(card, rules)
+        except KeyError:
+            return []
+
     def _info(self, ctx: Context) -> GameInfo:
         return GameInfo(name=self.name, title=self.title, players=ctx.players,
                         labels=tuple(f"player {p}" for p in ctx.players), teams=ctx.team_members, chance="none",
