@@ -375,6 +375,7 @@ class NativeBackend:
     """
 
     exists: bool = False  # the game has a native core at all (built or not): ``engine=native`` then says "build it"
+    sweep: str = ""  # the module of the game's equality sweep (``nativediff --game NAME`` runs its ``main``)
 
     def available(self) -> bool:
         """True when the core is built and importable in this process."""

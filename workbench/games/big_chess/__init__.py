@@ -91,10 +91,19 @@ def _part_offsets(n: int, k: int, t: int) -> tuple[int, ...]:
     sizes = _part_sizes(n, k, t)
     return tuple(sum(sizes[:i]) for i in range(len(sizes)))
 
+def _python_of(state: State) -> BigChessState:
+    """The Python engine's state of ``state`` (a native state answers with its Python twin)."""
+    if not isinstance(state, BigChessState):
+        state = state.python()  # type: ignore[attr-defined]
+    assert isinstance(state, BigChessState)
+    return state
+
+
 class BigChessNative(NativeBackend):
     """Big chess's native core (``native.py``, ``workbench._native.big_chess``) as the tools ask it."""
 
     exists = True
+    sweep = "workbench.games.big_chess.nativediff"  # nativediff --game
 
     def available(self) -> bool:
         """True when the native core is built."""
@@ -291,7 +300,7 @@ class BigChess(GameDef):
 
     def action_to_int(self, state: State, action: Any) -> int:
         """Dense index of a canonical action string."""
-        assert isinstance(state, BigChessState)
+        state = _python_of(state)
         ctx = state.ctx
         offs = _part_offsets(ctx.N, len(ctx.cards), len(ctx.promo))
         n, k = ctx.N, len(ctx.cards)
@@ -333,7 +342,11 @@ class BigChess(GameDef):
 
     def legal_ints(self, state: State) -> list[int]:
         """Sorted dense ids of the legal actions, kept while the state's sorted legal list is the same
-        object (OpenSpiel asks for them many times a position; a new position builds a new list)."""
+        object (OpenSpiel asks for them many times a position; a new position builds a new list). A native
+        state lists them in the core."""
+        native = getattr(state, "native", None)
+        if native is not None:
+            return sorted(native.legal_ids())
         assert isinstance(state, BigChessState)
         state.legal_actions()
         key = state._sorted
@@ -344,7 +357,7 @@ class BigChess(GameDef):
 
     def int_to_action(self, state: State, number: int) -> str:
         """Inverse of ``action_to_int``."""
-        assert isinstance(state, BigChessState)
+        state = _python_of(state)
         ctx = state.ctx
         sizes = self._sizes(ctx)
         n, k = ctx.N, len(ctx.cards)

@@ -40,6 +40,7 @@ class CursedNative(NativeBackend):
     """The Cursed Lands' native core (``native.py``, ``workbench._native.cursed_lands``) as the tools ask it."""
 
     exists = True
+    sweep = "workbench.games.cursed_lands.nativediff"  # nativediff --game
 
     def available(self) -> bool:
         """True when the native core is built."""

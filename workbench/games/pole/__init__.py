@@ -91,6 +91,7 @@ class PoleNative(NativeBackend):
     """Pole's native core (``native.py``, ``workbench._native.pole``) as the tools ask it (``GAME.native``)."""
 
     exists = True
+    sweep = "workbench.games.pole.nativediff"  # nativediff --game
 
     def available(self) -> bool:
         """True when the Rust core of Pole is built (``make native``)."""

@@ -59,6 +59,7 @@ class TerraFeudNative(NativeBackend):
     and agents' twins go through its own simulate path and tuned agents."""
 
     exists = True
+    sweep = "workbench.nativediff"  # nativediff --game
 
     def available(self) -> bool:
         """True when TerraFeud's native core (``workbench._native``) is built."""
