@@ -100,6 +100,7 @@ typecheck: setup
 
 bench: setup
 	$(BIN)/python -m workbench bench --games 50 --seed 1
+	$(BIN)/python -m workbench.study.bench --games 50
 	$(BIN)/python -m workbench.widget.bench --clicks 40
 
 clean:

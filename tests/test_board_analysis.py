@@ -191,3 +191,31 @@ def test_the_last_move_and_what_it_removed_are_marked() -> None:
     c.play_text("e3xe4")  # the counterattack removes the attacker
     last = c.view()["last"]
     assert last["cells"] == ["e3", "e4"] and "e3" in last["removed"]
+
+
+def test_terrafeud_on_the_general_board_loads_a_scenario_by_path_from_the_notebook() -> None:
+    from pathlib import Path
+
+    from workbench.widget.board import Board
+
+    b = Board("terrafeud", general=True)
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "rulebook" / "archer-melee.yaml"
+    b.load_scenario(str(path))
+    assert b.view["level"] in ("info", "warn") and b.view["scenario"] == "archer-melee.yaml", b.view["message"]
+    p = Board("pole")
+    p.load_scenario(path)
+    assert p.view["level"] == "error" and "not of pole" in p.view["message"], p.view["message"]
+    b._on_msg(b, {"type": "pick_scenario", "name": str(path)}, [])  # the page cannot name a path
+    assert b.view["level"] == "error" and str(path.parent) not in b.view["message"]
+
+
+def test_big_chess_cards_show_their_pattern_diagram() -> None:
+    from workbench.widget.board import GameBoard
+
+    b = GameBoard("big-chess")
+    b.click(b.view["lit"][0])
+    knight = next(k for k in b.view["palette"] if k["card"] == "Knight")
+    b._on_msg(b, {"type": "pattern", "card": knight["pattern"]}, [])
+    assert b.view["pattern"]["svg"].startswith("<svg") and "data-offset" in b.view["pattern"]["svg"]
+    b._on_msg(b, {"type": "pattern", "card": "<script>"}, [])
+    assert b.view["level"] == "error"

@@ -72,9 +72,10 @@ MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "copy": {"what": fields.text(10, ("moves", "position"))},
     "paste": {"text": fields.text(MAX_FILE_BYTES)},
     "analysis": {"on": fields.boolean},
+    "pattern": {"card": fields.text(40)},
 }
 WHILE_THINKING = {"undo", "cancel", "heat", "catalog", "check", "why", "download", "shape", "clear_shapes", "copy",
-                  "analysis"}
+                  "analysis", "pattern"}
 
 
 def validate_message(content: Any) -> tuple[str, dict[str, Any]]:
@@ -144,8 +145,18 @@ class GameBoard(anywidget.AnyWidget):
     def set_agent(self, seat: int, spec: str) -> None:
         self._gesture("agent", seat=seat, spec=spec)
 
-    def load_scenario(self, name: str) -> None:
-        """A file of this game's scenario folder, by its name in the picker (``attack-all.yaml``)."""
+    def load_scenario(self, name: str | pathlib.Path) -> None:
+        """A file of this game's scenario folder, by its name in the picker (``attack-all.yaml``), or a scenario
+        file's path given by the notebook (as ``HexBoard.load_scenario(path)``; the page can only pick)."""
+        if isinstance(name, pathlib.Path) or (("/" in name or "\\" in name) and pathlib.Path(name).is_file()):
+            with self._lock:
+                try:
+                    self.controller.load_scenario_file(name)
+                except (WidgetError, ValueError, OSError) as exc:
+                    self.controller.message, self.controller.level = str(exc)[:300], "error"
+                self.geometry = self.controller.geometry()
+                self._sync()
+            return
         self._gesture("pick_scenario", name=name)
 
     def compare(self, change: str) -> None:
@@ -359,6 +370,10 @@ class GameBoard(anywidget.AnyWidget):
         elif kind == "paste":
             c.paste(f["text"])
             self.geometry = c.geometry()
+        elif kind == "pattern":
+            if f["card"] and not re.fullmatch(r"[A-Za-z0-9_ -]{1,40}", f["card"]):
+                raise WidgetError("message field 'card' must be a card's key")
+            c.pattern_card = f["card"]
         elif kind == "analysis":
             self.analysis(f["on"])
         elif kind == "pick_game":

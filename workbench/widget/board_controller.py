@@ -111,6 +111,7 @@ class GameBoardController:
         self._offered: tuple[Any, list[int]] = (None, [])
         self.lines: list[dict[str, Any]] = []  # continuous analysis: best lines at node ``lines_at``
         self.lines_at = -1
+        self.pattern_card = ""  # the card whose pattern diagram the palette shows
         self.batch_path: Path | None = None
         self._cache_key: Any = None
         self._cache: list[tuple[Any, tuple[int, ...]]] = []
@@ -738,8 +739,8 @@ class GameBoardController:
         statics = ", ".join(f"{self.label(p)} {st.evaluate(p):+.2f}" for p in range(self.info().num_players))
         self.evaluation = (f"{text} ({self.last_engine} engine) for {self.label(st.current_player())}: "
                            f"{st.action_to_string(action)}"
-                           + (f" (score {score:+.2f})" if isinstance(score, (int, float)) else "")
-                           + f"; static {statics}")
+                           + (f" (score {score:+.2f} {self.game.evaluation_unit})" if isinstance(score, (int, float)) else "")
+                           + f"; static ({self.game.evaluation_unit}) {statics}")
         return self.evaluation
 
     # ------------------------------------------------------------------ records (download, upload, comments)
@@ -936,11 +937,24 @@ class GameBoardController:
         if name not in files:
             shown = f" {_short(name, 80)!r}" if "/" not in name and "\\" not in name else ""
             raise WidgetError(f"no scenario{shown} in this game's scenario folder (pick one from the list)")
+        self._load_case(files[name], name, folder)
+
+    def load_scenario_file(self, path: str | Path) -> None:
+        """A scenario file named by the notebook (a path of the user's, never one from the page)."""
+        p = Path(path)
+        self._load_case(p, p.name, p.parent)
+
+    def _load_case(self, path: Path, name: str, folder: Path) -> None:
         from workbench.scenarios.loader import load_scenario
 
         try:
-            case = load_scenario(files[name])
-            state = case.initial_state()
+            case = load_scenario(path)
+            named = getattr(case, "game", "")  # TerraFeud's own Scenario has a method of that name: no name given
+            if isinstance(named, str) and named and named != self.game.name:
+                raise WidgetError(f"a scenario of {named}, not of {self.game.name}")
+            state = self.game.scenario_state(case)
+            if not isinstance(state, type(self.root_state)):
+                raise WidgetError(f"a scenario of another game, not of {self.game.name}")
             results = case.run()
         except Exception as exc:  # noqa: BLE001 - one plain message, no server path
             raise WidgetError(_short(f"{name}: {str(exc).replace(str(folder), '')}")) from None
@@ -1238,6 +1252,7 @@ class GameBoardController:
             "shapes": {k: v for k, v in self.node.shapes.items() if k in ("arrows", "circles")},
             "lines": self.lines if self.lines_at == self.node.id else [], "is_main": self.node.is_main(),
             "node": self.node.id, "last": self._last_move(),
+            "pattern": {"card": self.pattern_card, "svg": self.pattern_svg(self.pattern_card)} if self.pattern_card else {},
             "observation": "" if self.layout.cells else _short(self._observation(), 4000), "legend": self._glyph_legend(glyphs),
             "palette": self._cards(buttons),
         }
@@ -1251,6 +1266,19 @@ class GameBoardController:
         if n.parent is None:
             return {"cells": [], "removed": removed}
         return {"cells": n.effects.get("cells", []), "removed": removed + list(n.effects.get("removed", []))}
+
+    def pattern_svg(self, card: str) -> str:
+        """A card's first pattern diagram as SVG (``GameDef.card_patterns``), cached; "" when the game has none."""
+        cache = self.__dict__.setdefault("_patterns", {})
+        if card not in cache:
+            from workbench.viz.generic import patterns_svg
+
+            try:
+                pats = list(self.game.card_patterns(card, self.rules))[:1]
+            except Exception:  # noqa: BLE001 - a diagram is a help, never a failure
+                pats = []
+            cache[card] = patterns_svg(pats, cell=11.0, margin=3.0) if pats else ""
+        return str(cache[card])
 
     def _observation(self) -> str:
         """A game without cells (many OpenSpiel games) shows its observation string instead of a board."""
@@ -1300,7 +1328,8 @@ class GameBoardController:
         for b in buttons:
             card = b.get("card")
             if card:
-                c = cards.setdefault(card, {"card": card, "price": b.get("price"), "indexes": [], "first": b.get("first", False)})
+                c = cards.setdefault(card, {"card": card, "price": b.get("price"), "indexes": [], "first": b.get("first", False),
+                                            "pattern": b.get("pattern", "")})
                 c["indexes"].append(b["index"])
         return sorted(cards.values(), key=lambda c: (not c["first"], c["price"] if c["price"] is not None else 1e9, c["card"]))
 
