@@ -569,7 +569,8 @@ class GameDef:
     def scenario_state(self, case: ScenarioCase) -> State:
         """A loaded scenario's start as a protocol ``State`` (the board shows it); a game whose own scenario
         dialect starts from its engine's state wraps it here."""
-        return case.initial_state()
+        state: State = case.initial_state()
+        return state
 
     def dump_scenario(self, state: State, id: str, title: str, checks: Sequence[Mapping[str, Any]] = ()) -> str:  # noqa: A002
         """A state written back as a scenario file (the board's editor and the round trip)."""
