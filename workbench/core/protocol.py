@@ -241,7 +241,7 @@ class State:
         raise NotImplementedError
 
     # ----------------------------------------------------------------- defaults
-    def __deepcopy__(self, memo: dict) -> State:
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
         """``copy.deepcopy`` (OpenSpiel clones Python states that way) is the game's own ``clone``."""
         return self.clone()
 
@@ -569,7 +569,8 @@ class GameDef:
     def scenario_state(self, case: ScenarioCase) -> State:
         """A loaded scenario's start as a protocol ``State`` (the board shows it); a game whose own scenario
         dialect starts from its engine's state wraps it here."""
-        return case.initial_state()
+        state: State = case.initial_state()
+        return state
 
     def dump_scenario(self, state: State, id: str, title: str, checks: Sequence[Mapping[str, Any]] = ()) -> str:  # noqa: A002
         """A state written back as a scenario file (the board's editor and the round trip)."""
