@@ -267,14 +267,17 @@ class GenericMCTS(ProtocolAgent):
     """UCT with per-player rewards; chance nodes are sampled by their probabilities.
 
     A playout runs ``rollout`` random actions and then scores the position with the game's evaluation
-    (squashed to -1..1), so long games still give a signal.
+    (squashed to -1..1), so long games still give a signal. ``odds=1`` values an attack by its odds: a
+    playout that reaches a chance node (a roll) stops there and takes the expectation of the evaluation over
+    the roll's outcomes instead of one sampled roll (Python only: a seat with it plays off the native path).
     """
 
     name = "mcts"
 
     def __init__(self, seed: int | None = None, game: Any = None, rules: Any = None, iterations: int = 300,
-                 c: float = 1.4, rollout: int = 20, seconds: float = 2.0, scale: float = 5.0) -> None:
+                 c: float = 1.4, rollout: int = 20, seconds: float = 2.0, scale: float = 5.0, odds: int = 0) -> None:
         super().__init__(seed, game, rules)
+        self.odds = check_param("mcts", "odds", odds, int, 0, 1)
         self.iterations = check_param("mcts", "iterations", iterations, int, 1, 1_000_000)
         self.c = check_param("mcts", "c", c, float, 0.0, 10.0)
         self.rollout = check_param("mcts", "rollout", rollout, int, 0, 10_000)
@@ -297,6 +300,14 @@ class GenericMCTS(ProtocolAgent):
     def _rewards(self, state: State, n: int) -> list[float]:
         if state.is_terminal():
             return list(state.returns())
+        if self.odds and state.current_player() == CHANCE:  # an attack valued by its odds, not one roll
+            total = [0.0] * n
+            for outcome, p in state.chance_classes():
+                state.apply_action(outcome)
+                for i, r in enumerate(self._rewards(state, n)):
+                    total[i] += p * r
+                state.undo_action()
+            return total
         evaluate = self.evaluation or (lambda st, p: st.evaluate(p))
         return [math.tanh(evaluate(state, p) / self.scale) for p in range(n)]
 
@@ -337,8 +348,8 @@ class GenericMCTS(ProtocolAgent):
                 node = max(options, key=lambda ch: ch.total / ch.visits + self.c * math.sqrt(log_n / ch.visits))
                 sim.apply_action(node.action)
                 path.append(node)
-            for _ in range(self.rollout):  # playout
-                if sim.is_terminal():
+            for _ in range(self.rollout):  # playout (with odds=1 it stops at a roll and takes its expectation)
+                if sim.is_terminal() or (self.odds and sim.current_player() == CHANCE):
                     break
                 self._sample_chance(sim)
                 if sim.is_terminal():

@@ -241,7 +241,7 @@ class State:
         raise NotImplementedError
 
     # ----------------------------------------------------------------- defaults
-    def __deepcopy__(self, memo: dict) -> State:
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
         """``copy.deepcopy`` (OpenSpiel clones Python states that way) is the game's own ``clone``."""
         return self.clone()
 
@@ -462,6 +462,11 @@ class GameDef:
     glyph_words: Mapping[str, str] = {}  # a glyph mark's or badge prefix's meaning, for the board's legend
     # the balance question benchmarks ask by default (rule -> values, as --grid); none: the default rules
     benchmark_grid: Mapping[str, Sequence[str]] = {}
+    # the game's headline balance question (rule -> values; empty: the first seat's edge) and the agent range
+    # whose doubling budgets the skill-trace benchmark asks it at (``python -m workbench.study.bench``,
+    # ``workbench trace --skill-trace``), e.g. "mcts:iterations=50..400"; empty: no headline trace
+    headline_grid: Mapping[str, Sequence[str]] = {}
+    skill_trace: str = ""
     # tool name ("scenarios", "viz", "widget", ...) -> the module of this game's own objects for it. A generic
     # tool resolves the names it keeps for older code (``workbench.viz.board_svg``) there, through
     # ``workbench.games.shortcut``, so it never imports the game; empty for games without such names.
@@ -564,7 +569,8 @@ class GameDef:
     def scenario_state(self, case: ScenarioCase) -> State:
         """A loaded scenario's start as a protocol ``State`` (the board shows it); a game whose own scenario
         dialect starts from its engine's state wraps it here."""
-        return case.initial_state()
+        state: State = case.initial_state()
+        return state
 
     def dump_scenario(self, state: State, id: str, title: str, checks: Sequence[Mapping[str, Any]] = ()) -> str:  # noqa: A002
         """A state written back as a scenario file (the board's editor and the round trip)."""

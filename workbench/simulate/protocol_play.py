@@ -266,19 +266,23 @@ def seat_agent(game: Any, name: str, rules: Any, seed: int) -> Any:
     from workbench.agents.generic import make_protocol_agent
 
     _, params = parse_agent_spec(name)
-    # barring (bar=) and learned weights (eval=) are Python's
-    if str(params.get("engine", "")).strip().lower() == "native" and not {"bar", "eval"} & set(params):
+    # barring (bar=), learned weights (eval=) and mcts's odds are Python's
+    if str(params.get("engine", "")).strip().lower() == "native" and not {"bar", *PYTHON_ONLY} & set(params):
         agent = game.native.agent(name, rules, seed)
         if agent is not None:
             return agent
     return make_protocol_agent(name, game, rules, seed=seed)
 
 
+PYTHON_ONLY = frozenset({"eval", "odds"})  # agent parameters the native cores do not read
+
+
 def _learned(agent: str) -> bool:
-    """True when the seat's spec names learned weights (``eval=``), which only the Python agents read."""
+    """True when the seat's spec names what only the Python agents read: learned weights (``eval=``), odds
+    (``mcts:odds=1``)."""
     from workbench.agents import parse_agent_spec
 
-    return "eval" in parse_agent_spec(agent)[1]
+    return bool(PYTHON_ONLY & set(parse_agent_spec(agent)[1]))
 
 
 def play_protocol_game(spec: Any) -> Any:

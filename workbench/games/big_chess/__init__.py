@@ -156,6 +156,8 @@ class BigChess(GameDef):
     scenario_folder = "big-chess"
     native = BigChessNative()
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
+    headline_grid = {}  # the skill-trace benchmark's question (docs/balance.md)
+    skill_trace = "alphabeta:depth=3,nodes=50..400"  # ... asked at these doubling budgets
     heat_layers = ("threat", "attack", "team_attack", "control", "buy")
     evaluation_unit = "infantry units"
     glyph_words = {"L#": "a level the piece has gained", "t#": "trophies (pieces taken)", "$#": "its player's treasury",

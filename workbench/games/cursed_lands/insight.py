@@ -14,8 +14,8 @@ from workbench.core.protocol import Glyph
 
 from . import actions as act
 from .deck import CODE_NAMES, FOREST, HILL, LETTERS, MOUNTAIN, PLAIN, VOID
-from .geometry import DISTANCE, NEIGHBOURS, NUM_HEXES, RAYS, WITHIN
-from .rules import DWARVES, ELVES, FACTIONS, KINDS, ORCS, RANGED, SIDES
+from .geometry import DISTANCE, HEX_NAMES, NEIGHBOURS, NUM_HEXES, RAYS, WITHIN
+from .rules import DWARVES, ELVES, FACTIONS, KIND_WORDS, KINDS, ORCS, RANGED, SIDES
 from .state import ACTIVATED, CAMP_CASTLE, CAMP_FLAG, CAMP_FREE, CASTLE, FRESH, CursedState
 
 # Evaluation weights, in "castle HP" units (the terms are documented in ``evaluate`` and docs/rulings.md).
@@ -358,6 +358,7 @@ def action_effects(st: CursedState, a: int) -> dict[str, Any]:
     side = st.to_move
     turn = st.turn_no
     hp_before = list(st.hp)
+    kind_before = list(st.kind)
     castle_before = list(st.castle_hp)
     st.apply_action(a)
     try:
@@ -368,6 +369,11 @@ def action_effects(st: CursedState, a: int) -> dict[str, Any]:
             removed.append(t)  # the mover fell to a counterattack (C41)
         marks = [h for h in range(NUM_HEXES) if st.owner[h] >= 0 and h in before_units and st.hp[h] != hp_before[h]]
         words = [text]
+        for h in marks:  # damage in words, as the move list reads it
+            words.append(f"the {KIND_WORDS[kind_before[h]].lower()} on {HEX_NAMES[h]} takes "
+                         f"{hp_before[h] - st.hp[h]} damage ({hp_before[h]} -> {st.hp[h]} hp)")
+        for h in removed:
+            words.append(f"the {KIND_WORDS[kind_before[h]].lower()} on {HEX_NAMES[h]} is destroyed")
         for s in (0, 1):
             if st.castle_hp[s] != castle_before[s]:
                 words.append(f"{SIDES[s]} castle {castle_before[s]} -> {st.castle_hp[s]}")

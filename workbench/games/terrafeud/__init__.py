@@ -91,6 +91,8 @@ class TerraFeud(GameDef):
     title = "TerraFeud"
     scenario_folder = "."  # scenarios/rulings, scenarios/rulebook and scenarios/fine-print
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
+    headline_grid = {"season": ("summer", "winter")}  # the skill-trace benchmark's question (docs/balance.md)
+    skill_trace = "mcts:iterations=50..400"  # ... asked at these doubling budgets
     heat_layers = ("threat", "control", "mobility", "safe")
     benchmark_grid = {"season": ("summer", "winter")}  # agentbench's balance question: the speed target's batch
     # TerraFeud's own module per tool: its older names there (workbench.games.shortcut), and its simulate path
