@@ -87,6 +87,7 @@ def test_outcome_diff_compares_what_actions_do() -> None:
     d = c.compare("counterattack=none")
     assert d["n_added"] == d["n_removed"] == 0  # the same legal actions ...
     assert any(not o["same"] and o["what"] == "e3xe4" for o in d["outcomes"])  # ... that do different things
+    assert d["svg"].startswith("<svg") and "under counterattack=none" in d["svg"]  # the position under the variant
     b = GameBoardController(games.get("big-chess"))
     d = b.compare("cost_knight=50")
     assert {"what": "price of Knight", "now": "30", "then": "50", "same": False} in d["outcomes"]
@@ -219,3 +220,12 @@ def test_big_chess_cards_show_their_pattern_diagram() -> None:
     assert b.view["pattern"]["svg"].startswith("<svg") and "data-offset" in b.view["pattern"]["svg"]
     b._on_msg(b, {"type": "pattern", "card": "<script>"}, [])
     assert b.view["level"] == "error"
+
+
+@pytest.mark.parametrize("kind", ["record", "scenario", "svg"])
+def test_downloads_from_the_page(kind: str) -> None:
+    from workbench.widget.board import GameBoard
+
+    b = GameBoard("pole", seed=5)
+    b._on_msg(b, {"type": "download", "kind": kind}, [])
+    assert b.view["level"] == "info" and b.download["text"] and b.download["name"].startswith("pole-"), b.view["message"]
