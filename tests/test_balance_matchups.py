@@ -81,5 +81,6 @@ def test_report_asks_the_game_for_its_sections() -> None:
     assert "Strongest faction" in s.markdown_text and "<table" in s.html_text
     assert [stem for stem, _ in s.figures] == ["faction_matrix", "faction_strengths"]
     assert all(png[:4] == b"\x89PNG" for _, png in s.figures)
-    assert game_sections(g.assign(game="terrafeud"), None) == []  # TerraFeud has no extra section
+    assert [s.title for s in game_sections(g.assign(game="terrafeud"), None)] == [  # its batch heatmaps (report.py)
+        "Where captures happen and where feudals die"]
     assert game_sections(g.drop(columns="game"), None) == []

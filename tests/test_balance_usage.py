@@ -237,7 +237,7 @@ def test_a_mostly_dead_rule_names_where_it_lives() -> None:
 
 
 def test_rule_location_maps_are_drawn_on_the_games_own_crossings() -> None:
-    from workbench.balance.report import board_rules
+    from workbench.games.terrafeud.report import board_rules
 
     moved = pd.DataFrame({"season": ["summer"] * 2, "bridges": ["b4,k4"] * 2, "fords": ["d5,f6,h5"] * 2})
     rules, words = board_rules(moved)

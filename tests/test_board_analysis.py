@@ -140,3 +140,70 @@ def test_a_game_of_a_batch_steps_through_its_events_and_rolls(batch: dict[str, o
     assert b.view["level"] == "info" and "game" in b.view["scenario"]
     with pytest.raises(WidgetError, match="no events table"):
         Board.from_batch(batch["none"])
+
+
+def test_variations_drawings_drag_copy_paste_and_best_lines() -> None:
+    from workbench.widget.board import GameBoard
+
+    b = GameBoard("pole", seed=5)
+    c = b.controller
+    play(c, 6)
+    line = c.copy_text("moves").splitlines()
+    position = c.copy_text("position")
+    c.goto(c.tree.ancestor_at(c.node, 3).id)
+    play(c, 2, seed=8)  # a variation
+    var = c.node
+    assert not var.is_main()
+    b._on_msg(b, {"type": "shape", "from": "a1", "to": "d4", "colour": "green"}, [])
+    b._on_msg(b, {"type": "shape", "from": "e5", "to": "e5", "colour": "red"}, [])
+    assert b.view["shapes"] == {"arrows": [["a1", "d4", "green"]], "circles": [["e5", "red"]]}
+    assert c.record_dict()["variations"][0]["shapes"]  # drawings travel with the record
+    b._on_msg(b, {"type": "main_line"}, [])
+    assert c.node.is_main()
+    b._on_msg(b, {"type": "promote", "id": var.id}, [])
+    assert var.is_main()
+    b._on_msg(b, {"type": "delete", "id": var.id}, [])
+    assert var.id not in c.tree.nodes and b.view["level"] == "info"
+    d = GameBoard("pole", seed=5)
+    d._on_msg(d, {"type": "paste", "text": "\n".join(line)}, [])
+    assert d.controller.copy_text("moves").splitlines() == line
+    d._on_msg(d, {"type": "paste", "text": position}, [])
+    assert d.controller.state.to_dict() == c.game.state_from_dict(__import__("json").loads(position)).to_dict()
+    d._on_msg(d, {"type": "paste", "text": "zz@q99"}, [])
+    assert d.view["level"] == "error" and "pasted move 1" in d.view["message"]
+    d._on_msg(d, {"type": "drag", "from": "d1", "to": "d1"}, [])  # a drag onto itself selects nothing
+    lines = d.controller.analyse(depth=1, lines=2, length=3)
+    assert len(lines) == 2 and all(1 <= len(x["moves"]) <= 3 for x in lines) and lines[0]["moves"][0] != lines[1]["moves"][0]
+    d.analysis(True)
+    import time
+
+    deadline = time.time() + 30
+    while not d.view.get("lines") and time.time() < deadline:
+        time.sleep(0.1)
+    got = d.view.get("lines")
+    d.analysis(False)
+    assert got and got[0]["moves"] and got[0]["unit"] == "coins"
+
+
+def test_the_last_move_and_what_it_removed_are_marked() -> None:
+    c = GameBoardController(games.get("cursed-lands"))
+    c.pick_scenario("combat-counter-kill.yaml")
+    c.play_text("e3xe4")  # the counterattack removes the attacker
+    last = c.view()["last"]
+    assert last["cells"] == ["e3", "e4"] and "e3" in last["removed"]
+
+
+def test_terrafeud_on_the_general_board_loads_a_scenario_by_path_from_the_notebook() -> None:
+    from pathlib import Path
+
+    from workbench.widget.board import Board
+
+    b = Board("terrafeud", general=True)
+    path = Path(__file__).resolve().parents[1] / "scenarios" / "rulebook" / "archer-melee.yaml"
+    b.load_scenario(str(path))
+    assert b.view["level"] in ("info", "warn") and b.view["scenario"] == "archer-melee.yaml", b.view["message"]
+    p = Board("pole")
+    p.load_scenario(path)
+    assert p.view["level"] == "error" and "not of pole" in p.view["message"], p.view["message"]
+    b._on_msg(b, {"type": "pick_scenario", "name": str(path)}, [])  # the page cannot name a path
+    assert b.view["level"] == "error" and str(path.parent) not in b.view["message"]

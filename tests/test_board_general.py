@@ -268,7 +268,10 @@ def test_an_unbuilt_core_plays_python_with_auto_and_refuses_engine_native(monkey
         c.set_agent(c.state.current_player(), "random")
         c.agent_move()
         assert "python engine" in c.message, c.message
-    chess = games.get("big-chess")  # no native core: Python, and engine=native is refused by name
+    from workbench.core.protocol import NativeBackend
+
+    chess = games.get("big-chess")  # without a native core: Python, and engine=native is refused by name
+    monkeypatch.setattr(type(chess), "native", NativeBackend())
     c = GameBoardController(chess, chess.rules("start=army,max_turns=12"), seed=1)
     assert c.make_agent("greedy").engine == "python"
     with pytest.raises(WidgetError, match="no native core"):

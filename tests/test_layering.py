@@ -99,3 +99,134 @@ def test_core_imports_no_game_and_no_tool() -> None:
         for line, module in _imports(path):
             allowed = not module.startswith("workbench.") or module.startswith("workbench.core")
             assert allowed, (path.name, line, module)
+
+
+# ---------------------------------------------------------------------- guard rails a string cannot fool
+TOOLS = (*GENERIC, "study")
+TOOL_FILES = ("openspiel.py",)
+
+
+def _game_names() -> set[str]:
+    from workbench.games import PACKAGES
+
+    names = set(PACKAGES) | set(GAMES)
+    return {n.lower() for n in names} | {n.replace("-", "_") for n in names} | {n.replace("_", "-") for n in names}
+
+
+def _tool_paths() -> list[Path]:
+    paths = [p for folder in TOOLS if (PACKAGE / folder).is_dir() for p in sorted((PACKAGE / folder).rglob("*.py"))]
+    return paths + [PACKAGE / f for f in TOOL_FILES if (PACKAGE / f).is_file()]
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                out.add(id(first.value))
+    return out
+
+
+def _names_a_game(text: str, names: set[str]) -> bool:
+    """``terrafeud``, ``Pole``, ``terrafeud-game`` (a salt), ``big_chess:`` ...: a game's name as the value."""
+    word = text.strip().lower()
+    return any(word == n or (word.startswith(n) and word[len(n):len(n) + 1] in "-_:./") for n in names)
+
+
+def _game_literals(path: Path, names: set[str]) -> list[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    docs = _docstrings(tree)
+    return [f"line {node.lineno}: {node.value!r}" for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs
+            and node.value and _names_a_game(node.value, names)]
+
+
+# tool file -> why it may name games (a command that sits in a tool's folder; each must still name one)
+NAME_EXCEPTIONS: dict[str, str] = {
+    "widget/bench.py": "a benchmark command (python -m workbench.widget.bench): the cases it times, by game",
+}
+
+
+def test_no_tool_writes_a_game_name() -> None:
+    """A tool never names a game in code (docstrings may say whose idea a feature was): the only game name
+    outside the games is the registry's ``DEFAULT``."""
+    names = _game_names()
+    found = {str(p.relative_to(PACKAGE)): bad for p in _tool_paths() if (bad := _game_literals(p, names))}
+    stale = [m for m in NAME_EXCEPTIONS if m not in found]
+    assert not stale, f"these files name no game any more; drop them from NAME_EXCEPTIONS: {stale}"
+    found = {m: v for m, v in found.items() if m not in NAME_EXCEPTIONS}
+    assert not found, "game names in tools (ask the GameDef, or use workbench.games.DEFAULT):\n" + "\n".join(
+        f"{m}: {', '.join(v)}" for m, v in found.items())
+
+
+def test_the_name_rule_sees_a_salt_and_an_fstring() -> None:
+    names = _game_names()
+    assert _names_a_game("terrafeud-game", names) and _names_a_game("Pole", names)
+    assert not _names_a_game("poles apart", names) and not _names_a_game("the game's own cap", names)
+
+
+def _hook_names() -> set[str]:
+    from workbench.core.protocol import GameDef, NativeBackend
+
+    plain = {"name", "title", "rules", "spec", "info"}  # what states and scenario cases also carry
+    return {n for n in (*dir(GameDef), *dir(NativeBackend), *RETIRED) if not n.startswith("__") and n not in plain}
+
+
+RETIRED = ("native_available", "native_twin_of", "native_state", "native_game", "native_play", "native_agent",
+           "native_random_playouts", "game_agents", "tuned_agents", "grid_values", "report_sections", "legend")
+
+
+def _hook_lookups(path: Path, hooks: set[str]) -> list[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr") \
+                and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and node.args[1].value in hooks:
+            out.append(f"line {node.lineno}: {node.func.id}(..., {node.args[1].value!r})")
+    return out
+
+
+def test_no_tool_discovers_a_hook() -> None:
+    """Every optional capability is declared on ``GameDef`` (or its ``NativeBackend``): a tool reads the attribute,
+    never ``getattr``/``hasattr`` with a hook's name."""
+    hooks = _hook_names()
+    found = {str(p.relative_to(PACKAGE)): bad for p in _tool_paths() if (bad := _hook_lookups(p, hooks))}
+    assert not found, "hook discovery in tools (declare it on GameDef):\n" + "\n".join(
+        f"{m}: {', '.join(v)}" for m, v in found.items())
+
+
+# file -> why it still branches on a game's name (each must still be true; the list only shrinks)
+BRANCH_EXCEPTIONS: dict[str, str] = {
+    "bench.py": "TerraFeud's own bench (python-chess peer) until it becomes the one bench --game",
+}
+
+
+def test_no_branch_on_a_game_name_anywhere() -> None:
+    """No ``if game == "pole"`` anywhere in the package, games included: a difference is declared, not branched on."""
+    names = _game_names()
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if str(path.relative_to(PACKAGE)) in BRANCH_EXCEPTIONS:
+            continue
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                consts = [s for s in sides if isinstance(s, ast.Constant) and isinstance(s.value, str)]
+                consts += [e for s in sides if isinstance(s, (ast.Tuple, ast.List, ast.Set)) for e in s.elts
+                           if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+                if any(c.value.strip().lower() in names for c in consts):
+                    found.append(f"{path.relative_to(PACKAGE)}: line {node.lineno}")
+    assert not found, "branches on a game's name:\n" + "\n".join(found)
+
+
+def test_import_workbench_and_core_load_no_game() -> None:
+    """``import workbench`` and ``import workbench.core`` load no game and no tool (a fresh interpreter)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, workbench, workbench.core; "
+            "print(sorted(m for m in sys.modules if m.startswith('workbench.') and not m.startswith('workbench.core')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]", out.stdout

@@ -8,7 +8,8 @@ import pytest
 from nbhelp import NOTEBOOKS, execute_notebook
 
 from workbench import native
-from workbench.balance import TERRAFEUD_STUDY_CAP, games_needed
+from workbench.balance import games_needed
+from workbench.games.terrafeud import TERRAFEUD_STUDY_CAP
 
 
 @pytest.mark.notebook

@@ -16,7 +16,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "ablate": ("workbench.study.ablate", "main", "what each option is worth: restricted play per action class"),
     "ladder": ("workbench.study.ladder", "main", "agent strength ladder: pairs and Elo ratings with intervals"),
     "trace": ("workbench.study.trace", "main", "skill trace: a study's question at doubling budgets of one agent, verdict"),
-    "rules": ("workbench.games.terrafeud.engine.rules", "main", "every rule toggle and parameter: default, range, source (--game)"),
+    "rules": ("workbench.games.cli", "rules_main", "every rule toggle and parameter: default, range, source (--game)"),
     "games": ("workbench.games.cli", "main", "the games: seats, teams, rules and scenario folders"),
     "tune": ("workbench.tune.cli", "main", "search a rule space for the fairest, most decisive variant (racing, optuna)"),
     "cards": ("workbench.games.big_chess.cli", "main", "big chess cards: cost (under --rules) and patterns per level"),

@@ -21,6 +21,7 @@
 // Index loops mirror the Python engine line by line, which is what makes the port checkable.
 #![allow(clippy::needless_range_loop)]
 
+pub mod big_chess;
 pub mod core;
 pub mod cursed_lands;
 pub mod pole;

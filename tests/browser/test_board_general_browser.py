@@ -154,6 +154,18 @@ def test_pole_buy_attack_odds_dice_and_undo(page) -> None:  # noqa: ANN001
     redo = b.locator('.gb-btn[data-action="redo"]')
     changed(b, redo.click)
     assert "undone" not in b.locator(".gb-message").inner_text()  # no stale message after Redo
+    # a right-drag draws an arrow (kept on the move, saved in the record); analysis shows best lines in coins
+    a, c = (b.locator(f'polygon[data-cell="{n}"]').bounding_box() for n in ("c5", "c8"))
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down(button="right")
+    page.mouse.move(c["x"] + c["width"] / 2, c["y"] + c["height"] / 2, steps=3)
+    page.mouse.up(button="right")
+    page.wait_for_function("(el) => el.querySelector('.gb-arrow')", arg=b.element_handle())
+    assert colour_pixels(b.locator(".gb-svgbox").screenshot(), (21, 120, 27), 40) > 40
+    b.locator(".gb-analysis-toggle").check()
+    page.wait_for_function("(el) => el.querySelector('.gb-line')", arg=b.element_handle(), timeout=30_000)
+    assert "coins" in b.locator(".gb-line").first.inner_text()
+    b.locator(".gb-analysis-toggle").uncheck()
 
 
 def test_cursed_lands_production_tile_move_attack_end_turn(page) -> None:  # noqa: ANN001

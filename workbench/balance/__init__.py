@@ -32,7 +32,7 @@ from .stats import (
     wilson_interval,
 )
 from .survival import compare_lengths, km_median, length_summary
-from .table import TERRAFEUD_STUDY_CAP, UNFINISHED_THRESHOLD, Study, normalize, study_of
+from .table import UNFINISHED_THRESHOLD, Study, normalize, study_of
 from .usage import rule_association, rule_locations, usage_changes, usage_matrix, usage_summary
 
 __all__ = [
@@ -41,6 +41,6 @@ __all__ = [
     "curve_parameters", "fisher_exact_p", "holm", "mean_interval", "newcombe_interval", "per_game_event_measures",
     "response_curve", "rule_association", "rule_locations", "simulation_runner", "sprt", "sprt_variant",
     "summarize_cells", "usage_changes", "usage_summary", "wilson_interval", "write_report",
-    "TERRAFEUD_STUDY_CAP", "UNFINISHED_THRESHOLD", "Study", "compare_lengths", "detectable_difference",
+    "UNFINISHED_THRESHOLD", "Study", "compare_lengths", "detectable_difference",
     "games_needed", "km_median", "length_summary", "normalize", "plan_grid", "study_of", "usage_matrix",
 ]

@@ -31,27 +31,13 @@ from .table import (
     label_rule_names,
     normalize,
     seats_of,
+    table_schema,
     team_members,
     teams_of,
 )
 
 MARGIN = 0.05  # "balanced" needs the first seat's share of decided games within 5 points of fair, interval and all
 
-# Rule toggles in the contract's order (BOARD-AND-RULINGS.md section 7), then the agent pairing.
-TOGGLES: tuple[str, ...] = (
-    "season", "hill", "swamp", "terrain", "castling", "archer_melee", "mate_defence", "draw_after",
-    "pike_cavalry_mutual",
-)
-# Rule parameters (issue 11) in the table's order; a ``start=`` scenario is keyed by its id (``start_id``),
-# not its path, so the same start read from two places pools into one cell.
-PARAMETERS: tuple[str, ...] = (
-    "archer_range", "hill_bonus", "aura_radius", "aura_step", "aura_memory", "coordinated", "order_size",
-    "order_radius", "castling_uses", "promotion", "knight_bridge_stop", "bridges", "fords", "start_id",
-)
-NUMERIC_PARAMETERS: tuple[str, ...] = (
-    "archer_range", "hill_bonus", "aura_radius", "aura_step", "coordinated", "order_size", "order_radius",
-    "castling_uses",
-)
 AGENTS: tuple[str, ...] = ("white_agent", "black_agent")
 SIDES: tuple[str, ...] = ("white", "black")
 KINDS: tuple[str, ...] = ("feudal", "knight", "pikeman", "cavalry", "archer", "infantry")
@@ -86,11 +72,10 @@ def check_games(games: pd.DataFrame, minimum: int = 2, what: str = "a balance su
 def cell_columns(games: pd.DataFrame) -> list[str]:
     """The rule and agent columns present in the table: the key of a cell.
 
-    TerraFeud's plain toggle and parameter columns count only in a TerraFeud table: another game's row may
-    hold a column of the same name that is no rule (big chess counts promotions in ``promotion``), and its
-    rules are named by its ``rules`` label."""
-    terrafeud = "game" not in games.columns or not len(games) or str(games["game"].iloc[0]) in ("terrafeud", "")
-    named = [c for c in (*TOGGLES, *PARAMETERS) if c in games.columns] if terrafeud else []
+    The plain rule columns are those the table's game declares (``GameDef.table.rule_columns``): another
+    game's row may hold a column of the same name that is no rule (big chess counts promotions in
+    ``promotion``), and a game that declares none names its rules by the ``rules`` label."""
+    named = [c for c in table_schema(games).rule_columns if c in games.columns]
     generic = [c for c in label_rule_names(games) if c in games.columns and c not in named]
     return [*named, *generic, *agent_columns(games)]
 

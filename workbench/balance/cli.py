@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="multiple-comparison correction (default holm)")
     parser.add_argument("--alpha", type=number(0.0, 0.5, open_low=True), default=0.05,
                         help="significance level after correction (more than 0, at most 0.5)")
-    parser.add_argument("--title", default="TerraFeud balance report")
+    parser.add_argument("--title", default=None, help="the report's title (default: '<game> balance report')")
     parser.add_argument("--threshold", type=float, default=0.2,
                         help="share of unfinished games over which a cell gets no balance verdict (default 0.2)")
     parser.add_argument("--mixed-caps", choices=("refuse", "warn"), default="refuse",

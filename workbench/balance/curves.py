@@ -13,11 +13,11 @@ import math
 
 import pandas as pd
 
-from .cells import NUMERIC_PARAMETERS, _is_missing, check_games, start_bound_columns
+from .cells import _is_missing, check_games, start_bound_columns
 from .compare import game_default, sort_values, table_game
 from .stats import BalanceError, mean_interval, wilson_interval
 from .survival import length_summary
-from .table import seats_of
+from .table import seats_of, table_schema
 
 MIN_VALUES = 3  # fewer values make a comparison, not a curve
 
@@ -25,7 +25,7 @@ MIN_VALUES = 3  # fewer values make a comparison, not a curve
 def curve_parameters(games: pd.DataFrame, min_values: int = MIN_VALUES) -> list[str]:
     """Numeric parameters that take at least ``min_values`` values in the table."""
     bound = set(start_bound_columns(games))  # set by the start files: part of the start, not a curve
-    return [c for c in NUMERIC_PARAMETERS if c in games.columns and c not in bound
+    return [c for c in table_schema(games).numeric_rules if c in games.columns and c not in bound
             and games[c].map(lambda v: None if _is_missing(v) else v).dropna().nunique() >= min_values]
 
 

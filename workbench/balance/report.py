@@ -424,41 +424,6 @@ def plot_comparisons(comparisons: Sequence[Comparison]) -> bytes:
     return _png(fig)
 
 
-def heatmap_section(games: pd.DataFrame, events: pd.DataFrame | None) -> Section:
-    """Batch heatmaps from ``workbench.viz.heat`` when it and the events table exist; a note otherwise."""
-    section = Section("Where captures happen and where feudals die")
-    if events is None or len(events) == 0:
-        section.paragraphs.append("Skipped: no events table was given (simulate with events=True).")
-        return section
-    try:
-        from workbench.viz import heat
-    except ImportError:
-        section.paragraphs.append("Skipped: the heatmap module workbench.viz.heat is not available in this install.")
-        return section
-    try:
-        drawn, words = board_rules(games)
-        moved = words.startswith("the games' board") and "season" in games.columns and games["season"].nunique() == 1
-        if moved:  # one season and the games' own crossings: draw those (the default draws the classic ones)
-            from workbench.games import shortcut
-
-            make_game = shortcut("engine", "make_game")  # TerraFeud's, through the registry
-            result = heat.batch_heatmaps(games, events, state=make_game(drawn).state_from_pieces({}))
-        else:
-            result = heat.batch_heatmaps(games, events)
-    except (ValueError, KeyError) as exc:  # e.g. an events table without the columns the maps read
-        section.paragraphs.append(f"Skipped: the batch heatmaps could not be drawn ({exc}).")
-        return section
-    figures = _figures_of(result)
-    if figures:
-        section.paragraphs.append("Per season, from the events table (workbench.viz.heat.batch_heatmaps): how often "
-                                  "pieces entered each hex, where pieces died, and where feudals died.")
-    if not figures:
-        section.paragraphs.append("Skipped: workbench.viz.heat.batch_heatmaps returned no figures.")
-    for i, (name, fig) in enumerate(figures):
-        section.figures.append((f"heatmap_{i}_{_stem(name)}", _png(fig)))
-    return section
-
-
 def _event_records(events: pd.DataFrame) -> Any:
     """The events table's rows as dicts, lazily (a batch's events can run to millions of rows)."""
     columns = list(events.columns)
@@ -484,12 +449,12 @@ def plot_cell_maps(game: Any, maps: Sequence[tuple[str, dict[int, float]]], colu
     return _png(fig)
 
 
-def _protocol_game(games: pd.DataFrame) -> Any:
-    """The ``GameDef`` of a table of one protocol game other than TerraFeud, else None."""
+def _table_gamedef(games: pd.DataFrame) -> Any:
+    """The ``GameDef`` of the one game a table holds (its ``game`` column), else None."""
     from .compare import table_game
 
     name = table_game(games)
-    if name is None or name == "terrafeud":
+    if name is None:
         return None
     try:
         from workbench.games import get
@@ -508,22 +473,6 @@ def _cell_values(game: Any, counts: dict[str, int], games: int) -> dict[int, flo
         if str(where) in ids:
             cid = ids[str(where)]
             out[cid] = out.get(cid, 0.0) + k / max(games, 1)
-    return out
-
-
-def _figures_of(result: Any) -> list[tuple[str, plt.Figure]]:
-    """Figures from whatever ``batch_heatmaps`` returns: a Figure, Axes, or a dict/list of them."""
-    if isinstance(result, dict):
-        items = list(result.items())
-    elif isinstance(result, (list, tuple)):
-        items = [(str(i), r) for i, r in enumerate(result)]
-    else:
-        items = [("heatmaps", result)]
-    out = []
-    for name, obj in items:
-        fig = obj if isinstance(obj, plt.Figure) else getattr(obj, "figure", None)
-        if isinstance(fig, plt.Figure):
-            out.append((str(name), fig))
     return out
 
 
@@ -617,51 +566,6 @@ def plot_usage_matrix(summary: pd.DataFrame) -> bytes:
     return _png(fig)
 
 
-def board_rules(games: pd.DataFrame) -> tuple[dict[str, Any], str]:
-    """The board the location maps are drawn on: the table's own season, bridges and fords when every
-    game shares them (a grid over ``bridges`` or ``season`` mixes boards: the classic summer one then)."""
-    from workbench.games import shortcut
-
-    RulesConfig = shortcut("engine", "RulesConfig")  # noqa: N806 - TerraFeud's, through the registry
-
-    classic: dict[str, Any] = {"season": "summer", "hill": False, "swamp": False}
-    rules = dict(classic)
-    for name in ("season", "bridges", "fords"):
-        if name in games.columns and len(games) and games[name].nunique(dropna=False) == 1 and pd.notna(games[name].iloc[0]):
-            rules[name] = str(games[name].iloc[0])
-    try:
-        config = RulesConfig.from_dict(rules)
-    except ValueError:
-        return classic, "the classic summer board"
-    if (config.bridges, config.fords) == (RulesConfig().bridges, RulesConfig().fords):
-        return rules, f"the classic {config.season} board"
-    return rules, f"the games' board: bridges {'/'.join(config.bridges)}, fords {'/'.join(config.fords)}"
-
-
-def plot_rule_locations(locations: dict[str, Any], games: int, columns: int = 4,
-                        rules: dict[str, Any] | None = None) -> bytes:
-    """One board per spatial rule, each hex coloured by how often the rule fired there per game."""
-    from workbench.games import shortcut
-
-    make_game, HEX_NAMES = shortcut("engine", "make_game"), shortcut("engine", "HEX_NAMES")  # noqa: N806 - TerraFeud's
-    heatmap = shortcut("viz", "mpl").heatmap
-
-    board = make_game(rules or {"season": "summer", "hill": False, "swamp": False}).state_from_pieces({})
-    names = list(locations)
-    rows = math.ceil(len(names) / columns)
-    cols = min(columns, len(names))
-    fig, axes = plt.subplots(rows, cols, squeeze=False, figsize=(3.6 * cols, 3.4 * rows))
-    for ax in axes.flat[len(names):]:
-        ax.set_visible(False)
-    for ax, rule in zip(axes.flat, names, strict=False):
-        counts = locations[rule]
-        values = [counts.get(h, 0) / games for h in HEX_NAMES]
-        heatmap(board, values, ax=ax, cmap="YlOrRd", annotate=False, overlays=(), colorbar=True,
-                title=f"{usage.rule_words(rule)} ({sum(counts.values())})", label="per game")
-    fig.tight_layout()
-    return _png(fig)
-
-
 def usage_section(games: pd.DataFrame, events: pd.DataFrame | None, correction: str = "holm",
                   alpha: float = 0.05) -> Section:
     """The "Rule usage" section: per cell usage, dead rules, changes against the baseline,
@@ -706,21 +610,24 @@ def usage_section(games: pd.DataFrame, events: pd.DataFrame | None, correction: 
         section.figures.append(("rule_usage_changes", plot_usage_changes(changes)))
     if events is not None and len(events) and "rules" in events.columns:
         locations = usage.rule_locations(events)
-        protocol = _protocol_game(games)
-        if locations and protocol is not None:  # any other game: its own board, cells by id or name
-            n = int(events["game_id"].nunique())
-            section.paragraphs.append(f"Where rules with a place fire, per game over the {n} games with events, all "
-                                      f"cells together (on the {protocol.title} board).")
-            section.figures.append(("rule_locations", plot_cell_maps(
-                protocol, [(f"{usage.rule_words(rule)} ({sum(c.values())})", _cell_values(protocol, c, n))
-                           for rule, c in locations.items()], columns=4, label="per game", integer=False)))
-        elif locations:
-            n = int(events["game_id"].nunique())
-            drawn, words = board_rules(games)
+        gamedef = _table_gamedef(games)
+        n = int(events["game_id"].nunique())
+        titles = [f"{usage.rule_words(rule)} ({sum(c.values())})" for rule, c in locations.items()]
+        own = gamedef.report_location_maps(games, locations, titles, n) if locations and gamedef is not None else None
+        if own is not None:  # the game draws them on its own board (GameDef.report_location_maps)
+            words, picture = own
             section.paragraphs.append(
                 f"Where rules with a place fire, per game over the {n} games with events, all cells together "
                 f"(drawn on {words}).")
-            section.figures.append(("rule_locations", plot_rule_locations(locations, n, rules=drawn)))
+            section.figures.append(("rule_locations", picture))
+        elif locations and gamedef is not None:  # on the game's layout, cells by id or name
+            section.paragraphs.append(f"Where rules with a place fire, per game over the {n} games with events, all "
+                                      f"cells together (on the {gamedef.title} board).")
+            section.figures.append(("rule_locations", plot_cell_maps(
+                gamedef, [(t, _cell_values(gamedef, c, n)) for t, c in zip(titles, locations.values(), strict=True)],
+                columns=4, label="per game", integer=False)))
+        elif locations:
+            section.paragraphs.append("Rule locations skipped: the table's game is not installed here.")
         else:
             section.paragraphs.append("No rule with a place (stops, kills, shots) fired in the events table.")
     else:
@@ -891,7 +798,7 @@ def skill_section(games: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD) 
                    [("advantage_by_strength", skill.plot_advantage_by_strength(table, seat, threshold))])
 
 
-DEFAULT_TITLE = "TerraFeud balance report"
+DEFAULT_TITLE = None  # "<the table's game's title> balance report"
 
 
 def _game_title(name: str) -> str:
@@ -905,7 +812,7 @@ def _game_title(name: str) -> str:
 
 
 def build_report(
-    games: pd.DataFrame, events: pd.DataFrame | None = None, title: str = "TerraFeud balance report",  # DEFAULT_TITLE
+    games: pd.DataFrame, events: pd.DataFrame | None = None, title: str | None = DEFAULT_TITLE,
     correction: str = "holm", alpha: float = 0.05, n_boot: int = 2000, source: str | None = None,
     threshold: float = UNFINISHED_THRESHOLD, manifest: dict | None = None, mixed_caps: str = "refuse",
     max_plies: int | None = None,
@@ -918,9 +825,8 @@ def build_report(
     ``refuse`` (default) a table whose games have different caps, or ``warn`` loudly and pool them.
     """
     usable = check_games(games, what="a balance report")
-    game_name = str(usable["game"].iloc[0]) if "game" in usable.columns and len(usable) else "terrafeud"
-    if title == DEFAULT_TITLE and game_name not in ("terrafeud", "", "nan"):
-        title = f"{_game_title(game_name)} balance report"
+    if title is None:
+        title = f"{_game_title(str(usable['game'].iloc[0]))} balance report" if len(usable) else "Balance report"
     if max_plies is not None:
         if "max_plies" in usable.columns and usable["max_plies"].notna().any() \
                 and set(usable["max_plies"].dropna().astype(int)) != {int(max_plies)}:
@@ -983,8 +889,6 @@ def build_report(
     captures = captures_table(summary)
     if captures is not None:
         sections.append(Section("Captures", ["Mean pieces lost per game, by side (W/B) and kind."], captures))
-    if study.game in ("terrafeud", "", None):  # TerraFeud's own maps; other games draw theirs in report_sections
-        sections.append(heatmap_section(usable, events))
     sections.append(usage_section(usable, events, correction=correction, alpha=alpha))
     sections += game_sections(usable, events)
     sections += worth_sections(usable, manifest)

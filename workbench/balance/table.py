@@ -26,17 +26,17 @@ from typing import Any
 
 import pandas as pd
 
+from workbench.core.protocol import TableSchema
+from workbench.games import DEFAULT
+
 from .stats import BalanceError
 
 OUTCOMES: tuple[str, ...] = ("win", "draw", "unfinished")
-DEFAULT_GAME = "terrafeud"
+DEFAULT_GAME = DEFAULT  # tables written before the ``game`` column were all the registry default's
 DEFAULT_PLAYERS = "white,black"
 UNFINISHED_THRESHOLD = 0.20  # a cell with more unfinished games than this has no balance verdict
 LEGACY_AGENTS: tuple[str, ...] = ("white_agent", "black_agent")
 DEFAULT_RULE = "default"  # the value of a rule a generic ``rules`` label does not name
-# The cap of the TerraFeud studies in notebooks 04 and 05 (one question, one cap): greedy against greedy,
-# 85% of summer and 98% of winter games end by 600 plies (at 120, 55-76% were cut and counted as balance).
-TERRAFEUD_STUDY_CAP = 600
 
 
 def _blank(value: object) -> bool:
@@ -61,19 +61,80 @@ def derive_outcome(winner: object, victory: object) -> str:
     return "draw" if _blank(winner) else "win"
 
 
+def table_schema(games: pd.DataFrame) -> TableSchema:
+    """How the table's game lays out its rows (``GameDef.table``): read from the game the table names
+    (a table without a ``game`` column is the registry default's); an unknown game declares nothing."""
+    from workbench.games import get
+
+    names = {str(v) for v in games["game"].dropna().unique()} if "game" in games.columns else {DEFAULT_GAME}
+    if len(names) != 1:
+        return TableSchema()
+    try:
+        return get(names.pop()).table
+    except (ImportError, KeyError, ValueError):
+        return TableSchema()
+
+
+TABLE_ATTR = "workbench.table"  # DataFrame.attrs key of the table's own metadata (simulate's read_results)
+
+
+def table_meta(games: pd.DataFrame) -> dict[str, Any] | None:
+    """The metadata a table carries (game, rules spec, seats, cap, schema version), or None (an older table)."""
+    meta = games.attrs.get(TABLE_ATTR)
+    return meta if isinstance(meta, dict) else None
+
+
+def migrate_table(games: pd.DataFrame) -> pd.DataFrame:
+    """The one migration of tables written by earlier versions to today's columns (a copy; today's table as is).
+
+    Its game is the metadata's, then its ``game`` column; a table with neither was written before games had
+    names (round 2), when every table was the registry default's. Its seats are the metadata's, else its
+    ``players`` column, else its game's. Each seat's agent is ``agent_<seat>``: tables that name them
+    ``white_agent``/``black_agent`` only get those columns too (the old ones stay, so old code reads them).
+    """
+    meta = table_meta(games) or {}
+    df = games.copy()
+    game = str(meta.get("game") or "")
+    if "game" not in df.columns:
+        df["game"] = game or DEFAULT_GAME
+    df["game"] = df["game"].map(lambda v: (game or DEFAULT_GAME) if _blank(v) else str(v))
+    if "players" not in df.columns or df["players"].map(_blank).any():
+        seats = ",".join(meta.get("seats") or []) or _seats_of_game(str(df["game"].iloc[0]) if len(df) else DEFAULT_GAME)
+        if "players" not in df.columns:
+            df["players"] = seats
+        df["players"] = df["players"].map(lambda v: seats if _blank(v) else v)
+    if len(df):
+        seats = str(df["players"].iloc[0]).replace(" ", "").split(",")
+        legacy = [c for c in LEGACY_AGENTS if c in df.columns]
+        if len(legacy) == len(seats) == 2:
+            for seat, old in zip(seats, legacy, strict=True):
+                if f"agent_{seat}" not in df.columns:
+                    df[f"agent_{seat}"] = df[old]
+                else:  # a resumed old dataset: its older rows have no agent_<seat>
+                    df[f"agent_{seat}"] = df[f"agent_{seat}"].where(~df[f"agent_{seat}"].map(_blank), df[old])
+    if "max_plies" not in df.columns and meta.get("max_plies"):
+        df["max_plies"] = int(meta["max_plies"])
+    return df
+
+
+def _seats_of_game(name: str) -> str:
+    from workbench.games import get
+
+    try:
+        game = get(name)
+        return ",".join(game.info(game.spec.defaults()).players)
+    except (ImportError, KeyError, ValueError):
+        return DEFAULT_PLAYERS
+
+
 def normalize(games: pd.DataFrame) -> pd.DataFrame:
     """The table with the contract's derived columns filled: ``outcome``, ``game``, ``players``, ``length``.
 
     Refuses (in words) a table that mixes games or seat lists, an unknown ``outcome`` value, or a
     win whose winner is not one of the seats. ``length`` is ``turns`` where given, else ``plies``.
     """
-    df = games.copy()
-    if "game" not in df.columns:
-        df["game"] = DEFAULT_GAME
-    if "players" not in df.columns:
-        df["players"] = DEFAULT_PLAYERS
-    df["game"] = df["game"].map(lambda v: DEFAULT_GAME if _blank(v) else str(v))
-    df["players"] = df["players"].map(lambda v: DEFAULT_PLAYERS if _blank(v) else str(v).replace(" ", ""))
+    df = migrate_table(games)
+    df["players"] = df["players"].map(lambda v: str(v).replace(" ", ""))
     for col, what in (("game", "games"), ("players", "seat lists")):
         values = sorted(df[col].unique())
         if len(values) > 1:
@@ -327,7 +388,7 @@ def first_seat_score(games: pd.DataFrame, seats: tuple[str, ...] | None = None) 
 
 
 __all__ = [
-    "DEFAULT_RULE", "OUTCOMES", "Study", "TERRAFEUD_STUDY_CAP", "UNFINISHED_THRESHOLD", "agent_columns", "derive_outcome",
+    "DEFAULT_RULE", "OUTCOMES", "Study", "UNFINISHED_THRESHOLD", "agent_columns", "derive_outcome",
     "expand_rules", "first_seat_score", "first_side_name", "first_side_won", "label_rule_names", "length_unit", "manifest_cap", "normalize",
     "parse_rules_label", "seats_of", "study_of", "team_members", "teams_of",
 ]

@@ -180,6 +180,18 @@ class ReportPart:
     figures: list[tuple[str, bytes]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class TableSchema:
+    """How a game's simulate rows read beyond the generic columns (``GameDef.table``), so balance never guesses.
+
+    ``rule_columns``: rules kept as plain columns, in the order cells are keyed by (empty: balance reads the
+    rules from the row's ``rules`` label); ``numeric_rules``: those with a numeric value (response curves).
+    """
+
+    rule_columns: tuple[str, ...] = ()
+    numeric_rules: tuple[str, ...] = ()
+
+
 class State:
     """One position. Methods without a body must be given by every game; the rest have defaults.
 
@@ -394,6 +406,10 @@ class NativeBackend:
         """``bench``'s uniformly random playouts in the core (the same streams): the number of actions."""
         raise NotImplementedError("this game has no native core")
 
+    def perft(self, state: State, depth: int) -> int | None:
+        """Perft of a state of the core (``state(...)``) counted inside it, or None: ``perft`` walks it then."""
+        return None
+
 
 NO_NATIVE = NativeBackend()
 ENGINES = ("auto", "native", "python")
@@ -461,6 +477,8 @@ class GameDef:
     archetypes: tuple[Archetype, ...] = ()
     # the game's native core (``NativeBackend``): available, state conversion, whole games, seat agents, playouts
     native: NativeBackend = NO_NATIVE
+    # how this game's table rows read (rules as plain columns or as a ``rules`` label)
+    table: TableSchema = TableSchema()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -537,6 +555,11 @@ class GameDef:
         """A parsed scenario file (``game:`` names this game) as a runnable case; ``ScenarioError`` if bad."""
         raise NotImplementedError(f"{self.name} has no scenario files")
 
+    def scenario_state(self, case: ScenarioCase) -> State:
+        """A loaded scenario's start as a protocol ``State`` (the board shows it); a game whose own scenario
+        dialect starts from its engine's state wraps it here."""
+        return case.initial_state()
+
     def dump_scenario(self, state: State, id: str, title: str, checks: Sequence[Mapping[str, Any]] = ()) -> str:  # noqa: A002
         """A state written back as a scenario file (the board's editor and the round trip)."""
         raise NotImplementedError
@@ -557,6 +580,17 @@ class GameDef:
     def rule_words(self) -> dict[str, str]:
         """Rule-usage counter name -> a designer's words for it."""
         return {}
+
+    def perft_table(self) -> list[dict[str, Any]]:
+        """Stored perft rows for ``perft --check``: ``{"rules", "seed", "counts": [depth 1, 2, ...],
+        "native_counts": [deeper counts checked on the native core only]}``; none by default."""
+        return []
+
+    def rules_table(self, markdown: bool = True) -> str:
+        """Every rule toggle and parameter as a table (``python -m workbench rules --game NAME``, the rulings doc)."""
+        from .rulespec import spec_table
+
+        return spec_table(self.spec, markdown=markdown)
 
     def tuned_agents(self) -> AgentKit | None:
         """The game's own agents tuned to its engine (an ``AgentKit``), or None (the default).
@@ -581,6 +615,12 @@ class GameDef:
         generic agent's name is never shadowed. Pole's section-15 ``turtle`` is one. None by default.
         """
         return {}
+
+    def report_location_maps(self, games: Any, locations: Mapping[str, Mapping[str, int]], titles: Sequence[str],
+                             per: int) -> tuple[str, bytes] | None:
+        """The report's "where rules fire" maps drawn on the game's own board: ``(words naming the board, PNG)``;
+        None (the default) lets the report draw them on ``layout()`` (counts by cell name or id, ``per`` games)."""
+        return None
 
     def report_sections(self, games: Any, events: Any = None) -> list[Any]:
         """Balance-report sections only this game has (a faction matrix, luck, piece economy); none by default.

@@ -57,7 +57,7 @@ def get(name: str | None = None) -> GameDef:
     if not isinstance(name, str) or len(name) > 100:
         raise UnknownGameError("a game is named by text, such as terrafeud")
     if name.startswith("openspiel:"):
-        from workbench.openspiel import spiel_game
+        from .spiel import spiel_game
 
         return spiel_game(name[len("openspiel:"):])
     key = canonical(name)

@@ -66,5 +66,22 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def rules_main(argv: list[str] | None = None) -> int:
+    """``python -m workbench rules [--game NAME] [--markdown]``: every rule toggle and parameter of a game."""
+    from . import DEFAULT
+
+    ap = argparse.ArgumentParser(prog="python -m workbench rules", description=rules_main.__doc__)
+    ap.add_argument("--markdown", action="store_true", help="the Markdown table of the game's rulings doc")
+    ap.add_argument("--game", default=DEFAULT, help="the game whose rules to list (python -m workbench games)")
+    args = ap.parse_args(argv)
+    try:
+        game = get(args.game)
+    except ValueError as exc:
+        print(f"rules: error: {exc}", file=sys.stderr)
+        return 2
+    print(game.rules_table(markdown=args.markdown))
+    return 0
+
+
 if __name__ == "__main__":
     sys.exit(main())

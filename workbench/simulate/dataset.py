@@ -34,6 +34,11 @@ from .schema import _concat, _frame
 from .seeds import GameResult, SimulationError
 
 RUN_KEY = b"workbench.run"  # Parquet metadata key: the run manifest of the batch a part belongs to
+# Parquet metadata key: what the table is (game, rules spec, seat names, cap, schema version), so a reader
+# (balance) never guesses; ``read_results`` hands it on as ``DataFrame.attrs[TABLE_ATTR]``.
+TABLE_KEY = b"workbench.table"
+TABLE_ATTR = "workbench.table"
+TABLE_SCHEMA_VERSION = 2  # 1: tables written before this metadata (no key); 2: with it
 # Part files of a dataset folder: ``part-<run>-<n>.parquet`` and ``part-<id>-merged.parquet``.
 PART_NAME = re.compile(r"^part-[0-9a-f]{8}-(?:\d{5}|merged)\.parquet$")
 
@@ -72,6 +77,43 @@ def _schema_game(parts: list[Path]) -> str:
                 return DEFAULT
             return PROTOCOL_PATH if data.get("path") == PROTOCOL_PATH else str(data.get("game") or DEFAULT)
     return DEFAULT
+
+
+def table_metadata(game: str, seats: str | list[str] | tuple[str, ...] | None, max_plies: int | None) -> dict[str, Any]:
+    """The table's own description: game, its rules spec (name, kind, default), seat names, cap, schema version."""
+    from workbench.core.rulespec import format_value
+    from workbench.games import get
+
+    gdef = get(game)
+    if seats is None:
+        seats = list(gdef.info(gdef.spec.defaults()).players)
+    elif isinstance(seats, str):
+        seats = [s for s in seats.split(",") if s]
+    return {"schema_version": TABLE_SCHEMA_VERSION, "game": gdef.name,
+            "rules_spec": [{"name": p.name, "kind": p.kind, "default": format_value(p.default)} for p in gdef.spec],
+            "seats": list(seats), "max_plies": None if max_plies is None else int(max_plies)}
+
+
+def table_meta_of(part: Path) -> dict[str, Any] | None:
+    """The table metadata stored in a part (None for parts written before it was, schema version 1)."""
+    try:
+        meta = pq.read_schema(part).metadata or {}
+    except (pa.ArrowException, OSError, ValueError):
+        return None
+    text = meta.get(TABLE_KEY)
+    try:
+        return json.loads(text) if text else None
+    except ValueError:
+        return None
+
+
+def _attach_meta(df: pd.DataFrame, parts: list[Path]) -> pd.DataFrame:
+    for part in parts:
+        meta = table_meta_of(part)
+        if meta is not None:
+            df.attrs[TABLE_ATTR] = meta
+            break
+    return df
 
 
 def _fixed_path(game: str) -> Any:
@@ -188,7 +230,7 @@ def read_results(path: str | os.PathLike, columns: list[str] | None = None) -> p
         df = df.drop_duplicates("game_id", keep="last").sort_values("game_id", kind="stable")
     if columns is not None:
         df = df[columns]
-    return df.reset_index(drop=True)
+    return _attach_meta(df.reset_index(drop=True), parts)
 
 
 def read_events(path: str | os.PathLike) -> pd.DataFrame:
@@ -207,13 +249,18 @@ def read_events(path: str | os.PathLike) -> pd.DataFrame:
         df = _concat([_read_part(f) for f in parts]).to_pandas()
     else:
         df = pa.concat_tables([_read_part(f, schema=path.EVENTS_SCHEMA) for f in parts]).to_pandas()
-    return df.drop_duplicates(["game_id", "ply"], keep="last").sort_values(["game_id", "ply"]).reset_index(drop=True)
+    return _attach_meta(df.drop_duplicates(["game_id", "ply"], keep="last").sort_values(["game_id", "ply"])
+                        .reset_index(drop=True), parts)
 
 
-def _write_atomic(table: pa.Table, directory: Path, name: str, run: str | None = None) -> Path:
+def _write_atomic(table: pa.Table, directory: Path, name: str, run: str | None = None,
+                  meta: bytes | None = None) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
-    if run is not None:
-        table = table.replace_schema_metadata({**(table.schema.metadata or {}), RUN_KEY: run.encode()})
+    extra = {RUN_KEY: run.encode()} if run is not None else {}
+    if meta is not None:
+        extra[TABLE_KEY] = meta
+    if extra:
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}), **extra})
     tmp = directory / f".tmp-{name}"
     pq.write_table(table, tmp)
     final = directory / name
@@ -253,6 +300,9 @@ class PartWriter:
         self.schema = path.GAMES_SCHEMA if path is not None else None
         self.events_schema = path.EVENTS_SCHEMA if path is not None else None
         self.run = None if manifest is None else json.dumps(manifest, sort_keys=True)
+        self.game = str((manifest or {}).get("game", DEFAULT))
+        self.max_plies = (manifest or {}).get("max_plies")
+        self.meta: bytes | None = None  # the table's metadata, from its first row's seats
         self.written = 0  # games written by this writer
         self.events_out = events_path(out) if events else None
         self.flush_seconds = flush_seconds
@@ -276,9 +326,13 @@ class PartWriter:
         if not self._rows:
             return
         name = f"part-{self._run}-{self._n:05d}.parquet"
+        if self.meta is None:
+            first = self._rows[0]
+            cap = first.get("max_plies", self.max_plies)
+            self.meta = json.dumps(table_metadata(self.game, first.get("players"), cap), sort_keys=True).encode()
         if self.events_out is not None:
-            _write_atomic(_typed(self._events, self.events_schema), self.events_out, name, self.run)
-        _write_atomic(_typed(self._rows, self.schema), self.out, name, self.run)
+            _write_atomic(_typed(self._events, self.events_schema), self.events_out, name, self.run, self.meta)
+        _write_atomic(_typed(self._rows, self.schema), self.out, name, self.run, self.meta)
         self._n += 1
         self.written += len(self._rows)
         self._rows, self._events = [], []
@@ -313,6 +367,8 @@ def compact_dataset(directory: Path, schema: pa.Schema | None, keys: list[str]) 
         table = _concat([_read_part(f, schema=schema) for f in parts])
     except DamagedPartError:
         return
+    # the table's metadata, from any part that has it (a resumed old dataset's first parts have none)
+    meta = next((m for f in parts if (m := (pq.read_schema(f).metadata or {}).get(TABLE_KEY))), None)
     df = table.to_pandas()
     df = df.drop_duplicates(keys, keep="last").sort_values(keys, kind="stable")
     run = runs.pop()
@@ -322,7 +378,7 @@ def compact_dataset(directory: Path, schema: pa.Schema | None, keys: list[str]) 
         for start in range(0, len(df), size):
             merged = pa.Table.from_pandas(df.iloc[start:start + size], schema=schema if schema is not None
                                           else table.schema, preserve_index=False)
-            path = _write_atomic(merged, directory, f"part-{uuid.uuid4().hex[:8]}-merged.parquet", run)
+            path = _write_atomic(merged, directory, f"part-{uuid.uuid4().hex[:8]}-merged.parquet", run, meta)
             written.append(path)
             back = _read_part(path, columns=keys)
             if not back.equals(merged.select(keys)):

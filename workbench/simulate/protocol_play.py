@@ -14,7 +14,7 @@ import math
 import random
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,9 @@ def derive(*parts: object) -> int:
 
 def protocol_game_seed(game: str, seed: int, cell: int, index: int) -> int:
     """Seed of game ``index`` of cell ``cell``: salted with the game's name, so games never share streams."""
-    return derive(f"{game}-game", seed, cell, index)
+    from .seeds import game_seed
+
+    return game_seed(seed, cell, index, game)
 
 
 def expand_protocol_grid(game_name: str, grid: dict[str, Sequence[Any]] | Sequence[Any] | None) -> list[Rules]:
@@ -109,11 +111,14 @@ def default_max_plies(game_name: str, cells: Sequence[Any] | None = None, fallba
     from workbench.games import get
 
     game = get(game_name)
-    if game.name == "terrafeud":  # its simulate path takes engine configs, and it names no cap of its own
-        return fallback
     caps = []
     for cell in cells if cells is not None else [game.spec.defaults()]:
-        rules = cell if isinstance(cell, Rules) else game.spec.make(cell)
+        if isinstance(cell, Rules):
+            rules = cell
+        elif cell is None or isinstance(cell, (Mapping, str)):
+            rules = game.spec.make(cell)
+        else:  # a game's own configuration object (its own simulate path's cells): its default rules' cap
+            rules = game.spec.defaults()
         cap = game.info(rules).default_max_plies
         if cap:
             caps.append(int(cap))
@@ -273,6 +278,7 @@ def play_protocol_game(spec: Any) -> Any:
     from workbench.games import get
 
     from .core import GameResult
+    from .seeds import agent_seed
 
     game = get(spec.game)
     if spec.engine == "native":  # a game whose native core plays whole games, rows included
@@ -295,7 +301,7 @@ def play_protocol_game(spec: Any) -> Any:
         else:
             state = game.new_initial_state(rules, spec.seed)
         agents = [] if played is not None else [
-            seat_agent(game, a, rules, derive(f"{spec.game}-agent", spec.seed, i)) for i, a in enumerate(seats)]
+            seat_agent(game, a, rules, agent_seed(spec.seed, i, spec.game)) for i, a in enumerate(seats)]
         chance_rng = random.Random(derive(f"{spec.game}-chance", spec.seed))
         names = {c.id: c.name for c in game.layout(rules).cells} if spec.events else {}
         while played is None and not state.is_terminal() and state.move_number() < spec.max_plies:

@@ -10,6 +10,8 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.games import DEFAULT
+
 MAX_CELLS = 10_000  # grid cells of one batch (each is checked, then played games times)
 
 
@@ -30,14 +32,15 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
 
-def game_seed(seed: int, cell: int, index: int) -> int:
-    """Seed of game ``index`` of grid cell ``cell`` in a batch seeded ``seed``."""
-    return derive_seed("terrafeud-game", seed, cell, index)
+def game_seed(seed: int, cell: int, index: int, game: str = DEFAULT) -> int:
+    """Seed of game ``index`` of grid cell ``cell`` in a batch seeded ``seed``, salted with the game's name
+    (``<game>-game``), so two games never share a stream."""
+    return derive_seed(f"{game}-game", seed, cell, index)
 
 
-def agent_seed(game_seed_: int, side: int) -> int:
-    """Seed of the agent playing ``side`` (0 White, 1 Black) in the game seeded ``game_seed_``."""
-    return derive_seed("terrafeud-agent", game_seed_, side)
+def agent_seed(game_seed_: int, seat: int, game: str = DEFAULT) -> int:
+    """Seed of the agent in seat ``seat`` (0 = the first seat) of the game seeded ``game_seed_`` (``<game>-agent``)."""
+    return derive_seed(f"{game}-agent", game_seed_, seat)
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,7 @@ class GameSpec:
     max_plies: int = 300
     events: bool = False
     engine: str = "python"  # "native": played inside the Rust core when both agents have native twins
-    game: str = "terrafeud"  # a name of workbench.games (or openspiel:NAME); played on its path (paths.own_path)
+    game: str = DEFAULT  # a name of workbench.games (or openspiel:NAME); played on its path (paths.own_path)
     agents: tuple[str, ...] = ()  # one agent for every seat, or one per seat (games of 2+ players)
 
 

@@ -25,6 +25,14 @@ from .race import EXPLORE_SHARE, Tuner, run_race
 from .report import TuneResult, build_result, pareto_figure, progress_figure
 from .space import SpaceError, check_overlap, parse_space, parse_within
 
+MAX_GROWTH = 16.0  # a round at most this many times the last (1e308 overflowed into a traceback)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
 SEARCHES = ("auto", "race", "optuna")
 RACE_LIMIT = 400  # variants a race takes on; larger discrete spaces go to optuna under "auto"
 
@@ -66,13 +74,19 @@ def tune(game: str = DEFAULT, space: Sequence[str] = (), objectives: str | Seque
         raise TuneError(str(exc)) from None
     if search not in SEARCHES:
         raise TuneError(f"search={search!r}: one of {', '.join(SEARCHES)}")
-    for name, value, low in (("budget", budget, 1), ("n0", n0, 2), ("max_plies", 1 if max_plies is None else max_plies, 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise TuneError(f"{name}={value!r} must be a whole number of at least {low}")
-    if not 0 < alpha < 1:
-        raise TuneError(f"alpha={alpha} must be between 0 and 1")
-    if not growth > 1:
-        raise TuneError(f"growth={growth} must be above 1")
+    # the caps simulate keeps (a budget of 10^12 games would grow memory ~19 kB a game until the machine dies)
+    from workbench.simulate.guard import MAX_GAMES_PER_CELL, MAX_PLIES, MAX_TOTAL_GAMES
+
+    for name, value, low, high in (("budget", budget, 1, MAX_TOTAL_GAMES), ("n0", n0, 2, MAX_GAMES_PER_CELL),
+                                   ("max_plies", 1 if max_plies is None else max_plies, 1, MAX_PLIES)):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise TuneError(f"{name}={_short(value)} must be a whole number from {low} to {high:,}")
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+        raise TuneError(f"alpha={_short(alpha)} must be between 0 and 1")
+    if isinstance(growth, bool) or not isinstance(growth, (int, float)) or not 1 < growth <= MAX_GROWTH:
+        raise TuneError(f"growth={_short(growth)} must be above 1 and at most {MAX_GROWTH:g}")
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 <= tolerance < math.inf:
+        raise TuneError(f"tolerance={_short(tolerance)} must be a finite number of at least 0")
     try:
         sp = parse_space(gdef, list(space))
         inner = parse_within(gdef, _as_list(within))

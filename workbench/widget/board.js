@@ -7,6 +7,7 @@ const SVG = "http://www.w3.org/2000/svg";
 const FALLBACK = ["#e7e1cf", "#cfd8c4", "#d6cfe0", "#c9dbe6", "#e6d3c5"];
 const MARK_COLOURS = ["#f5b700", "#e3001b", "#3ddc84", "#8e44ad", "#00a3cc", "#ff6f00", "#6d4c41", "#c2185b"];
 const SIGNS = ["", "!", "?", "!!", "??", "!?", "?!"];
+const SHAPES = { green: "#15781b", red: "#c62828", blue: "#1565c0", yellow: "#e0a800" };
 // the exported picture's own style (the page's stylesheet does not travel with a saved file)
 const EXPORT_STYLE = `.gb-cell{stroke:#777;stroke-width:.03}.gb-disc{stroke:#555;stroke-width:.04}
 .gb-letter{text-anchor:middle;font-weight:bold;font-family:monospace}.gb-badge{fill:#111;font-family:monospace;text-anchor:middle}
@@ -87,7 +88,19 @@ function render({ model, el: root }) {
   const graph = el("div", { class: "gb-graph" }, panel);
   const diffBox = el("div", { class: "gb-diff" }, panel);
   const checkLine = el("div", { class: "gb-check" }, panel);
+  const linesBox = el("div", { class: "gb-lines" }, panel);
   const moves = el("ol", { class: "gb-moves" }, panel);
+  const tree = el("div", { class: "gb-row gb-treeops" }, panel);
+  el("button", { class: "gb-btn", "data-action": "promote" }, tree, "Promote").addEventListener("click", () =>
+    model.send({ type: "promote", id: (model.get("view") || {}).node || 0 }));
+  el("button", { class: "gb-btn", "data-action": "delete" }, tree, "Delete move").addEventListener("click", () =>
+    model.send({ type: "delete", id: (model.get("view") || {}).node || 0 }));
+  const mainBtn = mk("Back to main line", "main_line", {}, tree);
+  const anaBox = el("label", { class: "gb-auto" }, tree);
+  const anaIn = el("input", { type: "checkbox", class: "gb-analysis-toggle" }, anaBox);
+  anaBox.appendChild(document.createTextNode(" analysis"));
+  anaIn.addEventListener("change", () => model.send({ type: "analysis", on: anaIn.checked }));
+  mk("Clear drawings", "clear_shapes", {}, tree);
   const ann = el("div", { class: "gb-row gb-annotate" }, panel);
   const signSel = el("select", { class: "gb-sign", title: "a sign on the current move" }, ann);
   for (const s of SIGNS) el("option", { value: s }, signSel, s || "no sign");
@@ -128,8 +141,15 @@ function render({ model, el: root }) {
   picker.addEventListener("change", () => model.send({ type: "pick_scenario", name: picker.value }));
   const batchPicker = el("select", { class: "gb-batch", size: "6", title: "the games of the batch opened with Board.from_batch" }, tools);
   batchPicker.addEventListener("change", () => model.send({ type: "pick_game", game_id: Number(batchPicker.value) }));
+  const cp = el("div", { class: "gb-row" }, tools);
+  const clip = el("textarea", { class: "gb-clip", rows: "3", placeholder: "copied moves or position; paste moves or a position here" }, cp);
+  mk("Copy moves", "copy", { what: "moves" }, cp);
+  mk("Copy position", "copy", { what: "position" }, cp);
+  el("button", { class: "gb-btn", "data-action": "paste" }, cp, "Paste").addEventListener("click", () =>
+    model.send({ type: "paste", text: clip.value }));
   const fr = el("div", { class: "gb-row" }, tools);
   mk("Download record", "download", { kind: "record" }, fr);
+  mk("Download scenario", "download", { kind: "scenario" }, fr);
   const upIn = el("input", { type: "file", accept: ".json", class: "gb-upload" }, fr);
   upIn.addEventListener("change", () => {
     const f = upIn.files && upIn.files[0];
@@ -146,6 +166,7 @@ function render({ model, el: root }) {
 
   let svg = null, cellEls = {}, layers = {}, geo = null, groupOpen = null, cardOpen = null;
   let flipped = false, bbox = null, lastHover = "", hoverTimer = null, obs = null;
+  const uid = Math.random().toString(36).slice(2, 8);
 
   function P(x, y) {
     return flipped ? [bbox[0] + bbox[2] - x, bbox[1] + bbox[3] - y] : [x, y];
@@ -163,21 +184,45 @@ function render({ model, el: root }) {
     bbox = vb;
     svg = sv("svg", { viewBox: vb.join(" "), class: `gb-svg gb-${geo.shape}`, role: "img",
       "aria-label": "board" }, boardBox);
-    const [cells, heat, coords, marks, pieces, over] = ["cells", "heat", "coords", "marks", "pieces", "over"].map(
+    const defs = sv("defs", {}, svg);
+    for (const [name, colour] of Object.entries(SHAPES)) {
+      const m = sv("marker", { id: `gb-head-${name}-${uid}`, viewBox: "0 0 10 10", refX: "5", refY: "5", markerWidth: "3",
+        markerHeight: "3", orient: "auto-start-reverse" }, defs);
+      sv("path", { d: "M0,0L10,5L0,10z", fill: colour }, m);
+    }
+    const [cells, heat, coords, marks, pieces, over, shapes] = ["cells", "heat", "coords", "marks", "pieces", "over", "shapes"].map(
       (n) => sv("g", { class: `gb-layer-${n}` }, svg));
-    layers = { cells, heat, coords, marks, pieces, over };
+    layers = { cells, heat, coords, marks, pieces, over, shapes };
     const s = geo.size;
     for (const c of geo.cells) {
       const poly = sv("polygon", { points: pts(c.points), class: "gb-cell", "data-cell": c.name }, cells);
+      if (geo.shape.startsWith("hex")) poly.setAttribute("data-hex", c.name);  // as TerraFeud's board names its cells
       sv("title", {}, poly, c.name);
       const [x, y] = P(c.x, c.y);
       cellEls[c.name] = { poly, c, x, y };
       sv("text", { x: x - s * 0.82, y: y - s * 0.5, "font-size": s * 0.34, class: "gb-coord" }, coords, c.name);
     }
     coords.style.display = coordIn.checked ? "" : "none";
-    svg.addEventListener("click", (ev) => {
-      const t = ev.target.closest ? ev.target.closest("[data-cell]") : null;
-      if (t) model.send({ type: "click", cell: t.getAttribute("data-cell") });
+    const cellAt = (ev) => {
+      const t = document.elementFromPoint(ev.clientX, ev.clientY);
+      const c = t && t.closest ? t.closest("[data-cell]") : null;
+      return c ? c.getAttribute("data-cell") : null;
+    };
+    let down = null;
+    svg.addEventListener("contextmenu", (ev) => ev.preventDefault());
+    svg.addEventListener("pointerdown", (ev) => { down = { cell: cellAt(ev), button: ev.button, shift: ev.shiftKey, alt: ev.altKey }; });
+    svg.addEventListener("pointerup", (ev) => {
+      const start = down;
+      down = null;
+      const cell = cellAt(ev);
+      if (!start || !start.cell || !cell) return;
+      if (start.button === 2) {  // right button: an arrow (or a circle on one cell), colour by modifier
+        const colour = start.shift ? "red" : start.alt ? "blue" : ev.ctrlKey ? "yellow" : "green";
+        model.send({ type: "shape", from: start.cell, to: cell, colour });
+      } else if (start.button === 0) {
+        if (cell === start.cell) model.send({ type: "click", cell });
+        else model.send({ type: "drag", from: start.cell, to: cell });  // a piece dragged to its target
+      }
     });
     svg.addEventListener("mouseover", (ev) => {
       const t = ev.target.closest ? ev.target.closest("[data-cell]") : null;
@@ -239,7 +284,7 @@ function render({ model, el: root }) {
     drawTurn(v);
     if (obs) obs.textContent = v.observation || "";
     const s = geo.size;
-    for (const k of ["heat", "marks", "pieces", "over"]) layers[k].innerHTML = "";
+    for (const k of ["heat", "marks", "pieces", "over", "shapes"]) if (layers[k]) layers[k].innerHTML = "";
     const lit = new Set(v.lit), sel = new Set(v.selection);
     const removed = new Set();
     for (const p of Object.values(v.previews || {})) for (const r of p.removed) removed.add(r);
@@ -307,12 +352,62 @@ function render({ model, el: root }) {
       const { x, y } = ce, d = s * 0.45;
       sv("path", { d: `M${x - d},${y - d}L${x + d},${y + d}M${x + d},${y - d}L${x - d},${y + d}`, class: "gb-buy" }, layers.marks);
     }
+    drawShapes(v);
+    drawLast(v);
+    drawLines(v);
+    mainBtn.disabled = !!v.is_main;
     drawEval(v);
     drawButtons(v);
     drawMoves(v);
     drawDiff(v);
     drawCatalog();
     drawLegend(v, used);
+  }
+
+  function drawLast(v) {
+    // the last move: its cells joined (the attacker's line), and a cross where it (or its roll) removed a piece
+    const last = v.last || { cells: [], removed: [] };
+    const s = geo.size;
+    const pts3 = last.cells.map((c) => cellEls[c]).filter(Boolean);
+    for (const p of pts3) sv("circle", { cx: p.x, cy: p.y, r: s * 0.9, class: "gb-lastcell" }, layers.marks);
+    if (pts3.length > 1) {
+      sv("polyline", { points: pts3.map((p) => `${p.x},${p.y}`).join(" "), class: "gb-lastline" }, layers.over);
+    }
+    for (const c of last.removed) {
+      const p = cellEls[c];
+      if (!p) continue;
+      const d = s * 0.4;
+      sv("path", { d: `M${p.x - d},${p.y - d}L${p.x + d},${p.y + d}M${p.x + d},${p.y - d}L${p.x - d},${p.y + d}`,
+        class: "gb-died", "data-died": c }, layers.over);
+    }
+  }
+
+  function drawShapes(v) {
+    const sh = v.shapes || {};
+    const s = geo.size;
+    for (const [a, b, colour] of sh.arrows || []) {
+      const A = cellEls[a], B = cellEls[b];
+      if (!A || !B) continue;
+      const dx = B.x - A.x, dy = B.y - A.y, len = Math.hypot(dx, dy) || 1;
+      sv("line", { x1: A.x, y1: A.y, x2: B.x - (dx / len) * s * 0.35, y2: B.y - (dy / len) * s * 0.35, class: "gb-arrow",
+        stroke: SHAPES[colour] || SHAPES.green, "stroke-width": s * 0.2, "marker-end": `url(#gb-head-${colour}-${uid})`,
+        "data-shape": `${a}-${b}` }, layers.shapes);
+    }
+    for (const [c, colour] of sh.circles || []) {
+      const C = cellEls[c];
+      if (C) sv("circle", { cx: C.x, cy: C.y, r: s * 0.85, class: "gb-circle", stroke: SHAPES[colour] || SHAPES.green,
+        "stroke-width": s * 0.1, fill: "none", "data-shape": c }, layers.shapes);
+    }
+  }
+
+  function drawLines(v) {
+    linesBox.innerHTML = "";
+    anaIn.checked = anaIn.checked && true;
+    for (const l of v.lines || []) {
+      if (l.error) { el("div", { class: "gb-line" }, linesBox, l.error); continue; }
+      el("div", { class: "gb-line" }, linesBox,
+        `${l.score === null || l.score === undefined ? "" : fmt(l.score) + " " + l.unit + ": "}${l.moves.join(" ")}`);
+    }
   }
 
   function drawTurn(v) {
@@ -497,6 +592,10 @@ function render({ model, el: root }) {
       legendRow("odds", "background:#fffbe6;border-color:#d0021b", "n/36: the chance the attack removes that piece");
     }
     if ((v.buy_cells || []).length) legendRow("buy", "border:2px solid #1565c0", "blue cross: a purchase can be placed here");
+    const last = v.last || { cells: [], removed: [] };
+    if (last.cells.length) legendRow("last", "background:rgba(245,183,0,.35)", "the last move's cells (dashed: its line)");
+    if (last.removed.length) legendRow("died", "border:2px solid #8b0000", "dark red cross: removed by the last move or its roll");
+    if ((v.shapes || {}).arrows || (v.shapes || {}).circles) legendRow("shape", "background:#15781b", "your drawings (right-drag; shift red, alt blue, ctrl yellow)");
     if (v.heat_layer) {
       const row = legendRow("heat", "background:linear-gradient(90deg, rgba(30,90,220,.65), transparent, rgba(220,40,30,.65));width:5em",
         `${v.heat_layer} for ${geo.players[v.heat_player]}: ${(v.heat_scale || [0, 0]).map((x) => fmt(x)).join(" … ")}`);
@@ -540,6 +639,11 @@ function render({ model, el: root }) {
     img.src = url;
   }
 
+  function showClipboard() {
+    const c = model.get("clipboard") || {};
+    if (c.text !== undefined) { clip.value = c.text; tools.open = true; clip.select(); }
+  }
+
   function saveDownload() {
     const d = model.get("download") || {};
     if (d.name && d.text) saveFile(d.name, d.text, d.name.endsWith(".svg") ? "image/svg+xml" : "application/json");
@@ -564,6 +668,7 @@ function render({ model, el: root }) {
   model.on("change:catalog", drawCatalog);
   model.on("change:download", saveDownload);
   model.on("change:batch", drawBatch);
+  model.on("change:clipboard", showClipboard);
   build();
   drawBatch();
   return () => {

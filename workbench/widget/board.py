@@ -44,6 +44,7 @@ def _rules(name: str, value: Any) -> dict[str, Any]:
     return fields.rule_values(name, value)  # the game's path rules are refused by the controller (refuse_paths)
 
 
+SHAPE_COLOURS = ("green", "red", "blue", "yellow")  # drawings: right-drag arrows and circles, as lichess draws them
 MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "click": {"cell": fields.text(24)},
     "choose": {"index": fields.whole(0, 10_000)},
@@ -60,10 +61,20 @@ MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "end": {},
     "annotate": {"sign": fields.text(2, ANNOTATION_SIGNS), "comment": fields.text(300)},
     "upload": {"name": fields.text(200), "text": fields.text(MAX_FILE_BYTES)},
-    "download": {"kind": fields.text(10, ("record", "svg"))},
+    "download": {"kind": fields.text(10, ("record", "svg", "scenario"))},
     "pick_game": {"game_id": fields.whole(0, 2**62)},
+    "promote": {"id": fields.whole(0, 10**9)},
+    "delete": {"id": fields.whole(0, 10**9)},
+    "main_line": {},
+    "shape": {"from": fields.text(24), "to": fields.text(24), "colour": fields.text(8, SHAPE_COLOURS)},
+    "clear_shapes": {},
+    "drag": {"from": fields.text(24), "to": fields.text(24)},
+    "copy": {"what": fields.text(10, ("moves", "position"))},
+    "paste": {"text": fields.text(MAX_FILE_BYTES)},
+    "analysis": {"on": fields.boolean},
 }
-WHILE_THINKING = {"undo", "cancel", "heat", "catalog", "check", "why", "download"}
+WHILE_THINKING = {"undo", "cancel", "heat", "catalog", "check", "why", "download", "shape", "clear_shapes", "copy",
+                  "analysis"}
 
 
 def validate_message(content: Any) -> tuple[str, dict[str, Any]]:
@@ -81,7 +92,8 @@ class GameBoard(anywidget.AnyWidget):
     busy = traitlets.Unicode("").tag(sync=True)
     catalog = traitlets.List().tag(sync=True)
     download = traitlets.Dict().tag(sync=True)  # {"name", "text", "n"}: the page saves it as a file
-    batch = traitlets.List().tag(sync=True)  # the batch picker's rows (game id, cell, result, plies, agents)
+    batch = traitlets.List().tag(sync=True)
+    clipboard = traitlets.Dict().tag(sync=True)  # {"text", "n"}: what Copy put in the text box  # the batch picker's rows (game id, cell, result, plies, agents)
 
     def __init__(self, game: str = DEFAULT, *, rules: Any = None, seed: int = 0, agents: dict[int, str] | None = None,
                  auto_roll: bool = True, state: Any = None, **kwargs: Any) -> None:
@@ -132,8 +144,18 @@ class GameBoard(anywidget.AnyWidget):
     def set_agent(self, seat: int, spec: str) -> None:
         self._gesture("agent", seat=seat, spec=spec)
 
-    def load_scenario(self, name: str) -> None:
-        """A file of this game's scenario folder, by its name in the picker (``attack-all.yaml``)."""
+    def load_scenario(self, name: str | pathlib.Path) -> None:
+        """A file of this game's scenario folder, by its name in the picker (``attack-all.yaml``), or a scenario
+        file's path given by the notebook (as ``HexBoard.load_scenario(path)``; the page can only pick)."""
+        if isinstance(name, pathlib.Path) or (("/" in name or "\\" in name) and pathlib.Path(name).is_file()):
+            with self._lock:
+                try:
+                    self.controller.load_scenario_file(name)
+                except (WidgetError, ValueError, OSError) as exc:
+                    self.controller.message, self.controller.level = str(exc)[:300], "error"
+                self.geometry = self.controller.geometry()
+                self._sync()
+            return
         self._gesture("pick_scenario", name=name)
 
     def compare(self, change: str) -> None:
@@ -189,11 +211,43 @@ class GameBoard(anywidget.AnyWidget):
         """The position as an SVG picture for a rulebook."""
         return self.controller.export_svg()
 
+    def analysis(self, on: bool = True) -> None:
+        """Continuous analysis: best lines of the position on the board, recomputed in a thread when it changes."""
+        self._analysing = bool(on)
+        if on and getattr(self, "_analyser", None) is None:
+            self._analyser = threading.Thread(target=self._analysis_loop, name="board-analysis", daemon=True)
+            self._analyser.start()
+        if not on:
+            self.controller.lines, self.controller.lines_at = [], -1
+
+    def _analysis_loop(self) -> None:
+        c = self.controller
+        try:
+            while getattr(self, "_analysing", False):
+                with self._lock:
+                    at, done = c.node.id, c.lines_at == c.node.id
+                    probe = c.state.clone()
+                if done:
+                    threading.Event().wait(0.3)
+                    continue
+                try:
+                    lines = c.analyse(depth=2, state=probe)
+                except Exception as exc:  # noqa: BLE001 - the analysis is a help: one plain line, then it rests
+                    lines = [{"moves": [], "score": None, "unit": "", "depth": 0, "error": plain_failure(exc)}]
+                with self._lock:
+                    if c.node.id == at and getattr(self, "_analysing", False):
+                        c.lines, c.lines_at = lines, at
+                        self._sync()
+        finally:
+            self._analyser = None
+
     def _download(self, kind: str) -> None:
         c = self.controller
         self._downloads = getattr(self, "_downloads", 0) + 1
         if kind == "svg":
             name, text = f"{c.game.name}-move{c.node.ply}.svg", c.export_svg()
+        elif kind == "scenario":
+            name, text = f"{c.game.name}-move{c.node.ply}.yaml", c.scenario_text()
         else:
             name, text = f"{c.game.name}-record.json", c.record_text()
         self.download = {"name": name, "text": text, "n": self._downloads}
@@ -296,6 +350,27 @@ class GameBoard(anywidget.AnyWidget):
             self.load_record_text(f["text"], re.sub(r"[^A-Za-z0-9._ -]+", "_", f.get("name", "record"))[:80] or "record")
         elif kind == "download":
             self._download(f.get("kind", "record"))
+        elif kind == "promote":
+            c.promote(f["id"])
+        elif kind == "delete":
+            c.delete(f["id"])
+        elif kind == "main_line":
+            c.back_to_main_line()
+        elif kind == "shape":
+            c.shape(f["from"], f["to"], f["colour"])
+        elif kind == "clear_shapes":
+            c.clear_shapes()
+        elif kind == "drag":
+            c.drag(f["from"], f["to"])
+        elif kind == "copy":
+            self._downloads = getattr(self, "_downloads", 0) + 1
+            self.clipboard = {"text": c.copy_text(f["what"]), "n": self._downloads}
+            c.message, c.level = f"the {'moves' if f['what'] == 'moves' else 'position'} are in the text box", "info"
+        elif kind == "paste":
+            c.paste(f["text"])
+            self.geometry = c.geometry()
+        elif kind == "analysis":
+            self.analysis(f["on"])
         elif kind == "pick_game":
             if c.batch_path is None:
                 raise WidgetError("no batch is open on this board (Board.from_batch(path) opens one)")
@@ -317,9 +392,28 @@ class GameBoard(anywidget.AnyWidget):
             if self._thinking is not None or not self.controller.agent_due():
                 return
             spec = self.controller.agents[self.controller.state.current_player()]
-            self.busy = f"{spec} is thinking…"
-            self._thinking = threading.Thread(target=self._agent_loop, name="board-agent", daemon=True)
-            self._thinking.start()
+            self._own(threading.Thread(target=self._agent_loop, name="board-agent", daemon=True), f"{spec} is thinking…")
+
+    def _own(self, thread: threading.Thread, busy: str) -> None:
+        """Start ``thread`` as the board's one piece of long work, or refuse: the busy state has one owner.
+
+        Why: a catalogue load started during an agent's search used to take the slot and, finishing first,
+        clear it while the agent still thought, so the next gesture started a second agent thread.
+        """
+        with self._lock:
+            if self._thinking is not None:
+                raise WidgetError(f"{self.busy or 'the board is busy'}; wait for it to finish")
+            self._thinking = thread
+            self.busy = busy
+            thread.start()
+
+    def _release(self) -> None:
+        """The owner's last act: free the slot and the busy sign (only the owning thread may)."""
+        with self._lock:
+            if self._thinking is threading.current_thread():
+                self._thinking = None
+                self.busy = ""
+            self._sync()
 
     def _agent_loop(self) -> None:
         c = self.controller
@@ -344,10 +438,7 @@ class GameBoard(anywidget.AnyWidget):
             with self._lock:
                 c.message, c.level = plain_failure(exc), "error"
         finally:
-            with self._lock:
-                self._thinking = None
-                self.busy = ""
-                self._sync()
+            self._release()
 
     def _think_once(self) -> None:
         """Agent move: the seat to move's agent (or the default) plays one action, in a thread."""
@@ -357,10 +448,12 @@ class GameBoard(anywidget.AnyWidget):
         seat = c.state.current_player()
         if seat < 0:
             raise WidgetError("chance moves next: press Roll")
+        if self._thinking is not None:
+            raise WidgetError(f"{self.busy or 'the board is busy'}; wait for it to finish")
         if seat not in c.agents:
             c.agents[seat] = "greedy"
             self._once = seat
-        self.busy = f"{c.agents[seat]} is thinking…"
+        busy = f"{c.agents[seat]} is thinking…"
 
         def work() -> None:
             action, _score, at = c.think()
@@ -372,15 +465,13 @@ class GameBoard(anywidget.AnyWidget):
                 c.agents.pop(seat, None)
                 self._once = None
 
-        self._in_thread("board-agent-once", work, "warn", done)
+        self._in_thread("board-agent-once", work, "warn", done, busy)
 
     def _evaluate(self) -> None:
-        self.busy = "evaluating…"
-        self._in_thread("board-evaluate", self.controller.evaluate, "warn")
+        self._in_thread("board-evaluate", self.controller.evaluate, "warn", busy="evaluating…")
 
     def _load_catalog(self) -> None:
         c = self.controller
-        self.busy = "running the scenarios' checks…"
 
         def work() -> None:
             rows = c.catalog()
@@ -388,9 +479,10 @@ class GameBoard(anywidget.AnyWidget):
                 self.catalog = rows
                 c.message, c.level = f"{len(rows)} scenario files", "info"
 
-        self._in_thread("board-catalog", work, "error")
+        self._in_thread("board-catalog", work, "error", busy="running the scenarios' checks…")
 
-    def _in_thread(self, name: str, work: Callable[[], Any], level: str, done: Callable[[], Any] | None = None) -> None:
+    def _in_thread(self, name: str, work: Callable[[], Any], level: str, done: Callable[[], Any] | None = None,
+                   busy: str = "working…") -> None:
         """Run ``work`` off the page's thread: a failure is one panel message; the busy sign always clears."""
         c = self.controller
 
@@ -405,12 +497,9 @@ class GameBoard(anywidget.AnyWidget):
                 with self._lock:
                     if done is not None:
                         done()
-                    self._thinking = None
-                    self.busy = ""
-                    self._sync()
+                self._release()
 
-        self._thinking = threading.Thread(target=run, name=name, daemon=True)
-        self._thinking.start()
+        self._own(threading.Thread(target=run, name=name, daemon=True), busy)
 
 
 class _BoardFactory:

@@ -109,6 +109,8 @@ class GameBoardController:
         self.check_index = -1
         self.hover: dict[str, str] = {}
         self._offered: tuple[Any, list[int]] = (None, [])
+        self.lines: list[dict[str, Any]] = []  # continuous analysis: best lines at node ``lines_at``
+        self.lines_at = -1
         self.batch_path: Path | None = None
         self._cache_key: Any = None
         self._cache: list[tuple[Any, tuple[int, ...]]] = []
@@ -156,12 +158,18 @@ class GameBoardController:
         """Play ``action`` here: the tree's existing child or a new variation; then any automatic roll."""
         text = self.state.action_to_string(action)
         player = self.state.current_player()
-        said = str(self._effects(action).get("text") or "")
+        eff = self._effects(action)
+        said = str(eff.get("text") or "")
+        cells = [self.names[c] for c in self._cells(action) if 0 <= c < len(self.names)]
+        gone = [self.names[c] for c in eff.get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
+        if eff.get("odds"):
+            gone = []  # an attack's removals are the roll's to decide
         turn = self.state.turn()
         self.state.apply_action(action)
         node, _new = self.tree.add(self.node, action, text)
         node.to_move = self.state.current_player()
-        node.effects = {"player": player, "turn": turn, "words": _short(said, 160) if said and said != text else ""}
+        node.effects = {"player": player, "turn": turn, "words": _short(said, 160) if said and said != text else "",
+                        "cells": cells, "removed": gone}
         self._after(node)
         self.node = node
         self.selection, self.choices = [], []
@@ -188,11 +196,12 @@ class GameBoardController:
                 break
         text = self.state.action_to_string(chosen)
         words = self._chance_words(chosen, text)
+        gone = [self.names[c] for c in self._effects(chosen).get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
         turn = self.state.turn()
         self.state.apply_action(chosen)
         node, _ = self.tree.add(self.node, chosen, text)
         node.to_move = self.state.current_player()
-        node.effects = {"player": CHANCE, "turn": turn, "words": words}
+        node.effects = {"player": CHANCE, "turn": turn, "words": words, "removed": gone}
         self._after(node)
         self.node = node
         self.message = f"roll {words}"
@@ -440,6 +449,162 @@ class GameBoardController:
                 self.node.shapes.pop(key, None)
         self.message, self.level = f"{self.node.text}: annotated" if sign or comment.strip() else "annotation removed", "info"
 
+    # ------------------------------------------------------------------ the variation tree, drawings, copy and paste
+    def promote(self, node_id: int) -> None:
+        """Move the variation of move ``node_id`` one level up."""
+        node = self.tree.get(node_id)
+        if node is None or node.parent is None:
+            raise WidgetError(f"there is no move {node_id} in this game")
+        if self.tree.promote(node) is None:
+            raise WidgetError(f"{node.text} is on the main line already")
+        self.message, self.level = f"{node.text}: its line moved up", "info"
+
+    def delete(self, node_id: int) -> None:
+        """Remove move ``node_id`` and what follows it (the board goes to the move before it if it was on it)."""
+        node = self.tree.get(node_id)
+        if node is None or node.parent is None:
+            raise WidgetError(f"there is no move {node_id} in this game")
+        on_it = False
+        n = self.node
+        while n is not None:
+            if n is node:
+                on_it = True
+                break
+            n = n.parent
+        parent = node.parent
+        if on_it:
+            self.goto(parent.id)
+        self.tree.delete(node)
+        self.message, self.level = f"{node.text} and what followed it deleted", "info"
+
+    def back_to_main_line(self) -> None:
+        """To the main-line move where the current variation left it."""
+        n = self.node
+        while n.parent is not None and not n.is_main():
+            n = n.parent
+        if n is self.node:
+            raise WidgetError("this move is on the main line")
+        self.goto(n.id)
+
+    def shape(self, start: str, end: str, colour: str) -> None:
+        """An arrow from ``start`` to ``end`` (a circle when they are the same cell) on this move; again removes it."""
+        for name in (start, end):
+            if name not in self.ids:
+                raise WidgetError(f"there is no cell {_short(name, 20)!r} on this board")
+        kind, item = ("circles", [start, colour]) if start == end else ("arrows", [start, end, colour])
+        items = self.node.shapes.setdefault(kind, [])
+        same = [x for x in items if x[:-1] == item[:-1]]
+        if same:
+            items.remove(same[0])
+        elif len(items) < 60:
+            items.append(item)
+        if not items:
+            self.node.shapes.pop(kind, None)
+
+    def clear_shapes(self) -> None:
+        for kind in ("arrows", "circles"):
+            self.node.shapes.pop(kind, None)
+
+    def drag(self, start: str, end: str) -> None:
+        """A piece dragged from ``start`` to ``end``: the two clicks of a move."""
+        self.selection, self.choices = [], []
+        self.click(start)
+        if self.selection:
+            self.click(end)
+
+    def copy_text(self, what: str) -> str:
+        """The moves of the current line (the game's notation, one per line) or the position (``to_dict`` JSON)."""
+        import json
+
+        if what == "position":
+            return json.dumps(self.state.to_dict(), sort_keys=True, default=str)
+        path = []
+        n = self.node
+        while n.parent is not None:
+            path.append(n.text)
+            n = n.parent
+        return "\n".join(reversed(path))
+
+    def paste(self, text: str) -> None:
+        """A position (JSON of ``to_dict``: the text position editor) becomes a new start; anything else is moves in
+        the game's notation, one per line (or separated by spaces when no action text has one), played from here."""
+        import json
+
+        text = text.strip()
+        if not text:
+            raise WidgetError("nothing to paste")
+        if text.startswith("{"):
+            try:
+                data = json.loads(text)
+                state = self.game.state_from_dict(data)
+            except (ValueError, TypeError, KeyError) as exc:
+                raise WidgetError(_short(f"pasted position: {exc}")) from None
+            self.scenario, self.scenario_name, self.check_results, self.check_index = None, "", [], -1
+            self._new_root(state)
+            self.message, self.level = "pasted position: a new start (Copy it to keep it)", "info"
+            return
+        lines = [x.strip() for x in text.splitlines() if x.strip()]
+        if len(lines) == 1 and " " in lines[0]:
+            lines = lines[0].split()
+        if len(lines) > MAX_RECORD_MOVES:
+            raise WidgetError(f"at most {MAX_RECORD_MOVES} pasted moves")
+        start = self.node
+        try:
+            self._replay(lines, "pasted")
+        except WidgetError:
+            self.goto(start.id)
+            raise
+        self.message, self.level = f"pasted {len(lines)} moves", "info"
+
+    def scenario_text(self) -> str:
+        """The position as a scenario file of this game (``GameDef.dump_scenario``), for the rulebook's cases."""
+        try:
+            return self.game.dump_scenario(self.state, f"board-{self.node.ply}", f"{self.game.title}: a position from the board")
+        except NotImplementedError:
+            raise WidgetError(f"{self.game.name} writes no scenario files") from None
+
+    def analyse(self, depth: int = 2, lines: int = 3, length: int = 4, state: State | None = None) -> list[dict[str, Any]]:
+        """Best lines here (or in ``state``, a copy taken under the widget's lock): the ``alphabeta`` agent's choice,
+        then its choice with the earlier bests left out, each followed by the replies it expects (``length``
+        plies), with its score (thread-safe: copies only)."""
+        from workbench.agents.generic import make_protocol_agent
+
+        st = (state if state is not None else self.state).clone()
+        if st.is_terminal() or st.current_player() == CHANCE:
+            return []
+        legal = list(st.legal_actions())
+        spec = f"alphabeta:depth={depth},nodes=20000,seconds=1"
+        out: list[dict[str, Any]] = []
+        left = list(legal)
+        for _ in range(min(lines, len(legal))):
+            agent = make_protocol_agent(spec, self.game, self.rules, seed=self.seed)
+            probe = st.clone()
+            first = agent.select_action(probe) if len(left) == len(legal) else None
+            score = getattr(agent, "score", None) if first is not None else None
+            if first is None or first not in left:  # the next best: the static evaluation after each action left
+                def value(a: Any, me: int = st.current_player()) -> float:
+                    p2 = st.clone()
+                    p2.apply_action(a)
+                    return float(p2.evaluate(me)) if not p2.is_terminal() else float(p2.returns()[me]) * 1e6
+
+                first = max(left[:200], key=value)
+                score = round(value(first), 2)
+            line = [probe.action_to_string(first)]
+            probe.apply_action(first)
+            for _k in range(length - 1):
+                if probe.is_terminal() or probe.current_player() == CHANCE:
+                    break
+                reply = make_protocol_agent(f"alphabeta:depth={max(1, depth - 1)},nodes=5000,seconds=0.3", self.game,
+                                            self.rules, seed=self.seed).select_action(probe.clone())
+                line.append(probe.action_to_string(reply))
+                probe.apply_action(reply)
+            out.append({"moves": line, "score": None if score is None else round(float(score), 2),
+                        "unit": self.game.evaluation_unit, "depth": depth})
+            left = [a for a in left if a != first]
+            if not left:
+                break
+        return out
+
     def cancel(self) -> None:
         self.selection, self.choices = [], []
         self.message, self.level = "selection cleared", "info"
@@ -573,8 +738,8 @@ class GameBoardController:
         statics = ", ".join(f"{self.label(p)} {st.evaluate(p):+.2f}" for p in range(self.info().num_players))
         self.evaluation = (f"{text} ({self.last_engine} engine) for {self.label(st.current_player())}: "
                            f"{st.action_to_string(action)}"
-                           + (f" (score {score:+.2f})" if isinstance(score, (int, float)) else "")
-                           + f"; static {statics}")
+                           + (f" (score {score:+.2f} {self.game.evaluation_unit})" if isinstance(score, (int, float)) else "")
+                           + f"; static ({self.game.evaluation_unit}) {statics}")
         return self.evaluation
 
     # ------------------------------------------------------------------ records (download, upload, comments)
@@ -771,11 +936,24 @@ class GameBoardController:
         if name not in files:
             shown = f" {_short(name, 80)!r}" if "/" not in name and "\\" not in name else ""
             raise WidgetError(f"no scenario{shown} in this game's scenario folder (pick one from the list)")
+        self._load_case(files[name], name, folder)
+
+    def load_scenario_file(self, path: str | Path) -> None:
+        """A scenario file named by the notebook (a path of the user's, never one from the page)."""
+        p = Path(path)
+        self._load_case(p, p.name, p.parent)
+
+    def _load_case(self, path: Path, name: str, folder: Path) -> None:
         from workbench.scenarios.loader import load_scenario
 
         try:
-            case = load_scenario(files[name])
-            state = case.initial_state()
+            case = load_scenario(path)
+            named = getattr(case, "game", "")  # TerraFeud's own Scenario has a method of that name: no name given
+            if isinstance(named, str) and named and named != self.game.name:
+                raise WidgetError(f"a scenario of {named}, not of {self.game.name}")
+            state = self.game.scenario_state(case)
+            if not isinstance(state, type(self.root_state)):
+                raise WidgetError(f"a scenario of another game, not of {self.game.name}")
             results = case.run()
         except Exception as exc:  # noqa: BLE001 - one plain message, no server path
             raise WidgetError(_short(f"{name}: {str(exc).replace(str(folder), '')}")) from None
@@ -1070,9 +1248,22 @@ class GameBoardController:
             "players": list(info.labels), "can_undo": self.node.parent is not None,
             "can_redo": self.node.next() is not None, "rules": self.rules.label(),
             "heat_scale": heat_scale, "eval": self._eval_line(), "hover": self.hover,
+            "shapes": {k: v for k, v in self.node.shapes.items() if k in ("arrows", "circles")},
+            "lines": self.lines if self.lines_at == self.node.id else [], "is_main": self.node.is_main(),
+            "node": self.node.id, "last": self._last_move(),
             "observation": "" if self.layout.cells else _short(self._observation(), 4000), "legend": self._glyph_legend(glyphs),
             "palette": self._cards(buttons),
         }
+
+    def _last_move(self) -> dict[str, Any]:
+        """The last decision's cells (its line from source to target) and what it and its rolls removed (marked)."""
+        n, removed = self.node, []
+        while n.parent is not None and n.effects.get("player") == CHANCE:
+            removed.extend(n.effects.get("removed", []))
+            n = n.parent
+        if n.parent is None:
+            return {"cells": [], "removed": removed}
+        return {"cells": n.effects.get("cells", []), "removed": removed + list(n.effects.get("removed", []))}
 
     def _observation(self) -> str:
         """A game without cells (many OpenSpiel games) shows its observation string instead of a board."""

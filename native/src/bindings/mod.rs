@@ -17,6 +17,7 @@ use pyo3::prelude::*;
 
 use crate::core::pyrandom::PyRandom as Mt;
 
+mod big_chess;
 mod cursed_lands;
 mod pole;
 mod terrafeud;
@@ -170,5 +171,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     terrafeud::register(m)?; // TerraFeud at the top level (bindings/terrafeud.rs)
     pole::register(m)?; // workbench._native.pole (bindings/pole.rs)
     cursed_lands::register(m)?; // workbench._native.cursed_lands (bindings/cursed_lands.rs)
+    big_chess::register(m)?; // workbench._native.big_chess (bindings/big_chess.rs)
     Ok(())
 }

@@ -99,12 +99,18 @@ def test_report_sections_by_team_and_economy() -> None:
     assert "| team ab |" in md and "Teams ab,cd: a seat wins when its team wins" in md
 
 
-def test_engine_native_says_big_chess_has_no_native_core_and_auto_is_python() -> None:
-    """Big chess has no native core: ``native`` must not send the designer to rebuild one."""
+def test_engine_native_for_a_game_without_a_core_says_so_and_auto_is_python(monkeypatch) -> None:
+    """A game without a native core (big chess's declared backend swapped for the base one): ``native`` must not
+    send the designer to rebuild one; with its core, big chess resolves as the other games do."""
     import pytest
 
+    from workbench.core.protocol import NativeBackend
+    from workbench.games.big_chess import BigChess
+    from workbench.games.big_chess.native import available
     from workbench.simulate.protocol_play import resolve_protocol_engine
 
+    assert resolve_protocol_engine("big-chess", "auto") == ("native" if available() else "python")
+    monkeypatch.setattr(BigChess, "native", NativeBackend())
     with pytest.raises(ValueError, match="big-chess has no native core \\(its Python engine plays it\\)"):
         resolve_protocol_engine("big-chess", "native")
     assert resolve_protocol_engine("big-chess", "auto") == "python"

@@ -19,7 +19,7 @@ from workbench.games.terrafeud.engine import (
     state_to_dict,
 )
 from workbench.games.terrafeud.engine.pieces import ARCHER, FEUDAL
-from workbench.perft import expected_table, perft
+from workbench.games.terrafeud.perft import expected_table, perft
 
 RULES = st.fixed_dictionaries(
     {

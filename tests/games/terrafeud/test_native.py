@@ -15,7 +15,7 @@ import pytest
 from workbench import native
 from workbench.agents import make_agent
 from workbench.games.terrafeud.engine import IllegalActionError, make_game, new_game, state_to_dict
-from workbench.perft import expected_table, perft
+from workbench.games.terrafeud.perft import expected_table, perft
 from workbench.simulate import simulate
 from workbench.simulate.core import agent_seed
 
@@ -263,7 +263,7 @@ def test_positions_beyond_the_native_capacity_are_refused_clearly():
 @needs_native
 def test_library_engine_argument_gives_the_same_counts():
     from workbench.bench import playouts
-    from workbench.perft import count
+    from workbench.games.terrafeud.perft import count
 
     assert count("terrain=fixed", depth=3, engine="native") == count("terrain=fixed", depth=3, engine="python")
     py, nat = playouts(4, 9, 60, engine="python"), playouts(4, 9, 60, engine="native")

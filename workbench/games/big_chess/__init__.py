@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.classes import load_archetypes
-from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, Pattern, State
+from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, NativeBackend, Pattern, State
 from workbench.core.rulespec import Rules, RulesSpec
 from workbench.core.scenario import ScenarioCase
 
@@ -91,6 +91,52 @@ def _part_offsets(n: int, k: int, t: int) -> tuple[int, ...]:
     sizes = _part_sizes(n, k, t)
     return tuple(sum(sizes[:i]) for i in range(len(sizes)))
 
+class BigChessNative(NativeBackend):
+    """Big chess's native core (``native.py``, ``workbench._native.big_chess``) as the tools ask it."""
+
+    exists = True
+
+    def available(self) -> bool:
+        """True when the native core is built."""
+        from .native import available
+
+        return available()
+
+    def play_game(self, spec: Any) -> Any:
+        """simulate's fast path: the whole game of ``spec`` in the native core (the same row and events), or
+        None when the core cannot play it (not built, or an agent without a native twin)."""
+        from .native_play import play_native, playable
+
+        return play_native(spec) if playable(spec, GAME.spec.make(spec.rules)) else None
+
+    def state(self, state: Any) -> Any:
+        """The same position on the native core (``NativeBigChessState``, the protocol's API)."""
+        from .native import native_state
+
+        return native_state(state)
+
+    def new_state(self, rules: Rules | None = None, seed: int = 0) -> Any:
+        """The start dealt by the core (the same position as ``new_initial_state``, checked by the sweep)."""
+        from .native import NativeBigChessState
+
+        return NativeBigChessState.initial(GAME.context(rules), seed)
+
+    def agent(self, spec: str, rules: Rules, seed: int) -> Any:
+        """The native twin of agent ``spec`` for one seat of a Python-loop game, or None without one."""
+        from .native import NativeAgent, available
+
+        return NativeAgent.for_seat(spec, GAME, rules, seed, available())
+
+    def random_playouts(self, rules: Rules, games: int, seed: int, max_actions: int) -> int:
+        """Actions of ``bench``'s random playouts played in the native core (the same streams, so the same games)."""
+        from .native import core, native_game
+
+        if games <= 0:
+            return 0
+        seeds = [seed * 100_003 + g for g in range(games)]
+        return sum(core().random_playouts(native_game(GAME.context(rules)), seeds, max_actions))
+
+
 class BigChess(GameDef):
     """The big-chess game definition."""
 
@@ -99,6 +145,7 @@ class BigChess(GameDef):
     archetypes = load_archetypes(Path(__file__).parent / "data" / "archetypes.json", ACTION_CLASSES)  # rush, turtle ...
     title = "Big Chess"
     scenario_folder = "big-chess"
+    native = BigChessNative()
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     heat_layers = ("threat", "attack", "team_attack", "control", "buy")
     evaluation_unit = "infantry units"

@@ -17,6 +17,7 @@ from workbench.core.protocol import IllegalAction
 from .state import BigChessState
 
 VERSION = 1
+NAME = "big-chess"  # the game a record of this package names (its registry name)
 MAX_RECORD = 20_000_000
 MAX_ACTIONS = 2_000_000
 
@@ -36,7 +37,7 @@ def result_of(st: BigChessState) -> dict[str, Any]:
 def save_record(st: BigChessState) -> str:
     """The game that led to ``st`` as record text (JSON)."""
     data = {
-        "game": "big-chess", "version": VERSION, "rules": st.ctx.rules.to_dict(), "seed": st.seed,
+        "game": NAME, "version": VERSION, "rules": st.ctx.rules.to_dict(), "seed": st.seed,
         "start": st.start_data, "cards": [c.to_data() for c in st.ctx.extra_cards] or None,
         "actions": list(st.log), "result": result_of(st),
     }
@@ -58,8 +59,8 @@ def load_record_text(text: str) -> BigChessState:
     for key in ("game", "version", "rules", "seed", "start", "actions", "result"):
         if key not in data:
             raise RecordError(f"record: field {key} is missing")
-    if data["game"] != "big-chess":
-        raise RecordError(f"record: field game is {data['game']!r:.30}, not big-chess")
+    if data["game"] != NAME:
+        raise RecordError(f"record: field game is {data['game']!r:.30}, not {NAME}")
     if data["version"] != VERSION:
         raise RecordError(f"record: field version {data['version']!r:.20} is not {VERSION}")
     try:

@@ -1265,20 +1265,26 @@ class BigChessState(State):
         if self.result == "draw":
             return 0.0
         team_of = ctx.team_of
-        per_team = [0.0] * len(ctx.team_members)
+        # whole-number sums per team, then one float formula: the value does not depend on the order the
+        # pieces are visited in, so the native core (which walks cells) computes the same float
+        nt = len(ctx.team_members)
+        material, money, tenths = [0] * nt, [0] * nt, [0] * nt
         for p in range(len(ctx.players)):
             if p not in self.out:
-                per_team[team_of[p]] += 0.9 * self.treasury[p]
+                money[team_of[p]] += self.treasury[p]
         is_king = ctx.is_king
+        setup = self.phase == "setup"
+        facing = ctx.board.facing
         for pc in self.pieces.values():
-            per_team[team_of[pc.owner]] += (1000 if is_king[pc.card] else pc.cost) + 0.9 * pc.trophies
-        if self.phase == "setup":
+            t = team_of[pc.owner]
+            material[t] += 1000 if is_king[pc.card] else pc.cost
+            money[t] += pc.trophies
+            if setup and ctx.cards[pc.card].vector and pc.facing == facing.get(ctx.players[pc.owner], -1):
+                tenths[t] += 2
+        if setup:
             for p in self.ready:
-                per_team[team_of[p]] += 0.1
-            facing = ctx.board.facing
-            for pc in self.pieces.values():
-                if ctx.cards[pc.card].vector and pc.facing == facing.get(ctx.players[pc.owner], -1):
-                    per_team[team_of[pc.owner]] += 0.2
+                tenths[team_of[p]] += 1
+        per_team = [material[t] + 0.9 * money[t] + 0.1 * tenths[t] for t in range(nt)]
         mine = team_of[player]
         others = [v for i, v in enumerate(per_team) if i != mine]
         return (per_team[mine] - (max(others) if others else 0.0)) / 10.0

@@ -20,6 +20,7 @@ from .rules import SIDES, SPEC
 from .state import CursedState
 
 VERSION = 1
+NAME = "cursed-lands"  # the game a record of this package names (its registry name)
 MAX_RECORD_BYTES = 8 * 1024 * 1024
 MAX_PLIES = 200_000
 
@@ -51,7 +52,7 @@ def save_record(state: CursedState, actions: list[str] | None = None) -> str:
     start_pos = position_of(start)
     is_game_start = fresh is not None and position_of(fresh) == start_pos and start.factions == fresh.factions
     data = {
-        "game": "cursed-lands",
+        "game": NAME,
         "version": VERSION,
         "rules": start.rules.to_dict(),
         "seed": start.seed,
@@ -78,8 +79,8 @@ def load_record_text(text: str) -> CursedState:
         raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno}") from None
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object")
-    if data.get("game") != "cursed-lands":
-        raise RecordError(f"field game: expected cursed-lands, got {str(data.get('game'))[:30]!r}")
+    if data.get("game") != NAME:
+        raise RecordError(f"field game: expected {NAME}, got {str(data.get('game'))[:30]!r}")
     if data.get("version") != VERSION:
         raise RecordError(f"field version: this engine reads version {VERSION}, got {str(data.get('version'))[:10]}")
     try:

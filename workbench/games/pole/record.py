@@ -25,6 +25,7 @@ from .state import OVER_PHASE, PoleState, apply_text, dice_text, position_dict
 from .tables import config
 
 VERSION = 1
+NAME = "pole"  # the game a record of this package names (its registry name)
 MAX_RECORD_BYTES = 32 * 1024 * 1024
 FIELDS = ("game", "version", "rules", "seed", "start", "moves", "actions", "dice", "result")
 
@@ -99,7 +100,7 @@ def record_dict(state: PoleState) -> dict[str, Any]:
         rules["start"] = position_dict(start)  # self-contained: the position the start file held
     dice = [[int(t.split()[1][0]), int(t.split()[1][2])] for _, t in actions if " " in t]
     return {
-        "game": "pole",
+        "game": NAME,
         "version": VERSION,
         "rules": rules,
         "seed": state.seed,
@@ -140,8 +141,8 @@ def load_record(data: Any) -> PoleState:
     for key in data:
         if key not in FIELDS:
             raise RecordError(f"unknown field {str(key)[:30]!r}; a record has {', '.join(FIELDS)}")
-    if data.get("game") != "pole":
-        raise RecordError(f"game: expected pole, found {str(data.get('game'))[:30]!r}")
+    if data.get("game") != NAME:
+        raise RecordError(f"game: expected {NAME}, found {str(data.get('game'))[:30]!r}")
     if data.get("version") != VERSION:
         raise RecordError(f"version: expected {VERSION}, found {str(data.get('version'))[:10]!r}")
     rules_data = data.get("rules", {})

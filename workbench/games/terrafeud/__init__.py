@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.classes import load_archetypes
-from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, NativeBackend, State
+from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, NativeBackend, State, TableSchema
 from workbench.core.rulespec import Rules, RulesSpec
 from workbench.games.terrafeud.engine import CASTLE, MOVE, ORDER, PASS, SHOT, make_game, state_from_dict
 from workbench.games.terrafeud.engine.geometry import HEX_NAMES, N_HEXES
@@ -39,6 +39,21 @@ MAX_ORDERS = 1 << 20
 NUM_ACTIONS = _ORDER0 + MAX_ORDERS
 
 
+# Its rule toggles in the contract's order (BOARD-AND-RULINGS.md section 7), then its rule parameters (issue 11)
+# in the table's order: plain columns of its rows, the key of a report's cells; a ``start=`` scenario is keyed
+# by its id (``start_id``), not its path, so the same start read from two places pools into one cell.
+TABLE_RULES = ("season", "hill", "swamp", "terrain", "castling", "archer_melee", "mate_defence", "draw_after",
+               "pike_cavalry_mutual", "archer_range", "hill_bonus", "aura_radius", "aura_step", "aura_memory",
+               "coordinated", "order_size", "order_radius", "castling_uses", "promotion", "knight_bridge_stop",
+               "bridges", "fords", "start_id")
+NUMERIC_RULES = ("archer_range", "hill_bonus", "aura_radius", "aura_step", "coordinated", "order_size",
+                 "order_radius", "castling_uses")
+# The cap of the TerraFeud studies in notebooks 04 and 05 (one question, one cap): greedy against greedy,
+# 85% of summer and 98% of winter games end by 600 plies (at 120, 55-76% were cut and counted as balance).
+STUDY_CAP = 600
+TERRAFEUD_STUDY_CAP = STUDY_CAP
+
+
 class TerraFeudNative(NativeBackend):
     """TerraFeud's native core (``workbench._native``) as the tools ask it (``GAME.native``); its whole games
     and agents' twins go through its own simulate path and tuned agents."""
@@ -50,6 +65,22 @@ class TerraFeudNative(NativeBackend):
         from workbench.native import available
 
         return available()
+
+    def state(self, state: Any) -> Any:
+        """The same position on the native core: a ``TerraFeudState`` over a ``NativeState`` (no copy of rules)."""
+        from workbench.native import NativeState
+
+        inner = state.inner if isinstance(state, TerraFeudState) else state
+        return TerraFeudState(inner if isinstance(inner, NativeState) else NativeState.from_state(inner))
+
+    def new_state(self, rules: Rules | None = None, seed: int = 0) -> Any:
+        return self.state(GAME.new_initial_state(rules, seed))
+
+    def perft(self, state: Any, depth: int) -> int | None:
+        """The whole count inside Rust (GIL released)."""
+        inner = state.inner if isinstance(state, TerraFeudState) else state
+        count = getattr(inner, "perft", None)
+        return None if count is None else int(count(depth))
 
 
 class TerraFeud(GameDef):
@@ -68,6 +99,7 @@ class TerraFeud(GameDef):
     action_classes = ACTION_CLASSES  # castling, the archer's shot, an Order, promotion, a bridge crossing
     archetypes = load_archetypes(Path(__file__).parent / "data" / "archetypes.json", ACTION_CLASSES)  # rush, turtle ...
     native = TerraFeudNative()
+    table = TableSchema(rule_columns=TABLE_RULES, numeric_rules=NUMERIC_RULES)
     evaluation_unit = "material points"
     legend = (("river", "#9cc3e6", "river (summer)"), ("ford", "#c6dbef", "ford"),
               ("bridge", "#b08d57", "bridge"), ("hill", "#c8b27a", "hill"), ("swamp", "#8fa77a", "swamp"))
@@ -164,6 +196,13 @@ class TerraFeud(GameDef):
 
         return scenario_from_data(data, where)
 
+    def scenario_state(self, case: Any) -> State:
+        """The scenario's start (an engine ``GameState``) as the protocol's ``TerraFeudState``."""
+        from .state import TerraFeudState
+
+        start = case.initial_state()
+        return start if isinstance(start, State) else TerraFeudState(start)
+
     def dump_scenario(self, state: State, id: str, title: str, checks: Sequence[Mapping[str, Any]] = ()) -> str:  # noqa: A002
         from .scenarios.loader import dump_scenario
 
@@ -181,6 +220,32 @@ class TerraFeud(GameDef):
         from .widget import HexBoard
 
         return HexBoard(**kwargs)
+
+    def report_sections(self, games: Any, events: Any = None) -> list[Any]:
+        """Its batch heatmaps on its terrain board (``report.py``)."""
+        from .report import heatmap_part
+
+        return [heatmap_part(games, events)]
+
+    def report_location_maps(self, games: Any, locations: Mapping[str, Mapping[str, int]], titles: Sequence[str],
+                             per: int) -> tuple[str, bytes] | None:
+        """Where its rules fired, on its own terrain board (the table's season and crossings when shared)."""
+        from .report import location_maps
+
+        return location_maps(games, locations, titles, per)
+
+    def perft_table(self) -> list[dict[str, Any]]:
+        """``data/perft.json``: depths 1-3 on both engines, depth 4 on the native core."""
+        from .perft import expected_table
+
+        return [{"rules": r["rules"], "seed": r["seed"], "counts": list(r["counts"]),
+                 "native_counts": [r["depth4"]] if "depth4" in r else []} for r in expected_table()]
+
+    def rules_table(self, markdown: bool = True) -> str:
+        """Its own table (``engine.rules.rules_table``: the one in docs/rulings.md, a test keeps them equal)."""
+        from .engine.rules import rules_table
+
+        return rules_table(markdown=markdown)
 
     def rule_words(self) -> dict[str, str]:
         from workbench.games.terrafeud.engine.telemetry import RULES
@@ -217,4 +282,4 @@ _install_engine_seams()
 
 GAME = TerraFeud()
 
-__all__ = ["GAME", "TerraFeud", "TerraFeudState"]
+__all__ = ["GAME", "STUDY_CAP", "TERRAFEUD_STUDY_CAP", "TerraFeud", "TerraFeudState"]

@@ -401,23 +401,7 @@ def rules_table(markdown: bool = True) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m workbench rules [--markdown]``: print the table of toggles and parameters."""
-    import argparse
+    """``python -m workbench rules``: the one command for every game (``workbench.games.cli.rules_main``)."""
+    from workbench.games.cli import rules_main
 
-    ap = argparse.ArgumentParser(prog="python -m workbench rules", description=main.__doc__)
-    ap.add_argument("--markdown", action="store_true", help="the Markdown table of docs/rulings.md")
-    ap.add_argument("--game", default="terrafeud", help="the game whose rules to list (python -m workbench games)")
-    args = ap.parse_args(argv)
-    if args.game.strip().lower() != "terrafeud":
-        from workbench.core.rulespec import spec_table
-        from workbench.games import get
-
-        try:
-            game = get(args.game)
-        except ValueError as exc:
-            print(f"rules: error: {exc}", file=__import__("sys").stderr)
-            return 2
-        print(spec_table(game.spec, markdown=args.markdown))
-        return 0
-    print(rules_table(markdown=args.markdown))
-    return 0
+    return rules_main(argv)

@@ -150,7 +150,8 @@ def _base_row(spec: GameSpec) -> dict[str, Any]:
     row.update({"seconds": 0.0, "error": None, "lead_changes": 0, "drama": 0.0, "mean_branching": 0.0,
                 "decision_share": 0.0, "engine": spec.engine})
     row.update(dict.fromkeys(RULE_COLUMNS, 0))
-    row.update({"game": "terrafeud", "outcome": "unfinished", "players": "white,black", "max_plies": spec.max_plies})
+    row.update({"game": "terrafeud", "outcome": "unfinished", "players": "white,black", "max_plies": spec.max_plies,
+                "agent_white": spec.white, "agent_black": spec.black})
     return row
 
 

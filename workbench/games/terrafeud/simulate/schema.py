@@ -46,6 +46,8 @@ GAMES_SCHEMA = pa.schema(
     + [("engine", pa.string())]
     # multi-game columns (issue 17): what balance reads without knowing the game
     + [("game", pa.string()), ("outcome", pa.string()), ("players", pa.string()), ("max_plies", pa.int64())]
+    # every game's agent columns (round 4): ``agent_<seat>``, beside the older white_agent/black_agent
+    + [("agent_white", pa.string()), ("agent_black", pa.string())]
 )
 EVENTS_SCHEMA = pa.schema(
     [("game_id", pa.int64()), ("ply", pa.int64()), ("side", pa.string()), ("action", pa.string()),

@@ -83,6 +83,7 @@ START_TOGGLES = ("season", "hill", "swamp", "terrain")
 MESSAGE_LEVELS = ("info", "warning", "error")
 
 # The agent the panel proposes and the evaluation uses (one place to change the default strength).
+GAME_NAME = "terrafeud"  # the game this board plays: its own scenario files (and those naming no game)
 DEFAULT_AGENT = "search:seconds=2"  # beats alphabeta:depth=3,nodes=6000 (the old default) on the ladder
 # The move list the page gets: this many rows before and after the current move (Home/End reach the rest).
 ROWS_BEFORE, ROWS_AFTER = 150, 150
@@ -947,7 +948,7 @@ class BoardController:
         for p in sorted(SCENARIO_ROOT.rglob("*.yaml")):
             if p.is_file() and not p.is_symlink():
                 entry = _entry(p)
-                if entry is not None and entry["game"] in (None, "terrafeud"):
+                if entry is not None and entry["game"] in (None, GAME_NAME):
                     out.append(str(p.relative_to(SCENARIO_ROOT)))
         return out
 

@@ -1,0 +1,135 @@
+//! Core checks that need no Python: the card files read, the geometry's formulas, whole random games
+//! with undo restoring every position, the deployed and army starts.
+
+use std::sync::Arc;
+
+use super::cards::{card_set, over_cells, parse_cards, parse_json, quantize, rot, Card};
+use super::context::{Context, Rules, Start};
+use super::play::random_playout;
+use super::state::State;
+use crate::core::generic::{self, Params};
+use crate::core::protocol::Game;
+use crate::core::pyrandom::PyRandom;
+
+fn data(rel: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../workbench/games/big_chess/data").join(rel)
+}
+
+/// The starter set, read from the same card files as the Python engine.
+pub fn starter() -> Vec<Card> {
+    let mut cards = Vec::new();
+    let mut paths: Vec<_> =
+        std::fs::read_dir(data("cards")).expect("card dir").map(|e| e.expect("entry").path()).collect();
+    paths.sort();
+    for p in paths {
+        let text = std::fs::read_to_string(&p).expect("card file");
+        cards.extend(parse_cards(&parse_json(&text).expect("json")).expect("card"));
+    }
+    card_set(cards).expect("a card set")
+}
+
+fn board(name: &str) -> (Vec<String>, Vec<(u8, u8)>, String) {
+    let text = std::fs::read_to_string(data(&format!("boards/{name}.json"))).expect("board");
+    let j = parse_json(&text).expect("json");
+    let rows = match j.get("rows") {
+        Some(super::cards::Json::List(xs)) => {
+            xs.iter().map(|r| if let super::cards::Json::Str(s) = r { s.clone() } else { String::new() }).collect()
+        }
+        _ => panic!("rows"),
+    };
+    let mut facing = Vec::new();
+    if let Some(super::cards::Json::Map(m)) = j.get("facing") {
+        for (k, v) in m {
+            let f = super::cards::FACING_NAMES
+                .iter()
+                .position(|n| Some(*n) == if let super::cards::Json::Str(s) = v { Some(s.as_str()) } else { None });
+            facing.push((k.as_bytes()[0] - b'a', f.expect("facing") as u8));
+        }
+    }
+    let teams = match j.get("teams") {
+        Some(super::cards::Json::Str(s)) => s.clone(),
+        _ => String::new(),
+    };
+    (rows, facing, teams)
+}
+
+fn ctx(name: &str, teams: Option<&str>, rules: Rules) -> Arc<Context> {
+    let (rows, facing, t) = board(name);
+    Arc::new(Context::new(rules, starter(), None, None, &rows, &facing, teams.unwrap_or(&t)).expect("context"))
+}
+
+#[test]
+fn geometry_formulas() {
+    assert_eq!(rot(0, -1, 2), (1, 0));
+    assert_eq!(rot(1, -2, 1), (2, -1));
+    assert_eq!(rot(0, -1, 4), (0, 1));
+    assert_eq!(quantize(2, -1), 1);
+    assert_eq!(quantize(1, -1), 1);
+    assert_eq!(over_cells(1, 2), vec![(0, 1), (1, 1)]);
+    assert!(over_cells(1, 1).is_empty());
+}
+
+#[test]
+fn starter_cards_read() {
+    let cards = starter();
+    assert_eq!(cards.len(), 26);
+    assert_eq!(cards.iter().filter(|c| c.king).count(), 1);
+    assert!(cards.iter().any(|c| c.pawn && c.entries.iter().any(|e| e.shadow)));
+    assert!(parse_cards(&parse_json(r#"{"key": "x", "id": 1}"#).expect("json")).is_err());
+}
+
+#[test]
+fn army_start_is_the_classic_position() {
+    let r = Rules { start: Start::Army, ..Rules::default() };
+    let st = State::new_game(ctx("classic-2", None, r)).expect("army");
+    assert!(!st.c.setup);
+    assert_eq!(st.c.pieces.iter().flatten().count(), 26);
+    let mut acts = Vec::new();
+    st.legal_actions(&mut acts);
+    assert!(!acts.is_empty());
+}
+
+#[test]
+fn random_games_undo_exactly() {
+    for (name, teams, start) in [
+        ("classic-2", None, Start::Deployed),
+        ("classic-4", Some("ab,cd"), Start::Deployed),
+        ("free-8", None, Start::Setup),
+    ] {
+        let r = Rules { start, max_turns: 60, ..Rules::default() };
+        let st0 = State::new_game(ctx(name, teams, r)).expect("start");
+        let mut st = st0.clone();
+        let mut rng = PyRandom::new(7);
+        let mut before = Vec::new();
+        for _ in 0..300 {
+            if st.is_terminal() {
+                break;
+            }
+            before.push(format!("{:?}", st.c));
+            let l = st.all_legal();
+            let d = rng.choice(&l).expect("an action").d;
+            st.apply_desc(d);
+        }
+        while let Some(b) = before.pop() {
+            assert!(st.undo_last());
+            assert_eq!(format!("{:?}", st.c), b);
+        }
+        let mut st2 = st0.clone();
+        assert!(random_playout(&mut st2, &mut PyRandom::new(3), 2000) > 0);
+    }
+}
+
+#[test]
+fn greedy_and_alphabeta_play_deployed_games() {
+    let r = Rules { start: Start::Deployed, max_turns: 40, ..Rules::default() };
+    let c = ctx("classic-2", None, r);
+    let p = Params { depth: Some(1), ..Params::default() };
+    let mut agents = vec![
+        generic::make::<State>("greedy", PyRandom::new(1), &p).expect("greedy"),
+        generic::make::<State>("alphabeta", PyRandom::new(2), &p).expect("alphabeta"),
+    ];
+    let mut st = State::new_game(c).expect("start");
+    let tr = super::play::play(&mut st, &mut agents, 200, true);
+    assert!(!tr.actions.is_empty());
+    assert_eq!(tr.actions.len(), tr.fired_end.len());
+}

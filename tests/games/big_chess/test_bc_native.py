@@ -1,0 +1,88 @@
+"""Big chess's native core against its Python engine (a lean sample of ``nativediff``; the 1,000-game sweep is a
+benchmark, its figures in docs/native.md)."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from workbench.games.big_chess import GAME
+from workbench.games.big_chess.native import NativeAgent, NativeBigChessState, available, core, fields_of, native_game
+from workbench.games.big_chess.nativediff import play_one
+
+pytestmark = pytest.mark.skipif(not available(), reason="the native core is not built (make native)")
+
+
+@pytest.mark.parametrize("seed", [14, 32, 15, 2, 7])  # 2 players deployed/setup, 4 and 8 with designer cards
+def test_sweep_sample_every_ply_equal(seed: int) -> None:
+    info = play_one(seed, max_plies=45)
+    assert info["diff"] == "", info
+    assert info["plies"] > 0
+
+
+def test_sweep_sample_covers_tables_and_designer_cards() -> None:
+    infos = [play_one(s, max_plies=0) for s in (14, 32, 15, 2, 7)]
+    assert {len(i["teams"].replace(",", "")) for i in infos} == {2, 4, 8}
+    assert sum(i["cards"] for i in infos) >= 3 and {i["start"] for i in infos} == {"setup", "deployed"}
+
+
+def test_simulate_rows_and_events_equal_on_both_engines() -> None:
+    from workbench.simulate import simulate
+
+    warnings.simplefilter("ignore")
+    rules = {"board": "classic-4", "teams": "ab/cd", "start": "deployed", "max_turns": 12}
+    out = {}
+    for eng in ("python", "native"):
+        out[eng] = simulate(rules, "greedy", "greedy", 1, seed=5, workers=0, events=True, progress=False, engine=eng,
+                            game="big-chess")
+    (gp, ep), (gn, en) = out["python"], out["native"]
+    assert list(gp.engine) == ["python"] and list(gn.engine) == ["native"]
+    cols = [c for c in gp.columns if c not in ("seconds", "engine")]
+    assert gp[cols].equals(gn[cols])
+    assert len(ep) >= 12 and ep.equals(en)
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "alphabeta:depth=1"])
+def test_native_agents_pick_the_python_twins_action(spec: str) -> None:
+    from workbench.agents.generic import make_protocol_agent
+
+    rules = GAME.rules({"start": "deployed"})
+    st = GAME.new_initial_state(rules, 3)
+    for a in st.legal_actions()[:3]:  # a few plies in
+        st.apply_action(a)
+        break
+    py = make_protocol_agent(spec, GAME, rules, seed=11)
+    nat = NativeAgent(spec, GAME, rules, seed=11)
+    for _ in range(3):
+        want = py.select_action(st)
+        assert nat.select_action(st) == want
+        st.apply_action(want)
+
+
+def test_start_fields_and_playouts_match_python() -> None:
+    from workbench.protocolbench import protocol_playouts
+
+    for values in ({"start": "deployed", "board": "free-8"}, {"start": "army"}, {}):
+        rules = GAME.rules(values)
+        st = GAME.new_initial_state(rules, 0)
+        nat = NativeBigChessState.initial(st.ctx)
+        assert nat.to_dict() == st.to_dict()
+    rules = GAME.rules({"start": "deployed", "max_turns": 15})
+    want = protocol_playouts("big-chess", 2, 4, 400, rules)["actions"]
+    assert GAME.native.random_playouts(rules, 2, 4, 400) == want
+
+
+def test_bindings_check_what_they_are_given() -> None:
+    st = GAME.new_initial_state(GAME.rules({"start": "deployed"}), 0)
+    game = native_game(st.ctx)
+    f = fields_of(st)
+    for key, value in (("to_move", 7), ("pieces", [(9999, 0, 0, 0, 0, 10, 0, False, 0)]), ("counts", [0]),
+                       ("fired", [(99, 0, -1)]), ("result", 9)):
+        with pytest.raises(ValueError, match="native big-chess"):
+            game.state({**f, key: value})
+    with pytest.raises(ValueError):
+        core().Game("[{", [], [], ["aaa", "...", "bbb"], [], "a,b", {}, [], [], [])
+    nat = game.state(f)
+    with pytest.raises(ValueError, match="not legal"):
+        nat.apply("0,0-0,1")

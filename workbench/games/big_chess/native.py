@@ -1,0 +1,322 @@
+"""Big chess on the native core (``workbench._native.big_chess``), with the protocol's API.
+
+The Python engine stays the specification. A game's fixed part crosses once per ``Context`` (``native_game``:
+its cards in the card file format, the rules' costs and incomes, the board's rows and facings, the teams,
+every rule), so a scenario's own cards, a designer's card files and boards play natively; a position
+crosses as the Python state's fields (``fields_of``) and comes back the same way (``python_state``).
+``NativeBigChessState`` plays (legal actions in canonical order, apply, undo, resign, evaluation, counters,
+``fired``) in Rust; whatever the core does not compute (``to_dict``, pictures, reasons for an illegal
+action) is asked of a Python state rebuilt from the native fields, so both engines print and explain
+the same.
+
+Without a built core ``available()`` is False and nothing here is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+from typing import Any
+
+from workbench.agents.native import NativeTwin
+from workbench.core.protocol import IllegalAction, State
+from workbench.core.rulespec import Rules
+
+from .boards import LETTERS
+from .context import Context
+from .state import COUNTERS, BigChessState, Piece
+
+AGENT_NAMES = ("random", "greedy", "alphabeta", "mcts", "search", "plan")
+AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply"})
+_NC = len(COUNTERS)
+_RESULTS = {None: 0, "win": 1, "draw": 2}
+_RESULT_NAMES = {v: k for k, v in _RESULTS.items()}
+# toggles and choices as the index of their value (the default is 0)
+_CHOICES = {"jester_blocks": ("enemies", "all"), "lock_expiry": ("creator_turn", "round_end"),
+            "start": ("setup", "army", "deployed")}
+_INTS = ("king_cost", "strike_reward_pct", "vet_rate_pct", "mine_income", "turn_income", "upkeep",
+         "victim_discount_pct", "promotion_distance", "max_turns", "quiet_limit", "victim_blocks_jumps",
+         "pawn_promotion", "prince_succession", "prince_buy_to_owner", "king_pushable", "passable_targets")
+
+
+def core() -> Any:
+    """The native submodule, or None when the core is not built (or predates big chess)."""
+    try:
+        mod = importlib.import_module("workbench._native")
+    except ImportError:
+        return None
+    return getattr(mod, "big_chess", None)
+
+
+def available() -> bool:
+    """True when the native core with big chess is importable."""
+    return core() is not None
+
+
+def rules_dict(rules: Rules) -> dict[str, int]:
+    """Every numeric rule, toggle and choice as an int for the core's struct."""
+    out = {name: int(rules[name]) for name in _INTS}
+    for name, choices in _CHOICES.items():
+        out[name] = choices.index(rules[name])
+    return out
+
+
+_GAMES: dict[int, tuple[Context, Any]] = {}
+
+
+def native_game(ctx: Context) -> Any:
+    """The core's ``Game`` of a context (built once per context: cards, board, teams, rules)."""
+    hit = _GAMES.get(id(ctx))
+    if hit is not None and hit[0] is ctx:
+        return hit[1]
+    mod = core()
+    if mod is None:
+        raise RuntimeError("the native core is not built (make native)")
+    r = ctx.rules
+    game = mod.Game(json.dumps([c.to_data() for c in ctx.cards]), list(ctx.cost), list(ctx.income),
+                    list(ctx.board.rows), [(LETTERS.index(k), int(v)) for k, v in ctx.board.facing.items()],
+                    ctx.teams_text, rules_dict(r), list(r["promotion_targets"]), list(r["fort_levels"]),
+                    list(r["deploy_plan"]))
+    if len(_GAMES) > 256:
+        _GAMES.clear()
+    _GAMES[id(ctx)] = (ctx, game)
+    return game
+
+
+def fields_of(st: BigChessState) -> dict[str, Any]:
+    """Everything a native state needs from a Python state."""
+    ctx = st.ctx
+    n, k = len(ctx.players), len(ctx.cards)
+    buys = [0] * (k * n)
+    bought = [False] * k
+    for key, per in st.buys.items():
+        i = ctx.card_index[key]
+        bought[i] = True
+        for p, v in enumerate(per):
+            buys[i * n + p] = v
+    counts = [v for name in COUNTERS for v in st.counts[name]]
+    return {
+        "setup": st.phase == "setup", "to_move": st.to_move, "turn": st.turn_no, "quiet": st.quiet,
+        "treasury": list(st.treasury),
+        "pieces": [(c, pc.owner, pc.card, pc.facing, pc.levels, pc.cost, pc.trophies, pc.moved, pc.travelled)
+                   for c, pc in st.pieces.items()],
+        "shadows": list(st.shadows.items()), "protected": sorted(st.protected), "locks": sorted(st.locks),
+        "out": sorted(st.out), "ready": sorted(st.ready),
+        "winner_team": -1 if st.winner_team is None else st.winner_team, "result": _RESULTS[st.result],
+        "moves": st.moves, "counts": counts, "buys": buys, "bought": bought,
+        "lead10": None if st.lead10 is None else list(st.lead10),
+        "fired": [(COUNTERS.index(r), p, -1 if c is None else c) for r, p, c in st.fired()],
+    }
+
+
+def python_state(ctx: Context, f: dict[str, Any], seed: int = 0) -> BigChessState:
+    """A Python ``BigChessState`` equal to native fields ``f`` (no undo history)."""
+    st = BigChessState(ctx)
+    st.seed = seed
+    n = len(ctx.players)
+    st.phase = "setup" if f["setup"] else "play"
+    st.to_move, st.turn_no, st.quiet = f["to_move"], f["turn"], f["quiet"]
+    st.treasury = list(f["treasury"])
+    st.pieces = {c: Piece(o, k, fa, lv, cost, tr, bool(mv), trav) for c, o, k, fa, lv, cost, tr, mv, trav in f["pieces"]}
+    st.shadows = {a: b for a, b in f["shadows"]}
+    st.protected = set(f["protected"])
+    st.locks = {(a, b) for a, b in f["locks"]}
+    st.out, st.ready = set(f["out"]), set(f["ready"])
+    st.winner_team = None if f["winner_team"] < 0 else f["winner_team"]
+    st.result = _RESULT_NAMES[f["result"]]
+    st.moves = f["moves"]
+    c = f["counts"]
+    st.counts = {name: list(c[i * n:(i + 1) * n]) for i, name in enumerate(COUNTERS)}
+    st.buys = {ctx.cards[i].key: list(f["buys"][i * n:(i + 1) * n]) for i, b in enumerate(f["bought"]) if b}
+    st.lead10 = None if f["lead10"] is None else list(f["lead10"])
+    st._fired = [(COUNTERS[r], p, None if cell is None or cell < 0 else cell) for r, p, cell in f["fired"]]
+    return st
+
+
+class NativeBigChessState(State):
+    """A big-chess state played by the native core; the protocol's API, the Python engine's answers."""
+
+    engine = "native"
+
+    def __init__(self, native: Any, ctx: Context, seed: int = 0) -> None:
+        self.native = native
+        self.ctx = ctx
+        self.seed = seed
+        self._py: BigChessState | None = None
+        self._legal: list[str] | None = None
+
+    @classmethod
+    def from_python(cls, st: BigChessState) -> NativeBigChessState:
+        """The native twin of a Python state (undo history not carried over)."""
+        return cls(native_game(st.ctx).state(fields_of(st)), st.ctx, st.seed)
+
+    @classmethod
+    def initial(cls, ctx: Context, seed: int = 0) -> NativeBigChessState:
+        """The game's start dealt by the core (setup phase, army or deployed)."""
+        return cls(native_game(ctx).initial(), ctx, seed)
+
+    def python(self) -> BigChessState:
+        """The Python engine's state equal to this one (cached until the next change)."""
+        if self._py is None:
+            self._py = python_state(self.ctx, self.native.fields(), self.seed)
+        return self._py
+
+    def _changed(self) -> None:
+        self._py = None
+        self._legal = None
+
+    # ---------------------------------------------------------------- play
+    def current_player(self) -> int:
+        return self.native.current_player()
+
+    def is_terminal(self) -> bool:
+        return self.native.is_terminal()
+
+    def returns(self) -> list[float]:
+        return self.native.returns()
+
+    def winner(self) -> int | None:
+        return self.python().winner()
+
+    def victory(self) -> str | None:
+        return self.python().victory()
+
+    def move_number(self) -> int:
+        return self.native.move_number()
+
+    def turn(self) -> int:
+        return self.python().turn()
+
+    def legal_actions(self, player: int | None = None) -> list[str]:
+        if self._legal is None:
+            self._legal = self.native.legal_actions()
+        if player is not None and self.python().phase == "setup":
+            letter = self.ctx.players[player] + ":"
+            return [a for a in self._legal if a.startswith(letter)]
+        if player is not None and player != self.current_player():
+            return []
+        return list(self._legal)
+
+    def apply_action(self, action: Any) -> None:
+        text = action if isinstance(action, str) else None
+        if text is None or self.native.id_of(text) is None:
+            canon = self.python().string_to_action(action)  # raises IllegalAction with the rule's reason
+            if self.native.id_of(canon) is None:
+                raise RuntimeError(f"{action}: the engines disagree (legal in Python, not natively)")
+            text = canon
+        self.native.apply(text)
+        self._changed()
+
+    def undo_action(self) -> None:
+        if not self.native.history_len():
+            raise IllegalAction("undo: no action to take back")
+        self.native.undo()
+        self._changed()
+
+    def resign(self, player: int | str) -> None:
+        p = self.ctx.pidx[player] if isinstance(player, str) else int(player)
+        try:
+            self.native.resign(p)
+        except ValueError:
+            self.python().resign(player)  # raises IllegalAction with the Python wording
+            raise
+        self._changed()
+
+    def clone(self) -> NativeBigChessState:
+        new = NativeBigChessState(self.native.clone(), self.ctx, self.seed)
+        new._py, new._legal = self._py, self._legal
+        return new
+
+    def counters(self) -> dict[str, list[int]]:
+        return self.python().counters()
+
+    def fired(self) -> list[tuple[str, int, int | None]]:
+        return [(r, p, c) for r, p, c in self.native.fired()]
+
+    def evaluate(self, player: int) -> float:
+        return self.native.evaluate(player)
+
+    def action_priority(self, action: Any) -> int:
+        return self.native.action_priority(str(action))
+
+    # ---------------------------------------------------------------- asked of the Python engine
+    def action_to_string(self, action: Any) -> str:
+        return str(action)
+
+    def string_to_action(self, text: str) -> str:
+        canon = self.python().canonical_input(text)
+        if self.native.id_of(canon) is not None:
+            return canon
+        return self.python().string_to_action(text)  # raises with the reason (or the engines disagree)
+
+    def explain_illegal(self, text: str) -> str:
+        return self.python().explain_illegal(text)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.python().to_dict()
+
+    def observation_string(self, player: int | None = None) -> str:
+        return self.python().observation_string(player)
+
+    def summary(self, player: int | None = None) -> dict[str, Any]:
+        return self.python().summary(player)
+
+    def glyphs(self) -> list[Any]:
+        return self.python().glyphs()
+
+    def heat(self, layer: str, player: int) -> dict[int, float]:
+        return self.python().heat(layer, player)
+
+    def action_cells(self, action: Any) -> list[int]:
+        return self.python().action_cells(action)
+
+    def action_effects(self, action: Any) -> dict[str, Any]:
+        return self.python().action_effects(action)
+
+    def __getattr__(self, name: str) -> Any:
+        """Any other read-only query of ``BigChessState`` (``pieces``, ``treasury``, ...) from the Python twin."""
+        if name.startswith("__") or name in ("native", "ctx", "seed", "_py", "_legal"):
+            raise AttributeError(name)
+        return getattr(self.python(), name)
+
+    def __str__(self) -> str:
+        return self.observation_string()
+
+    def __repr__(self) -> str:
+        return f"<NativeBigChessState move {self.move_number()} to move {self.current_player()}>"
+
+
+class NativeAgent(NativeTwin):
+    """A generic agent's native twin on big chess (``workbench.agents.native.NativeTwin``): it searches the
+    core's copy of the position and answers with the action's canonical text, as the Python twin does."""
+
+    PARAMS = AGENT_PARAMS
+    NAMES = AGENT_NAMES
+
+    def core_agent(self, base: str, params: dict[str, float], seed: int | None) -> Any:
+        mod = core()
+        if mod is None:
+            raise RuntimeError("the native core is not built (make native)")
+        if seed is None:  # an unseeded agent: a fresh stream, as random.Random(None)
+            seed = random.SystemRandom().getrandbits(64)
+        return mod.Agent(base, params, seed)
+
+    def core_state(self, state: Any) -> Any:
+        return (state if isinstance(state, NativeBigChessState) else NativeBigChessState.from_python(state)).native
+
+    def select_action(self, state: Any) -> Any:
+        native = self.core_state(state)
+        action = self._agent.select_action(native)
+        if hasattr(self.twin, "score"):
+            self.score, self.nodes_searched = self._agent.stats()
+        return native.text_of(action)
+
+
+def native_state(st: BigChessState) -> NativeBigChessState:
+    """``NativeBigChessState.from_python``."""
+    return NativeBigChessState.from_python(st)
+
+
+__all__ = ["AGENT_NAMES", "AGENT_PARAMS", "NativeAgent", "NativeBigChessState", "available", "core", "fields_of",
+           "native_game", "native_state", "python_state", "rules_dict"]

@@ -1,0 +1,99 @@
+"""Big chess played whole inside the native core: the same games and events rows as ``play_protocol_game``.
+
+``GAME.native.play_game`` (the ``NativeBackend`` hook that ``workbench.simulate.protocol_play`` asks) calls this
+module, so the simulate tool names no game; the row helpers it fills are simulate's own.
+
+The core deals the start (the setup phase, the army or the deployed start, checked equal to Python's by the
+sweep) and plays the game with the GIL released, with the native twins of the generic agents seeded as the
+Python agents are; the trace it returns (action texts, legal counts, movers, and for events the event row's
+fields before each action and ``fired`` after it) becomes the rows here, with the Python engine's game
+columns read off the final position rebuilt in Python, so a row says the same whichever engine played it,
+except ``engine`` and ``seconds``. A game plays here when the core is built and every seat's agent has a twin.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+GAME_NAME = "big-chess"
+
+
+def _native_agents(names: list[str]) -> list[tuple[str, dict[str, Any]]] | None:
+    from workbench.agents import parse_agent_spec
+
+    from .native import AGENT_NAMES, AGENT_PARAMS
+
+    out = []
+    for spec in names:
+        base, params = parse_agent_spec(spec)
+        if str(params.pop("engine", "auto")).lower() == "python" or base not in AGENT_NAMES:
+            return None
+        if any(k not in AGENT_PARAMS for k in params):
+            return None
+        out.append((base, params))
+    return out
+
+
+def playable(spec: Any, rules: Any) -> bool:
+    """True when this game of ``spec`` can be played by the native core."""
+    from workbench.simulate.protocol_play import seat_agents
+
+    from . import GAME
+    from .native import available
+
+    if spec.game != GAME_NAME or not available():
+        return False
+    try:
+        return _native_agents(seat_agents(spec, GAME.info(rules).num_players)) is not None
+    except ValueError:
+        return False
+
+
+def play_native(spec: Any) -> Any:
+    """One game of ``spec`` in the native core; the ``GameResult`` ``play_protocol_game`` would return."""
+    from workbench.agents.generic import make_protocol_agent
+    from workbench.simulate.core import GameResult
+    from workbench.simulate.protocol_play import base_row, close_row, derive, error_row, finish_row, seat_agents
+
+    from . import GAME
+    from .context import context_for
+    from .native import core, native_game, python_state
+
+    t0 = time.perf_counter()
+    rules = GAME.spec.make(spec.rules)
+    row = base_row(spec, GAME, rules)
+    row["engine"] = "native"
+    events: list[dict[str, Any]] = []
+    state = None
+    n_legal: list[int] = []
+    try:
+        info = GAME.info(rules)
+        ctx = context_for(rules)
+        names = seat_agents(spec, info.num_players)
+        seeds = [derive(f"{spec.game}-agent", spec.seed, i) for i in range(info.num_players)]
+        for name, s in zip(names, seeds, strict=True):
+            make_protocol_agent(name, GAME, rules, seed=s)  # the Python twin checks every parameter
+        agents = [(base, params or None, s) for (base, params), s in zip(_native_agents(names) or [], seeds, strict=True)]
+        out = core().play_game(native_game(ctx), None, agents, spec.max_plies, spec.events)
+        state = python_state(ctx, out["final"], spec.seed)
+        n_legal = list(out["n_legal"])
+        if spec.events:
+            n = len(ctx.players)
+            names_of = ctx.names
+            for i, text in enumerate(out["actions"]):
+                fired = ",".join(r if c is None else f"{r}@{names_of[c]}" for r, _, c in out["fired"][i])
+                ev: dict[str, Any] = {"game_id": spec.game_id, "ply": i + 1, "turn": out["turns"][i],
+                                      "side": info.players[out["movers"][i]], "action": text, "n_legal": n_legal[i],
+                                      "rules": fired, "kind": out["kinds"][i], "piece": out["pieces"][i],
+                                      "promotion": "=" in text}
+                for p, letter in enumerate(ctx.players):
+                    ev[f"treasury_{letter}"] = out["treasury"][i * n + p]
+                    ev[f"trophies_{letter}"] = out["trophies"][i * n + p]
+                events.append(ev)
+        if out["stopped"]:
+            raise KeyboardInterrupt
+        finish_row(row, GAME, info, state)
+    except Exception as exc:  # noqa: BLE001 - a failing game is data, the batch goes on
+        error_row(row, state, exc)
+    return GameResult(close_row(row, state, n_legal, t0), events)
