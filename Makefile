@@ -96,6 +96,7 @@ lint: setup
 bench: setup
 	$(BIN)/python -m workbench bench --games 50 --seed 1
 	$(BIN)/python -m workbench.widget.bench --clicks 40
+	$(BIN)/python -m workbench.study.worthbench --quick
 
 clean:
 	rm -rf $(VENV) .pytest_cache $(NATIVE_DIR)/target workbench/_native*.so
