@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 CARGO ?= cargo
 NATIVE_DIR := native
 # The extension's file name for this Python (e.g. _native.cpython-311-x86_64-linux-gnu.so).
-.PHONY: setup test lab play lint bench chromium clean native native-check lock
+.PHONY: setup test lab play lint typecheck bench chromium clean native native-check lock
 
 setup: $(STAMP) native chromium
 
@@ -70,6 +70,7 @@ native-check:
 
 test: setup native-check
 	$(BIN)/ruff check workbench tests
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -q
 
 # The notebook servers listen on 127.0.0.1 only (a shared board is not a backdoor) and start as root
@@ -92,9 +93,14 @@ play: setup
 
 lint: setup
 	$(BIN)/ruff check workbench tests
+	$(BIN)/python -m mypy
+
+typecheck: setup
+	$(BIN)/python -m mypy
 
 bench: setup
 	$(BIN)/python -m workbench bench --games 50 --seed 1
+	$(BIN)/python -m workbench.study.bench --games 50
 	$(BIN)/python -m workbench.widget.bench --clicks 40
 	$(BIN)/python -m workbench.study.worthbench --quick
 

@@ -207,3 +207,15 @@ def test_terrafeud_on_the_general_board_loads_a_scenario_by_path_from_the_notebo
     assert p.view["level"] == "error" and "not of pole" in p.view["message"], p.view["message"]
     b._on_msg(b, {"type": "pick_scenario", "name": str(path)}, [])  # the page cannot name a path
     assert b.view["level"] == "error" and str(path.parent) not in b.view["message"]
+
+
+def test_big_chess_cards_show_their_pattern_diagram() -> None:
+    from workbench.widget.board import GameBoard
+
+    b = GameBoard("big-chess")
+    b.click(b.view["lit"][0])
+    knight = next(k for k in b.view["palette"] if k["card"] == "Knight")
+    b._on_msg(b, {"type": "pattern", "card": knight["pattern"]}, [])
+    assert b.view["pattern"]["svg"].startswith("<svg") and "data-offset" in b.view["pattern"]["svg"]
+    b._on_msg(b, {"type": "pattern", "card": "<script>"}, [])
+    assert b.view["level"] == "error"

@@ -134,3 +134,12 @@ def test_pole_dice_say_hit_or_miss_and_odds_do_not_strike_the_target() -> None:
         if len(said) >= 3:
             break
     assert said and all(", hit: " in m or ", miss" in m for m in said), said
+
+
+def test_a_cursed_lands_attack_says_its_damage_in_the_move_list() -> None:
+    c = GameBoardController(games.get("cursed-lands"))
+    c.pick_scenario("combat-counter-kill.yaml")
+    c.play_text("e3xe4")
+    row = c.view()["moves"][-1]
+    assert "takes 2 damage (3 -> 1 hp)" in row["words"] and "is destroyed" in row["words"]
+    assert row["result"] == "Player 2 won (elimination)"

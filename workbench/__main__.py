@@ -15,6 +15,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "archetypes": ("workbench.study.archetypes", "main", "does one play style beat all? archetype tournament and alpha-Rank"),
     "ablate": ("workbench.study.ablate", "main", "what each option is worth: restricted play per action class"),
     "ladder": ("workbench.study.ladder", "main", "agent strength ladder: pairs and Elo ratings with intervals"),
+    "learn": ("workbench.study.learn", "main", "fit evaluation weights to a variant's self-play (values with intervals)"),
     "trace": ("workbench.study.trace", "main", "skill trace: a study's question at doubling budgets of one agent, verdict"),
     "rules": ("workbench.games.cli", "rules_main", "every rule toggle and parameter: default, range, source (--game)"),
     "games": ("workbench.games.cli", "main", "the games: seats, teams, rules and scenario folders"),

@@ -87,6 +87,38 @@ def sweep(games: int, seed: int, max_plies: int) -> dict[str, Any]:
     return summary
 
 
+def _game_sweep(name: str, argv: list[str]) -> int:
+    """``--game NAME``: the game's own sweep module (declared as ``GameDef.native.sweep``) with the other arguments."""
+    import importlib
+
+    from .games import get
+
+    try:
+        game = get(name)
+    except (KeyError, ValueError) as exc:
+        print(f"nativediff: error: {exc}", file=sys.stderr)
+        return 2
+    if not game.native.sweep:
+        print(f"nativediff: error: {game.name} has no native core to compare", file=sys.stderr)
+        return 2
+    if not game.native.available():
+        print(f"nativediff: error: the native core of {game.name} is not built (make native)", file=sys.stderr)
+        return 2
+    rest: list[str] = []
+    skip = False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        if a == "--game":
+            skip = True
+            continue
+        if a.startswith("--game="):
+            continue
+        rest.append(a)
+    return int(importlib.import_module(game.native.sweep).main(rest))
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m workbench.nativediff --games N [--seed S] [--max-plies P] [--json]``."""
     ap = argparse.ArgumentParser(prog="python -m workbench.nativediff", description=__doc__.split("\n\n")[0])
@@ -94,7 +126,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-plies", type=int, default=300)
     ap.add_argument("--json", action="store_true")
-    args = ap.parse_args(argv)
+    ap.add_argument("--game", default=None, help="another game's sweep (its GameDef.native.sweep), e.g. --game pole")
+    args, rest = ap.parse_known_args(argv)
+    if args.game is not None:
+        return _game_sweep(args.game, list(argv if argv is not None else sys.argv[1:]))
+    if rest:
+        ap.error(f"unrecognized arguments: {' '.join(rest)}")
     from .native import NativeUnavailableError, resolve_engine
 
     try:

@@ -77,7 +77,7 @@ def bench_report(name: str, games: int, seed: int, max_actions: int, rules: str,
     the game's own Python engine on a tenth of the games in the same run: the speed-up, and a check
     that both engines played the same games (equal action counts).
     """
-    from workbench.bench import terrafeud_playouts
+    from workbench.bench import chess_playouts, terrafeud_playouts
     from workbench.games import get
     from workbench.simulate.protocol_play import resolve_protocol_engine
 
@@ -88,7 +88,10 @@ def bench_report(name: str, games: int, seed: int, max_actions: int, rules: str,
         ours = protocol_playouts(name, few, seed, max_actions, rules or None)
         same = native_protocol_playouts(name, few, seed, max_actions, rules or None)["actions"] == ours["actions"]
         peer = terrafeud_playouts(max(1, few // 2), seed, 300)
-        return {**nat, "engine": "native", "rules": rules, "python_games": few,
+        chess = chess_playouts(max(1, few // 2), seed, 300)  # python-chess, the other peer (None if not installed)
+        extra = {} if chess is None else {"chess_plies_per_sec": chess["plies_per_sec"],
+                                          "ratio_vs_chess": nat["actions_per_sec"] / chess["plies_per_sec"]}
+        return {**nat, **extra, "engine": "native", "rules": rules, "python_games": few,
                 "python_actions_per_sec": ours["actions_per_sec"],
                 "speedup_vs_python": nat["actions_per_sec"] / ours["actions_per_sec"], "same_games_as_python": same,
                 "terrafeud_plies_per_sec": peer["plies_per_sec"],

@@ -226,6 +226,8 @@ def test_big_chess_purchase_next_to_king_and_scenario_board(page) -> None:  # no
     click_cell(b, cell)
     cards = b.locator(".gb-card")
     assert cards.count() > 3 and all(cards.nth(k).locator(".gb-card-price").count() == 1 for k in range(3))
+    cards.nth(1).hover()  # the card's pattern diagram, drawn by the game's own picture code
+    page.wait_for_function("(el) => el.querySelector('.gb-pattern svg [data-offset]')", arg=b.element_handle())
     changed(b, cards.first.click)
     if b.locator(".gb-back").count():  # a card with facings: the facing comes second
         changed(b, b.locator(".gb-choice").first.click)

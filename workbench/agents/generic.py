@@ -45,6 +45,13 @@ class ProtocolAgent(Agent):
         self.game = game
         self.rules = rules
         self._info = game.info(rules) if game is not None else None
+        self.evaluation: Any = None  # learned weights (``eval=NAME.json``, agents.learned); None: the game's own
+
+    def leaf(self, state: State, me: int, teams: list[int]) -> float:
+        """Static value for ``me``: +-WIN when finished, else the learned evaluation or the game's own."""
+        if state.is_terminal() or self.evaluation is None:
+            return _leaf(state, me, teams)
+        return self.evaluation(state, me)
 
     def info(self, state: State) -> Any:
         """The ``GameInfo`` of the game being played (looked up once)."""
@@ -104,7 +111,7 @@ class GenericGreedy(ProtocolAgent):
         best, best_v = [], -math.inf
         for action in self._legal(root):
             root.apply_action(action)
-            v = expected_value(root, lambda s: _leaf(s, me, teams))
+            v = expected_value(root, lambda s: self.leaf(s, me, teams))
             root.undo_action()
             if v > best_v + 1e-9:
                 best, best_v = [action], v
@@ -203,7 +210,7 @@ class GenericAlphaBeta(ProtocolAgent):
         if budget.spend():
             raise _Stop
         if state.is_terminal():
-            return _leaf(state, self._me, self._teams)
+            return self.leaf(state, self._me, self._teams)
         player = state.current_player()
         if player == CHANCE:
             total = 0.0
@@ -215,7 +222,7 @@ class GenericAlphaBeta(ProtocolAgent):
                     state.undo_action()
             return total
         if depth <= 0:
-            return _leaf(state, self._me, self._teams)
+            return self.leaf(state, self._me, self._teams)
         maximise = self._teams[player] == self._teams[self._me]
         best = -math.inf if maximise else math.inf
         for action in self._ordered(state, own_actions(state)):
@@ -260,14 +267,17 @@ class GenericMCTS(ProtocolAgent):
     """UCT with per-player rewards; chance nodes are sampled by their probabilities.
 
     A playout runs ``rollout`` random actions and then scores the position with the game's evaluation
-    (squashed to -1..1), so long games still give a signal.
+    (squashed to -1..1), so long games still give a signal. ``odds=1`` values an attack by its odds: a
+    playout that reaches a chance node (a roll) stops there and takes the expectation of the evaluation over
+    the roll's outcomes instead of one sampled roll (Python only: a seat with it plays off the native path).
     """
 
     name = "mcts"
 
     def __init__(self, seed: int | None = None, game: Any = None, rules: Any = None, iterations: int = 300,
-                 c: float = 1.4, rollout: int = 20, seconds: float = 2.0, scale: float = 5.0) -> None:
+                 c: float = 1.4, rollout: int = 20, seconds: float = 2.0, scale: float = 5.0, odds: int = 0) -> None:
         super().__init__(seed, game, rules)
+        self.odds = check_param("mcts", "odds", odds, int, 0, 1)
         self.iterations = check_param("mcts", "iterations", iterations, int, 1, 1_000_000)
         self.c = check_param("mcts", "c", c, float, 0.0, 10.0)
         self.rollout = check_param("mcts", "rollout", rollout, int, 0, 10_000)
@@ -290,7 +300,16 @@ class GenericMCTS(ProtocolAgent):
     def _rewards(self, state: State, n: int) -> list[float]:
         if state.is_terminal():
             return list(state.returns())
-        return [math.tanh(state.evaluate(p) / self.scale) for p in range(n)]
+        if self.odds and state.current_player() == CHANCE:  # an attack valued by its odds, not one roll
+            total = [0.0] * n
+            for outcome, p in state.chance_classes():
+                state.apply_action(outcome)
+                for i, r in enumerate(self._rewards(state, n)):
+                    total[i] += p * r
+                state.undo_action()
+            return total
+        evaluate = self.evaluation or (lambda st, p: st.evaluate(p))
+        return [math.tanh(evaluate(state, p) / self.scale) for p in range(n)]
 
     def select_action(self, state: State) -> Any:
         info = self.info(state)
@@ -329,8 +348,8 @@ class GenericMCTS(ProtocolAgent):
                 node = max(options, key=lambda ch: ch.total / ch.visits + self.c * math.sqrt(log_n / ch.visits))
                 sim.apply_action(node.action)
                 path.append(node)
-            for _ in range(self.rollout):  # playout
-                if sim.is_terminal():
+            for _ in range(self.rollout):  # playout (with odds=1 it stops at a roll and takes its expectation)
+                if sim.is_terminal() or (self.odds and sim.current_player() == CHANCE):
                     break
                 self._sample_chance(sim)
                 if sim.is_terminal():
@@ -378,7 +397,7 @@ class GenericPlan(ProtocolAgent):
 
     def _value(self, state: State, me: int, teams: list[int]) -> float:
         self.nodes_searched += 1
-        return expected_value(state, lambda s: _leaf(s, me, teams))
+        return expected_value(state, lambda s: self.leaf(s, me, teams))
 
     def _complete(self, state: State, me: int, teams: list[int], value: float) -> float:
         """The value of the turn after its first action: greedy to the end of ``me``'s turn (then the reply)."""
@@ -457,6 +476,7 @@ def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | Non
         agent = Restricted(inner, game, barred)
         agent.name = str(spec).strip()
         return agent
+    weights = spec_params.pop("eval", None)  # learned weights by file name (agents.learned), Python only
     factories = dict(GENERIC_AGENTS)
     if game is not None and game.archetypes:  # a game that declares play styles is played by the style agent
         from .style import StyleAgent
@@ -470,5 +490,9 @@ def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | Non
         agent = factories[base](seed=seed, game=game, rules=rules, **spec_params)
     except TypeError as exc:
         raise ValueError(f"agent {spec!r}: bad parameters {sorted(spec_params)}: {exc}") from None
+    if weights is not None:
+        from .learned import learned_evaluation
+
+        agent.evaluation = learned_evaluation(game, str(weights))
     agent.name = str(spec).strip()
     return agent

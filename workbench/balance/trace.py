@@ -240,7 +240,8 @@ def trace_frame(t: Trace) -> pd.DataFrame:
 def plot_trace(t: Trace) -> bytes:
     """The signal at each rung (95% intervals) over log2(budget) and the fitted trend, drawn only over the rungs."""
     from . import palette
-    from .report import _png, plt
+    from .figures import plt
+    from .figures import png as _png
 
     fig, ax = plt.subplots(figsize=(6.5, 3.4))
     x = np.log2([r.budget for r in t.rungs])

@@ -2,8 +2,8 @@
 
 An error in a user's file must name the file, the line and the field. These containers are plain dicts
 and lists that also know the 1-based line of themselves and of each key or item (``line_of``); the
-scenario loader's PyYAML constructor (``workbench.scenarios.yamlmarks``), this JSON reader and the YAML
-subset of ``miniyaml`` all build them, so one validator serves every source. ``loads`` is for game
+scenario loader's PyYAML constructor (``workbench.core.yamlmarks``), this JSON reader and the YAML
+reader all build them, so one validator serves every source. ``loads`` is for game
 packages, which import no YAML library (their card and board files). Bounded: input size and nesting
 depth are capped.
 """
@@ -24,7 +24,7 @@ class JsonLineError(ValueError):
         super().__init__(f"line {line}: {reason}")
 
 
-class LineDict(dict):
+class LineDict(dict[Any, Any]):
     """A dict with ``line`` (of the mapping) and ``key_lines`` (key -> line), 1-based."""
 
     def __init__(self, line: int = 0) -> None:
@@ -37,7 +37,7 @@ class LineDict(dict):
         return self.key_lines.get(key, self.line)
 
 
-class LineList(list):
+class LineList(list[Any]):
     """A list with ``line`` (of the sequence) and ``item_lines`` (index -> line), 1-based."""
 
     def __init__(self, line: int = 0) -> None:
@@ -133,7 +133,7 @@ class _Reader:
 
     def string(self) -> str:
         self.i += 1
-        out = []
+        out: list[str] = []
         t = self.t
         while True:
             if self.i >= len(t):

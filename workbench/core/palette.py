@@ -25,7 +25,7 @@ def seat_colours(labels: Sequence[str] | int) -> list[str]:
     names = [f"seat {i + 1}" for i in range(labels)] if isinstance(labels, int) else [str(x) for x in labels]
     named = [next((NAMED[w] for w in name.lower().split() if w in NAMED), None) for name in names]
     spare = [c for c in SEAT_COLOURS if c not in named]
-    out = []
+    out: list[str] = []
     for colour in named:
         if colour is None:
             colour = spare.pop(0) if spare else f"hsl({(len(out) * 137) % 360}, 60%, 45%)"

@@ -241,7 +241,7 @@ class State:
         raise NotImplementedError
 
     # ----------------------------------------------------------------- defaults
-    def __deepcopy__(self, memo: dict) -> State:
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
         """``copy.deepcopy`` (OpenSpiel clones Python states that way) is the game's own ``clone``."""
         return self.clone()
 
@@ -375,6 +375,7 @@ class NativeBackend:
     """
 
     exists: bool = False  # the game has a native core at all (built or not): ``engine=native`` then says "build it"
+    sweep: str = ""  # the module of the game's equality sweep (``nativediff --game NAME`` runs its ``main``)
 
     def available(self) -> bool:
         """True when the core is built and importable in this process."""
@@ -461,6 +462,11 @@ class GameDef:
     glyph_words: Mapping[str, str] = {}  # a glyph mark's or badge prefix's meaning, for the board's legend
     # the balance question benchmarks ask by default (rule -> values, as --grid); none: the default rules
     benchmark_grid: Mapping[str, Sequence[str]] = {}
+    # the game's headline balance question (rule -> values; empty: the first seat's edge) and the agent range
+    # whose doubling budgets the skill-trace benchmark asks it at (``python -m workbench.study.bench``,
+    # ``workbench trace --skill-trace``), e.g. "mcts:iterations=50..400"; empty: no headline trace
+    headline_grid: Mapping[str, Sequence[str]] = {}
+    skill_trace: str = ""
     # tool name ("scenarios", "viz", "widget", ...) -> the module of this game's own objects for it. A generic
     # tool resolves the names it keeps for older code (``workbench.viz.board_svg``) there, through
     # ``workbench.games.shortcut``, so it never imports the game; empty for games without such names.
@@ -555,10 +561,16 @@ class GameDef:
         """A parsed scenario file (``game:`` names this game) as a runnable case; ``ScenarioError`` if bad."""
         raise NotImplementedError(f"{self.name} has no scenario files")
 
+    def card_patterns(self, card: str, rules: Rules | None = None) -> Sequence[Pattern]:
+        """The pattern diagrams of a purchasable card (``State.action_card``'s ``pattern`` key): base, then levels;
+        the board's card palette draws the first. None by default."""
+        return ()
+
     def scenario_state(self, case: ScenarioCase) -> State:
         """A loaded scenario's start as a protocol ``State`` (the board shows it); a game whose own scenario
         dialect starts from its engine's state wraps it here."""
-        return case.initial_state()
+        state: State = case.initial_state()
+        return state
 
     def dump_scenario(self, state: State, id: str, title: str, checks: Sequence[Mapping[str, Any]] = ()) -> str:  # noqa: A002
         """A state written back as a scenario file (the board's editor and the round trip)."""
@@ -614,6 +626,19 @@ class GameDef:
         ``make_protocol_agent`` (so simulate, the ladder, tune and the board) finds them by name; a
         generic agent's name is never shadowed. Pole's section-15 ``turtle`` is one. None by default.
         """
+        return {}
+
+    def evaluation_features(self, state: State, player: int) -> Mapping[str, float] | None:
+        """The terms of this game's evaluation from ``player``'s side, by name: material per piece kind or
+        card (own count minus the enemy's) and the game's positional terms, each as the evaluation reads it.
+
+        ``workbench learn`` fits their weights to a variant's self-play (``workbench.study.learn``) and the
+        generic agents search with the fitted weights (``alphabeta:eval=NAME.json``). None: not declared."""
+        return None
+
+    def evaluation_weights(self, rules: Rules | None = None) -> Mapping[str, float]:
+        """The hand weights of ``evaluation_features`` under ``rules``, in the game's evaluation unit (a piece's
+        cost, a castle HP): what a learned value is set against. Empty when no features are declared."""
         return {}
 
     def report_location_maps(self, games: Any, locations: Mapping[str, Mapping[str, int]], titles: Sequence[str],

@@ -173,10 +173,10 @@ class Rules(Mapping[str, Any]):
     def __copy__(self) -> Rules:
         return self  # immutable
 
-    def __deepcopy__(self, memo: dict) -> Rules:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
         return self
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         # pickled by game name and values (a spec holds parser functions), with the function that finds the
         # game's spec again: the registry's (``workbench.games.spec_of``) once it is loaded, pickled by reference,
         # so core never names the registry and an unpickling worker imports it as pickle imports any function

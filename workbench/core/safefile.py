@@ -18,7 +18,7 @@ class UnsafeFileError(ValueError):
     """A file that cannot be read as asked: not a regular file, too big, unreadable or not text."""
 
 
-def read_bytes_capped(path: str | os.PathLike, limit: int) -> bytes:
+def read_bytes_capped(path: str | os.PathLike[str], limit: int) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; ``UnsafeFileError`` otherwise."""
     p = Path(path)
     try:
@@ -49,7 +49,7 @@ def read_bytes_capped(path: str | os.PathLike, limit: int) -> bytes:
         os.close(fd)
 
 
-def read_text_capped(path: str | os.PathLike, limit: int) -> str:
+def read_text_capped(path: str | os.PathLike[str], limit: int) -> str:
     """``read_bytes_capped`` decoded as UTF-8 (a binary file is refused, not echoed)."""
     data = read_bytes_capped(path, limit)
     try:
@@ -58,7 +58,7 @@ def read_text_capped(path: str | os.PathLike, limit: int) -> str:
         raise UnsafeFileError(f"not UTF-8 text (byte {exc.start}); is it a binary file?") from None
 
 
-def confine(name: str | os.PathLike, bases: Sequence[str | os.PathLike]) -> Path:
+def confine(name: str | os.PathLike[str], bases: Sequence[str | os.PathLike[str]]) -> Path:
     """The file ``name`` names, which must lie inside one of ``bases`` (symlinks followed); ``UnsafeFileError`` else.
 
     Why: a scenario or record is a file someone sent; the files it names may only be its neighbours or

@@ -46,7 +46,7 @@ def strength_table(game: Any) -> dict[str, Any] | None:
     rows = data.get("agents") if isinstance(data, dict) else None
     if not isinstance(rows, list) or not all(isinstance(r, dict) and {"agent", "elo"} <= set(r) for r in rows):
         raise ValueError(f"{path}: a strength table needs 'agents': a list of {{agent, elo, low, high}}")
-    return data
+    return dict(data)
 
 
 def label(row: dict[str, Any], title: str = "", engine: str = "") -> str:

@@ -63,7 +63,8 @@ def get(name: str | None = None) -> GameDef:
     key = canonical(name)
     if key not in PACKAGES or importlib.util.find_spec(PACKAGES[key]) is None:
         raise UnknownGameError(f"unknown game {name[:40]!r}; known: {', '.join(names())} (or openspiel:NAME)")
-    return importlib.import_module(PACKAGES[key]).GAME
+    game: GameDef = importlib.import_module(PACKAGES[key]).GAME
+    return game
 
 
 def spec_of(name: str) -> RulesSpec:

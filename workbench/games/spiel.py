@@ -57,7 +57,7 @@ class SpielAdapterState(State):
         return out
 
     def is_terminal(self) -> bool:
-        return self.spiel.is_terminal()
+        return bool(self.spiel.is_terminal())
 
     def returns(self) -> list[float]:
         return list(self.spiel.returns())
@@ -66,7 +66,7 @@ class SpielAdapterState(State):
         return int(self.spiel.move_number())
 
     def action_to_string(self, action: Any) -> str:
-        return self.spiel.action_to_string(self.spiel.current_player(), int(action))
+        return str(self.spiel.action_to_string(self.spiel.current_player(), int(action)))
 
     def string_to_action(self, text: str) -> Any:
         for a in self.legal_actions() or [o for o, _ in self.chance_outcomes()]:
@@ -140,10 +140,10 @@ class SpielGameDef(GameDef):
         return st
 
     def num_distinct_actions(self, rules: Rules | None = None) -> int:
-        return self._load(rules).num_distinct_actions()
+        return int(self._load(rules).num_distinct_actions())
 
     def max_chance_outcomes(self, rules: Rules | None = None) -> int:
-        return self._load(rules).max_chance_outcomes()
+        return int(self._load(rules).max_chance_outcomes())
 
     def layout(self, rules: Rules | None = None) -> Layout:
         return Layout("square", 0.5, ())

@@ -22,11 +22,18 @@ import yaml
 
 from workbench.core.safefile import UnsafeFileError, read_text_capped
 from workbench.core.scenario import ScenarioCase, ScenarioError, scenario_status  # noqa: F401 - re-exported
+from workbench.core.yamlmarks import (
+    DuplicateKeyError,
+    KeyTypeError,
+    LimitError,
+    LineDict,
+    error_line,
+    load_with_lines,
+    short,
+)
 from workbench.games import DEFAULT as DEFAULT_GAME
 from workbench.games import UnknownGameError, shortcut
 from workbench.games import get as get_game
-
-from .yamlmarks import DuplicateKeyError, KeyTypeError, LimitError, LineDict, error_line, load_with_lines, short
 
 MAX_SCENARIO_BYTES = 256 * 1024  # the largest rulebook scenario is about 2 KB
 # TerraFeud's names, from before the workbench hosted several games (resolved through the registry).

@@ -75,8 +75,9 @@ def _team_wins(table: pd.DataFrame, team: int) -> int:
 
 
 def play_pair(lower: str, upper: str, games: int, seed: int, max_plies: int, workers: int | None,
-              progress: bool = True, engine: str = "auto", game: str = DEFAULT) -> dict[str, object]:
-    """``games`` games of ``upper`` against ``lower``, half with each colour (each team, in any game)."""
+              progress: bool = True, engine: str = "auto", game: str = DEFAULT, rules: str | None = None) -> dict[str, object]:
+    """``games`` games of ``upper`` against ``lower``, half with each colour (each team, in any game), under
+    ``rules`` (``k=v,...``; the rulebook's when None)."""
     from workbench.simulate import simulate
 
     half = max(1, games // 2)
@@ -84,8 +85,9 @@ def play_pair(lower: str, upper: str, games: int, seed: int, max_plies: int, wor
     kw = {"max_plies": max_plies, "workers": workers, "progress": progress, "engine": engine}
     first, _ = _team_agents(game, upper, lower)
     second, _ = _team_agents(game, lower, upper)
-    a = simulate(None, upper, lower, half, seed=seed, game=game, agents=first, **kw)
-    b = simulate(None, lower, upper, games - half if games > 1 else 1, seed=seed + 1, game=game, agents=second, **kw)
+    grid = [rules] if rules else None
+    a = simulate(grid, upper, lower, half, seed=seed, game=game, agents=first, **kw)
+    b = simulate(grid, lower, upper, games - half if games > 1 else 1, seed=seed + 1, game=game, agents=second, **kw)
     upper_wins = _team_wins(a, 0) + _team_wins(b, 1)
     lower_wins = _team_wins(a, 1) + _team_wins(b, 0)
     n = len(a) + len(b)

@@ -469,6 +469,9 @@ function render({ model, el: root }) {
           el("span", { class: "gb-card-name" }, card, c.card);
           el("span", { class: "gb-card-price" }, card, String(c.price));
           if (c.indexes.length > 1) el("span", { class: "gb-card-n" }, card, `×${c.indexes.length}`);
+          card.addEventListener("mouseenter", () => {
+            if (c.pattern && (v.pattern || {}).card !== c.pattern) model.send({ type: "pattern", card: c.pattern });
+          });
           card.addEventListener("click", () => {
             if (c.indexes.length === 1) model.send({ type: "choose", index: c.indexes[0] });
             else { cardOpen = c.card; drawButtons(v); }
@@ -476,6 +479,13 @@ function render({ model, el: root }) {
         }
       }
       list = list.filter((b) => !inCards.has(b.index));
+      const pat = v.pattern || {};
+      if (pat.svg && cards.some((c) => c.pattern === pat.card)) {
+        // the card's pattern diagram (the game's own drawing, parsed as SVG, never as HTML)
+        const doc = new DOMParser().parseFromString(pat.svg, "image/svg+xml");
+        const box = el("div", { class: "gb-pattern", "data-card": pat.card }, cardsBox);
+        if (doc.documentElement && doc.documentElement.nodeName === "svg") box.appendChild(document.importNode(doc.documentElement, true));
+      }
     }
     const groups = new Map();
     for (const b of list) {

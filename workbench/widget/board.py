@@ -72,9 +72,10 @@ MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "copy": {"what": fields.text(10, ("moves", "position"))},
     "paste": {"text": fields.text(MAX_FILE_BYTES)},
     "analysis": {"on": fields.boolean},
+    "pattern": {"card": fields.text(40)},
 }
 WHILE_THINKING = {"undo", "cancel", "heat", "catalog", "check", "why", "download", "shape", "clear_shapes", "copy",
-                  "analysis"}
+                  "analysis", "pattern"}
 
 
 def validate_message(content: Any) -> tuple[str, dict[str, Any]]:
@@ -369,6 +370,10 @@ class GameBoard(anywidget.AnyWidget):
         elif kind == "paste":
             c.paste(f["text"])
             self.geometry = c.geometry()
+        elif kind == "pattern":
+            if f["card"] and not re.fullmatch(r"[A-Za-z0-9_ -]{1,40}", f["card"]):
+                raise WidgetError("message field 'card' must be a card's key")
+            c.pattern_card = f["card"]
         elif kind == "analysis":
             self.analysis(f["on"])
         elif kind == "pick_game":

@@ -111,6 +111,7 @@ class GameBoardController:
         self._offered: tuple[Any, list[int]] = (None, [])
         self.lines: list[dict[str, Any]] = []  # continuous analysis: best lines at node ``lines_at``
         self.lines_at = -1
+        self.pattern_card = ""  # the card whose pattern diagram the palette shows
         self.batch_path: Path | None = None
         self._cache_key: Any = None
         self._cache: list[tuple[Any, tuple[int, ...]]] = []
@@ -1251,6 +1252,7 @@ class GameBoardController:
             "shapes": {k: v for k, v in self.node.shapes.items() if k in ("arrows", "circles")},
             "lines": self.lines if self.lines_at == self.node.id else [], "is_main": self.node.is_main(),
             "node": self.node.id, "last": self._last_move(),
+            "pattern": {"card": self.pattern_card, "svg": self.pattern_svg(self.pattern_card)} if self.pattern_card else {},
             "observation": "" if self.layout.cells else _short(self._observation(), 4000), "legend": self._glyph_legend(glyphs),
             "palette": self._cards(buttons),
         }
@@ -1264,6 +1266,19 @@ class GameBoardController:
         if n.parent is None:
             return {"cells": [], "removed": removed}
         return {"cells": n.effects.get("cells", []), "removed": removed + list(n.effects.get("removed", []))}
+
+    def pattern_svg(self, card: str) -> str:
+        """A card's first pattern diagram as SVG (``GameDef.card_patterns``), cached; "" when the game has none."""
+        cache = self.__dict__.setdefault("_patterns", {})
+        if card not in cache:
+            from workbench.viz.generic import patterns_svg
+
+            try:
+                pats = list(self.game.card_patterns(card, self.rules))[:1]
+            except Exception:  # noqa: BLE001 - a diagram is a help, never a failure
+                pats = []
+            cache[card] = patterns_svg(pats, cell=11.0, margin=3.0) if pats else ""
+        return str(cache[card])
 
     def _observation(self) -> str:
         """A game without cells (many OpenSpiel games) shows its observation string instead of a board."""
@@ -1313,7 +1328,8 @@ class GameBoardController:
         for b in buttons:
             card = b.get("card")
             if card:
-                c = cards.setdefault(card, {"card": card, "price": b.get("price"), "indexes": [], "first": b.get("first", False)})
+                c = cards.setdefault(card, {"card": card, "price": b.get("price"), "indexes": [], "first": b.get("first", False),
+                                            "pattern": b.get("pattern", "")})
                 c["indexes"].append(b["index"])
         return sorted(cards.values(), key=lambda c: (not c["first"], c["price"] if c["price"] is not None else 1e9, c["card"]))
 

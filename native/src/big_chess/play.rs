@@ -105,6 +105,7 @@ pub fn play(state: &mut State, agents: &mut [Box<dyn Agent<State>>], max_plies: 
 /// phase over every unready player's actions): actions played.
 pub fn random_playout(state: &mut State, rng: &mut PyRandom, max_actions: u64) -> u64 {
     let mut n = 0;
+    state.set_record(false);
     while !state.is_terminal() && n < max_actions {
         let legal = state.all_legal();
         let d = rng.choice(&legal).expect("a legal action").d;

@@ -158,6 +158,8 @@ pub struct State {
     pub c: Core,
     history: Vec<(Core, Option<Legal>)>,
     legal: RefCell<Option<Legal>>,
+    /// false on a fork (MCTS simulations, random playouts): no undo snapshot is kept
+    record: bool,
 }
 
 impl Clone for State {
@@ -167,6 +169,7 @@ impl Clone for State {
             c: self.c.clone(),
             history: self.history.clone(),
             legal: RefCell::new(self.legal.borrow().clone()),
+            record: self.record,
         }
     }
 }
@@ -228,7 +231,7 @@ impl State {
             lead10: None,
             fired: Vec::new(),
         };
-        State { ctx, c, history: Vec::new(), legal: RefCell::new(None) }
+        State { ctx, c, history: Vec::new(), legal: RefCell::new(None), record: true }
     }
 
     /// `GameDef.new_initial_state`: the setup phase, the army start, or deployed by `deploy_plan`.
@@ -1188,7 +1191,9 @@ impl State {
     /// Play a descriptor taken from the legal list (`apply_action`).
     pub fn apply_desc(&mut self, d: D) {
         let legal = self.legal.borrow_mut().take();
-        self.history.push((self.c.clone(), legal));
+        if self.record {
+            self.history.push((self.c.clone(), legal));
+        }
         self.c.fired.clear();
         self.c.moves += 1;
         match d {
@@ -1215,6 +1220,11 @@ impl State {
             }
             None => false,
         }
+    }
+
+    /// Keep (true) or stop keeping undo snapshots (random playouts need none).
+    pub fn set_record(&mut self, on: bool) {
+        self.record = on;
     }
 
     pub fn history_len(&self) -> usize {
@@ -1847,6 +1857,7 @@ impl Game for State {
             c: self.c.clone(),
             history: Vec::new(),
             legal: RefCell::new(self.legal.borrow().clone()),
+            record: false,
         }
     }
 }

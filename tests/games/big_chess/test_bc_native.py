@@ -86,3 +86,33 @@ def test_bindings_check_what_they_are_given() -> None:
     nat = game.state(f)
     with pytest.raises(ValueError, match="not legal"):
         nat.apply("0,0-0,1")
+
+
+def test_openspiel_random_sim_test_on_the_native_engine() -> None:
+    """OpenSpiel's own conformance run, with every state of the game the core's (``GameDef.native.new_state``)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from workbench.games.big_chess import BigChess
+    from workbench.openspiel import _make_classes, spiel_name
+
+    class NativeBigChess(BigChess):
+        name = "big-chess-native"
+
+        def new_initial_state(self, rules=None, seed=0, cards=None):  # type: ignore[no-untyped-def]
+            return GAME.native.new_state(rules if rules is not None else self.rules(None), seed)
+
+    if spiel_name("big-chess-native") not in pyspiel.registered_names():
+        pyspiel.register_game(*_make_classes(NativeBigChess()))
+    for params in ({"start": "deployed", "max_turns": 25}, {"start": "setup", "max_turns": 3, "king_cost": 40}):
+        game = pyspiel.load_game(spiel_name("big-chess-native"), params)
+        assert type(game.new_initial_state().inner).__name__ == "NativeBigChessState"
+        pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_nativediff_takes_the_game_and_bench_times_the_peers(capsys) -> None:
+    from workbench.nativediff import main
+    from workbench.protocolbench import bench_report
+
+    assert main(["--game", "big-chess", "--games", "1", "--max-plies", "8", "--json"]) == 0
+    assert '"differ": 0' in capsys.readouterr().out
+    out = bench_report("big-chess", 2, 1, 60, "start=deployed", engine="native")
+    assert out["engine"] == "native" and out["same_games_as_python"] and out["speedup_vs_python"] > 1

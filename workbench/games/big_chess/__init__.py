@@ -91,10 +91,19 @@ def _part_offsets(n: int, k: int, t: int) -> tuple[int, ...]:
     sizes = _part_sizes(n, k, t)
     return tuple(sum(sizes[:i]) for i in range(len(sizes)))
 
+def _python_of(state: State) -> BigChessState:
+    """The Python engine's state of ``state`` (a native state answers with its Python twin)."""
+    if not isinstance(state, BigChessState):
+        state = state.python()  # type: ignore[attr-defined]
+    assert isinstance(state, BigChessState)
+    return state
+
+
 class BigChessNative(NativeBackend):
     """Big chess's native core (``native.py``, ``workbench._native.big_chess``) as the tools ask it."""
 
     exists = True
+    sweep = "workbench.games.big_chess.nativediff"  # nativediff --game
 
     def available(self) -> bool:
         """True when the native core is built."""
@@ -147,6 +156,8 @@ class BigChess(GameDef):
     scenario_folder = "big-chess"
     native = BigChessNative()
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
+    headline_grid = {}  # the skill-trace benchmark's question (docs/balance.md)
+    skill_trace = "alphabeta:depth=3,nodes=50..400"  # ... asked at these doubling budgets
     heat_layers = ("threat", "attack", "team_attack", "control", "buy")
     evaluation_unit = "infantry units"
     glyph_words = {"L#": "a level the piece has gained", "t#": "trophies (pieces taken)", "$#": "its player's treasury",
@@ -185,6 +196,13 @@ class BigChess(GameDef):
     def state_layout(self, state: State) -> Layout:
         """The position's own board (a scenario's 7x7 ``board:`` rows), not the rules' named board."""
         return self._layout(state.ctx) if isinstance(state, BigChessState) else self.layout(self.state_rules(state))
+
+    def card_patterns(self, card: str, rules: Rules | None = None) -> list[Pattern]:
+        """The card's pattern diagrams (base, then levels) for the board's card palette."""
+        try:
+            return patterns(card, rules)
+        except KeyError:
+            return []
 
     def _info(self, ctx: Context) -> GameInfo:
         return GameInfo(name=self.name, title=self.title, players=ctx.players,
@@ -282,7 +300,7 @@ class BigChess(GameDef):
 
     def action_to_int(self, state: State, action: Any) -> int:
         """Dense index of a canonical action string."""
-        assert isinstance(state, BigChessState)
+        state = _python_of(state)
         ctx = state.ctx
         offs = _part_offsets(ctx.N, len(ctx.cards), len(ctx.promo))
         n, k = ctx.N, len(ctx.cards)
@@ -324,7 +342,11 @@ class BigChess(GameDef):
 
     def legal_ints(self, state: State) -> list[int]:
         """Sorted dense ids of the legal actions, kept while the state's sorted legal list is the same
-        object (OpenSpiel asks for them many times a position; a new position builds a new list)."""
+        object (OpenSpiel asks for them many times a position; a new position builds a new list). A native
+        state lists them in the core."""
+        native = getattr(state, "native", None)
+        if native is not None:
+            return sorted(native.legal_ids())
         assert isinstance(state, BigChessState)
         state.legal_actions()
         key = state._sorted
@@ -335,7 +357,7 @@ class BigChess(GameDef):
 
     def int_to_action(self, state: State, number: int) -> str:
         """Inverse of ``action_to_int``."""
-        assert isinstance(state, BigChessState)
+        state = _python_of(state)
         ctx = state.ctx
         sizes = self._sizes(ctx)
         n, k = ctx.N, len(ctx.cards)
@@ -453,6 +475,35 @@ class BigChess(GameDef):
         from .economy import report_sections
 
         return report_sections(games, events)
+
+    def evaluation_features(self, state: Any, player: int) -> dict[str, float] | None:
+        """Material per card (count, own team minus the mean other team; the King left out: losing it ends the
+        game), levels and promotions bought (cost above the card's base, in infantry units), treasury and
+        trophies (in infantry units). The hand evaluation weighs a card by its cost / 10 and money by 0.9 / 10."""
+        st = state if hasattr(state, "ctx") else self.state_from_dict(state.to_dict())
+        ctx = st.ctx
+        keys = [c.key for c in ctx.cards if not ctx.is_king[ctx.cards.index(c)]]
+        teams = len(ctx.team_members)
+        mine = ctx.team_of[player]
+        per_team = [dict.fromkeys([*keys, "upgrades", "treasury", "trophies"], 0.0) for _ in range(teams)]
+        for pc in st.pieces.values():
+            if ctx.is_king[pc.card]:
+                continue
+            t = per_team[ctx.team_of[pc.owner]]
+            t[ctx.cards[pc.card].key] += 1
+            t["upgrades"] += (pc.cost - ctx.cards[pc.card].cost) / 10.0
+            t["trophies"] += pc.trophies / 10.0
+        for p in range(len(ctx.players)):
+            if p not in st.out:
+                per_team[ctx.team_of[p]]["treasury"] += st.treasury[p] / 10.0
+        others = [t for i, t in enumerate(per_team) if i != mine] or [dict.fromkeys(per_team[mine], 0.0)]
+        return {k: per_team[mine][k] - sum(o[k] for o in others) / len(others) for k in per_team[mine]}
+
+    def evaluation_weights(self, rules: Rules | None = None) -> dict[str, float]:
+        """Each card's cost under ``rules`` / 10 (infantry units), upgrades 1, treasury and trophies 0.9."""
+        ctx = self.new_initial_state(rules if rules is not None else self.spec.defaults(), 0).ctx
+        out = {c.key: c.cost / 10.0 for i, c in enumerate(ctx.cards) if not ctx.is_king[i]}
+        return {**out, "upgrades": 1.0, "treasury": 0.9, "trophies": 0.9}
 
     def rule_words(self) -> dict[str, str]:
         """Counter name -> words."""

@@ -311,15 +311,22 @@ def load_card_file(path: Path, label: str | None = None) -> list[Card]:
     except UnsafeFileError as exc:
         raise CardError(where, None, f"cannot read the card file: {exc}") from None
     try:
-        if path.suffix in (".yaml", ".yml"):
-            from workbench.core.miniyaml import loads as yloads
+        if path.suffix in (".yaml", ".yml"):  # core's one YAML reader (PyYAML with line marks, bounded)
+            from workbench.core.yamlmarks import load_with_lines
 
-            node = yloads(text)
+            node = load_with_lines(text)
         else:
             node = jsonlines.loads(text)
     except (ValueError, RecursionError) as exc:  # the parser's words, without what they quote from the file
         reason = re.sub(r"^line \d+: ", "", _QUOTED.sub("'…'", str(exc)))[:120]
         raise CardError(where, getattr(exc, "line", None), f"malformed card file: {reason}") from None
+    except Exception as exc:  # noqa: BLE001 - PyYAML's errors (yaml.YAMLError): the line and the problem only
+        from workbench.core.yamlmarks import error_line
+
+        problem = str(getattr(exc, "problem", None) or type(exc).__name__)
+        reason = _QUOTED.sub("'…'", " ".join(problem.split()))[:120]
+        raise CardError(where, error_line(exc),
+                        f"malformed card file: {reason}") from None
     return parse_cards(node, where)
 
 

@@ -1341,7 +1341,7 @@ class BigChessState(State):
         k = d[2] if d[0] == "place" else d[1]
         card = ctx.cards[k]
         return {"card": card.key.replace("_", " ").capitalize(), "price": d[4] if d[0] == "transform" else ctx.cost[k],
-                "first": ctx.is_king[k], "pattern": card.name}
+                "first": ctx.is_king[k], "pattern": card.key, "name": card.name}
 
     def action_effects(self, action: Any) -> dict[str, Any]:
         """What the action removes or marks and whether it ends the turn (computed by playing it)."""

@@ -40,6 +40,7 @@ class CursedNative(NativeBackend):
     """The Cursed Lands' native core (``native.py``, ``workbench._native.cursed_lands``) as the tools ask it."""
 
     exists = True
+    sweep = "workbench.games.cursed_lands.nativediff"  # nativediff --game
 
     def available(self) -> bool:
         """True when the native core is built."""
@@ -92,6 +93,8 @@ class CursedLandsGame(GameDef):
     title = "The Cursed Lands"
     scenario_folder = "cursed-lands"
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
+    headline_grid = {"factions": ("humans/orcs", "orcs/humans")}  # the skill-trace benchmark's question (docs/balance.md)
+    skill_trace = "plan:beam=1..8,reply=1"  # ... asked at these doubling budgets
     action_classes = ACTION_CLASSES  # laying each tile kind, each faction's ability, a counter-attack
     archetypes = load_archetypes(Path(__file__).parent / "data" / "archetypes.json", ACTION_CLASSES)  # rush, turtle ...
     heat_layers = ("threat", "control")
@@ -192,6 +195,18 @@ class CursedLandsGame(GameDef):
     def rule_words(self) -> dict[str, str]:
         """Counter name -> words for a designer."""
         return dict(RULE_WORDS)
+
+    def evaluation_features(self, state: Any, player: int) -> dict[str, float]:
+        """Units per kind, their HP and attack, castle HP and the positional terms (``insight.features``)."""
+        from .insight import features
+
+        return features(state if hasattr(state, "terrain") else self.state_from_dict(state.to_dict()), player)
+
+    def evaluation_weights(self, rules: Rules | None = None) -> dict[str, float]:
+        """The hand weights (``insight.feature_weights``: the evaluation's constants, the same under every rule)."""
+        from .insight import feature_weights
+
+        return feature_weights()
 
     def report_sections(self, games: Any, events: Any) -> list[dict[str, Any]]:
         """The faction section (matrix, strengths with the seat removed, first-player advantage) and the batch

@@ -14,8 +14,8 @@ from workbench.core.protocol import Glyph
 
 from . import actions as act
 from .deck import CODE_NAMES, FOREST, HILL, LETTERS, MOUNTAIN, PLAIN, VOID
-from .geometry import DISTANCE, NEIGHBOURS, NUM_HEXES, RAYS, WITHIN
-from .rules import DWARVES, ELVES, FACTIONS, KINDS, ORCS, RANGED, SIDES
+from .geometry import DISTANCE, HEX_NAMES, NEIGHBOURS, NUM_HEXES, RAYS, WITHIN
+from .rules import DWARVES, ELVES, FACTIONS, KIND_WORDS, KINDS, ORCS, RANGED, SIDES
 from .state import ACTIVATED, CAMP_CASTLE, CAMP_FLAG, CAMP_FREE, CASTLE, FRESH, CursedState
 
 # Evaluation weights, in "castle HP" units (the terms are documented in ``evaluate`` and docs/rulings.md).
@@ -358,6 +358,7 @@ def action_effects(st: CursedState, a: int) -> dict[str, Any]:
     side = st.to_move
     turn = st.turn_no
     hp_before = list(st.hp)
+    kind_before = list(st.kind)
     castle_before = list(st.castle_hp)
     st.apply_action(a)
     try:
@@ -368,6 +369,11 @@ def action_effects(st: CursedState, a: int) -> dict[str, Any]:
             removed.append(t)  # the mover fell to a counterattack (C41)
         marks = [h for h in range(NUM_HEXES) if st.owner[h] >= 0 and h in before_units and st.hp[h] != hp_before[h]]
         words = [text]
+        for h in marks:  # damage in words, as the move list reads it
+            words.append(f"the {KIND_WORDS[kind_before[h]].lower()} on {HEX_NAMES[h]} takes "
+                         f"{hp_before[h] - st.hp[h]} damage ({hp_before[h]} -> {st.hp[h]} hp)")
+        for h in removed:
+            words.append(f"the {KIND_WORDS[kind_before[h]].lower()} on {HEX_NAMES[h]} is destroyed")
         for s in (0, 1):
             if st.castle_hp[s] != castle_before[s]:
                 words.append(f"{SIDES[s]} castle {castle_before[s]} -> {st.castle_hp[s]}")
@@ -417,3 +423,72 @@ def event_row(st: CursedState, a: int) -> dict[str, Any]:
     top = st.deck_top(st.to_move)
     return {"action_kind": kind, "ap_before": st.ap, "ap_left": st.ap - cost,
             "tile": LETTERS[top - PLAIN] if kind == "tile" and top else None}
+
+
+FEATURE_WEIGHTS = {"castle_hp": W_CASTLE, "unit_hp": W_HP, "unit_attack": W_ATTACK, "deck": W_DECK, "depth": W_DEPTH,
+                   "advance": W_ADVANCE, "siege": W_SIEGE, "threat_castle": W_THREAT_CASTLE,
+                   "threat_units": W_THREAT_UNIT, "ap": W_AP, "hanging": -W_HANG}
+
+
+def feature_weights() -> dict[str, float]:
+    """The hand weights of ``features`` (``evaluate``'s constants): every unit kind ``W_UNIT``, then the terms."""
+    from .rules import KIND_WORDS
+
+    return {**{w.lower(): W_UNIT for w in KIND_WORDS}, **FEATURE_WEIGHTS}
+
+
+def features(st: CursedState, player: int) -> dict[str, float]:
+    """``evaluate``'s terms from ``player``'s side (own minus enemy), by name, for ``workbench learn``: a count
+    per unit kind, the units' HP and attack, castle HP, deck, depth, advance, siege, threats, AP and hanging
+    units. Under ``feature_weights`` the sum is ``evaluate`` (to rounding)."""
+    from .rules import KIND_WORDS
+
+    names = [w.lower() for w in KIND_WORDS]
+    terms = [dict.fromkeys([*names, *FEATURE_WEIGHTS], 0.0), dict.fromkeys([*names, *FEATURE_WEIGHTS], 0.0)]
+    if st.is_terminal():
+        return {k: 0.0 for k in terms[0]}
+    walk, depth = _terrain_tables(st)
+    units: list[list[int]] = [[], []]
+    zones: list[set[int]] = [set(), set()]
+    zone_of: dict[int, frozenset[int]] = {}
+    values: dict[int, float] = {}
+    owner, kind, hp, table = st.owner, st.kind, st.hp, st.units
+    for h in range(NUM_HEXES):
+        side = owner[h]
+        if side < 0:
+            continue
+        k = kind[h]
+        t = terms[side]
+        t[names[k]] += 1
+        t["unit_hp"] += hp[h]
+        t["unit_attack"] += table.attack[st.factions[side]][k]
+        values[h] = W_UNIT + W_HP * hp[h] + W_ATTACK * table.attack[st.factions[side]][k]
+        radius = st.allowance(h) + (st.shot_range(h, side, k) if RANGED[k] else 1)
+        units[side].append(h)
+        zone_of[h] = WITHIN[min(16, max(0, radius))][h]
+        zones[side] |= zone_of[h]
+    for side in (0, 1):
+        t = terms[side]
+        t["castle_hp"] += st.castle_hp[side]
+        t["deck"] += len(st.decks[side])
+        t["depth"] += depth[side]
+        if st.castle_of(1 - side) >= 0:
+            attack = table.attack[st.factions[side]]
+            for h in units[side]:
+                w = walk[side][WALK_CLASS[kind[h]]][h]
+                if w >= 0:
+                    t["advance"] += max(0, ADVANCE_HORIZON - w)
+                    if w == 0:
+                        t["siege"] += attack[kind[h]]
+            if st.castle_of(1 - side) in zones[side]:
+                t["threat_castle"] += 1
+        t["threat_units"] += sum(1 for e in units[1 - side] if e in zones[side])
+    if st.phase == "play":
+        terms[st.to_move]["ap"] += st.ap
+    for side in (0, 1):
+        for h in units[side]:
+            for a in units[1 - side]:
+                if h in zone_of[a] and st._damage(1 - side, kind[a], h) >= hp[h]:
+                    terms[side]["hanging"] += values[h]
+                    break
+    return {k: float(terms[player][k] - terms[1 - player][k]) for k in terms[0]}

@@ -91,6 +91,7 @@ class PoleNative(NativeBackend):
     """Pole's native core (``native.py``, ``workbench._native.pole``) as the tools ask it (``GAME.native``)."""
 
     exists = True
+    sweep = "workbench.games.pole.nativediff"  # nativediff --game
 
     def available(self) -> bool:
         """True when the Rust core of Pole is built (``make native``)."""
@@ -137,6 +138,8 @@ class PoleGame(GameDef):
     title = "Pole (Поле)"
     scenario_folder = "pole"
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
+    headline_grid = {"fortress_rounding": ("exact", "down")}  # the skill-trace benchmark's question (docs/balance.md)
+    skill_trace = "alphabeta:depth=6,nodes=250..2000"  # ... asked at these doubling budgets
     action_classes = ACTION_CLASSES  # buying each kind, a catapult attack, an attack on a fortress
     archetypes = load_archetypes(Path(__file__).parent / "data" / "archetypes.json", ACTION_CLASSES)  # rush, turtle ...
     heat_layers = HEAT_LAYERS
@@ -272,6 +275,24 @@ class PoleGame(GameDef):
         from .turtle import AGENTS
 
         return dict(AGENTS)
+
+    def evaluation_features(self, state: Any, player: int) -> dict[str, float]:
+        """Material per piece kind, coins, tempo, threat, reply, Prince danger and fortress (``analysis.features``)."""
+        from .analysis import features
+
+        return features(self._python_state(state), player)
+
+    def evaluation_weights(self, rules: Rules | None = None) -> dict[str, float]:
+        """The hand weights: the kinds' costs under ``rules``, a coin 1, half the income for the tempo, ..."""
+        from .analysis import feature_weights
+
+        r = self._rules(rules)
+        cfg = self.new_initial_state(r, 0).cfg
+        return feature_weights(cfg.cost, cfg.income)
+
+    def _python_state(self, state: Any) -> Any:
+        """The Python state of ``state`` (a native state converts through its record)."""
+        return state if hasattr(state, "cfg") else self.state_from_dict(state.to_dict())
 
     def report_sections(self, games: Sequence[Mapping[str, Any]], events: Any = None) -> list[Any]:
         """Luck (was that game decided by dice?), decisiveness and the turtle, and the batch maps (``report.py``)."""

@@ -260,3 +260,43 @@ def effects(state: PoleState, action: Any) -> dict[str, Any]:
                 "text": f"{side} {'buys nothing' if action == NOBUY else 'passes'}" + (f" ({probe.victory_kind})" if ends else "")}
     a, b = divmod(action - MOVE0, 100)
     return {"removed": [], "marks": [b], "ends": ends, "text": f"{letter(state.board[a])} {NAMES[a]} to {NAMES[b]}"}
+
+
+def features(state: PoleState, player: int) -> dict[str, float]:
+    """The terms of ``evaluate`` from ``player``'s side (own minus enemy), by name, for ``workbench learn``:
+    a count per piece kind (the Prince excluded, as in the material), coins, the income tempo, the mover's
+    threat and the other side's reply, the Princes' danger and their fortresses. ``feature_weights`` gives the
+    hand weights, under which the sum is ``evaluate`` exactly."""
+    cfg = state.cfg
+    counts = [[0] * len(KIND_WORDS), [0] * len(KIND_WORDS)]
+    prince = [-1, -1]
+    pieces: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
+    for c, v in enumerate(state.board):
+        if v:
+            side = (v - 1) >> 3
+            kind = v - 1 - 8 * side
+            if kind == P:
+                prince[side] = c
+            else:
+                counts[side][kind] += 1
+            pieces[side].append((c, v))
+    me, other = player, 1 - player
+    out = {KIND_WORDS[k]: float(counts[me][k] - counts[other][k]) for k in range(len(KIND_WORDS)) if k != P}
+    mover = state.to_move
+    running = state.phase != OVER_PHASE
+    threat = _best_attack(state, pieces[mover]) if running else 0.0
+    reply = _best_attack(state, pieces[1 - mover]) if running else 0.0
+    sign = 1.0 if me == mover else -1.0
+    danger = [1.0 if prince[s] < 0 else _danger(state, prince[s], pieces[1 - s]) for s in (0, 1)]
+    fort = [1.0 if prince[s] >= 0 and cfg.fort_of[prince[s]] else 0.0 for s in (0, 1)]
+    out.update({"coins": float(state.coins[me] - state.coins[other]), "tempo": sign, "threat": sign * threat,
+                "reply": -sign * reply, "prince_danger": danger[me] - danger[other], "fortress": fort[me] - fort[other]})
+    return out
+
+
+def feature_weights(cost: tuple[int, ...] | list[int], income: float) -> dict[str, float]:
+    """The hand weights of ``features``: each kind's cost parameter, a coin 1, the tempo half the income, ..."""
+    out = {KIND_WORDS[k]: float(cost[k]) for k in range(len(KIND_WORDS)) if k != P}
+    out.update({"coins": 1.0, "tempo": income / 2.0, "threat": 1.0, "reply": REPLY_WEIGHT,
+                "prince_danger": -PRINCE_WEIGHT, "fortress": FORTRESS_BONUS})
+    return out

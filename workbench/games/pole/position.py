@@ -263,7 +263,7 @@ def read_start_file(path: str) -> Mapping:
         raise RulesError(f"parameter start={_short(path)}: {exc} (classic, a position mapping, or a "
                          "YAML file holding a position)") from None
     # The workbench's bounded, line-marking YAML reader (the engine itself reads no YAML elsewhere).
-    from workbench.scenarios.yamlmarks import load_with_lines
+    from workbench.core.yamlmarks import load_with_lines
 
     try:
         data = load_with_lines(text)

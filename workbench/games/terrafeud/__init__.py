@@ -59,6 +59,7 @@ class TerraFeudNative(NativeBackend):
     and agents' twins go through its own simulate path and tuned agents."""
 
     exists = True
+    sweep = "workbench.nativediff"  # nativediff --game
 
     def available(self) -> bool:
         """True when TerraFeud's native core (``workbench._native``) is built."""
@@ -90,6 +91,8 @@ class TerraFeud(GameDef):
     title = "TerraFeud"
     scenario_folder = "."  # scenarios/rulings, scenarios/rulebook and scenarios/fine-print
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
+    headline_grid = {"season": ("summer", "winter")}  # the skill-trace benchmark's question (docs/balance.md)
+    skill_trace = "mcts:iterations=50..400"  # ... asked at these doubling budgets
     heat_layers = ("threat", "control", "mobility", "safe")
     benchmark_grid = {"season": ("summer", "winter")}  # agentbench's balance question: the speed target's batch
     # TerraFeud's own module per tool: its older names there (workbench.games.shortcut), and its simulate path
@@ -220,6 +223,30 @@ class TerraFeud(GameDef):
         from .widget import HexBoard
 
         return HexBoard(**kwargs)
+
+    def evaluation_features(self, state: Any, player: int) -> dict[str, float]:
+        """Material per piece kind (own count minus the enemy's; the feudal left out, its loss ends the game) and
+        ``position``: the rest of the agents' evaluation (ultimatums, zones, advance, aura, mines, feudal
+        threats) as one term, in material units. The agents' evaluation is their sum under the hand weights."""
+        from .agents.evaluate import evaluate, material
+        from .engine.pieces import FEUDAL, KIND_NAMES
+
+        inner = getattr(state, "inner", state)
+        counts = {k: 0 for k in KIND_NAMES if k != FEUDAL}
+        for c in inner.squares:
+            if c and (c & 7) in counts:
+                counts[c & 7] += 1 if c >> 3 == player else -1
+        out = {KIND_NAMES[k]: float(v) for k, v in counts.items()}
+        out["position"] = 0.0 if inner.victory is not None else evaluate(inner, player) - material(inner, player)
+        return out
+
+    def evaluation_weights(self, rules: Rules | None = None) -> dict[str, float]:
+        """The rulebook's AI weights (data/terrafeud.json ``ai_weights``) per kind; the positional rest 1."""
+        from .agents.evaluate import piece_weights
+        from .engine.pieces import FEUDAL, KIND_NAMES
+
+        w = piece_weights()
+        return {**{name: w[k] for k, name in KIND_NAMES.items() if k != FEUDAL}, "position": 1.0}
 
     def report_sections(self, games: Any, events: Any = None) -> list[Any]:
         """Its batch heatmaps on its terrain board (``report.py``)."""

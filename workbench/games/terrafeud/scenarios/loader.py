@@ -23,11 +23,11 @@ from typing import Any, ClassVar
 import yaml
 
 from workbench.core.scenario import ScenarioError, scenario_status  # noqa: F401 - re-exported
+from workbench.core.yamlmarks import LineDict, LineList, line_of, short
 from workbench.games.terrafeud.engine import Game, GameState, NotationError, RulesConfig, RulesError, read_action
 from workbench.games.terrafeud.engine.geometry import ADJACENT, hex_name, parse_hex
 from workbench.games.terrafeud.engine.pieces import KNIGHT, SIDE_NAMES, letter, parse_letter, side_index
 from workbench.games.terrafeud.engine.serialize import position_fields
-from workbench.scenarios.yamlmarks import LineDict, LineList, line_of, short
 
 from .checks import ERROR_STATUS, Check, CheckResult, play_actions, run_check
 from .variant import rules_under

@@ -103,7 +103,8 @@ def _check_depth(text: str) -> None:
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             depth += 1
             if depth > MAX_DEPTH:
-                raise LimitError(f"nested more than {MAX_DEPTH} levels deep", event.start_mark.line + 1)
+                mark = event.start_mark
+                raise LimitError(f"nested more than {MAX_DEPTH} levels deep", None if mark is None else mark.line + 1)
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             depth -= 1
 

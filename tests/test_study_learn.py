@@ -1,0 +1,90 @@
+"""Learned evaluation (``workbench learn``): the games' declared features, the fit on planted truth, weights by name."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from workbench.games import get
+
+
+@pytest.mark.parametrize("name", ["pole", "cursed-lands", "terrafeud", "big-chess"])
+def test_the_declared_features_under_the_hand_weights_are_the_evaluation(name):
+    """``sum(hand weight x feature)`` equals the game's own ``evaluate`` along a random game, for both sides."""
+    game = get(name)
+    rules = game.spec.defaults()
+    weights = game.evaluation_weights(rules)
+    state, rng, checked = game.new_initial_state(rules, 5), random.Random(5), 0
+    for _ in range(120):
+        if state.is_terminal():
+            break
+        p = state.current_player()
+        state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]) if p < 0 else rng.choice(
+            state.legal_actions(p)))
+        if state.is_terminal() or state.current_player() < 0 or getattr(state, "phase", "") == "setup":
+            continue
+        for side in (0, 1):
+            f = game.evaluation_features(state, side)
+            assert set(f) <= set(weights)
+            assert sum(weights[k] * v for k, v in f.items()) == pytest.approx(state.evaluate(side), abs=1e-6)
+            checked += 1
+    assert checked or name == "big-chess"  # big chess's random setup can outlast the plies
+
+
+def test_planted_weights_are_recovered_with_whole_game_intervals():
+    """Positions drawn from a known logistic model (results per game): the fit finds the weights' ratios."""
+    from workbench.study.learn import fit_values
+
+    rng = np.random.default_rng(3)
+    true = np.array([1.0, 3.0])  # log-odds per unit: knight worth three pawns
+    rows = []
+    for g in range(250):
+        x = rng.normal(0, 1, size=(6, 2)).round()
+        p = 1 / (1 + np.exp(-(x.mean(axis=0) @ true)))
+        y = float(rng.random() < p)
+        rows += [{"game_id": g, "y": y, "pawn": a, "knight": b, "hand": a + 3 * b} for a, b in x]
+    fit = fit_values(pd.DataFrame(rows), ["pawn", "knight"], boot=40, seed=1)
+    assert fit["units"] and fit["scale_low"] > 0
+    knight, pawn = fit["features"]["knight"], fit["features"]["pawn"]
+    assert knight["value_low"] < 3.0 < knight["value_high"] and pawn["value_low"] < 1.0 < pawn["value_high"]
+    assert knight["weight_low"] > pawn["weight_high"] * 0.9
+
+
+def test_weights_are_chosen_by_name_and_an_agent_searches_with_them(tmp_path, monkeypatch):
+    from workbench.agents.generic import make_protocol_agent
+    from workbench.agents.learned import available_weights, load_weights
+
+    game = get("pole")
+    rules = game.spec.defaults()
+    weights = {k: 2 * v for k, v in game.evaluation_weights(rules).items()}
+    (tmp_path / "pole-test.json").write_text(json.dumps({"game": "pole", "weights": weights}))
+    monkeypatch.chdir(tmp_path)
+    assert "pole-test.json" in available_weights(game) and load_weights(game, "pole-test.json") == weights
+    for bad, words in (("../x.json", "named, not a path"), ("/etc/passwd", "named, not a path"),
+                       ("none.json", "no such weights file")):
+        with pytest.raises(ValueError, match=words):
+            load_weights(game, bad)
+    agent = make_protocol_agent("greedy:eval=pole-test.json", game, rules, seed=1)
+    state = game.new_initial_state(rules, 1)
+    assert agent.evaluation(state, 0) == pytest.approx(2 * state.evaluate(0))
+    assert agent.select_action(state) in state.legal_actions()
+    (tmp_path / "pole-bad.json").write_text(json.dumps({"game": "pole", "weights": {"dragon": 1.0}}))
+    with pytest.raises(ValueError, match="no evaluation feature 'dragon'"):
+        make_protocol_agent("greedy:eval=pole-bad.json", game, rules, seed=1)
+
+
+def test_the_section_says_what_moved():
+    from workbench.balance.values import values_frame, values_lines
+
+    doc = {"game": "pole", "rules": "cost_A=4", "agent": "greedy", "games": 200, "positions": 9000, "rounds": 2,
+           "unit": "coins", "scale": 0.3, "scale_interval": [0.2, 0.4], "units": True, "boot": 200,
+           "values": {"archer": {"value": 3.1, "value_low": 2.8, "value_high": 3.4, "default": 2.0},
+                      "tower": {"value": 9.0, "value_low": 7.0, "value_high": 11.0, "default": 10.0}}}
+    lines = values_lines(doc)
+    assert "archer 3.10 [2.80, 3.40] under cost_A=4, against 2 by the rulebook's weights." in lines
+    assert lines[-1] == "Values whose default lies outside the learned interval: archer."
+    assert list(values_frame(doc)["default outside the interval"]) == ["yes", "no"]
