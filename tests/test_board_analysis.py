@@ -219,3 +219,12 @@ def test_big_chess_cards_show_their_pattern_diagram() -> None:
     assert b.view["pattern"]["svg"].startswith("<svg") and "data-offset" in b.view["pattern"]["svg"]
     b._on_msg(b, {"type": "pattern", "card": "<script>"}, [])
     assert b.view["level"] == "error"
+
+
+@pytest.mark.parametrize("kind", ["record", "scenario", "svg"])
+def test_downloads_from_the_page(kind: str) -> None:
+    from workbench.widget.board import GameBoard
+
+    b = GameBoard("pole", seed=5)
+    b._on_msg(b, {"type": "download", "kind": kind}, [])
+    assert b.view["level"] == "info" and b.download["text"] and b.download["name"].startswith("pole-"), b.view["message"]

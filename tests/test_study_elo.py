@@ -67,3 +67,23 @@ def test_a_game_names_its_agents_strength_from_its_shipped_table(tmp_path):
     assert "not json" not in str(err.value)  # the error names the file, never echoes it
     Toy.strength_file = ""
     assert strength_table(Toy()) is None
+
+
+def test_the_ladder_command_fits_and_writes_the_games_table(tmp_path, monkeypatch, capsys):
+    """``ladder --write`` on a fast native game: pairs, an Elo table with the anchor at 0, a dated file that
+    ``workbench games`` then lists."""
+    from workbench.games import cli, get
+    from workbench.study.ladder import main
+
+    game = get("pole")
+    if not game.native.available():
+        pytest.skip("Pole's native core is not built")
+    monkeypatch.setattr(type(game), "strength_file", str(tmp_path / "elo.json"))
+    assert main(["--game", "pole", "--agents", "random", "greedy", "--games", "4", "--workers", "0", "--json",
+                 "--write"]) == 0
+    doc = json.loads((tmp_path / "elo.json").read_text())
+    assert {r["agent"] for r in doc["agents"]} == {"random", "greedy"} and doc["date"] and doc["command"]
+    assert next(r for r in doc["agents"] if r["agent"] == "random")["elo"] == 0
+    capsys.readouterr()
+    cli.main([])
+    assert "greedy, Elo" in capsys.readouterr().out

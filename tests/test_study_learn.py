@@ -72,6 +72,14 @@ def test_weights_are_chosen_by_name_and_an_agent_searches_with_them(tmp_path, mo
     state = game.new_initial_state(rules, 1)
     assert agent.evaluation(state, 0) == pytest.approx(2 * state.evaluate(0))
     assert agent.select_action(state) in state.legal_actions()
+    from workbench.widget.board_controller import GameBoardController
+    from workbench.widget.common import WidgetError
+
+    board = GameBoardController(game, seed=1)  # the board offers the files by name, refuses any other text
+    assert board.set_agent(1, "greedy:eval=pole-test.json").endswith("eval=pole-test.json")
+    for typed in ("greedy:eval=../pole-test.json", "greedy:eval=/tmp/x.json", "greedy:eval=other.json"):
+        with pytest.raises(WidgetError, match="not a weights file the board offers"):
+            board.set_agent(1, typed)
     (tmp_path / "pole-bad.json").write_text(json.dumps({"game": "pole", "weights": {"dragon": 1.0}}))
     with pytest.raises(ValueError, match="no evaluation feature 'dragon'"):
         make_protocol_agent("greedy:eval=pole-bad.json", game, rules, seed=1)

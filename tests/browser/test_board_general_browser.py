@@ -166,6 +166,20 @@ def test_pole_buy_attack_odds_dice_and_undo(page) -> None:  # noqa: ANN001
     page.wait_for_function("(el) => el.querySelector('.gb-line')", arg=b.element_handle(), timeout=30_000)
     assert "coins" in b.locator(".gb-line").first.inner_text()
     b.locator(".gb-analysis-toggle").uncheck()
+    # a sign and a note on the move, then the record and the picture saved by the page (no request leaves)
+    b.locator(".gb-sign").select_option("!?")
+    b.locator(".gb-note").fill("a bold tower")
+    changed(b, b.locator('.gb-btn[data-action="annotate"]').click)
+    wait_text(b.locator(".gb-moves"), "{a bold tower}")
+    b.locator(".gb-tools summary").click()
+    with page.expect_download() as record:
+        b.locator('.gb-btn[data-action="download"]').first.click()
+    text = Path(record.value.path()).read_text()
+    assert '"comment"' in text and "a bold tower" in text and '"arrows"' in text
+    with page.expect_download() as picture:
+        b.locator('.gb-btn[data-action="export-svg"]').click()
+    assert Path(picture.value.path()).read_text().count("data-cell=") >= 100
+    b.locator(".gb-tools summary").click()
 
 
 def test_cursed_lands_production_tile_move_attack_end_turn(page) -> None:  # noqa: ANN001

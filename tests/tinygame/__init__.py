@@ -3,6 +3,11 @@
 A pile of stones; a turn is one or two takes of one stone (``take``), then ``end`` (so the player to
 move is a query, not ply parity). After each turn a coin is tossed: heads adds a stone to the pile
 (a chance node). Whoever takes the last stone wins; ``cap`` turns without a winner is unfinished.
+
+As rich as Pole in what it declares, so ``tests/test_plugin_game.py`` can show a game plugs in with no
+line outside its package and its registry entry: chance, a scenario key of its own (``heap:``, the
+start pile, beside the generic ``rules:``), a native backend that exists but declares itself unbuilt
+(``engine=native`` then says so; ``auto`` plays Python), a grid shorthand (``pile=small``) and a report part.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from workbench.core import CHANCE, TERMINAL, Cell, GameDef, GameInfo, IllegalAction, Layout, Param, RulesSpec, State
+from workbench.core.protocol import NativeBackend, ReportPart
 from workbench.core.scenario import CheckResult, ScenarioCase, ScenarioError, line_of
 
 TAKE, END = 0, 1
@@ -131,18 +137,22 @@ class StonesCase(ScenarioCase):
 
     def __init__(self, data: Mapping[str, Any], where: str) -> None:
         for key in data:
-            if key not in ("game", "id", "title", "rules", "checks"):
+            if key not in ("game", "id", "title", "rules", "heap", "checks"):
                 raise ScenarioError(where, line_of(data, key), f"unknown key {key!r}")
         self.id, self.title, self.where = str(data.get("id")), str(data.get("title")), where
         try:
             self.rules = SPEC.make(data.get("rules") or {})
         except ValueError as exc:
             raise ScenarioError(where, line_of(data, "rules"), str(exc)) from None
+        heap = data.get("heap", self.rules.pile)  # its own key: the start pile, whatever the rules say
+        if not isinstance(heap, int) or isinstance(heap, bool) or not 1 <= heap <= 50:
+            raise ScenarioError(where, line_of(data, "heap"), "heap: a whole number of stones from 1 to 50")
+        self.heap = heap
         self.checks = list(data.get("checks") or [])
         self.lines = [line_of(data.get("checks"), i) for i in range(len(self.checks))]
 
     def initial_state(self, overrides: Mapping[str, Any] | None = None) -> StonesState:
-        return GAME.new_initial_state(self.rules.replace(**(overrides or {})))
+        return StonesState(self.rules.replace(**(overrides or {})), self.heap)
 
     def run(self, overrides: Mapping[str, Any] | None = None) -> list[CheckResult]:
         out = []
@@ -161,10 +171,29 @@ class StonesCase(ScenarioCase):
         return out
 
 
+class StonesNative(NativeBackend):
+    """A native core that this test game declares but never built: the tools must say so, and play Python."""
+
+    exists = True
+
+    def available(self) -> bool:
+        return False
+
+
 class Stones(GameDef):
     """The game definition: what the workbench's tools ask of a game."""
 
     name, title, scenario_folder = "stones", "Stones (test game)", "stones"
+    native = StonesNative()
+
+    def grid_values(self, key: str, value: Any) -> list[Any] | None:
+        """``pile=small``: the three smallest piles."""
+        return [1, 2, 3] if key == "pile" and value == "small" else None
+
+    def report_sections(self, games: Any, events: Any = None) -> list[Any]:
+        """How long the pile lasted, in turns (plain data: the report lays it out)."""
+        turns = [int(t) for t in games["turns"]] if "turns" in games else []
+        return [ReportPart("Stones: the pile", [f"{len(turns)} games, at most {max(turns, default=0)} turns."])]
 
     @property
     def spec(self) -> RulesSpec:

@@ -37,11 +37,12 @@ function fmt(x) {
   return (x >= 0 ? "+" : "−") + (a >= 100 ? a.toFixed(0) : a.toFixed(1));
 }
 
-function saveFile(name, text, type) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = el("a", { href: url, download: name, style: "display:none" }, document.body);
+function saveLink(row, name, blob) {
+  // a visible "save NAME" link in the panel (a click saves it again), clicked once for the user
+  const url = URL.createObjectURL(blob);
+  for (const old of row.querySelectorAll(".gb-download-link")) { URL.revokeObjectURL(old.href); old.remove(); }
+  const a = el("a", { href: url, download: name, class: "gb-download-link" }, row, `save ${name}`);
   a.click();
-  setTimeout(() => { URL.revokeObjectURL(url); a.remove(); }, 1000);
 }
 
 function render({ model, el: root }) {
@@ -624,7 +625,7 @@ function render({ model, el: root }) {
     return new XMLSerializer().serializeToString(clone);
   }
   function exportSvg() {
-    saveFile(`${geo.players.length ? model.get("view").game : "board"}-position.svg`, exportText(), "image/svg+xml");
+    saveLink(fr, `${(model.get("view") || {}).game || "board"}-position.svg`, new Blob([exportText()], { type: "image/svg+xml" }));
   }
   function exportPng() {
     const text = exportText();
@@ -639,12 +640,7 @@ function render({ model, el: root }) {
       ctx.fillRect(0, 0, c.width, c.height);
       ctx.drawImage(img, 0, 0, c.width, c.height);
       URL.revokeObjectURL(url);
-      c.toBlob((blob) => {
-        const u = URL.createObjectURL(blob);
-        const a = el("a", { href: u, download: `${model.get("view").game}-position.png`, style: "display:none" }, document.body);
-        a.click();
-        setTimeout(() => { URL.revokeObjectURL(u); a.remove(); }, 1000);
-      }, "image/png");
+      c.toBlob((blob) => saveLink(fr, `${(model.get("view") || {}).game || "board"}-position.png`, blob), "image/png");
     };
     img.src = url;
   }
@@ -656,7 +652,10 @@ function render({ model, el: root }) {
 
   function saveDownload() {
     const d = model.get("download") || {};
-    if (d.name && d.text) saveFile(d.name, d.text, d.name.endsWith(".svg") ? "image/svg+xml" : "application/json");
+    if (d.name && d.text) {
+      const type = d.name.endsWith(".svg") ? "image/svg+xml" : d.name.endsWith(".json") ? "application/json" : "text/yaml";
+      saveLink(fr, d.name, new Blob([d.text], { type }));
+    }
   }
 
   // keyboard stepping: ← → through the line, Home / End, Esc clears the selection, f flips

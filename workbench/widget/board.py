@@ -282,7 +282,7 @@ class GameBoard(anywidget.AnyWidget):
         self.controller.message, self.controller.level = text[:300], level
         self._sync()
 
-    def _gesture(self, kind: str, **f: Any) -> None:
+    def _gesture(self, kind: str, /, **f: Any) -> None:
         c = self.controller
         with self._lock:
             if self._thinking is not None and kind not in WHILE_THINKING:

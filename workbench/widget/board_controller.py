@@ -642,9 +642,15 @@ class GameBoardController:
         if not spec.strip():
             self.agents.pop(player, None)
             return f"{self.label(player)} is played on the board"
-        text, notes = capped_agent_spec(spec.strip(), self.game_agents(), generic=True)
+        text, notes = capped_agent_spec(spec.strip(), self.game_agents(), generic=True, weights=self.weights_files())
         self.agents[player] = text
         return f"{self.label(player)}: {text}" + (f" ({'; '.join(notes)})" if notes else "")
+
+    def weights_files(self) -> list[str]:
+        """Learned weights files this board offers by name (``eval=NAME``): the study's folder, then the game's."""
+        from workbench.agents.learned import available_weights
+
+        return available_weights(self.game)
 
     def game_agents(self) -> list[str]:
         """The names of the game's own agents (``GameDef.game_agents``), which the board accepts too."""

@@ -113,7 +113,8 @@ def _num(value: float) -> str:
     return f"{value:g}"
 
 
-def capped_agent_spec(spec: str, game_agents: Sequence[str] = (), generic: bool = False) -> tuple[str, list[str]]:
+def capped_agent_spec(spec: str, game_agents: Sequence[str] = (), generic: bool = False,
+                      weights: Sequence[str] = ()) -> tuple[str, list[str]]:
     """An agent spec from the page with every parameter checked and capped (AGENT_LIMITS).
 
     Returns the spec to run and notes on what was capped. Unknown agents and parameters, and
@@ -121,6 +122,8 @@ def capped_agent_spec(spec: str, game_agents: Sequence[str] = (), generic: bool 
     ``AGENT_SECONDS``, so no request from the page holds the kernel for long. ``game_agents`` are the
     board's game's own agents (``GameDef.game_agents``): accepted by name, without parameters.
     ``generic``: the general board's agents (``GENERIC_AGENT_LIMITS``), not TerraFeud's tuned ones.
+    ``weights``: the learned weights files the board offers by name (``workbench.agents.learned``: the
+    study's folder, then the game's); ``eval=NAME`` is accepted only for one of them, never a path.
     """
     parse = _optional("workbench.agents", "parse_agent_spec", "playing against an agent")
     try:
@@ -137,6 +140,12 @@ def capped_agent_spec(spec: str, game_agents: Sequence[str] = (), generic: bool 
     out: dict[str, Any] = {}
     notes: list[str] = []
     for key, value in params.items():
+        if key == "eval" and generic:
+            if str(value) not in weights:
+                offered = ", ".join(weights) or "none (python -m workbench learn writes one)"
+                raise WidgetError(_short(f"{base}: eval={value}: not a weights file the board offers; offered: {offered}"))
+            out[key] = str(value)
+            continue
         if key in words:
             if value not in words[key]:
                 raise WidgetError(f"{base}: {key} must be one of {', '.join(map(str, words[key]))}")

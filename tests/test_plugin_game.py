@@ -1,0 +1,55 @@
+"""A new game plugs in with no line outside its package and its registry entry (docs/adding-a-game.md).
+
+Stones (``tests/tinygame``) declares what Pole declares: chance, a scenario key of its own (``heap:``), a
+native backend that exists but is not built, a grid shorthand and a report part. Registered here as a
+plug-in (``workbench.games.register``), it goes through check, simulate (every engine choice), report,
+perft and rules as every game does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from workbench import games
+from workbench.balance import build_report
+from workbench.core.protocol import NativeUnavailableError, resolve_engine
+from workbench.scenarios.loader import load_scenario
+from workbench.simulate import SimulationError, simulate
+
+games.register("stones", "tinygame")
+
+
+def test_its_own_scenario_key_is_read_by_the_generic_loader(tmp_path: Path) -> None:
+    path = tmp_path / "heap.yaml"
+    path.write_text("game: stones\nid: heap\ntitle: a heap of two\nrules: {coin: false}\nheap: 2\n"
+                    "checks:\n  - play: [take, take]\n    pile: 0\n", encoding="utf-8")
+    case = load_scenario(path)
+    assert case.initial_state().pile == 2 and [r.status for r in case.run()] == ["pass"]
+    path.write_text("game: stones\nid: bad\ntitle: bad\nheap: 0\n", encoding="utf-8")
+    with pytest.raises(Exception, match="line 4.*heap"):
+        load_scenario(path)
+
+
+def test_native_declared_but_unbuilt_and_the_batch_plays_python(capsys: pytest.CaptureFixture[str]) -> None:
+    game = games.get("stones")
+    assert resolve_engine(game, "auto") == "python"
+    with pytest.raises(NativeUnavailableError, match="native core of stones is not built"):
+        resolve_engine(game, "native")
+    with pytest.raises(SimulationError, match="not built"):
+        simulate({"pile": ["small"]}, "random", "random", 1, game="stones", agents=("random",), workers=0,
+                 progress=False, engine="native")
+    df = simulate({"pile": ["small"]}, "random", "greedy", 4, game="stones", agents=("random", "greedy"),
+                  workers=0, progress=False, seed=2)
+    assert sorted(set(df["pile"])) == [1, 2, 3] and set(df["engine"]) == {"python"}  # the grid shorthand
+    assert {"agent_first", "agent_second", "game"} <= set(df.columns)
+    report = build_report(df, n_boot=20)
+    assert report.title == "Stones (test game) balance report"
+    assert "Stones: the pile" in [s.title for s in report.sections]  # its report part, laid out by balance
+    from workbench.games.cli import rules_main
+    from workbench.perft import main as perft
+
+    assert perft(["--game", "stones", "--depth", "3"]) == 0 and rules_main(["--game", "stones"]) == 0
+    out = capsys.readouterr().out
+    assert "# stones, python engine" in out and "pile" in out
