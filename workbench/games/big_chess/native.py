@@ -19,7 +19,7 @@ import json
 import random
 from typing import Any
 
-from workbench.agents.native import NativeTwin
+from workbench.core.agents import NativeTwin
 from workbench.core.protocol import IllegalAction, State
 from workbench.core.rulespec import Rules
 
@@ -288,7 +288,7 @@ class NativeBigChessState(State):
 
 
 class NativeAgent(NativeTwin):
-    """A generic agent's native twin on big chess (``workbench.agents.native.NativeTwin``): it searches the
+    """A generic agent's native twin on big chess (``workbench.core.agents.NativeTwin``): it searches the
     core's copy of the position and answers with the action's canonical text, as the Python twin does."""
 
     PARAMS = AGENT_PARAMS

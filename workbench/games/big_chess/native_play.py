@@ -20,7 +20,7 @@ GAME_NAME = "big-chess"
 
 
 def _native_agents(names: list[str]) -> list[tuple[str, dict[str, Any]]] | None:
-    from workbench.agents import parse_agent_spec
+    from workbench.core.agents import parse_agent_spec
 
     from .native import AGENT_NAMES, AGENT_PARAMS
 

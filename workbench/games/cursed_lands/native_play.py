@@ -26,7 +26,7 @@ GAME_NAME = "cursed-lands"
 
 
 def _native_agents(names: list[str]) -> list[tuple[str, dict[str, Any]]] | None:
-    from workbench.agents import parse_agent_spec
+    from workbench.core.agents import parse_agent_spec
     from workbench.games.cursed_lands.native import AGENT_NAMES, AGENT_PARAMS
 
     out = []

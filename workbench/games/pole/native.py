@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.agents.native import NativeTwin, native_params
+from workbench.core.agents import NativeTwin, native_params
 from workbench.core.protocol import CHANCE, IllegalAction, State
 from workbench.core.rulespec import Rules
 
@@ -257,7 +257,7 @@ def agent_params(params: dict[str, Any]) -> dict[str, float]:
 
 
 class NativeAgent(NativeTwin):
-    """A native twin of a generic agent on Pole (``workbench.agents.native.NativeTwin``)."""
+    """A native twin of a generic agent on Pole (``workbench.core.agents.NativeTwin``)."""
 
     PARAMS = _AGENT_PARAMS
     NAMES = NATIVE_AGENTS
@@ -271,7 +271,7 @@ class NativeAgent(NativeTwin):
 
 def has_native(spec: str) -> bool:
     """True when ``spec`` names a generic agent with a native twin and is not pinned to Python."""
-    from workbench.agents import parse_agent_spec
+    from workbench.core.agents import parse_agent_spec
 
     try:
         base, params = parse_agent_spec(spec)
@@ -319,7 +319,7 @@ def play_game(state: PoleState, agents: list[str], agent_seeds: list[int], chanc
     The same game as ``protocol_play``'s Python loop: agents seeded ``random.Random(seed)``, dice
     drawn by ``sample_outcome`` from ``random.Random(chance_seed)``.
     """
-    from workbench.agents import parse_agent_spec
+    from workbench.core.agents import parse_agent_spec
 
     from .rules import SIDES
 
