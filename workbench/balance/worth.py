@@ -327,3 +327,47 @@ def worth_frame(result: WorthTable) -> pd.DataFrame:
 
 __all__ = ["CONTROL", "WorthTable", "barred_of", "base_agent", "long_table", "variant_sentences", "worth",
            "worth_frame", "worth_text"]
+
+
+def plot_worth(result: WorthTable) -> bytes:
+    """Sorted bars of worth with their intervals, one row of panels per variant, usage beside (PNG)."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    t = result.table
+    cells = list(dict.fromkeys(t["cell"]))
+    heights = [max(1.6, 0.38 * len(t[t["cell"] == c]) + 0.9) for c in cells]
+    fig, axes = plt.subplots(len(cells), 2, figsize=(9.5, sum(heights)), squeeze=False,
+                             gridspec_kw={"width_ratios": [3, 1], "height_ratios": heights})
+    for row, cell in enumerate(cells):
+        part = t[t["cell"] == cell].sort_values("worth")
+        y = np.arange(len(part))
+        colours = ["#b2182b" if v == "dominant" else "#ef8a62" if v.startswith("worth") else
+                   "#bbbbbb" if v == "never used" else "#67a9cf" for v in part["verdict"]]
+        ax = axes[row][0]
+        ax.barh(y, part["worth"], color=colours)
+        ax.errorbar(part["worth"], y, xerr=[part["worth"] - part["low"], part["high"] - part["worth"]], fmt="none",
+                    ecolor="black", capsize=3, lw=1)
+        ax.axvline(0, color="black", lw=0.8)
+        ax.set_yticks(y, part["class"])
+        ax.set_xlabel("worth: barred side's loss in score, points")
+        ax.set_title(f"{cell}  (smallest visible worth {result.smallest.get(str(cell), 0):.0f} points)", fontsize=9)
+        ux = axes[row][1]
+        ux.barh(y, part["usage"], color="#999999")
+        ux.set_yticks(y, [""] * len(part))
+        ux.set_xlabel("usage, % of actions")
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90)
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def is_ablation(games: pd.DataFrame) -> bool:
+    """True when some seat's agent spec carries ``bar=`` (a table ``workbench ablate`` wrote)."""
+    cols = [c for c in games.columns if str(c).startswith("agent_")]
+    return any(games[c].astype(str).str.contains(r"(?:^|[:,])bar=", regex=True).any() for c in cols)

@@ -142,3 +142,20 @@ def test_six_and_twenty_five_player_boards_play_on_both_engines() -> None:
         py.apply_action(a)
         nat.apply_action(a)
     assert nat.to_dict() == py.to_dict()
+
+
+def test_check_runs_the_contract_cases_on_the_core() -> None:
+    """``check --engine native`` (a sample of the shipped cases; every file passes on both engines in the docs)."""
+    from pathlib import Path
+
+    from workbench.scenarios.loader import load_scenario
+
+    folder = Path(__file__).resolve().parents[3] / "scenarios" / "big-chess"
+    files = sorted(folder.glob("bc-0*.yaml"))[:8] + sorted(folder.glob("bc-*prince*.yaml"))[:2]
+    assert files
+    for path in files:
+        case = load_scenario(path)
+        assert "native" in case.engines
+        native = case.run(engine="native")
+        assert [r.status for r in native] == [r.status for r in case.run()]
+        assert all(r.status == "pass" for r in native), (path.name, native)
