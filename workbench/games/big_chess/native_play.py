@@ -37,7 +37,7 @@ def _native_agents(names: list[str]) -> list[tuple[str, dict[str, Any]]] | None:
 
 def playable(spec: Any, rules: Any) -> bool:
     """True when this game of ``spec`` can be played by the native core."""
-    from workbench.simulate.protocol_play import seat_agents
+    from workbench.core.rows import seat_agents
 
     from . import GAME
     from .native import available
@@ -53,8 +53,7 @@ def playable(spec: Any, rules: Any) -> bool:
 def play_native(spec: Any) -> Any:
     """One game of ``spec`` in the native core; the ``GameResult`` ``play_protocol_game`` would return."""
     from workbench.agents.generic import make_protocol_agent
-    from workbench.simulate.core import GameResult
-    from workbench.simulate.protocol_play import base_row, close_row, derive, error_row, finish_row, seat_agents
+    from workbench.core.rows import GameResult, base_row, close_row, derive, error_row, finish_row, seat_agents
 
     from . import GAME
     from .context import context_for

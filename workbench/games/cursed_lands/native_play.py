@@ -42,8 +42,8 @@ def _native_agents(names: list[str]) -> list[tuple[str, dict[str, Any]]] | None:
 
 def playable(spec: Any, rules: Any, n_seats: int = 2) -> bool:
     """True when this game of ``spec`` can be played by the native core (see the module docstring)."""
+    from workbench.core.rows import seat_agents
     from workbench.games.cursed_lands.native import available
-    from workbench.simulate.protocol_play import seat_agents
 
     if spec.game != GAME_NAME or not available():
         return False
@@ -101,11 +101,10 @@ def _cost(rules: Any, kind: str, action: int) -> int:
 def play_native(spec: Any) -> Any:
     """One game of ``spec`` in the native core; the ``GameResult`` ``play_protocol_game`` would return."""
     from workbench.agents.generic import make_protocol_agent
+    from workbench.core.rows import GameResult, base_row, close_row, derive, error_row, finish_row, seat_agents
     from workbench.games import get
     from workbench.games.cursed_lands import actions as act
     from workbench.games.cursed_lands.native import core, fields_of, python_state, rules_dict
-    from workbench.simulate.core import GameResult
-    from workbench.simulate.protocol_play import base_row, close_row, derive, error_row, finish_row, seat_agents
 
     t0 = time.perf_counter()
     game = get(spec.game)

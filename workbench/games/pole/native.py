@@ -343,7 +343,7 @@ def native_play(spec: Any, game: Any, rules: Rules, seat_agents: list[str]) -> t
         return None
     if not all(has_native(a) for a in seat_agents):
         return None
-    from workbench.simulate.protocol_play import derive
+    from workbench.core.rows import derive
 
     for a in seat_agents:  # the Python twin validates each agent's parameters (same errors, same rows)
         from workbench.agents.generic import make_protocol_agent
