@@ -87,6 +87,7 @@ def test_outcome_diff_compares_what_actions_do() -> None:
     d = c.compare("counterattack=none")
     assert d["n_added"] == d["n_removed"] == 0  # the same legal actions ...
     assert any(not o["same"] and o["what"] == "e3xe4" for o in d["outcomes"])  # ... that do different things
+    assert d["svg"].startswith("<svg") and "under counterattack=none" in d["svg"]  # the position under the variant
     b = GameBoardController(games.get("big-chess"))
     d = b.compare("cost_knight=50")
     assert {"what": "price of Knight", "now": "30", "then": "50", "same": False} in d["outcomes"]

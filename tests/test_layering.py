@@ -107,9 +107,11 @@ TOOL_FILES = ("openspiel.py",)
 
 
 def _game_names() -> set[str]:
-    from workbench.games import PACKAGES
-
-    names = set(PACKAGES) | set(GAMES)
+    """The shipped games' names: the registry's ``PACKAGES`` as written (not as tests extend it) and the packages."""
+    tree = ast.parse((PACKAGE / "games" / "__init__.py").read_text())
+    shipped = next(ast.literal_eval(node.value) for node in ast.walk(tree) if isinstance(node, ast.AnnAssign)
+                   and isinstance(node.target, ast.Name) and node.target.id == "PACKAGES")
+    names = set(shipped) | set(GAMES)
     return {n.lower() for n in names} | {n.replace("-", "_") for n in names} | {n.replace("_", "-") for n in names}
 
 
@@ -144,7 +146,6 @@ def _game_literals(path: Path, names: set[str]) -> list[str]:
 
 # tool file -> why it may name games (a command that sits in a tool's folder; each must still name one)
 NAME_EXCEPTIONS: dict[str, str] = {
-    "widget/bench.py": "a benchmark command (python -m workbench.widget.bench): the cases it times, by game",
 }
 
 

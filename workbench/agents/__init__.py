@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .base import Agent
+from workbench.core.agents import Agent, parse_agent_spec, set_protocol_agent_factory
 
 ENGINES = ("auto", "native", "python")
 
@@ -76,25 +76,14 @@ def agent_names(game: str | None = None) -> list[str]:
     return sorted(_tables(game)[0])
 
 
-def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"mcts:iterations=200,rollout=random"`` into ``("mcts", {"iterations": 200, "rollout": "random"})``."""
-    name, _, rest = str(spec).strip().partition(":")
-    params: dict[str, Any] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
-        if "=" not in part:
-            raise ValueError(f"agent {spec!r}: parameter {part!r} needs the form name=value")
-        key, value = (x.strip() for x in part.split("=", 1))
-        params[key] = _number(value)
-    return name, params
+def _protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | None = None) -> Any:
+    """The generic agents' builder, installed in core for the native twins (``core.agents.protocol_agent``)."""
+    from .generic import make_protocol_agent
+
+    return make_protocol_agent(spec, game, rules, seed=seed)
 
 
-def _number(text: str) -> Any:
-    for conv in (int, float):
-        try:
-            return conv(text)
-        except ValueError:
-            pass
-    return {"none": None, "true": True, "false": False}.get(text.lower(), text)
+set_protocol_agent_factory(_protocol_agent)
 
 
 def agent_engine(base: str, engine: str = "auto", game: str | None = None) -> str:

@@ -17,64 +17,8 @@ import math
 import time
 from typing import Any
 
+from workbench.core.agents import WIN, Agent, ProtocolAgent, _leaf, _teams, check_param, own_actions  # noqa: F401 - the kit, shared
 from workbench.core.protocol import CHANCE, State
-
-from .base import Agent, check_param
-
-WIN = 1_000_000.0  # a won position outranks any evaluation
-
-
-def own_actions(state: State) -> list[Any]:
-    """The legal actions of the player to move, its own only.
-
-    A simultaneous phase (big chess's setup, B37) lists every unready player's actions in
-    ``legal_actions()``; an agent seated at ``current_player()`` must not play another seat's.
-    """
-    return state.legal_actions(state.current_player())
-
-
-def _teams(state: State, info: Any) -> list[int]:
-    return [info.team_of(p) for p in range(info.num_players)]
-
-
-class ProtocolAgent(Agent):
-    """Shared parts: the game's info, the hidden-information view and the seeded tie-breaks."""
-
-    def __init__(self, seed: int | None = None, game: Any = None, rules: Any = None) -> None:
-        super().__init__(seed)
-        self.game = game
-        self.rules = rules
-        self._info = game.info(rules) if game is not None else None
-        self.evaluation: Any = None  # learned weights (``eval=NAME.json``, agents.learned); None: the game's own
-
-    def leaf(self, state: State, me: int, teams: list[int]) -> float:
-        """Static value for ``me``: +-WIN when finished, else the learned evaluation or the game's own."""
-        if state.is_terminal() or self.evaluation is None:
-            return _leaf(state, me, teams)
-        return self.evaluation(state, me)
-
-    def info(self, state: State) -> Any:
-        """The ``GameInfo`` of the game being played (looked up once)."""
-        if self._info is None:
-            raise ValueError(f"{self.name}: a protocol agent needs game= (a GameDef)")
-        return self._info
-
-    def searchable(self, state: State) -> State:
-        """The state this agent may look into: the real one, or its view under hidden information."""
-        info = self.info(state)
-        if info.perfect_information:
-            return state.clone()
-        return state.view(state.current_player(), self.rng.randrange(2**31))
-
-    def _legal(self, state: State) -> list[Any]:
-        acts = own_actions(state)
-        if not acts:
-            raise ValueError(f"{self.name}: no action to choose (player {state.current_player()}, game over or chance)")
-        return acts
-
-    def describe(self) -> str:
-        """One line on what this agent does (shown by the ladder and the board)."""
-        return self.name
 
 
 class GenericRandom(ProtocolAgent):
@@ -118,14 +62,6 @@ class GenericGreedy(ProtocolAgent):
             elif abs(v - best_v) <= 1e-9:
                 best.append(action)
         return self.rng.choice(best)
-
-
-def _leaf(state: State, me: int, teams: list[int]) -> float:
-    """Static value for ``me``: a finished game is worth +-WIN (a shared result for team-mates)."""
-    if state.is_terminal():
-        r = state.returns()[me]
-        return WIN * r if r else 0.0
-    return state.evaluate(me)
 
 
 class _Budget:

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from workbench.core.agents import Agent
 from workbench.core.classes import ActionClasses
-
-from .base import Agent
 
 SEPARATOR = "+"  # bar=castling+order bars two classes at once
 

@@ -64,7 +64,7 @@ def _expand_range(key: str, value: str) -> list[str]:
 def _plain_notes() -> None:
     """The run's own notices (a native agent searching with its Python twin, a damaged part set
     aside) as one plain line each on stderr, not as a warning with a source line."""
-    from workbench.agents.base import NativeFallbackWarning
+    from workbench.core.agents import NativeFallbackWarning
 
     from .core import SimulationNotice
 

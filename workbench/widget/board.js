@@ -551,6 +551,11 @@ function render({ model, el: root }) {
     for (const o of d.outcomes || []) {
       el("div", { class: "gb-outcome" + (o.same ? "" : " gb-changed") }, diffBox, `${o.what}: ${o.now} → ${o.then}`);
     }
+    if (d.svg) {  // the position under the variant (the workbench's own picture, parsed as SVG only)
+      const doc = new DOMParser().parseFromString(d.svg, "image/svg+xml");
+      const box = el("div", { class: "gb-variant" }, diffBox);
+      if (doc.documentElement && doc.documentElement.nodeName === "svg") box.appendChild(document.importNode(doc.documentElement, true));
+    }
   }
 
   function drawBatch() {

@@ -582,14 +582,31 @@ class GameBoardController:
             probe = st.clone()
             first = agent.select_action(probe) if len(left) == len(legal) else None
             score = getattr(agent, "score", None) if first is not None else None
-            if first is None or first not in left:  # the next best: the static evaluation after each action left
+            if first is None or first not in left:
+                # the next best with the earlier bests left out: the six best by the evaluation after them, each
+                # then searched one ply deeper (the reply's own score, turned to this seat's view)
                 def value(a: Any, me: int = st.current_player()) -> float:
                     p2 = st.clone()
                     p2.apply_action(a)
                     return float(p2.evaluate(me)) if not p2.is_terminal() else float(p2.returns()[me]) * 1e6
 
-                first = max(left[:200], key=value)
-                score = round(value(first), 2)
+                def searched(a: Any, me: int = st.current_player()) -> float:
+                    p2 = st.clone()
+                    p2.apply_action(a)
+                    if p2.is_terminal() or p2.current_player() == CHANCE:
+                        return value(a)
+                    reply = make_protocol_agent(f"alphabeta:depth={max(1, depth - 1)},nodes=3000,seconds=0.3", self.game,
+                                                self.rules, seed=self.seed)
+                    reply.select_action(p2.clone())
+                    got = getattr(reply, "score", None)
+                    if not isinstance(got, (int, float)):
+                        return value(a)
+                    return float(got) if p2.current_player() == me else -float(got)
+
+                shortlist = sorted(left[:200], key=value, reverse=True)[:6]
+                ranked = [(searched(a), a) for a in shortlist]
+                best = max(ranked, key=lambda x: x[0])
+                first, score = best[1], round(best[0], 2)
             line = [probe.action_to_string(first)]
             probe.apply_action(first)
             for _k in range(length - 1):
@@ -1006,9 +1023,16 @@ class GameBoardController:
         else:
             then = {other.action_to_string(a) for a in other.legal_actions()}
         outcomes = self._outcome_diff(other, variant, now & then)
+        try:  # the position under the variant, drawn beside the board (side by side with the current rules')
+            from workbench.viz.generic import board_svg
+
+            picture = board_svg(self.game, other, variant, scale=14.0, margin=6.0, title=f"under {_short(change, 60)}")
+        except Exception:  # noqa: BLE001 - a picture is a help, never a failure
+            picture = ""
         self.diff = {"change": _short(change, 100), "added": sorted(then - now)[:MAX_DIFF_SHOWN],
                      "removed": sorted(now - then)[:MAX_DIFF_SHOWN], "n_added": len(then - now),
-                     "n_removed": len(now - then), "same": len(now & then), "outcomes": outcomes}
+                     "n_removed": len(now - then), "same": len(now & then), "outcomes": outcomes,
+                     "svg": picture if len(picture) < 200_000 else ""}
         changed = sum(1 for o in outcomes if not o["same"])
         self.message = (f"{self.diff['change']}: {self.diff['n_added']} actions gained, "
                         f"{self.diff['n_removed']} lost, {self.diff['same']} unchanged; "

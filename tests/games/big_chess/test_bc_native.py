@@ -116,3 +116,46 @@ def test_nativediff_takes_the_game_and_bench_times_the_peers(capsys) -> None:
     assert '"differ": 0' in capsys.readouterr().out
     out = bench_report("big-chess", 2, 1, 60, "start=deployed", engine="native")
     assert out["engine"] == "native" and out["same_games_as_python"] and out["speedup_vs_python"] > 1
+
+
+def test_six_and_twenty_five_player_boards_play_on_both_engines() -> None:
+    """The shipped boards for 6 and 25 players: the same deployed start on both engines (Python's start no
+    longer lists every seat's setup actions per placement), 25 zones a..y, and a 6-player game compared ply by
+    ply."""
+    import random
+
+    ffa = ",".join("abcdefghijklmnopqrstuvwxy")
+    rules = GAME.rules({"board": "free-25", "teams": ffa, "start": "deployed"})
+    st = GAME.new_initial_state(rules, 0)
+    assert len(st.ctx.players) == 25 and len(st.ctx.board.zones) == 25 and st.phase == "play"
+    assert NativeBigChessState.initial(st.ctx).to_dict() == st.to_dict()
+    rules = GAME.rules({"board": "free-6", "teams": "ab/cd/ef", "start": "deployed", "max_turns": 30})
+    py = GAME.new_initial_state(rules, 1)
+    nat = NativeBigChessState.initial(py.ctx)
+    rng = random.Random(6)
+    for _ in range(30):
+        if py.is_terminal():
+            break
+        legal = py.legal_actions()
+        assert nat.legal_actions() == legal and nat.to_dict() == py.to_dict()
+        a = rng.choice(legal)
+        py.apply_action(a)
+        nat.apply_action(a)
+    assert nat.to_dict() == py.to_dict()
+
+
+def test_check_runs_the_contract_cases_on_the_core() -> None:
+    """``check --engine native`` (a sample of the shipped cases; every file passes on both engines in the docs)."""
+    from pathlib import Path
+
+    from workbench.scenarios.loader import load_scenario
+
+    folder = Path(__file__).resolve().parents[3] / "scenarios" / "big-chess"
+    files = sorted(folder.glob("bc-0*.yaml"))[:8] + sorted(folder.glob("bc-*prince*.yaml"))[:2]
+    assert files
+    for path in files:
+        case = load_scenario(path)
+        assert "native" in case.engines
+        native = case.run(engine="native")
+        assert [r.status for r in native] == [r.status for r in case.run()]
+        assert all(r.status == "pass" for r in native), (path.name, native)

@@ -537,14 +537,21 @@ def setup_armies(state: BigChessState, plan: Sequence[str] = ARMY_PLAN) -> BigCh
         order = sorted(zone, key=lambda c: ((ctx.x[c] - cx) ** 2 + (ctx.y[c] - cy) ** 2, c))
         face = FACING_NAMES[ctx.board.facing[letter]]
         if state._king_cell(p) is None:
-            state.apply_action(f"{letter}:+king@{ctx.names[order[0]]}")
+            c = order[0]
+            if c in state.pieces:  # the centre is taken: the engine says why the King cannot go there
+                state.apply_action(f"{letter}:+king@{ctx.names[c]}")
+            state._play(f"{letter}:+king@{ctx.names[c]}", ("place", p, ctx.king, c, 0))
         king = state._king_cell(p)
         for key in plan:
             k = ctx.card_index.get(key)
             free = sorted((c for c in zone if c not in state.pieces), key=lambda c: (ctx.dist(c, king), c))
             if k is None or not free or ctx.cost[k] > state.treasury[p]:
                 continue
-            suffix = f":{face}" if ctx.cards[k].vector else ""
-            state.apply_action(f"{letter}:+{key}@{ctx.names[free[0]]}{suffix}")
-        state.apply_action(f"{letter}:ready")
+            vector = ctx.cards[k].vector
+            suffix = f":{face}" if vector else ""
+            f = ctx.board.facing[letter] if vector else 0
+            # legal by construction (a free cell of the zone, paid from the treasury): played without listing
+            # every player's setup actions first
+            state._play(f"{letter}:+{key}@{ctx.names[free[0]]}{suffix}", ("place", p, k, free[0], f))
+        state._play(f"{letter}:ready", ("ready", p))
     return state

@@ -19,7 +19,7 @@ import json
 import random
 from typing import Any
 
-from workbench.agents.native import NativeTwin
+from workbench.core.agents import NativeTwin
 from workbench.core.protocol import IllegalAction, State
 from workbench.core.rulespec import Rules
 
@@ -201,10 +201,7 @@ class NativeBigChessState(State):
     def apply_action(self, action: Any) -> None:
         text = action if isinstance(action, str) else None
         if text is None or self.native.id_of(text) is None:
-            canon = self.python().string_to_action(action)  # raises IllegalAction with the rule's reason
-            if self.native.id_of(canon) is None:
-                raise RuntimeError(f"{action}: the engines disagree (legal in Python, not natively)")
-            text = canon
+            text = self.string_to_action(str(action))  # raises IllegalAction with the rule's reason
         self.native.apply(text)
         self._changed()
 
@@ -245,10 +242,16 @@ class NativeBigChessState(State):
         return str(action)
 
     def string_to_action(self, text: str) -> str:
-        canon = self.python().canonical_input(text)
+        """Read by the Python parser on this position; legality is the core's, and an action one engine accepts
+        and the other refuses is an error, never silently one engine's answer."""
+        py = self.python()
+        canon = py.canonical_input(text)
         if self.native.id_of(canon) is not None:
+            if canon not in py._legal_map():
+                raise RuntimeError(f"{text}: the engines disagree (legal natively, not in Python)")
             return canon
-        return self.python().string_to_action(text)  # raises with the reason (or the engines disagree)
+        py.string_to_action(text)  # raises IllegalAction with the rule's reason
+        raise RuntimeError(f"{text}: the engines disagree (legal in Python, not natively)")
 
     def explain_illegal(self, text: str) -> str:
         return self.python().explain_illegal(text)
@@ -288,7 +291,7 @@ class NativeBigChessState(State):
 
 
 class NativeAgent(NativeTwin):
-    """A generic agent's native twin on big chess (``workbench.agents.native.NativeTwin``): it searches the
+    """A generic agent's native twin on big chess (``workbench.core.agents.NativeTwin``): it searches the
     core's copy of the position and answers with the action's canonical text, as the Python twin does."""
 
     PARAMS = AGENT_PARAMS

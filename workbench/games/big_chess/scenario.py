@@ -466,7 +466,9 @@ def run_check(st: BigChessState, check: Check) -> CheckResult:
                 if got != exp:
                     diffs.append(f"{key} {s}: expected {exp}, got {got}")
         elif key == "buy_cells":
-            got = sorted({names[desc[2]] for desc in st._legal_map().values() if desc[0] == "buy"})
+            # purchases: "+K@c" on an empty cell (a transformation's cell holds the Victim), read off the legal list
+            got = sorted({a.partition("@")[2] for a in st.legal_actions()
+                          if a.startswith("+") and ctx.board.parse_cell(a.partition("@")[2]) not in st.pieces})
             exp = _norm_cells(st, want)
             if got != exp:
                 diffs.append(f"buy_cells: expected {exp}, got {got}")
@@ -698,10 +700,20 @@ class BigChessScenario(ScenarioCase):
         st.start_data = st.to_dict()
         return st
 
+    @property
+    def engines(self) -> tuple[str, ...]:
+        """``python``, and ``native`` when the native core is built (``check --engine native``)."""
+        from .native import available
+
+        return ("python", "native") if available() else ("python",)
+
     def run(self, overrides: Mapping[str, Any] | None = None, engine: str = "python") -> list[CheckResult]:
-        """Judge every check (or the rejection of an ``invalid:`` file); big chess has only its Python engine."""
-        if engine != "python":
-            raise ValueError(f"big chess has no {engine} engine (engines: {', '.join(self.engines)})")
+        """Judge every check (or the rejection of an ``invalid:`` file). ``engine`` ``native`` plays the checks on
+        the native core: legality, legal lists and the position after ``play`` are the core's (the notation and an
+        illegal action's reason are read by the Python parser, and an action one engine accepts and the other
+        refuses is an error)."""
+        if engine not in self.engines:
+            raise ValueError(f"big chess has no {engine} engine here (engines: {', '.join(self.engines)})")
         line = line_of(self.data, "position", 1) or 1
         if self.cards_error is not None:
             return [CheckResult(1, self.cards_error.line or line, PASS_STATUS)]
@@ -723,6 +735,10 @@ class BigChessScenario(ScenarioCase):
             return [CheckResult(1, line_of(self.data, "invalid", 1), FAIL_STATUS,
                                 f"line {line_of(self.data, 'invalid', 1)}: the position was accepted, but the file "
                                 f"expects it rejected ({self.invalid})")]
+        if engine == "native":
+            from .native import NativeBigChessState
+
+            start = NativeBigChessState.from_python(start)  # type: ignore[assignment]
         results = []
         for check in self.checks:
             try:

@@ -745,6 +745,12 @@ class BigChessState(State):
         if d is None:
             action = self.string_to_action(action)
             d = legal[action]
+        self._play(action, d)
+
+    def _play(self, action: str, d: tuple[Any, ...]) -> None:
+        """Play ``action`` with its descriptor ``d`` (``_legal_map``'s): ``apply_action`` once the action is known
+        legal, and ``setup_armies``, whose placements are legal by construction (listing every player's setup
+        actions before each of them took 39 s for a 25-player start)."""
         self._history.append((self._snapshot(), self._legal, self._sorted, self._jesters, self._att))
         self._fired = []
         self.log.append(action)

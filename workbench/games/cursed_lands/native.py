@@ -15,7 +15,7 @@ import importlib
 import random
 from typing import Any
 
-from workbench.agents.native import NativeTwin
+from workbench.core.agents import NativeTwin
 from workbench.core.protocol import TERMINAL, IllegalAction, State
 from workbench.core.rulespec import Rules
 
@@ -305,7 +305,7 @@ AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollo
 
 
 class NativeAgent(NativeTwin):
-    """A generic agent's native twin on The Cursed Lands (``workbench.agents.native.NativeTwin``): it searches
+    """A generic agent's native twin on The Cursed Lands (``workbench.core.agents.NativeTwin``): it searches
     the view of the side to move, its seed drawn from the agent's stream first, as the Python twin does."""
 
     PARAMS = AGENT_PARAMS

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.agents.native import NativeTwin, native_params
+from workbench.core.agents import NativeTwin, native_params
 from workbench.core.protocol import CHANCE, IllegalAction, State
 from workbench.core.rulespec import Rules
 
@@ -257,7 +257,7 @@ def agent_params(params: dict[str, Any]) -> dict[str, float]:
 
 
 class NativeAgent(NativeTwin):
-    """A native twin of a generic agent on Pole (``workbench.agents.native.NativeTwin``)."""
+    """A native twin of a generic agent on Pole (``workbench.core.agents.NativeTwin``)."""
 
     PARAMS = _AGENT_PARAMS
     NAMES = NATIVE_AGENTS
@@ -271,7 +271,7 @@ class NativeAgent(NativeTwin):
 
 def has_native(spec: str) -> bool:
     """True when ``spec`` names a generic agent with a native twin and is not pinned to Python."""
-    from workbench.agents import parse_agent_spec
+    from workbench.core.agents import parse_agent_spec
 
     try:
         base, params = parse_agent_spec(spec)
@@ -319,7 +319,7 @@ def play_game(state: PoleState, agents: list[str], agent_seeds: list[int], chanc
     The same game as ``protocol_play``'s Python loop: agents seeded ``random.Random(seed)``, dice
     drawn by ``sample_outcome`` from ``random.Random(chance_seed)``.
     """
-    from workbench.agents import parse_agent_spec
+    from workbench.core.agents import parse_agent_spec
 
     from .rules import SIDES
 
@@ -343,12 +343,12 @@ def native_play(spec: Any, game: Any, rules: Rules, seat_agents: list[str]) -> t
         return None
     if not all(has_native(a) for a in seat_agents):
         return None
-    from workbench.simulate.protocol_play import derive
+    from workbench.core.rows import derive
 
     for a in seat_agents:  # the Python twin validates each agent's parameters (same errors, same rows)
-        from workbench.agents.generic import make_protocol_agent
+        from workbench.core.agents import protocol_agent
 
-        make_protocol_agent(a, game, rules, seed=0)
+        protocol_agent(a, game, rules, 0)
     start = game.new_initial_state(rules, spec.seed)
     seeds = [derive(f"{spec.game}-agent", spec.seed, i) for i in range(len(seat_agents))]
     return play_game(start, seat_agents, seeds, derive(f"{spec.game}-chance", spec.seed), spec.max_plies, spec.events,

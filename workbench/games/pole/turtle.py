@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.agents.generic import ProtocolAgent
+from workbench.core.agents import ProtocolAgent
 
 from .rules import A, B, C, H, I, P, S, T
 from .state import ALL0, ATT0, BUY_PHASE, MOVE0, NOBUY, PASS, PoleState, code

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from workbench.agents.base import Agent
+from workbench.core.agents import Agent
 
 from .alphabeta import AlphaBetaAgent
 from .evaluate import evaluate, material, material_white, piece_weights

@@ -7,7 +7,7 @@ any material; ties are broken at random so greedy self-play still varies.
 
 from __future__ import annotations
 
-from workbench.agents.base import Agent
+from workbench.core.agents import Agent
 from workbench.games.terrafeud.engine import Action, GameState
 
 from .evaluate import material, terminal_score

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import time
 
-from workbench.agents.base import Agent, check_param
+from workbench.core.agents import Agent, check_param
 from workbench.games.terrafeud.engine import MOVE, ORDER, Action, GameState
 
 from .alphabeta import AlphaBetaAgent

@@ -23,7 +23,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from workbench.agents.base import Agent, NativeFallbackWarning
+from workbench.core.agents import Agent, NativeFallbackWarning
 from workbench.games.terrafeud.engine import Action, GameState
 
 from .evaluate import TERMS, piece_weights

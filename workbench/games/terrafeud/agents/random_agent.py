@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.agents.base import Agent
+from workbench.core.agents import Agent
 from workbench.games.terrafeud.engine import Action, GameState
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import time
 
-from workbench.agents.base import Agent, check_param
+from workbench.core.agents import Agent, check_param
 from workbench.games.terrafeud.engine import MOVE, ORDER, SHOT, Action, GameState
 from workbench.games.terrafeud.engine.geometry import DISTANCE
 from workbench.games.terrafeud.engine.pieces import FEUDAL
