@@ -52,7 +52,7 @@ def playable(spec: Any, rules: Any) -> bool:
 
 def play_native(spec: Any) -> Any:
     """One game of ``spec`` in the native core; the ``GameResult`` ``play_protocol_game`` would return."""
-    from workbench.agents.generic import make_protocol_agent
+    from workbench.core.agents import protocol_agent
     from workbench.core.rows import GameResult, base_row, close_row, derive, error_row, finish_row, seat_agents
 
     from . import GAME
@@ -72,7 +72,7 @@ def play_native(spec: Any) -> Any:
         names = seat_agents(spec, info.num_players)
         seeds = [derive(f"{spec.game}-agent", spec.seed, i) for i in range(info.num_players)]
         for name, s in zip(names, seeds, strict=True):
-            make_protocol_agent(name, GAME, rules, seed=s)  # the Python twin checks every parameter
+            protocol_agent(name, GAME, rules, s)  # the Python twin checks every parameter
         agents = [(base, params or None, s) for (base, params), s in zip(_native_agents(names) or [], seeds, strict=True)]
         out = core().play_game(native_game(ctx), None, agents, spec.max_plies, spec.events)
         state = python_state(ctx, out["final"], spec.seed)

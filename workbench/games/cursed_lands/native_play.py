@@ -100,7 +100,7 @@ def _cost(rules: Any, kind: str, action: int) -> int:
 
 def play_native(spec: Any) -> Any:
     """One game of ``spec`` in the native core; the ``GameResult`` ``play_protocol_game`` would return."""
-    from workbench.agents.generic import make_protocol_agent
+    from workbench.core.agents import protocol_agent
     from workbench.core.rows import GameResult, base_row, close_row, derive, error_row, finish_row, seat_agents
     from workbench.games import get
     from workbench.games.cursed_lands import actions as act
@@ -120,7 +120,7 @@ def play_native(spec: Any) -> Any:
         names = seat_agents(spec, info.num_players)
         seeds = [derive(f"{spec.game}-agent", spec.seed, i) for i in range(info.num_players)]
         for name, s in zip(names, seeds, strict=True):
-            make_protocol_agent(name, game, rules, seed=s)  # the Python twin checks every parameter
+            protocol_agent(name, game, rules, s)  # the Python twin checks every parameter
         agents = [(base, params or None, s) for (base, params), s in zip(_native_agents(names) or [], seeds, strict=True)]
         out = core().play_game(rules_dict(rules, start.factions), fields_of(start), agents, spec.max_plies, spec.events)
         state = python_state(rules, start.seed, start.factions, out["final"])
