@@ -102,6 +102,7 @@ bench: setup
 	$(BIN)/python -m workbench bench --games 50 --seed 1
 	$(BIN)/python -m workbench.study.bench --games 50
 	$(BIN)/python -m workbench.widget.bench --clicks 40 --also big-chess@board=classic-4 --also big-chess@start=army --also openspiel:tic_tac_toe
+	$(BIN)/python -m workbench.study.worthbench --quick
 
 clean:
 	rm -rf $(VENV) .pytest_cache $(NATIVE_DIR)/target workbench/_native*.so

@@ -891,7 +891,63 @@ def build_report(
         sections.append(Section("Captures", ["Mean pieces lost per game, by side (W/B) and kind."], captures))
     sections.append(usage_section(usable, events, correction=correction, alpha=alpha))
     sections += game_sections(usable, events)
+    sections += worth_sections(usable, manifest)
     return Report(title, sections, summary, comparisons, study)
+
+
+def worth_sections(games: pd.DataFrame, manifest: dict | None = None) -> list[Section]:
+    """"What each option is worth" for an ablation table (agents with ``bar=``), and the payoff table with
+    α-Rank's verdict for an archetype tournament's (its run record's ``command``). Class words come from the
+    table's game through the registry, as ``game_sections`` does; balance imports no game."""
+    from . import strategies, worth
+
+    out = []
+    gdef = None
+    if "game" in games.columns and games["game"].nunique() == 1:
+        try:
+            from workbench.games import get
+
+            gdef = get(str(games["game"].iloc[0]))
+        except (ImportError, KeyError, ValueError):
+            gdef = None
+    decl = gdef.action_classes if gdef is not None else None
+    if worth.is_ablation(games):
+        result = worth.worth(games, decl.words() if decl else None, decl.role if decl else "")
+        section = Section("What each option is worth", [
+            f"Restricted play (Jaffe et al. 2012): for each class of actions, {result.agent} barred from it played "
+            f"{result.agent} unbarred on paired seeds with the seats swapped. Worth is the barred side's loss in "
+            "score in points (a draw or an unfinished game counts half); intervals hold for all of a variant's "
+            "classes at once (Bonferroni), verdicts use Holm-corrected p-values. Usage is the unbarred side's share "
+            "of its own actions in the class. A class never used by this agent may still matter to a stronger one.",
+            *[f"{cell}: the smallest worth these games could have seen is {v:.0f} points (80% power)."
+              for cell, v in result.smallest.items()],
+            *worth.variant_sentences(result)], worth.worth_frame(result),
+            [("worth", worth.plot_worth(result))])
+        if len(result.seats):
+            section.extra_tables.append(("Per seat (and role): the barred side against the same seat in the control "
+                                         "games (95%)", result.seats.round(1)))
+        if len(result.variants):
+            section.extra_tables.append(("Worth under each variant against the first (Holm over all pairs)",
+                                         result.variants.round(3)))
+        out.append(section)
+    if (manifest or {}).get("command") == "archetypes":
+        named = games.copy()
+        if gdef is not None:  # each seat's style by name (its agent spec is what the row keeps)
+            by_spec = {a.spec(): a.name for a in gdef.archetypes}
+            for col in [c for c in games.columns if str(c).startswith("agent_")]:
+                named["style_" + col[len("agent_"):]] = games[col].map(lambda x: by_spec.get(str(x), str(x)))
+        ranking = strategies.rank_strategies(named)
+        table = ranking.score.round(0).astype(int).astype(str) + " [" + ranking.low.round(0).astype(int).astype(str) \
+            + ", " + ranking.high.round(0).astype(int).astype(str) + "]"
+        for style in ranking.styles:
+            table.loc[style, style] = "-"
+        out.append(Section("Does one plan beat everything?", [
+            "Each pair of the game's archetypes played on paired seeds with the seats swapped: the row style's score "
+            "against the column style, % with a 95% interval. α-Rank (OpenSpiel, infinite α) ranks them on the "
+            "table with every score whose interval holds 50% set to 50%.",
+            "α-Rank mass: " + ", ".join(f"{k} {v:.2f}" for k, v in ranking.mass.items()) + ".", ranking.verdict],
+            table.reset_index(names="style")))
+    return out
 
 
 def tune_sections(source: str | None, manifest: dict | None) -> list[Section]:
