@@ -336,7 +336,9 @@ def plot_advantage(summary: pd.DataFrame, seats: Sequence[str] = SIDES, threshol
 def plot_victory_kinds(summary: pd.DataFrame) -> bytes:
     """How games ended, per cell, as stacked bars of shares: decided kinds in greens, draws, unfinished."""
     n = len(summary)
-    kinds = [c[len("share_"):] for c in summary.columns if c.startswith("share_")]
+    # only the victory kinds this table's games ended by: TerraFeud's checkmate never shows in a Pole report
+    kinds = [c[len("share_"):] for c in summary.columns
+             if c.startswith("share_") and (c in ("share_draw", "share_unfinished") or summary[c].fillna(0).sum() > 0)]
     decided = [k for k in kinds if k not in ("draw", "unfinished")]
     fig, ax = plt.subplots(figsize=(8, _height(n)))
     left = pd.Series(0.0, index=summary.index)
@@ -622,7 +624,7 @@ def usage_section(games: pd.DataFrame, events: pd.DataFrame | None, correction: 
             section.figures.append(("rule_locations", picture))
         elif locations and gamedef is not None:  # on the game's layout, cells by id or name
             section.paragraphs.append(f"Where rules with a place fire, per game over the {n} games with events, all "
-                                      f"cells together (on the {gamedef.title} board).")
+                                      f"cells together (on {board_words(gamedef.title)}).")
             section.figures.append(("rule_locations", plot_cell_maps(
                 gamedef, [(t, _cell_values(gamedef, c, n)) for t, c in zip(titles, locations.values(), strict=True)],
                 columns=4, label="per game", integer=False)))
@@ -701,8 +703,7 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
         f"{100 * study.threshold:.0f}% of its games are unfinished. A cell's verdict reads its own 95% interval, "
         f"uncorrected across the {len(summary)} cells (with many cells one spurious 'favours' is not unusual); "
         "the comparisons below are corrected.",
-        palette.LEGEND.replace("the first seat (White)", f"the first seat ({study.first.capitalize()}) or its team")
-        if team_sets else palette.LEGEND]
+        palette.legend(study.seats, team=bool(team_sets))]
     paragraphs.append(strength_words(usable, study.game))
     per_cell = sorted(set(summary["games"].astype(int)))
     n = per_cell[0]
@@ -715,6 +716,12 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
                               f"advantage under {math.ceil(100 * d)} points between two cells could not be seen "
                               "(80% power).")
     return Section("Study", paragraphs)
+
+
+def board_words(title: str) -> str:
+    """``the board of The Cursed Lands`` / ``the Pole board``: a title that carries its own article is not given a
+    second one ("the The Cursed Lands board")."""
+    return f"the board of {title}" if title.lower().startswith("the ") else f"the {title} board"
 
 
 def strength_words(games: pd.DataFrame, game: str | None) -> str:
