@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 import pytest
 
@@ -88,3 +89,31 @@ def test_greedy_games_with_the_deck_top_hidden_end_without_an_error_row() -> Non
     df = simulate({"deck_top_visible": [False]}, "greedy", "greedy", n, seed=7, workers=0, progress=False,
                   engine=engine, game="cursed-lands")
     assert len(df) == n and not (df["victory"] == "error").any(), df.loc[df["victory"] == "error", "error"].tolist()
+
+
+def _limit_table(draws: int, wins: int) -> Any:
+    import pandas as pd
+
+    rows = [{"game_id": i, "game": "cursed-lands", "players": "p1,p2", "turn_limit": 30, "cell": "turn_limit=30",
+             "winner": "none", "victory": "draw", "outcome": "draw", "plies": 90, "turns": 30} for i in range(draws)]
+    rows += [{"game_id": draws + i, "game": "cursed-lands", "players": "p1,p2", "turn_limit": 30, "cell": "turn_limit=30",
+              "winner": "p1" if i % 2 else "p2", "victory": "castle", "outcome": "win", "plies": 60, "turns": 20}
+             for i in range(wins)]
+    return pd.DataFrame(rows)
+
+
+def test_draws_forced_by_a_limit_rule_count_as_unfinished_never_balanced() -> None:
+    from workbench.balance.cells import summarize_cells
+
+    assert games.get("cursed-lands").spec["turn_limit"].limit
+    r = summarize_cells(_limit_table(58, 42)).iloc[0]
+    assert r["limit_draws"] == 58 and r["flagged"] and "limit rule" in r["verdict"] and "balanced" not in r["verdict"]
+
+
+def test_a_comparison_without_decided_games_prints_no_nan() -> None:
+    import math
+
+    from workbench.balance.report import _diff, _pair
+
+    text = _pair(math.nan, math.nan) + _diff(math.nan, math.nan, math.nan) + _pair(0.5, math.nan)
+    assert "nan" not in text and "no decided games" in text

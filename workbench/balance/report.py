@@ -256,11 +256,11 @@ def comparisons_frame(comparisons: Sequence[Comparison]) -> pd.DataFrame:
         rows.append({
             "variant": c.name, "baseline": c.baseline if not isinstance(c.baseline, bool) else ("on" if c.baseline else "off"),
             "games": f"{c.games_variant} vs {c.games_baseline}", "moved": ", ".join(c.moved()) or "nothing clear",
-            "decided %": f"{100 * c.dec_variant:.1f} vs {100 * c.dec_baseline:.1f}",
-            "decided diff [95% CI]": f"{100 * c.dec_diff:+.1f} [{100 * c.dec_low:.1f}, {100 * c.dec_high:.1f}]",
+            "decided %": _pair(c.dec_variant, c.dec_baseline),
+            "decided diff [95% CI]": _diff(c.dec_diff, c.dec_low, c.dec_high),
             "p adj (decided)": _pfmt(c.dec_p_adjusted),
-            f"{seat} share of decided %": f"{100 * c.adv_variant:.1f} vs {100 * c.adv_baseline:.1f}",
-            "advantage diff [95% CI]": f"{100 * c.diff:+.1f} [{100 * c.low:.1f}, {100 * c.high:.1f}]",
+            f"{seat} share of decided %": _pair(c.adv_variant, c.adv_baseline),
+            "advantage diff [95% CI]": _diff(c.diff, c.low, c.high),
             "p adj (advantage)": _pfmt(c.p_adjusted),
             f"median {c.unit}": f"{med(c.median_variant)} vs {med(c.median_baseline)}",
             "p adj (log-rank)": _pfmt(c.length_p_adjusted),
@@ -268,6 +268,25 @@ def comparisons_frame(comparisons: Sequence[Comparison]) -> pd.DataFrame:
             "could not see (points)": f"decided < {_ceil_pts(c.dec_detectable)}, advantage < {_ceil_pts(c.adv_detectable)}",
         })
     return pd.DataFrame(rows)
+
+
+NO_DECIDED = "no decided games"  # what a share of decided games reads when there are none (never "nan")
+
+
+def _pair(a: float, b: float) -> str:
+    """``61.0 vs 50.0`` of two shares; a side without decided games says so."""
+    if math.isnan(a) and math.isnan(b):
+        return NO_DECIDED
+    return " vs ".join(NO_DECIDED if math.isnan(x) else f"{100 * x:.1f}" for x in (a, b))
+
+
+def _diff(d: float, lo: float, hi: float) -> str:
+    """``+11.0 [-2.0, 24.0]`` in points, or why there is no difference to give."""
+    if math.isnan(d):
+        return f"– ({NO_DECIDED} on one side)"
+    if math.isnan(lo) or math.isnan(hi):
+        return f"{100 * d:+.1f} (no interval)"
+    return f"{100 * d:+.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
 def _pfmt(p: float) -> str:
@@ -691,9 +710,23 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
                   study.sentence()]
     flagged = summary[summary["flagged"]]
     for r in flagged.to_dict("records"):
+        limit = int(r.get("limit_draws", 0) or 0)
+        if limit:
+            paragraphs.append(
+                f"⚠ {r['label']}: {100 * (r['unfinished'] + limit) / r['games']:.0f}% of its {r['games']} games have "
+                f"no result of play: {limit} drawn by a limit rule ({_pct_interval(r, 'limit')}) and "
+                f"{r['unfinished']} cut by the cap (over the {100 * study.threshold:.0f}% threshold). A draw forced by "
+                "a limit rule is counted as unfinished, never as balanced: no balance verdict for this cell.")
+            continue
         paragraphs.append(f"⚠ {r['label']}: {100 * r['unfinished_rate']:.0f}% of its {r['games']} games are "
                           f"unfinished (over the {100 * study.threshold:.0f}% threshold): no balance verdict for "
                           "this cell; raise the cap or read it as 'too long to tell'.")
+    limited = summary[summary.get("limit_draws", pd.Series(0, index=summary.index)).fillna(0) > 0] \
+        if "limit_draws" in summary.columns else summary.iloc[:0]
+    for r in limited[~limited["flagged"]].to_dict("records"):
+        paragraphs.append(f"⚠ {r['label']}: {int(r['limit_draws'])} of its {r['games']} games "
+                          f"({_pct_interval(r, 'limit')}) were drawn by a limit rule; they count as unfinished, "
+                          "not as draws of play.")
     paragraphs += [
         "Three quantities, kept apart: advantage is the first seat's share of decided games (and its score over "
         "finished games with a draw as a half); decisiveness is the share of games decided; length is the "
@@ -716,6 +749,11 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
                               f"advantage under {math.ceil(100 * d)} points between two cells could not be seen "
                               "(80% power).")
     return Section("Study", paragraphs)
+
+
+def _pct_interval(r: dict, key: str) -> str:
+    """``58% [49, 66]`` of a summary row's ``{key}_rate`` with its Wilson interval."""
+    return f"{100 * r[f'{key}_rate']:.0f}% [{100 * r[f'{key}_low']:.0f}, {100 * r[f'{key}_high']:.0f}]"
 
 
 def board_words(title: str) -> str:
