@@ -48,7 +48,7 @@ def say_once(text: str) -> None:
 def install_eval_params() -> Any:
     """``workbench._native`` with the evaluation parameters installed (once per process)."""
     global _installed
-    from workbench.native import _native, resolve_engine
+    from workbench.games.terrafeud.native import _native, resolve_engine
 
     if _native is None:
         resolve_engine("native")  # raises the adapter's clear "not built" error
@@ -80,7 +80,7 @@ class NativeAgent(Agent):
         self.params = dict(params)
         self.twin = twin  # the validated Python agent with the same settings (for its attributes)
         self.spec = spec_text(base, params)
-        from workbench.native import agent_spec
+        from workbench.games.terrafeud.native import agent_spec
 
         name, pairs, key = agent_spec(self.spec, seed)
         self._agent = install_eval_params().Agent(name, pairs, key)
@@ -103,7 +103,7 @@ class NativeAgent(Agent):
         """The Rust agent's action; a Python state is converted into the native state first.
 
         A Python state the native core cannot hold is searched by the Python twin instead."""
-        from workbench.native import NativeState, supports, unsupported_reason
+        from workbench.games.terrafeud.native import NativeState, supports, unsupported_reason
 
         if isinstance(state, GameState) and not supports(state):
             if self.notice is None:  # once per agent (and a batch that announced it stays quiet)
