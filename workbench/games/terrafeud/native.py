@@ -409,6 +409,23 @@ def has_agent(spec: str) -> bool:
     return available() and bool(_native.has_agent(str(spec).strip().partition(":")[0]))
 
 
+_installed = False
+
+
+def install_eval_params() -> Any:
+    """``workbench._native`` with the evaluation parameters installed (once per process): the weights and
+    terms of ``agents/evaluate.py``, read in Python and handed to Rust, so both engines score alike."""
+    global _installed
+    from .agents.evaluate import TERMS, piece_weights
+
+    if _native is None:
+        resolve_engine("native")  # raises the adapter's clear "not built" error
+    if not _installed:
+        _native.set_eval_params(list(piece_weights()[:8]), sorted(TERMS.items()))
+        _installed = True
+    return _native
+
+
 def play_native(
     start: GameState, white: str, black: str, seeds: tuple[int | None, int | None], max_plies: int, boards: bool = True
 ) -> dict[str, Any]:
@@ -420,8 +437,6 @@ def play_native(
     _require()
     if not supports(start):
         raise ValueError(f"the native core holds at most {_native.MAX_MARKERS} archers a side; use engine=python")
-    from .agents.native_agent import install_eval_params
-
     install_eval_params()  # the evaluation's weights, once per process (pool and Dask workers too)
     return _native.play_game(
         board_tables(start.game),
