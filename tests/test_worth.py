@@ -81,3 +81,20 @@ def test_style_agent_reads_the_games_archetypes() -> None:
     for name in ("terrafeud", "pole", "cursed-lands", "big-chess"):  # every game ships three, in data files
         assert len(games.get(name).archetypes) >= 3
     assert [a.spec() for a in games.get("pole").archetypes if a.name == "turtle"] == ["turtle"]
+
+
+def test_a_move_forced_by_the_bar_is_played_and_counted() -> None:
+    from workbench.agents.generic import make_protocol_agent
+    from workbench.agents.restrict import Restricted
+    from workbench.core.classes import ActionClass, ActionClasses
+
+    race = games.get("footrace")
+
+    class Everything:  # a game whose one class is every action: a bar on it leaves nothing legal
+        name = "footrace"
+        action_classes = ActionClasses((ActionClass("any", "every action"),), lambda state, action: {"any"})
+
+    agent = Restricted(make_protocol_agent("greedy", race, seed=1), Everything(), frozenset({"any"}))
+    state = race.new_initial_state()
+    assert agent.select_action(state) in state.legal_actions()
+    assert agent.tally() == {"decisions": 1, "forced": 1, "class_any": 1}

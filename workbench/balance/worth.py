@@ -205,7 +205,10 @@ def worth(games: pd.DataFrame, words: Mapping[str, str] | None = None, role: str
         seat_rows.extend(_by_seat(barred, ctrl, cell))
     table = pd.DataFrame(rows)
     if len(table):
-        table = table.sort_values(["cell", "worth"], ascending=[True, False], kind="stable").reset_index(drop=True)
+        order = {c: i for i, c in enumerate(dict.fromkeys(long.sort_values("game_id")["cell"]))}  # the grid's order
+        table = (table.assign(_order=table["cell"].map(order)).sort_values(["_order", "worth"], ascending=[True, False],
+                                                                            kind="stable")
+                 .drop(columns="_order").reset_index(drop=True))
     else:
         notes.append("no class was barred in these games")
     agent = str(long["agent"].iloc[0])
@@ -271,17 +274,23 @@ def _se(row: pd.Series) -> float:
 
 
 def variant_sentences(result: WorthTable) -> list[str]:
-    """"under archer_range=4 the archer's shot is worth 12 points more [5, 19]" for every change Holm keeps."""
+    """"under archer_range=4 the archer's shot is worth 12 points more [5, 19]": every class's change against the
+    first variant with its 95% interval, the ones Holm keeps first; a change Holm does not keep says so."""
     v = result.variants
     if not len(v):
         return []
     out = []
-    for _, r in v.sort_values("p_holm").iterrows():
-        if r["p_holm"] < result.alpha:
-            more = "more" if r["change"] > 0 else "less"
-            out.append(f"under {r['cell']} {r['words'].split(':')[0]} is worth {abs(r['change']):.0f} points {more} "
-                       f"[{r['low']:.0f}, {r['high']:.0f}] than under {r['baseline']}")
-    if not out:
+    for _, r in v.sort_values(["p_holm", "change"], ascending=[True, False]).iterrows():
+        more = "more" if r["change"] > 0 else "less"
+        name = r["words"].split(":")[0]
+        tail = "" if r["p_holm"] < result.alpha else f" (not measurable: Holm p {r['p_holm']:.2f})"
+        if abs(r["change"]) < 0.5:
+            out.append(f"under {r['cell']} {name} is worth the same as under {r['baseline']} "
+                       f"[{r['low']:.0f}, {r['high']:.0f}]{tail}")
+        else:
+            out.append(f"under {r['cell']} {name} is worth {abs(r['change']):.0f} points {more} "
+                       f"[{r['low']:.0f}, {r['high']:.0f}] than under {r['baseline']}{tail}")
+    if not (v["p_holm"] < result.alpha).any():
         out.append(f"no option's worth changes measurably from {v['baseline'].iloc[0]} to another variant "
                    f"(Holm over {len(v)} comparisons)")
     return out

@@ -33,15 +33,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None, help="keep the datasets in this folder (resumable)")
     ap.add_argument("--no-styles", action="store_true", help="skip the archetype tournaments")
     args = ap.parse_args(argv)
+    from workbench.core.classes import ActionClasses
     from workbench.games import get, names
 
     chosen = [g.strip() for g in args.games.split(",") if g.strip()] or [
-        n for n in names() if get(n).action_classes is not None and get(n).action_classes.classes]
+        n for n in names() if (get(n).action_classes or ActionClasses()).classes]
     workers = cpu_workers()
     print(f"restricted play benchmark: greedy against greedy, {workers} worker(s), {os.cpu_count()} core(s)")
     for game in chosen:
         gdef = get(game)
-        classes = gdef.action_classes.names()[: 2 if args.quick else args.max_classes]
+        classes = (gdef.action_classes or ActionClasses()).names()[: 2 if args.quick else args.max_classes]
         pairs = 1 if args.quick else args.pairs
         grid = {k: list(v) for k, v in gdef.benchmark_grid.items()} if args.variants and gdef.benchmark_grid else None
         kwargs: dict[str, Any] = {}

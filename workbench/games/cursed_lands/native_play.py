@@ -10,8 +10,9 @@ is turned into rows here with the Python engine's own notation and game columns,
 whichever engine played it, except ``engine`` and ``seconds``.
 
 A game plays here when the core is built and every seat's agent has a native twin. Under a hidden deck top
-(``deck_top_visible=false``) a searching agent picks on a view, and its pick may be illegal in the real state:
-the core stops there and hands the pick back, and this module plays the Python loop's ply on the Python
+(``deck_top_visible=false``) a searching agent picks on a view whose top allows exactly the placements it is
+offered (C5, C46; ``view`` in both engines), so its pick is legal in the real state. Should a pick ever be
+illegal, the core stops there and hands it back, and this module plays the Python loop's ply on the Python
 state (``apply_action`` raises), so the row is the Python path's error row and the events end where its
 events end. One case stays on the Python path: a setup phase of 2-3 starting units with a searching agent
 (millions of camp actions to search).
