@@ -23,6 +23,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from . import curves, palette, power, skill, trace, usage  # noqa: E402
+from . import worth as worth_tables  # noqa: E402
 from .cells import (  # noqa: E402
     KINDS,
     SIDES,
@@ -886,7 +887,8 @@ def build_report(
     summary = summarize_cells(usable, events, threshold=threshold)
     keys = cell_columns(usable)
     # agent pairings are then the skill question (a skill trace's rungs are its own section), not a rule comparison
-    levels = skill.has_skill_levels(usable) and not trace.has_trace(usable)
+    # an ablation's agents (greedy:bar=...) are the worth section's question, not skill levels
+    levels = skill.has_skill_levels(usable) and not trace.has_trace(usable) and not worth_tables.is_ablation(usable)
     comparisons = compare_toggles(usable, correction=correction, alpha=alpha, n_boot=n_boot, threshold=threshold,
                                   agents=not levels)
     errors = len(games) - len(usable)
