@@ -117,3 +117,15 @@ def test_a_comparison_without_decided_games_prints_no_nan() -> None:
 
     text = _pair(math.nan, math.nan) + _diff(math.nan, math.nan, math.nan) + _pair(0.5, math.nan)
     assert "nan" not in text and "no decided games" in text
+
+
+def test_simulate_refuses_a_grid_of_mixed_seat_lists_up_front(tmp_path: Any) -> None:
+    from workbench.simulate import simulate
+    from workbench.simulate.core import SimulationError
+
+    with pytest.raises(SimulationError) as err:
+        simulate({"board": ["classic-2", "classic-4"]}, "random", "random", 2, workers=0, progress=False,
+                 game="big-chess", out=tmp_path / "x.parquet")
+    text = str(err.value)
+    assert "seat list" in text and "--grid board=classic-2" in text and "--grid board=classic-4" in text
+    assert not (tmp_path / "x.parquet").exists()
