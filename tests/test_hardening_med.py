@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 import pytest
 
@@ -58,3 +59,101 @@ def test_big_chess_four_player_scenario_takes_its_seats_from_the_position() -> N
     assert c.info().num_players == 4
     c.set_agent(2, "greedy")
     assert "score" in c.evaluate() or "static" in c.evaluate()
+
+
+def test_a_hidden_deck_top_view_offers_the_real_legal_list() -> None:
+    """C5, C46: the agent is offered the real list with the tile stripped, so its view allows exactly that."""
+    import random
+
+    from workbench.games.cursed_lands.position import build_state
+    from workbench.games.cursed_lands.rules import SPEC
+
+    rng = random.Random(4)
+    checked = 0
+    for g in range(12):
+        st = build_state(SPEC.make({"deck_top_visible": False, "turn_limit": 12}), None, g)
+        while not st.is_terminal():
+            real = st.legal_actions()
+            for vs in range(3):
+                assert st.view(st.to_move, vs * 7919 + g).legal_actions() == real
+                checked += 1
+            st.apply_action(rng.choice(real))
+    assert checked > 1000
+
+
+def test_greedy_games_with_the_deck_top_hidden_end_without_an_error_row() -> None:
+    from workbench.simulate import simulate
+
+    engine = "native" if games.get("cursed-lands").native.available() else "python"
+    n = 30 if engine == "native" else 4
+    df = simulate({"deck_top_visible": [False]}, "greedy", "greedy", n, seed=7, workers=0, progress=False,
+                  engine=engine, game="cursed-lands")
+    assert len(df) == n and not (df["victory"] == "error").any(), df.loc[df["victory"] == "error", "error"].tolist()
+
+
+def _limit_table(draws: int, wins: int) -> Any:
+    import pandas as pd
+
+    rows = [{"game_id": i, "game": "cursed-lands", "players": "p1,p2", "turn_limit": 30, "cell": "turn_limit=30",
+             "winner": "none", "victory": "draw", "outcome": "draw", "plies": 90, "turns": 30} for i in range(draws)]
+    rows += [{"game_id": draws + i, "game": "cursed-lands", "players": "p1,p2", "turn_limit": 30, "cell": "turn_limit=30",
+              "winner": "p1" if i % 2 else "p2", "victory": "castle", "outcome": "win", "plies": 60, "turns": 20}
+             for i in range(wins)]
+    return pd.DataFrame(rows)
+
+
+def test_draws_forced_by_a_limit_rule_count_as_unfinished_never_balanced() -> None:
+    from workbench.balance.cells import summarize_cells
+
+    assert games.get("cursed-lands").spec["turn_limit"].limit
+    r = summarize_cells(_limit_table(58, 42)).iloc[0]
+    assert r["limit_draws"] == 58 and r["flagged"] and "limit rule" in r["verdict"] and "balanced" not in r["verdict"]
+
+
+def test_a_comparison_without_decided_games_prints_no_nan() -> None:
+    import math
+
+    from workbench.balance.report import _diff, _pair
+
+    text = _pair(math.nan, math.nan) + _diff(math.nan, math.nan, math.nan) + _pair(0.5, math.nan)
+    assert "nan" not in text and "no decided games" in text
+
+
+def test_simulate_refuses_a_grid_of_mixed_seat_lists_up_front(tmp_path: Any) -> None:
+    from workbench.simulate import simulate
+    from workbench.simulate.core import SimulationError
+
+    with pytest.raises(SimulationError) as err:
+        simulate({"board": ["classic-2", "classic-4"]}, "random", "random", 2, workers=0, progress=False,
+                 game="big-chess", out=tmp_path / "x.parquet")
+    text = str(err.value)
+    assert "seat list" in text and "--grid board=classic-2" in text and "--grid board=classic-4" in text
+    assert not (tmp_path / "x.parquet").exists()
+
+
+def test_a_team_game_s_winner_is_written_as_its_team_and_reports_read_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pandas as pd
+
+    from workbench.balance.cells import summarize_cells
+    from workbench.core.rows import finish_row
+
+    g = games.get("big-chess")
+    rules = g.spec.make({"board": "classic-4", "teams": "ab/cd"})
+    info = g.info(rules)
+
+    class Won:  # a finished state whose last mover is c (seat 2), of team cd
+        def outcome(self): return "win"  # noqa: ANN201, E704
+        def victory(self): return "king"  # noqa: ANN201, E704
+        def winner(self): return 2  # noqa: ANN201, E704
+        def is_terminal(self): return True  # noqa: ANN201, E704
+        def returns(self): return [-1.0, -1.0, 1.0, 1.0]  # noqa: ANN201, E704
+        def counters(self): return {}  # noqa: ANN201, E704
+
+    row: dict = {}
+    monkeypatch.setattr(g, "game_row", lambda state: {})  # the stub has no board; the game's columns are not the point
+    finish_row(row, g, info, Won())
+    assert row["winner"] == "cd" and row["winner_team"] == 1
+    table = pd.DataFrame([{"game_id": i, "game": "big-chess", "players": "a,b,c,d", "teams": "ab,cd", "plies": 50,
+                           "winner": "cd" if i % 2 else "ab", "victory": "king", "outcome": "win"} for i in range(10)])
+    r = summarize_cells(table).iloc[0]
+    assert r["decided"] == 10 and r["advantage"] == 0.5

@@ -146,7 +146,6 @@ def _game_literals(path: Path, names: set[str]) -> list[str]:
 
 # tool file -> why it may name games (a command that sits in a tool's folder; each must still name one)
 NAME_EXCEPTIONS: dict[str, str] = {
-    "widget/bench.py": "a benchmark command (python -m workbench.widget.bench): the cases it times, by game",
 }
 
 

@@ -54,7 +54,7 @@ def native_playouts(games: int, seed: int, max_plies: int = 300,
     Boards are built once per distinct terrain (there are few), so the Python side costs one
     terrain draw per game and the figure is the engine's.
     """
-    from .native import _require, board_tables, rules_dict, seed_key, setup_of
+    from .games.terrafeud.native import _require, board_tables, rules_dict, seed_key, setup_of
 
     _require()
     from . import _native  # type: ignore[attr-defined]
@@ -86,7 +86,7 @@ def native_playouts(games: int, seed: int, max_plies: int = 300,
 def playouts(games: int, seed: int, max_plies: int = 300, engine: str = "auto",
              rules: RulesConfig | dict | str | None = None) -> dict[str, float]:
     """Random playouts on the chosen engine (``auto``: native when built); same games either way."""
-    from .native import resolve_engine
+    from .games.terrafeud.native import resolve_engine
 
     if resolve_engine(engine) == "native":
         return {**native_playouts(games, seed, max_plies, rules), "engine": "native"}  # type: ignore[dict-item]
@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.game.strip().lower() != "terrafeud":
         return _bench_other(args)
-    from .native import NativeUnavailableError, resolve_engine
+    from .games.terrafeud.native import NativeUnavailableError, resolve_engine
 
     try:
         engine = resolve_engine(args.engine)

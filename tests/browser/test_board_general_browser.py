@@ -207,7 +207,21 @@ def test_cursed_lands_production_tile_move_attack_end_turn(page) -> None:  # noq
     wait_text(st, "Player 2 to move")
     rows = x.locator(".gb-turnrow")
     assert rows.count() == 1 and rows.first.inner_text().count("e2-f1") == 1  # one turn, one row
+    assert "is destroyed" in rows.first.inner_text()  # the attack's result in words
     shot(x, "cursed-lands-combat")
+    # the rule diff: what actions do under the variant, and the position drawn under it; a failed one clears it
+    x.locator(".gb-tools summary").click()
+    x.locator(".gb-diffin").fill("counterattack=none")
+    changed(x, x.locator('.gb-btn[data-action="compare"]').click)
+    page.wait_for_function("(el) => el.querySelector('.gb-variant svg') && el.querySelector('.gb-outcome')",
+                           arg=x.element_handle())
+    x.locator(".gb-diffin").fill("no_such_rule=1")
+    changed(x, x.locator('.gb-btn[data-action="compare"]').click)
+    assert x.locator(".gb-diff").inner_text() == "" and "no_such_rule" in x.locator(".gb-message").inner_text()
+    x.locator(".gb-tools summary").click()
+    # the reason for an unlit cell on hover, without a click
+    x.locator('polygon[data-cell="a9"]').hover(force=True)
+    wait_text(x.locator(".gb-hover"), "a9")
 
 
 def test_big_chess_setup_cards_two_and_four_players(page) -> None:  # noqa: ANN001

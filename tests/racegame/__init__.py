@@ -32,7 +32,7 @@ from workbench.core import (
 STEP, DANCE, WAIT, LEAP = 0, 1, 2, 3
 NAMES = ("step", "dance", "wait", "leap")
 GAIN = (1, 1, 0, 3)
-SPEC = RulesSpec("race", [
+SPEC = RulesSpec("footrace", [
     Param("goal", "int", 10, "distance to run", "race rule 1", low=2, high=100),
     Param("leap", "int", 3, "how far the one leap goes", "race rule 2", low=0, high=20),
 ])
@@ -126,7 +126,7 @@ CLASSES = ActionClasses(
 class Race(GameDef):
     """The game definition."""
 
-    name, title = "race", "Race (planted-truth test game)"
+    name, title = "footrace", "Race (planted-truth test game)"
     action_classes = CLASSES
     archetypes = (Archetype("rush", "leaps at once", {"leap": 5.0}),
                   Archetype("dancer", "never leaps, dances", {"leap": -1e9, "dance": 0.5}),
@@ -137,7 +137,7 @@ class Race(GameDef):
         return SPEC
 
     def info(self, rules: Any = None) -> GameInfo:
-        return GameInfo("race", self.title, ("first", "second"), ("First", "Second"), ((0,), (1,)), max_game_length=400)
+        return GameInfo("footrace", self.title, ("first", "second"), ("First", "Second"), ((0,), (1,)), max_game_length=400)
 
     def new_initial_state(self, rules: Any = None, seed: int = 0) -> RaceState:
         return RaceState(rules if rules is not None else SPEC.defaults())

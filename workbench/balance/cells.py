@@ -187,7 +187,11 @@ def summarize_games(g: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD, ma
     decided = int((outcome == "win").sum())
     draws = int((outcome == "draw").sum())
     unfinished = int((outcome == "unfinished").sum())
-    out: dict[str, object] = {"games": n, "decided": decided, "draws": draws, "unfinished": unfinished}
+    # draws forced by a limit rule (Param.limit: a turn limit) count with the unfinished games, never as even play
+    limit = int(g["limit_draw"].astype(bool).sum()) if "limit_draw" in g.columns else 0
+    out: dict[str, object] = {"games": n, "decided": decided, "draws": draws, "unfinished": unfinished,
+                              "limit_draws": limit}
+    draws -= limit
     teams = teams_of(g)
     if teams:  # the sides are the teams: a seat wins when its team wins, the first team holds the first seat
         side_of = {s: t for t in teams for s in team_members(t, seats)}
@@ -226,7 +230,9 @@ def summarize_games(g: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD, ma
     out["completion_low"], out["completion_high"] = out["decisive_low"], out["decisive_high"]
     out["unfinished_rate"] = unfinished / n
     out["unfinished_low"], out["unfinished_high"] = wilson_interval(unfinished, n)
-    out["flagged"] = unfinished / n > threshold
+    out["limit_rate"] = limit / n
+    out["limit_low"], out["limit_high"] = wilson_interval(limit, n)
+    out["flagged"] = (unfinished + limit) / n > threshold
     out["timeouts"] = unfinished
     out["timeout_rate"] = unfinished / n
     out["verdict"] = cell_verdict(out, sides, threshold, margin)
@@ -262,8 +268,12 @@ def cell_verdict(row: dict, seats: Sequence[str], threshold: float = UNFINISHED_
 
     ``seats`` are the sides: the seats, or in a team game the teams (``team ab``), fair being one in as many."""
     first, fair = seats[0].capitalize(), 1 / len(seats)
-    share = row["unfinished"] / row["games"] if row["games"] else math.nan
+    limit = int(row.get("limit_draws", 0) or 0)
+    share = (row["unfinished"] + limit) / row["games"] if row["games"] else math.nan
     if share > threshold:
+        if limit:
+            return (f"unfinished: {100 * share:.0f}% of games hit the cap or were drawn by a limit rule "
+                    f"({limit} limit draws; over {100 * threshold:.0f}%), no balance verdict")
         return (f"unfinished: {100 * share:.0f}% of games hit the cap (over {100 * threshold:.0f}%), "
                 "no balance verdict")
     if not row["decided"]:

@@ -28,11 +28,20 @@ LEGEND = ("Colours: orange = the first seat (White) and its advantage; purple = 
           "marks the rulebook value. Heat maps read their own colour bar, which starts at 0.")
 
 
+def legend(seats: Sequence[str] = ("white", "black"), team: bool = False) -> str:
+    """``LEGEND`` in the game's own seat names (Red, Player 1, a), never TerraFeud's White for another game."""
+    first = str(seats[0]).capitalize() if seats else "first"
+    second = str(seats[1]).capitalize() if len(seats) > 1 else "second"
+    words = f"the first seat ({first}){' or its team' if team else ''}"
+    return (LEGEND.replace("the first seat (White)", words)
+            .replace("purple = the second seat", f"purple = the second seat ({second})"))
+
+
 def seat_colour(index: int, labels: Sequence[str] | int = 2) -> str:
     """The colour of seat ``index`` (0 = first) where a figure draws the seats themselves (pieces, seat legends):
     the one palette of ``workbench.core.palette`` that the board and the pictures use (Pole's Red is red)."""
     return core_palette.seat_colour(index, labels)
 
 
-__all__ = ["DECIDED", "DECIDED_SHADES", "DRAW", "FIRST", "LEGEND", "LENGTH", "REFERENCE", "SECOND", "SEATS",
+__all__ = ["DECIDED", "DECIDED_SHADES", "DRAW", "FIRST", "LEGEND", "LENGTH", "legend", "REFERENCE", "SECOND", "SEATS",
            "UNFINISHED", "seat_colour"]

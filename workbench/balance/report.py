@@ -23,6 +23,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from . import curves, palette, power, skill, trace, usage  # noqa: E402
+from . import worth as worth_tables  # noqa: E402
 from .cells import (  # noqa: E402
     KINDS,
     SIDES,
@@ -256,11 +257,11 @@ def comparisons_frame(comparisons: Sequence[Comparison]) -> pd.DataFrame:
         rows.append({
             "variant": c.name, "baseline": c.baseline if not isinstance(c.baseline, bool) else ("on" if c.baseline else "off"),
             "games": f"{c.games_variant} vs {c.games_baseline}", "moved": ", ".join(c.moved()) or "nothing clear",
-            "decided %": f"{100 * c.dec_variant:.1f} vs {100 * c.dec_baseline:.1f}",
-            "decided diff [95% CI]": f"{100 * c.dec_diff:+.1f} [{100 * c.dec_low:.1f}, {100 * c.dec_high:.1f}]",
+            "decided %": _pair(c.dec_variant, c.dec_baseline),
+            "decided diff [95% CI]": _diff(c.dec_diff, c.dec_low, c.dec_high),
             "p adj (decided)": _pfmt(c.dec_p_adjusted),
-            f"{seat} share of decided %": f"{100 * c.adv_variant:.1f} vs {100 * c.adv_baseline:.1f}",
-            "advantage diff [95% CI]": f"{100 * c.diff:+.1f} [{100 * c.low:.1f}, {100 * c.high:.1f}]",
+            f"{seat} share of decided %": _pair(c.adv_variant, c.adv_baseline),
+            "advantage diff [95% CI]": _diff(c.diff, c.low, c.high),
             "p adj (advantage)": _pfmt(c.p_adjusted),
             f"median {c.unit}": f"{med(c.median_variant)} vs {med(c.median_baseline)}",
             "p adj (log-rank)": _pfmt(c.length_p_adjusted),
@@ -268,6 +269,25 @@ def comparisons_frame(comparisons: Sequence[Comparison]) -> pd.DataFrame:
             "could not see (points)": f"decided < {_ceil_pts(c.dec_detectable)}, advantage < {_ceil_pts(c.adv_detectable)}",
         })
     return pd.DataFrame(rows)
+
+
+NO_DECIDED = "no decided games"  # what a share of decided games reads when there are none (never "nan")
+
+
+def _pair(a: float, b: float) -> str:
+    """``61.0 vs 50.0`` of two shares; a side without decided games says so."""
+    if math.isnan(a) and math.isnan(b):
+        return NO_DECIDED
+    return " vs ".join(NO_DECIDED if math.isnan(x) else f"{100 * x:.1f}" for x in (a, b))
+
+
+def _diff(d: float, lo: float, hi: float) -> str:
+    """``+11.0 [-2.0, 24.0]`` in points, or why there is no difference to give."""
+    if math.isnan(d):
+        return f"– ({NO_DECIDED} on one side)"
+    if math.isnan(lo) or math.isnan(hi):
+        return f"{100 * d:+.1f} (no interval)"
+    return f"{100 * d:+.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
 def _pfmt(p: float) -> str:
@@ -336,7 +356,9 @@ def plot_advantage(summary: pd.DataFrame, seats: Sequence[str] = SIDES, threshol
 def plot_victory_kinds(summary: pd.DataFrame) -> bytes:
     """How games ended, per cell, as stacked bars of shares: decided kinds in greens, draws, unfinished."""
     n = len(summary)
-    kinds = [c[len("share_"):] for c in summary.columns if c.startswith("share_")]
+    # only the victory kinds this table's games ended by: TerraFeud's checkmate never shows in a Pole report
+    kinds = [c[len("share_"):] for c in summary.columns
+             if c.startswith("share_") and (c in ("share_draw", "share_unfinished") or summary[c].fillna(0).sum() > 0)]
     decided = [k for k in kinds if k not in ("draw", "unfinished")]
     fig, ax = plt.subplots(figsize=(8, _height(n)))
     left = pd.Series(0.0, index=summary.index)
@@ -622,7 +644,7 @@ def usage_section(games: pd.DataFrame, events: pd.DataFrame | None, correction: 
             section.figures.append(("rule_locations", picture))
         elif locations and gamedef is not None:  # on the game's layout, cells by id or name
             section.paragraphs.append(f"Where rules with a place fire, per game over the {n} games with events, all "
-                                      f"cells together (on the {gamedef.title} board).")
+                                      f"cells together (on {board_words(gamedef.title)}).")
             section.figures.append(("rule_locations", plot_cell_maps(
                 gamedef, [(t, _cell_values(gamedef, c, n)) for t, c in zip(titles, locations.values(), strict=True)],
                 columns=4, label="per game", integer=False)))
@@ -689,9 +711,23 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
                   study.sentence()]
     flagged = summary[summary["flagged"]]
     for r in flagged.to_dict("records"):
+        limit = int(r.get("limit_draws", 0) or 0)
+        if limit:
+            paragraphs.append(
+                f"⚠ {r['label']}: {100 * (r['unfinished'] + limit) / r['games']:.0f}% of its {r['games']} games have "
+                f"no result of play: {limit} drawn by a limit rule ({_pct_interval(r, 'limit')}) and "
+                f"{r['unfinished']} cut by the cap (over the {100 * study.threshold:.0f}% threshold). A draw forced by "
+                "a limit rule is counted as unfinished, never as balanced: no balance verdict for this cell.")
+            continue
         paragraphs.append(f"⚠ {r['label']}: {100 * r['unfinished_rate']:.0f}% of its {r['games']} games are "
                           f"unfinished (over the {100 * study.threshold:.0f}% threshold): no balance verdict for "
                           "this cell; raise the cap or read it as 'too long to tell'.")
+    limited = summary[summary.get("limit_draws", pd.Series(0, index=summary.index)).fillna(0) > 0] \
+        if "limit_draws" in summary.columns else summary.iloc[:0]
+    for r in limited[~limited["flagged"]].to_dict("records"):
+        paragraphs.append(f"⚠ {r['label']}: {int(r['limit_draws'])} of its {r['games']} games "
+                          f"({_pct_interval(r, 'limit')}) were drawn by a limit rule; they count as unfinished, "
+                          "not as draws of play.")
     paragraphs += [
         "Three quantities, kept apart: advantage is the first seat's share of decided games (and its score over "
         "finished games with a draw as a half); decisiveness is the share of games decided; length is the "
@@ -701,8 +737,7 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
         f"{100 * study.threshold:.0f}% of its games are unfinished. A cell's verdict reads its own 95% interval, "
         f"uncorrected across the {len(summary)} cells (with many cells one spurious 'favours' is not unusual); "
         "the comparisons below are corrected.",
-        palette.LEGEND.replace("the first seat (White)", f"the first seat ({study.first.capitalize()}) or its team")
-        if team_sets else palette.LEGEND]
+        palette.legend(study.seats, team=bool(team_sets))]
     paragraphs.append(strength_words(usable, study.game))
     per_cell = sorted(set(summary["games"].astype(int)))
     n = per_cell[0]
@@ -715,6 +750,17 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
                               f"advantage under {math.ceil(100 * d)} points between two cells could not be seen "
                               "(80% power).")
     return Section("Study", paragraphs)
+
+
+def _pct_interval(r: dict, key: str) -> str:
+    """``58% [49, 66]`` of a summary row's ``{key}_rate`` with its Wilson interval."""
+    return f"{100 * r[f'{key}_rate']:.0f}% [{100 * r[f'{key}_low']:.0f}, {100 * r[f'{key}_high']:.0f}]"
+
+
+def board_words(title: str) -> str:
+    """``the board of The Cursed Lands`` / ``the Pole board``: a title that carries its own article is not given a
+    second one ("the The Cursed Lands board")."""
+    return f"the board of {title}" if title.lower().startswith("the ") else f"the {title} board"
 
 
 def strength_words(games: pd.DataFrame, game: str | None) -> str:
@@ -841,7 +887,8 @@ def build_report(
     summary = summarize_cells(usable, events, threshold=threshold)
     keys = cell_columns(usable)
     # agent pairings are then the skill question (a skill trace's rungs are its own section), not a rule comparison
-    levels = skill.has_skill_levels(usable) and not trace.has_trace(usable)
+    # an ablation's agents (greedy:bar=...) are the worth section's question, not skill levels
+    levels = skill.has_skill_levels(usable) and not trace.has_trace(usable) and not worth_tables.is_ablation(usable)
     comparisons = compare_toggles(usable, correction=correction, alpha=alpha, n_boot=n_boot, threshold=threshold,
                                   agents=not levels)
     errors = len(games) - len(usable)
@@ -891,7 +938,63 @@ def build_report(
         sections.append(Section("Captures", ["Mean pieces lost per game, by side (W/B) and kind."], captures))
     sections.append(usage_section(usable, events, correction=correction, alpha=alpha))
     sections += game_sections(usable, events)
+    sections += worth_sections(usable, manifest)
     return Report(title, sections, summary, comparisons, study)
+
+
+def worth_sections(games: pd.DataFrame, manifest: dict | None = None) -> list[Section]:
+    """"What each option is worth" for an ablation table (agents with ``bar=``), and the payoff table with
+    α-Rank's verdict for an archetype tournament's (its run record's ``command``). Class words come from the
+    table's game through the registry, as ``game_sections`` does; balance imports no game."""
+    from . import strategies, worth
+
+    out = []
+    gdef = None
+    if "game" in games.columns and games["game"].nunique() == 1:
+        try:
+            from workbench.games import get
+
+            gdef = get(str(games["game"].iloc[0]))
+        except (ImportError, KeyError, ValueError):
+            gdef = None
+    decl = gdef.action_classes if gdef is not None else None
+    if worth.is_ablation(games):
+        result = worth.worth(games, decl.words() if decl else None, decl.role if decl else "")
+        section = Section("What each option is worth", [
+            f"Restricted play (Jaffe et al. 2012): for each class of actions, {result.agent} barred from it played "
+            f"{result.agent} unbarred on paired seeds with the seats swapped. Worth is the barred side's loss in "
+            "score in points (a draw or an unfinished game counts half); intervals hold for all of a variant's "
+            "classes at once (Bonferroni), verdicts use Holm-corrected p-values. Usage is the unbarred side's share "
+            "of its own actions in the class. A class never used by this agent may still matter to a stronger one.",
+            *[f"{cell}: the smallest worth these games could have seen is {v:.0f} points (80% power)."
+              for cell, v in result.smallest.items()],
+            *worth.variant_sentences(result)], worth.worth_frame(result),
+            [("worth", worth.plot_worth(result))])
+        if len(result.seats):
+            section.extra_tables.append(("Per seat (and role): the barred side against the same seat in the control "
+                                         "games (95%)", result.seats.round(1)))
+        if len(result.variants):
+            section.extra_tables.append(("Worth under each variant against the first (Holm over all pairs)",
+                                         result.variants.round(3)))
+        out.append(section)
+    if (manifest or {}).get("command") == "archetypes":
+        named = games.copy()
+        if gdef is not None:  # each seat's style by name (its agent spec is what the row keeps)
+            by_spec = {a.spec(): a.name for a in gdef.archetypes}
+            for col in [c for c in games.columns if str(c).startswith("agent_")]:
+                named["style_" + col[len("agent_"):]] = games[col].map(lambda x: by_spec.get(str(x), str(x)))
+        ranking = strategies.rank_strategies(named)
+        table = ranking.score.round(0).astype(int).astype(str) + " [" + ranking.low.round(0).astype(int).astype(str) \
+            + ", " + ranking.high.round(0).astype(int).astype(str) + "]"
+        for style in ranking.styles:
+            table.loc[style, style] = "-"
+        out.append(Section("Does one plan beat everything?", [
+            "Each pair of the game's archetypes played on paired seeds with the seats swapped: the row style's score "
+            "against the column style, % with a 95% interval. α-Rank (OpenSpiel, infinite α) ranks them on the "
+            "table with every score whose interval holds 50% set to 50%.",
+            "α-Rank mass: " + ", ".join(f"{k} {v:.2f}" for k, v in ranking.mass.items()) + ".", ranking.verdict],
+            table.reset_index(names="style")))
+    return out
 
 
 def tune_sections(source: str | None, manifest: dict | None) -> list[Section]:

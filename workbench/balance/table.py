@@ -148,15 +148,63 @@ def normalize(games: pd.DataFrame) -> pd.DataFrame:
     else:
         df["outcome"] = [derive_outcome(w, v) for w, v in zip(df["winner"], df["victory"], strict=True)]
     seats = seats_of(df)
+    if "teams" in df.columns:  # a team game's winner is its team ("cd"): read as its first seat, which wins with it
+        df["winner"] = [_seat_of_winner(w, t, seats) for w, t in zip(df["winner"], df["teams"], strict=True)]
     wins = df["outcome"] == "win"
     strangers = sorted(set(map(str, df.loc[wins, "winner"])) - set(seats))
     if strangers:
         raise BalanceError(f"winner {strangers[0]!r} is not a seat of players {','.join(seats)!r}")
+    if "limit_draw" not in df.columns:
+        df["limit_draw"] = limit_draws(df)
     if "turns" in df.columns and df["turns"].notna().all():
         df["length"] = df["turns"].astype(float)
     else:
         df["length"] = df["plies"].astype(float)
     return df
+
+
+def _seat_of_winner(winner: object, teams: object, seats: Sequence[str]) -> object:
+    """``cd`` (a team text in ``teams``) -> ``c``; a seat or no winner unchanged."""
+    if _blank(winner) or _blank(teams) or str(winner) in seats:
+        return winner
+    for t in str(teams).replace(" ", "").split(","):
+        if str(winner) == t:
+            members = team_members(t, seats)
+            if members and members[0] in seats:
+                return members[0]
+    return winner
+
+
+def limit_rules(game: str) -> tuple[Any, ...]:
+    """The ``Param``s a game declares as limit rules (``Param.limit``: a turn cap, a quiet-move draw); () when the
+    game is not installed here."""
+    try:
+        from workbench.games import get
+
+        spec = get(game).spec
+    except (ImportError, KeyError, ValueError, AttributeError):
+        return ()
+    return tuple(p for p in spec if getattr(p, "limit", False))
+
+
+def limit_draws(games: pd.DataFrame) -> pd.Series:
+    """Per game, True for a draw forced by a limit rule: a draw of a game whose declared limit rules were on.
+
+    Why: such a draw says "nobody won in time", not "the sides are even"; reports count it with the
+    unfinished games, never as a balanced result. A limit rule is on when its value (the table's column,
+    else the rulebook default) is set and not 0.
+    """
+    out = pd.Series(False, index=games.index)
+    if "outcome" not in games.columns or "game" not in games.columns or not len(games):
+        return out
+    params = limit_rules(str(games["game"].iloc[0]))
+    if not params:
+        return out
+    on = pd.Series(False, index=games.index)
+    for p in params:
+        col = games[p.name] if p.name in games.columns else pd.Series([p.default] * len(games), index=games.index)
+        on |= col.map(lambda v: not _blank(v) and v not in (0, False, "0", "none", "false"))
+    return (games["outcome"] == "draw") & on
 
 
 def seats_of(games: pd.DataFrame) -> tuple[str, ...]:

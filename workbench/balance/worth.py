@@ -8,13 +8,15 @@ per class and variant (grid cell):
 - **worth**: the barred side's loss in score, in percentage points (a win 1, a draw or an unfinished game
   1/2, a loss 0), against 50% in two-sided games (exact by symmetry: seats are swapped on every seed)
   or the control games' share with more sides. Its interval is over the paired seeds (Student t on a
-  seed's mean score; Wilson's bounds when every seed scored the same), Bonferroni-widened to hold for
-  all the variant's classes at once, and its p-value is Holm-corrected over them (statsmodels);
+  seed's mean score; Wilson's bounds over the games when every seed scored the same), Bonferroni-widened
+  to hold for all the variant's classes at once, and its p-value (t, or the exact binomial test over the
+  games when the seeds agree) is Holm-corrected over them (statsmodels);
 - **usage**: the share of the unbarred side's own actions in the class (its per-seat class counters);
 - **verdict**: "never used" (the unbarred side never played it), "dominant" (barred, the side scores
-  under 20% with the interval's top under 30%), "worth N points" (Holm p < alpha), else
+  under 20% with the interval's top under 30%), "worth N points" (Holm p < alpha, or the interval leaves 0), else
   "used, worth nothing measurable";
-- the smallest worth the batch could have seen (80% power, same correction).
+- the smallest worth the batch could have seen (80% power, same correction; the spread of a seed's score
+  is the control games' first seat's, so a deterministic agent's identical replays do not shrink it).
 
 Per seat, and per role where the game has roles (``faction``), the barred side's score is compared with
 the same seat's (and role's) score in the control games. With a grid, each variant's worth is compared
@@ -129,21 +131,24 @@ def _interval(y: np.ndarray, n_games: int, level: float) -> tuple[float, float, 
     return mean, lo, hi
 
 
-def _p_value(y: np.ndarray, centre: float) -> float:
-    """Two-sided p of the seeds' mean score against ``centre`` (t-test; the sign test when all seeds agree)."""
-    if len(y) < 2:
-        return 1.0
-    if float(y.std(ddof=1)) > 0:
+def _p_value(y: np.ndarray, centre: float, n_games: int) -> float:
+    """Two-sided p of the seeds' mean score against ``centre``: Student's t over the seeds, or, when every seed
+    scored the same (no spread to estimate), the exact binomial test over the games, as the interval does."""
+    if len(y) >= 2 and float(y.std(ddof=1)) > 0:
         return float(_sp.ttest_1samp(y, centre).pvalue)
-    return 1.0 if abs(float(y[0]) - centre) < 1e-12 else min(1.0, 2 * 0.5 ** len(y))
+    if abs(float(y.mean()) - centre) < 1e-12 or n_games < 1:
+        return 1.0
+    k = int(round(float(y.mean()) * n_games))
+    return float(_sp.binomtest(k, n_games, centre).pvalue)
 
 
-def _verdict(used: int, score: float, hi: float, p_holm: float, worth: float, alpha: float) -> str:
+def _verdict(used: int, score: float, lo: float, hi: float, centre: float, p_holm: float, worth: float,
+             alpha: float) -> str:
     if used == 0:
         return "never used"
     if score < DOMINANT_SCORE and hi < DOMINANT_TOP:
         return "dominant"
-    if p_holm < alpha:
+    if p_holm < alpha or not lo <= centre <= hi:  # Holm, or the Bonferroni interval (stricter) leaves the centre
         return f"worth {worth:+.0f} points" if worth < 0 else f"worth {worth:.0f} points"
     return "used, worth nothing measurable"
 
@@ -169,13 +174,11 @@ def worth(games: pd.DataFrame, words: Mapping[str, str] | None = None, role: str
         m = max(1, len(classes))
         level = 1 - alpha / m
         cell_rows = []
-        sds, ns = [], []
+        ns = []
         for c in classes:
             mine = barred[barred["barred"] == c]
             y = mine.groupby("seed")["score"].mean().to_numpy()
             score, lo, hi = _interval(y, len(mine), level)
-            if len(y) > 1:
-                sds.append(float(y.std(ddof=1)))
             ns.append(len(y))
             opp = unbarred[unbarred["opponent_barred"] == c]
             opp_decisions = int(opp["decisions"].sum())
@@ -183,30 +186,42 @@ def worth(games: pd.DataFrame, words: Mapping[str, str] | None = None, role: str
             cell_rows.append({
                 "cell": cell, "class": c, "words": words.get(c, c), "seeds": len(y), "games": len(mine),
                 "barred_score": 100 * score, "worth": 100 * (centre - score), "low": 100 * (centre - hi),
-                "high": 100 * (centre - lo), "p": _p_value(y, centre),
+                "high": 100 * (centre - lo), "p": _p_value(y, centre, len(mine)),
                 "usage": 100 * used / opp_decisions if opp_decisions else 0.0,
                 "used_in_games": 100 * float((opp[c] > 0).mean()) if c in opp.columns and len(opp) else 0.0,
                 "forced": int(mine["forced"].sum()), "barred_decisions": int(mine["decisions"].sum()),
-                "_used": used, "_score": score, "_hi": hi})
+                "_used": used, "_score": score, "_lo": lo, "_hi": hi})
         if cell_rows:
             holm = multipletests([r["p"] for r in cell_rows], alpha=alpha, method="holm")[1]
             for r, ph in zip(cell_rows, holm, strict=True):
                 r["p_holm"] = float(ph)
-                r["verdict"] = _verdict(r.pop("_used"), r.pop("_score"), r.pop("_hi"), r["p_holm"], r["worth"], alpha)
+                r["verdict"] = _verdict(r.pop("_used"), r.pop("_score"), r.pop("_lo"), r.pop("_hi"), centre, r["p_holm"],
+                                        r["worth"], alpha)
             rows.extend(cell_rows)
-            sd = float(np.mean(sds)) if sds and np.mean(sds) > 0 else math.sqrt(0.25 / n_seats)
+            sd = _null_spread(ctrl, n_seats)
             n = min(ns)
             z = float(_sp.norm.ppf(1 - alpha / (2 * m)) + _sp.norm.ppf(POWER))
             smallest[str(cell)] = 100 * z * sd / math.sqrt(max(1, n))
         seat_rows.extend(_by_seat(barred, ctrl, cell))
     table = pd.DataFrame(rows)
     if len(table):
-        table = table.sort_values(["cell", "worth"], ascending=[True, False], kind="stable").reset_index(drop=True)
+        order = {c: i for i, c in enumerate(dict.fromkeys(long.sort_values("game_id")["cell"]))}  # the grid's order
+        table = (table.assign(_order=table["cell"].map(order)).sort_values(["_order", "worth"], ascending=[True, False],
+                                                                            kind="stable")
+                 .drop(columns="_order").reset_index(drop=True))
     else:
         notes.append("no class was barred in these games")
     agent = str(long["agent"].iloc[0])
     variants = _variants(table, baseline_cell, alpha)
     return WorthTable(table, pd.DataFrame(seat_rows), variants, smallest, agent, alpha, notes)
+
+
+def _null_spread(ctrl: pd.DataFrame, n_seats: int) -> float:
+    """The spread of a seed's mean score when nothing is barred: the first seat's score across the control
+    games' seeds (its variance over the seats of a seed, as if independent), else a coin's (no draws)."""
+    first = ctrl[ctrl["seat_index"] == 0]["score"] if len(ctrl) else pd.Series(dtype=float)
+    var = float(first.var(ddof=1)) if len(first) > 1 else 0.0
+    return math.sqrt((var if var > 0 else 0.25) / n_seats)
 
 
 def _by_seat(barred: pd.DataFrame, ctrl: pd.DataFrame, cell: str) -> list[dict]:
@@ -259,17 +274,23 @@ def _se(row: pd.Series) -> float:
 
 
 def variant_sentences(result: WorthTable) -> list[str]:
-    """"under archer_range=4 the archer's shot is worth 12 points more [5, 19]" for every change Holm keeps."""
+    """"under archer_range=4 the archer's shot is worth 12 points more [5, 19]": every class's change against the
+    first variant with its 95% interval, the ones Holm keeps first; a change Holm does not keep says so."""
     v = result.variants
     if not len(v):
         return []
     out = []
-    for _, r in v.sort_values("p_holm").iterrows():
-        if r["p_holm"] < result.alpha:
-            more = "more" if r["change"] > 0 else "less"
-            out.append(f"under {r['cell']} {r['words'].split(':')[0]} is worth {abs(r['change']):.0f} points {more} "
-                       f"[{r['low']:.0f}, {r['high']:.0f}] than under {r['baseline']}")
-    if not out:
+    for _, r in v.sort_values(["p_holm", "change"], ascending=[True, False]).iterrows():
+        more = "more" if r["change"] > 0 else "less"
+        name = r["words"].split(":")[0]
+        tail = "" if r["p_holm"] < result.alpha else f" (not measurable: Holm p {r['p_holm']:.2f})"
+        if abs(r["change"]) < 0.5:
+            out.append(f"under {r['cell']} {name} is worth the same as under {r['baseline']} "
+                       f"[{r['low']:.0f}, {r['high']:.0f}]{tail}")
+        else:
+            out.append(f"under {r['cell']} {name} is worth {abs(r['change']):.0f} points {more} "
+                       f"[{r['low']:.0f}, {r['high']:.0f}] than under {r['baseline']}{tail}")
+    if not (v["p_holm"] < result.alpha).any():
         out.append(f"no option's worth changes measurably from {v['baseline'].iloc[0]} to another variant "
                    f"(Holm over {len(v)} comparisons)")
     return out
@@ -327,3 +348,47 @@ def worth_frame(result: WorthTable) -> pd.DataFrame:
 
 __all__ = ["CONTROL", "WorthTable", "barred_of", "base_agent", "long_table", "variant_sentences", "worth",
            "worth_frame", "worth_text"]
+
+
+def plot_worth(result: WorthTable) -> bytes:
+    """Sorted bars of worth with their intervals, one row of panels per variant, usage beside (PNG)."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    t = result.table
+    cells = list(dict.fromkeys(t["cell"]))
+    heights = [max(1.6, 0.38 * len(t[t["cell"] == c]) + 0.9) for c in cells]
+    fig, axes = plt.subplots(len(cells), 2, figsize=(9.5, sum(heights)), squeeze=False,
+                             gridspec_kw={"width_ratios": [3, 1], "height_ratios": heights})
+    for row, cell in enumerate(cells):
+        part = t[t["cell"] == cell].sort_values("worth")
+        y = np.arange(len(part))
+        colours = ["#b2182b" if v == "dominant" else "#ef8a62" if v.startswith("worth") else
+                   "#bbbbbb" if v == "never used" else "#67a9cf" for v in part["verdict"]]
+        ax = axes[row][0]
+        ax.barh(y, part["worth"], color=colours)
+        ax.errorbar(part["worth"], y, xerr=[part["worth"] - part["low"], part["high"] - part["worth"]], fmt="none",
+                    ecolor="black", capsize=3, lw=1)
+        ax.axvline(0, color="black", lw=0.8)
+        ax.set_yticks(y, part["class"])
+        ax.set_xlabel("worth: barred side's loss in score, points")
+        ax.set_title(f"{cell}  (smallest visible worth {result.smallest.get(str(cell), 0):.0f} points)", fontsize=9)
+        ux = axes[row][1]
+        ux.barh(y, part["usage"], color="#999999")
+        ux.set_yticks(y, [""] * len(part))
+        ux.set_xlabel("usage, % of actions")
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90)
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def is_ablation(games: pd.DataFrame) -> bool:
+    """True when some seat's agent spec carries ``bar=`` (a table ``workbench ablate`` wrote)."""
+    cols = [c for c in games.columns if str(c).startswith("agent_")]
+    return any(games[c].astype(str).str.contains(r"(?:^|[:,])bar=", regex=True).any() for c in cols)

@@ -13,22 +13,24 @@ import itertools
 import math
 import random
 import time
-import traceback
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from workbench.core.protocol import CHANCE
+from workbench.core.rows import (  # noqa: F401 - the row kit, shared with the games
+    GENERIC_COLUMNS,
+    _cell_value,
+    base_row,
+    close_row,
+    derive,
+    error_row,
+    finish_row,
+    game_extras,
+    seat_agents,
+)
 from workbench.core.rulespec import Rules, RulesError, format_value
 
 MAX_SEATS = 25
-
-
-def derive(*parts: object) -> int:
-    """A 63-bit seed from parts (the same function as TerraFeud's, with the game's own salt)."""
-    from .core import derive_seed
-
-    return derive_seed(*parts)
 
 
 def protocol_game_seed(game: str, seed: int, cell: int, index: int) -> int:
@@ -93,7 +95,37 @@ def expand_protocol_grid(game_name: str, grid: dict[str, Sequence[Any]] | Sequen
         raise SimulationError("grid: a cell appears twice")
     if not cells:
         raise SimulationError("grid: no cells to play")
+    _one_seat_list(game, game_name, cells, grid)
     return cells
+
+
+def _one_seat_list(game: Any, game_name: str, cells: Sequence[Rules], grid: Any) -> None:
+    """Refuse, before any game, a grid whose cells seat different players (``board=classic-2,classic-4``):
+    ``report`` reads one seat list per table, so such a batch could never be reported. The error gives the
+    reason and one command per seat list to run instead."""
+    from .core import SimulationError
+
+    groups: dict[tuple[str, ...], list[Rules]] = {}
+    for cell in cells:
+        try:
+            seats = tuple(game.info(cell).players)
+        except Exception:  # noqa: BLE001 - a cell the game cannot describe is refused later, by name
+            return
+        groups.setdefault(seats, []).append(cell)
+    if len(groups) < 2:
+        return
+    keys = list(grid) if isinstance(grid, dict) else sorted({k for c in cells for k in c.non_default()})
+    commands, kinds = [], []
+    for seats, group in groups.items():
+        parts = []
+        for key in keys:
+            values = list(dict.fromkeys(format_value(c[key]) for c in group))
+            parts.append(f"{key}={','.join(values)}")
+        kinds.append(f"{','.join(seats)} ({len(group)} cell{'s' if len(group) > 1 else ''})")
+        commands.append(f"python -m workbench simulate --game {game_name} --grid {' '.join(parts)} ...")
+    raise SimulationError(
+        f"grid: its cells seat different players ({'; '.join(kinds)}), and a report reads one seat list per "
+        f"table; run one batch per seat list instead: {' ; '.join(commands)}")
 
 
 def _shorthand(game: Any, key: str, value: Any) -> list[Any]:
@@ -123,18 +155,6 @@ def default_max_plies(game_name: str, cells: Sequence[Any] | None = None, fallba
         if cap:
             caps.append(int(cap))
     return max(caps) if caps else fallback
-
-
-def seat_agents(spec: Any, n: int) -> list[str]:
-    """One agent spec per seat: ``spec.agents`` (one for all, or one per seat), else White/Black cycled."""
-    if spec.agents:
-        if len(spec.agents) == 1:
-            return [spec.agents[0]] * n
-        if len(spec.agents) != n:
-            raise ValueError(f"{len(spec.agents)} agents for {n} seats; give one for every seat or one for all")
-        return list(spec.agents)
-    pair = [spec.white, spec.black]
-    return [pair[i % 2] for i in range(n)]
 
 
 def parse_seat_agents(text: str, players: Sequence[str]) -> tuple[str, ...]:
@@ -176,86 +196,6 @@ def sample_outcome(outcomes: list[tuple[int, float]], rng: random.Random) -> int
         if r < acc:
             return o
     return outcomes[-1][0]
-
-
-def _cell_value(value: Any) -> Any:
-    if isinstance(value, (bool, int, float)) or value is None:
-        return value
-    return format_value(value)
-
-
-GENERIC_COLUMNS = frozenset({"game_id", "game", "cell", "rules", "players", "teams", "seed", "winner", "winner_team",
-                             "outcome", "victory", "plies", "turns", "max_plies", "seconds", "error", "engine"})
-
-
-def game_extras(game: Any, state: Any, row: dict[str, Any]) -> dict[str, Any]:
-    """The game's own columns (``GameDef.game_row``); one that shares a generic column's name keeps the
-    generic meaning there and is stored as ``<name>_<game's word>`` (big chess's team text: ``winner_team_name``)."""
-    out = {}
-    for k, v in game.game_row(state).items():
-        key = f"{k}_name" if k in GENERIC_COLUMNS and k in row else k
-        out[key] = _cell_value(v)
-    return out
-
-
-def finish_row(row: dict[str, Any], game: Any, info: Any, state: Any) -> None:
-    """A finished (or capped) game's outcome, winner, per-seat scores and counters, and the game's extras."""
-    outcome = state.outcome()
-    row["outcome"] = "unfinished" if outcome == "ongoing" else outcome
-    row["victory"] = state.victory() or ("unfinished" if row["outcome"] == "unfinished" else row["outcome"])
-    w = state.winner() if state.is_terminal() else None
-    if w is not None:
-        row["winner"] = info.players[w]
-        row["winner_team"] = info.team_of(w)
-    for i, name in enumerate(info.players):
-        row[f"score_{name}"] = float(state.returns()[i]) if state.is_terminal() else 0.0
-    for rule, counts in state.counters().items():
-        for i, name in enumerate(info.players):
-            row[f"rule_{rule}_{name}"] = int(counts[i]) if i < len(counts) else 0
-    row.update(game_extras(game, state, row))
-
-
-def error_row(row: dict[str, Any], state: Any, exc: BaseException) -> None:
-    """A game that raised: the row says where and why (a failing game is data, the batch goes on)."""
-    where = f" at action {state.move_number()}" if state is not None else ""
-    tb = traceback.extract_tb(exc.__traceback__)[-1]
-    row.update({"outcome": "error", "victory": "error", "winner": "none",
-                "error": f"{type(exc).__name__}{where}: {exc} ({Path(tb.filename).name}:{tb.lineno})"})
-
-
-def close_row(row: dict[str, Any], state: Any, n_legal: list[int], t0: float) -> dict[str, Any]:
-    """Length, branching and time, for every row (finished, capped or failed)."""
-    if state is not None:
-        row["plies"] = state.move_number()
-        row["turns"] = state.turn()
-    if n_legal:
-        row["mean_branching"] = sum(n_legal) / len(n_legal)
-        row["decision_share"] = sum(1 for n in n_legal if n > 1) / len(n_legal)
-    row["seconds"] = time.perf_counter() - t0
-    return row
-
-
-def base_row(spec: Any, game: Any, rules: Rules) -> dict[str, Any]:
-    """The row every game of ``spec`` starts with (an error row keeps these columns)."""
-    info = game.info(rules)
-    row: dict[str, Any] = {"game_id": spec.game_id, "game": game.name, "cell": spec.cell, "rules": rules.label()}
-    for p in rules.spec:
-        row[p.name] = _cell_value(rules[p.name])
-    row["players"] = ",".join(info.players)
-    row["teams"] = ",".join("".join(info.players[i] if len(info.players[i]) == 1 else f"{info.players[i]}+"
-                                    for i in t).rstrip("+") for t in info.teams)
-    try:
-        agents = seat_agents(spec, info.num_players)
-    except ValueError:
-        agents = [spec.white] * info.num_players
-    for i, name in enumerate(info.players):
-        row[f"agent_{name}"] = agents[i]
-    if info.num_players == 2:
-        row["white_agent"], row["black_agent"] = agents[0], agents[1]
-    row.update({"seed": spec.seed, "winner": "none", "winner_team": -1, "outcome": "unfinished",
-                "victory": "unfinished", "plies": 0, "turns": 0, "max_plies": spec.max_plies, "seconds": 0.0,
-                "error": None, "engine": "python", "mean_branching": 0.0, "decision_share": 0.0})
-    return row
 
 
 def seat_agent(game: Any, name: str, rules: Any, seed: int) -> Any:

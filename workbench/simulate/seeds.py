@@ -6,10 +6,10 @@ the games that are missing; the game seed draws the rolled terrain and each agen
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from workbench.core.rows import GameResult, derive_seed  # noqa: F401 - the kit, named here as before
 from workbench.games import DEFAULT
 
 MAX_CELLS = 10_000  # grid cells of one batch (each is checked, then played games times)
@@ -26,12 +26,6 @@ class SimulationNotice(UserWarning):
 
 
 # ---------------------------------------------------------------------- seeds and specs
-def derive_seed(*parts: object) -> int:
-    """A 63-bit seed from any parts, stable across processes, machines and Python versions."""
-    text = "/".join(str(p) for p in parts).encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
-
-
 def game_seed(seed: int, cell: int, index: int, game: str = DEFAULT) -> int:
     """Seed of game ``index`` of grid cell ``cell`` in a batch seeded ``seed``, salted with the game's name
     (``<game>-game``), so two games never share a stream."""
@@ -60,9 +54,3 @@ class GameSpec:
     agents: tuple[str, ...] = ()  # one agent for every seat, or one per seat (games of 2+ players)
 
 
-@dataclass
-class GameResult:
-    """One games-table row and, when asked, the game's event rows."""
-
-    row: dict[str, Any]
-    events: list[dict[str, Any]] = field(default_factory=list)

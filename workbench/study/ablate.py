@@ -51,7 +51,7 @@ def class_names(game: Any, classes: Sequence[str] | None) -> list[str]:
         why = decl.none_reason if decl is not None and decl.none_reason else "its GameDef declares no action classes"
         raise ValueError(f"{game.name} has no action classes to bar: {why}")
     if not classes:
-        return decl.names()
+        return list(decl.names())
     unknown = [c for c in classes if c not in decl.names()]
     if unknown:
         raise ValueError(f"{game.name} has no action class {unknown[0][:40]!r}; its classes: {', '.join(decl.names())}")
@@ -65,7 +65,7 @@ def ablation_specs(game_name: str, cells: list[Any], agent: str, classes: list[s
     Seeds are shared by every class and seat of a cell (paired comparisons); ``game_id`` is dense.
     """
     from workbench.simulate.core import GameSpec
-    from workbench.simulate.protocol_play import _cell_value, protocol_game_seed
+    from workbench.simulate.protocol_play import _cell_value, protocol_game_seed  # type: ignore[attr-defined]
 
     plain = f"{agent}{',' if ':' in agent else ':'}bar=none"
     specs = []
@@ -118,15 +118,17 @@ def ablate(game: str = DEFAULT, agent: str = "greedy", classes: Sequence[str] | 
                 "cells": [c.label() for c in cells], "pairs": int(pairs), "seed": int(seed_),
                 "max_plies": int(max_plies), "events": False}
     t0 = time.perf_counter()
-    games = run_specs(specs, manifest, out=out, workers=workers, scheduler=scheduler, resume=resume,
-                      overwrite=overwrite, progress=progress, play=play_protocol_chunk)
+    played = run_specs(specs, manifest, out=out, workers=workers, scheduler=scheduler, resume=resume,
+                       overwrite=overwrite, progress=progress, play=play_protocol_chunk)
+    games = played[0] if isinstance(played, tuple) else played  # no events were asked for: a table
     seconds = time.perf_counter() - t0
     decl = gdef.action_classes
+    assert decl is not None  # class_names refused a game without classes
     result = worth(games, decl.words(), decl.role, alpha)
     elo = agent_strength(gdef, agent, "python") or (f"{agent}'s Elo is not measured for {gdef.title}: run "
                                                     f"`workbench ladder --game {gdef.name} --write`")
     n_workers = 0 if scheduler == "inprocess" else (cpu_workers() if workers is None else workers)
-    return Ablation(games, result, elo, seconds, n_workers)  # type: ignore[arg-type]
+    return Ablation(games, result, elo, seconds, n_workers)
 
 
 def main(argv: list[str] | None = None) -> int:

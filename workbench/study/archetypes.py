@@ -48,7 +48,7 @@ def tournament(game: str = DEFAULT, styles: Sequence[str] | None = None, pairs: 
     from workbench.simulate import run_specs
     from workbench.simulate.core import GameSpec
     from workbench.simulate.paths import play_protocol_chunk
-    from workbench.simulate.protocol_play import (
+    from workbench.simulate.protocol_play import (  # type: ignore[attr-defined]
         _cell_value,
         default_max_plies,
         expand_protocol_grid,
@@ -79,18 +79,19 @@ def tournament(game: str = DEFAULT, styles: Sequence[str] | None = None, pairs: 
     specs, gid = [], 0
     for a, b in itertools.combinations(names, 2):
         for j in range(int(pairs)):
-            s = protocol_game_seed(gdef.name, seed_, 0, j)
+            game_seed = protocol_game_seed(gdef.name, seed_, 0, j)
             for first, second in ((a, b), (b, a)):
                 agents = (spec_of[first], spec_of[second])
-                specs.append(GameSpec(gid, label, data, agents[0], agents[1], s, int(max_plies), False, "python",
+                specs.append(GameSpec(gid, label, data, agents[0], agents[1], game_seed, int(max_plies), False, "python",
                                       game=gdef.name, agents=agents))
                 gid += 1
     manifest = {"command": "archetypes", "game": gdef.name, "path": "protocol", "styles": names,
                 "specs": [spec_of[s] for s in names], "cells": [cell.label()], "pairs": int(pairs), "seed": int(seed_),
                 "max_plies": int(max_plies), "events": False}
     t0 = time.perf_counter()
-    games = run_specs(specs, manifest, out=out, workers=workers, scheduler=scheduler, resume=resume,
-                      overwrite=overwrite, progress=progress, play=play_protocol_chunk)
+    played = run_specs(specs, manifest, out=out, workers=workers, scheduler=scheduler, resume=resume,
+                       overwrite=overwrite, progress=progress, play=play_protocol_chunk)
+    games = played[0] if isinstance(played, tuple) else played  # no events were asked for: a table
     seconds = time.perf_counter() - t0
     by_spec = {v: k for k, v in spec_of.items()}
     for seat in str(games["players"].iloc[0]).split(","):

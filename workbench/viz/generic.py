@@ -231,10 +231,12 @@ def cell_counts(game: GameDef, names: Sequence[str], rules: Any = None) -> dict[
 
 
 
-def rule_cell_counts(events: Any, rule: str) -> dict[int, float]:
+def rule_cell_counts(events: Any, rule: str, names: Mapping[str, int] | None = None) -> dict[int, float]:
     """Per cell, how often ``rule`` fired at it in an events table (its ``rules`` column: ``rule@cell,...``).
 
-    ``rule`` may end in ``*`` to pool every rule with that prefix (``tiles_placed_*``).
+    ``rule`` may end in ``*`` to pool every rule with that prefix (``tiles_placed_*``). A cell is written
+    by its id (stored batches) or by its name (``h1``, a fresh batch); ``names`` maps names to ids (the
+    game's layout), so both read the same.
     """
     out: dict[int, float] = {}
     prefix = rule[:-1] if rule.endswith("*") else None
@@ -243,10 +245,13 @@ def rule_cell_counts(events: Any, rule: str) -> dict[int, float]:
             name, _, cell = item.partition("@")
             if not cell or not (name.startswith(prefix) if prefix is not None else name == rule):
                 continue
-            try:
-                c = int(cell)
-            except ValueError:
-                continue
+            if names is not None and cell in names:
+                c = names[cell]
+            else:
+                try:
+                    c = int(cell)
+                except ValueError:
+                    continue
             out[c] = out.get(c, 0.0) + 1.0
     return out
 
@@ -262,10 +267,12 @@ def batch_rule_maps(game: GameDef, events: Any, panels: Sequence[tuple[str, str]
     rows = math.ceil(n / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.6 * rows), squeeze=False)
     games = max(1, int(events["game_id"].nunique())) if per_game and len(events) else 1
+    layout = game.layout(rules if rules is not None else game.spec.defaults())
+    names = {c.name: c.id for c in layout.cells}
     for ax in axes.flat[n:]:
         ax.set_visible(False)
     for ax, (title, rule) in zip(axes.flat, panels, strict=False):
-        counts = {c: v / games for c, v in rule_cell_counts(events, rule).items()}
+        counts = {c: v / games for c, v in rule_cell_counts(events, rule, names).items()}
         draw_board(ax, game, None, rules, values=counts, label="per game" if per_game else "count",
                    integer=not per_game, badges=False)
         ax.set_title(f"{title} ({sum(counts.values()):.2f} per game)" if per_game else title, fontsize=9)

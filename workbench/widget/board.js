@@ -403,7 +403,6 @@ function render({ model, el: root }) {
 
   function drawLines(v) {
     linesBox.innerHTML = "";
-    anaIn.checked = anaIn.checked && true;
     for (const l of v.lines || []) {
       if (l.error) { el("div", { class: "gb-line" }, linesBox, l.error); continue; }
       el("div", { class: "gb-line" }, linesBox,

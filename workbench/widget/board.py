@@ -106,6 +106,9 @@ class GameBoard(anywidget.AnyWidget):
                                               state=state, auto_roll=auto_roll)
         self._lock = threading.RLock()
         self._thinking: threading.Thread | None = None
+        self._downloads = 0  # downloads and copies sent to the page (each a new value, so the page sees it)
+        self._analysing = False  # continuous analysis on
+        self._analyser: threading.Thread | None = None
         self._seq = 0
         for seat, spec in (agents or {}).items():
             self.controller.set_agent(int(seat), spec)
@@ -215,7 +218,7 @@ class GameBoard(anywidget.AnyWidget):
     def analysis(self, on: bool = True) -> None:
         """Continuous analysis: best lines of the position on the board, recomputed in a thread when it changes."""
         self._analysing = bool(on)
-        if on and getattr(self, "_analyser", None) is None:
+        if on and self._analyser is None:
             self._analyser = threading.Thread(target=self._analysis_loop, name="board-analysis", daemon=True)
             self._analyser.start()
         if not on:
@@ -224,7 +227,7 @@ class GameBoard(anywidget.AnyWidget):
     def _analysis_loop(self) -> None:
         c = self.controller
         try:
-            while getattr(self, "_analysing", False):
+            while self._analysing:
                 with self._lock:
                     at, done = c.node.id, c.lines_at == c.node.id
                     probe = c.state.clone()
@@ -236,7 +239,7 @@ class GameBoard(anywidget.AnyWidget):
                 except Exception as exc:  # noqa: BLE001 - the analysis is a help: one plain line, then it rests
                     lines = [{"moves": [], "score": None, "unit": "", "depth": 0, "error": plain_failure(exc)}]
                 with self._lock:
-                    if c.node.id == at and getattr(self, "_analysing", False):
+                    if c.node.id == at and self._analysing:
                         c.lines, c.lines_at = lines, at
                         self._sync()
         finally:
@@ -244,7 +247,7 @@ class GameBoard(anywidget.AnyWidget):
 
     def _download(self, kind: str) -> None:
         c = self.controller
-        self._downloads = getattr(self, "_downloads", 0) + 1
+        self._downloads = self._downloads + 1
         if kind == "svg":
             name, text = f"{c.game.name}-move{c.node.ply}.svg", c.export_svg()
         elif kind == "scenario":
@@ -364,7 +367,7 @@ class GameBoard(anywidget.AnyWidget):
         elif kind == "drag":
             c.drag(f["from"], f["to"])
         elif kind == "copy":
-            self._downloads = getattr(self, "_downloads", 0) + 1
+            self._downloads = self._downloads + 1
             self.clipboard = {"text": c.copy_text(f["what"]), "n": self._downloads}
             c.message, c.level = f"the {'moves' if f['what'] == 'moves' else 'position'} are in the text box", "info"
         elif kind == "paste":

@@ -112,6 +112,7 @@ class GameBoardController:
         self.lines: list[dict[str, Any]] = []  # continuous analysis: best lines at node ``lines_at``
         self.lines_at = -1
         self.pattern_card = ""  # the card whose pattern diagram the palette shows
+        self._patterns: dict[str, str] = {}
         self.batch_path: Path | None = None
         self._cache_key: Any = None
         self._cache: list[tuple[Any, tuple[int, ...]]] = []
@@ -1299,7 +1300,7 @@ class GameBoardController:
 
     def pattern_svg(self, card: str) -> str:
         """A card's first pattern diagram as SVG (``GameDef.card_patterns``), cached; "" when the game has none."""
-        cache = self.__dict__.setdefault("_patterns", {})
+        cache = self._patterns
         if card not in cache:
             from workbench.viz.generic import patterns_svg
 

@@ -844,7 +844,37 @@ impl State {
         }
         new.decks = Arc::new(decks);
         new.c.deck_pos = [0, 0];
+        if keep == 0 {
+            new.match_offered_tiles(self);
+        }
         new
+    }
+
+    /// Under a hidden top the view allows exactly the placements the agent is offered (C5, C46): when
+    /// the reshuffled top places elsewhere, the first tile below it of the real top's class (mountain
+    /// or not) is swapped up; as `state.py`'s `_match_offered_tiles`.
+    fn match_offered_tiles(&mut self, real: &State) {
+        let r = &*real.rules;
+        let p = real.c.to_move as usize;
+        if real.is_terminal() || real.c.setup || real.c.ap < r.tile_cost {
+            return;
+        }
+        if r.tiles_per_turn != 0 && real.c.tiles_placed >= r.tiles_per_turn {
+            return;
+        }
+        let (mut mine, mut theirs) = (Vec::new(), Vec::new());
+        self.tile_hexes(p, &mut mine);
+        real.tile_hexes(p, &mut theirs);
+        if mine == theirs {
+            return;
+        }
+        let want = real.deck_top(p) == Some(MOUNTAIN);
+        let mut decks = [self.deck(0).to_vec(), self.deck(1).to_vec()];
+        if let Some(i) = (1..decks[p].len()).find(|&i| (decks[p][i] == MOUNTAIN) == want) {
+            decks[p].swap(0, i);
+            self.decks = Arc::new(decks);
+            self.c.deck_pos = [0, 0];
+        }
     }
 
     // ------------------------------------------------------------------ evaluation (insight.py)

@@ -156,9 +156,10 @@ fn lazy_camps_are_counted_and_drawn_as_the_list() {
 }
 
 #[test]
-fn a_pick_on_a_view_that_is_illegal_stops_the_game_before_it() {
+fn a_pick_on_a_view_is_legal_in_the_real_game() {
+    // C5, C46: under a hidden top the view allows exactly the offered placements (`match_offered_tiles`),
+    // so no agent's pick is ever illegal in the real state (it once ended games as error rows).
     let p = Params { depth: Some(1), ..Params::default() };
-    let mut illegal = 0;
     for seed in 0..40u64 {
         for hidden in [true, false] {
             let r = Rules { turn_limit: 6, deck_top_visible: !hidden, ..Rules::default() };
@@ -176,20 +177,9 @@ fn a_pick_on_a_view_that_is_illegal_stops_the_game_before_it() {
                 replay.apply(a);
             }
             assert_eq!(replay.c.moves, st.c.moves);
-            match tr.illegal {
-                Some(a) => {
-                    assert!(hidden, "a visible top: every view keeps the real top, so every pick is legal");
-                    assert!(!st.is_terminal() && !st.is_legal(a));
-                    assert_eq!(tr.n_legal.len(), tr.actions.len() + 1);
-                    assert_eq!(tr.n_legal[tr.actions.len()] as usize, st.legal_count());
-                    illegal += 1;
-                }
-                None => {
-                    assert!(st.is_terminal());
-                    assert_eq!(tr.n_legal.len(), tr.actions.len());
-                }
-            }
+            assert_eq!(tr.illegal, None, "seed {seed}, hidden {hidden}: a pick outside the offered list");
+            assert!(st.is_terminal());
+            assert_eq!(tr.n_legal.len(), tr.actions.len());
         }
     }
-    assert!(illegal > 0, "no game of 40 under a hidden top picked an illegal tile");
 }

@@ -170,22 +170,17 @@ def test_simulate_engine_column_and_python_fallback() -> None:
 
 @pytest.mark.parametrize("agent", ["greedy", "alphabeta:depth=1"])
 def test_hidden_deck_top_games_give_the_python_rows_and_events(agent: str) -> None:
-    """Under ``deck_top_visible=false`` an agent picks on a view: game 11 of this grid picks a mountain tile
-    where the real top (a mountain) may not go, so both engines write the same error row and stop their
-    events at the same ply; the other games finish alike."""
+    """Under ``deck_top_visible=false`` an agent picks on a view whose top is consistent with the list it is
+    offered (C5, C46): game 11 of this grid, which once picked a mountain where the real top may not go and
+    ended as an error row, now finishes; both engines give the same rows and events."""
     from workbench.simulate.protocol_play import expand_protocol_grid, protocol_specs
 
     cells = expand_protocol_grid("cursed-lands", {"turn_limit": [6], "deck_top_visible": [False],
                                                   "factions": ["orcs/dwarves"]})
     specs = protocol_specs("cursed-lands", cells, agent, agent, (), 20, 5, 400, True, "python")
-    errors = 0
     for spec in (specs[3], specs[11], specs[16]):
         py = _same_game_on_both_engines(spec)
-        if py.row["outcome"] == "error":
-            errors += 1
-            assert py.row["error"].startswith("IllegalAction at action 13: #c7=m: the top tile is a mountain")
-            assert len(py.events) == py.row["plies"] == 13
-    assert errors == 1
+        assert py.row["outcome"] != "error", py.row["error"]
 
 
 def test_the_core_deals_the_classic_start_as_python_does() -> None:

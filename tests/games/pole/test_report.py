@@ -71,7 +71,7 @@ def test_turtle_share_and_toggle_moves():
     text = " ".join(turtle.paragraphs)
     assert "45% [26, 66] of 20 games reached the 400-turn cap" in text
     assert "fortress_rounding=down raises the share at the cap: 80% [49, 94] against 10% [2, 40]" in text
-    assert {r["cell"] for r in turtle.table} == {"default", "fortress_rounding=down"}
+    assert {r["cell"] for r in turtle.table} == {"fortress_rounding=exact", "fortress_rounding=down"}  # as the report names them
 
 
 def test_maps_from_events():

@@ -428,9 +428,9 @@ def test_the_board_widget_picks_orders_of_any_size(size, clicks, played):
 
 def test_bench_plays_from_a_start_file_with_parameters(tmp_path, capsys):
     """``bench --rules start=PATH,...``: the playouts start at the file's position, on both engines."""
-    from workbench import native
     from workbench.__main__ import main
     from workbench.bench import playouts
+    from workbench.games.terrafeud import native
 
     f = tmp_path / "duel.yaml"
     f.write_text("id: knight-duel\ntitle: a duel\nrules: {hill: false, swamp: false}\n"

@@ -12,8 +12,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from workbench import native
 from workbench.agents import make_agent
+from workbench.games.terrafeud import native
 from workbench.games.terrafeud.engine import IllegalActionError, make_game, new_game, state_to_dict
 from workbench.games.terrafeud.perft import expected_table, perft
 from workbench.simulate import simulate

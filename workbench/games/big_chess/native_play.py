@@ -37,7 +37,7 @@ def _native_agents(names: list[str]) -> list[tuple[str, dict[str, Any]]] | None:
 
 def playable(spec: Any, rules: Any) -> bool:
     """True when this game of ``spec`` can be played by the native core."""
-    from workbench.simulate.protocol_play import seat_agents
+    from workbench.core.rows import seat_agents
 
     from . import GAME
     from .native import available
@@ -52,9 +52,8 @@ def playable(spec: Any, rules: Any) -> bool:
 
 def play_native(spec: Any) -> Any:
     """One game of ``spec`` in the native core; the ``GameResult`` ``play_protocol_game`` would return."""
-    from workbench.agents.generic import make_protocol_agent
-    from workbench.simulate.core import GameResult
-    from workbench.simulate.protocol_play import base_row, close_row, derive, error_row, finish_row, seat_agents
+    from workbench.core.agents import protocol_agent
+    from workbench.core.rows import GameResult, base_row, close_row, derive, error_row, finish_row, seat_agents
 
     from . import GAME
     from .context import context_for
@@ -73,7 +72,7 @@ def play_native(spec: Any) -> Any:
         names = seat_agents(spec, info.num_players)
         seeds = [derive(f"{spec.game}-agent", spec.seed, i) for i in range(info.num_players)]
         for name, s in zip(names, seeds, strict=True):
-            make_protocol_agent(name, GAME, rules, seed=s)  # the Python twin checks every parameter
+            protocol_agent(name, GAME, rules, s)  # the Python twin checks every parameter
         agents = [(base, params or None, s) for (base, params), s in zip(_native_agents(names) or [], seeds, strict=True)]
         out = core().play_game(native_game(ctx), None, agents, spec.max_plies, spec.events)
         state = python_state(ctx, out["final"], spec.seed)

@@ -138,9 +138,10 @@ def _params() -> list[Param]:
         Param("promotion_targets", "text", ("knight", "bishop", "rook", "queen"), "cards a pawn may promote into",
               "decided (list lost; B34, B56)", custom=_targets),
         Param("fort_levels", "text", (0, 1), "levels a piece on a fort has", "decided (text 10.1; B17)", custom=_levels),
-        Param("max_turns", "int", 1000, "draw after this turn action (0 = none)", "decided (B46)", 0, 100000),
+        Param("max_turns", "int", 1000, "draw after this turn action (0 = none)", "decided (B46)", 0, 100000,
+              limit=True),
         Param("quiet_limit", "int", 100, "draw after this many turn actions without a material change (0 = none)",
-              "decided (B46)", 0, 100000),
+              "decided (B46)", 0, 100000, limit=True),
         Param("start", "choice", "setup", "setup phase on the board, the classic army (classic-2 a,b only), or "
               "deployed: every player's setup played by deploy_plan, then play (any board; the tools' batch start)",
               "decided (§14; deployed: tools)", choices=("setup", "army", "deployed")),

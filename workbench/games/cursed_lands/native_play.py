@@ -10,8 +10,9 @@ is turned into rows here with the Python engine's own notation and game columns,
 whichever engine played it, except ``engine`` and ``seconds``.
 
 A game plays here when the core is built and every seat's agent has a native twin. Under a hidden deck top
-(``deck_top_visible=false``) a searching agent picks on a view, and its pick may be illegal in the real state:
-the core stops there and hands the pick back, and this module plays the Python loop's ply on the Python
+(``deck_top_visible=false``) a searching agent picks on a view whose top allows exactly the placements it is
+offered (C5, C46; ``view`` in both engines), so its pick is legal in the real state. Should a pick ever be
+illegal, the core stops there and hands it back, and this module plays the Python loop's ply on the Python
 state (``apply_action`` raises), so the row is the Python path's error row and the events end where its
 events end. One case stays on the Python path: a setup phase of 2-3 starting units with a searching agent
 (millions of camp actions to search).
@@ -42,8 +43,8 @@ def _native_agents(names: list[str]) -> list[tuple[str, dict[str, Any]]] | None:
 
 def playable(spec: Any, rules: Any, n_seats: int = 2) -> bool:
     """True when this game of ``spec`` can be played by the native core (see the module docstring)."""
+    from workbench.core.rows import seat_agents
     from workbench.games.cursed_lands.native import available
-    from workbench.simulate.protocol_play import seat_agents
 
     if spec.game != GAME_NAME or not available():
         return False
@@ -100,12 +101,11 @@ def _cost(rules: Any, kind: str, action: int) -> int:
 
 def play_native(spec: Any) -> Any:
     """One game of ``spec`` in the native core; the ``GameResult`` ``play_protocol_game`` would return."""
-    from workbench.agents.generic import make_protocol_agent
+    from workbench.core.agents import protocol_agent
+    from workbench.core.rows import GameResult, base_row, close_row, derive, error_row, finish_row, seat_agents
     from workbench.games import get
     from workbench.games.cursed_lands import actions as act
     from workbench.games.cursed_lands.native import core, fields_of, python_state, rules_dict
-    from workbench.simulate.core import GameResult
-    from workbench.simulate.protocol_play import base_row, close_row, derive, error_row, finish_row, seat_agents
 
     t0 = time.perf_counter()
     game = get(spec.game)
@@ -121,7 +121,7 @@ def play_native(spec: Any) -> Any:
         names = seat_agents(spec, info.num_players)
         seeds = [derive(f"{spec.game}-agent", spec.seed, i) for i in range(info.num_players)]
         for name, s in zip(names, seeds, strict=True):
-            make_protocol_agent(name, game, rules, seed=s)  # the Python twin checks every parameter
+            protocol_agent(name, game, rules, s)  # the Python twin checks every parameter
         agents = [(base, params or None, s) for (base, params), s in zip(_native_agents(names) or [], seeds, strict=True)]
         out = core().play_game(rules_dict(rules, start.factions), fields_of(start), agents, spec.max_plies, spec.events)
         state = python_state(rules, start.seed, start.factions, out["final"])

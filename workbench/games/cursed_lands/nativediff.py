@@ -133,6 +133,8 @@ def sweep(games: int, seed: int = 0, max_plies: int = 400, view_every: int = 7, 
                 pv, nv = py.view(py.to_move, vs), nat.view(py.to_move, vs)
                 d = _diff(pv.to_dict(), nv.to_dict())
                 assert not d, f"{where} ply {n}: view {d}"
+                if py.phase == "play" and not py.is_terminal():  # the view allows what the agent is offered (C46)
+                    assert pv.legal_actions() == py.legal_actions(), f"{where} ply {n}: view's legal list"
             if n % 23 == 0:  # undo and redo through both engines
                 py.undo_action()
                 nat.undo_action()

@@ -877,8 +877,32 @@ class CursedState(State):
                 j = next(gen) % (i + 1)
                 rest[i], rest[j] = rest[j], rest[i]
             deck[keep:] = rest
+        if not keep:
+            new._match_offered_tiles(self)
         new._legal = new._legal_set = None
         return new
+
+    def _match_offered_tiles(self, real: CursedState) -> None:
+        """Under a hidden top, make this view's top consistent with the list the agent is offered (C5, C46).
+
+        The agent receives the real legal list with the tile stripped (``agent_list``), so its view must
+        allow exactly those placements: when the reshuffled top would place on other hexes (a mountain
+        against any other tile, section 7 rule 4), the first tile below it of the real top's class
+        (mountain or not) is swapped up. Without this an agent picked ``#h`` from its view that the real
+        top forbids, and the game ended in an error row. The native core's ``view`` does the same.
+        """
+        p = real.to_move
+        if real.is_terminal() or real.phase != "play" or real.ap < real.tile_cost:
+            return
+        if real.tiles_per_turn and real.tiles_placed >= real.tiles_per_turn:
+            return
+        if self.tile_hexes(p) == real.tile_hexes(p):
+            return
+        deck, want = self.decks[p], real.deck_top(p) == MOUNTAIN
+        for i in range(1, len(deck)):
+            if (deck[i] == MOUNTAIN) == want:
+                deck[0], deck[i] = deck[i], deck[0]
+                return
 
     def observation_string(self, player: int | None = None) -> str:
         """The board as text for ``player``: every unit, tile, castle, AP and mark; of each deck only its size and,

@@ -91,8 +91,8 @@ def python_state(cfg: Config, f: dict[str, Any], seed: int = 0, origin: dict[str
 
 
 def seed_key(seed: int | None) -> list[int]:
-    """``random.Random(seed)``'s key: the little-endian 32-bit words of ``abs(seed)``."""
-    from workbench.native import seed_key as key
+    """``random.Random(seed)``'s key: the little-endian 32-bit words of ``abs(seed)`` (core's kit)."""
+    from workbench.core.agents import seed_key as key
 
     return key(seed)
 
@@ -343,12 +343,12 @@ def native_play(spec: Any, game: Any, rules: Rules, seat_agents: list[str]) -> t
         return None
     if not all(has_native(a) for a in seat_agents):
         return None
-    from workbench.simulate.protocol_play import derive
+    from workbench.core.rows import derive
 
     for a in seat_agents:  # the Python twin validates each agent's parameters (same errors, same rows)
-        from workbench.agents.generic import make_protocol_agent
+        from workbench.core.agents import protocol_agent
 
-        make_protocol_agent(a, game, rules, seed=0)
+        protocol_agent(a, game, rules, 0)
     start = game.new_initial_state(rules, spec.seed)
     seeds = [derive(f"{spec.game}-agent", spec.seed, i) for i in range(len(seat_agents))]
     return play_game(start, seat_agents, seeds, derive(f"{spec.game}-chance", spec.seed), spec.max_plies, spec.events,

@@ -161,14 +161,35 @@ def luck_part(games: Sequence[Mapping[str, Any]]) -> ReportPart | None:
     return part
 
 
-def _cell(game: Mapping[str, Any]) -> str:
-    return str(game.get("cell") or game.get("rules") or "default") or "default"
+def _cell(game: Mapping[str, Any], varying: Sequence[str] = ()) -> str:
+    """The cell's label as the rest of the report writes it: the rules that vary, each with its value
+    (``fortress_rounding=exact`` for the rulebook's cell of a grid, never ``default`` beside it)."""
+    if varying:
+        return " ".join(f"{k}={_word(game.get(k))}" for k in varying)
+    return "all games"
+
+
+def _word(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value is None or (isinstance(value, float) and value != value):
+        return "none"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _varying(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The rule columns whose value differs between the rows (the grid's axes)."""
+    names = [p.name for p in SPEC if rows and p.name in rows[0]]
+    return [k for k in names if len({repr(g.get(k)) for g in rows}) > 1]
 
 
 def _luck_table(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     cells: dict[str, list[Mapping[str, Any]]] = {}
+    varying = _varying(rows)
     for g in rows:
-        cells.setdefault(_cell(g), []).append(g)
+        cells.setdefault(_cell(g, varying), []).append(g)
     out = []
     for cell, gs in cells.items():
         decided = [g for g in gs if g.get("winner") in SIDES]
@@ -258,8 +279,9 @@ def turtle_part(games: Sequence[Mapping[str, Any]]) -> ReportPart | None:
         part.paragraphs.append(f"Of the {len(decided)} decided games Red, who moves first, won {_ci(red, len(decided))}.")
     table = []
     cells: dict[str, list[Mapping[str, Any]]] = {}
+    varying = _varying(rows)
     for g in rows:
-        cells.setdefault(_cell(g), []).append(g)
+        cells.setdefault(_cell(g, varying), []).append(g)
     for cell, gs in cells.items():
         kc = sum(1 for g in gs if at_cap(g))
         dec = [g for g in gs if g.get("winner") in SIDES]

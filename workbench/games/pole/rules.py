@@ -129,7 +129,7 @@ def _params() -> list[Param]:
         Param("max_turns", "int", 400, "simulation cap in turns, both sides together (result unfinished)",
               "decided", 1, 10000),
         Param("draw_after", "int", None, "quiet turns (no removal) before a draw; none = never", "decided", 1, 1000,
-              custom=_draw_after),
+              custom=_draw_after, limit=True),
         Param("attack_mode", "choice", "single", "one target per attack, or every enemy in the zone (ax*)",
               "decided", choices=("single", "all")),
         Param("shot_blocking", "choice", "none", "whether pieces block ARCHER/CATAPULT zones", "decided",

@@ -63,13 +63,13 @@ class TerraFeudNative(NativeBackend):
 
     def available(self) -> bool:
         """True when TerraFeud's native core (``workbench._native``) is built."""
-        from workbench.native import available
+        from workbench.games.terrafeud.native import available
 
         return available()
 
     def state(self, state: Any) -> Any:
         """The same position on the native core: a ``TerraFeudState`` over a ``NativeState`` (no copy of rules)."""
-        from workbench.native import NativeState
+        from workbench.games.terrafeud.native import NativeState
 
         inner = state.inner if isinstance(state, TerraFeudState) else state
         return TerraFeudState(inner if isinstance(inner, NativeState) else NativeState.from_state(inner))
