@@ -77,6 +77,12 @@ class TerraFeudNative(NativeBackend):
     def new_state(self, rules: Rules | None = None, seed: int = 0) -> Any:
         return self.state(GAME.new_initial_state(rules, seed))
 
+    def random_playouts(self, rules: Rules, games: int, seed: int, max_actions: int) -> int:
+        """``bench``'s random playouts in Rust: terrain drawn in Python, the same games as the Python engine's."""
+        from .bench import native_playouts
+
+        return int(native_playouts(games, seed, max_actions, to_config(rules))["plies"])
+
     def perft(self, state: Any, depth: int) -> int | None:
         """The whole count inside Rust (GIL released)."""
         inner = state.inner if isinstance(state, TerraFeudState) else state
