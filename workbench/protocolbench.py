@@ -108,16 +108,30 @@ def bench_report(name: str, games: int, seed: int, max_actions: int, rules: str,
 
     engine = resolve_engine(get(name), engine)
     if engine == "native":
+        # CPU seconds beside the wall clock: on a machine shared with other work the wall-clock rates of runs
+        # taken one after the other see different loads; CPU time (the core runs in this thread) does not
+        c0 = time.process_time()
         nat = native_protocol_playouts(name, games, seed, max_actions, rules or None)
+        c1 = time.process_time()
         few = max(1, games // 10)
         ours = protocol_playouts(name, few, seed, max_actions, rules or None)
+        c2 = time.process_time()
         same = native_protocol_playouts(name, few, seed, max_actions, rules or None)["actions"] == ours["actions"]
+        c3 = time.process_time()
         chess = chess_playouts(max(1, few // 2), seed, 300) if peer else None
+        c4 = time.process_time()
+        cpu = {"native_actions_per_cpu_sec": nat["actions"] / max(c1 - c0, 1e-9),
+               "python_actions_per_cpu_sec": ours["actions"] / max(c2 - c1, 1e-9)}
+        cpu["speedup_vs_python_cpu"] = cpu["native_actions_per_cpu_sec"] / cpu["python_actions_per_cpu_sec"]
+        if chess is not None and chess["plies"]:
+            cpu["chess_plies_per_cpu_sec"] = chess["plies"] / max(c4 - c3, 1e-9)
+            cpu["ratio_vs_chess_cpu"] = cpu["native_actions_per_cpu_sec"] / cpu["chess_plies_per_cpu_sec"]
         out = {**nat, "plies": nat["actions"], "plies_per_sec": nat["actions_per_sec"], "engine": "native",
                "rules": rules, "python_games": few, "python_actions_per_sec": ours["actions_per_sec"],
                "python_plies_per_sec": ours["actions_per_sec"],
                "speedup_vs_python": nat["actions_per_sec"] / ours["actions_per_sec"],
-               "ratio_vs_python": nat["actions_per_sec"] / ours["actions_per_sec"], "same_games_as_python": same}
+               "ratio_vs_python": nat["actions_per_sec"] / ours["actions_per_sec"], "same_games_as_python": same,
+               "cpu": cpu}
         return _with_peer(out, nat["actions_per_sec"], chess)
     mine, theirs = interleaved_playouts(name, games, seed, max_actions, rules or None, peer=peer)
     out = {**mine, "plies": mine["actions"], "plies_per_sec": mine["actions_per_sec"], "engine": "python", "rules": rules}
