@@ -129,3 +129,31 @@ def test_simulate_refuses_a_grid_of_mixed_seat_lists_up_front(tmp_path: Any) -> 
     text = str(err.value)
     assert "seat list" in text and "--grid board=classic-2" in text and "--grid board=classic-4" in text
     assert not (tmp_path / "x.parquet").exists()
+
+
+def test_a_team_game_s_winner_is_written_as_its_team_and_reports_read_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pandas as pd
+
+    from workbench.balance.cells import summarize_cells
+    from workbench.core.rows import finish_row
+
+    g = games.get("big-chess")
+    rules = g.spec.make({"board": "classic-4", "teams": "ab/cd"})
+    info = g.info(rules)
+
+    class Won:  # a finished state whose last mover is c (seat 2), of team cd
+        def outcome(self): return "win"  # noqa: ANN201, E704
+        def victory(self): return "king"  # noqa: ANN201, E704
+        def winner(self): return 2  # noqa: ANN201, E704
+        def is_terminal(self): return True  # noqa: ANN201, E704
+        def returns(self): return [-1.0, -1.0, 1.0, 1.0]  # noqa: ANN201, E704
+        def counters(self): return {}  # noqa: ANN201, E704
+
+    row: dict = {}
+    monkeypatch.setattr(g, "game_row", lambda state: {})  # the stub has no board; the game's columns are not the point
+    finish_row(row, g, info, Won())
+    assert row["winner"] == "cd" and row["winner_team"] == 1
+    table = pd.DataFrame([{"game_id": i, "game": "big-chess", "players": "a,b,c,d", "teams": "ab,cd", "plies": 50,
+                           "winner": "cd" if i % 2 else "ab", "victory": "king", "outcome": "win"} for i in range(10)])
+    r = summarize_cells(table).iloc[0]
+    assert r["decided"] == 10 and r["advantage"] == 0.5

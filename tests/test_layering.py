@@ -199,7 +199,6 @@ def test_no_tool_discovers_a_hook() -> None:
 
 # file -> why it still branches on a game's name (each must still be true; the list only shrinks)
 BRANCH_EXCEPTIONS: dict[str, str] = {
-    "bench.py": "TerraFeud's own bench (python-chess peer) until it becomes the one bench --game",
 }
 
 
