@@ -166,3 +166,39 @@ def test_big_chess_card_patterns_expand_in_linear_time_and_a_file_is_parsed_once
     state = _bounded(lambda: case.initial_state(), 10.0)
     assert "blob" in {c.key for c in state.ctx.cards}
     assert len(calls) == 1  # the card file is parsed once (it was three times)
+
+
+JUNK = [None, True, -1, 10**400, 1.5, "", "x" * 300, [], [1, 2], {}, {"a": {"b": 1}}, "e5", ["e5"], {"bogus": 1}]
+
+
+@pytest.mark.parametrize("game", ["cursed-lands", "pole", "big-chess"])
+def test_record_loaders_name_every_error(game: str) -> None:
+    """Record fuzz: deep JSON, wrong types, unknown fields, huge seeds and random field swaps give the game's named
+    ``RecordError``, never RecursionError, AttributeError or TypeError (bounded: 300 tries a game)."""
+    import importlib
+    import random
+
+    mod = importlib.import_module(f"workbench.games.{game.replace('-', '_')}.record")
+    g = games.get(game)
+    st = g.new_initial_state(g.spec.defaults(), 1)
+    rng = random.Random(3)
+    for _ in range(6):
+        if st.is_terminal():
+            break
+        acts = st.legal_actions(st.current_player()) if st.current_player() >= 0 else st.legal_actions()
+        st.apply_action(rng.choice(list(acts)[:200]))
+    good = json.loads(mod.save_record(st))
+    texts = ["[" * 50_000 + "]" * 50_000, json.dumps({**good, "rules": [1, 2]}), json.dumps({**good, "bogus": 1}),
+             json.dumps({**good, "seed": 10**400}), json.dumps(good)[:-7]]
+    for _ in range(300):
+        bad = dict(good)
+        for _ in range(rng.randint(1, 3)):
+            bad[rng.choice([*good, "bogus"])] = rng.choice(JUNK)
+        texts.append(json.dumps(bad))
+    refused = 0
+    for text in texts:
+        try:
+            mod.load_record_text(text)
+        except mod.RecordError:
+            refused += 1
+    assert refused >= len(texts) - 20  # a few swaps (of result or a harmless field) may still replay
