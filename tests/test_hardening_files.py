@@ -202,3 +202,59 @@ def test_record_loaders_name_every_error(game: str) -> None:
         except mod.RecordError:
             refused += 1
     assert refused >= len(texts) - 20  # a few swaps (of result or a harmless field) may still replay
+
+
+VALUES = [None, True, -1, 0, 3, 10**30, 2.5, "", "a1", "h1", "/etc/shadow", "../../etc/passwd", "x" * 5000,
+          "start=/etc/shadow", "setup=fifo", "factions=orcs/dwarves", "greedy", "mcts:iterations=10^9", [], {},
+          {"start": "/etc/shadow"}, {"setup": "/dev/zero"}, {"x": {"y": 1}}]
+KINDS = ["click", "choose", "undo", "redo", "cancel", "roll", "goto", "new_game", "agent", "heat", "auto_roll",
+         "compare", "pick_scenario", "check", "nope"]
+FIELDS = ["cell", "index", "node", "seed", "rules", "seat", "spec", "layer", "player", "on", "change", "name", "delta"]
+
+
+@pytest.mark.parametrize("game", ["pole", "cursed-lands", "big-chess", "openspiel:tic_tac_toe"])
+def test_board_message_fuzz(game: str) -> None:
+    """Hostile page messages on every game's board: each gets a plain panel message; none shows a traceback, a file's
+    content or a server path, and none opens a file (bounded: 120 messages a game, no agent thinking)."""
+    import random
+
+    from workbench.widget.board import GameBoard
+
+    b = GameBoard(game, seed=1)
+    rng = random.Random(game)
+    for _ in range(120):
+        msg = {"type": rng.choice(KINDS)}
+        for _ in range(rng.randint(0, 2)):
+            msg[rng.choice(FIELDS)] = rng.choice(VALUES)
+        _bounded(lambda m=msg: (b._on_msg(b, m, []), b.wait(5)))
+        text = b.view["message"]
+        assert "Traceback" not in text and "root:" not in text and "/work/" not in text, (msg, text)
+        assert len(text) <= 300
+
+
+@pytest.mark.parametrize("game", ["cursed-lands", "pole", "big-chess", "terrafeud"])
+def test_scenario_fuzz(game: str) -> None:
+    """Shipped scenarios with random keys replaced by junk: a ScenarioError naming the file, or results; never
+    another exception and never a file outside the scenario's folder (bounded: 80 files a game)."""
+    import random
+
+    from workbench.core.scenario import ScenarioError
+    from workbench.core.yamlmarks import load_with_lines
+    from workbench.scenarios.loader import load_scenario_text
+
+    folder = Path(__file__).parent.parent / "scenarios" / {"terrafeud": "rulings"}.get(game, game)
+    paths = sorted(folder.glob("*.yaml"))[:40]
+    rng = random.Random(game)
+    refused = 0
+    for i in range(80):
+        data = dict(load_with_lines(rng.choice(paths).read_text(encoding="utf-8")))
+        key = rng.choice([*data, "rules", "position", "checks", "cards", "seed"])
+        data[key] = rng.choice([*VALUES[:12], {"setup": "/etc/shadow"}, {"start": "../../x"}, [{"legal": 5}]])
+        text = json.dumps(data, default=str)
+        try:
+            case = _bounded(lambda t=text, n=i: load_scenario_text(t, f"<fuzz {n}>"), 10)
+            _bounded(lambda c=case: c.run(), 20)
+        except ScenarioError as exc:
+            assert str(exc).startswith(f"<fuzz {i}>") and SECRET not in str(exc)
+            refused += 1
+    assert refused >= 20

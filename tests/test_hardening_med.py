@@ -157,3 +157,21 @@ def test_a_team_game_s_winner_is_written_as_its_team_and_reports_read_it(monkeyp
                            "winner": "cd" if i % 2 else "ab", "victory": "king", "outcome": "win"} for i in range(10)])
     r = summarize_cells(table).iloc[0]
     assert r["decided"] == 10 and r["advantage"] == 0.5
+
+
+def test_perft_is_capped_by_each_game_s_own_growth(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    import workbench.perft as perft
+
+    monkeypatch.setattr(perft, "MAX_LEAVES", {"native": 500, "python": 500})
+    assert perft.main(["--game", "pole", "--depth", "5", "--engine", "python"]) == 2
+    err = capsys.readouterr().err
+    assert "would count about" in err and "Traceback" not in err
+
+
+def test_big_chess_checks_are_type_checked() -> None:
+    from workbench.core.scenario import ScenarioError
+    from workbench.scenarios.loader import load_scenario_text
+
+    for check in ("legal: 5", "legal_count: x", "turn: [1]", "canonical: 3"):
+        with pytest.raises(ScenarioError, match=check.split(":")[0]):
+            load_scenario_text(f"game: big-chess\nid: bc-t\ntitle: t\nchecks:\n  - {check}\n", "<t>")
