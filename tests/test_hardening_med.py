@@ -194,3 +194,15 @@ def test_the_cursed_lands_binding_raises_plain_exceptions_never_a_panic() -> Non
             getattr(raw, name)() if name == "legal_count" else getattr(raw, name)(arg)
         except Exception:  # noqa: BLE001, S112 - any ordinary error is fine; a PanicException is not an Exception
             continue
+
+
+def test_report_on_a_folder_it_cannot_write_is_one_line(tmp_path: Any, capsys: pytest.CaptureFixture) -> None:
+    from workbench.balance import cli
+
+    blocker = tmp_path / "file"
+    blocker.write_text("x")  # --out under a plain file: no folder can be made there, even as root
+    table = tmp_path / "games.csv"
+    _limit_table(3, 7).to_csv(table, index=False)
+    assert cli.main([str(table), "--out", str(blocker / "report")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("report: ") and "Traceback" not in err
