@@ -175,3 +175,22 @@ def test_big_chess_checks_are_type_checked() -> None:
     for check in ("legal: 5", "legal_count: x", "turn: [1]", "canonical: 3"):
         with pytest.raises(ScenarioError, match=check.split(":")[0]):
             load_scenario_text(f"game: big-chess\nid: bc-t\ntitle: t\nchecks:\n  - {check}\n", "<t>")
+
+
+def test_the_cursed_lands_binding_raises_plain_exceptions_never_a_panic() -> None:
+    import random
+
+    from workbench.games.cursed_lands.native import NativeCursedState, available
+
+    if not available():
+        pytest.skip("the native core is not built")
+    g = games.get("cursed-lands")
+    raw = NativeCursedState.from_python(g.new_initial_state(g.spec.defaults(), 1)).native
+    rng = random.Random(1)
+    for _ in range(600):
+        name = rng.choice(["action_priority", "apply", "is_legal", "evaluate", "view", "deck_top", "legal_count"])
+        arg = rng.choice([-1, 0, 1, 2**31, 2**40, 5000, 123456, 10**9, rng.randrange(0, 200000)])
+        try:
+            getattr(raw, name)() if name == "legal_count" else getattr(raw, name)(arg)
+        except Exception:  # noqa: BLE001, S112 - any ordinary error is fine; a PanicException is not an Exception
+            continue
