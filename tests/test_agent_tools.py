@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from workbench.native import available
+from workbench.games.terrafeud.native import available
 
 needs_native = pytest.mark.skipif(not available(), reason="the native core is not built")
 

@@ -1,4 +1,4 @@
-"""``bench --game``'s interleaved run: the game's playouts and TerraFeud's peer taken in turns play the very games
+"""``bench --game``'s interleaved run: the game's playouts and python-chess's peer taken in turns play the very games
 of the one-after-the-other run (same action counts), with half as many peer games."""
 
 from __future__ import annotations
@@ -14,4 +14,4 @@ def test_interleaved_playouts_play_the_same_games() -> None:
     sliced = sum(protocol_playouts("pole", 1, 3, 400, None, first=g)["actions"] for g in range(4))
     assert sliced == alone["actions"]
     out = bench_report("pole", 1, 3, 400, "", "python")
-    assert out["engine"] == "python" and out["ratio_vs_terrafeud"] > 0
+    assert out["engine"] == "python" and out["ratio_vs_chess"] > 0 and out["plies"] == out["actions"]

@@ -166,3 +166,95 @@ def test_big_chess_card_patterns_expand_in_linear_time_and_a_file_is_parsed_once
     state = _bounded(lambda: case.initial_state(), 10.0)
     assert "blob" in {c.key for c in state.ctx.cards}
     assert len(calls) == 1  # the card file is parsed once (it was three times)
+
+
+JUNK = [None, True, -1, 10**400, 1.5, "", "x" * 300, [], [1, 2], {}, {"a": {"b": 1}}, "e5", ["e5"], {"bogus": 1}]
+
+
+@pytest.mark.parametrize("game", ["cursed-lands", "pole", "big-chess"])
+def test_record_loaders_name_every_error(game: str) -> None:
+    """Record fuzz: deep JSON, wrong types, unknown fields, huge seeds and random field swaps give the game's named
+    ``RecordError``, never RecursionError, AttributeError or TypeError (bounded: 300 tries a game)."""
+    import importlib
+    import random
+
+    mod = importlib.import_module(f"workbench.games.{game.replace('-', '_')}.record")
+    g = games.get(game)
+    st = g.new_initial_state(g.spec.defaults(), 1)
+    rng = random.Random(3)
+    for _ in range(6):
+        if st.is_terminal():
+            break
+        acts = st.legal_actions(st.current_player()) if st.current_player() >= 0 else st.legal_actions()
+        st.apply_action(rng.choice(list(acts)[:200]))
+    good = json.loads(mod.save_record(st))
+    texts = ["[" * 50_000 + "]" * 50_000, json.dumps({**good, "rules": [1, 2]}), json.dumps({**good, "bogus": 1}),
+             json.dumps({**good, "seed": 10**400}), json.dumps(good)[:-7]]
+    for _ in range(300):
+        bad = dict(good)
+        for _ in range(rng.randint(1, 3)):
+            bad[rng.choice([*good, "bogus"])] = rng.choice(JUNK)
+        texts.append(json.dumps(bad))
+    refused = 0
+    for text in texts:
+        try:
+            mod.load_record_text(text)
+        except mod.RecordError:
+            refused += 1
+    assert refused >= len(texts) - 20  # a few swaps (of result or a harmless field) may still replay
+
+
+VALUES = [None, True, -1, 0, 3, 10**30, 2.5, "", "a1", "h1", "/etc/shadow", "../../etc/passwd", "x" * 5000,
+          "start=/etc/shadow", "setup=fifo", "factions=orcs/dwarves", "greedy", "mcts:iterations=10^9", [], {},
+          {"start": "/etc/shadow"}, {"setup": "/dev/zero"}, {"x": {"y": 1}}]
+KINDS = ["click", "choose", "undo", "redo", "cancel", "roll", "goto", "new_game", "agent", "heat", "auto_roll",
+         "compare", "pick_scenario", "check", "nope"]
+FIELDS = ["cell", "index", "node", "seed", "rules", "seat", "spec", "layer", "player", "on", "change", "name", "delta"]
+
+
+@pytest.mark.parametrize("game", ["pole", "cursed-lands", "big-chess", "openspiel:tic_tac_toe"])
+def test_board_message_fuzz(game: str) -> None:
+    """Hostile page messages on every game's board: each gets a plain panel message; none shows a traceback, a file's
+    content or a server path, and none opens a file (bounded: 120 messages a game, no agent thinking)."""
+    import random
+
+    from workbench.widget.board import GameBoard
+
+    b = GameBoard(game, seed=1)
+    rng = random.Random(game)
+    for _ in range(120):
+        msg = {"type": rng.choice(KINDS)}
+        for _ in range(rng.randint(0, 2)):
+            msg[rng.choice(FIELDS)] = rng.choice(VALUES)
+        _bounded(lambda m=msg: (b._on_msg(b, m, []), b.wait(5)))
+        text = b.view["message"]
+        assert "Traceback" not in text and "root:" not in text and "/work/" not in text, (msg, text)
+        assert len(text) <= 300
+
+
+@pytest.mark.parametrize("game", ["cursed-lands", "pole", "big-chess", "terrafeud"])
+def test_scenario_fuzz(game: str) -> None:
+    """Shipped scenarios with random keys replaced by junk: a ScenarioError naming the file, or results; never
+    another exception and never a file outside the scenario's folder (bounded: 80 files a game)."""
+    import random
+
+    from workbench.core.scenario import ScenarioError
+    from workbench.core.yamlmarks import load_with_lines
+    from workbench.scenarios.loader import load_scenario_text
+
+    folder = Path(__file__).parent.parent / "scenarios" / {"terrafeud": "rulings"}.get(game, game)
+    paths = sorted(folder.glob("*.yaml"))[:40]
+    rng = random.Random(game)
+    refused = 0
+    for i in range(80):
+        data = dict(load_with_lines(rng.choice(paths).read_text(encoding="utf-8")))
+        key = rng.choice([*data, "rules", "position", "checks", "cards", "seed"])
+        data[key] = rng.choice([*VALUES[:12], {"setup": "/etc/shadow"}, {"start": "../../x"}, [{"legal": 5}]])
+        text = json.dumps(data, default=str)
+        try:
+            case = _bounded(lambda t=text, n=i: load_scenario_text(t, f"<fuzz {n}>"), 10)
+            _bounded(lambda c=case: c.run(), 20)
+        except ScenarioError as exc:
+            assert str(exc).startswith(f"<fuzz {i}>") and SECRET not in str(exc)
+            refused += 1
+    assert refused >= 20

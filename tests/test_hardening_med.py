@@ -117,3 +117,80 @@ def test_a_comparison_without_decided_games_prints_no_nan() -> None:
 
     text = _pair(math.nan, math.nan) + _diff(math.nan, math.nan, math.nan) + _pair(0.5, math.nan)
     assert "nan" not in text and "no decided games" in text
+
+
+def test_simulate_refuses_a_grid_of_mixed_seat_lists_up_front(tmp_path: Any) -> None:
+    from workbench.simulate import simulate
+    from workbench.simulate.core import SimulationError
+
+    with pytest.raises(SimulationError) as err:
+        simulate({"board": ["classic-2", "classic-4"]}, "random", "random", 2, workers=0, progress=False,
+                 game="big-chess", out=tmp_path / "x.parquet")
+    text = str(err.value)
+    assert "seat list" in text and "--grid board=classic-2" in text and "--grid board=classic-4" in text
+    assert not (tmp_path / "x.parquet").exists()
+
+
+def test_a_team_game_s_winner_is_written_as_its_team_and_reports_read_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pandas as pd
+
+    from workbench.balance.cells import summarize_cells
+    from workbench.core.rows import finish_row
+
+    g = games.get("big-chess")
+    rules = g.spec.make({"board": "classic-4", "teams": "ab/cd"})
+    info = g.info(rules)
+
+    class Won:  # a finished state whose last mover is c (seat 2), of team cd
+        def outcome(self): return "win"  # noqa: ANN201, E704
+        def victory(self): return "king"  # noqa: ANN201, E704
+        def winner(self): return 2  # noqa: ANN201, E704
+        def is_terminal(self): return True  # noqa: ANN201, E704
+        def returns(self): return [-1.0, -1.0, 1.0, 1.0]  # noqa: ANN201, E704
+        def counters(self): return {}  # noqa: ANN201, E704
+
+    row: dict = {}
+    monkeypatch.setattr(g, "game_row", lambda state: {})  # the stub has no board; the game's columns are not the point
+    finish_row(row, g, info, Won())
+    assert row["winner"] == "cd" and row["winner_team"] == 1
+    table = pd.DataFrame([{"game_id": i, "game": "big-chess", "players": "a,b,c,d", "teams": "ab,cd", "plies": 50,
+                           "winner": "cd" if i % 2 else "ab", "victory": "king", "outcome": "win"} for i in range(10)])
+    r = summarize_cells(table).iloc[0]
+    assert r["decided"] == 10 and r["advantage"] == 0.5
+
+
+def test_perft_is_capped_by_each_game_s_own_growth(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    import workbench.perft as perft
+
+    monkeypatch.setattr(perft, "MAX_LEAVES", {"native": 500, "python": 500})
+    assert perft.main(["--game", "pole", "--depth", "5", "--engine", "python"]) == 2
+    err = capsys.readouterr().err
+    assert "would count about" in err and "Traceback" not in err
+
+
+def test_big_chess_checks_are_type_checked() -> None:
+    from workbench.core.scenario import ScenarioError
+    from workbench.scenarios.loader import load_scenario_text
+
+    for check in ("legal: 5", "legal_count: x", "turn: [1]", "canonical: 3"):
+        with pytest.raises(ScenarioError, match=check.split(":")[0]):
+            load_scenario_text(f"game: big-chess\nid: bc-t\ntitle: t\nchecks:\n  - {check}\n", "<t>")
+
+
+def test_the_cursed_lands_binding_raises_plain_exceptions_never_a_panic() -> None:
+    import random
+
+    from workbench.games.cursed_lands.native import NativeCursedState, available
+
+    if not available():
+        pytest.skip("the native core is not built")
+    g = games.get("cursed-lands")
+    raw = NativeCursedState.from_python(g.new_initial_state(g.spec.defaults(), 1)).native
+    rng = random.Random(1)
+    for _ in range(600):
+        name = rng.choice(["action_priority", "apply", "is_legal", "evaluate", "view", "deck_top", "legal_count"])
+        arg = rng.choice([-1, 0, 1, 2**31, 2**40, 5000, 123456, 10**9, rng.randrange(0, 200000)])
+        try:
+            getattr(raw, name)() if name == "legal_count" else getattr(raw, name)(arg)
+        except Exception:  # noqa: BLE001, S112 - any ordinary error is fine; a PanicException is not an Exception
+            continue

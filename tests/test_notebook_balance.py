@@ -7,9 +7,8 @@ import nbformat
 import pytest
 from nbhelp import NOTEBOOKS, execute_notebook
 
-from workbench import native
 from workbench.balance import games_needed
-from workbench.games.terrafeud import TERRAFEUD_STUDY_CAP
+from workbench.games.terrafeud import TERRAFEUD_STUDY_CAP, native
 
 
 @pytest.mark.notebook

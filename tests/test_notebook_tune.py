@@ -10,7 +10,7 @@ from html import escape as html_escape
 import pytest
 from nbhelp import execute_notebook
 
-from workbench import native
+from workbench.games.terrafeud import native
 
 
 @pytest.mark.notebook

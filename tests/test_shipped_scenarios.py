@@ -28,7 +28,7 @@ def test_engine_native_says_which_scenarios_ran_on_python(capsys) -> None:  # no
 
     import pytest
 
-    from workbench.native import available
+    from workbench.games.terrafeud.native import available
     from workbench.scenarios import cli
 
     if not available():

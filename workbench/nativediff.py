@@ -33,7 +33,7 @@ VARIANTS: tuple[str, ...] = (
 
 def compare_game(rules: str, seed: int, max_plies: int) -> dict[str, Any]:
     """One random game in both engines; counts of what was compared, and the first difference."""
-    from .native import NativeState
+    from .games.terrafeud.native import NativeState
 
     py = make_game(rules, seed).new_initial_state()
     ns = NativeState.from_state(py)
@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         return _game_sweep(args.game, list(argv if argv is not None else sys.argv[1:]))
     if rest:
         ap.error(f"unrecognized arguments: {' '.join(rest)}")
-    from .native import NativeUnavailableError, resolve_engine
+    from .games.terrafeud.native import NativeUnavailableError, resolve_engine
 
     try:
         resolve_engine("native")

@@ -17,6 +17,9 @@ from .cliargs import Parser, seed, whole
 # (native: depth 5 in 11 s, 6 in ~10 min; Python: 3 in 0.2 s, 4 in ~12 s, 5 in ~10 min), measured.
 # Perft grows about 50-fold per ply, so one more is hours; Ctrl-C stops the native count anyway.
 MAX_DEPTH = {"native": 6, "python": 5}
+# Leaves a count may visit (TerraFeud's ten minutes: native depth 6, Python depth 5); every game is held to it
+# through its own growth per ply, so a game branching wider than TerraFeud stops at a shallower depth.
+MAX_LEAVES = {"native": 2_000_000_000, "python": 60_000_000}
 
 
 def perft(game: Any, state: Any, depth: int, engine: str = "python") -> int:
@@ -81,8 +84,22 @@ def main(argv: list[str] | None = None) -> int:
     except (RulesError, ValueError) as exc:  # a user error: one clear line, no traceback
         ap.error(f"--rules: {exc}")
     print(f"# {game.name}, {engine} engine")
-    for d in range(1, args.depth + 1):
-        print(d, perft(game, st, d, engine))
+    prev = 1
+    try:
+        for d in range(1, args.depth + 1):
+            count = perft(game, st, d, engine)
+            print(d, count, flush=True)
+            # a per-game cap from the game's own growth: the next depth's leaves at this depth's growth
+            projected = count * max(1.0, count / max(1, prev))
+            if d < args.depth and projected > MAX_LEAVES[engine]:
+                print(f"perft: error: depth {d + 1} of {game.name} would count about {projected:,.0f} leaves "
+                      f"({count / max(1, prev):,.0f}-fold per ply here); the {engine} engine counts at most "
+                      f"{MAX_LEAVES[engine]:,} (about ten minutes)", file=sys.stderr)
+                return 2
+            prev = count
+    except KeyboardInterrupt:
+        print("perft: interrupted", file=sys.stderr)
+        return 130
     return 0
 
 

@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"))
     args = ap.parse_args(argv)
-    from workbench.native import resolve_engine
+    from workbench.games.terrafeud.native import resolve_engine
 
     engine = resolve_engine(args.engine)
     one = speed(args.games, args.agent, args.max_plies, 1, args.seed, engine)

@@ -93,7 +93,7 @@ def agent_engine(base: str, engine: str = "auto", game: str | None = None) -> st
     registered agent that replaced a built-in name is Python); ``native`` insists on it.
     """
     agents, builtin, kit = _tables(game)
-    resolved = kit.resolve_engine(engine)
+    resolved: str = kit.resolve_engine(engine)
     has_twin = base in kit.NATIVE_AGENTS and agents.get(base) is builtin.get(base)
     if resolved == "native" and not has_twin:
         if engine == "native":

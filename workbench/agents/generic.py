@@ -33,7 +33,7 @@ class GenericRandom(ProtocolAgent):
 def expected_value(state: State, value: Any) -> float:
     """The expectation of ``value(state)`` over the chance outcomes that follow (chained chance nodes too)."""
     if state.current_player() != CHANCE:
-        return value(state)
+        return float(value(state))
     total = 0.0
     for outcome, p in state.chance_classes():  # outcomes of the same effect once, with their summed probability
         state.apply_action(outcome)
@@ -409,9 +409,9 @@ def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | Non
 
         barred = parse_bar(spec_params.pop("bar"), game)
         inner = make_protocol_agent(base, game, rules, seed, **spec_params)
-        agent = Restricted(inner, game, barred)
-        agent.name = str(spec).strip()
-        return agent
+        restricted = Restricted(inner, game, barred)
+        restricted.name = str(spec).strip()
+        return restricted
     weights = spec_params.pop("eval", None)  # learned weights by file name (agents.learned), Python only
     factories = dict(GENERIC_AGENTS)
     if game is not None and game.archetypes:  # a game that declares play styles is played by the style agent
@@ -423,7 +423,7 @@ def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | Non
     if base not in factories:
         raise ValueError(f"unknown agent {base!r} for {game.name}; known: {', '.join(factories)}")
     try:
-        agent = factories[base](seed=seed, game=game, rules=rules, **spec_params)
+        agent: ProtocolAgent = factories[base](seed=seed, game=game, rules=rules, **spec_params)
     except TypeError as exc:
         raise ValueError(f"agent {spec!r}: bad parameters {sorted(spec_params)}: {exc}") from None
     if weights is not None:

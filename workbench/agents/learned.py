@@ -87,7 +87,7 @@ class LearnedEvaluation:
         if features is None:
             raise ValueError(f"{self.game.name} declares no evaluation features (GameDef.evaluation_features)")
         w = self.weights
-        return sum(w.get(k, 0.0) * v for k, v in features.items())
+        return float(sum(w.get(k, 0.0) * v for k, v in features.items()))
 
 
 def learned_evaluation(game: Any, name: str, study: str | Path | None = None) -> LearnedEvaluation:

@@ -53,7 +53,7 @@ class BarredView:
         return [a for a in acts if not (self._classes.of(self._inner, a) & self._barred)]
 
     def legal_actions(self, player: int | None = None) -> list[Any]:
-        acts = self._inner.legal_actions(player) if player is not None else self._inner.legal_actions()
+        acts: list[Any] = self._inner.legal_actions(player) if player is not None else self._inner.legal_actions()
         mover = self._inner.current_player() if player is None else player
         if mover != self._player or not acts or not self._barred:
             return acts
@@ -65,7 +65,7 @@ class BarredView:
     def view(self, player: int, seed: int = 0) -> BarredView:
         return BarredView(self._inner.view(player, seed), self._player, self._barred, self._classes)
 
-    def __deepcopy__(self, memo: dict) -> BarredView:
+    def __deepcopy__(self, memo: dict[int, Any]) -> BarredView:
         return self.clone()
 
     def __getattr__(self, name: str) -> Any:

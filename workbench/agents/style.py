@@ -13,7 +13,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .generic import ProtocolAgent, _leaf, _teams, expected_value
+from workbench.core.agents import ProtocolAgent, _leaf, _teams
+
+from .generic import expected_value
 
 
 def archetype_of(game: Any, name: Any) -> Any:

@@ -148,6 +148,8 @@ def normalize(games: pd.DataFrame) -> pd.DataFrame:
     else:
         df["outcome"] = [derive_outcome(w, v) for w, v in zip(df["winner"], df["victory"], strict=True)]
     seats = seats_of(df)
+    if "teams" in df.columns:  # a team game's winner is its team ("cd"): read as its first seat, which wins with it
+        df["winner"] = [_seat_of_winner(w, t, seats) for w, t in zip(df["winner"], df["teams"], strict=True)]
     wins = df["outcome"] == "win"
     strangers = sorted(set(map(str, df.loc[wins, "winner"])) - set(seats))
     if strangers:
@@ -159,6 +161,18 @@ def normalize(games: pd.DataFrame) -> pd.DataFrame:
     else:
         df["length"] = df["plies"].astype(float)
     return df
+
+
+def _seat_of_winner(winner: object, teams: object, seats: Sequence[str]) -> object:
+    """``cd`` (a team text in ``teams``) -> ``c``; a seat or no winner unchanged."""
+    if _blank(winner) or _blank(teams) or str(winner) in seats:
+        return winner
+    for t in str(teams).replace(" ", "").split(","):
+        if str(winner) == t:
+            members = team_members(t, seats)
+            if members and members[0] in seats:
+                return members[0]
+    return winner
 
 
 def limit_rules(game: str) -> tuple[Any, ...]:

@@ -168,6 +168,23 @@ def protocol_agent(spec: str, game: Any, rules: Any, seed: int | None) -> Any:
     return _FACTORY[0](spec, game, rules, seed=seed)
 
 
+def seed_key(seed: int | None) -> list[int]:
+    """CPython's ``random.seed(int)`` key: the 32-bit words of ``abs(seed)``, little end first.
+
+    ``None`` (an unseeded agent) draws a fresh seed, as Python's ``random.Random(None)`` would.
+    """
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(128)
+    if not isinstance(seed, int):
+        raise ValueError(f"native agents need an int seed, got {seed!r}")
+    a = abs(seed)
+    words = []
+    while a:
+        words.append(a & 0xFFFFFFFF)
+        a >>= 32
+    return words or [0]
+
+
 def native_params(params: dict[str, Any], known: frozenset[str], who: str = "native agent") -> dict[str, float]:
     """An agent spec's parameters as a native core reads them (floats; ``engine`` dropped, unknown refused)."""
     out: dict[str, float] = {}

@@ -69,6 +69,11 @@ def game_extras(game: Any, state: Any, row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def team_text(members: list[str]) -> str:
+    """A team as tables write it: ``cd`` for one-letter seats, ``p1+p2`` for longer names."""
+    return "".join(members) if all(len(m) == 1 for m in members) else "+".join(members)
+
+
 def finish_row(row: dict[str, Any], game: Any, info: Any, state: Any) -> None:
     """A finished (or capped) game's outcome, winner, per-seat scores and counters, and the game's extras."""
     outcome = state.outcome()
@@ -76,7 +81,9 @@ def finish_row(row: dict[str, Any], game: Any, info: Any, state: Any) -> None:
     row["victory"] = state.victory() or ("unfinished" if row["outcome"] == "unfinished" else row["outcome"])
     w = state.winner() if state.is_terminal() else None
     if w is not None:
-        row["winner"] = info.players[w]
+        team = info.teams[info.team_of(w)] if info.teams else (w,)
+        # the contract's winner of a team game is the team ("cd"), not the seat that made the last move
+        row["winner"] = info.players[w] if len(team) < 2 else team_text([info.players[p] for p in team])
         row["winner_team"] = info.team_of(w)
     for i, name in enumerate(info.players):
         row[f"score_{name}"] = float(state.returns()[i]) if state.is_terminal() else 0.0

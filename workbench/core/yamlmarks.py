@@ -197,3 +197,7 @@ def error_line(exc: yaml.YAMLError) -> int | None:
         return exc.line
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     return None if mark is None else mark.line + 1
+
+
+__all__ = ["DuplicateKeyError", "KeyTypeError", "LimitError", "LineDict", "LineList", "error_line", "line_of",
+           "load_with_lines", "short"]

@@ -10,16 +10,14 @@ through the registry, so this package imports no game): ``Check``, ``Scenario``,
 
 from typing import Any
 
-from workbench.core.scenario import CheckResult
+from workbench.core.scenario import CheckResult, ScenarioError, scenario_status
 from workbench.games import shortcut
 
 from .loader import (
-    ScenarioError,
     find_scenario_files,
     load_scenario,
     load_scenario_text,
     load_scenarios,
-    scenario_status,
 )
 
 SHORTCUTS = ("Check", "Scenario", "dump_scenario")

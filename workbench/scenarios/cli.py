@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from workbench.core.rulespec import RulesError, parse_pairs
-from workbench.core.scenario import CheckResult, ScenarioCase
+from workbench.core.scenario import CheckResult, ScenarioCase, ScenarioError, scenario_status
 from workbench.games import DEFAULT, get, names
 
-from .loader import ScenarioError, find_scenario_files, load_scenarios, scenario_status
+from .loader import find_scenario_files, load_scenarios
 
 
 def _pairs(groups: list[list[str]] | None, option: str = "--rules") -> dict[str, str]:
@@ -107,8 +107,10 @@ def _record(path: Path, item: ScenarioCase | ScenarioError, results: list[CheckR
 def _run(item: Any, overrides: dict[str, str], engine: str) -> list[CheckResult]:
     """``item.run`` on ``engine`` when its game has that engine (``engines``), else on Python."""
     if engine != "python" and engine in getattr(item, "engines", ()):
-        return item.run(overrides or None, engine=engine)
-    return item.run(overrides or None)
+        results: list[CheckResult] = item.run(overrides or None, engine=engine)
+        return results
+    results = item.run(overrides or None)
+    return results
 
 
 def run_check_command(paths: list[str], overrides: dict[str, str], as_json: bool, out: TextIO,

@@ -96,7 +96,12 @@ def find_scenario_files(paths: Iterable[str | Path]) -> list[Path]:
         else:
             out.append(p)
     seen: set[Path] = set()
-    return [p for p in out if not (p.resolve() in seen or seen.add(p.resolve()))]
+    unique = []
+    for p in out:
+        if p.resolve() not in seen:
+            seen.add(p.resolve())
+            unique.append(p)
+    return unique
 
 
 def load_scenarios(paths: Iterable[str | Path]) -> Iterator[tuple[Path, ScenarioCase | ScenarioError]]:

@@ -95,7 +95,37 @@ def expand_protocol_grid(game_name: str, grid: dict[str, Sequence[Any]] | Sequen
         raise SimulationError("grid: a cell appears twice")
     if not cells:
         raise SimulationError("grid: no cells to play")
+    _one_seat_list(game, game_name, cells, grid)
     return cells
+
+
+def _one_seat_list(game: Any, game_name: str, cells: Sequence[Rules], grid: Any) -> None:
+    """Refuse, before any game, a grid whose cells seat different players (``board=classic-2,classic-4``):
+    ``report`` reads one seat list per table, so such a batch could never be reported. The error gives the
+    reason and one command per seat list to run instead."""
+    from .core import SimulationError
+
+    groups: dict[tuple[str, ...], list[Rules]] = {}
+    for cell in cells:
+        try:
+            seats = tuple(game.info(cell).players)
+        except Exception:  # noqa: BLE001 - a cell the game cannot describe is refused later, by name
+            return
+        groups.setdefault(seats, []).append(cell)
+    if len(groups) < 2:
+        return
+    keys = list(grid) if isinstance(grid, dict) else sorted({k for c in cells for k in c.non_default()})
+    commands, kinds = [], []
+    for seats, group in groups.items():
+        parts = []
+        for key in keys:
+            values = list(dict.fromkeys(format_value(c[key]) for c in group))
+            parts.append(f"{key}={','.join(values)}")
+        kinds.append(f"{','.join(seats)} ({len(group)} cell{'s' if len(group) > 1 else ''})")
+        commands.append(f"python -m workbench simulate --game {game_name} --grid {' '.join(parts)} ...")
+    raise SimulationError(
+        f"grid: its cells seat different players ({'; '.join(kinds)}), and a report reads one seat list per "
+        f"table; run one batch per seat list instead: {' ; '.join(commands)}")
 
 
 def _shorthand(game: Any, key: str, value: Any) -> list[Any]:

@@ -133,7 +133,8 @@ def play(game: str, rules: Any, agent: str, games: int, seed: int, workers: int 
     """Self-play games of ``agent`` under ``rules`` with their events (actions)."""
     from workbench.simulate import simulate
 
-    return simulate([rules], agent, agent, games, seed=seed, game=game, agents=[agent], events=True, workers=workers,
+    grid = [rules.label()] if rules.label() else None  # "k=v,..." text: every game's simulate path reads it
+    return simulate(grid, agent, agent, games, seed=seed, game=game, agents=[agent], events=True, workers=workers,
                     engine=engine, max_plies=max_plies, progress=False)  # type: ignore[return-value]
 
 

@@ -583,3 +583,42 @@ pub fn merge(base: Vec<Card>, extra: Vec<Card>) -> Result<Vec<Card>, String> {
     }
     card_set(out)
 }
+
+/// Every card file of a folder (`data/cards/*.json`, in file-name order), as one checked set ordered by id
+/// (`cards.starter_cards`): the Rust tests and examples read the same files as the Python engine.
+pub fn load_dir(dir: &std::path::Path) -> Result<Vec<Card>, String> {
+    let mut paths: Vec<_> =
+        std::fs::read_dir(dir).map_err(|e| e.to_string())?.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.retain(|p| p.extension().is_some_and(|x| x == "json"));
+    paths.sort();
+    let mut cards = Vec::new();
+    for p in paths {
+        let text = std::fs::read_to_string(&p).map_err(|e| e.to_string())?;
+        cards.extend(parse_cards(&parse_json(&text)?)?);
+    }
+    card_set(cards)
+}
+
+/// A board file's rows, facings (letter index, facing index) and team string.
+pub type BoardFile = (Vec<String>, Vec<(u8, u8)>, String);
+
+/// Read a board file (`boards.named_board`'s format).
+pub fn board_file(text: &str) -> Result<BoardFile, String> {
+    let j = parse_json(text)?;
+    let rows = match j.get("rows") {
+        Some(Json::List(xs)) => {
+            xs.iter().map(|r| r.text().map(str::to_string).ok_or("rows are text")).collect::<Result<_, _>>()?
+        }
+        _ => return Err("a board file has rows".into()),
+    };
+    let mut facing = Vec::new();
+    if let Some(Json::Map(m)) = j.get("facing") {
+        for (k, v) in m {
+            let f = FACING_NAMES.iter().position(|n| Some(*n) == v.text()).ok_or("a facing N..NW")?;
+            let l = k.bytes().next().filter(|c| (b'a'..=b'y').contains(c)).ok_or("a facing letter a..y")?;
+            facing.push((l - b'a', f as u8));
+        }
+    }
+    let teams = j.get("teams").and_then(Json::text).unwrap_or("").to_string();
+    Ok((rows, facing, teams))
+}

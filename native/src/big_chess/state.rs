@@ -446,7 +446,9 @@ impl State {
                 Act { key: key_of(&buf.0), id: self.dense_id(&d), d }
             })
             .collect();
-        acts.sort_by(|a, b| {
+        // keys are the texts' first 16 bytes; equal keys (longer texts) compare their whole texts, so the order
+        // is total and an unstable sort gives Python's `sorted` order
+        acts.sort_unstable_by(|a, b| {
             a.key.cmp(&b.key).then_with(|| {
                 let (ta, tb) = (self.text(&a.d), self.text(&b.d));
                 ta.cmp(&tb)

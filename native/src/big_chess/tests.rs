@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::cards::{card_set, over_cells, parse_cards, parse_json, quantize, rot, Card};
+use super::cards::{board_file, load_dir, over_cells, parse_cards, parse_json, quantize, rot, Card};
 use super::context::{Context, Rules, Start};
 use super::play::random_playout;
 use super::state::State;
@@ -17,40 +17,11 @@ fn data(rel: &str) -> std::path::PathBuf {
 
 /// The starter set, read from the same card files as the Python engine.
 pub fn starter() -> Vec<Card> {
-    let mut cards = Vec::new();
-    let mut paths: Vec<_> =
-        std::fs::read_dir(data("cards")).expect("card dir").map(|e| e.expect("entry").path()).collect();
-    paths.sort();
-    for p in paths {
-        let text = std::fs::read_to_string(&p).expect("card file");
-        cards.extend(parse_cards(&parse_json(&text).expect("json")).expect("card"));
-    }
-    card_set(cards).expect("a card set")
+    load_dir(&data("cards")).expect("the starter set")
 }
 
 fn board(name: &str) -> (Vec<String>, Vec<(u8, u8)>, String) {
-    let text = std::fs::read_to_string(data(&format!("boards/{name}.json"))).expect("board");
-    let j = parse_json(&text).expect("json");
-    let rows = match j.get("rows") {
-        Some(super::cards::Json::List(xs)) => {
-            xs.iter().map(|r| if let super::cards::Json::Str(s) = r { s.clone() } else { String::new() }).collect()
-        }
-        _ => panic!("rows"),
-    };
-    let mut facing = Vec::new();
-    if let Some(super::cards::Json::Map(m)) = j.get("facing") {
-        for (k, v) in m {
-            let f = super::cards::FACING_NAMES
-                .iter()
-                .position(|n| Some(*n) == if let super::cards::Json::Str(s) = v { Some(s.as_str()) } else { None });
-            facing.push((k.as_bytes()[0] - b'a', f.expect("facing") as u8));
-        }
-    }
-    let teams = match j.get("teams") {
-        Some(super::cards::Json::Str(s)) => s.clone(),
-        _ => String::new(),
-    };
-    (rows, facing, teams)
+    board_file(&std::fs::read_to_string(data(&format!("boards/{name}.json"))).expect("board")).expect("a board")
 }
 
 fn ctx(name: &str, teams: Option<&str>, rules: Rules) -> Arc<Context> {

@@ -159,3 +159,25 @@ def test_check_runs_the_contract_cases_on_the_core() -> None:
         native = case.run(engine="native")
         assert [r.status for r in native] == [r.status for r in case.run()]
         assert all(r.status == "pass" for r in native), (path.name, native)
+
+
+def test_report_folds_seats_by_team_at_25_players() -> None:
+    import pandas as pd
+
+    from workbench.games.big_chess.economy import results_section
+
+    letters = "abcdefghijklmnopqrstuvwxy"
+    teams = ",".join(letters[i:i + 5] for i in range(0, 25, 5))
+    rows = []
+    for w in ["abcde", "uvwxy", None]:
+        row = {"teams": teams, "outcome": "win" if w else "draw", "winning_team": w}
+        row.update({f"score_{s}": (1.0 if w and s in w else -1.0 if w else 0.0) for s in letters})
+        rows.append(row)
+    sec = results_section(pd.DataFrame(rows))
+    lines = [ln for ln in sec["markdown"].splitlines() if ln.startswith("| " + teams)]
+    assert len(lines) == 5 + 25 and lines[0].split(" | ")[1] == "team abcde" and "└ seat a" in lines[1]
+    assert sec["html"].count("<details>") == 5
+    ffa = ",".join(letters)
+    sec = results_section(pd.DataFrame([{"teams": ffa, "outcome": "win", "winning_team": "e",
+                                         **{f"score_{s}": 1.0 if s == "e" else -1.0 for s in letters}}]))
+    assert len([ln for ln in sec["markdown"].splitlines() if ln.startswith("| " + ffa)]) == 25

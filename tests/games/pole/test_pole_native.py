@@ -185,7 +185,7 @@ def test_a_seat_pinned_to_native_plays_its_twin_against_a_python_seat() -> None:
     rules = G.spec.make({"max_turns": 30})
     assert seat_agent(G, "greedy:engine=native", rules, 1).engine == "native"
     assert seat_agent(G, "greedy:engine=python", rules, 1).engine == "python"
-    assert seat_agent(get("big-chess"), "greedy:engine=native", None, 1).engine == "python"  # no twin: Python
+    assert seat_agent(get("openspiel:tic_tac_toe"), "greedy:engine=native", None, 1).engine == "python"  # no twin
     mixed = protocol_specs("pole", [rules], "random", "random", ("greedy:engine=native", "greedy:engine=python"),
                            1, 4, 100_000, False, "native")[0]
     pure = replace(mixed, agents=("greedy:engine=python", "greedy:engine=python"))

@@ -11,7 +11,7 @@ from enginehelp import pos
 from workbench.agents import AGENTS, make_agent, parse_agent_spec
 from workbench.games.terrafeud.agents.evaluate import material, piece_weights
 from workbench.games.terrafeud.engine import new_game
-from workbench.native import available
+from workbench.games.terrafeud.native import available
 
 # Each agent test runs on both engines when the native core is built (the native twins share
 # the specs, so what holds for an agent must hold for its twin).

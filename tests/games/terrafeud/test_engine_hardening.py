@@ -61,7 +61,7 @@ def test_malformed_actions_raise_illegal_action_error_with_the_reason(action, wo
 
 @pytest.mark.parametrize("action", [(), None, [0, 1, 2, 0], (0, -1, 5, 0), "f3-f5"])
 def test_malformed_actions_are_refused_alike_by_both_engines_and_by_notation(action):
-    from workbench import native
+    from workbench.games.terrafeud import native
 
     st = new_game(seed=1)
     with pytest.raises(IllegalActionError, match="not an action"):

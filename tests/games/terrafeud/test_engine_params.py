@@ -428,9 +428,9 @@ def test_the_board_widget_picks_orders_of_any_size(size, clicks, played):
 
 def test_bench_plays_from_a_start_file_with_parameters(tmp_path, capsys):
     """``bench --rules start=PATH,...``: the playouts start at the file's position, on both engines."""
-    from workbench import native
     from workbench.__main__ import main
-    from workbench.bench import playouts
+    from workbench.games.terrafeud import native
+    from workbench.games.terrafeud.bench import playouts
 
     f = tmp_path / "duel.yaml"
     f.write_text("id: knight-duel\ntitle: a duel\nrules: {hill: false, swamp: false}\n"
@@ -443,7 +443,7 @@ def test_bench_plays_from_a_start_file_with_parameters(tmp_path, capsys):
         assert playouts(4, 2, 300, engine="native", rules=rules)["plies"] == py["plies"]
     assert main(["bench", "--games", "2", "--max-plies", "20", "--no-peer", "--engine", "python", "--rules", rules]) == 0
     out = capsys.readouterr().out
-    assert "start_id: knight-duel" in out and "archer_range=3" in out
+    assert "duel.yaml" in out and "archer_range=3" in out  # the rules label names the start file
     for bad, named in (("archer_range=0", "archer_range=0 is out of range"), ("start=nowhere.yaml", "start file does not load")):
         assert main(["bench", "--games", "1", "--no-peer", "--rules", bad]) == 2
         err = capsys.readouterr().err

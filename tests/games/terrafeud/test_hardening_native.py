@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench import native
+from workbench.games.terrafeud import native
 from workbench.games.terrafeud.engine import IllegalActionError, make_game
 from workbench.games.terrafeud.engine.pieces import ARCHER
 
@@ -121,7 +121,7 @@ def test_two_threads_share_one_native_state():
 # ---------------------------------------------------------------------- Ctrl-C
 _SIGINT_CHILD = textwrap.dedent("""
     import sys, time
-    from workbench import native
+    from workbench.games.terrafeud import native
     from workbench.games.terrafeud.engine import make_game
     work = sys.argv[1]
     game = make_game(None, seed=0)

@@ -12,8 +12,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from workbench import native
 from workbench.agents import make_agent
+from workbench.games.terrafeud import native
 from workbench.games.terrafeud.engine import IllegalActionError, make_game, new_game, state_to_dict
 from workbench.games.terrafeud.perft import expected_table, perft
 from workbench.simulate import simulate
@@ -262,7 +262,7 @@ def test_positions_beyond_the_native_capacity_are_refused_clearly():
 
 @needs_native
 def test_library_engine_argument_gives_the_same_counts():
-    from workbench.bench import playouts
+    from workbench.games.terrafeud.bench import playouts
     from workbench.games.terrafeud.perft import count
 
     assert count("terrain=fixed", depth=3, engine="native") == count("terrain=fixed", depth=3, engine="python")

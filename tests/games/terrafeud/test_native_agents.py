@@ -11,7 +11,7 @@ from workbench.agents import make_agent
 from workbench.games.terrafeud.agents.evaluate import evaluate
 from workbench.games.terrafeud.agents.native_agent import install_eval_params
 from workbench.games.terrafeud.engine import new_game
-from workbench.native import NativeState, available, play_native
+from workbench.games.terrafeud.native import NativeState, available, play_native
 
 pytestmark = pytest.mark.skipif(not available(), reason="native core not built")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from workbench import native
+from workbench.games.terrafeud import native
 from workbench.simulate import simulate
 from workbench.simulate.core import RULES
 

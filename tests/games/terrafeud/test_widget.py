@@ -391,7 +391,7 @@ def test_agent_moves_carry_the_agents_own_score_and_records_are_labelled_static(
     assert rows[0]["eval_kind"] == "static" and rows[1]["eval_kind"] == "search"
     assert rows[1]["eval"] == round(ctrl.agent.score, 1) and rows[1]["eval"] > 0.5  # the agent's own value
     text = ctrl.record_text()
-    from workbench import native
+    from workbench.games.terrafeud import native
 
     if native.available():  # the native search reports its root value; native greedy has none: settled
         for spec, kind in (("search:seconds=1,engine=native", "search"), ("greedy:engine=native", "settled")):

@@ -39,28 +39,50 @@ def _table(rows: list[list[str]], head: list[str]) -> tuple[str, str]:
 
 
 def results_section(games: Any) -> dict[str, Any]:
-    """Win rate by seat and by team (95% Wilson intervals over all games), decided share under the caps."""
+    """Win rate by team and by seat (95% Wilson intervals over all games), decided share under the caps.
+
+    Seats are folded by team: each team's row, then its seats' rows under it (in HTML a team's seats open
+    under a ``<details>`` fold); a one-seat team is its seat, so a 25-player free-for-all has 25 rows, not 50."""
+    head = ["teams", "who", "games", "won % of all [95% CI]", "won % of decided [95% CI]"]
     rows: list[list[str]] = []
+    html_parts: list[str] = []
     texts = []
     for teams, g in games.groupby("teams", sort=True):
         n = len(g)
         decided = int((g["outcome"] == "win").sum())
         team_list = str(teams).split(",")
         won = g["winning_team"].astype(str) if "winning_team" in g.columns else None
+        team_rows = []
         for t in team_list:
             k = int((won == t).sum()) if won is not None else 0
-            rows.append([str(teams), f"team {t}", str(n), _pct(k, n), _pct(k, decided)])
-        for seat in str(g["players"].iloc[0]).split(","):
-            col = f"score_{seat}"
-            if col in g.columns:
-                k = int((g[col] > 0).sum())
-                rows.append([str(teams), f"seat {seat}", str(n), _pct(k, n), _pct(k, decided)])
+            label = f"team {t}" if len(t) > 1 else f"seat {t}"
+            row = [str(teams), label, str(n), _pct(k, n), _pct(k, decided)]
+            seat_rows = []
+            if len(t) > 1:
+                for seat in t:
+                    col = f"score_{seat}"
+                    if col in g.columns:
+                        ks = int((g[col] > 0).sum())
+                        seat_rows.append([str(teams), f"└ seat {seat}", str(n), _pct(ks, n), _pct(ks, decided)])
+            rows.append(row)
+            rows.extend(seat_rows)
+            team_rows.append((row, seat_rows))
         texts.append(f"With teams {teams}: {decided} of {n} games decided ({_pct(decided, n)}); the rest are draws by "
                      f"max_turns/quiet_limit (B46) or cut by the ply cap.")
-    md, ht = _table(rows, ["teams", "who", "games", "won % of all [95% CI]", "won % of decided [95% CI]"])
+        for row, seat_rows in team_rows:
+            _, ht = _table([row], head)
+            if seat_rows:
+                _, inner = _table(seat_rows, head)
+                html_parts.append(f"<details><summary>{html.escape(row[1])}: {html.escape(row[3])} of all games "
+                                  f"({html.escape(str(teams))})</summary>{inner}</details>")
+            else:
+                html_parts.append(ht)
+    md, _ = _table(rows, head)
     words = " ".join(texts)
+    _, top = _table([r for r in rows if not r[1].startswith("└")], head)
     return {"title": "Results by seat and by team", "markdown": words + "\n\n" + md,
-            "html": f"<p>{html.escape(words)}</p>" + ht, "figures": []}
+            "html": f"<p>{html.escape(words)}</p>" + top + "<p>Seats by team:</p>" + "".join(html_parts),
+            "figures": []}
 
 
 def economy_section(games: Any) -> dict[str, Any]:

@@ -215,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-plies", type=int, default=160)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--progress", action="store_true", help="a line on stderr every 50 games")
     args = ap.parse_args(argv)
     if not available():
         print("the native core is not built (make native)", file=sys.stderr)
@@ -235,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
         n = len(info["teams"].replace(",", ""))
         players[n] = players.get(n, 0) + 1
         with_cards += info["cards"]
+        if args.progress and (g + 1) % 50 == 0:
+            print(f"{g + 1} games, {plies} plies, 0 differences, {time.perf_counter() - t0:.0f} s", file=sys.stderr,
+                  flush=True)
     out = {"games": args.games, "plies": plies, "legal_actions_compared": legal, "differ": 0, "results": results,
            "players": players, "games_with_designer_cards": with_cards, "seconds": round(time.perf_counter() - t0, 1)}
     print(json.dumps(out) if args.json else "\n".join(f"{k}: {v}" for k, v in out.items()))

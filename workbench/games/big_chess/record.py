@@ -44,6 +44,9 @@ def save_record(st: BigChessState) -> str:
     return json.dumps(data, ensure_ascii=False, indent=1)
 
 
+FIELDS = ("game", "version", "rules", "seed", "start", "cards", "actions", "result")
+
+
 def load_record_text(text: str) -> BigChessState:
     """Replay a record; ``RecordError`` naming the field or ply on any problem."""
     from . import GAME
@@ -54,8 +57,13 @@ def load_record_text(text: str) -> BigChessState:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"record: not JSON ({exc.msg}, line {exc.lineno})") from None
+    except RecursionError:
+        raise RecordError("record: not a record (JSON nested too deep)") from None
     if not isinstance(data, dict):
         raise RecordError("record: must be a JSON object")
+    for key in data:
+        if key not in FIELDS:
+            raise RecordError(f"record: unknown field {str(key)[:30]!r}; a record has {', '.join(FIELDS)}")
     for key in ("game", "version", "rules", "seed", "start", "actions", "result"):
         if key not in data:
             raise RecordError(f"record: field {key} is missing")
@@ -63,13 +71,15 @@ def load_record_text(text: str) -> BigChessState:
         raise RecordError(f"record: field game is {data['game']!r:.30}, not {NAME}")
     if data["version"] != VERSION:
         raise RecordError(f"record: field version {data['version']!r:.20} is not {VERSION}")
+    if not isinstance(data["rules"], dict):
+        raise RecordError("record: field rules must map rule names to values")
     try:
         rules = GAME.rules(data["rules"])
     except ValueError as exc:
         raise RecordError(f"record: field rules: {exc}") from None
     seed = data["seed"]
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RecordError("record: field seed must be a whole number")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not -2**63 <= seed < 2**64:
+        raise RecordError("record: field seed must be a whole number from -2^63 to 2^64-1")
     try:
         if data["start"] is None:
             st = GAME.new_initial_state(rules, seed, cards=data.get("cards"))

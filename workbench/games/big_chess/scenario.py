@@ -43,6 +43,25 @@ CHECK_KEYS = ("play", "note", "legal", "illegal", "destinations", "targets", "ta
               "effective", "legal_all", "legal_count", "canonical", "pieces", "treasury", "trophies", "cost", "levels",
               "travelled", "shadows", "locks", "protected", "out", "moved", "ready", "to_move", "turn", "quiet", "phase",
               "winner", "result", "teams")
+_TEXTS = ("legal", "illegal", "legal_all")  # an action text or a list of them
+_WHOLE = ("legal_count", "turn", "quiet")
+_WORDS = ("note", "to_move", "phase", "result")
+
+
+def _check_type(key: str, value: Any) -> str:
+    """Why ``value`` is not of the type check ``key`` takes ('' when it is)."""
+    if key in _TEXTS and not (isinstance(value, str) or (isinstance(value, list)
+                                                          and all(isinstance(a, str) for a in value))):
+        return "must be an action text or a list of action texts"
+    if key in _WHOLE and (isinstance(value, bool) or not isinstance(value, int)):
+        return "must be a whole number"
+    if key in _WORDS and value is not None and not isinstance(value, str):
+        return "must be text"
+    if key == "canonical" and value is not None and not isinstance(value, Mapping):
+        return "must map input texts to their canonical texts"
+    return ""
+
+
 _ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 MAX_PLAY = 5000
 MAX_CHECKS = 500
@@ -638,6 +657,10 @@ class BigChessScenario(ScenarioCase):
             for key in c:
                 if key not in CHECK_KEYS:
                     raise ScenarioError(where, line_of(c, key, ln), f"unknown check key {_short(key)!r}; allowed: {', '.join(CHECK_KEYS)}")
+            for key, value in c.items():  # each key's type, so a wrong one is an error naming it, not a FAIL
+                why = _check_type(key, value)
+                if why:
+                    raise ScenarioError(where, line_of(c, key, ln), f"check {i + 1}: {key} {why}, got {_short(value)}")
             play = c.get("play")
             if play is not None and (not isinstance(play, list) or len(play) > MAX_PLAY
                                      or not all(isinstance(a, str) for a in play)):

@@ -69,6 +69,9 @@ def _result(state: CursedState) -> dict[str, Any]:
             "turn": state.turn_no, "castle_hp": {SIDES[s]: state.castle_hp[s] for s in (0, 1)}}
 
 
+FIELDS = ("game", "version", "rules", "seed", "start", "decks", "actions", "result")
+
+
 def load_record_text(text: str) -> CursedState:
     """Replay a record; every ply must be legal and write back as recorded, and the result must match."""
     if not isinstance(text, str) or len(text) > MAX_RECORD_BYTES:
@@ -77,8 +80,13 @@ def load_record_text(text: str) -> CursedState:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise RecordError("not a record: JSON nested too deep") from None
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object")
+    for key in data:
+        if key not in FIELDS:
+            raise RecordError(f"unknown field {str(key)[:30]!r}; a record has {', '.join(FIELDS)}")
     if data.get("game") != NAME:
         raise RecordError(f"field game: expected {NAME}, got {str(data.get('game'))[:30]!r}")
     if data.get("version") != VERSION:

@@ -91,8 +91,8 @@ def python_state(cfg: Config, f: dict[str, Any], seed: int = 0, origin: dict[str
 
 
 def seed_key(seed: int | None) -> list[int]:
-    """``random.Random(seed)``'s key: the little-endian 32-bit words of ``abs(seed)``."""
-    from workbench.native import seed_key as key
+    """``random.Random(seed)``'s key: the little-endian 32-bit words of ``abs(seed)`` (core's kit)."""
+    from workbench.core.agents import seed_key as key
 
     return key(seed)
 

@@ -131,6 +131,8 @@ def load_record_text(text: str) -> PoleState:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise RecordError("not a record: JSON nested too deep") from None
     return load_record(data)
 
 
@@ -153,8 +155,8 @@ def load_record(data: Any) -> PoleState:
     except RulesError as exc:
         raise RecordError(f"rules: {exc}") from None
     seed = data.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RecordError("seed: a whole number")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not -2**63 <= seed < 2**64:
+        raise RecordError("seed: a whole number from -2^63 to 2^64-1")
     cfg = config(rules)
     start = data.get("start")
     try:

@@ -63,19 +63,25 @@ class TerraFeudNative(NativeBackend):
 
     def available(self) -> bool:
         """True when TerraFeud's native core (``workbench._native``) is built."""
-        from workbench.native import available
+        from workbench.games.terrafeud.native import available
 
         return available()
 
     def state(self, state: Any) -> Any:
         """The same position on the native core: a ``TerraFeudState`` over a ``NativeState`` (no copy of rules)."""
-        from workbench.native import NativeState
+        from workbench.games.terrafeud.native import NativeState
 
         inner = state.inner if isinstance(state, TerraFeudState) else state
         return TerraFeudState(inner if isinstance(inner, NativeState) else NativeState.from_state(inner))
 
     def new_state(self, rules: Rules | None = None, seed: int = 0) -> Any:
         return self.state(GAME.new_initial_state(rules, seed))
+
+    def random_playouts(self, rules: Rules, games: int, seed: int, max_actions: int) -> int:
+        """``bench``'s random playouts in Rust: terrain drawn in Python, the same games as the Python engine's."""
+        from .bench import native_playouts
+
+        return int(native_playouts(games, seed, max_actions, to_config(rules))["plies"])
 
     def perft(self, state: Any, depth: int) -> int | None:
         """The whole count inside Rust (GIL released)."""

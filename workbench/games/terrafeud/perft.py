@@ -16,7 +16,7 @@ from .engine import GameState, new_game
 
 def engine_state(state: GameState, engine: str = "python") -> Any:
     """``state`` on the requested engine (``auto``, ``native`` or ``python``)."""
-    from workbench.native import state_of
+    from workbench.games.terrafeud.native import state_of
 
     return state_of(state, engine)
 

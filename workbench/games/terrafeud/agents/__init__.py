@@ -34,7 +34,7 @@ AGENTS: dict[str, Callable[..., Agent]] = {
 
 def resolve_engine(engine: str) -> str:
     """``auto``/``native``/``python`` -> ``native`` or ``python`` (``native`` without the build raises)."""
-    from workbench.native import resolve_engine as resolve
+    from workbench.games.terrafeud.native import resolve_engine as resolve
 
     return resolve(engine)
 

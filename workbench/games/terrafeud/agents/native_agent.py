@@ -25,11 +25,9 @@ from typing import Any
 
 from workbench.core.agents import Agent, NativeFallbackWarning
 from workbench.games.terrafeud.engine import Action, GameState
-
-from .evaluate import TERMS, piece_weights
+from workbench.games.terrafeud.native import install_eval_params  # noqa: F401 - named here as before
 
 NATIVE_AGENTS = ("random", "greedy", "alphabeta", "mcts", "search")
-_installed = False
 _said: set[str] = set()  # notices a batch gave before its games (a forked worker inherits them)
 
 
@@ -43,19 +41,6 @@ def say_once(text: str) -> None:
     if text not in _said:
         _said.add(text)
         warnings.warn(text, NativeFallbackWarning, stacklevel=3)
-
-
-def install_eval_params() -> Any:
-    """``workbench._native`` with the evaluation parameters installed (once per process)."""
-    global _installed
-    from workbench.native import _native, resolve_engine
-
-    if _native is None:
-        resolve_engine("native")  # raises the adapter's clear "not built" error
-    if not _installed:
-        _native.set_eval_params(list(piece_weights()[:8]), sorted(TERMS.items()))
-        _installed = True
-    return _native
 
 
 def spec_text(base: str, params: dict[str, Any]) -> str:
@@ -80,7 +65,7 @@ class NativeAgent(Agent):
         self.params = dict(params)
         self.twin = twin  # the validated Python agent with the same settings (for its attributes)
         self.spec = spec_text(base, params)
-        from workbench.native import agent_spec
+        from workbench.games.terrafeud.native import agent_spec
 
         name, pairs, key = agent_spec(self.spec, seed)
         self._agent = install_eval_params().Agent(name, pairs, key)
@@ -103,7 +88,7 @@ class NativeAgent(Agent):
         """The Rust agent's action; a Python state is converted into the native state first.
 
         A Python state the native core cannot hold is searched by the Python twin instead."""
-        from workbench.native import NativeState, supports, unsupported_reason
+        from workbench.games.terrafeud.native import NativeState, supports, unsupported_reason
 
         if isinstance(state, GameState) and not supports(state):
             if self.notice is None:  # once per agent (and a batch that announced it stays quiet)

@@ -398,10 +398,3 @@ def rules_table(markdown: bool = True) -> str:
     widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
     fmt = "  ".join(f"{{:<{w}}}" for w in widths)
     return "\n".join(fmt.format(*r).rstrip() for r in [head, *rows])
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m workbench rules``: the one command for every game (``workbench.games.cli.rules_main``)."""
-    from workbench.games.cli import rules_main
-
-    return rules_main(argv)

@@ -100,7 +100,7 @@ class Scenario:
             return [CheckResult(0, 0, ERROR_STATUS, f"the engine raised {type(exc).__name__} building the position")]
         fresh: Any = start.clone
         if engine == "native":
-            from workbench.native import NativeState, supports, unsupported_reason
+            from workbench.games.terrafeud.native import NativeState, supports, unsupported_reason
 
             if not supports(start):
                 return [CheckResult(0, 0, ERROR_STATUS, f"--engine native: {unsupported_reason(start)}")]

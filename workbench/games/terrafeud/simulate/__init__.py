@@ -22,7 +22,7 @@ from typing import Any
 from workbench.games.terrafeud.engine import RulesConfig
 from workbench.games.terrafeud.engine.rules import parse_pairs
 from workbench.games.terrafeud.engine.telemetry import RULES
-from workbench.native import resolve_engine
+from workbench.games.terrafeud.native import resolve_engine
 
 from .checks import check_cells, check_engines
 from .grid import GameSpecs, _check_grid_values, _distinct, check_start, expand_grid, make_specs, rule_alone

@@ -48,7 +48,7 @@ def check_engines(spec: GameSpec, start: Any) -> None:
     """Agents never strand a game: where the native core cannot hold a cell's start, a native agent
     searches with its Python twin (said once, here, before any game); an agent pinned to
     ``engine=native`` cannot, so the batch is refused before its first game."""
-    from workbench import native
+    from workbench.games.terrafeud import native
 
     if not native.available() or native.supports(start):
         return

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench import native
+from workbench.games.terrafeud import native
 from workbench.games.terrafeud.engine import GameState
 from workbench.games.terrafeud.engine.notation import format_action
 from workbench.games.terrafeud.engine.pieces import SIDE_NAMES

@@ -11,15 +11,16 @@ engines play on exactly the same hexes.
 
 from __future__ import annotations
 
-import random
 from typing import Any
+
+from workbench.core.agents import seed_key  # noqa: F401 - the native agents' seeds (core's kit), named here as before
 
 from .engine import Game, GameState, IllegalActionError, RulesConfig
 from .engine.pieces import SIDE_NAMES
 from .engine.telemetry import N_COUNTERS, RULE_INDEX, RULES, counters_dict
 
 try:  # the extension is optional: without cargo the pure-Python engine does everything
-    from . import _native  # type: ignore[attr-defined]
+    from workbench import _native  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - depends on the build
     _native = None
 
@@ -391,23 +392,6 @@ def _require() -> None:
 # ---------------------------------------------------------------------- whole games
 
 
-def seed_key(seed: int | None) -> list[int]:
-    """CPython's ``random.seed(int)`` key: the 32-bit words of ``abs(seed)``, little end first.
-
-    ``None`` (an unseeded agent) draws a fresh seed, as Python's ``random.Random(None)`` would.
-    """
-    if seed is None:
-        seed = random.SystemRandom().getrandbits(128)
-    if not isinstance(seed, int):
-        raise ValueError(f"native agents need an int seed, got {seed!r}")
-    a = abs(seed)
-    words = []
-    while a:
-        words.append(a & 0xFFFFFFFF)
-        a >>= 32
-    return words or [0]
-
-
 def agent_spec(spec: str, seed: int | None) -> tuple[str, list[tuple[str, str]], list[int]]:
     """``"alphabeta:depth=2"`` into (name, [(key, value)], seed key) for the native factory."""
     name, _, rest = str(spec).strip().partition(":")
@@ -425,6 +409,23 @@ def has_agent(spec: str) -> bool:
     return available() and bool(_native.has_agent(str(spec).strip().partition(":")[0]))
 
 
+_installed = False
+
+
+def install_eval_params() -> Any:
+    """``workbench._native`` with the evaluation parameters installed (once per process): the weights and
+    terms of ``agents/evaluate.py``, read in Python and handed to Rust, so both engines score alike."""
+    global _installed
+    from .agents.evaluate import TERMS, piece_weights
+
+    if _native is None:
+        resolve_engine("native")  # raises the adapter's clear "not built" error
+    if not _installed:
+        _native.set_eval_params(list(piece_weights()[:8]), sorted(TERMS.items()))
+        _installed = True
+    return _native
+
+
 def play_native(
     start: GameState, white: str, black: str, seeds: tuple[int | None, int | None], max_plies: int, boards: bool = True
 ) -> dict[str, Any]:
@@ -436,8 +437,6 @@ def play_native(
     _require()
     if not supports(start):
         raise ValueError(f"the native core holds at most {_native.MAX_MARKERS} archers a side; use engine=python")
-    from .games.terrafeud.agents.native_agent import install_eval_params
-
     install_eval_params()  # the evaluation's weights, once per process (pool and Dask workers too)
     return _native.play_game(
         board_tables(start.game),
