@@ -206,3 +206,14 @@ def test_report_on_a_folder_it_cannot_write_is_one_line(tmp_path: Any, capsys: p
     assert cli.main([str(table), "--out", str(blocker / "report")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("report: ") and "Traceback" not in err
+
+
+def test_cursed_lands_maps_read_a_fresh_batch_s_cell_names() -> None:
+    import pandas as pd
+
+    from workbench.viz.generic import rule_cell_counts
+
+    g = games.get("cursed-lands")
+    names = {c.name: c.id for c in g.layout(g.spec.defaults()).cells}
+    events = pd.DataFrame({"game_id": [0, 0], "rules": ["tiles_placed_plain@h1,produced_S@d1", f"tiles_placed_plain@{names['h1']}"]})
+    assert rule_cell_counts(events, "tiles_placed_plain", names) == {names["h1"]: 2.0}  # by name (fresh) and id (stored)
