@@ -194,3 +194,26 @@ def test_the_cursed_lands_binding_raises_plain_exceptions_never_a_panic() -> Non
             getattr(raw, name)() if name == "legal_count" else getattr(raw, name)(arg)
         except Exception:  # noqa: BLE001, S112 - any ordinary error is fine; a PanicException is not an Exception
             continue
+
+
+def test_report_on_a_folder_it_cannot_write_is_one_line(tmp_path: Any, capsys: pytest.CaptureFixture) -> None:
+    from workbench.balance import cli
+
+    blocker = tmp_path / "file"
+    blocker.write_text("x")  # --out under a plain file: no folder can be made there, even as root
+    table = tmp_path / "games.csv"
+    _limit_table(3, 7).to_csv(table, index=False)
+    assert cli.main([str(table), "--out", str(blocker / "report")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("report: ") and "Traceback" not in err
+
+
+def test_cursed_lands_maps_read_a_fresh_batch_s_cell_names() -> None:
+    import pandas as pd
+
+    from workbench.viz.generic import rule_cell_counts
+
+    g = games.get("cursed-lands")
+    names = {c.name: c.id for c in g.layout(g.spec.defaults()).cells}
+    events = pd.DataFrame({"game_id": [0, 0], "rules": ["tiles_placed_plain@h1,produced_S@d1", f"tiles_placed_plain@{names['h1']}"]})
+    assert rule_cell_counts(events, "tiles_placed_plain", names) == {names["h1"]: 2.0}  # by name (fresh) and id (stored)
