@@ -230,3 +230,90 @@ def test_import_workbench_and_core_load_no_game() -> None:
             "print(sorted(m for m in sys.modules if m.startswith('workbench.') and not m.startswith('workbench.core')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Every module of the package -> the package modules it imports (at the top or inside a function)."""
+    mods = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+    def resolve(name: str) -> str | None:
+        while name and name not in mods:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {m: set() for m in mods}
+    for m, path in mods.items():
+        tree = ast.parse(path.read_text(), filename=str(path))
+        package = m if path.name == "__init__.py" else m.rpartition(".")[0]
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+                module = ".".join([*base, node.module] if node.module else base) if node.level else node.module or ""
+                names = [module, *(f"{module}.{a.name}" for a in node.names)]
+            for name in names:
+                target = resolve(name) if name.startswith("workbench") else None
+                if target and target != m and target != "workbench":  # "workbench": the _native extension
+                    graph[m].add(target)
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    x = stack.pop()
+                    on.discard(x)
+                    comp.append(x)
+                    if x == v:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def test_no_import_cycle_across_folders() -> None:
+    """Files of different folders never import each other round in a circle (a cycle inside one folder is
+    that folder's business); the issue-29 picture: 2 such cycles before, 0 now."""
+    def folder(module: str) -> str:
+        path = ROOT / Path(*module.split("."))
+        return str(path if path.is_dir() else path.parent)
+
+    crossing = [c for c in import_cycles(import_graph()) if len({folder(m) for m in c}) > 1]
+    assert not crossing, f"import cycles across folders: {crossing}"
+
+
+if __name__ == "__main__":  # python tests/test_layering.py: the import picture in figures
+    g = import_graph()
+    cycles = import_cycles(g)
+    print(f"{len(g)} modules, {sum(map(len, g.values()))} imports, {len(cycles)} cycles: {cycles}")
