@@ -217,3 +217,15 @@ def test_cursed_lands_maps_read_a_fresh_batch_s_cell_names() -> None:
     names = {c.name: c.id for c in g.layout(g.spec.defaults()).cells}
     events = pd.DataFrame({"game_id": [0, 0], "rules": ["tiles_placed_plain@h1,produced_S@d1", f"tiles_placed_plain@{names['h1']}"]})
     assert rule_cell_counts(events, "tiles_placed_plain", names) == {names["h1"]: 2.0}  # by name (fresh) and id (stored)
+
+
+def test_pole_report_draws_no_dice_conclusion_from_ten_games() -> None:
+    from workbench.games.pole.report import report_sections
+
+    rows = [{"game_id": i, "game": "pole", "cell": "default", "rules": "", "fortress_rounding": "exact",
+             "max_turns": 400, "players": "red,black", "winner": "red" if i % 2 else "black", "outcome": "win",
+             "victory": "prince", "plies": 300, "turns": 100, "max_plies": 1200,
+             "luck_red": 3.0 if i % 2 else -3.0, "luck_black": -3.0 if i % 2 else 3.0, "attacks_expected": 30.0,
+             "error": None} for i in range(10)]
+    text = " ".join(p for part in report_sections(rows) for p in getattr(part, "paragraphs", []))
+    assert "says nothing yet" in text and "so the dice shape" not in text
