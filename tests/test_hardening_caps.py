@@ -17,6 +17,8 @@ BAD = [
     "bench --games -5", "bench --games 0", "bench --max-plies 0", "bench --seed 1e3", "bench --games 10000000",
     "perft --depth 7", "perft --depth -1", "perft --depth 99999999999999999999",
     "ladder --games 0", "ladder --games -3", "ladder --games x", "ladder --workers 1000", "ladder --max-plies 0",
+    "trace --skill-trace mcts:iterations=50..100", "trace --skill-trace mcts:iterations=50..800 --games 0",
+    "learn --games 5", "learn --rounds 99", "learn --name ../x.json --games 10",
     "agentbench --games -1", "agentbench --balance -1", "agentbench --memory -2",
     "agentbench --workers 1000", "agentbench --max-plies 0",
     "report g.parquet --out r --alpha nan", "report g.parquet --out r --alpha 0", "report g.parquet --out r --alpha 2",

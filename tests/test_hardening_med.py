@@ -175,3 +175,57 @@ def test_big_chess_checks_are_type_checked() -> None:
     for check in ("legal: 5", "legal_count: x", "turn: [1]", "canonical: 3"):
         with pytest.raises(ScenarioError, match=check.split(":")[0]):
             load_scenario_text(f"game: big-chess\nid: bc-t\ntitle: t\nchecks:\n  - {check}\n", "<t>")
+
+
+def test_the_cursed_lands_binding_raises_plain_exceptions_never_a_panic() -> None:
+    import random
+
+    from workbench.games.cursed_lands.native import NativeCursedState, available
+
+    if not available():
+        pytest.skip("the native core is not built")
+    g = games.get("cursed-lands")
+    raw = NativeCursedState.from_python(g.new_initial_state(g.spec.defaults(), 1)).native
+    rng = random.Random(1)
+    for _ in range(600):
+        name = rng.choice(["action_priority", "apply", "is_legal", "evaluate", "view", "deck_top", "legal_count"])
+        arg = rng.choice([-1, 0, 1, 2**31, 2**40, 5000, 123456, 10**9, rng.randrange(0, 200000)])
+        try:
+            getattr(raw, name)() if name == "legal_count" else getattr(raw, name)(arg)
+        except Exception:  # noqa: BLE001, S112 - any ordinary error is fine; a PanicException is not an Exception
+            continue
+
+
+def test_report_on_a_folder_it_cannot_write_is_one_line(tmp_path: Any, capsys: pytest.CaptureFixture) -> None:
+    from workbench.balance import cli
+
+    blocker = tmp_path / "file"
+    blocker.write_text("x")  # --out under a plain file: no folder can be made there, even as root
+    table = tmp_path / "games.csv"
+    _limit_table(3, 7).to_csv(table, index=False)
+    assert cli.main([str(table), "--out", str(blocker / "report")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("report: ") and "Traceback" not in err
+
+
+def test_cursed_lands_maps_read_a_fresh_batch_s_cell_names() -> None:
+    import pandas as pd
+
+    from workbench.viz.generic import rule_cell_counts
+
+    g = games.get("cursed-lands")
+    names = {c.name: c.id for c in g.layout(g.spec.defaults()).cells}
+    events = pd.DataFrame({"game_id": [0, 0], "rules": ["tiles_placed_plain@h1,produced_S@d1", f"tiles_placed_plain@{names['h1']}"]})
+    assert rule_cell_counts(events, "tiles_placed_plain", names) == {names["h1"]: 2.0}  # by name (fresh) and id (stored)
+
+
+def test_pole_report_draws_no_dice_conclusion_from_ten_games() -> None:
+    from workbench.games.pole.report import report_sections
+
+    rows = [{"game_id": i, "game": "pole", "cell": "default", "rules": "", "fortress_rounding": "exact",
+             "max_turns": 400, "players": "red,black", "winner": "red" if i % 2 else "black", "outcome": "win",
+             "victory": "prince", "plies": 300, "turns": 100, "max_plies": 1200,
+             "luck_red": 3.0 if i % 2 else -3.0, "luck_black": -3.0 if i % 2 else 3.0, "attacks_expected": 30.0,
+             "error": None} for i in range(10)]
+    text = " ".join(p for part in report_sections(rows) for p in getattr(part, "paragraphs", []))
+    assert "says nothing yet" in text and "so the dice shape" not in text

@@ -88,6 +88,14 @@ def main(argv: list[str] | None = None) -> int:
     except BalanceError as exc:
         print(f"report: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:  # --out on a read-only folder, a full disk: one line naming the path, no traceback
+        where = exc.filename or args.out
+        print(f"report: error: cannot write the report to {where}: {exc.strerror or type(exc).__name__}",
+              file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("report: interrupted; nothing was written past the interruption", file=sys.stderr)
+        return 130
     cells, comps = len(report.summary), len(report.comparisons)
     print(f"wrote {html_path} and {md_path} ({cells} cell{'s' * (cells != 1)}, "
           f"{comps} comparison{'s' * (comps != 1)})")

@@ -51,9 +51,13 @@ def values_lines(doc: dict[str, Any]) -> list[str]:
              f"{doc.get('boot')} bootstrap resamples of whole games."]
     moved = []
     if not doc.get("units", True):
-        lines[0] += (" The hand evaluation does not clearly predict these games' results (its scale's interval "
-                     "reaches 0 or below), so no value is put in the game's unit: the weights below are log-odds "
-                     "per unit of each feature, and no default can be set against them.")
+        wrong = float(hi) < 0
+        lines[0] += ((" The hand evaluation predicts these games' results the wrong way (its scale's whole interval "
+                      "lies below 0: the side it favours loses more often)" if wrong else
+                      " The hand evaluation does not clearly predict these games' results (its scale's interval "
+                      "reaches 0)")
+                     + ", so no value is put in the game's unit: the weights below are log-odds per unit of each "
+                     "feature, and no default can be set against them.")
         for name, v in doc.get("values", {}).items():
             lines.append(f"{name} {_num(v.get('weight')):+.3f} [{_num(v.get('weight_low')):+.3f}, "
                          f"{_num(v.get('weight_high')):+.3f}] log-odds per unit under {variant}.")

@@ -7,7 +7,7 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::{release, MAX_PLIES};
+use super::{release, shield, MAX_PLIES};
 use crate::core::generic::{self, Agent, NAMES};
 use crate::core::pyrandom::PyRandom;
 use crate::cursed_lands::geo::{self, N};
@@ -169,44 +169,46 @@ impl PyState {
 impl PyState {
     #[new]
     fn new(rules: &Bound<'_, PyDict>, fields: &Bound<'_, PyDict>) -> PyResult<Self> {
-        Ok(PyState { st: state_of(rules_of(rules)?, fields)?, legal: None })
+        let r = rules_of(rules)?;
+        let st = shield(|| state_of(r, fields))??; // a panic in the core is a RuntimeError, never a PanicException
+        Ok(PyState { st, legal: None })
     }
 
     /// Legal actions in canonical order (play phase; the adapter lists camps lazily).
-    fn legal_actions(&mut self) -> Vec<u32> {
+    fn legal_actions(&mut self) -> PyResult<Vec<u32>> {
         if self.st.c.setup {
-            return Vec::new();
+            return Ok(Vec::new());
         }
-        self.legal().clone()
+        shield(|| self.legal().clone())
     }
 
-    fn legal_count(&mut self) -> usize {
+    fn legal_count(&mut self) -> PyResult<usize> {
         if self.st.c.setup || self.st.is_terminal() {
-            return self.st.legal_count();
+            return shield(|| self.st.legal_count());
         }
-        self.legal().len()
+        shield(|| self.legal().len())
     }
 
-    fn is_legal(&mut self, action: i64) -> bool {
-        let Ok(a) = u32::try_from(action) else { return false };
+    fn is_legal(&mut self, action: i64) -> PyResult<bool> {
+        let Ok(a) = u32::try_from(action) else { return Ok(false) };
         if self.st.c.setup || self.st.is_terminal() {
-            return self.st.is_legal(a);
+            return shield(|| self.st.is_legal(a));
         }
-        self.legal().contains(&a)
+        shield(|| self.legal().contains(&a))
     }
 
     /// Play a legal action; ValueError when it is not legal (the adapter explains why in Python).
     fn apply(&mut self, action: i64) -> PyResult<()> {
-        if !self.is_legal(action) {
+        if !self.is_legal(action)? {
             return Err(bad(format!("action {action} is not legal here")));
         }
-        self.st.apply(action as u32);
+        shield(|| self.st.apply(action as u32))?;
         self.legal = None;
         Ok(())
     }
 
     fn undo(&mut self) -> PyResult<()> {
-        if !self.st.undo() {
+        if !shield(|| self.st.undo())? {
             return Err(PyIndexError::new_err("undo: no action to take back"));
         }
         self.legal = None;
@@ -218,7 +220,7 @@ impl PyState {
     }
 
     fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        fields(py, &self.st)
+        shield(|| fields(py, &self.st))?
     }
 
     fn fired(&self) -> Vec<(&'static str, u8, Option<i8>)> {
@@ -229,17 +231,17 @@ impl PyState {
         self.st.c.counts.to_vec()
     }
 
-    fn evaluate(&self, player: usize) -> f64 {
-        self.st.evaluate(player.min(1))
+    fn evaluate(&self, player: usize) -> PyResult<f64> {
+        shield(|| self.st.evaluate(player.min(1)))
     }
 
-    fn action_priority(&self, action: u32) -> i64 {
-        self.st.action_priority(action)
+    fn action_priority(&self, action: u32) -> PyResult<i64> {
+        shield(|| self.st.action_priority(action))
     }
 
     /// The agent's view: the hidden deck order reshuffled from `seed` (no undo history).
-    fn view(&self, seed: u64) -> PyState {
-        PyState { st: self.st.view(seed), legal: None }
+    fn view(&self, seed: u64) -> PyResult<PyState> {
+        Ok(PyState { st: shield(|| self.st.view(seed))?, legal: None })
     }
 
     /// An independent copy, undo history included.
@@ -396,7 +398,8 @@ fn play_game<'py>(
 /// The classic start (or the setup phase) dealt from `seed` in the core, as fields (checked against Python).
 #[pyfunction]
 fn classic_fields<'py>(py: Python<'py>, rules: &Bound<'py, PyDict>, seed: i128) -> PyResult<Bound<'py, PyDict>> {
-    fields(py, &State::classic(rules_of(rules)?, seed as u64))
+    let r = rules_of(rules)?;
+    shield(|| fields(py, &State::classic(r, seed as u64)))?
 }
 
 /// Random playouts without the GIL: per job `(fields or None for the classic start, rng_seed)`, uniform choices from

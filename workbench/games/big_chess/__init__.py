@@ -491,7 +491,7 @@ class BigChess(GameDef):
                 continue
             t = per_team[ctx.team_of[pc.owner]]
             t[ctx.cards[pc.card].key] += 1
-            t["upgrades"] += (pc.cost - ctx.cards[pc.card].cost) / 10.0
+            t["upgrades"] += (pc.cost - ctx.cost[pc.card]) / 10.0  # the card's price under these rules
             t["trophies"] += pc.trophies / 10.0
         for p in range(len(ctx.players)):
             if p not in st.out:
@@ -502,7 +502,7 @@ class BigChess(GameDef):
     def evaluation_weights(self, rules: Rules | None = None) -> dict[str, float]:
         """Each card's cost under ``rules`` / 10 (infantry units), upgrades 1, treasury and trophies 0.9."""
         ctx = self.new_initial_state(rules if rules is not None else self.spec.defaults(), 0).ctx
-        out = {c.key: c.cost / 10.0 for i, c in enumerate(ctx.cards) if not ctx.is_king[i]}
+        out = {c.key: ctx.cost[i] / 10.0 for i, c in enumerate(ctx.cards) if not ctx.is_king[i]}  # rules' prices
         return {**out, "upgrades": 1.0, "treasury": 0.9, "trophies": 0.9}
 
     def rule_words(self) -> dict[str, str]:

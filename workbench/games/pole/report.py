@@ -152,13 +152,23 @@ def luck_part(games: Sequence[Mapping[str, Any]]) -> ReportPart | None:
             r, lo, hi = corr
             strength = "strongly" if abs(r) >= 0.5 else "moderately" if abs(r) >= 0.3 else "weakly"
             clear = lo > 0 or hi < 0
+            if len(decided) < MIN_DECIDED_FOR_CLAIM:  # a claim about the dice needs more games than a handful
+                verdict = (f"from {len(decided)} decided games this says nothing yet about whether the dice shape "
+                           f"the result (at least {MIN_DECIDED_FOR_CLAIM} are needed before the report draws that "
+                           "conclusion).")
+            elif clear:
+                verdict = (f"{strength} associated, so the dice {'shape' if abs(r) >= 0.3 else 'nudge'} the result "
+                           "in these games.")
+            else:
+                verdict = "no clear association in these games."
             part.paragraphs.append(
                 f"Association: the luck difference (Red minus Black) and a Red win correlate at r = {r:.2f} "
-                f"[{lo:.2f}, {hi:.2f}] (point-biserial, Fisher's z 95% interval): "
-                + (f"{strength} associated, so the dice {'shape' if abs(r) >= 0.3 else 'nudge'} the result."
-                   if clear else "no clear association in these games."))
+                f"[{lo:.2f}, {hi:.2f}] (point-biserial, Fisher's z 95% interval): " + verdict)
     part.table = _luck_table(rows)
     return part
+
+
+MIN_DECIDED_FOR_CLAIM = 30  # decided games before "the dice shape the result" is said (issue 34: 10 were too few)
 
 
 def _cell(game: Mapping[str, Any], varying: Sequence[str] = ()) -> str:
