@@ -1030,6 +1030,17 @@ def game_sections(games: pd.DataFrame, events: pd.DataFrame | None) -> list[Sect
             out.append(Section(str(piece["title"]), figures=list(piece.get("figures", [])),
                                markdown_text=piece.get("markdown"), html_text=piece.get("html")))
             continue
+        if piece.matchup is not None:  # the role matrix the game asks for, built by balance
+            from .matchups import matchup_section
+
+            first, second, word, roles = piece.matchup
+            ready = matchup_section(games, first, second, word, roles)
+            out.append(Section(str(ready["title"]), figures=list(ready.get("figures", [])),
+                               markdown_text=ready.get("markdown"), html_text=ready.get("html")))
+            continue
+        if piece.rule_maps and events is not None and len(events):
+            out.append(_rule_map_section(game, piece, events))
+            continue
         table = None  # a ReportPart: plain data the report lays out and draws
         if piece.table:
             table = pd.DataFrame(piece.table)
@@ -1041,6 +1052,16 @@ def game_sections(games: pd.DataFrame, events: pd.DataFrame | None) -> list[Sect
         section.figures.extend(piece.figures)
         out.append(section)
     return out
+
+
+def _rule_map_section(game: Any, piece: Any, events: pd.DataFrame) -> Section:
+    """A game's declared ``rule_maps``: one board panel per rule, where it fired per game over the events."""
+    from workbench.viz.generic import batch_rule_maps
+
+    fig = batch_rule_maps(game, events, piece.rule_maps)
+    section = Section(piece.title, list(piece.paragraphs))
+    section.figures.append((f"{_stem(game.name)}_rule_maps", _png(fig)))
+    return section
 
 
 def _length_words(r: dict, unit: str) -> str:

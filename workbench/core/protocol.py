@@ -178,6 +178,12 @@ class ReportPart:
     table: list[dict[str, Any]] | None = None
     maps: list[tuple[str, dict[int, float]]] = field(default_factory=list)
     figures: list[tuple[str, bytes]] = field(default_factory=list)
+    #: ``(title, rule)`` panels: where that rule fired over the batch's events (``rule@cell``), drawn by the
+    #: report on the game's board, per game.
+    rule_maps: list[tuple[str, str]] = field(default_factory=list)
+    #: ``(first column, second column, word, roles in order)``: the report's role-against-role matrix
+    #: (factions, armies) of the games table, with strengths and the first player's edge.
+    matchup: tuple[str, str, str, list[str]] | None = None
 
 
 @dataclass(frozen=True)

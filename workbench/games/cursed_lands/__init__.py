@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.classes import load_archetypes
-from workbench.core.protocol import Cell, GameDef, GameInfo, Layout, NativeBackend, State
+from workbench.core.protocol import Cell, GameDef, GameInfo, Layout, NativeBackend, ReportPart, State
 from workbench.core.rulespec import Rules, RulesSpec
 
 from . import actions as act
@@ -208,45 +208,29 @@ class CursedLandsGame(GameDef):
 
         return feature_weights()
 
-    def report_sections(self, games: Any, events: Any) -> list[dict[str, Any]]:
+    def report_sections(self, games: Any, events: Any) -> list[Any]:
         """The faction section (matrix, strengths with the seat removed, first-player advantage) and the batch
         maps of where tiles of each terrain are laid, units die and castles are hit from.
 
-        The statistics and pictures are the tools' generic ones (``workbench.balance.matchups``,
-        ``workbench.viz.generic``), imported here and only when a report asks, so the engine stays pure.
+        Declared as data (``ReportPart.matchup`` and ``ReportPart.rule_maps``): the report builds them with
+        its own statistics and pictures, so the game imports no tool.
         """
-        out: list[dict[str, Any]] = []
+        out: list[Any] = []
         if {"faction_p1", "faction_p2"} <= set(games.columns):
-            from workbench.balance.matchups import matchup_section
-
             present = set(games["faction_p1"]) | set(games["faction_p2"])
             if len(present) > 1:
-                out.append(matchup_section(games, roles=[f for f in FACTIONS if f in present]))
+                out.append(ReportPart("Factions", matchup=("faction_p1", "faction_p2", "faction",
+                                                           [f for f in FACTIONS if f in present])))
         if events is not None and len(events) and "rules" in events.columns:
-            out.append(self._map_section(events))
+            panels = [(f"{t} tiles laid", f"tiles_placed_{t}") for t in ("plain", "road", "forest", "hill", "mountain")]
+            panels += [("units destroyed", "units_destroyed"), ("castles hit from", "castle_hit_from"),
+                       ("forest cover applied", "forest_cover")]
+            n = int(events["game_id"].nunique())
+            text = (f"Where things happen, per game over the {n} games with events (all cells together): the hexes "
+                    "where tiles of each terrain were laid, where units were destroyed, the hexes castles were hit "
+                    "from (the attacker's hex) and where forest cover softened a hit. Colour bars start at 0.")
+            out.append(ReportPart("Where tiles go, units die and castles are hit from", [text], rule_maps=panels))
         return out
-
-    def _map_section(self, events: Any) -> dict[str, Any]:
-        """Batch heatmaps from the events' fired rules (``rule@hex``)."""
-        import io
-
-        import matplotlib.pyplot as plt
-
-        from workbench.viz.generic import batch_rule_maps
-
-        panels = [(f"{t} tiles laid", f"tiles_placed_{t}") for t in ("plain", "road", "forest", "hill", "mountain")]
-        panels += [("units destroyed", "units_destroyed"), ("castles hit from", "castle_hit_from"),
-                   ("forest cover applied", "forest_cover")]
-        fig = batch_rule_maps(self, events, panels)
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
-        plt.close(fig)
-        n = int(events["game_id"].nunique())
-        text = (f"Where things happen, per game over the {n} games with events (all cells together): the hexes where "
-                "tiles of each terrain were laid, where units were destroyed, the hexes castles were hit from (the "
-                "attacker's hex) and where forest cover softened a hit. Colour bars start at 0.")
-        return {"title": "Where tiles go, units die and castles are hit from", "markdown": text,
-                "html": f"<p>{text}</p>", "figures": [("cursed_lands_maps", buf.getvalue())]}
 
     # ----------------------------------------------------------------- records
     def save_record(self, state: State) -> str:
