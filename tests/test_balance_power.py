@@ -7,6 +7,7 @@ import math
 import pytest
 from statsmodels.stats.proportion import power_proportions_2indep, samplesize_proportions_2indep_onetail
 
+from workbench.__main__ import simulate_main
 from workbench.balance import BalanceError
 from workbench.balance.power import (
     detectable_difference,
@@ -16,7 +17,6 @@ from workbench.balance.power import (
     plan_grid,
     power_two_proportions,
 )
-from workbench.simulate.cli import main as simulate_main
 
 
 @pytest.mark.parametrize(("diff", "base", "power", "alpha"), [

@@ -8,7 +8,7 @@ import sys
 # command -> (module, function, one-line help). Modules are imported only when used.
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "check": ("workbench.scenarios.cli", "main", "run scenario files and report PASS/FAIL/ERROR"),
-    "simulate": ("workbench.simulate.cli", "main", "play batches of AI games into a Parquet table"),
+    "simulate": ("workbench.__main__", "simulate_main", "play batches of AI games into a Parquet table"),
     "report": ("workbench.balance.cli", "main", "write a balance report from a simulation table"),
     "bench": ("workbench.bench", "main", "random-playout speed, against python-chess in the same run"),
     "perft": ("workbench.perft", "main", "count action sequences to a depth (move-generation check)"),
@@ -23,6 +23,14 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "cards": ("workbench.games.big_chess.cli", "main", "big chess cards: cost (under --rules) and patterns per level"),
     "agentbench": ("workbench.study.speed", "main", "agent speed: native vs Python games/s, balance batch, memory"),
 }
+
+
+def simulate_main(argv: list[str] | None = None) -> int:
+    """``simulate``, with balance's planner for ``--plan`` (commands join the layers; simulate never imports balance)."""
+    from workbench.balance.power import plan_text
+    from workbench.simulate.cli import main as simulate_cli
+
+    return simulate_cli(argv, planner=plan_text)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1003,7 +1003,7 @@ def worth_sections(games: pd.DataFrame, manifest: dict | None = None) -> list[Se
 
 def tune_sections(source: str | None, manifest: dict | None) -> list[Section]:
     """A tune's dataset (its run record names the tune): the tune's recommendation, ranked table and pictures."""
-    from workbench.tune.report import report_section
+    from .tunefiles import report_section
 
     part = report_section(source, manifest)
     if part is None:

@@ -19,6 +19,7 @@ import re
 import sys
 import time
 import warnings
+from collections.abc import Callable, Iterable
 
 from workbench.cliargs import Parser
 from workbench.core.rulespec import RulesError, parse_pairs
@@ -82,8 +83,14 @@ def _plain_notes() -> None:
     warnings.showwarning = show
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the batch, print a one-line summary per cell; exit 2 on bad arguments."""
+Planner = Callable[..., Iterable[str]]
+
+
+def main(argv: list[str] | None = None, planner: Planner | None = None) -> int:
+    """Run the batch, print a one-line summary per cell; exit 2 on bad arguments.
+
+    ``planner`` answers ``--plan`` (the command layer hands in balance's ``plan_text``: simulation
+    produces tables and never imports the statistics that read them)."""
     ap = Parser(prog="python -m workbench simulate", description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=None, help="games per grid cell (required unless --plan)")
     ap.add_argument("--game", default=DEFAULT,
@@ -149,7 +156,9 @@ def main(argv: list[str] | None = None) -> int:
                     raise SimulationError(f"--rules {key}={value}: {exc}") from None
             grid[key] = [value]
         if args.plan is not None:
-            return _plan(grid, args.plan, args.power, game.name, args.games)
+            if planner is None:
+                raise SimulationError("--plan needs the statistics layer: run it as `python -m workbench simulate ... --plan`")
+            return _plan(grid, args.plan, args.power, planner, game.name, args.games)
         t0 = time.perf_counter()
         result = simulate(grid or None, white, black, args.games, seed=args.seed, game=game.name, agents=agents,
                           max_plies=args.max_plies, workers=args.workers, scheduler=args.scheduler,
@@ -186,11 +195,9 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _plan(grid: dict[str, list[str]], points: float, power: float, game: str = DEFAULT,
+def _plan(grid: dict[str, list[str]], points: float, power: float, plan_text: Planner, game: str = DEFAULT,
           games: int | None = None) -> int:
     """``--plan``: games per cell for the batch's comparisons (``workbench.balance.power``), nothing played."""
-    from workbench.balance.power import plan_text
-
     if not 0 < points < 100 or not 0 < power < 1:
         raise SimulationError(f"--plan takes points between 0 and 100 and --power a share between 0 and 1, "
                               f"got {points:g} and {power:g}")

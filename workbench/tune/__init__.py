@@ -15,9 +15,9 @@ import math
 import os
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
+from workbench.balance.tunefiles import report_paths
 from workbench.games import DEFAULT
 
 from .objectives import ObjectiveError, parse_objective, parse_requirement
@@ -45,15 +45,6 @@ def _as_list(x: str | Sequence[str] | None) -> list[str]:
     if x is None:
         return []
     return [x] if isinstance(x, str) else list(x)
-
-
-def report_paths(out: str | os.PathLike) -> dict[str, Path]:
-    """Where a tune's report goes beside its dataset ``runs/tune.parquet``: ``runs/tune.tune.md`` etc."""
-    p = Path(out)
-    stem = p.name[: -len(".parquet")] if p.name.endswith(".parquet") else p.name
-    return {"report": p.with_name(stem + ".tune.md"), "table": p.with_name(stem + ".tune.csv"),
-            "pareto": p.with_name(stem + ".pareto.png"), "progress": p.with_name(stem + ".progress.png"),
-            "summary": p.with_name(stem + ".tune.json")}
 
 
 def tune(game: str = DEFAULT, space: Sequence[str] = (), objectives: str | Sequence[str] = ("balance",),

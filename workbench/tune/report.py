@@ -14,6 +14,8 @@ from typing import Any
 
 import pandas as pd
 
+from workbench.balance.tunefiles import report_section  # noqa: F401  (its old home; the report reads it from balance)
+
 from .objectives import PERCENT
 from .race import Tuner, VariantRecord
 from .stats import Estimate
@@ -72,34 +74,6 @@ class TuneResult:
                            "budget": self.budget, "z": self.z, "stop_reason": self.stop_reason,
                            "grid_games": self.grid_games, "seconds": self.seconds, "cost": self.cost_text(),
                            "meta": keep}, indent=1)
-
-
-def report_section(source: str | Path | None, manifest: dict[str, Any] | None) -> dict[str, Any] | None:
-    """What the ordinary ``report`` shows of a tune's dataset: the sentence, the cost, the ranked table and
-    the two pictures, read from the files the tune wrote beside it; None for a dataset no tune wrote."""
-    import json
-
-    if source is None or not isinstance(manifest, dict) or "tune" not in manifest:
-        return None
-    from . import report_paths
-
-    paths = report_paths(source)
-    settings = manifest["tune"] if isinstance(manifest["tune"], dict) else {}
-    what = [f"This dataset is a tune's: every game a variant of the search played (space "
-            f"{', '.join(map(str, settings.get('space', [])))}; objectives {', '.join(map(str, settings.get('objectives', [])))}"
-            + (f"; requirements {', '.join(map(str, settings.get('requires', [])))}" if settings.get("requires") else "")
-            + "). The sections below pool its cells as any batch, but the variants got unequal games: "
-              "the search gave more to the contenders."]
-    try:
-        summary = json.loads(paths["summary"].read_text(encoding="utf-8"))
-        table = pd.read_csv(paths["table"], keep_default_na=False)
-    except (OSError, ValueError) as exc:
-        return {"title": "Tune", "paragraphs": [*what, f"The tune's own result is missing ({exc}); "
-                                                "`python -m workbench tune ... --resume` with the same flags rebuilds it."]}
-    paragraphs = [*what, f"Recommendation: {summary.get('sentence', '')}", f"Cost: {summary.get('cost', '')}.",
-                  f"The search decided at z = {float(summary.get('z', 0)):.2f}; the table shows 95% intervals."]
-    figures = [(f"tune_{key}", paths[key].read_bytes()) for key in ("pareto", "progress") if paths[key].exists()]
-    return {"title": "Tune: the recommended variant", "paragraphs": paragraphs, "table": table, "figures": figures}
 
 
 def _markdown_table(df: pd.DataFrame) -> str:
