@@ -35,6 +35,9 @@ def test_tune_notebook_executes() -> None:
     assert html.count("mate_defence=") >= 6 and "recommended" in html and "(0–0." in html
     if native.available():  # 600 games: the slow variants (coordinated=1) break the length requirement
         assert "was dropped when the tune had spent" in markdown and "breaks plies<=220" in markdown
+    # the "why" column is shown whole in the table, never cut by pandas' 50-character limit (issue 34)
+    whys = re.findall(r"was dropped when the tune had spent \d+ games: (.+)\.$", markdown, re.M)
+    assert all(f"<td>{html_escape(why)}</td>" in html for why in whys) and "...</td>" not in html
     pngs = [o for o in outputs if "image/png" in o.get("data", {})]
     assert len(pngs) == 2  # the Pareto picture and the progress picture
     # the ordinary report read the same games and shows the tune's sentence first
@@ -44,3 +47,4 @@ def test_tune_notebook_executes() -> None:
     # the card price: a sentence on a cost_knight variant and the buy share per price
     assert re.search(r"^> cost_knight=\d+: A \d+\.\d% ", markdown, re.M)
     assert all(f"knight at {c}: " in text for c in (10, 30, 60)) and "purchases in 8 games" in text
+    assert text.count("(95% Wilson interval;") == 3  # every buy share with its interval

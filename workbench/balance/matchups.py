@@ -13,8 +13,9 @@ usual outcome columns. Two answers, kept apart:
   everything finite, every ordered pair of different roles gets one pseudo-game scored 1/2 (a light
   shrinkage toward equal strength, said in the report).
 
-The words name the strongest and weakest role and how sure we are: the Wald test of "all roles equal"
-and whether the strongest's interval lies clear of the weakest's.
+The words name the strongest and weakest role only when the batch can tell them apart: the Wald test of "all
+roles equal" rejects and the strongest's interval lies clear of the weakest's; otherwise they say no role can be
+named strongest, with the highest and lowest estimates and their intervals.
 """
 
 from __future__ import annotations
@@ -168,21 +169,23 @@ def strength_sentence(fit: Strengths, word: str = "faction", alpha: float = 0.05
     def pct(r: pd.Series) -> str:
         return f"{100 * r['score']:.0f}% [{100 * r['score_low']:.0f}, {100 * r['score_high']:.0f}]"
 
-    text = (f"Strongest {word}: {top['role']} (expected score {pct(top)} against the average {word}, seat "
-            f"advantage removed); weakest: {bottom['role']} ({pct(bottom)}). ")
+    if not math.isnan(fit.p_equal) and fit.p_equal < alpha and top["low"] > bottom["high"]:
+        # a "strongest" only when the test says the roles differ and the two intervals lie apart (issue 34)
+        return (f"Strongest {word}: {top['role']} (expected score {pct(top)} against the average {word}, seat "
+                f"advantage removed); weakest: {bottom['role']} ({pct(bottom)}). We are fairly sure: the {word}s "
+                f"differ (Wald test of equal strength p = {_p(fit.p_equal)}) and the two 95% intervals do not "
+                "overlap.")
+    text = (f"No strongest {word} can be named: the highest estimate, {top['role']} ({pct(top)} expected score "
+            f"against the average {word}, seat advantage removed), and the lowest, {bottom['role']} "
+            f"({pct(bottom)}), " + ("have overlapping 95% intervals. " if top["low"] <= bottom["high"] else
+                                    "have 95% intervals apart, but the test below does not back it. "))
     if math.isnan(fit.p_equal):
         return text + "How sure: the fit gives no test (too few games)."
-    clear = top["low"] > bottom["high"]
-    if fit.p_equal < alpha and clear:
-        text += (f"We are fairly sure: the {word}s differ (Wald test of equal strength p = {_p(fit.p_equal)}) and "
-                 f"the two 95% intervals do not overlap.")
-    elif fit.p_equal < alpha:
-        text += (f"The {word}s differ (Wald test of equal strength p = {_p(fit.p_equal)}), but the strongest's and "
-                 "the weakest's intervals overlap, so their order is not settled.")
-    else:
-        text += (f"Not sure: the batch cannot tell the {word}s apart (Wald test of equal strength "
-                 f"p = {_p(fit.p_equal)}); more games are needed before naming one strong.")
-    return text
+    if fit.p_equal < alpha:
+        return text + (f"The {word}s differ (Wald test of equal strength p = {_p(fit.p_equal)}), but their order "
+                       "is not settled.")
+    return text + (f"Not sure: the batch cannot tell the {word}s apart (Wald test of equal strength "
+                   f"p = {_p(fit.p_equal)}); more games are needed before naming one strong.")
 
 
 def seat_sentence(fit: Strengths, seat: str = "p1") -> str:

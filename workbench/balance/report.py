@@ -54,6 +54,12 @@ class Section:
     html_text: str | None = None  # ... and its HTML, placed after the paragraphs
 
 
+def _table_html(table: pd.DataFrame) -> str:
+    """A table as HTML with every cell whole (pandas cuts cells at 50 characters by default: a tune's "why")."""
+    with pd.option_context("display.max_colwidth", None):
+        return table.to_html(index=False, border=0, classes="t", na_rep="–")
+
+
 @dataclass
 class Report:
     """A built report; ``write(dir)`` saves ``report.html`` and ``report.md`` (with ``figures/``)."""
@@ -77,11 +83,9 @@ class Report:
             if s.table_html is not None:
                 parts.append("<div class='scroll'>" + s.table_html + "</div>")
             elif s.table is not None:
-                parts.append("<div class='scroll'>" + s.table.to_html(index=False, border=0, classes="t", na_rep="–")
-                             + "</div>")
+                parts.append("<div class='scroll'>" + _table_html(s.table) + "</div>")
             for caption, table in s.extra_tables:
-                parts.append(f"<h3>{html.escape(caption)}</h3><div class='scroll'>"
-                             + table.to_html(index=False, border=0, classes="t", na_rep="–") + "</div>")
+                parts.append(f"<h3>{html.escape(caption)}</h3><div class='scroll'>" + _table_html(table) + "</div>")
             for stem, png in s.figures:
                 data = base64.b64encode(png).decode("ascii")
                 parts.append(f"<figure><img alt='{html.escape(stem)}' src='data:image/png;base64,{data}'></figure>")

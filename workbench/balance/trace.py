@@ -102,7 +102,9 @@ class Trace:
         lo, hi = self.rungs[0], self.rungs[-1]
         span = f"from {lo.agent} to {hi.agent} ({len(self.rungs)} rungs, budgets doubling)"
         path = " → ".join(f"{100 * r.signal:+.0f}" if not math.isnan(r.signal) else "–" for r in self.rungs)
-        slope = (f"{100 * self.slope:+.1f} points per doubling, 95% CI [{100 * self.slope_low:+.1f}, "
+        fitted = sum(1 for r in self.rungs if not math.isnan(r.signal))
+        over = "" if fitted == len(self.rungs) else f" over the {fitted} rungs with decided games"
+        slope = (f"{100 * self.slope:+.1f} points per doubling{over}, 95% CI [{100 * self.slope_low:+.1f}, "
                  f"{100 * self.slope_high:+.1f}]")
         words = {
             "grows": "grows with skill: the imbalance widens as the budget doubles",
@@ -224,7 +226,9 @@ def trace_frame(t: Trace) -> pd.DataFrame:
     def iv(x: float, lo: float, hi: float, pct: bool = True) -> str:
         if math.isnan(x):
             return "–"
-        f = (lambda v: f"{100 * v:.0f}%") if pct else (lambda v: "∞" if math.isinf(v) else f"{v:.0f}")
+        if math.isinf(x):
+            return "not reached (every game capped)"
+        f = (lambda v: f"{100 * v:.0f}%") if pct else (lambda v: "not reached" if math.isinf(v) else f"{v:.0f}")
         return f"{f(x)} [{f(lo) if not math.isnan(lo) else '–'}, {f(hi) if not math.isnan(hi) else '–'}]"
 
     def pts(x: float, lo: float, hi: float) -> str:

@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     import pandas as pd
 
-    with pd.option_context("display.max_colwidth", 80, "display.width", 200):
+    with pd.option_context("display.max_colwidth", None, "display.width", 200):  # the "why" column whole
         print(result.table.to_string(index=False))
     print()
     print(result.sentence)

@@ -20,7 +20,9 @@ def test_cursed_lands_notebook_executes() -> None:
     assert text.count(": PASS") == 3 and "FAIL" not in text
     assert html.count("<svg") == 3 and html.count('data-cell="e3"') == 3
     # the faction section of a real batch: matrix, strengths, the sentence and how sure
-    assert "Strongest faction: " in markdown and "; weakest: " in markdown
+    # greedy play stalls: the stored batch cannot tell the factions apart, so none is named strongest (issue 34)
+    assert "No strongest faction can be named: the highest estimate, " in markdown and "cannot tell the factions apart" in markdown
+    assert "Strongest faction" not in markdown
     assert "First-player advantage, factions accounted for" in markdown
     assert "| p1 \\ opponent | humans | elves | orcs | dwarves |" in markdown
     assert html.count("data:image/png;base64,") >= 2
