@@ -20,7 +20,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "rules": ("workbench.games.cli", "rules_main", "every rule toggle and parameter: default, range, source (--game)"),
     "games": ("workbench.games.cli", "main", "the games: seats, teams, rules and scenario folders"),
     "tune": ("workbench.tune.cli", "main", "search a rule space for the fairest, most decisive variant (racing, optuna)"),
-    "cards": ("workbench.games.big_chess.cli", "main", "big chess cards: cost (under --rules) and patterns per level"),
+    "cards": ("workbench.__main__", "cards_main", "big chess cards: cost (under --rules) and patterns per level"),
     "agentbench": ("workbench.study.speed", "main", "agent speed: native vs Python games/s, balance batch, memory"),
 }
 
@@ -31,6 +31,14 @@ def simulate_main(argv: list[str] | None = None) -> int:
     from workbench.simulate.cli import main as simulate_cli
 
     return simulate_cli(argv, planner=plan_text)
+
+
+def cards_main(argv: list[str] | None = None) -> int:
+    """``cards``, with the tools' pattern painter for ``--svg`` (a game imports no tool; commands join them)."""
+    from workbench.games.big_chess.cli import main as cards_cli
+    from workbench.viz.generic import patterns_svg
+
+    return cards_cli(argv, draw=patterns_svg)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,11 +11,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Print the card listing; exit 2 on a bad ``--rules`` value or an unknown card."""
+def main(argv: list[str] | None = None, draw: Callable[[Any], str] | None = None) -> int:
+    """Print the card listing; exit 2 on a bad ``--rules`` value or an unknown card.
+
+    ``draw`` turns a card's patterns into SVG for ``--svg`` (the command layer hands in the tools' painter,
+    ``workbench.viz.generic.patterns_svg``: a game imports no tool)."""
     from workbench.core.rulespec import RulesError
 
     from . import GAME, cards
@@ -44,7 +49,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rows = [r for r in rows if not args.keys or r["key"] in args.keys]
     if args.svg:
-        written = _write_svgs(args.svg, [r["key"] for r in rows], rules, args.facing)
+        if draw is None:
+            print("cards: error: --svg needs the pictures layer: run it as `python -m workbench cards ... --svg DIR`",
+                  file=sys.stderr)
+            return 2
+        written = _write_svgs(args.svg, [r["key"] for r in rows], rules, args.facing, draw)
         if written is None:
             return 2
     if args.json:
@@ -69,11 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _write_svgs(folder: str, keys: list[str], rules: object, facing: str) -> list[Path] | None:
+def _write_svgs(folder: str, keys: list[str], rules: object, facing: str,
+                patterns_svg: Callable[[Any], str]) -> list[Path] | None:
     """One SVG per card (its base and level panels side by side) in ``folder`` (made if missing); prints each
     path. None (after an error line) when the folder cannot be written."""
-    from workbench.viz.generic import patterns_svg
-
     from . import patterns
 
     out = Path(folder)
@@ -82,7 +90,7 @@ def _write_svgs(folder: str, keys: list[str], rules: object, facing: str) -> lis
         out.mkdir(parents=True, exist_ok=True)
         for key in keys:
             path = out / f"{key}.svg"
-            path.write_text(patterns_svg(patterns(key, rules, facing)), encoding="utf-8")  # type: ignore[arg-type]
+            path.write_text(patterns_svg(patterns(key, rules, facing)), encoding="utf-8")
             written.append(path)
     except OSError as exc:
         print(f"cards: error: --svg {folder}: {exc.strerror or exc}", file=sys.stderr)
