@@ -194,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="store the Elo table, dated, as the game's measured strengths (its GameDef.strength_file)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--game", default=DEFAULT, help="the game (python -m workbench games)")
+    ap.add_argument("--rules", default=None, metavar="K=V,...",
+                    help="the variant every pair plays (the rulebook's when absent), e.g. start=deployed")
     args = ap.parse_args(argv)
     agents = [a.strip() for a in args.agents if a.strip()]
     try:
@@ -203,6 +205,12 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"ladder: error: {exc}", flush=True)
         return 2
+    if args.rules:
+        try:
+            get(game).rules(args.rules)
+        except ValueError as exc:  # RulesError: the rule and the value, in words
+            print(f"ladder: error: --rules: {exc}", flush=True)
+            return 2
     if len(agents) < 2:
         print("ladder: error: --agents needs at least two agents", flush=True)
         return 2
@@ -229,7 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     for i, (lower, upper) in enumerate(pairs_of(agents, args.all_pairs)):
         try:
             rows.append(play_pair(lower, upper, args.games, args.seed + 10 * i, max_plies,
-                                  args.workers, progress=not args.json, engine=args.engine, game=game))
+                                  args.workers, progress=not args.json, engine=args.engine, game=game,
+                                  rules=args.rules or None))
         except ValueError as exc:  # SimulationError: a batch refused before its first game
             print(f"ladder: error: {exc}", flush=True)
             return 2
