@@ -91,7 +91,7 @@ def changed(b, action) -> None:  # noqa: ANN001
                           "el.querySelector('.gb-message').textContent", b.element_handle())
     action()
     b.page.wait_for_function("([el, s]) => (el.querySelector('.gb-status').textContent + '|' + "
-                             "el.querySelector('.gb-message').textContent) !== s", arg=[b.element_handle(), seq], timeout=20_000)
+                             "el.querySelector('.gb-message').textContent) !== s", arg=[b.element_handle(), seq], timeout=45_000)
 
 
 def click_cell(b, name: str) -> None:  # noqa: ANN001
