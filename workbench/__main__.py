@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 # command -> (module, function, one-line help). Modules are imported only when used.
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -20,7 +21,6 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "rules": ("workbench.games.cli", "rules_main", "every rule toggle and parameter: default, range, source (--game)"),
     "games": ("workbench.games.cli", "main", "the games: seats, teams, rules and scenario folders"),
     "tune": ("workbench.tune.cli", "main", "search a rule space for the fairest, most decisive variant (racing, optuna)"),
-    "cards": ("workbench.__main__", "cards_main", "big chess cards: cost (under --rules) and patterns per level"),
     "agentbench": ("workbench.study.speed", "main", "agent speed: native vs Python games/s, balance batch, memory"),
 }
 
@@ -33,29 +33,39 @@ def simulate_main(argv: list[str] | None = None) -> int:
     return simulate_cli(argv, planner=plan_text)
 
 
-def cards_main(argv: list[str] | None = None) -> int:
-    """``cards``, with the tools' pattern painter for ``--svg`` (a game imports no tool; commands join them)."""
-    from workbench.games.big_chess.cli import main as cards_cli
-    from workbench.viz.generic import patterns_svg
+def game_commands() -> dict[str, Any]:
+    """The commands games declare (``GameDef.commands``), found through the registry: name -> ``GameCommand``."""
+    from workbench.games import get, names
 
-    return cards_cli(argv, draw=patterns_svg)
+    found: dict[str, Any] = {}
+    for game in names():
+        for name, command in get(game).commands.items():
+            if name not in COMMANDS:
+                found.setdefault(name, command)
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Dispatch to a command's ``main(argv)``."""
+    """Dispatch to a command's ``main(argv)``; a game's own command gets the tools' pattern painter."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] in ("-h", "--help") or argv[0] not in COMMANDS:
+    own = game_commands() if not argv or argv[0] not in COMMANDS else {}
+    if not argv or argv[0] in ("-h", "--help") or (argv[0] not in COMMANDS and argv[0] not in own):
         print("usage: python -m workbench COMMAND [ARGS]\n\ncommands:")
         for name, (_, _, text) in COMMANDS.items():
             print(f"  {name:<9} {text}")
+        for name, command in own.items():
+            print(f"  {name:<9} {command.help}")
         return 0 if argv and argv[0] in ("-h", "--help") else 2
-    module, func, _ = COMMANDS[argv[0]]
     try:
+        if argv[0] in own:
+            from workbench.viz.generic import patterns_svg
+
+            return int(own[argv[0]].main(argv[1:], patterns_svg) or 0)
+        module, func, _ = COMMANDS[argv[0]]
         return int(getattr(importlib.import_module(module), func)(argv[1:]) or 0)
     except BrokenPipeError:  # output piped into `head` and closed early: not an error of ours
         sys.stderr.close()
         return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -64,9 +64,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"))
     args = ap.parse_args(argv)
-    from workbench.games.terrafeud.native import resolve_engine
+    from workbench.core.protocol import resolve_engine
+    from workbench.games import DEFAULT, get
 
-    engine = resolve_engine(args.engine)
+    engine = resolve_engine(get(DEFAULT), args.engine)
     one = speed(args.games, args.agent, args.max_plies, 1, args.seed, engine)
     two = speed(args.games, args.agent, args.max_plies, 2, args.seed, engine)
     result: dict[str, object] = {"engine": engine, "one_worker": one, "two_workers": two,

@@ -187,6 +187,18 @@ class ReportPart:
 
 
 @dataclass(frozen=True)
+class GameCommand:
+    """A command a game offers on the command line (``GameDef.commands``).
+
+    ``main(argv, painter)`` returns the exit code; ``painter`` turns a card's patterns into SVG (the tools'
+    ``viz.generic.patterns_svg``, handed in by the dispatcher so the game imports no tool).
+    """
+
+    help: str
+    main: Callable[[list[str], Callable[[Any], str]], int]
+
+
+@dataclass(frozen=True)
 class TableSchema:
     """How a game's simulate rows read beyond the generic columns (``GameDef.table``), so balance never guesses.
 
@@ -477,6 +489,9 @@ class GameDef:
     # tool resolves the names it keeps for older code (``workbench.viz.board_svg``) there, through
     # ``workbench.games.shortcut``, so it never imports the game; empty for games without such names.
     shortcuts: Mapping[str, str] = {}
+    # commands only this game has, run as ``python -m workbench NAME ARGS`` (the dispatcher finds them here,
+    # through the registry): name -> ``GameCommand``; none by default
+    commands: Mapping[str, GameCommand] = {}
     # the agents' measured strengths: an Elo table (JSON) in this game's folder, written by
     # ``workbench ladder --game NAME --write`` and read by ``workbench games`` and the reports
     # (``workbench.core.strength``); empty: none measured

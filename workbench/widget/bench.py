@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--page", action="store_true", help="also in a real page: Voila and Debian's Chromium")
     ap.add_argument("--also", action="append", default=[], metavar="GAME[@RULES]",
-                    help="another board to time: a variant (big-chess@board=classic-4) or openspiel:NAME")
+                    help="another board to time: a game under rule values (GAME@RULE=VALUE,...) or openspiel:NAME")
     args = ap.parse_args(argv)
     games = boards(args.also)
     import anywidget  # noqa: F401 - the widget's import is part of a ready kernel, not of the first board

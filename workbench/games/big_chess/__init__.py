@@ -9,12 +9,22 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from workbench.core.classes import load_archetypes
-from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, NativeBackend, Pattern, State
+from workbench.core.protocol import (
+    Cell,
+    GameCommand,
+    GameDef,
+    GameInfo,
+    IllegalAction,
+    Layout,
+    NativeBackend,
+    Pattern,
+    State,
+)
 from workbench.core.rulespec import Rules, RulesSpec
 from workbench.core.scenario import ScenarioCase
 
@@ -146,6 +156,13 @@ class BigChessNative(NativeBackend):
         return sum(core().random_playouts(native_game(GAME.context(rules)), seeds, max_actions))
 
 
+def _cards_command(argv: list[str], painter: Callable[[Any], str]) -> int:
+    """``python -m workbench cards``: the card listing (``cli.py``, imported only when asked)."""
+    from .cli import main
+
+    return main(argv, draw=painter)
+
+
 class BigChess(GameDef):
     """The big-chess game definition."""
 
@@ -156,6 +173,7 @@ class BigChess(GameDef):
     scenario_folder = "big-chess"
     native = BigChessNative()
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
+    commands = {"cards": GameCommand("big chess cards: cost (under --rules) and patterns per level", _cards_command)}
     headline_grid = {}  # the skill-trace benchmark's question (docs/balance.md)
     skill_trace = "alphabeta:depth=3,nodes=50..400"  # ... asked at these doubling budgets
     heat_layers = ("threat", "attack", "team_attack", "control", "buy")
