@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, ClassVar
 
 from .protocol import State
@@ -245,3 +245,20 @@ class NativeTwin(ABC):
     def describe(self) -> str:
         """The Python twin's line, with the engine that searches."""
         return f"{self.twin.describe()} (native core)"
+
+
+def native_agent_specs(names: Sequence[str], agent_names: Collection[str],
+                       agent_params: Collection[str]) -> list[tuple[str, dict[str, Any]]] | None:
+    """Every seat's ``(base, params)`` when a game's core can play all of them natively, else None.
+
+    A seat pinned to ``engine=python``, an agent the core lacks, or a parameter it does not read sends the
+    whole game to the Python loop (the core plays whole games only with every seat its own)."""
+    out = []
+    for spec in names:
+        base, params = parse_agent_spec(spec)
+        if str(params.pop("engine", "auto")).lower() == "python" or base not in agent_names:
+            return None
+        if any(k not in agent_params for k in params):
+            return None
+        out.append((base, params))
+    return out

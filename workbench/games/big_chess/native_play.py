@@ -20,19 +20,11 @@ GAME_NAME = "big-chess"
 
 
 def _native_agents(names: list[str]) -> list[tuple[str, dict[str, Any]]] | None:
-    from workbench.core.agents import parse_agent_spec
+    from workbench.core.agents import native_agent_specs
 
     from .native import AGENT_NAMES, AGENT_PARAMS
 
-    out = []
-    for spec in names:
-        base, params = parse_agent_spec(spec)
-        if str(params.pop("engine", "auto")).lower() == "python" or base not in AGENT_NAMES:
-            return None
-        if any(k not in AGENT_PARAMS for k in params):
-            return None
-        out.append((base, params))
-    return out
+    return native_agent_specs(names, AGENT_NAMES, AGENT_PARAMS)
 
 
 def playable(spec: Any, rules: Any) -> bool:
