@@ -20,6 +20,7 @@ use crate::core::pyrandom::PyRandom as Mt;
 mod big_chess;
 mod cursed_lands;
 mod pole;
+mod restrict;
 mod terrafeud;
 
 /// The longest game the bindings play (`workbench/simulate/guard.py`'s `MAX_PLIES`): a trace of
