@@ -205,7 +205,8 @@ class GenericMCTS(ProtocolAgent):
     A playout runs ``rollout`` random actions and then scores the position with the game's evaluation
     (squashed to -1..1), so long games still give a signal. ``odds=1`` values an attack by its odds: a
     playout that reaches a chance node (a roll) stops there and takes the expectation of the evaluation over
-    the roll's outcomes instead of one sampled roll (Python only: a seat with it plays off the native path).
+    the roll's outcomes instead of one sampled roll; with ``rollout=0`` the playout is an evaluation cut-off
+    right after the expanded action (the native twin in ``native/src/core/generic/mcts.rs`` does the same).
     """
 
     name = "mcts"
