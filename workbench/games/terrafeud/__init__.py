@@ -3,11 +3,13 @@
 The engine itself is ``workbench.games.terrafeud.engine`` (the readable specification, with its native twin in
 ``native/``); this package says what the protocol asks of a game: who plays, the rules spec, the
 layout, the dense action encoding for OpenSpiel, and states through ``TerraFeudState``.
-``HexBoard()`` and ``new_game()`` stay TerraFeud's shortcuts.
+Its public names are imported from here and its subpackages, the one place for them (docs/architecture.md):
+``workbench.games.terrafeud.engine`` (``new_game``), ``.scenarios`` (``Scenario``, ``Check``, ``dump_scenario``),
+``.viz`` (``board_svg``, ``heat``, ``mpl``, ``graph`` ...) and ``.widget`` (``HexBoard``).
 
 Its own extensions of the tools live here too, above the generic tools they build on: ``scenarios/``
 (its dialect), ``viz/`` (its pictures), ``widget/`` (``HexBoard``) and ``simulate/`` (its White/Black
-path). The tools reach them through ``GAME.shortcuts``, ``GAME.scenario`` and ``GAME.board``.
+path). The tools reach them through what ``GAME`` declares (``GAME.scenario``, ``GAME.board`` ...).
 """
 
 from __future__ import annotations
@@ -101,10 +103,7 @@ class TerraFeud(GameDef):
     skill_trace = "mcts:iterations=50..400"  # ... asked at these doubling budgets
     heat_layers = ("threat", "control", "mobility", "safe")
     benchmark_grid = {"season": ("summer", "winter")}  # agentbench's balance question: the speed target's batch
-    # TerraFeud's own module per tool: its older names there (workbench.games.shortcut), and its simulate path
-    shortcuts = {"engine": "workbench.games.terrafeud.engine", "scenarios": "workbench.games.terrafeud.scenarios",
-                 "simulate": "workbench.games.terrafeud.simulate", "viz": "workbench.games.terrafeud.viz",
-                 "widget": "workbench.games.terrafeud.widget"}
+    shortcuts = {"simulate": "workbench.games.terrafeud.simulate"}  # its own simulate path, until it goes
     action_classes = ACTION_CLASSES  # castling, the archer's shot, an Order, promotion, a bridge crossing
     archetypes = load_archetypes(Path(__file__).parent / "data" / "archetypes.json", ACTION_CLASSES)  # rush, turtle ...
     native = TerraFeudNative()
