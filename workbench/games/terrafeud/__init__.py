@@ -111,6 +111,18 @@ class TerraFeud(GameDef):
     evaluation_unit = "material points"
     legend = (("river", "#9cc3e6", "river (summer)"), ("ford", "#c6dbef", "ford"),
               ("bridge", "#b08d57", "bridge"), ("hill", "#c8b27a", "hill"), ("swamp", "#8fa77a", "swamp"))
+    # the board's position editor: a piece's letter as positions write it (White upper case, Black lower case)
+    edit_palette = tuple((letter if side == 0 else letter.lower(), side, f"{('White', 'Black')[side]} {name}")
+                         for side in (0, 1) for letter, name in (("F", "feudal"), ("K", "knight"), ("P", "pikeman"),
+                                                                 ("C", "cavalry"), ("A", "archer"), ("I", "infantryman")))
+
+    def edit_cell(self, data: dict[str, Any], cell: str, code: str) -> dict[str, Any]:
+        """A piece set or removed: an archer's marker from or on that cell goes with the old piece, and an edited
+        position is a fresh one (no result, no pending ultimatum on a piece that moved away)."""
+        out = super().edit_cell(data, cell, code)
+        markers = {a: t for a, t in (out.get("markers") or {}).items() if a != cell and t != cell}
+        pending = [h for h in (out.get("ultimatum_pending") or []) if h != cell]
+        return {**out, "markers": markers, "ultimatum_pending": pending, "winner": None, "victory": None}
 
     @property
     def spec(self) -> RulesSpec:
