@@ -8,15 +8,13 @@ absent) and returns that game's ``GAME.scenario(data, where)``, a ``ScenarioCase
 wrong becomes one ``ScenarioError("file: line N: reason")`` for that file, so the files after it
 are still checked.
 
-``Scenario``, ``build_position`` and ``dump_scenario`` are TerraFeud's dialect
-(``workbench.games.terrafeud.scenarios``), still reachable here as shortcuts through the registry.
+A game's dialect (TerraFeud's ``Scenario``, ``build_position``, ``dump_scenario``) lives in its package.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -32,19 +30,10 @@ from workbench.core.yamlmarks import (
     short,
 )
 from workbench.games import DEFAULT as DEFAULT_GAME
-from workbench.games import UnknownGameError, shortcut
+from workbench.games import UnknownGameError
 from workbench.games import get as get_game
 
 MAX_SCENARIO_BYTES = 256 * 1024  # the largest rulebook scenario is about 2 KB
-# TerraFeud's names, from before the workbench hosted several games (resolved through the registry).
-SHORTCUTS = ("Scenario", "build_position", "dump_scenario", "scenario_from_data")
-
-
-def __getattr__(name: str) -> Any:
-    """``from workbench.scenarios.loader import dump_scenario``: the default game's (TerraFeud's)."""
-    if name in SHORTCUTS:
-        return shortcut("scenarios", name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_scenario(path: str | Path) -> ScenarioCase:

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[3]
 BOARDS = f"""
-from workbench.widget import HexBoard
+from workbench.games.terrafeud.widget import HexBoard
 from workbench.games.terrafeud.engine import make_game, new_game, parse_hex
 from workbench.games.terrafeud.engine.pieces import parse_letter
 P = lambda d: {{parse_hex(h): parse_letter(p) for h, p in d.items()}}

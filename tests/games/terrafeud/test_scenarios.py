@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from workbench.games.terrafeud.engine import new_game
+from workbench.games.terrafeud.scenarios import dump_scenario
 from workbench.scenarios import (
     ScenarioError,
-    dump_scenario,
     find_scenario_files,
     load_scenario,
     load_scenario_text,

@@ -13,8 +13,8 @@ from workbench.games.terrafeud.engine.notation import illegal_detail
 from workbench.games.terrafeud.engine.pieces import parse_letter
 from workbench.games.terrafeud.engine.serialize import record_dict
 from workbench.games.terrafeud.engine.state import MOVE
+from workbench.games.terrafeud.widget import BoardController
 from workbench.games.terrafeud.widget.hexboard import HexBoard
-from workbench.widget import BoardController
 
 PLAIN = make_game("hill=false,swamp=false")
 

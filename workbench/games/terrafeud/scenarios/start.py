@@ -16,6 +16,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
+from workbench.core.safefile import PAGE_INPUT
 from workbench.games.terrafeud.engine import Game, RulesConfig, RulesError, state_to_dict
 from workbench.games.terrafeud.engine.game import StartPosition, classic_setup
 from workbench.games.terrafeud.engine.pieces import WHITE
@@ -45,7 +46,7 @@ def load_start(rules: RulesConfig) -> StartPosition:
     path = rules.start
     if path is None:
         raise RulesError("parameter start is not set (classic start)")
-    if NO_SERVER_FILES.get():
+    if NO_SERVER_FILES.get() or PAGE_INPUT.get() is not None:
         raise RulesError(
             "parameter start names a server file, which the board does not open for the page; "
             "pick a scenario from the list or upload one without start="
