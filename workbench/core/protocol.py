@@ -506,6 +506,9 @@ class GameDef:
     legend: tuple[tuple[str, str, str], ...] = ()  # (style class, colour, words)
     evaluation_unit: str = "points"  # what ``State.evaluate`` counts in (the board's bar and graph say it)
     glyph_words: Mapping[str, str] = {}  # a glyph mark's or badge prefix's meaning, for the board's legend
+    # the board's graphical position editor: the pieces one click sets on a cell, as (code as ``to_dict()``'s
+    # ``pieces`` map writes it, owner seat, words); empty: the position is edited as text (Copy, edit, Paste)
+    edit_palette: tuple[tuple[str, int, str], ...] = ()
     # the balance question benchmarks ask by default (rule -> values, as --grid); none: the default rules
     benchmark_grid: Mapping[str, Sequence[str]] = {}
     # the game's headline balance question (rule -> values; empty: the first seat's edge) and the agent range
@@ -513,9 +516,8 @@ class GameDef:
     # ``workbench trace --skill-trace``), e.g. "mcts:iterations=50..400"; empty: no headline trace
     headline_grid: Mapping[str, Sequence[str]] = {}
     skill_trace: str = ""
-    # tool name ("scenarios", "viz", "widget", ...) -> the module of this game's own objects for it. A generic
-    # tool resolves the names it keeps for older code (``workbench.viz.board_svg``) there, through
-    # ``workbench.games.shortcut``, so it never imports the game; empty for games without such names.
+    # tool name -> the module of this game's own path for it (only "simulate": TerraFeud's classic path, found by
+    # ``workbench.games.shortcut``; both go when that path does); empty for every other game.
     shortcuts: Mapping[str, str] = {}
     # commands only this game has, run as ``python -m workbench NAME ARGS`` (the dispatcher finds them here,
     # through the registry): name -> ``GameCommand``; none by default
@@ -605,6 +607,28 @@ class GameDef:
     def state_info(self, state: State) -> GameInfo:
         """The seats of this position (default: ``info`` of its rules); a scenario may seat four players."""
         return self.info(self.state_rules(state))
+
+    def edit_cell(self, data: dict[str, Any], cell: str, code: str) -> dict[str, Any]:
+        """The position editor's one hook: the position ``data`` (``to_dict`` form) with ``code`` (an
+        ``edit_palette`` code; "" empties) set on the cell named ``cell``. Default: the ``pieces`` map
+        (cell name -> code). ``state_from_dict`` judges the result when the editor is done."""
+        pieces = dict(data.get("pieces") or {})
+        if code:
+            pieces[cell] = code
+        else:
+            pieces.pop(cell, None)
+        return {**data, "pieces": pieces}
+
+    def edit_to_move(self, data: dict[str, Any], player: int) -> dict[str, Any]:
+        """The edited position with seat ``player`` to move (default: ``to_move`` = the seat's name)."""
+        rules = data.get("rules")
+        try:
+            info = self.info(self.rules(rules) if isinstance(rules, Mapping) else None)
+        except (ValueError, TypeError):
+            info = self.info(None)
+        if not 0 <= player < info.num_players:
+            raise ValueError(f"there is no seat {player} in {self.title}")
+        return {**data, "to_move": info.players[player]}
 
     def scenario(self, data: Mapping[str, Any], where: str) -> ScenarioCase:
         """A parsed scenario file (``game:`` names this game) as a runnable case; ``ScenarioError`` if bad."""

@@ -20,7 +20,7 @@ from .analysis import HEAT_LAYERS
 from .board import NAMES
 from .classes import ACTION_CLASSES
 from .position import PositionError, build_state, state_from_start
-from .rules import SIDES, SPEC
+from .rules import KIND_WORDS, LETTERS, SIDES, SPEC
 from .state import (
     ATT0,
     NUM_ACTIONS,
@@ -148,6 +148,9 @@ class PoleGame(GameDef):
     glyph_words = {"fresh": "bought this turn: acts from its side's next turn", "attacker": "the attacking piece",
                    "target": "the attacked piece", "a#": "armour (a2: two dice pips are needed to pass it)",
                    "d#": "damage dealt by an attack", "#¢": "its side's coins (on the Prince)"}
+    # the board's position editor: Red's pieces upper case, Black's lower case (as positions write them)
+    edit_palette = tuple((letter if side == 0 else letter.lower(), side, f"{('Red', 'Black')[side]} {words}")
+                         for side in (0, 1) for letter, words in zip(LETTERS, KIND_WORDS, strict=True))
     legend = (
         ("field", "#efe6cf", "open field"),
         ("fortress-red", "#e9a9a0", "Red fortress: outside attacks deal half damage"),

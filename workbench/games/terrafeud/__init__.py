@@ -3,11 +3,13 @@
 The engine itself is ``workbench.games.terrafeud.engine`` (the readable specification, with its native twin in
 ``native/``); this package says what the protocol asks of a game: who plays, the rules spec, the
 layout, the dense action encoding for OpenSpiel, and states through ``TerraFeudState``.
-``HexBoard()`` and ``new_game()`` stay TerraFeud's shortcuts.
+Its public names are imported from here and its subpackages, the one place for them (docs/architecture.md):
+``workbench.games.terrafeud.engine`` (``new_game``), ``.scenarios`` (``Scenario``, ``Check``, ``dump_scenario``),
+``.viz`` (``board_svg``, ``heat``, ``mpl``, ``graph`` ...) and ``.widget`` (``HexBoard``).
 
 Its own extensions of the tools live here too, above the generic tools they build on: ``scenarios/``
-(its dialect), ``viz/`` (its pictures) and ``widget/`` (``HexBoard``); its simulate rows are ``rows.py``,
-declared on ``GAME`` (``play_row``, ``table``). The tools reach them through ``GAME``.
+(its dialect), ``viz/`` (its pictures) and ``widget/`` (``HexBoard``); its simulate rows are ``rows.py``.
+The tools reach them through what ``GAME`` declares (``GAME.scenario``, ``GAME.board``, ``GAME.play_row`` ...).
 """
 
 from __future__ import annotations
@@ -106,15 +108,12 @@ class TerraFeud(GameDef):
 
     name = "terrafeud"
     title = "TerraFeud"
-    scenario_folder = "."  # scenarios/rulings, scenarios/rulebook and scenarios/fine-print
+    scenario_folder = "terrafeud"  # scenarios/terrafeud/: rulings/, rulebook/, fine-print/ (old paths: moved.json)
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     headline_grid = {"season": ("summer", "winter")}  # the skill-trace benchmark's question (docs/balance.md)
     skill_trace = "mcts:iterations=50..400"  # ... asked at these doubling budgets
     heat_layers = ("threat", "control", "mobility", "safe")
     benchmark_grid = {"season": ("summer", "winter")}  # agentbench's balance question: the speed target's batch
-    # TerraFeud's own module per tool: its older names there (workbench.games.shortcut)
-    shortcuts = {"engine": "workbench.games.terrafeud.engine", "scenarios": "workbench.games.terrafeud.scenarios",
-                 "viz": "workbench.games.terrafeud.viz", "widget": "workbench.games.terrafeud.widget"}
     action_classes = ACTION_CLASSES  # castling, the archer's shot, an Order, promotion, a bridge crossing
     archetypes = load_archetypes(Path(__file__).parent / "data" / "archetypes.json", ACTION_CLASSES)  # rush, turtle ...
     native = TerraFeudNative()
@@ -127,6 +126,18 @@ class TerraFeud(GameDef):
     evaluation_unit = "material points"
     legend = (("river", "#9cc3e6", "river (summer)"), ("ford", "#c6dbef", "ford"),
               ("bridge", "#b08d57", "bridge"), ("hill", "#c8b27a", "hill"), ("swamp", "#8fa77a", "swamp"))
+    # the board's position editor: a piece's letter as positions write it (White upper case, Black lower case)
+    edit_palette = tuple((letter if side == 0 else letter.lower(), side, f"{('White', 'Black')[side]} {name}")
+                         for side in (0, 1) for letter, name in (("F", "feudal"), ("K", "knight"), ("P", "pikeman"),
+                                                                 ("C", "cavalry"), ("A", "archer"), ("I", "infantryman")))
+
+    def edit_cell(self, data: dict[str, Any], cell: str, code: str) -> dict[str, Any]:
+        """A piece set or removed: an archer's marker from or on that cell goes with the old piece, and an edited
+        position is a fresh one (no result, no pending ultimatum on a piece that moved away)."""
+        out = super().edit_cell(data, cell, code)
+        markers = {a: t for a, t in (out.get("markers") or {}).items() if a != cell and t != cell}
+        pending = [h for h in (out.get("ultimatum_pending") or []) if h != cell]
+        return {**out, "markers": markers, "ultimatum_pending": pending, "winner": None, "victory": None}
 
     @property
     def spec(self) -> RulesSpec:
