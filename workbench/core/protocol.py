@@ -526,6 +526,9 @@ class GameDef:
     # ``workbench ladder --game NAME --write`` and read by ``workbench games`` and the reports
     # (``workbench.core.strength``); empty: none measured
     strength_file: str = ""
+    # figures its rulebook or contract publishes (JSON in this game's folder: lines of rules and agents, the
+    # measures and their published values), played again by ``workbench published --game NAME``; empty: none
+    published_file: str = ""
     # named classes of this game's actions in its rulebook's words, and their classifier (restricted play,
     # ``workbench ablate``); None: not declared. A game with nothing to name declares ``ActionClasses(
     # none_reason=...)`` so that the tools can say why.
