@@ -100,6 +100,7 @@ class GenericAlphaBeta(ProtocolAgent):
         self.score = 0.0
         self.nodes_searched = 0
         self.depth_reached = 0
+        self.exclude: list[Any] = []  # root actions left out (the board's second and third best lines)
 
     def describe(self) -> str:
         return f"{self.name}: depth {self.depth} by team" + (", paranoid" if self._info and len(self._info.teams) > 2 else "")
@@ -112,8 +113,10 @@ class GenericAlphaBeta(ProtocolAgent):
         info = self.info(root)
         self._teams = _teams(root, info)
         self._me = root.current_player()
-        actions = self._ordered(root, self._legal(root))
-        if len(actions) == 1:
+        actions = self._ordered(root, [a for a in self._legal(root) if a not in self.exclude])
+        if not actions:
+            raise ValueError("alphabeta: every legal action is excluded")
+        if len(actions) == 1 and not self.exclude:
             return actions[0]
         budget = _Budget(self.nodes, self.seconds)
         best = [actions[0]]
@@ -205,7 +208,8 @@ class GenericMCTS(ProtocolAgent):
     A playout runs ``rollout`` random actions and then scores the position with the game's evaluation
     (squashed to -1..1), so long games still give a signal. ``odds=1`` values an attack by its odds: a
     playout that reaches a chance node (a roll) stops there and takes the expectation of the evaluation over
-    the roll's outcomes instead of one sampled roll (Python only: a seat with it plays off the native path).
+    the roll's outcomes instead of one sampled roll; with ``rollout=0`` the playout is an evaluation cut-off
+    right after the expanded action (the native twin in ``native/src/core/generic/mcts.rs`` does the same).
     """
 
     name = "mcts"

@@ -2,8 +2,8 @@
 
 A report is a pure function of the games table (and optionally the events table): summary table,
 win rates with Wilson interval bars, victory-kind stacked bars, length distributions, the
-comparisons with their verdicts in plain words, captures by side and kind, and batch heatmaps
-from ``workbench.viz.heat`` when that module and an events table are available.
+comparisons with their verdicts in plain words, captures by side and kind, and the parts the table's
+game declares (``GameDef.report_sections``, e.g. TerraFeud's batch heatmaps when an events table is given).
 """
 
 from __future__ import annotations

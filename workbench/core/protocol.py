@@ -208,6 +208,34 @@ class TableSchema:
 
     rule_columns: tuple[str, ...] = ()
     numeric_rules: tuple[str, ...] = ()
+    # a game whose rows have fixed columns declares them, in order, with their Arrow types (``int64``,
+    # ``float64``, ``bool``, ``string``): simulate types its tables and files by them, and a row that cannot be
+    # stored is refused before the first game. Empty (the default): columns and types as the rows give them.
+    games_columns: tuple[tuple[str, str], ...] = ()
+    events_columns: tuple[tuple[str, str], ...] = ()
+    # columns an older table of this game carries under another name, and the name they have now (old -> new),
+    # e.g. a two-seat game's ``white_agent`` for ``agent_white``: the one migration (``balance.table``) reads them
+    renamed_columns: tuple[tuple[str, str], ...] = ()
+    # the report's vocabulary of this game's own columns, read generically: the kinds of its
+    # ``lost_<seat>_<kind>`` columns (piece losses), the victory kinds in the rulebook's order, and the rule-usage
+    # counters that are switches of the rules (a rule off in a cell fires 0 times there, which is no finding)
+    loss_kinds: tuple[str, ...] = ()
+    victories: tuple[str, ...] = ()
+    # (counter, ((column, values of it that switch the rule off), ...)): ``promotion`` also covers ``promotion_*``
+    rule_switches: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()
+
+
+class SeatAgents(Protocol):
+    """The seats' agents as the tools build them, handed to a game that writes its own rows (``GameDef.play_row``),
+    so a game never imports the agents tool and registered agents play there too."""
+
+    def make(self, spec: str, seed: int | None, engine: str) -> Any:
+        """The agent of ``spec`` (``alphabeta:depth=2``) seeded ``seed``; ``engine`` auto, native or python."""
+        ...
+
+    def engine(self, spec: str, engine: str) -> str:
+        """``native`` when ``spec`` would play on the game's native core under ``engine``, else ``python``."""
+        ...
 
 
 class State:
@@ -492,6 +520,9 @@ class GameDef:
     legend: tuple[tuple[str, str, str], ...] = ()  # (style class, colour, words)
     evaluation_unit: str = "points"  # what ``State.evaluate`` counts in (the board's bar and graph say it)
     glyph_words: Mapping[str, str] = {}  # a glyph mark's or badge prefix's meaning, for the board's legend
+    # the board's graphical position editor: the pieces one click sets on a cell, as (code as ``to_dict()``'s
+    # ``pieces`` map writes it, owner seat, words); empty: the position is edited as text (Copy, edit, Paste)
+    edit_palette: tuple[tuple[str, int, str], ...] = ()
     # the balance question benchmarks ask by default (rule -> values, as --grid); none: the default rules
     benchmark_grid: Mapping[str, Sequence[str]] = {}
     # the game's headline balance question (rule -> values; empty: the first seat's edge) and the agent range
@@ -499,9 +530,8 @@ class GameDef:
     # ``workbench trace --skill-trace``), e.g. "mcts:iterations=50..400"; empty: no headline trace
     headline_grid: Mapping[str, Sequence[str]] = {}
     skill_trace: str = ""
-    # tool name ("scenarios", "viz", "widget", ...) -> the module of this game's own objects for it. A generic
-    # tool resolves the names it keeps for older code (``workbench.viz.board_svg``) there, through
-    # ``workbench.games.shortcut``, so it never imports the game; empty for games without such names.
+    # tool name -> the module of this game's own path for it (only "simulate": TerraFeud's classic path, found by
+    # ``workbench.games.shortcut``; both go when that path does); empty for every other game.
     shortcuts: Mapping[str, str] = {}
     # commands only this game has, run as ``python -m workbench NAME ARGS`` (the dispatcher finds them here,
     # through the registry): name -> ``GameCommand``; none by default
@@ -510,6 +540,9 @@ class GameDef:
     # ``workbench ladder --game NAME --write`` and read by ``workbench games`` and the reports
     # (``workbench.core.strength``); empty: none measured
     strength_file: str = ""
+    # figures its rulebook or contract publishes (JSON in this game's folder: lines of rules and agents, the
+    # measures and their published values), played again by ``workbench published --game NAME``; empty: none
+    published_file: str = ""
     # named classes of this game's actions in its rulebook's words, and their classifier (restricted play,
     # ``workbench ablate``); None: not declared. A game with nothing to name declares ``ActionClasses(
     # none_reason=...)`` so that the tools can say why.
@@ -592,6 +625,28 @@ class GameDef:
         """The seats of this position (default: ``info`` of its rules); a scenario may seat four players."""
         return self.info(self.state_rules(state))
 
+    def edit_cell(self, data: dict[str, Any], cell: str, code: str) -> dict[str, Any]:
+        """The position editor's one hook: the position ``data`` (``to_dict`` form) with ``code`` (an
+        ``edit_palette`` code; "" empties) set on the cell named ``cell``. Default: the ``pieces`` map
+        (cell name -> code). ``state_from_dict`` judges the result when the editor is done."""
+        pieces = dict(data.get("pieces") or {})
+        if code:
+            pieces[cell] = code
+        else:
+            pieces.pop(cell, None)
+        return {**data, "pieces": pieces}
+
+    def edit_to_move(self, data: dict[str, Any], player: int) -> dict[str, Any]:
+        """The edited position with seat ``player`` to move (default: ``to_move`` = the seat's name)."""
+        rules = data.get("rules")
+        try:
+            info = self.info(self.rules(rules) if isinstance(rules, Mapping) else None)
+        except (ValueError, TypeError):
+            info = self.info(None)
+        if not 0 <= player < info.num_players:
+            raise ValueError(f"there is no seat {player} in {self.title}")
+        return {**data, "to_move": info.players[player]}
+
     def scenario(self, data: Mapping[str, Any], where: str) -> ScenarioCase:
         """A parsed scenario file (``game:`` names this game) as a runnable case; ``ScenarioError`` if bad."""
         raise NotImplementedError(f"{self.name} has no scenario files")
@@ -614,6 +669,35 @@ class GameDef:
     def board(self, **kwargs: Any) -> Any:
         """The game's own interactive board (a notebook widget) when it has one richer than the general
         ``workbench.widget.GameBoard``; ``Board(game)`` shows it. None (the general board) by default."""
+        return None
+
+    def cell_spec(self, rules: Rules) -> tuple[str, dict[str, Any]] | None:
+        """A grid cell as simulate's specs carry it: its label (the ``cell`` column, the run record) and its rules
+        as plain data (``GameSpec.rules``, what ``play_row`` reads back), or None (the default): ``rules.label()``
+        (``default`` for the rulebook's rules) and the values that differ from the defaults."""
+        return None
+
+    def play_row(self, spec: Any, agents: SeatAgents) -> Any:
+        """One game of a simulate spec played and written by the game itself: a ``GameResult`` (its row and
+        events, never raising for a failure inside the game), or None (the default): simulate's own loop plays
+        it ply by ply with ``game_row``/``event_row``. A game whose rows follow from the whole game (piece
+        losses, evaluation swings) and whose native core plays whole games declares it; simulate still makes
+        the cells, seeds, specs, checks, files and tables."""
+        return None
+
+    def blank_row(self, spec: Any) -> dict[str, Any] | None:
+        """The row of a game of ``play_row`` that could not be played at all (its worker kept dying), before
+        simulate marks it an error; None (the default) for games of simulate's own loop."""
+        return None
+
+    def check_cell(self, spec: Any, agents: SeatAgents) -> None:
+        """Checks of a grid cell beyond simulate's (its start builds, every seat's agent builds), on the cell's
+        first spec before any game; ``ValueError`` says why. Nothing by default."""
+        return None
+
+    def row_rules(self, row: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The rules of a games-table row, for replaying it (``simulate.replay_game``); None (the default):
+        the row's ``rules`` label."""
         return None
 
     def game_row(self, state: State) -> dict[str, Any]:

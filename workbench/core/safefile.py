@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 
@@ -18,9 +20,29 @@ class UnsafeFileError(ValueError):
     """A file that cannot be read as asked: not a regular file, too big, unreadable or not text."""
 
 
+# Set while a board handles a message from a page (a click, an uploaded scenario or record): nothing it sends may
+# open a file outside the folders the project ships (the workbench's own data, the scenarios folder), whatever
+# key names it. None: a notebook or command line, which names its own files.
+PAGE_INPUT: ContextVar[tuple[Path, ...] | None] = ContextVar("page_input", default=None)
+_SHIPPED = Path(__file__).resolve().parents[1]  # the workbench package: games' data files
+
+
+@contextmanager
+def page_input(*roots: str | os.PathLike[str]) -> Iterator[None]:
+    """While inside, ``read_bytes_capped`` opens only files under the workbench package and ``roots``."""
+    token = PAGE_INPUT.set((_SHIPPED, *(Path(r).resolve() for r in roots)))
+    try:
+        yield
+    finally:
+        PAGE_INPUT.reset(token)
+
+
 def read_bytes_capped(path: str | os.PathLike[str], limit: int) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; ``UnsafeFileError`` otherwise."""
     p = Path(path)
+    allowed = PAGE_INPUT.get()
+    if allowed is not None and not any(p.resolve().is_relative_to(root) for root in allowed):
+        raise UnsafeFileError("text from a page names no file on the server; load such a scenario from the notebook")
     try:
         fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:

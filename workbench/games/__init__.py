@@ -78,11 +78,9 @@ set_spec_finder(spec_of)
 def shortcut(tool: str, name: str, game: str | None = None) -> object:
     """``name`` from ``game``'s own module for ``tool`` (``GameDef.shortcuts``); TerraFeud when None.
 
-    How a generic tool keeps the names older code imports from it (``workbench.scenarios.Scenario``,
-    ``workbench.viz.board_svg``, ``workbench.widget.HexBoard``) without importing a game: the name is
-    looked up, at first use, in the module the game declares for that tool (or is its submodule).
-    ``AttributeError`` when the game declares none or the module lacks the name (what a module's
-    ``__getattr__`` must raise).
+    Only ``workbench.simulate`` still asks (TerraFeud's own simulate path, until it goes); a game's public
+    names are imported from the game's own package. ``AttributeError`` when the game declares none or the
+    module lacks the name.
     """
     module = get(game).shortcuts.get(tool)
     if module is None:
@@ -90,7 +88,7 @@ def shortcut(tool: str, name: str, game: str | None = None) -> object:
     found = importlib.import_module(module)
     if hasattr(found, name):
         return getattr(found, name)
-    try:  # a submodule (``workbench.viz.heat``), imported on first use
+    try:  # a submodule, imported on first use
         return importlib.import_module(f"{module}.{name}")
     except ModuleNotFoundError as exc:
         if exc.name != f"{module}.{name}":

@@ -102,6 +102,10 @@ function render({ model, el: root }) {
   anaBox.appendChild(document.createTextNode(" analysis"));
   anaIn.addEventListener("change", () => model.send({ type: "analysis", on: anaIn.checked }));
   mk("Clear drawings", "clear_shapes", {}, tree);
+  // the position editor (games declaring GameDef.edit_palette): pick a piece, click cells, Done plays on
+  const editRow = el("div", { class: "gb-row gb-editrow" }, panel);
+  const editBtn = mk("Edit position", "edit", {}, editRow);
+  const editBar = el("div", { class: "gb-editor" }, panel);
   const ann = el("div", { class: "gb-row gb-annotate" }, panel);
   const signSel = el("select", { class: "gb-sign", title: "a sign on the current move" }, ann);
   for (const s of SIGNS) el("option", { value: s }, signSel, s || "no sign");
@@ -151,12 +155,15 @@ function render({ model, el: root }) {
   const fr = el("div", { class: "gb-row" }, tools);
   mk("Download record", "download", { kind: "record" }, fr);
   mk("Download scenario", "download", { kind: "scenario" }, fr);
-  const upIn = el("input", { type: "file", accept: ".json", class: "gb-upload" }, fr);
+  const upKind = el("select", { class: "gb-upload-kind", title: "what the uploaded file is" }, fr);
+  el("option", { value: "record" }, upKind, "record (.json)");
+  el("option", { value: "scenario" }, upKind, "scenario (.yaml)");
+  const upIn = el("input", { type: "file", accept: ".json,.yaml,.yml", class: "gb-upload" }, fr);
   upIn.addEventListener("change", () => {
     const f = upIn.files && upIn.files[0];
     if (!f) return;
     if (f.size > 512 * 1024) { message.textContent = `${f.name}: larger than 512 kB`; return; }
-    f.text().then((text) => model.send({ type: "upload", name: f.name, text }));
+    f.text().then((text) => model.send({ type: "upload", kind: upKind.value, name: f.name, text }));
     upIn.value = "";
   });
   el("button", { class: "gb-btn", "data-action": "export-svg" }, fr, "Export SVG").addEventListener("click", () => exportSvg());
@@ -267,6 +274,29 @@ function render({ model, el: root }) {
     return markColour[m];
   }
 
+  function drawEditor(v) {
+    editRow.style.display = geo.can_edit && !(v.editor && v.editor.pieces) ? "" : "none";
+    editBar.innerHTML = "";
+    const ed = v.editor || {};
+    root.classList.toggle("gb-editing", !!ed.pieces);
+    if (!ed.pieces) return;
+    const pal = el("div", { class: "gb-row gb-edit-palette" }, editBar);
+    for (const p of [...ed.pieces, { code: "", owner: -1, words: "remove" }]) {
+      const b = el("button", { class: "gb-btn gb-edit-piece" + (p.code === ed.piece ? " gb-on" : ""), "data-piece": p.code,
+        title: p.words }, pal, p.code || "✕");
+      if (p.owner >= 0) { b.style.background = geo.colours[p.owner] || ""; b.style.color = geo.inks[p.owner] || ""; }
+      b.addEventListener("click", () => model.send({ type: "edit_piece", piece: p.code }));
+    }
+    const row = el("div", { class: "gb-row" }, editBar);
+    const tm = el("select", { class: "gb-edit-tomove", title: "the seat to move" }, row);
+    geo.players.forEach((p, i) => { const o = el("option", { value: String(i) }, tm, `${p} to move`); if (i === ed.to_move) o.selected = true; });
+    tm.addEventListener("change", () => model.send({ type: "edit_to_move", seat: Number(tm.value) }));
+    mk("Clear board", "edit_clear", {}, row);
+    mk("Done", "edit_done", {}, row);
+    mk("Cancel", "edit_cancel", {}, row);
+    if (ed.error) el("div", { class: "gb-edit-error" }, editBar, ed.error);
+  }
+
   function draw() {
     const v = model.get("view");
     if (!geo || !v || !v.glyphs) return;
@@ -283,6 +313,7 @@ function render({ model, el: root }) {
     evalLine.textContent = v.evaluation || "";
     checkLine.textContent = v.check || "";
     drawTurn(v);
+    drawEditor(v);
     if (obs) obs.textContent = v.observation || "";
     const s = geo.size;
     for (const k of ["heat", "marks", "pieces", "over", "shapes"]) if (layers[k]) layers[k].innerHTML = "";

@@ -21,12 +21,13 @@ from typing import Any
 import anywidget
 import traitlets
 
+from workbench.core.safefile import page_input
 from workbench.games import DEFAULT
 from workbench.games import get as get_game
 
 from . import fields
 from .board_controller import ANNOTATION_SIGNS, GameBoardController
-from .common import MAX_FILE_BYTES, WidgetError, plain_failure
+from .common import MAX_FILE_BYTES, SCENARIO_ROOT, WidgetError, plain_failure
 
 _HERE = pathlib.Path(__file__).parent
 
@@ -60,7 +61,10 @@ MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "why": {"cell": fields.text(24)},
     "end": {},
     "annotate": {"sign": fields.text(2, ANNOTATION_SIGNS), "comment": fields.text(300)},
-    "upload": {"name": fields.text(200), "text": fields.text(MAX_FILE_BYTES)},
+    "upload": {"name": fields.text(200), "text": fields.text(MAX_FILE_BYTES), "kind": fields.text(10, ("record", "scenario"))},
+    "edit": {}, "edit_done": {}, "edit_cancel": {}, "edit_clear": {},
+    "edit_piece": {"piece": fields.text(8)},
+    "edit_to_move": {"seat": fields.whole(0, 24)},
     "download": {"kind": fields.text(10, ("record", "svg", "scenario"))},
     "pick_game": {"game_id": fields.whole(0, 2**62)},
     "promote": {"id": fields.whole(0, 10**9)},
@@ -76,6 +80,10 @@ MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
 }
 WHILE_THINKING = {"undo", "cancel", "heat", "catalog", "check", "why", "download", "shape", "clear_shapes", "copy",
                   "analysis", "pattern"}
+
+
+EDITOR_MESSAGES = {"click", "edit", "edit_piece", "edit_to_move", "edit_clear", "edit_done", "edit_cancel", "copy",
+                   "download", "shape", "clear_shapes", "why", "heat", "pattern"}
 
 
 def validate_message(content: Any) -> tuple[str, dict[str, Any]]:
@@ -211,6 +219,23 @@ class GameBoard(anywidget.AnyWidget):
     def annotate(self, sign: str = "", comment: str = "") -> None:
         self._gesture("annotate", sign=sign, comment=comment)
 
+    def edit(self, placements: dict[str, str] | None = None, to_move: int | None = None, done: bool = False) -> None:
+        """The position editor from a notebook: ``edit({"f5": "k", "e4": ""}, to_move=1, done=True)`` opens it
+        (if closed), sets each cell's piece ("" empties), and with ``done`` plays on from the edit."""
+        if not self.controller.editing:
+            self._gesture("edit")
+        for cell, code in (placements or {}).items():
+            self._gesture("edit_piece", piece=code)
+            self._gesture("click", cell=cell)
+        if to_move is not None:
+            self._gesture("edit_to_move", seat=to_move)
+        if done:
+            self._gesture("edit_done")
+
+    def load_scenario_text(self, text: str, name: str = "scenario.yaml") -> None:
+        """A scenario's YAML text, as an upload from the page (it may name no server file)."""
+        self._gesture("upload", kind="scenario", name=name, text=text)
+
     def export_svg(self) -> str:
         """The position as an SVG picture for a rulebook."""
         return self.controller.export_svg()
@@ -292,7 +317,8 @@ class GameBoard(anywidget.AnyWidget):
                 self._say("an agent is thinking; wait for its move", "warn")
                 return
             try:
-                self._run(kind, f)
+                with page_input(SCENARIO_ROOT):  # nothing a page sends opens a server file but the shipped ones
+                    self._run(kind, f)
             except (WidgetError, ValueError, OSError) as exc:
                 c.message, c.level = plain_failure(exc) if isinstance(exc, OSError) else str(exc)[:300], "error"
             except Exception as exc:  # noqa: BLE001 - a bug must not put server paths on the page
@@ -302,6 +328,8 @@ class GameBoard(anywidget.AnyWidget):
 
     def _run(self, kind: str, f: dict[str, Any]) -> None:
         c = self.controller
+        if c.editing and kind not in EDITOR_MESSAGES:
+            c.cancel_editing()  # any other gesture leaves the editor, its edits discarded
         if kind == "click":
             c.click(f["cell"])
         elif kind == "choose":
@@ -351,7 +379,25 @@ class GameBoard(anywidget.AnyWidget):
         elif kind == "annotate":
             c.annotate(f.get("sign", ""), f.get("comment", ""))
         elif kind == "upload":
-            self.load_record_text(f["text"], re.sub(r"[^A-Za-z0-9._ -]+", "_", f.get("name", "record"))[:80] or "record")
+            source = re.sub(r"[^A-Za-z0-9._ -]+", "_", f.get("name", "record"))[:80] or "record"
+            if f.get("kind") == "scenario" or (not f.get("kind") and source.endswith((".yaml", ".yml"))):
+                c.load_scenario_text(f["text"], source)
+            else:
+                self.load_record_text(f["text"], source)
+            self.geometry = c.geometry()
+        elif kind == "edit":
+            c.start_editing()
+        elif kind == "edit_piece":
+            c.set_edit_piece(f["piece"])
+        elif kind == "edit_to_move":
+            c.set_edit_to_move(f["seat"])
+        elif kind == "edit_clear":
+            c.clear_edit()
+        elif kind == "edit_done":
+            if c.finish_editing():
+                self.geometry = c.geometry()
+        elif kind == "edit_cancel":
+            c.cancel_editing()
         elif kind == "download":
             self._download(f.get("kind", "record"))
         elif kind == "promote":

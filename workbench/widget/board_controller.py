@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core import palette
-from workbench.core.protocol import CHANCE, GameDef, IllegalAction, State
+from workbench.core.protocol import CHANCE, GameDef, Glyph, IllegalAction, State
 
 from .common import SCENARIO_ROOT, WidgetError, _entry, _short, _verdict_of, capped_agent_spec
 from .tree import VariationTree
@@ -114,6 +114,11 @@ class GameBoardController:
         self.pattern_card = ""  # the card whose pattern diagram the palette shows
         self._patterns: dict[str, str] = {}
         self.batch_path: Path | None = None
+        self.editing = False  # the graphical position editor (``GameDef.edit_palette``/``edit_cell``)
+        self.edit_data: dict[str, Any] = {}
+        self.edit_piece = ""
+        self.edit_error = ""
+        self._edit_state: State | None = None
         self._cache_key: Any = None
         self._cache: list[tuple[Any, tuple[int, ...]]] = []
         self._cells_of: dict[Any, tuple[int, ...]] = {}
@@ -325,9 +330,13 @@ class GameBoardController:
         return cells if cells is not None else tuple(self.state.action_cells(action))
 
     def click(self, name: str) -> None:
-        """A click on a cell: extend the selection, play the action it completes, or say why not."""
+        """A click on a cell: extend the selection, play the action it completes, or say why not (in the editor:
+        set the chosen piece there)."""
         if name not in self.ids:
             raise WidgetError(f"there is no cell {_short(name, 20)!r} on this board")
+        if self.editing:
+            self.edit_click(name)
+            return
         cell = self.ids[name]
         st = self.state
         if st.is_terminal():
@@ -567,8 +576,9 @@ class GameBoardController:
 
     def analyse(self, depth: int = 2, lines: int = 3, length: int = 4, state: State | None = None) -> list[dict[str, Any]]:
         """Best lines here (or in ``state``, a copy taken under the widget's lock): the ``alphabeta`` agent's choice,
-        then its choice with the earlier bests left out, each followed by the replies it expects (``length``
-        plies), with its score (thread-safe: copies only)."""
+        then its choice searched again with the earlier bests excluded at the root (a real search per line, as
+        multi-PV engines do), each followed by the replies it expects (``length`` plies), with its score from
+        the seat to move's view (thread-safe: copies only)."""
         from workbench.agents.generic import make_protocol_agent
 
         st = (state if state is not None else self.state).clone()
@@ -577,37 +587,13 @@ class GameBoardController:
         legal = list(st.legal_actions())
         spec = f"alphabeta:depth={depth},nodes=20000,seconds=1"
         out: list[dict[str, Any]] = []
-        left = list(legal)
+        excluded: list[Any] = []
         for _ in range(min(lines, len(legal))):
             agent = make_protocol_agent(spec, self.game, self.rules, seed=self.seed)
+            agent.exclude = list(excluded)
             probe = st.clone()
-            first = agent.select_action(probe) if len(left) == len(legal) else None
-            score = getattr(agent, "score", None) if first is not None else None
-            if first is None or first not in left:
-                # the next best with the earlier bests left out: the six best by the evaluation after them, each
-                # then searched one ply deeper (the reply's own score, turned to this seat's view)
-                def value(a: Any, me: int = st.current_player()) -> float:
-                    p2 = st.clone()
-                    p2.apply_action(a)
-                    return float(p2.evaluate(me)) if not p2.is_terminal() else float(p2.returns()[me]) * 1e6
-
-                def searched(a: Any, me: int = st.current_player()) -> float:
-                    p2 = st.clone()
-                    p2.apply_action(a)
-                    if p2.is_terminal() or p2.current_player() == CHANCE:
-                        return value(a)
-                    reply = make_protocol_agent(f"alphabeta:depth={max(1, depth - 1)},nodes=3000,seconds=0.3", self.game,
-                                                self.rules, seed=self.seed)
-                    reply.select_action(p2.clone())
-                    got = getattr(reply, "score", None)
-                    if not isinstance(got, (int, float)):
-                        return value(a)
-                    return float(got) if p2.current_player() == me else -float(got)
-
-                shortlist = sorted(left[:200], key=value, reverse=True)[:6]
-                ranked = [(searched(a), a) for a in shortlist]
-                best = max(ranked, key=lambda x: x[0])
-                first, score = best[1], round(best[0], 2)
+            first = agent.select_action(probe)
+            score = getattr(agent, "score", None)
             line = [probe.action_to_string(first)]
             probe.apply_action(first)
             for _k in range(length - 1):
@@ -617,12 +603,142 @@ class GameBoardController:
                                             self.rules, seed=self.seed).select_action(probe.clone())
                 line.append(probe.action_to_string(reply))
                 probe.apply_action(reply)
-            out.append({"moves": line, "score": None if score is None else round(float(score), 2),
-                        "unit": self.game.evaluation_unit, "depth": depth})
-            left = [a for a in left if a != first]
-            if not left:
+            out.append({"moves": line, "score": None if not isinstance(score, (int, float)) else round(float(score), 2),
+                        "unit": self.game.evaluation_unit, "depth": getattr(agent, "depth_reached", depth) or depth})
+            excluded.append(first)
+            if len(excluded) >= len(legal):
                 break
         return out
+
+    # ------------------------------------------------------------------ the position editor
+    def edit_codes(self) -> dict[str, tuple[int, str]]:
+        return {code: (owner, words) for code, owner, words in self.game.edit_palette}
+
+    def start_editing(self) -> None:
+        """The graphical editor on the position shown: pick a piece (or remove), click cells; Done starts there."""
+        if not self.layout.cells:
+            raise WidgetError(f"{self.game.title} has no cells: Copy the position, edit its JSON, Paste it")
+        if not self.game.edit_palette:
+            raise WidgetError(f"{self.game.title} declares no editor pieces: Copy the position, edit its JSON, Paste it")
+        self.edit_data = self.state.to_dict()
+        self.edit_piece = self.game.edit_palette[0][0]
+        self.editing, self.edit_error, self._edit_state = True, "", self.state.clone()
+        self.selection, self.choices = [], []
+        self.message, self.level = "editor: pick a piece (or remove) and click cells; Done plays on from there", "info"
+
+    def _need_editor(self) -> None:
+        if not self.editing:
+            raise WidgetError("the editor is not open (press Edit position)")
+
+    def set_edit_piece(self, code: str) -> None:
+        """What a click sets: a code of the game's ``edit_palette``, or "" (remove)."""
+        self._need_editor()
+        if code and code not in self.edit_codes():
+            raise WidgetError(f"{_short(code, 10)!r} is not a piece of {self.game.title}'s editor")
+        self.edit_piece = code
+
+    def _edited(self, data: dict[str, Any]) -> None:
+        """Keep the edit and draw it when it is already a position; else say what is still wrong."""
+        self.edit_data = data
+        try:
+            self._edit_state = self.game.state_from_dict(data)
+            self.edit_error = ""
+        except (ValueError, TypeError, KeyError) as exc:
+            self._edit_state = None
+            self.edit_error = _short(f"not a position yet: {exc}", 200)
+
+    def edit_click(self, name: str) -> None:
+        self._need_editor()
+        if name not in self.ids:
+            raise WidgetError(f"there is no cell {_short(name, 20)!r} on this board")
+        try:
+            self._edited(self.game.edit_cell(dict(self.edit_data), name, self.edit_piece))
+        except (ValueError, TypeError, KeyError) as exc:
+            raise WidgetError(_short(f"editor: {name}: {exc}")) from None
+        words = self.edit_codes().get(self.edit_piece, (0, "nothing"))[1] if self.edit_piece else "emptied"
+        self.message, self.level = (f"{name}: {words}" + (f" · {self.edit_error}" if self.edit_error else "")), \
+            "warn" if self.edit_error else "info"
+
+    def set_edit_to_move(self, player: int) -> None:
+        self._need_editor()
+        try:
+            self._edited(self.game.edit_to_move(dict(self.edit_data), int(player)))
+        except (ValueError, TypeError, KeyError) as exc:
+            raise WidgetError(_short(f"editor: {exc}")) from None
+        self.message, self.level = f"{self.label(int(player))} to move in the edited position", "info"
+
+    def clear_edit(self) -> None:
+        """Every piece off (a blank board to build a problem on)."""
+        self._need_editor()
+        data = dict(self.edit_data)
+        for cell in list((data.get("pieces") or {}).keys()):
+            data = self.game.edit_cell(data, str(cell), "")
+        self._edited(data)
+        self.message, self.level = "editor: board cleared" + (f" · {self.edit_error}" if self.edit_error else ""), "info"
+
+    def finish_editing(self) -> bool:
+        """Play on from the edited position (a new start); False and the game's reason when it is not a position."""
+        self._need_editor()
+        try:
+            state = self.game.state_from_dict(self.edit_data)
+        except (ValueError, TypeError, KeyError) as exc:
+            self.message, self.level = _short(f"editor: {exc}"), "warn"
+            return False
+        self.editing, self.edit_data, self._edit_state = False, {}, None
+        self.scenario, self.scenario_name, self.check_results, self.check_index = None, "edited position", [], -1
+        self._new_root(state)
+        self.message, self.level = "edited position ready", "info"
+        return True
+
+    def cancel_editing(self) -> None:
+        if self.editing:
+            self.editing, self.edit_data, self._edit_state, self.edit_error = False, {}, None, ""
+            self.message, self.level = "editor closed; edits discarded", "info"
+
+    def _edit_glyphs(self) -> list[Any]:
+        """The editor's drawing: the edited position when it is one, else the board's terrain and the edit's pieces."""
+        if self._edit_state is not None:
+            return list(self._edit_state.glyphs())
+        codes = self.edit_codes()
+        pieces = {self.ids[str(c)]: str(v) for c, v in (self.edit_data.get("pieces") or {}).items() if str(c) in self.ids}
+        out = []
+        for g in self.state.glyphs():
+            code = pieces.pop(g.cell, "")
+            out.append(Glyph(g.cell, terrain=g.terrain, piece=code, owner=codes.get(code, (None, ""))[0] if code else None))
+        return out
+
+    def load_scenario_text(self, text: str, source: str) -> None:
+        """A scenario file's text (an upload from the page): checked like a picked one; it opens no server file."""
+        from workbench.core.rulespec import format_value
+        from workbench.core.safefile import page_input
+        from workbench.scenarios.loader import load_scenario_text
+
+        with page_input(SCENARIO_ROOT):
+            try:
+                case = load_scenario_text(text, source=source)
+                named = getattr(case, "game", "")
+                if isinstance(named, str) and named and named != self.game.name:
+                    raise WidgetError(f"a scenario of {named}, not of {self.game.name}")
+                state = self.game.scenario_state(case)
+                if not isinstance(state, type(self.root_state)):
+                    raise WidgetError(f"a scenario of another game, not of {self.game.name}")
+                rules = self.game.state_rules(state)
+                if rules is not None:  # a later New game under these rules would open the file it names
+                    self.game.spec.refuse_paths({k: format_value(v) for k, v in rules.items() if v is not None},
+                                                "an uploaded scenario")
+                results = case.run()
+            except WidgetError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - one plain message (the loader names the line)
+                raise WidgetError(_short(str(exc) if isinstance(exc, ValueError) else f"{source}: {type(exc).__name__}")) from None
+        self.scenario, self.scenario_name = case, source
+        self.check_results = list(results)
+        self.check_index = 0 if results else -1
+        self.cancel_editing()
+        self._new_root(state)
+        ok = sum(1 for r in results if r.status == "pass")
+        self.message = f"{source}: {getattr(case, 'title', '')} — checks {ok}/{len(results)} pass"
+        self.level = "info" if ok == len(results) else "warn"
 
     def cancel(self) -> None:
         self.selection, self.choices = [], []
@@ -1213,7 +1329,7 @@ class GameBoardController:
     def view(self) -> dict[str, Any]:
         """Everything the page draws, as JSON: glyphs, lit cells, previews, buttons, moves, status."""
         st = self.state
-        pairs = self._legal_cells()
+        pairs = [] if self.editing else self._legal_cells()
         legal = [a for a, _ in pairs]
         n = len(self.selection)
         sel = tuple(self.selection)
@@ -1226,14 +1342,14 @@ class GameBoardController:
                     longer.add(cells[n])
         glyphs = []
         occupied: set[int] = set()
-        for g in st.glyphs():
+        for g in (self._edit_glyphs() if self.editing else st.glyphs()):
             if g.piece:
                 occupied.add(g.cell)
             glyphs.append({"cell": self.names[g.cell], "terrain": g.terrain, "piece": g.piece, "owner": g.owner,
                            "badges": list(g.badges)[:4], "facing": g.facing, "marks": list(g.marks)[:4]})
         buttons = []
         hinted = 0
-        for i, a in enumerate(self.buttons()):
+        for i, a in enumerate([] if self.editing else self.buttons()):
             text = st.action_to_string(a)
             try:
                 card = st.action_card(a)
@@ -1285,8 +1401,18 @@ class GameBoardController:
             "node": self.node.id, "last": self._last_move(),
             "pattern": {"card": self.pattern_card, "svg": self.pattern_svg(self.pattern_card)} if self.pattern_card else {},
             "observation": "" if self.layout.cells else _short(self._observation(), 4000), "legend": self._glyph_legend(glyphs),
-            "palette": self._cards(buttons),
+            "palette": self._cards(buttons), "editor": self._editor_view(),
         }
+
+    def _editor_view(self) -> dict[str, Any]:
+        """The editor's bar: its pieces (with their seat's colour index), the chosen one, the seat to move, what is wrong."""
+        if not self.editing:
+            return {}
+        to_move = str(self.edit_data.get("to_move", ""))
+        players = list(self.info().players)
+        return {"pieces": [{"code": c, "owner": o, "words": w} for c, o, w in self.game.edit_palette],
+                "piece": self.edit_piece, "to_move": players.index(to_move) if to_move in players else -1,
+                "error": self.edit_error}
 
     def _last_move(self) -> dict[str, Any]:
         """The last decision's cells (its line from source to target) and what it and its rolls removed (marked)."""
@@ -1382,4 +1508,5 @@ class GameBoardController:
             "colours": colours, "inks": [ink_of(c) for c in colours], "players": list(self.info().labels),
             "heat_layers": list(self.game.heat_layers),
             "teams": [[self.label(p) for p in team] for team in self.info().teams], "unit": self.game.evaluation_unit,
+            "can_edit": bool(self.game.edit_palette and self.layout.cells),
         }

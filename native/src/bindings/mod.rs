@@ -19,6 +19,7 @@ use crate::core::pyrandom::PyRandom as Mt;
 
 mod big_chess;
 mod cursed_lands;
+pub(crate) mod kit;
 mod pole;
 mod restrict;
 mod terrafeud;
@@ -99,6 +100,7 @@ pub(crate) fn generic_params(
             "beam" => p.beam = Some((f as u32).clamp(1, 256)),
             "steps" => p.steps = Some((f as u32).clamp(1, 64)),
             "reply" => p.reply = Some((f as u32).min(1)),
+            "odds" => p.odds = Some((f as u32).min(1)),
             _ => return Err(bad(format!("unknown agent parameter {key:?}"))),
         }
     }

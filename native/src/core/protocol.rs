@@ -60,6 +60,26 @@ pub trait Game: Send {
     fn chance_key(&self, outcome: u32) -> u128 {
         outcome as u128
     }
+    /// The chance outcomes merged by effect (the Python `chance_classes`): the first outcome of each
+    /// [`Self::chance_key`] with the summed probability, in order of first occurrence. A game whose
+    /// Python engine computes the merged probability otherwise (Pole: count / 36) says so here, so
+    /// both sum the same floats.
+    fn chance_classes(&self, out: &mut Vec<(u32, f64)>) {
+        let mut outs = Vec::new();
+        self.chance_outcomes(&mut outs);
+        out.clear();
+        let mut keys: Vec<u128> = Vec::new();
+        for (o, p) in outs {
+            let key = self.chance_key(o);
+            match keys.iter().position(|&k| k == key) {
+                Some(i) => out[i].1 += p,
+                None => {
+                    keys.push(key);
+                    out.push((o, p));
+                }
+            }
+        }
+    }
     /// False when an agent must search a view (`GameInfo.perfect_information`).
     fn perfect_information(&self) -> bool {
         true

@@ -877,6 +877,22 @@ impl Game for State {
     fn chance_key(&self, outcome: u32) -> u128 {
         self.hits(outcome) // the dice matter only through the cells they remove
     }
+    /// `chance_groups`: the lowest outcome of each effect, probability `count / 36.0` as Python has it.
+    fn chance_classes(&self, out: &mut Vec<(u32, f64)>) {
+        out.clear();
+        if self.pos.pending < 0 || self.pos.phase == OVER_PHASE {
+            return;
+        }
+        let mut groups: Vec<(u128, u32, u32)> = Vec::new(); // (key, representative, count)
+        for o in 0..36 {
+            let key = self.hits(o);
+            match groups.iter_mut().find(|g| g.0 == key) {
+                Some(g) => g.2 += 1,
+                None => groups.push((key, o, 1)),
+            }
+        }
+        out.extend(groups.into_iter().map(|(_, o, n)| (o, n as f64 / 36.0)));
+    }
     fn fork(&self) -> Self {
         State { pos: self.pos, tables: Arc::clone(&self.tables), history: Vec::new(), undo: Vec::new() }
     }

@@ -40,7 +40,7 @@ def test_mixtures_of_toggles_are_equal_too(seed: int) -> None:
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "alphabeta:depth=1", "alphabeta:depth=2,nodes=400,seconds=5",
-                                  "mcts:iterations=25,rollout=5", "plan:beam=3,reply=1"])
+                                  "mcts:iterations=25,rollout=5", "mcts:iterations=30,rollout=0,odds=1", "plan:beam=3,reply=1"])
 def test_native_agents_pick_what_their_python_twins_pick(spec: str) -> None:
     rules = G.spec.make({"start_coins": 12, "income": 3, "max_turns": 8})
     st = G.new_initial_state(rules, 3)
@@ -113,7 +113,7 @@ def test_the_scenario_files_pass_on_the_native_engine(monkeypatch: pytest.Monkey
 
 
 def test_native_playouts_play_the_python_benchmarks_games() -> None:
-    from workbench.protocolbench import native_protocol_playouts, protocol_playouts
+    from workbench.bench import native_protocol_playouts, protocol_playouts
 
     assert native_protocol_playouts("pole", 6, 3)["actions"] == protocol_playouts("pole", 6, 3)["actions"]
 

@@ -18,7 +18,7 @@ from workbench.games.terrafeud.engine import new_game
 
 pytestmark = pytest.mark.browser
 
-BOARD_CODE = "from workbench.widget import HexBoard\nboard = HexBoard(seed=0)\nboard"
+BOARD_CODE = "from workbench.games.terrafeud.widget import HexBoard\nboard = HexBoard(seed=0)\nboard"
 
 
 def serve(app: str, tmp_path: Path, lab_theme: str | None = None) -> Iterator[NotebookServer]:

@@ -8,7 +8,7 @@ import networkx as nx
 import pytest
 
 from workbench.games.terrafeud.engine.geometry import parse_hex
-from workbench.viz import graph
+from workbench.games.terrafeud.viz import graph
 
 
 def moves(kind: str, season: str, a: str, b: str) -> int:

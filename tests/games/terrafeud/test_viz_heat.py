@@ -14,7 +14,7 @@ import pytest  # noqa: E402
 
 from workbench.games.terrafeud.engine import new_game  # noqa: E402
 from workbench.games.terrafeud.engine.geometry import parse_hex  # noqa: E402
-from workbench.viz import heat, mpl  # noqa: E402
+from workbench.games.terrafeud.viz import heat, mpl  # noqa: E402
 
 
 def events() -> pd.DataFrame:

@@ -9,8 +9,8 @@ import pytest
 
 from workbench.games.terrafeud.engine import new_game
 from workbench.games.terrafeud.engine.geometry import parse_hex
+from workbench.games.terrafeud.viz import before_after_svg, board_svg
 from workbench.games.terrafeud.viz.scene import changed_hexes
-from workbench.viz import before_after_svg, board_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 RIVER = {"a3", "a4", "c4", "c5", "e5", "e6", "g5", "g6", "i4", "i5", "l3", "l4"}

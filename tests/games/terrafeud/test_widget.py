@@ -20,7 +20,7 @@ from workbench.games.terrafeud.engine import (
     parse_hex,
 )
 from workbench.games.terrafeud.engine.pieces import parse_letter
-from workbench.widget import BoardController, WidgetError
+from workbench.games.terrafeud.widget import BoardController, WidgetError
 
 
 def position(pieces: dict[str, str], to_move: str = "white", **extra: object) -> BoardController:
@@ -252,7 +252,7 @@ def test_overlays_zones_aura_and_heat() -> None:
 
 def test_widget_messages_drive_the_controller() -> None:
     pytest.importorskip("anywidget")
-    from workbench.widget import HexBoard
+    from workbench.games.terrafeud.widget import HexBoard
 
     board = HexBoard(seed=3)
     board.state = new_game(seed=0)
@@ -293,7 +293,7 @@ def test_checkmate_threat_and_order_step_are_in_the_view() -> None:
     from pathlib import Path
 
     ctrl = BoardController()
-    ctrl.load_scenario(Path(__file__).resolve().parents[3] / "scenarios/rulebook/checkmate.yaml")
+    ctrl.load_scenario(Path(__file__).resolve().parents[3] / "scenarios/terrafeud/rulebook/checkmate.yaml")
     view = ctrl.view()
     assert view["terminal"] and view["lost_feudal"] == {"side": "white", "hex": "a1", "victory": "checkmate"}
     assert view["threatened_hexes"] == []
@@ -409,7 +409,7 @@ def test_evaluate_from_the_page_runs_in_a_thread_under_a_busy_sign(monkeypatch) 
     pytest.importorskip("anywidget")
     import threading
 
-    from workbench.widget import HexBoard, hexboard
+    from workbench.games.terrafeud.widget import HexBoard, hexboard
 
     release = threading.Event()
     real = hexboard.scored_choice
@@ -446,7 +446,7 @@ def test_evaluation_and_rule_change_diff() -> None:
 
 def test_a_new_board_rolls_fresh_terrain_unless_seeded() -> None:
     pytest.importorskip("anywidget")
-    from workbench.widget import HexBoard
+    from workbench.games.terrafeud.widget import HexBoard
 
     seeds = {HexBoard().state.game.seed for _ in range(4)}
     assert None not in seeds and len(seeds) > 1
@@ -483,7 +483,7 @@ def test_new_game_reports_bad_parameters_and_start_files_in_the_panel(tmp_path) 
 
 def test_an_agent_answering_the_page_keeps_its_score_for_the_move_list() -> None:
     pytest.importorskip("anywidget")
-    from workbench.widget import HexBoard
+    from workbench.games.terrafeud.widget import HexBoard
 
     board = HexBoard(seed=0)
     board._on_msg(board, {"type": "agent", "name": "greedy", "side": "black"}, [])

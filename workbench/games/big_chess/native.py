@@ -28,7 +28,7 @@ from .context import Context
 from .state import COUNTERS, BigChessState, Piece
 
 AGENT_NAMES = ("random", "greedy", "alphabeta", "mcts", "search", "plan")
-AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply"})
+AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply", "odds"})
 _NC = len(COUNTERS)
 _RESULTS = {None: 0, "win": 1, "draw": 2}
 _RESULT_NAMES = {v: k for k, v in _RESULTS.items()}

@@ -301,7 +301,7 @@ class NativeCursedState(State):
         return f"<NativeCursedState turn {self.turn()} p{self.native.to_move + 1} ap {self.native.ap}>"
 
 
-AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply"})
+AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply", "odds"})
 
 
 class NativeAgent(NativeTwin):

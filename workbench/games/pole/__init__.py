@@ -20,7 +20,7 @@ from .analysis import HEAT_LAYERS
 from .board import NAMES
 from .classes import ACTION_CLASSES
 from .position import PositionError, build_state, state_from_start
-from .rules import SIDES, SPEC
+from .rules import KIND_WORDS, LETTERS, SIDES, SPEC
 from .state import (
     ATT0,
     NUM_ACTIONS,
@@ -149,6 +149,7 @@ class PoleGame(GameDef):
     title = "Pole (Поле)"
     scenario_folder = "pole"
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
+    published_file = "data/published.json"  # the contract's section-15 table (workbench published --game pole)
     headline_grid = {"fortress_rounding": ("exact", "down")}  # the skill-trace benchmark's question (docs/balance.md)
     skill_trace = "alphabeta:depth=6,nodes=250..2000"  # ... asked at these doubling budgets
     action_classes = ACTION_CLASSES  # buying each kind, a catapult attack, an attack on a fortress
@@ -159,6 +160,9 @@ class PoleGame(GameDef):
     glyph_words = {"fresh": "bought this turn: acts from its side's next turn", "attacker": "the attacking piece",
                    "target": "the attacked piece", "a#": "armour (a2: two dice pips are needed to pass it)",
                    "d#": "damage dealt by an attack", "#¢": "its side's coins (on the Prince)"}
+    # the board's position editor: Red's pieces upper case, Black's lower case (as positions write them)
+    edit_palette = tuple((letter if side == 0 else letter.lower(), side, f"{('Red', 'Black')[side]} {words}")
+                         for side in (0, 1) for letter, words in zip(LETTERS, KIND_WORDS, strict=True))
     legend = (
         ("field", "#efe6cf", "open field"),
         ("fortress-red", "#e9a9a0", "Red fortress: outside attacks deal half damage"),

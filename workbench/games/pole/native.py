@@ -29,7 +29,7 @@ except ImportError:  # pragma: no cover - exercised where cargo is missing
     _core = None
 
 NATIVE_AGENTS = ("random", "greedy", "alphabeta", "mcts", "search", "plan", "turtle")  # turtle: Pole's own (turtle.py)
-_AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply"})
+_AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply", "odds"})
 
 
 def available() -> bool:
@@ -370,7 +370,7 @@ def play_barred(start: PoleState, seats: Any, masks: Any, n_classes: int, chance
 
 
 def random_playouts(rules: Rules, games: int, seed: int, max_actions: int) -> int:
-    """``protocolbench.protocol_playouts`` natively: games from the start, ``random.Random(seed * 100003 + g)``
+    """``bench.protocol_playouts`` natively: games from the start, ``random.Random(seed * 100003 + g)``
     for the decisions and the dice; returns the actions played (equal to the Python run's)."""
     from .position import state_from_start
 

@@ -2,6 +2,9 @@
 //! own stream, playouts of `rollout` random actions scored by `tanh(evaluate / scale)`. The same
 //! draws in the same order as the Python twin (children in creation order, first maximum wins); under
 //! hidden information the simulations start from the mover's view, drawn after the one-action check.
+//! `odds=1` values an attack by its odds: a playout stops at a roll and takes the expectation of the
+//! rewards over the roll's outcomes (merged by effect, `chance_key`), as the Python twin does; with
+//! `rollout=0` that is an evaluation cut-off right after the expanded action.
 
 use std::time::{Duration, Instant};
 
@@ -16,6 +19,8 @@ pub struct Mcts {
     pub rollout: u32,
     pub seconds: f64,
     pub scale: f64,
+    /// Playouts stop at a roll and take the expectation over its outcomes (`odds=1`).
+    pub odds: bool,
     pub score: f64,
     /// The root's visits of the last decision (the iterations its clock allowed).
     pub visits: u64,
@@ -31,7 +36,42 @@ struct Node {
 
 impl Mcts {
     pub fn new(rng: PyRandom, iterations: u32, c: f64, rollout: u32, seconds: f64, scale: f64) -> Self {
-        Mcts { rng, iterations, c, rollout, seconds, scale, score: 0.0, visits: 0 }
+        Mcts { rng, iterations, c, rollout, seconds, scale, odds: false, score: 0.0, visits: 0 }
+    }
+
+    /// The same agent valuing an attack by its odds (`odds=1`).
+    pub fn with_odds(mut self, odds: bool) -> Self {
+        self.odds = odds;
+        self
+    }
+
+    /// `_rewards`: the result of a finished game, the expectation over a roll's outcome classes (with
+    /// `odds`), else `tanh(evaluate / scale)` for every player, into `out` (all zero on entry).
+    fn rewards<G: Game>(&self, sim: &mut G, out: &mut [f64]) {
+        if sim.is_terminal() {
+            for (p, r) in out.iter_mut().enumerate() {
+                *r = sim.returns(p);
+            }
+            return;
+        }
+        if self.odds && sim.current_player() == CHANCE {
+            let mut outs = Vec::new();
+            sim.chance_classes(&mut outs);
+            let mut part = vec![0.0; out.len()];
+            for (o, p) in outs {
+                part.iter_mut().for_each(|x| *x = 0.0);
+                sim.apply(o);
+                self.rewards(sim, &mut part);
+                sim.undo();
+                for (t, r) in out.iter_mut().zip(&part) {
+                    *t += p * r;
+                }
+            }
+            return;
+        }
+        for (p, r) in out.iter_mut().enumerate() {
+            *r = (sim.evaluate(p) / self.scale).tanh();
+        }
     }
 
     fn sample_chance<G: Game>(&mut self, sim: &mut G, outs: &mut Vec<(u32, f64)>) {
@@ -115,7 +155,7 @@ impl<G: Game> Agent<G> for Mcts {
                 path.push(node);
             }
             for _ in 0..self.rollout {
-                if sim.is_terminal() {
+                if sim.is_terminal() || (self.odds && sim.current_player() == CHANCE) {
                     break;
                 }
                 self.sample_chance(&mut sim, &mut outs);
@@ -125,15 +165,8 @@ impl<G: Game> Agent<G> for Mcts {
                 let a = sim.random_action(&mut self.rng, &mut legal);
                 sim.apply(a);
             }
-            if sim.is_terminal() {
-                for (p, r) in rewards.iter_mut().enumerate() {
-                    *r = sim.returns(p);
-                }
-            } else {
-                for (p, r) in rewards.iter_mut().enumerate() {
-                    *r = (sim.evaluate(p) / self.scale).tanh();
-                }
-            }
+            rewards.iter_mut().for_each(|r| *r = 0.0);
+            self.rewards(&mut sim, &mut rewards);
             for &nd in &path {
                 tree[nd].visits += 1;
                 if tree[nd].player >= 0 {

@@ -52,6 +52,8 @@ pub struct Params {
     pub beam: Option<u32>,
     pub steps: Option<u32>,
     pub reply: Option<u32>,
+    /// `mcts:odds=1`: playouts value a roll by its odds.
+    pub odds: Option<u32>,
 }
 
 /// A generic agent by name with its `random.Random(seed)` stream; `None` for an unknown name.
@@ -71,14 +73,17 @@ pub fn make<G: Game + 'static>(name: &str, rng: PyRandom, p: &Params) -> Option<
             p.nodes.unwrap_or(200_000),
             p.seconds.unwrap_or(1.0).min(MAX_SECONDS),
         )),
-        "mcts" => Box::new(Mcts::new(
-            rng,
-            p.iterations.unwrap_or(300),
-            p.c.unwrap_or(1.4),
-            p.rollout.unwrap_or(20),
-            p.seconds.unwrap_or(2.0).min(MAX_SECONDS),
-            p.scale.unwrap_or(5.0),
-        )),
+        "mcts" => Box::new(
+            Mcts::new(
+                rng,
+                p.iterations.unwrap_or(300),
+                p.c.unwrap_or(1.4),
+                p.rollout.unwrap_or(20),
+                p.seconds.unwrap_or(2.0).min(MAX_SECONDS),
+                p.scale.unwrap_or(5.0),
+            )
+            .with_odds(p.odds.unwrap_or(0) > 0),
+        ),
         "plan" => Box::new(Plan::new(
             rng,
             p.beam.unwrap_or(8) as usize,

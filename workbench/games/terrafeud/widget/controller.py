@@ -1263,7 +1263,7 @@ class BoardController:
 
     def export_scenario(self, scenario_id: str = "edited-position", title: str | None = None) -> str:
         """The current (or edited) position as scenario YAML with a real title and a ``checks:`` stub."""
-        dump = _optional("workbench.scenarios", "dump_scenario", "exporting a scenario")
+        dump = _optional("workbench.games.terrafeud.scenarios", "dump_scenario", "exporting a scenario")
         state = self.state
         if self.editing:
             try:

@@ -1,0 +1,101 @@
+"""The general board's generic features taken from TerraFeud's board: the graphical position editor (through
+``GameDef.edit_palette``/``edit_cell``), scenario upload as text (opening no server file), and best lines
+searched with the earlier bests excluded at the root."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.games import get
+from workbench.widget.board import GameBoard, validate_message
+
+
+def send(b: GameBoard, **msg: object) -> dict:
+    b._on_msg(b, msg, [])
+    return b.view
+
+
+@pytest.mark.parametrize(("game", "cell", "code", "owner"), [("terrafeud", "f5", "k", 1), ("pole", "e5", "C", 0)])
+def test_editor_sets_a_piece_by_click_and_plays_on_from_it(game: str, cell: str, code: str, owner: int) -> None:
+    b = GameBoard(game, seed=0)
+    assert b.geometry["can_edit"]
+    v = send(b, type="edit")
+    assert {p["code"] for p in v["editor"]["pieces"]} >= {code} and v["lit"] == [] and v["buttons"] == []
+    send(b, type="edit_piece", piece=code)
+    v = send(b, type="click", cell=cell)
+    assert [g for g in v["glyphs"] if g["cell"] == cell][0]["piece"].lower() == code.lower()
+    v = send(b, type="edit_done")
+    assert v["editor"] == {} and v["message"] == "edited position ready" and v["scenario"] == "edited position"
+    g = [g for g in v["glyphs"] if g["cell"] == cell][0]
+    assert g["owner"] == owner and g["piece"].lower() == code.lower()
+    assert b.controller.state.to_dict()["pieces"][cell] == code
+
+
+def test_editor_says_what_is_not_a_position_yet_and_cancel_discards() -> None:
+    b = GameBoard("terrafeud", seed=0)
+    before = b.controller.state.to_dict()["pieces"]
+    send(b, type="edit")
+    v = send(b, type="edit_clear")
+    assert "not a position yet" in v["message"] and "feudal" in v["message"]
+    assert not any(g["piece"] for g in v["glyphs"])  # the cleared board is drawn, terrain kept
+    v = send(b, type="edit_done")
+    assert v["level"] == "warn" and v["editor"]  # still editing: the game's reason, nothing played
+    send(b, type="edit_piece", piece="zz")
+    assert b.view["level"] == "error" and "not a piece" in b.view["message"]
+    v = send(b, type="edit_cancel")
+    assert v["editor"] == {} and b.controller.state.to_dict()["pieces"] == before
+    send(b, type="edit")
+    send(b, type="undo")  # any other gesture leaves the editor
+    assert b.view["editor"] == {}
+
+
+def test_a_game_without_editor_pieces_keeps_the_text_editor() -> None:
+    b = GameBoard("openspiel:tic_tac_toe")
+    assert not b.geometry["can_edit"]
+    v = send(b, type="edit")
+    assert v["level"] == "error" and "Paste" in v["message"]
+    with pytest.raises(Exception, match="piece"):
+        validate_message({"type": "edit_piece", "piece": "x" * 50})
+
+
+SCENARIO = """id: upload-probe
+title: An uploaded TerraFeud position
+rules: {season: winter}
+position:
+  to_move: white
+  pieces: {e1: F, e9: f, f3: K}
+checks:
+  - legal: [f3-f5]
+"""
+
+
+def test_scenario_upload_as_text_is_checked_and_opens_no_server_file(tmp_path) -> None:  # noqa: ANN001
+    b = GameBoard("terrafeud", seed=0)
+    v = send(b, type="upload", kind="scenario", name="probe.yaml", text=SCENARIO)
+    assert v["scenario"] == "probe.yaml" and "checks 1/1 pass" in v["message"], v["message"]
+    assert {g["cell"]: g["piece"] for g in v["glyphs"] if g["piece"]} == {"e1": "F", "e9": "F", "f3": "K"}
+    secret = tmp_path / "start.yaml"
+    secret.write_text(SCENARIO)
+    evil = f"id: evil\ntitle: a start file\nrules: {{start: {secret}}}\nchecks:\n  - legal: [f3-f5]\n"
+    v = send(b, type="upload", kind="scenario", name="evil.yaml", text=evil)
+    assert v["level"] == "error" and str(tmp_path) not in v["message"] and v["scenario"] == "probe.yaml", v["message"]
+    p = GameBoard("pole", seed=0)
+    pole_text = f"game: pole\nid: x\ntitle: t\nrules: {{start: {secret}}}\nchecks: []\n"
+    v = send(p, type="upload", kind="scenario", name="p.yaml", text=pole_text)
+    assert v["level"] == "error" and str(tmp_path) not in v["message"]
+
+
+def test_best_lines_are_searched_with_the_earlier_bests_excluded_at_the_root() -> None:
+    from workbench.agents.generic import make_protocol_agent
+
+    b = GameBoard("pole", seed=5)
+    lines = b.controller.analyse(depth=1, lines=3, length=1)
+    firsts = [x["moves"][0] for x in lines]
+    assert len(set(firsts)) == len(firsts) == 3
+    scores = [x["score"] for x in lines]
+    assert scores == sorted(scores, reverse=True)
+    # line 2 is the search's own choice once line 1's move is excluded (not a shortlist by static evaluation)
+    st = b.controller.state
+    agent = make_protocol_agent("alphabeta:depth=1,nodes=20000,seconds=1", get("pole"), b.controller.rules, seed=b.controller.seed)
+    agent.exclude = [a for a in st.legal_actions() if st.action_to_string(a) == firsts[0]]
+    assert st.action_to_string(agent.select_action(st.clone())) == firsts[1]
