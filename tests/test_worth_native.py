@@ -20,10 +20,12 @@ NATIVE = [g for g in map(get, names()) if g.native.exists and g.action_classes i
 
 # variants whose classes occur (faction abilities, counter-attacks), besides the defaults
 VARIANTS = {"cursed-lands": [{}, {"factions": "orcs/dwarves", "counterattack": "melee"},
-                             {"factions": "elves/humans", "counterattack": "melee"}]}
+                             {"factions": "elves/humans", "counterattack": "melee"}],
+            "big-chess": [{"start": "deployed"}, {"start": "army"}]}
+POSITIONS = 8  # positions checked per variant (each with every legal action)
 
 
-PENDING = {"terrafeud": "TerraFeud's core has no classifier yet", "big-chess": "big chess's core has no classifier yet"}
+PENDING = {"terrafeud": "TerraFeud's core has no classifier yet"}
 CASES = [pytest.param(g, marks=pytest.mark.xfail(strict=True, reason=PENDING[g.name])) if g.name in PENDING else g
          for g in NATIVE]
 
@@ -35,7 +37,7 @@ def bits(game, state, action) -> int:
 
 def test_every_native_game_is_covered():
     names = {g.name for g in NATIVE}
-    assert {"pole", "cursed-lands"} <= names
+    assert {"pole", "cursed-lands", "big-chess", "terrafeud"} <= names
 
 
 @pytest.mark.parametrize("game", CASES, ids=lambda g: g.name)
@@ -47,10 +49,11 @@ def test_native_classifier_matches_python_on_random_positions(game):
     classes_seen = 0
     for vi, variant in enumerate(VARIANTS.get(game.name, [{}])):
         rules = game.spec.make(variant)
+        checked = 0
         for g in range(3):
             state = game.new_initial_state(rules, 100 * vi + g)
             for _ in range(rng.randrange(20, 140)):
-                if state.is_terminal():
+                if state.is_terminal() or checked >= POSITIONS:
                     break
                 if state.current_player() < 0:
                     outs = state.chance_outcomes()
@@ -66,8 +69,9 @@ def test_native_classifier_matches_python_on_random_positions(game):
                                              f"{state.action_to_string(a)} native {got:b} python {want:b}")
                         classes_seen |= want
                     seen += 1
+                    checked += 1
                 state.apply_action(rng.choice(acts))
-    assert seen >= 10
+    assert seen >= POSITIONS
     assert classes_seen, "no classed action met: the positions say nothing"
 
 
@@ -82,13 +86,14 @@ def _spec(game: str, agent: str, bar: str, seed: int, rules: dict | None = None,
     ("pole", "greedy", "catapult_attack+buy_archer", None),
     ("cursed-lands", "greedy", "lay_forest+orcs_castle+counterattack",
      {"factions": "orcs/dwarves", "counterattack": "melee", "turn_limit": 40}),
+    ("big-chess", "greedy", "strike+buy_victim", None),
 ])
 def test_a_barred_game_plays_the_same_natively(game, agent, bar, rules):
     from workbench.study.ablate import play_ablation_game
 
     if not get(game).native.available():
         pytest.skip("native core not built")
-    spec = _spec(game, agent, bar, 1, rules)
+    spec = _spec(game, agent, bar, 1, rules, max_plies=150)
     native = play_ablation_game(spec).row
     python = play_ablation_game(replace(spec, engine="python")).row
     assert (native["engine"], python["engine"]) == ("native", "python")

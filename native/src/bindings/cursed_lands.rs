@@ -261,7 +261,7 @@ impl PyState {
             return Err(bad(format!("action {action} is not legal here")));
         }
         let st = &mut self.st;
-        shield(|| crate::core::restrict::Classes::classes(st, action as u32))
+        shield(|| crate::core::restrict::Classes::classes(st, action as u32, &()))
     }
 
     #[getter]
@@ -367,7 +367,7 @@ fn play_barred<'py>(
     let r = rules_of(rules)?;
     let st = shield(|| state_of(r, fields))??;
     let (st, n_legal, tallies, illegal) =
-        super::restrict::play(py, "cursed-lands", st, agents, masks, n_classes, chance_seed, max_plies)?;
+        super::restrict::play(py, "cursed-lands", st, (), agents, masks, n_classes, chance_seed, max_plies)?;
     Ok((self::fields(py, &st)?, n_legal, tallies, illegal))
 }
 

@@ -313,7 +313,7 @@ impl PyPole {
             return Err(bad(format!("action {action} is not a Pole action number")));
         }
         let st = &mut self.st;
-        shield(|| crate::core::restrict::Classes::classes(st, action))
+        shield(|| crate::core::restrict::Classes::classes(st, action, &()))
     }
 }
 
@@ -426,7 +426,7 @@ fn play_barred<'py>(
     let mut st = State::new(tables, pos);
     st.history = history;
     let (st, n_legal, tallies, illegal) =
-        super::restrict::play(py, "pole", st, agents, masks, n_classes, chance_seed, max_plies)?;
+        super::restrict::play(py, "pole", st, (), agents, masks, n_classes, chance_seed, max_plies)?;
     Ok((PyPole { st }.fields(py)?, n_legal, tallies, illegal))
 }
 

@@ -25,6 +25,7 @@ pub(crate) fn play<G: Classes + 'static>(
     py: Python<'_>,
     game: &str,
     state: G,
+    table: G::Table,
     agents: Vec<(String, Option<Bound<'_, PyDict>>, Vec<u32>)>,
     masks: Vec<u64>,
     n_classes: usize,
@@ -51,7 +52,7 @@ pub(crate) fn play<G: Classes + 'static>(
     }
     let mut chance = PyRandom::from_key(&chance_seed);
     let (end, tallies, n_legal, st) = release(py, move || {
-        let mut st = Barred::new(state);
+        let mut st = Barred::new(state, std::sync::Arc::new(table));
         let mut n_legal = Vec::new();
         let (end, t) =
             play_barred(&mut st, &mut boxed, &masks, n_classes, || chance.random(), max_plies as usize, &mut n_legal);

@@ -8,6 +8,7 @@
 //! counting what `Restricted.tally` counts: decisions, forced moves and the actions played of each class.
 
 use std::cell::RefCell;
+use std::sync::Arc;
 
 use crate::core::generic::Agent;
 use crate::core::protocol::{sample_outcome, End, Game, CHANCE};
@@ -18,9 +19,11 @@ pub const MAX_CLASSES: usize = 64;
 
 /// A game's action classifier: bit `i` set when `action` belongs to its `i`-th declared class, in the
 /// position before it is played (it may apply and undo to read the rules the action fires; `self` is
-/// left as it was).
+/// left as it was). `Table` is what a game's classifier needs from Python beyond the position (big chess:
+/// which card keys its declared buy classes name); `()` for most.
 pub trait Classes: Game {
-    fn classes(&mut self, action: u32) -> u64;
+    type Table: Send + Sync;
+    fn classes(&mut self, action: u32, table: &Self::Table) -> u64;
 }
 
 /// A state whose `player` is offered no action of the classes in `mask` (unless all are barred).
@@ -28,15 +31,16 @@ pub trait Classes: Game {
 /// The state sits in a `RefCell` because the protocol lists legal actions from `&self` while a
 /// classifier may apply and undo; the play loop sets `player` and `mask` to the deciding seat's before
 /// each decision, so every agent searches its own view (the Python agent gets a `BarredView` of its own).
-pub struct Barred<G> {
+pub struct Barred<G: Classes> {
     inner: RefCell<G>,
+    table: Arc<G::Table>,
     pub player: i32,
     pub mask: u64,
 }
 
 impl<G: Classes> Barred<G> {
-    pub fn new(inner: G) -> Self {
-        Barred { inner: RefCell::new(inner), player: -1, mask: 0 }
+    pub fn new(inner: G, table: Arc<G::Table>) -> Self {
+        Barred { inner: RefCell::new(inner), table, player: -1, mask: 0 }
     }
 
     /// The wrapped state.
@@ -46,7 +50,7 @@ impl<G: Classes> Barred<G> {
 
     /// The classes of `action` in the current position (the classifier on the wrapped state).
     pub fn classes(&self, action: u32) -> u64 {
-        self.inner.borrow_mut().classes(action)
+        self.inner.borrow_mut().classes(action, &self.table)
     }
 
     /// True when the filter applies here: a barred player is to move.
@@ -58,7 +62,7 @@ impl<G: Classes> Barred<G> {
     /// Returns whether any action was allowed (false: the move is forced).
     fn keep_allowed(&self, acts: &mut Vec<u32>) -> bool {
         let mut st = self.inner.borrow_mut();
-        let allowed: Vec<u32> = acts.iter().copied().filter(|&a| st.classes(a) & self.mask == 0).collect();
+        let allowed: Vec<u32> = acts.iter().copied().filter(|&a| st.classes(a, &self.table) & self.mask == 0).collect();
         if allowed.is_empty() {
             return false;
         }
@@ -67,7 +71,7 @@ impl<G: Classes> Barred<G> {
     }
 
     fn wrap(&self, inner: G) -> Self {
-        Barred { inner: RefCell::new(inner), player: self.player, mask: self.mask }
+        Barred { inner: RefCell::new(inner), table: Arc::clone(&self.table), player: self.player, mask: self.mask }
     }
 }
 
@@ -277,7 +281,8 @@ mod tests {
     }
 
     impl Classes for Toy {
-        fn classes(&mut self, action: u32) -> u64 {
+        type Table = ();
+        fn classes(&mut self, action: u32, _table: &()) -> u64 {
             1 << action
         }
     }
@@ -286,7 +291,7 @@ mod tests {
         let mut agents: Vec<Box<dyn Agent<Barred<Toy>>>> = (0..2)
             .map(|i| generic::make::<Barred<Toy>>("random", PyRandom::new(i), &generic::Params::default()).unwrap())
             .collect();
-        let mut st = Barred::new(Toy::default());
+        let mut st = Barred::new(Toy::default(), Arc::new(()));
         let mut n_legal = Vec::new();
         let (end, t) = play_barred(&mut st, &mut agents, &masks, 2, || 0.0, 100, &mut n_legal);
         assert_eq!(end, End::Done);

@@ -29,7 +29,8 @@ fn attack_of(a: u32) -> Option<(usize, usize)> {
 }
 
 impl Classes for State {
-    fn classes(&mut self, a: u32) -> u64 {
+    type Table = ();
+    fn classes(&mut self, a: u32, _table: &()) -> u64 {
         let side = self.c.to_move as usize;
         if (TILE..MOVE).contains(&a) {
             return match self.deck_top(side) {

@@ -10,7 +10,8 @@ pub const CATAPULT_ATTACK: u32 = 7;
 pub const FORTRESS_ATTACK: u32 = 8;
 
 impl Classes for State {
-    fn classes(&mut self, action: u32) -> u64 {
+    type Table = ();
+    fn classes(&mut self, action: u32, _table: &()) -> u64 {
         if action < NOBUY {
             return 1 << (action / 100);
         }
