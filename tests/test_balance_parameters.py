@@ -107,7 +107,7 @@ def test_check_compare_lists_checks_a_parameter_changes(capsys: pytest.CaptureFi
 
 
 def test_start_grid_records_scenario_id_and_hash() -> None:
-    starts = [str(SCENARIOS / "rulebook" / "classic-start.yaml"), str(SCENARIOS / "rulebook" / "infantry-aura.yaml")]
+    starts = [str(SCENARIOS / "terrafeud" / "rulebook" / "classic-start.yaml"), str(SCENARIOS / "terrafeud" / "rulebook" / "infantry-aura.yaml")]
     games = simulate({"start": starts}, "greedy", "random", games=2, seed=3, max_plies=20, workers=0,
                      progress=False)
     assert (games["victory"] != "error").all()

@@ -12,6 +12,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "simulate": ("workbench.__main__", "simulate_main", "play batches of AI games into a Parquet table"),
     "report": ("workbench.balance.cli", "main", "write a balance report from a simulation table"),
     "bench": ("workbench.bench", "main", "random-playout speed, against python-chess in the same run"),
+    "simbench": ("workbench.simbench", "main", "batch speed with 1 and 2 workers, memory, a timed batch, error rows (--game)"),
     "perft": ("workbench.perft", "main", "count action sequences to a depth (move-generation check)"),
     "archetypes": ("workbench.study.archetypes", "main", "does one play style beat all? archetype tournament and alpha-Rank"),
     "ablate": ("workbench.study.ablate", "main", "what each option is worth: restricted play per action class"),

@@ -13,7 +13,7 @@ from workbench.games.terrafeud import native
 from workbench.simulate import simulate
 from workbench.simulate.core import RULES
 
-START = str(Path(__file__).resolve().parents[3] / "scenarios" / "rulebook" / "order.yaml")
+START = str(Path(__file__).resolve().parents[3] / "scenarios" / "terrafeud" / "rulebook" / "order.yaml")
 
 
 @pytest.mark.skipif(not native.available(), reason="native core not built (no cargo): run make setup")

@@ -97,7 +97,7 @@ class TerraFeud(GameDef):
 
     name = "terrafeud"
     title = "TerraFeud"
-    scenario_folder = "."  # scenarios/rulings, scenarios/rulebook and scenarios/fine-print
+    scenario_folder = "terrafeud"  # scenarios/terrafeud/: rulings/, rulebook/, fine-print/ (old paths: moved.json)
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     headline_grid = {"season": ("summer", "winter")}  # the skill-trace benchmark's question (docs/balance.md)
     skill_trace = "mcts:iterations=50..400"  # ... asked at these doubling budgets
