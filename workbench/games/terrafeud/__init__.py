@@ -61,7 +61,7 @@ class TerraFeudNative(NativeBackend):
     and agents' twins go through its own simulate path and tuned agents."""
 
     exists = True
-    sweep = "workbench.nativediff"  # nativediff --game
+    sweep = "workbench.games.terrafeud.nativediff"  # nativediff --game
 
     def available(self) -> bool:
         """True when TerraFeud's native core (``workbench._native``) is built."""
