@@ -30,7 +30,7 @@ rules = HexBoard(rules="season=winter,castling=sacrifice", seed=5)
 game = HexBoard(new_game(seed=0))
 game.play("f3-f5", "f9-f7", "d2*d4")
 mate = HexBoard()
-mate.load_scenario({str(ROOT / "scenarios/rulebook/checkmate.yaml")!r})
+mate.load_scenario({str(ROOT / "scenarios/terrafeud/rulebook/checkmate.yaml")!r})
 promo = HexBoard(plain.state_from_pieces(P({{"f1": "F", "l6": "f", "e9": "I", "f5": "k"}}), to_move=0,
                                          destroyed=[[4, 5], []]))
 from IPython.display import display
@@ -264,7 +264,7 @@ def test_editor_picker_upload_and_download(page, tmp_path: Path) -> None:  # noq
         b.locator("button.tf-btn-download", has_text="Download scenario").click()
     text = Path(dl.value.path()).read_text(encoding="utf-8")
     assert "title: White to move" in text and "checks:" in text
-    b.locator(".tf-picker").select_option("rulebook/castling-swap.yaml")
+    b.locator(".tf-picker").select_option("terrafeud/rulebook/castling-swap.yaml")
     b.locator("button.tf-btn-pick_scenario").click()
     wait_text(b.locator(".tf-checks"), "pass")
     assert "f1<>f2" in b.locator(".tf-checks").inner_text()

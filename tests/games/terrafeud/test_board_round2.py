@@ -26,9 +26,9 @@ from workbench.games.terrafeud.engine.pieces import parse_letter
 P = lambda d: {{parse_hex(h): parse_letter(p) for h, p in d.items()}}
 plain = make_game("hill=false,swamp=false")
 coord = HexBoard()
-coord.load_scenario({str(ROOT / "scenarios/rulebook/coordinated-attack-kills-feudal.yaml")!r})
+coord.load_scenario({str(ROOT / "scenarios/terrafeud/rulebook/coordinated-attack-kills-feudal.yaml")!r})
 cav = HexBoard()
-cav.load_scenario({str(ROOT / "scenarios/rulebook/cavalry-stopped-in-zone.yaml")!r})
+cav.load_scenario({str(ROOT / "scenarios/terrafeud/rulebook/cavalry-stopped-in-zone.yaml")!r})
 game = HexBoard(new_game(seed=0))
 threat = HexBoard(plain.state_from_pieces(P({{"f1": "F", "l6": "f", "e9": "I", "f5": "k"}}), to_move=0))
 from IPython.display import display

@@ -293,7 +293,7 @@ def test_checkmate_threat_and_order_step_are_in_the_view() -> None:
     from pathlib import Path
 
     ctrl = BoardController()
-    ctrl.load_scenario(Path(__file__).resolve().parents[3] / "scenarios/rulebook/checkmate.yaml")
+    ctrl.load_scenario(Path(__file__).resolve().parents[3] / "scenarios/terrafeud/rulebook/checkmate.yaml")
     view = ctrl.view()
     assert view["terminal"] and view["lost_feudal"] == {"side": "white", "hex": "a1", "victory": "checkmate"}
     assert view["threatened_hexes"] == []

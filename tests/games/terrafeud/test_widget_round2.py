@@ -213,13 +213,13 @@ def test_the_eval_graph_marks_large_swings_and_the_picker_shows_an_upload_as_unl
     ctrl.play("f11-f10")
     graph = ctrl.view()["eval_graph"]
     assert len(graph["points"]) == 3 and graph["swings"] and graph["swings"][0]["text"] == "d1xd4"
-    ctrl.pick_scenario("rulebook/checkmate.yaml")
-    assert ctrl.view()["scenario_source"] == "rulebook/checkmate.yaml"
+    ctrl.pick_scenario("terrafeud/rulebook/checkmate.yaml")
+    assert ctrl.view()["scenario_source"] == "terrafeud/rulebook/checkmate.yaml"
     assert ctrl.view()["attack_lines"], "a mate draws its attackers"
     ctrl.load_record_text(BoardController(new_game(seed=0)).record_text(), "upload.json")
     assert ctrl.view()["scenario_source"] is None
     rows = ctrl.catalog_rows()
-    assert any(r["name"] == "rulebook/checkmate.yaml" and r["title"] and r["verdict"] is None for r in rows)
+    assert any(r["name"] == "terrafeud/rulebook/checkmate.yaml" and r["title"] and r["verdict"] is None for r in rows)
 
 
 def test_the_widget_front_end_loads_nothing_from_outside_the_page() -> None:
