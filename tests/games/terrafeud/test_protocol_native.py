@@ -14,7 +14,7 @@ import pytest
 
 from workbench.agents.generic import make_protocol_agent
 from workbench.games.terrafeud import GAME
-from workbench.protocolbench import protocol_perft
+from workbench.perft import protocol_perft
 
 native = pytest.importorskip("workbench.games.terrafeud.native")
 if not native.available():
