@@ -103,7 +103,7 @@ bench: setup
 	$(BIN)/python -m workbench.study.bench --games 50
 	$(BIN)/python -m workbench.widget.bench --clicks 40 --also big-chess@board=classic-4 --also big-chess@start=army --also openspiel:tic_tac_toe
 	$(BIN)/python -m workbench.study.worthbench --quick
-	$(BIN)/python -m workbench.errorbench --game cursed-lands --rules deck_top_visible=false --agent greedy=200 --agent alphabeta:depth=1=50
+	$(BIN)/python -m workbench simbench errors --game cursed-lands --rules deck_top_visible=false --agent greedy=200 --agent alphabeta:depth=1=50
 
 clean:
 	rm -rf $(VENV) .pytest_cache $(NATIVE_DIR)/target workbench/_native*.so

@@ -3,7 +3,7 @@ of the one-after-the-other run (same action counts), with half as many peer game
 
 from __future__ import annotations
 
-from workbench.protocolbench import bench_report, interleaved_playouts, protocol_playouts
+from workbench.bench import bench_report, interleaved_playouts, protocol_playouts
 
 
 def test_interleaved_playouts_play_the_same_games() -> None:

@@ -242,7 +242,7 @@ def test_scenario_fuzz(game: str) -> None:
     from workbench.core.yamlmarks import load_with_lines
     from workbench.scenarios.loader import load_scenario_text
 
-    folder = Path(__file__).parent.parent / "scenarios" / {"terrafeud": "rulings"}.get(game, game)
+    folder = Path(__file__).parent.parent / "scenarios" / {"terrafeud": "terrafeud/rulings"}.get(game, game)
     paths = sorted(folder.glob("*.yaml"))[:40]
     rng = random.Random(game)
     refused = 0

@@ -36,7 +36,7 @@ def test_engine_native_says_which_scenarios_ran_on_python(capsys, monkeypatch) -
     if not available():
         pytest.skip("the native core is not built (make native)")
     n = len(find_scenario_files([SCENARIOS / "big-chess"]))
-    args = [str(SCENARIOS / "big-chess"), str(SCENARIOS / "rulings"), "--engine", "native"]
+    args = [str(SCENARIOS / "big-chess"), str(SCENARIOS / "terrafeud" / "rulings"), "--engine", "native"]
     rc = cli.main(args, out=io.StringIO())
     err = capsys.readouterr().err
     assert rc == 0 and "big-chess scenario(s)" not in err, err

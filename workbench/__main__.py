@@ -12,6 +12,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "simulate": ("workbench.__main__", "simulate_main", "play batches of AI games into a Parquet table"),
     "report": ("workbench.balance.cli", "main", "write a balance report from a simulation table"),
     "bench": ("workbench.bench", "main", "random-playout speed, against python-chess in the same run"),
+    "simbench": ("workbench.simbench", "main", "batch speed with 1 and 2 workers, memory, a timed batch, error rows (--game)"),
     "perft": ("workbench.perft", "main", "count action sequences to a depth (move-generation check)"),
     "archetypes": ("workbench.study.archetypes", "main", "does one play style beat all? archetype tournament and alpha-Rank"),
     "ablate": ("workbench.study.ablate", "main", "what each option is worth: restricted play per action class"),
@@ -21,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "rules": ("workbench.games.cli", "rules_main", "every rule toggle and parameter: default, range, source (--game)"),
     "games": ("workbench.games.cli", "main", "the games: seats, teams, rules and scenario folders"),
     "tune": ("workbench.tune.cli", "main", "search a rule space for the fairest, most decisive variant (racing, optuna)"),
+    "published": ("workbench.study.published", "main", "a game's published tables (rulebook, contract) played again, with intervals"),
     "agentbench": ("workbench.study.speed", "main", "agent speed: native vs Python games/s, balance batch, memory"),
 }
 

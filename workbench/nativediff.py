@@ -17,7 +17,7 @@ import sys
 import time
 from typing import Any
 
-from .engine import make_game, state_to_dict
+from workbench.games.terrafeud.engine import make_game, state_to_dict
 
 # The rotation: defaults first (most games), then one variant per toggle/parameter value.
 VARIANTS: tuple[str, ...] = (

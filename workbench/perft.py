@@ -11,6 +11,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from workbench.core.protocol import CHANCE, State
+
 from .cliargs import Parser, seed, whole
 
 # The deepest count each engine is allowed: about ten minutes on one core from TerraFeud's classic start
@@ -22,10 +24,23 @@ MAX_DEPTH = {"native": 6, "python": 5}
 MAX_LEAVES = {"native": 2_000_000_000, "python": 60_000_000}
 
 
+def protocol_perft(state: State, depth: int) -> int:
+    """Leaves of the game tree ``depth`` actions deep (each chance outcome is one branch)."""
+    if depth == 0 or state.is_terminal():
+        return 1
+    moves = ([o for o, _ in state.chance_outcomes()] if state.current_player() == CHANCE else state.legal_actions())
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for a in moves:
+        state.apply_action(a)
+        total += protocol_perft(state, depth - 1)
+        state.undo_action()
+    return total
+
+
 def perft(game: Any, state: Any, depth: int, engine: str = "python") -> int:
     """Leaves of the game tree ``depth`` actions deep from ``state`` (on the native core inside it when it can)."""
-    from .protocolbench import protocol_perft
-
     if engine == "native":
         inside = game.native.perft(state, depth)
         if inside is not None:

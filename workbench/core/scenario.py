@@ -98,3 +98,59 @@ class ScenarioCase:
     def initial_state(self, overrides: Mapping[str, Any] | None = None) -> Any:
         """The scenario's position as a protocol ``State``."""
         raise NotImplementedError
+
+
+def read_scenario_data(text: str, where: str) -> Any:
+    """A scenario file's YAML text as a line-marked mapping (``yamlmarks``), or ``ScenarioError`` naming ``where``
+    and the line: the one reading every game's dialect starts from (the tools' loader, a game's ``start=``)."""
+    import yaml
+
+    from .yamlmarks import DuplicateKeyError, KeyTypeError, LimitError, LineDict, error_line, load_with_lines
+
+    try:
+        data = load_with_lines(text)
+    except DuplicateKeyError as exc:
+        raise ScenarioError(where, exc.line, f"duplicate key: {exc}") from None
+    except KeyTypeError as exc:
+        raise ScenarioError(where, exc.line, str(exc)) from None
+    except LimitError as exc:
+        raise ScenarioError(where, exc.line, f"refused: {exc.problem}") from None
+    except yaml.YAMLError as exc:
+        reason = " ".join(str(getattr(exc, "problem", None) or exc).split())
+        raise ScenarioError(where, error_line(exc), f"malformed YAML: {reason}") from None
+    if not isinstance(data, LineDict):
+        raise ScenarioError(where, 1, "a scenario is a YAML mapping with at least id and title")
+    return data
+
+
+MOVED_FILE = "moved.json"  # in a scenarios folder: {"old folder": "its new place", ...}, relative to that folder
+MAX_MOVED_BYTES = 16 * 1024
+
+
+def moved_path(path: str | Path) -> Path:
+    """``path`` itself, or where it went when its folder moved (old paths keep working).
+
+    When ``path`` does not exist, the nearest folder above it that does may hold ``moved.json``, a map from an
+    old subfolder's name to its new place below that same folder (``{"rulings": "terrafeud/rulings"}``): a
+    path through the old folder is read through the new one. Targets stay below the folder holding the map
+    (no absolute path, no ``..``); a missing, oversized or malformed map changes nothing.
+    """
+    import json
+
+    from .safefile import UnsafeFileError, read_text_capped
+
+    p = Path(path)
+    if p.exists():
+        return p
+    base = next((a for a in p.parents if a.is_dir()), None)
+    if base is None or not (base / MOVED_FILE).is_file():
+        return p
+    try:
+        moved = json.loads(read_text_capped(base / MOVED_FILE, MAX_MOVED_BYTES))
+    except (UnsafeFileError, ValueError):
+        return p
+    rest = p.relative_to(base).parts
+    target = moved.get(rest[0]) if isinstance(moved, dict) and rest else None
+    if not isinstance(target, str) or Path(target).is_absolute() or ".." in Path(target).parts:
+        return p
+    return base.joinpath(target, *rest[1:])

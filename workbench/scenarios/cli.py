@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from workbench.core.rulespec import RulesError, parse_pairs
-from workbench.core.scenario import CheckResult, ScenarioCase, ScenarioError, scenario_status
+from workbench.core.scenario import CheckResult, ScenarioCase, ScenarioError, moved_path, scenario_status
 from workbench.games import DEFAULT, get, names
 
 from .loader import find_scenario_files, load_scenarios
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     except RulesError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    missing = [p for p in args.paths if not Path(p).exists()]
+    missing = [p for p in args.paths if not moved_path(p).exists()]
     if missing:
         print(f"error: no such file or directory: {', '.join(missing)}", file=sys.stderr)
         return 2

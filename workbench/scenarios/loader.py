@@ -16,19 +16,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-import yaml
-
 from workbench.core.safefile import UnsafeFileError, read_text_capped
-from workbench.core.scenario import ScenarioCase, ScenarioError, scenario_status  # noqa: F401 - re-exported
-from workbench.core.yamlmarks import (
-    DuplicateKeyError,
-    KeyTypeError,
-    LimitError,
-    LineDict,
-    error_line,
-    load_with_lines,
-    short,
+from workbench.core.scenario import (  # noqa: F401 - scenario_status re-exported
+    ScenarioCase,
+    ScenarioError,
+    moved_path,
+    read_scenario_data,
+    scenario_status,
 )
+from workbench.core.yamlmarks import short
 from workbench.games import DEFAULT as DEFAULT_GAME
 from workbench.games import UnknownGameError
 from workbench.games import get as get_game
@@ -37,8 +33,9 @@ MAX_SCENARIO_BYTES = 256 * 1024  # the largest rulebook scenario is about 2 KB
 
 
 def load_scenario(path: str | Path) -> ScenarioCase:
-    """Load one scenario file; raises ``ScenarioError`` naming the file and line."""
-    path = Path(path)
+    """Load one scenario file; raises ``ScenarioError`` naming the file and line. A path through a folder that
+    moved (``scenarios/moved.json``: an old ``scenarios/rulings/...``) is read from the folder's new place."""
+    path = moved_path(path)
     try:
         text = read_text_capped(path, MAX_SCENARIO_BYTES)
     except UnsafeFileError as exc:
@@ -53,19 +50,7 @@ def load_scenario_text(text: str, source: str = "<string>") -> ScenarioCase:
     where = source
     if len(text) > MAX_SCENARIO_BYTES:
         raise ScenarioError(where, None, f"the text is {len(text):,} characters; the limit is {MAX_SCENARIO_BYTES:,}")
-    try:
-        data = load_with_lines(text)
-    except DuplicateKeyError as exc:
-        raise ScenarioError(where, exc.line, f"duplicate key: {exc}") from None
-    except KeyTypeError as exc:
-        raise ScenarioError(where, exc.line, str(exc)) from None
-    except LimitError as exc:
-        raise ScenarioError(where, exc.line, f"refused: {exc.problem}") from None
-    except yaml.YAMLError as exc:
-        reason = " ".join(str(getattr(exc, "problem", None) or exc).split())
-        raise ScenarioError(where, error_line(exc), f"malformed YAML: {reason}") from None
-    if not isinstance(data, LineDict):
-        raise ScenarioError(where, 1, "a scenario is a YAML mapping with at least id and title")
+    data = read_scenario_data(text, where)
     game_name = data.get("game", DEFAULT_GAME)
     if not isinstance(game_name, str):
         raise ScenarioError(where, data.line_of("game"), f"game must be a game's name, got {short(game_name)}")
@@ -79,7 +64,7 @@ def load_scenario_text(text: str, source: str = "<string>") -> ScenarioCase:
 def find_scenario_files(paths: Iterable[str | Path]) -> list[Path]:
     """Every ``*.yaml``/``*.yml`` under the paths (files are taken as given), sorted, no repeats."""
     out: list[Path] = []
-    for p in map(Path, paths):
+    for p in map(moved_path, paths):
         if p.is_dir():
             out.extend(sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml") and q.is_file()))
         else:

@@ -13,17 +13,24 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::kit::{generic_agent_of, per_ply, submodule};
 use super::{release, shield, MAX_PLIES};
 use crate::big_chess::cards::{merge, parse_cards, parse_json};
 use crate::big_chess::context::{Context, Rules};
 use crate::big_chess::play;
 use crate::big_chess::state::{part_offsets, Piece, State, COUNTERS, NC, R_DRAW};
-use crate::core::generic::{self, Agent, NAMES};
 use crate::core::protocol::Game;
 use crate::core::pyrandom::PyRandom;
 
 /// One piece as fields carry it: (cell, owner, card, facing, levels, cost, trophies, moved, travelled).
 type PieceRow = (usize, usize, usize, u8, u32, i64, i64, bool, i64);
+
+const GAME: &str = "big-chess";
+
+/// One `fired` entry as Python reads it: (counter, player, cell or None).
+fn fired_item(&(r, p, c): &(u8, u8, i32)) -> (&'static str, u8, Option<i32>) {
+    (COUNTERS[r as usize], p, (c >= 0).then_some(c))
+}
 
 fn bad(msg: String) -> PyErr {
     PyValueError::new_err(format!("native big-chess: {msg}"))
@@ -335,7 +342,7 @@ impl PyState {
     }
 
     fn fired(&self) -> Vec<(&'static str, u8, Option<i32>)> {
-        self.st.c.fired.iter().map(|&(r, p, c)| (COUNTERS[r as usize], p, (c >= 0).then_some(c))).collect()
+        self.st.c.fired.iter().map(fired_item).collect()
     }
 
     /// An independent copy, undo history included.
@@ -344,55 +351,7 @@ impl PyState {
     }
 }
 
-fn agent_named(name: &str, params: Option<&Bound<'_, PyDict>>, seed: i128) -> PyResult<Box<dyn Agent<State>>> {
-    let p = super::generic_params("big-chess", params)?;
-    generic::make::<State>(name, PyRandom::new(seed), &p).ok_or_else(|| bad(format!("no native agent {name:?}")))
-}
-
-fn agent_of(spec: &Bound<'_, PyAny>) -> PyResult<Box<dyn Agent<State>>> {
-    let (name, params, seed): (String, Option<Bound<'_, PyDict>>, i128) = spec.extract()?;
-    agent_named(&name, params.as_ref(), seed)
-}
-
-/// A seeded native agent that keeps its stream between decisions.
-#[pyclass(name = "Agent", module = "workbench._native.big_chess", unsendable)]
-pub struct PyAgent {
-    agent: Option<Box<dyn Agent<State>>>,
-}
-
-#[pymethods]
-impl PyAgent {
-    #[new]
-    #[pyo3(signature = (name, params, seed))]
-    fn new(name: String, params: Option<Bound<'_, PyDict>>, seed: i128) -> PyResult<Self> {
-        Ok(PyAgent { agent: Some(agent_named(&name, params.as_ref(), seed)?) })
-    }
-
-    /// The action's dense int, searched without the GIL on a copy of `state`.
-    fn select_action(&mut self, py: Python<'_>, state: &PyState) -> PyResult<u32> {
-        if state.st.is_terminal() {
-            return Err(bad("select_action: the game is over".into()));
-        }
-        let mut agent = self.agent.take().ok_or_else(|| bad("agent busy".into()))?;
-        let mut st = state.st.clone();
-        let (a, agent) = release(py, move || {
-            let a = agent.select_action(&mut st);
-            (a, agent)
-        })?;
-        self.agent = Some(agent);
-        Ok(a)
-    }
-
-    fn stats(&self) -> PyResult<(f64, u64)> {
-        self.agent.as_ref().map(|a| a.stats()).ok_or_else(|| bad("agent busy".into()))
-    }
-}
-
-/// True when `name` has a native twin here.
-#[pyfunction]
-fn has_agent(name: &str) -> bool {
-    NAMES.contains(&name)
-}
+crate::generic_agent_class!(PyAgent, State, PyState, "workbench._native.big_chess", "big-chess");
 
 /// A whole game without the GIL from `fields` (None: the game's start): `agents` one `(name, params, seed)`
 /// per seat; returns the trace and the final fields.
@@ -413,7 +372,7 @@ fn play_game<'py>(
     if agents.len() != st.np() {
         return Err(bad(format!("play_game takes one agent per player ({})", st.np())));
     }
-    let mut ag = agents.iter().map(|a| agent_of(&a)).collect::<PyResult<Vec<_>>>()?;
+    let mut ag = agents.iter().map(|a| generic_agent_of(GAME, &a)).collect::<PyResult<Vec<_>>>()?;
     let cap = max_plies.min(u64::from(MAX_PLIES));
     let (tr, st) = release(py, move || {
         let tr = play::play(&mut st, &mut ag, cap, events);
@@ -430,17 +389,7 @@ fn play_game<'py>(
         d.set_item("turns", tr.turns)?;
         d.set_item("treasury", tr.treasury)?;
         d.set_item("trophies", tr.trophies)?;
-        let mut per = Vec::with_capacity(tr.fired_end.len());
-        let mut start = 0usize;
-        for &end in &tr.fired_end {
-            let slice: Vec<(&'static str, u8, Option<i32>)> = tr.fired[start..end as usize]
-                .iter()
-                .map(|&(r, p, c)| (COUNTERS[r as usize], p, (c >= 0).then_some(c)))
-                .collect();
-            per.push(slice);
-            start = end as usize;
-        }
-        d.set_item("fired", per)?;
+        d.set_item("fired", per_ply(&tr.fired, &tr.fired_end, fired_item))?;
     }
     d.set_item("final", self::fields(py, &st)?)?;
     Ok(d)
@@ -476,18 +425,13 @@ fn random_playouts(
 
 /// Register the submodule `workbench._native.big_chess`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
-    let sub = PyModule::new(py, "big_chess")?;
-    sub.add_class::<PyGame>()?;
-    sub.add_class::<PyState>()?;
-    sub.add_class::<PyAgent>()?;
-    sub.add_function(wrap_pyfunction!(has_agent, &sub)?)?;
-    sub.add_function(wrap_pyfunction!(play_game, &sub)?)?;
-    sub.add_function(wrap_pyfunction!(random_playouts, &sub)?)?;
-    sub.add("COUNTERS", COUNTERS.to_vec())?;
-    sub.add("AGENTS", NAMES.to_vec())?;
-    sub.add("STARTS", ["setup", "army", "deployed"].to_vec())?;
-    m.add_submodule(&sub)?;
-    py.import("sys")?.getattr("modules")?.set_item("workbench._native.big_chess", &sub)?;
-    Ok(())
+    submodule(m, "big_chess", |sub| {
+        sub.add_class::<PyGame>()?;
+        sub.add_class::<PyState>()?;
+        sub.add_class::<PyAgent>()?;
+        sub.add_function(wrap_pyfunction!(play_game, sub)?)?;
+        sub.add_function(wrap_pyfunction!(random_playouts, sub)?)?;
+        sub.add("COUNTERS", COUNTERS.to_vec())?;
+        sub.add("STARTS", ["setup", "army", "deployed"].to_vec())
+    })
 }

@@ -7,13 +7,15 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::kit::{generic_agent_of, per_ply, submodule};
 use super::{release, shield, MAX_PLIES};
-use crate::core::generic::{self, Agent, NAMES};
 use crate::core::pyrandom::PyRandom;
 use crate::cursed_lands::geo::{self, N};
 use crate::cursed_lands::play;
 use crate::cursed_lands::rules::Rules;
 use crate::cursed_lands::state::{fired_name, Camp, State, NC, V_DRAW};
+
+const GAME: &str = "cursed-lands";
 
 fn bad(msg: String) -> PyErr {
     PyValueError::new_err(format!("native cursed-lands: {msg}"))
@@ -143,8 +145,12 @@ fn fields<'py>(py: Python<'py>, st: &State) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
+fn fired_item(&(r, s, c): &(u8, u8, i8)) -> (&'static str, u8, Option<i8>) {
+    (fired_name(r), s, (c >= 0).then_some(c))
+}
+
 fn fired_list(f: &[(u8, u8, i8)]) -> Vec<(&'static str, u8, Option<i8>)> {
-    f.iter().map(|&(r, s, c)| (fired_name(r), s, (c >= 0).then_some(c))).collect()
+    f.iter().map(fired_item).collect()
 }
 
 /// A native Cursed Lands state (`workbench.games.cursed_lands.native.NativeCursedState` wraps it).
@@ -282,28 +288,11 @@ impl PyState {
     }
 }
 
-/// A generic agent (`crate::core::generic`) by name, seeded as `random.Random(seed)`.
-fn agent_named(name: &str, params: Option<&Bound<'_, PyDict>>, seed: i128) -> PyResult<Box<dyn Agent<State>>> {
-    let p = super::generic_params("cursed-lands", params)?;
-    generic::make::<State>(name, PyRandom::new(seed), &p).ok_or_else(|| bad(format!("no native agent {name:?}")))
-}
-
-fn agent_of(spec: &Bound<'_, PyAny>) -> PyResult<Box<dyn Agent<State>>> {
-    let (name, params, seed): (String, Option<Bound<'_, PyDict>>, i128) = spec.extract()?;
-    agent_named(&name, params.as_ref(), seed)
-}
-
-/// True when `name` has a native twin here.
-#[pyfunction]
-fn has_agent(name: &str) -> bool {
-    NAMES.contains(&name)
-}
-
 /// One agent decision on a copy of `state` (the board's and the tests' native agents).
-/// `spec` is `(name, params or None, seed)`; the agent's stream is returned too, so a caller can keep it.
+/// `spec` is `(name, params or None, seed)`.
 #[pyfunction]
 fn select_action(py: Python<'_>, state: &PyState, spec: &Bound<'_, PyAny>) -> PyResult<u32> {
-    let mut agent = agent_of(spec)?;
+    let mut agent = generic_agent_of::<State>(GAME, spec)?;
     let mut st = state.st.clone();
     if st.is_terminal() {
         return Err(bad("select_action: the game is over".into()));
@@ -311,45 +300,7 @@ fn select_action(py: Python<'_>, state: &PyState, spec: &Bound<'_, PyAny>) -> Py
     release(py, move || agent.select_action(&mut st))
 }
 
-/// A seeded native agent that keeps its stream between decisions.
-#[pyclass(name = "Agent", module = "workbench._native.cursed_lands", unsendable)]
-pub struct PyAgent {
-    agent: Option<Box<dyn Agent<State>>>,
-}
-
-#[pymethods]
-impl PyAgent {
-    #[new]
-    #[pyo3(signature = (name, params, seed))]
-    fn new(name: String, params: Option<Bound<'_, PyDict>>, seed: i128) -> PyResult<Self> {
-        Ok(PyAgent { agent: Some(agent_named(&name, params.as_ref(), seed)?) })
-    }
-
-    fn select_action(&mut self, py: Python<'_>, state: &PyState) -> PyResult<u32> {
-        if state.st.is_terminal() {
-            return Err(bad("select_action: the game is over".into()));
-        }
-        let mut agent = self.agent.take().ok_or_else(|| bad("agent busy".into()))?;
-        let mut st = state.st.clone();
-        let out = release(py, move || {
-            let a = agent.select_action(&mut st);
-            (a, agent)
-        });
-        match out {
-            Ok((a, agent)) => {
-                self.agent = Some(agent);
-                Ok(a)
-            }
-            Err(e) => Err(e),
-        }
-    }
-
-    /// The last decision's (score, nodes searched): alphabeta, search and plan's root value and nodes,
-    /// mcts's mean reward and visits; (0, 0) for random and greedy.
-    fn stats(&self) -> PyResult<(f64, u64)> {
-        self.agent.as_ref().map(|a| a.stats()).ok_or_else(|| bad("agent busy".into()))
-    }
-}
+crate::generic_agent_class!(PyAgent, State, PyState, "workbench._native.cursed_lands", "cursed-lands");
 
 /// A whole game without the GIL: `agents` are two `(name, params, seed)`; returns the trace and
 /// the final fields (`illegal`: the action an agent picked on its view that the real state does not
@@ -368,7 +319,7 @@ fn play_game<'py>(
     if agents.len() != 2 {
         return Err(bad("play_game takes two agents".into()));
     }
-    let mut ag = [agent_of(&agents.get_item(0)?)?, agent_of(&agents.get_item(1)?)?];
+    let mut ag = [generic_agent_of(GAME, &agents.get_item(0)?)?, generic_agent_of(GAME, &agents.get_item(1)?)?];
     let cap = max_plies.min(u64::from(MAX_PLIES));
     let (tr, st) = release(py, move || {
         let tr = play::play(&mut st, &mut ag, cap, events);
@@ -383,13 +334,7 @@ fn play_game<'py>(
         d.set_item("turns", tr.turns)?;
         d.set_item("ap_before", tr.ap_before)?;
         d.set_item("tops", tr.tops)?;
-        let mut per = Vec::with_capacity(tr.fired_end.len());
-        let mut start = 0usize;
-        for &end in &tr.fired_end {
-            per.push(fired_list(&tr.fired[start..end as usize]));
-            start = end as usize;
-        }
-        d.set_item("fired", per)?;
+        d.set_item("fired", per_ply(&tr.fired, &tr.fired_end, fired_item))?;
     }
     d.set_item("final", self::fields(py, &st)?)?;
     Ok(d)
@@ -442,19 +387,14 @@ fn camp_at(n: usize, index: usize) -> PyResult<u32> {
 
 /// Register the submodule `workbench._native.cursed_lands`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
-    let sub = PyModule::new(py, "cursed_lands")?;
-    sub.add_class::<PyState>()?;
-    sub.add_class::<PyAgent>()?;
-    sub.add_function(wrap_pyfunction!(has_agent, &sub)?)?;
-    sub.add_function(wrap_pyfunction!(select_action, &sub)?)?;
-    sub.add_function(wrap_pyfunction!(play_game, &sub)?)?;
-    sub.add_function(wrap_pyfunction!(random_playouts, &sub)?)?;
-    sub.add_function(wrap_pyfunction!(camp_at, &sub)?)?;
-    sub.add_function(wrap_pyfunction!(classic_fields, &sub)?)?;
-    sub.add("COUNTER_NAMES", crate::cursed_lands::state::COUNTER_NAMES.to_vec())?;
-    sub.add("AGENTS", NAMES.to_vec())?;
-    m.add_submodule(&sub)?;
-    py.import("sys")?.getattr("modules")?.set_item("workbench._native.cursed_lands", &sub)?;
-    Ok(())
+    submodule(m, "cursed_lands", |sub| {
+        sub.add_class::<PyState>()?;
+        sub.add_class::<PyAgent>()?;
+        sub.add_function(wrap_pyfunction!(select_action, sub)?)?;
+        sub.add_function(wrap_pyfunction!(play_game, sub)?)?;
+        sub.add_function(wrap_pyfunction!(random_playouts, sub)?)?;
+        sub.add_function(wrap_pyfunction!(camp_at, sub)?)?;
+        sub.add_function(wrap_pyfunction!(classic_fields, sub)?)?;
+        sub.add("COUNTER_NAMES", crate::cursed_lands::state::COUNTER_NAMES.to_vec())
+    })
 }

@@ -19,6 +19,7 @@ use crate::core::pyrandom::PyRandom as Mt;
 
 mod big_chess;
 mod cursed_lands;
+pub(crate) mod kit;
 mod pole;
 mod terrafeud;
 

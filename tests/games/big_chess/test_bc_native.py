@@ -61,7 +61,7 @@ def test_native_agents_pick_the_python_twins_action(spec: str) -> None:
 
 
 def test_start_fields_and_playouts_match_python() -> None:
-    from workbench.protocolbench import protocol_playouts
+    from workbench.bench import protocol_playouts
 
     for values in ({"start": "deployed", "board": "free-8"}, {"start": "army"}, {}):
         rules = GAME.rules(values)
@@ -109,8 +109,8 @@ def test_openspiel_random_sim_test_on_the_native_engine() -> None:
 
 
 def test_nativediff_takes_the_game_and_bench_times_the_peers(capsys) -> None:
+    from workbench.bench import bench_report
     from workbench.nativediff import main
-    from workbench.protocolbench import bench_report
 
     assert main(["--game", "big-chess", "--games", "1", "--max-plies", "8", "--json"]) == 0
     assert '"differ": 0' in capsys.readouterr().out

@@ -113,7 +113,7 @@ def test_the_scenario_files_pass_on_the_native_engine(monkeypatch: pytest.Monkey
 
 
 def test_native_playouts_play_the_python_benchmarks_games() -> None:
-    from workbench.protocolbench import native_protocol_playouts, protocol_playouts
+    from workbench.bench import native_protocol_playouts, protocol_playouts
 
     assert native_protocol_playouts("pole", 6, 3)["actions"] == protocol_playouts("pole", 6, 3)["actions"]
 

@@ -15,7 +15,7 @@ from workbench.games.terrafeud.scenarios import dump_scenario
 from workbench.scenarios import load_scenario, load_scenario_text
 
 ROOT = Path(__file__).resolve().parents[3]
-FINE_PRINT = ROOT / "scenarios" / "fine-print"
+FINE_PRINT = ROOT / "scenarios" / "terrafeud" / "fine-print"
 
 
 # ----------------------------------------------------------------------------- the engine API

@@ -371,7 +371,7 @@ def test_perft_command_reports_a_bad_parameter_in_one_line(capsys):
         main(["perft", "--depth", "1", "--rules", "archer_range=0"])
     assert info.value.code == 2
     assert "--rules: parameter archer_range=0 is out of range" in capsys.readouterr().err
-    assert main(["perft", "--depth", "1", "--rules", "start=scenarios/rulebook/order.yaml"]) == 0
+    assert main(["perft", "--depth", "1", "--rules", "start=scenarios/terrafeud/rulebook/order.yaml"]) == 0
     assert capsys.readouterr().out.split()[-2:] == ["1", "82"]  # the start file's position, not the classic 53
 
 

@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 
 from workbench.games.terrafeud import native
+from workbench.games.terrafeud.engine import RULES
 from workbench.simulate import simulate
-from workbench.simulate.core import RULES
 
-START = str(Path(__file__).resolve().parents[3] / "scenarios" / "rulebook" / "order.yaml")
+START = str(Path(__file__).resolve().parents[3] / "scenarios" / "terrafeud" / "rulebook" / "order.yaml")
 
 
 @pytest.mark.skipif(not native.available(), reason="native core not built (no cargo): run make setup")

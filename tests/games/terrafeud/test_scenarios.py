@@ -57,7 +57,7 @@ BAD = [
 
 
 def test_rulings_cover_1_to_6_and_ruling_1_in_both_seasons() -> None:
-    loaded = [load_scenario(p) for p in find_scenario_files([SCENARIOS / "rulings"])]
+    loaded = [load_scenario(p) for p in find_scenario_files([SCENARIOS / "terrafeud" / "rulings"])]
     assert {s.ruling for s in loaded} == {1, 2, 3, 4, 5, 6}
     assert {s.rules.season for s in loaded if s.ruling == 1} == {"summer", "winter"}
     assert all(s.title and s.source for s in loaded)
@@ -72,13 +72,13 @@ def test_run_reports_what_differed() -> None:
 
 
 def test_overrides_change_outcome() -> None:
-    sc = load_scenario(SCENARIOS / "rulebook" / "castling-swap.yaml")
+    sc = load_scenario(SCENARIOS / "terrafeud" / "rulebook" / "castling-swap.yaml")
     assert all(r.ok for r in sc.run())
     assert not all(r.ok for r in sc.run({"castling": "sacrifice"}))
 
 
 def test_play_states_before_and_after_each_action() -> None:
-    sc = load_scenario(SCENARIOS / "rulebook" / "archer-ultimatum.yaml")
+    sc = load_scenario(SCENARIOS / "terrafeud" / "rulebook" / "archer-ultimatum.yaml")
     states = sc.play_states()
     assert len(states) == 3
     assert states[0].ply == 0 and states[-1].ply == 2
@@ -128,7 +128,7 @@ def test_cli_exit_codes_and_duplicate_ids(tmp_path: Path) -> None:
 
 
 def test_cli_rules_override_and_json(tmp_path: Path) -> None:
-    (tmp_path / "swap.yaml").write_text((SCENARIOS / "rulebook" / "castling-swap.yaml").read_text())
+    (tmp_path / "swap.yaml").write_text((SCENARIOS / "terrafeud" / "rulebook" / "castling-swap.yaml").read_text())
     out = io.StringIO()
     assert main([str(tmp_path), "--rules", "castling=sacrifice", "--json"], out=out) == 1
     doc = json.loads(out.getvalue())
@@ -140,7 +140,7 @@ def test_cli_rules_override_and_json(tmp_path: Path) -> None:
 
 def test_cli_compare_lists_changed_checks(tmp_path: Path) -> None:
     for name in ("castling-swap", "castling-once", "order"):
-        (tmp_path / f"{name}.yaml").write_text((SCENARIOS / "rulebook" / f"{name}.yaml").read_text())
+        (tmp_path / f"{name}.yaml").write_text((SCENARIOS / "terrafeud" / "rulebook" / f"{name}.yaml").read_text())
     out = io.StringIO()
     assert main([str(tmp_path), "--compare", "castling=sacrifice"], out=out) == 0
     text = out.getvalue()
@@ -163,9 +163,9 @@ def test_dump_round_trips_a_rich_position() -> None:
 
 
 def test_dump_round_trips_every_position_field() -> None:
-    sc = load_scenario(SCENARIOS / "rulebook" / "castling-ultimatum-old-hex.yaml")
+    sc = load_scenario(SCENARIOS / "terrafeud" / "rulebook" / "castling-ultimatum-old-hex.yaml")
     st = sc.initial_state()
-    st2 = load_scenario(SCENARIOS / "rulebook" / "promotion.yaml").initial_state()
-    for state in (st, st2, load_scenario(SCENARIOS / "rulebook" / "castling-once.yaml").initial_state()):
+    st2 = load_scenario(SCENARIOS / "terrafeud" / "rulebook" / "promotion.yaml").initial_state()
+    for state in (st, st2, load_scenario(SCENARIOS / "terrafeud" / "rulebook" / "castling-once.yaml").initial_state()):
         back = load_scenario_text(dump_scenario(state, "x", "y")).initial_state()
         assert back.key() == state.key()

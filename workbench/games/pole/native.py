@@ -356,7 +356,7 @@ def native_play(spec: Any, game: Any, rules: Rules, seat_agents: list[str]) -> t
 
 
 def random_playouts(rules: Rules, games: int, seed: int, max_actions: int) -> int:
-    """``protocolbench.protocol_playouts`` natively: games from the start, ``random.Random(seed * 100003 + g)``
+    """``bench.protocol_playouts`` natively: games from the start, ``random.Random(seed * 100003 + g)``
     for the decisions and the dice; returns the actions played (equal to the Python run's)."""
     from .position import state_from_start
 

@@ -10,8 +10,8 @@ and ``.viz`` (``board_svg``, ``heat``, ``mpl``, ``graph`` ...). Its board is the
 glyphs, legend, overlays, editor pieces, target kinds, the class names of its older page).
 
 Its own extensions of the tools live here too, above the generic tools they build on: ``scenarios/``
-(its dialect), ``viz/`` (its pictures) and ``simulate/`` (its White/Black path). The tools reach them
-through what ``GAME`` declares (``GAME.scenario`` ...).
+(its dialect) and ``viz/`` (its pictures); its simulate rows are ``rows.py``. The tools reach them through
+what ``GAME`` declares (``GAME.scenario``, ``GAME.play_row`` ...).
 """
 
 from __future__ import annotations
@@ -21,13 +21,24 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.classes import load_archetypes
-from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, NativeBackend, State, TableSchema
+from workbench.core.protocol import (
+    Cell,
+    GameDef,
+    GameInfo,
+    IllegalAction,
+    Layout,
+    NativeBackend,
+    SeatAgents,
+    State,
+    TableSchema,
+)
 from workbench.core.rulespec import Rules, RulesSpec
 from workbench.games.terrafeud.engine import CASTLE, MOVE, ORDER, PASS, SHOT, make_game, state_from_dict
 from workbench.games.terrafeud.engine.geometry import HEX_NAMES, N_HEXES
 from workbench.games.terrafeud.engine.pieces import LETTERS
 
 from .classes import ACTION_CLASSES
+from .rows import EVENTS_COLUMNS, GAMES_COLUMNS, KINDS, RULE_SWITCHES, VICTORIES
 from .spec import from_config, spec, to_config
 from .state import TerraFeudState
 
@@ -99,17 +110,21 @@ class TerraFeud(GameDef):
 
     name = "terrafeud"
     title = "TerraFeud"
-    scenario_folder = "."  # scenarios/rulings, scenarios/rulebook and scenarios/fine-print
+    scenario_folder = "terrafeud"  # scenarios/terrafeud/: rulings/, rulebook/, fine-print/ (old paths: moved.json)
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     headline_grid = {"season": ("summer", "winter")}  # the skill-trace benchmark's question (docs/balance.md)
     skill_trace = "mcts:iterations=50..400"  # ... asked at these doubling budgets
     heat_layers = ("threat", "control", "mobility", "safe")
     benchmark_grid = {"season": ("summer", "winter")}  # agentbench's balance question: the speed target's batch
-    shortcuts = {"simulate": "workbench.games.terrafeud.simulate"}  # its own simulate path, until it goes
     action_classes = ACTION_CLASSES  # castling, the archer's shot, an Order, promotion, a bridge crossing
     archetypes = load_archetypes(Path(__file__).parent / "data" / "archetypes.json", ACTION_CLASSES)  # rush, turtle ...
     native = TerraFeudNative()
-    table = TableSchema(rule_columns=TABLE_RULES, numeric_rules=NUMERIC_RULES)
+    # its rows' fixed columns (``rows.py``), the names older tables gave its agent columns, and its report's
+    # vocabulary: piece kinds of its ``lost_<side>_<kind>`` columns, victories, the rules' own off switches
+    table = TableSchema(rule_columns=TABLE_RULES, numeric_rules=NUMERIC_RULES, games_columns=GAMES_COLUMNS,
+                        events_columns=EVENTS_COLUMNS,
+                        renamed_columns=(("white_agent", "agent_white"), ("black_agent", "agent_black")),
+                        loss_kinds=KINDS, victories=VICTORIES, rule_switches=RULE_SWITCHES)
     evaluation_unit = "material points"
     legend = (("river", "#9cc3e6", "river (summer)"), ("ford", "#c6dbef", "ford"),
               ("bridge", "#b08d57", "bridge"), ("hill", "#c8b27a", "hill"), ("swamp", "#8fa77a", "swamp"))
@@ -159,8 +174,35 @@ class TerraFeud(GameDef):
         return from_config(state.inner.game.rules)
 
     def engine_config(self, rules: Rules) -> Any:
-        """The engine's ``RulesConfig`` of protocol ``rules`` (TerraFeud's classic simulate path plays it)."""
+        """The engine's ``RulesConfig`` of protocol ``rules``."""
         return to_config(rules)
+
+    def cell_spec(self, rules: Rules) -> tuple[str, dict[str, Any]]:
+        """The engine's own label (``bridges=b4/k4``, ``default``) and every value, as its tables and run records
+        have always carried them (an older batch resumes)."""
+        config = to_config(rules)
+        return config.label(), {k: v for k, v in config.to_dict().items() if v is not None}
+
+    def play_row(self, spec: Any, agents: SeatAgents) -> Any:
+        """Its rows (``rows.py``): losses per kind, terrain, drama ...; a native game played whole in Rust."""
+        from .rows import play_row
+
+        return play_row(spec, agents)
+
+    def blank_row(self, spec: Any) -> dict[str, Any]:
+        from .rows import blank_row
+
+        return blank_row(spec)
+
+    def check_cell(self, spec: Any, agents: SeatAgents) -> None:
+        from .rows import check_cell
+
+        check_cell(spec, agents)
+
+    def row_rules(self, row: Mapping[str, Any]) -> dict[str, Any]:
+        from .rows import row_rules
+
+        return row_rules(row)
 
     def num_distinct_actions(self, rules: Rules | None = None) -> int:
         return NUM_ACTIONS

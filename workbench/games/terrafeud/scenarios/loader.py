@@ -22,7 +22,8 @@ from typing import Any, ClassVar
 
 import yaml
 
-from workbench.core.scenario import ScenarioError, scenario_status  # noqa: F401 - re-exported
+from workbench.core.safefile import UnsafeFileError, read_text_capped
+from workbench.core.scenario import ScenarioError, moved_path, read_scenario_data, scenario_status  # noqa: F401
 from workbench.core.yamlmarks import LineDict, LineList, line_of, short
 from workbench.games.terrafeud.engine import Game, GameState, NotationError, RulesConfig, RulesError, read_action
 from workbench.games.terrafeud.engine.geometry import ADJACENT, hex_name, parse_hex
@@ -134,6 +135,22 @@ def _line_reason(exc: ScenarioError) -> str:
 
 
 # --------------------------------------------------------------------------- loading
+MAX_FILE_BYTES = 256 * 1024  # as the tools' loader: the largest rulebook scenario is about 2 KB
+
+
+def load_file(path: str | Path) -> Scenario:
+    """One TerraFeud scenario file read by the game itself (its pictures, ``start=``): safely (a regular file of
+    at most ``MAX_FILE_BYTES``, bounded YAML), old folders accepted (``scenarios/moved.json``)."""
+    found = moved_path(path)
+    try:
+        text = read_text_capped(found, MAX_FILE_BYTES)
+    except UnsafeFileError as exc:
+        raise ScenarioError(str(path), None, f"cannot read the file: {exc}") from None
+    scenario = scenario_from_data(read_scenario_data(text, str(path)), str(path))
+    scenario.path = found
+    return scenario
+
+
 def scenario_from_data(data: LineDict, where: str) -> Scenario:
     """TerraFeud's dialect of a parsed scenario file (``GameDef.scenario``): keys, rules, position, checks.
 

@@ -1,7 +1,7 @@
 """``start=PATH`` (issue 11): a scenario file whose position and rules start every game.
 
-The engine reads no files; ``workbench/__init__.py`` installs ``load_start`` as the engine's start
-resolver, so ``make_game("start=scenarios/my.yaml")`` works everywhere (simulate, bench, widget).
+The engine reads no files; the game's package (``games/terrafeud/__init__.py``) installs ``load_start`` as the
+engine's start resolver, so ``make_game("start=scenarios/my.yaml")`` works everywhere (simulate, bench, widget).
 The effective rules are the file's rules, then every value the caller set to a non-default value,
 with ``start`` kept; the terrain is the file's (explicit hexes, or drawn from the file's ``seed``).
 """
@@ -13,16 +13,15 @@ import json
 import os
 import stat
 from contextvars import ContextVar
-from pathlib import Path
 from typing import Any
 
-from workbench.core.safefile import PAGE_INPUT
+from workbench.core.safefile import PAGE_INPUT, UnsafeFileError, read_text_capped
+from workbench.core.scenario import moved_path, read_scenario_data
 from workbench.games.terrafeud.engine import Game, RulesConfig, RulesError, state_to_dict
 from workbench.games.terrafeud.engine.game import StartPosition, classic_setup
 from workbench.games.terrafeud.engine.pieces import WHITE
-from workbench.scenarios.loader import load_scenario
 
-from .loader import ScenarioError, build_position
+from .loader import ScenarioError, build_position, scenario_from_data
 
 # The position fields a start carries (rules, seed, ply and result are the game's own).
 _POSITION_FIELDS = ("to_move", "pieces", "markers", "ultimatum_pending", "castled", "aura_ready", "destroyed")
@@ -68,8 +67,9 @@ def load_start(rules: RulesConfig) -> StartPosition:
 
 
 def _load(rules: RulesConfig, path: str) -> StartPosition:
+    where = moved_path(path)  # an old scenarios/rulebook/... is read from scenarios/terrafeud/rulebook/...
     try:
-        st = os.stat(path)
+        st = os.stat(where)
     except OSError as exc:
         raise RulesError(f"parameter start={path}: the start file does not load: {exc.strerror or exc}") from None
     if not stat.S_ISREG(st.st_mode):
@@ -77,7 +77,11 @@ def _load(rules: RulesConfig, path: str) -> StartPosition:
     if st.st_size > MAX_START_BYTES:
         raise RulesError(f"parameter start={path}: the start file does not load: larger than {MAX_START_BYTES} bytes")
     try:
-        scenario = load_scenario(Path(path))
+        text = read_text_capped(where, MAX_START_BYTES)
+    except UnsafeFileError as exc:
+        raise RulesError(f"parameter start={path}: the start file does not load: {exc}") from None
+    try:  # TerraFeud's own dialect: the game reads its file without the tools' loader
+        scenario = scenario_from_data(read_scenario_data(text, str(path)), str(path))
     except ScenarioError as exc:
         raise RulesError(f"parameter start={path}: the start file does not load: {exc}") from None
     if scenario.rules.start is not None:

@@ -19,12 +19,12 @@ from .svg import before_after_svg, board_svg
 def scenario_pictures(scenario: Any, overrides: dict[str, Any] | None = None) -> str:
     """A scenario before and after its first ``play`` check, the changed hexes marked (SVG text).
 
-    ``scenario`` is a ``workbench.scenarios`` Scenario (or a path to its YAML file).
+    ``scenario`` is a TerraFeud ``Scenario`` (or a path to its YAML file).
     """
     if not hasattr(scenario, "play_states"):
-        from workbench.scenarios import load_scenario  # the generic loader: game: picks the dialect
+        from workbench.games.terrafeud.scenarios.loader import load_file  # its own reader, not the tools'
 
-        scenario = load_scenario(scenario)
+        scenario = load_file(scenario)
     states = scenario.play_states(overrides)
     if len(states) < 2:
         return board_svg(states[0])
