@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "rules": ("workbench.games.cli", "rules_main", "every rule toggle and parameter: default, range, source (--game)"),
     "games": ("workbench.games.cli", "main", "the games: seats, teams, rules and scenario folders"),
     "tune": ("workbench.tune.cli", "main", "search a rule space for the fairest, most decisive variant (racing, optuna)"),
+    "published": ("workbench.study.published", "main", "a game's published tables (rulebook, contract) played again, with intervals"),
     "agentbench": ("workbench.study.speed", "main", "agent speed: native vs Python games/s, balance batch, memory"),
 }
 

@@ -138,6 +138,7 @@ class PoleGame(GameDef):
     title = "Pole (Поле)"
     scenario_folder = "pole"
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
+    published_file = "data/published.json"  # the contract's section-15 table (workbench published --game pole)
     headline_grid = {"fortress_rounding": ("exact", "down")}  # the skill-trace benchmark's question (docs/balance.md)
     skill_trace = "alphabeta:depth=6,nodes=250..2000"  # ... asked at these doubling budgets
     action_classes = ACTION_CLASSES  # buying each kind, a catapult attack, an attack on a fortress
