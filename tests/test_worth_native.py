@@ -25,7 +25,7 @@ VARIANTS = {"cursed-lands": [{}, {"factions": "orcs/dwarves", "counterattack": "
 POSITIONS = 8  # positions checked per variant (each with every legal action)
 
 
-PENDING = {"terrafeud": "TerraFeud's core has no classifier yet"}
+PENDING: dict[str, str] = {}  # a game whose core has no classifier yet: its reason
 CASES = [pytest.param(g, marks=pytest.mark.xfail(strict=True, reason=PENDING[g.name])) if g.name in PENDING else g
          for g in NATIVE]
 
@@ -87,13 +87,14 @@ def _spec(game: str, agent: str, bar: str, seed: int, rules: dict | None = None,
     ("cursed-lands", "greedy", "lay_forest+orcs_castle+counterattack",
      {"factions": "orcs/dwarves", "counterattack": "melee", "turn_limit": 40}),
     ("big-chess", "greedy", "strike+buy_victim", None),
+    ("terrafeud", "greedy", "bridge_crossing+promotion", None),
 ])
 def test_a_barred_game_plays_the_same_natively(game, agent, bar, rules):
     from workbench.study.ablate import play_ablation_game
 
     if not get(game).native.available():
         pytest.skip("native core not built")
-    spec = _spec(game, agent, bar, 1, rules, max_plies=150)
+    spec = _spec(game, agent, bar, 1, rules, max_plies=80)
     native = play_ablation_game(spec).row
     python = play_ablation_game(replace(spec, engine="python")).row
     assert (native["engine"], python["engine"]) == ("native", "python")

@@ -124,7 +124,7 @@ def play_ablation_game(spec: Any) -> Any:
     python = replace(spec, engine="python")
     game = get(spec.game)
     if spec.engine != "native" or not game.native.available() or game.action_classes is None:
-        return play_protocol_game(python)
+        return play_protocol_game(python, own_rows=False)
     t0 = time.perf_counter()
     rules = game.spec.make(spec.rules)
     info = game.info(rules)
@@ -136,7 +136,7 @@ def play_ablation_game(spec: Any) -> Any:
     except ValueError:  # a bad spec: the Python loop writes its error row
         seats = None
     if seats is None:
-        return play_protocol_game(python)
+        return play_protocol_game(python, own_rows=False)
     order = game.action_classes.names()
     masks = [sum(1 << order.index(c) for c in barred) for _, _, barred in seats]
     start = game.new_initial_state(rules, spec.seed)
@@ -148,7 +148,7 @@ def play_ablation_game(spec: Any) -> Any:
             start, [(n, p, agent_seed(spec.seed, i, spec.game)) for i, (n, p, _) in enumerate(seats)], masks,
             len(order), derive(f"{spec.game}-chance", spec.seed), spec.max_plies)
         if played is None:
-            return play_protocol_game(python)
+            return play_protocol_game(python, own_rows=False)
         state, n_legal, tallies = played
         row["engine"] = "native"
         finish_row(row, game, info, state)

@@ -18,6 +18,7 @@ import json
 from typing import Any, ClassVar
 
 from workbench.core.nativekit import GENERIC_AGENT_NAMES, GENERIC_AGENT_PARAMS, CoreAgent, MirroredState, core_module
+from workbench.core.protocol import IllegalAction
 from workbench.core.rulespec import Rules
 
 from .boards import LETTERS
