@@ -26,7 +26,7 @@ class GameRunner:
     """Plays a tune's games of one game with fixed agents, cap and seed; see the module doc."""
 
     def __init__(self, game: Any, agents: Sequence[str], inner: Sequence[dict[str, Any]], seed: int = 0,
-                 max_plies: int | None = None, fixed: dict[str, Any] | None = None, out: str | os.PathLike | None = None,
+                 max_plies: int | None = None, fixed: dict[str, Any] | None = None, out: str | os.PathLike[str] | None = None,
                  resume: bool = False, overwrite: bool = False, scheduler: str | None = None,
                  workers: int | None = None, manifest: dict[str, Any] | None = None, engine: str = "auto",
                  chunk_size: int | None = None) -> None:
@@ -117,7 +117,8 @@ class GameRunner:
             config = self.game.engine_config(rules)  # a game's own path plays its engine's rules object
             return GameSpec(request.game_id, config.label(), config.to_dict(), white, black,
                             game_seed(self.seed, cell, request.index), cap, False, self.engine)
-        from workbench.simulate.protocol_play import _cell_value, protocol_game_seed
+        from workbench.core.rows import _cell_value
+        from workbench.simulate.protocol_play import protocol_game_seed
 
         data = {k: _cell_value(v) for k, v in rules.non_default().items()}
         return GameSpec(request.game_id, rules.label() or "default", data, white, black,
