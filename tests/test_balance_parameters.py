@@ -11,9 +11,10 @@ import pytest
 from workbench.__main__ import main as workbench_main
 from workbench.balance import build_report
 from workbench.balance.usage import event_rule_totals, rule_names
+from workbench.games.terrafeud.engine import RULES
 from workbench.simulate import SimulationError, simulate
 from workbench.simulate.cli import main as simulate_main
-from workbench.simulate.core import RULES, replay_game
+from workbench.simulate.core import replay_game
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
@@ -73,7 +74,7 @@ def test_two_parameter_grid_into_a_report(grid: tuple, tmp_path: Path, capsys: p
     (["aura_radius=2,x"], "aura_radius"),
     (["archer_range=2,3,2"], "list each value once"),
     (["fords=d5/h5,b4"], "fords"),
-    (["start=nowhere.yaml"], "grid start=nowhere.yaml: parameter start"),
+    (["start=nowhere.yaml"], "grid cell start=nowhere.yaml: parameter start"),
     (["bridges=b4/f6/k4,a1"], "not on the river"),
 ])
 def test_bad_grid_values_fail_before_any_game(grid_args: list[str], message: str, tmp_path: Path,
@@ -150,4 +151,4 @@ def test_the_centre_bridge_as_a_ford_from_the_command_line(tmp_path: Path, capsy
     assert simulate_main([*base, "--out", str(tmp_path / "no.parquet"), "--rules", "aura_radius=0,order_size=9"]) == 2
     assert "--rules order_size=9: parameter order_size=9 is out of range; allowed: whole numbers 0..3" in capsys.readouterr().err
     assert simulate_main([*base, "--out", str(tmp_path / "no.parquet"), "--rules", "start=nowhere.yaml"]) == 2
-    assert "--rules start=nowhere.yaml: parameter start=nowhere.yaml: the start file does not load" in capsys.readouterr().err
+    assert "start=nowhere.yaml: parameter start=nowhere.yaml: the start file does not load" in capsys.readouterr().err

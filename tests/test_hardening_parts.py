@@ -63,10 +63,10 @@ def test_a_merge_that_does_not_read_back_keeps_the_originals(tmp_path, monkeypat
         return dataset.pq.read_table(part, **kwargs)
 
     monkeypatch.setattr(dataset, "_read_part", bad_read)
-    core.compact_dataset(out, core.GAMES_SCHEMA, ["game_id"])
+    core.compact_dataset(out, core.games_schema("terrafeud"), ["game_id"])
     assert sorted(p.name for p in _parts(out)) == originals  # nothing lost, nothing half-merged
     monkeypatch.undo()
-    core.compact_dataset(out, core.GAMES_SCHEMA, ["game_id"])
+    core.compact_dataset(out, core.games_schema("terrafeud"), ["game_id"])
     assert [p.name.endswith("-merged.parquet") for p in _parts(out)] == [True]
     assert len(read_results(out)) == 7
 

@@ -40,7 +40,7 @@ def _run_cli(capsys, argv: list[str]) -> tuple[int, str]:
 ])
 def test_bad_arguments_fail_before_the_first_game(tmp_path, capsys, monkeypatch, extra, expected):
     played = []
-    monkeypatch.setattr("workbench.games.terrafeud.simulate.play_game", lambda spec: played.append(spec))
+    monkeypatch.setattr("workbench.games.terrafeud.rows.play_row", lambda spec, seats: played.append(spec))
     out = tmp_path / "run.parquet"
     rc, err = _run_cli(capsys, [*extra, "--out", str(out)])
     assert rc == 2 and expected in err, err

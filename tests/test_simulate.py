@@ -15,6 +15,7 @@ import pytest
 
 from workbench.agents import AGENTS, register_agent
 from workbench.games.terrafeud.agents.random_agent import RandomAgent
+from workbench.games.terrafeud.rows import drama, lead_changes
 from workbench.simulate import (
     EVENT_COLUMNS,
     GAME_COLUMNS,
@@ -24,7 +25,6 @@ from workbench.simulate import (
     replay_game,
     simulate,
 )
-from workbench.simulate.core import drama, lead_changes
 
 GRID = {"season": ["summer", "winter"], "castling": ["swap", "sacrifice"]}
 KINDS = ("feudal", "knight", "pikeman", "cavalry", "archer", "infantry")
@@ -175,7 +175,7 @@ def test_output_dataset_and_errors(tmp_path):
     with pytest.raises(SimulationError, match="differs in seed"):
         simulate(GRID, "random", "random", 2, seed=2, max_plies=30, workers=0, out=out, events=True, resume=True,
                  progress=False)
-    with pytest.raises(SimulationError, match="grid seasons=winter: unknown rule 'seasons'"):
+    with pytest.raises(SimulationError, match="grid seasons: unknown rule seasons"):
         simulate({"seasons": ["winter"]}, "random", "random", 1, workers=0, progress=False)
     with pytest.raises(SimulationError, match="unknown agent"):
         simulate(None, "nobody", "random", 1, workers=0, progress=False)

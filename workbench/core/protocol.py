@@ -208,6 +208,34 @@ class TableSchema:
 
     rule_columns: tuple[str, ...] = ()
     numeric_rules: tuple[str, ...] = ()
+    # a game whose rows have fixed columns declares them, in order, with their Arrow types (``int64``,
+    # ``float64``, ``bool``, ``string``): simulate types its tables and files by them, and a row that cannot be
+    # stored is refused before the first game. Empty (the default): columns and types as the rows give them.
+    games_columns: tuple[tuple[str, str], ...] = ()
+    events_columns: tuple[tuple[str, str], ...] = ()
+    # columns an older table of this game carries under another name, and the name they have now (old -> new),
+    # e.g. a two-seat game's ``white_agent`` for ``agent_white``: the one migration (``balance.table``) reads them
+    renamed_columns: tuple[tuple[str, str], ...] = ()
+    # the report's vocabulary of this game's own columns, read generically: the kinds of its
+    # ``lost_<seat>_<kind>`` columns (piece losses), the victory kinds in the rulebook's order, and the rule-usage
+    # counters that are switches of the rules (a rule off in a cell fires 0 times there, which is no finding)
+    loss_kinds: tuple[str, ...] = ()
+    victories: tuple[str, ...] = ()
+    # (counter, ((column, values of it that switch the rule off), ...)): ``promotion`` also covers ``promotion_*``
+    rule_switches: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()
+
+
+class SeatAgents(Protocol):
+    """The seats' agents as the tools build them, handed to a game that writes its own rows (``GameDef.play_row``),
+    so a game never imports the agents tool and registered agents play there too."""
+
+    def make(self, spec: str, seed: int | None, engine: str) -> Any:
+        """The agent of ``spec`` (``alphabeta:depth=2``) seeded ``seed``; ``engine`` auto, native or python."""
+        ...
+
+    def engine(self, spec: str, engine: str) -> str:
+        """``native`` when ``spec`` would play on the game's native core under ``engine``, else ``python``."""
+        ...
 
 
 class State:
@@ -331,6 +359,16 @@ class State:
     def action_effects(self, action: Any) -> dict[str, Any]:
         """What ``action`` would change: ``{"removed": [cells], "marks": [cells], "text": str, "ends": bool}``."""
         return {}
+
+    def overlay(self, name: str) -> dict[int, str]:
+        """One of the game's ``GameDef.overlays`` on this position: cell -> a mark drawn as a ring there (its words
+        in ``GameDef.glyph_words``); TerraFeud's zones of control, archers' markers and auras. None by default."""
+        return {}
+
+    def target_kind(self, action: Any) -> str:
+        """What a lit target cell of ``action`` means, in one word the board draws and the page marks as
+        ``data-target`` (TerraFeud: ``move``, ``attack``, ``stop``, ``mine``, ``shot``, ``castle``); "" by default."""
+        return ""
 
     def action_card(self, action: Any) -> dict[str, Any] | None:
         """What a purchase buys, for the board's card palette: ``{"card": name, "price": n, "first": bool,
@@ -481,6 +519,14 @@ class GameDef:
     # the board's graphical position editor: the pieces one click sets on a cell, as (code as ``to_dict()``'s
     # ``pieces`` map writes it, owner seat, words); empty: the position is edited as text (Copy, edit, Paste)
     edit_palette: tuple[tuple[str, int, str], ...] = ()
+    # extra CSS class names the board's page gives its parts (part -> class: "cell", "svg", "piece", "selected",
+    # "dest", "status", "message", "moves", "move", "move-text", "future", "undo"), for a game whose older pages,
+    # stylesheets and browser checks know its board by them; none by default
+    board_aliases: Mapping[str, str] = {}
+    # layers the board can switch on over the position, as (name, words); ``State.overlay(name)`` says what each
+    # marks, and the names in ``default_overlays`` start switched on
+    overlays: tuple[tuple[str, str], ...] = ()
+    default_overlays: tuple[str, ...] = ()
     # the balance question benchmarks ask by default (rule -> values, as --grid); none: the default rules
     benchmark_grid: Mapping[str, Sequence[str]] = {}
     # the game's headline balance question (rule -> values; empty: the first seat's edge) and the agent range
@@ -624,9 +670,33 @@ class GameDef:
         """A state written back as a scenario file (the board's editor and the round trip)."""
         raise NotImplementedError
 
-    def board(self, **kwargs: Any) -> Any:
-        """The game's own interactive board (a notebook widget) when it has one richer than the general
-        ``workbench.widget.GameBoard``; ``Board(game)`` shows it. None (the general board) by default."""
+    def cell_spec(self, rules: Rules) -> tuple[str, dict[str, Any]] | None:
+        """A grid cell as simulate's specs carry it: its label (the ``cell`` column, the run record) and its rules
+        as plain data (``GameSpec.rules``, what ``play_row`` reads back), or None (the default): ``rules.label()``
+        (``default`` for the rulebook's rules) and the values that differ from the defaults."""
+        return None
+
+    def play_row(self, spec: Any, agents: SeatAgents) -> Any:
+        """One game of a simulate spec played and written by the game itself: a ``GameResult`` (its row and
+        events, never raising for a failure inside the game), or None (the default): simulate's own loop plays
+        it ply by ply with ``game_row``/``event_row``. A game whose rows follow from the whole game (piece
+        losses, evaluation swings) and whose native core plays whole games declares it; simulate still makes
+        the cells, seeds, specs, checks, files and tables."""
+        return None
+
+    def blank_row(self, spec: Any) -> dict[str, Any] | None:
+        """The row of a game of ``play_row`` that could not be played at all (its worker kept dying), before
+        simulate marks it an error; None (the default) for games of simulate's own loop."""
+        return None
+
+    def check_cell(self, spec: Any, agents: SeatAgents) -> None:
+        """Checks of a grid cell beyond simulate's (its start builds, every seat's agent builds), on the cell's
+        first spec before any game; ``ValueError`` says why. Nothing by default."""
+        return None
+
+    def row_rules(self, row: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The rules of a games-table row, for replaying it (``simulate.replay_game``); None (the default):
+        the row's ``rules`` label."""
         return None
 
     def game_row(self, state: State) -> dict[str, Any]:

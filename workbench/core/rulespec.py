@@ -78,6 +78,8 @@ class Param:
 
     def parse(self, value: Any) -> Any:
         """The canonical value of ``value`` (text or YAML), or ``RulesError`` naming this parameter."""
+        if value is None and self.default is None:  # a rule whose default is "none" (no start file, no cap)
+            return None
         if self.custom is not None:
             try:
                 return self.custom(value)

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 
-from workbench.games import DEFAULT, shortcut
+from workbench.games import DEFAULT
 
 from .backends import cpu_workers, run_dask, run_inprocess, run_pool
 from .core import (
@@ -38,19 +40,30 @@ from .core import (
     run_manifest,
 )
 from .guard import OutputFolder, check_agents, check_arguments, check_total, probe_scheduler
-from .paths import own_path
-from .protocol_play import DEFAULT_MAX_PLIES, default_max_plies, expand_protocol_grid, protocol_specs
+from .protocol_play import (
+    DEFAULT_MAX_PLIES,
+    GameSpecs,
+    default_max_plies,
+    expand_grid,
+    expand_protocol_grid,
+    protocol_specs,
+    replay_game,
+    resolve_protocol_engine,
+)
+from .schema import events_frame, games_frame, games_schema
 
 # a mapping of rule -> values, or a list of cells (a game's own rules objects, dicts or "k=v" text)
 Grid = dict[str, Sequence[Any]] | Sequence[Any] | None
-# TerraFeud's names here, from before the workbench hosted several games (its own simulate path)
-SHORTCUTS = ("EVENT_COLUMNS", "GAME_COLUMNS", "expand_grid", "replay_game")
 
 
 def __getattr__(name: str) -> Any:
-    """TerraFeud shortcuts, resolved lazily through the registry (this package imports no game)."""
-    if name in SHORTCUTS:
-        return shortcut("simulate", name)
+    """``GAME_COLUMNS``/``EVENT_COLUMNS``: the columns the registry's default game declares (names kept from
+    before the workbench hosted several games; ``schema.games_schema(game)`` is the general form)."""
+    from .schema import events_schema
+
+    if name in ("GAME_COLUMNS", "EVENT_COLUMNS"):
+        schema = (games_schema if name == "GAME_COLUMNS" else events_schema)(DEFAULT)
+        return [] if schema is None else list(schema.names)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -97,50 +110,34 @@ def simulate(
                     chunk_size)
     game = _game_name(game)
     agent_list = tuple(agents or ())
-    path = own_path(game)  # the game's own simulate path (TerraFeud's), or None for the protocol's
-    if path is not None:
-        check_agents((white, black, *agent_list))
-        try:
-            engine = path.resolve_engine(engine)
-        except (ValueError, RuntimeError) as exc:
-            raise SimulationError(str(exc)) from None
-        cells = path.expand_grid(grid)
-        max_plies = DEFAULT_MAX_PLIES if max_plies is None else max_plies
-        check_total(len(cells), games)
-        specs = path.make_specs(cells, white, black, games, seed, max_plies, events, engine)
-        path.check_cells(specs)
-    else:
-        from .protocol_play import resolve_protocol_engine
-
-        try:
-            engine = resolve_protocol_engine(game, engine)
-        except ValueError as exc:
-            raise SimulationError(str(exc)) from None
-        cells = expand_protocol_grid(game, grid)
-        if max_plies is None:  # the game's own cap (Pole: max_turns in plies), else 300
-            max_plies = default_max_plies(game, cells)
-        check_total(len(cells), games)
-        specs = protocol_specs(game, cells, white, black, agent_list, games, seed, max_plies, events, engine)
-        check_protocol_specs(specs)
+    check_agents((white, black, *agent_list), game)
+    try:
+        engine = resolve_protocol_engine(game, engine)
+    except ValueError as exc:
+        raise SimulationError(str(exc)) from None
+    cells = expand_protocol_grid(game, grid)
+    if max_plies is None:  # the game's own cap (Pole: max_turns in plies), else 300
+        max_plies = default_max_plies(game, cells)
+    check_total(len(cells), games)
+    specs = protocol_specs(game, cells, white, black, agent_list, games, seed, max_plies, events, engine)
+    check_protocol_specs(specs)
     manifest = run_manifest(cells, white, black, games, seed, max_plies, events, game, agent_list)
-    frame = path.games_frame if path is not None else protocol_frame
-    eframe = path.events_frame if path is not None else protocol_frame
     return run_specs(specs, manifest, out=out, workers=workers, scheduler=scheduler, events=events, resume=resume,
                      overwrite=overwrite, progress=progress, flush_seconds=flush_seconds, chunk_size=chunk_size,
-                     frame=frame, events_frame=eframe)
+                     game=game)
 
 
-def run_specs(specs: list[GameSpec], manifest: dict, out: str | os.PathLike | None = None, workers: int | None = None,
-              scheduler: str | None = None, events: bool = False, resume: bool = False, overwrite: bool = False,
-              progress: bool = True, flush_seconds: float = 1.0, chunk_size: int | None = None,
-              frame: Any = protocol_frame, events_frame: Any = protocol_frame, play: Any = play_chunk,
-              ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
+def run_specs(specs: Sequence[GameSpec], manifest: dict[str, Any], out: str | os.PathLike[str] | None = None,
+              workers: int | None = None, scheduler: str | None = None, events: bool = False, resume: bool = False,
+              overwrite: bool = False, progress: bool = True, flush_seconds: float = 1.0, chunk_size: int | None = None,
+              play: Any = play_chunk, game: str | None = None) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Play checked ``specs`` on the pool, Dask or in-process, into ``out`` (resumable, locked) or tables.
 
     What ``simulate`` does after building its specs; other batch commands (``workbench.study``'s ablate)
     build their own specs and ``manifest`` and run them here, so their games land in the same Parquet
     dataset format, resume the same way and run on the same backends. ``play`` plays a chunk of specs
-    (``paths.play_chunk``: each game on its game's path; ``paths.play_protocol_chunk``: the protocol's).
+    (``paths.play_chunk``; ``paths.play_protocol_chunk``: simulate's own loop with the generic agents). Tables
+    in memory are typed by ``game``'s declared columns (None: as the rows give them, as for a protocol-loop run).
     """
     n_workers = cpu_workers() if workers is None else workers
     if scheduler is None or scheduler in ("processes", "pool", "inprocess"):
@@ -179,10 +176,14 @@ def run_specs(specs: list[GameSpec], manifest: dict, out: str | os.PathLike | No
     finally:
         if folder is not None:
             folder.close()
-    table = frame(sorted(rows, key=lambda r: r["game_id"]))
+    if game is None:
+        table, event_table = protocol_frame, protocol_frame
+    else:
+        table, event_table = partial(games_frame, game=game), partial(events_frame, game=game)
+    games_table = table(sorted(rows, key=lambda r: r["game_id"]))
     if events:
-        return table, events_frame(sorted(event_rows, key=lambda e: (e["game_id"], e["ply"])))
-    return table
+        return games_table, event_table(sorted(event_rows, key=lambda e: (e["game_id"], e["ply"])))
+    return games_table
 
 
 def _game_name(name: str) -> str:
@@ -197,27 +198,51 @@ def _game_name(name: str) -> str:
         raise SimulationError(str(exc)) from None
 
 
-def check_protocol_specs(specs: list[GameSpec]) -> None:
-    """Every cell's game starts and every seat's agent builds, before the first game is played."""
+def check_protocol_specs(specs: Sequence[GameSpec]) -> None:
+    """Every cell's game starts, every seat's agent builds, the game's own checks pass (``GameDef.check_cell``)
+    and a row of it fits the columns the game declares, before the first game is played."""
     from workbench.agents.generic import make_protocol_agent
-    from workbench.games import get
 
-    from .protocol_play import seat_agents
+    from .protocol_play import resolved, seat_agents, tool_seats
 
     seen: set[str] = set()
-    for spec in specs:
+    firsts = specs.firsts() if isinstance(specs, GameSpecs) else specs  # a lazy list names each cell's first game
+    for spec in firsts:
         if spec.cell in seen:
             continue
         seen.add(spec.cell)
-        game = get(spec.game)
+        game = resolved(spec.game)
+        seats = tool_seats(spec.game)
         try:
             rules = game.spec.make(spec.rules)
             info = game.info(rules)
             game.new_initial_state(rules, spec.seed)
             for name in seat_agents(spec, info.num_players):
-                make_protocol_agent(name, game, rules, seed=0)
+                if game.tuned_agents() is None:
+                    make_protocol_agent(name, game, rules, seed=0)
+                else:  # the game's own agents of that name play it (workbench.agents.make_agent)
+                    seats.make(name, 0, "auto")
+            game.check_cell(spec, seats)
         except (ValueError, TypeError, OverflowError) as exc:
             raise SimulationError(f"grid cell {spec.cell}: {exc}") from None
+        _check_row_fits(spec, game)
+
+
+def _check_row_fits(spec: GameSpec, game: Any) -> None:
+    """A cell's row converts column by column to the types the game declares, so a value that cannot be
+    stored (a huge number) is named before the first game."""
+    schema = games_schema(spec.game)
+    row = game.blank_row(spec) if schema is not None else None
+    if schema is None or row is None:
+        return
+    for fld in schema:
+        if fld.name not in row:
+            continue
+        try:
+            pa.array([row[fld.name]], type=fld.type)
+        except (pa.ArrowException, OverflowError, TypeError, ValueError):
+            raise SimulationError(f"grid cell {spec.cell}: {fld.name}={row[fld.name]!r} does not fit the games "
+                                  f"table (column type {fld.type})") from None
 
 
 def _drain(stream: Any, writer: PartWriter | None, bar: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -254,7 +279,7 @@ def _progress_bar(total: int, done: int, enabled: bool) -> Any:
     return tqdm(total=total, initial=done, unit="game", desc="games", smoothing=0.1)
 
 
-__all__ = [  # noqa: F822 - EVENT_COLUMNS, GAME_COLUMNS, expand_grid, replay_game are lazy
+__all__ = [  # noqa: F822 - EVENT_COLUMNS, GAME_COLUMNS are lazy
     "EVENT_COLUMNS", "GAME_COLUMNS", "GameResult", "GameSpec", "SimulationError", "events_path", "expand_grid",
     "game_seed", "play_game", "read_events", "read_results", "replay_game", "simulate",
 ]

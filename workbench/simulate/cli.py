@@ -26,7 +26,6 @@ from workbench.core.rulespec import RulesError, parse_pairs
 from workbench.games import DEFAULT
 
 from . import SimulationError, simulate
-from .paths import own_path
 
 
 def parse_grid(items: list[str]) -> dict[str, list[str]]:
@@ -140,20 +139,18 @@ def main(argv: list[str] | None = None, planner: Planner | None = None) -> int:
             raise SimulationError("give --white and --black (two-player shorthand) or --agents")
         white = args.white or agents[0]
         black = args.black or (agents[1] if len(agents) > 1 else agents[0])
-        path = own_path(game.name)  # the game's own simulate path (TerraFeud's White/Black one), or None
-        if path is not None and agents and len(agents) <= 2:
-            white, black, agents = agents[0], agents[-1], ()
         grid = parse_grid(args.grid)
-        fixed = getattr(path, "parse_pairs", parse_pairs)(args.rules) if args.rules else {}
+        fixed = parse_pairs(args.rules) if args.rules else {}
         clash = sorted(set(fixed) & set(grid))
         if clash:
             raise SimulationError(f"toggle {clash[0]!r} is both in --rules and --grid")
         for key, value in fixed.items():
-            if path is not None:
-                try:  # named as --rules, not as a grid value (the combination is checked with the grid's cells)
-                    path.check_value(key, value)
-                except ValueError as exc:
-                    raise SimulationError(f"--rules {key}={value}: {exc}") from None
+            try:  # named as --rules, not as a grid value (the combination is checked with the grid's cells)
+                if key not in game.spec:
+                    raise RulesError(game.spec.unknown(key))
+                game.spec[key].parse(value)
+            except ValueError as exc:
+                raise SimulationError(f"--rules {key}={value}: {exc}") from None
             grid[key] = [value]
         if args.plan is not None:
             if planner is None:
@@ -201,13 +198,9 @@ def _plan(grid: dict[str, list[str]], points: float, power: float, plan_text: Pl
     if not 0 < points < 100 or not 0 < power < 1:
         raise SimulationError(f"--plan takes points between 0 and 100 and --power a share between 0 and 1, "
                               f"got {points:g} and {power:g}")
-    path = own_path(game)
-    if path is not None:  # every value checked, as a real batch would, before any figure is printed
-        path.expand_grid(grid or None)
-    else:
-        from .protocol_play import expand_protocol_grid
+    from .protocol_play import expand_protocol_grid
 
-        expand_protocol_grid(game, grid or None)
+    expand_protocol_grid(game, grid or None)  # every value checked, as a real batch would, before any figure
     for line in plan_text({k: len(v) for k, v in grid.items()}, points, power, games=games):
         print(line)
     return 0

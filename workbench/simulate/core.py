@@ -1,20 +1,17 @@
 """The simulation layer's one-game and file machinery, re-exported from its modules.
 
-``seeds`` (seeds, specs, errors), ``paths`` (which code plays a game: ``play_game``, ``play_chunk``),
-``protocol_play`` (any game of the protocol), ``schema`` (frames of any game's rows) and ``dataset``
-(Parquet folders). Kept so that ``from workbench.simulate.core import ...`` goes on working for every
-caller.
-
-TerraFeud shortcuts: its own path (grids of ``RulesConfig``, its fixed schema ``GAMES_SCHEMA``, ``RULES``,
-``replay_game``, ``drama`` ...) lives in ``workbench.games.terrafeud.simulate``; the names in
-``SHORTCUTS`` resolve there lazily, through the registry, so this package imports no game.
+``seeds`` (seeds, specs, errors), ``paths`` (``play_game``, ``play_chunk``), ``protocol_play`` (grids,
+specs and the one loop every game plays through), ``schema`` (frames typed by a game's declared columns) and
+``dataset`` (Parquet folders). Kept so that ``from workbench.simulate.core import ...`` goes on working for
+every caller, notebooks included: ``expand_grid``, ``make_specs``, ``play_game``, ``games_frame``,
+``events_frame`` take the game last (the registry's default when not given).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from workbench.games import shortcut
+from workbench.games import DEFAULT
 
 from .dataset import (  # noqa: F401 - re-exported
     DAMAGED_PREFIX,
@@ -37,8 +34,9 @@ from .dataset import (  # noqa: F401 - re-exported
     read_results,
     run_manifest,
 )
-from .paths import error_result, own_path, play_chunk, play_game  # noqa: F401 - re-exported
-from .schema import _concat, protocol_frame  # noqa: F401 - re-exported
+from .paths import error_result, play_chunk, play_game  # noqa: F401 - re-exported
+from .protocol_play import GameSpecs, expand_grid, protocol_specs, replay_game  # noqa: F401 - re-exported
+from .schema import _concat, events_frame, events_schema, games_frame, games_schema, protocol_frame  # noqa: F401
 from .seeds import (  # noqa: F401 - re-exported
     MAX_CELLS,
     GameResult,
@@ -50,26 +48,18 @@ from .seeds import (  # noqa: F401 - re-exported
     game_seed,
 )
 
-SHORTCUTS = (
-    "EVENT_COLUMNS", "EVENTS_SCHEMA", "GAME_COLUMNS", "GAMES_SCHEMA", "KINDS", "LOST_COLUMNS", "PARAMETERS", "RULES",
-    "RULE_COLUMNS", "SIDES", "TOGGLES", "_KIND_INDEX", "GameSpecs", "_base_row", "_check_grid_values", "_counts",
-    "_deaths", "_distinct", "_frame", "_letter", "_missing", "_plain", "_promotions", "_steps", "check_start", "drama",
-    "events_frame", "expand_grid", "fired_text", "games_frame", "lead_changes", "make_specs", "replay_game",
-    "rule_alone", "rule_columns", "rule_counts",
-)
+
+def make_specs(cells: list[Any], white: str, black: str, games: int, seed: int, max_plies: int, events: bool,
+               engine: str = "python", game: str = DEFAULT, agents: tuple[str, ...] = ()) -> GameSpecs:
+    """``protocol_specs`` in the argument order older code calls it (the game last, the registry's default)."""
+    from .protocol_play import expand_protocol_grid
+
+    rules = expand_protocol_grid(game, cells)
+    return protocol_specs(game, rules, white, black, agents, games, seed, max_plies, events, engine)
 
 
-def __getattr__(name: str) -> Any:
-    """TerraFeud's simulate names, from before the workbench hosted several games."""
-    if name in SHORTCUTS:
-        return shortcut("simulate", name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = [  # noqa: F822 - some are lazy, see __getattr__
-    "EVENT_COLUMNS", "GAME_COLUMNS", "PARAMETERS", "RULES", "RULE_COLUMNS", "DamagedPartError", "GameResult", "GameSpec",
-    "GameSpecs", "PartWriter", "SimulationError", "agent_seed",
-    "drama", "error_result", "events_frame", "events_path", "expand_grid", "game_seed", "games_frame",
-    "fired_text", "lead_changes", "make_specs", "play_chunk", "play_game", "read_events",
-    "read_results", "replay_game", "rule_columns", "rule_counts",
+__all__ = [
+    "DamagedPartError", "GameResult", "GameSpec", "GameSpecs", "PartWriter", "SimulationError", "agent_seed",
+    "error_result", "events_frame", "events_path", "expand_grid", "game_seed", "games_frame", "make_specs",
+    "play_chunk", "play_game", "read_events", "read_results", "replay_game",
 ]

@@ -29,8 +29,7 @@ import pyarrow.parquet as pq
 
 from workbench.games import DEFAULT
 
-from .paths import own_path
-from .schema import _concat, _frame
+from .schema import _concat, _frame, events_frame, events_schema, games_frame, games_schema
 from .seeds import GameResult, SimulationError
 
 RUN_KEY = b"workbench.run"  # Parquet metadata key: the run manifest of the batch a part belongs to
@@ -116,9 +115,12 @@ def _attach_meta(df: pd.DataFrame, parts: list[Path]) -> pd.DataFrame:
     return df
 
 
-def _fixed_path(game: str) -> Any:
-    """The own simulate path whose fixed schema a dataset of ``game`` keeps, None for a protocol run."""
-    return None if game == PROTOCOL_PATH else own_path(game)
+def _fixed_schemas(game: str) -> tuple[pa.Schema | None, pa.Schema | None]:
+    """The games and events schemas a dataset of ``game`` keeps (the columns the game declares), None for
+    columns as the rows give them (a game without declared columns, or a run of the protocol's loop)."""
+    if game == PROTOCOL_PATH:
+        return None, None
+    return games_schema(game), events_schema(game)
 
 
 def events_path(out: str | os.PathLike) -> Path:
@@ -207,23 +209,22 @@ def read_results(path: str | os.PathLike, columns: list[str] | None = None) -> p
     if not parts:
         if not p.exists():
             raise FileNotFoundError(f"{p}: no simulation output here")
-        path = own_path(DEFAULT)  # an empty folder: the default game's empty table, as before
-        empty = path.games_frame([]) if path is not None else pd.DataFrame()
+        empty = games_frame([], DEFAULT)  # an empty folder: the default game's empty table, as before
         return empty[columns] if columns else empty
-    path = _fixed_path(_schema_game(parts))
+    schema = _fixed_schemas(_schema_game(parts))[0]
     keys = ("game_id", "seed", "cell", "white_agent", "black_agent")
-    if path is None:  # columns as the game's rows gave them
+    if schema is None:  # columns as the game's rows gave them
         table = _concat([_read_part(f) for f in parts])
         wanted = None if columns is None else [c for c in dict.fromkeys([*columns, *keys]) if c in table.column_names]
         if wanted is not None:
             table = table.select(wanted)
         df = _frame(table)
-    else:  # the game's own fixed schema
+    else:  # the game's declared columns
         wanted = None if columns is None else list(dict.fromkeys(
-            [*columns, *(c for c in keys if c in path.GAMES_SCHEMA.names)]))
-        table = pa.concat_tables([_read_part(f, schema=path.GAMES_SCHEMA) if wanted is None
+            [*columns, *(c for c in keys if c in schema.names)]))
+        table = pa.concat_tables([_read_part(f, schema=schema) if wanted is None
                                   else _read_part(f, columns=wanted) for f in parts])
-        df = path.frame(table)
+        df = _frame(table)
     if len(parts) > 1:
         check_one_batch(p, parts, df)
     if "game_id" in df:
@@ -240,15 +241,14 @@ def read_events(path: str | os.PathLike) -> pd.DataFrame:
         p = events_path(p)
     parts = _parts(p)
     if not parts:
-        path = own_path(DEFAULT)
-        return path.events_frame([]) if path is not None else pd.DataFrame()
+        return events_frame([], DEFAULT)
     if len(parts) > 1:
         check_one_batch(p, parts, pd.DataFrame())  # parts' run records only: event rows carry no seed
-    path = _fixed_path(_schema_game(parts))
-    if path is None:
+    schema = _fixed_schemas(_schema_game(parts))[1]
+    if schema is None:
         df = _concat([_read_part(f) for f in parts]).to_pandas()
     else:
-        df = pa.concat_tables([_read_part(f, schema=path.EVENTS_SCHEMA) for f in parts]).to_pandas()
+        df = pa.concat_tables([_read_part(f, schema=schema) for f in parts]).to_pandas()
     return _attach_meta(df.drop_duplicates(["game_id", "ply"], keep="last").sort_values(["game_id", "ply"])
                         .reset_index(drop=True), parts)
 
@@ -294,11 +294,9 @@ class PartWriter:
     def __init__(self, out: str | os.PathLike, events: bool, flush_seconds: float = 1.0, flush_games: int = 500,
                  manifest: dict | None = None) -> None:
         self.out = Path(out)
-        path = _fixed_path(PROTOCOL_PATH if (manifest or {}).get("path") == PROTOCOL_PATH
-                           else (manifest or {}).get("game", DEFAULT))
-        # a game with its own path (TerraFeud) keeps its fixed schema; another game's columns come from its rows
-        self.schema = path.GAMES_SCHEMA if path is not None else None
-        self.events_schema = path.EVENTS_SCHEMA if path is not None else None
+        # a game that declares its columns (TerraFeud) keeps them; another game's columns come from its rows
+        self.schema, self.events_schema = _fixed_schemas(
+            PROTOCOL_PATH if (manifest or {}).get("path") == PROTOCOL_PATH else (manifest or {}).get("game", DEFAULT))
         self.run = None if manifest is None else json.dumps(manifest, sort_keys=True)
         self.game = str((manifest or {}).get("game", DEFAULT))
         self.max_plies = (manifest or {}).get("max_plies")
@@ -397,7 +395,9 @@ def run_manifest(cells: list[Any], white: str, black: str, games: int, seed: int
     """What identifies a batch: a resumed run must match it exactly (``events`` too, or some games
     would have events and others not). The default game's (TerraFeud's) manifest keeps its old keys,
     so old runs resume."""
-    out = {"cells": [c.label() for c in cells], "white": white, "black": black, "games": games, "seed": seed,
+    from .protocol_play import manifest_labels
+
+    out = {"cells": manifest_labels(game, cells), "white": white, "black": black, "games": games, "seed": seed,
            "max_plies": max_plies, "events": bool(events)}
     if game != DEFAULT:
         out.update({"game": game, "agents": list(agents)})

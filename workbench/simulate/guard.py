@@ -116,15 +116,21 @@ def check_total(cells: int, games: int) -> None:
                               "into several batches or play fewer games per cell")
 
 
-def check_agents(names: Sequence[Any]) -> None:
-    """Build each agent once, so a bad name or parameter fails here and not in every game."""
-    from workbench.agents import make_agent
+def check_agents(names: Sequence[Any], game: str | None = None) -> None:
+    """Build each agent once for ``game`` (the registry's default when None), so a bad name or parameter fails
+    here and not in every game: the game's own agents of that name when it has them (the generic ones are
+    built per cell, under its rules, by ``check_protocol_specs``)."""
+    from workbench.games import DEFAULT
 
+    from .protocol_play import resolved, tool_seats
+
+    gdef = resolved(game or DEFAULT)
     for name in names:
         if not isinstance(name, str):
             raise SimulationError(f"agent {name!r} must be a name like greedy or alphabeta:depth=2")
         try:
-            make_agent(name, seed=0)
+            if gdef.tuned_agents() is not None:  # the generic agents are built per cell, under its rules
+                tool_seats(gdef.name).make(name, 0, "auto")
         except (ValueError, TypeError, OverflowError) as exc:
             raise SimulationError(str(exc) if str(exc).startswith("agent") else f"agent {name!r}: {exc}") from None
 

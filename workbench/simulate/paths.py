@@ -1,36 +1,22 @@
-"""Which code plays a game: the game's own simulate path, or the protocol's.
+"""The one code that plays a batch's games: ``play_game`` for one spec, ``play_chunk`` for a worker's share.
 
-A game may bring its own path (``GameDef.shortcuts["simulate"]`` names the module; TerraFeud's keeps
-its White/Black rows, fixed schema and native whole-game loop, see
-``workbench.games.terrafeud.simulate`` for the names such a module provides). Every other game plays
-through ``protocol_play``. This module names no game: it asks the registry.
+Every game plays through ``protocol_play`` (a game that writes its own rows declares ``GameDef.play_row``,
+which that loop hands the spec); a pool or Dask worker receives each spec with the game's name and rules and
+resolves the game once per process. This module names no game.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
-from types import ModuleType
 
-from workbench.games import get
-
+from .protocol_play import base_row, play_protocol_game, resolved
 from .seeds import GameResult, GameSpec
 
 
-def own_path(game: str) -> ModuleType | None:
-    """The module of ``game``'s own simulate path, or None when it plays through the protocol."""
-    module = get(game).shortcuts.get("simulate")
-    return None if module is None else importlib.import_module(module)
-
-
 def play_game(spec: GameSpec) -> GameResult:
-    """Play one game to its end or the cap on its game's path; never raises for a failure inside the game."""
-    path = own_path(spec.game)
-    if path is not None:
-        return path.play_game(spec)
-    from .protocol_play import play_protocol_game
-
-    return play_protocol_game(spec)
+    """Play one game to its end or the cap; never raises for a failure inside the game."""
+    result: GameResult = play_protocol_game(spec)
+    return result
 
 
 def play_chunk(specs: Sequence[GameSpec]) -> list[GameResult]:
@@ -39,22 +25,16 @@ def play_chunk(specs: Sequence[GameSpec]) -> list[GameResult]:
 
 
 def play_protocol_chunk(specs: Sequence[GameSpec]) -> list[GameResult]:
-    """Several games on the protocol's path whatever the game (restricted play bars actions there, in the
-    Python engine, for every game alike)."""
-    from .protocol_play import play_protocol_game
-
-    return [play_protocol_game(s) for s in specs]
+    """Several games in simulate's own ply-by-ply loop whatever the game, with the generic agents (restricted
+    play bars actions there, in the Python engine, for every game alike; a game's own rows are not written)."""
+    return [play_protocol_game(s, own_rows=False) for s in specs]
 
 
 def error_result(spec: GameSpec, message: str) -> GameResult:
     """The row of a game that could not be played at all (its worker kept dying)."""
-    path = own_path(spec.game)
-    if path is not None:
-        row = path.base_row(spec)
-    else:
-        from .protocol_play import base_row
-
-        game = get(spec.game)
+    game = resolved(spec.game)
+    row = game.blank_row(spec)
+    if row is None:
         row = base_row(spec, game, game.spec.make(spec.rules))
     row["victory"] = row["outcome"] = "error"
     row["error"] = message

@@ -1,20 +1,23 @@
-"""Any protocol game through simulate: grids from the game's rules spec, seeds, one game, its rows.
+"""Every game through simulate: grids from the game's rules spec, seeds, specs, one game, its rows.
 
-TerraFeud keeps its own tuned path (``core.play_game``, with the native core); every other game,
-``openspiel:NAME`` included, is played here from ``workbench.games.get(spec.game)`` alone. Rows carry
-the game's name, its seats in order (``players``), one agent column per seat, the outcome apart from
-the winner (``win``/``draw``/``unfinished``: a capped game is unfinished, never a draw), the cap, the
-game's own rule columns and extras (``GameDef.game_row``), and rule-usage counters per seat.
+Every game, ``openspiel:NAME`` included, is played here from ``workbench.games.get(spec.game)`` alone,
+resolved once per process (a pool or Dask worker receives the game's name and rules in each spec). Rows
+carry the game's name, its seats in order (``players``), one agent column per seat, the outcome apart
+from the winner (``win``/``draw``/``unfinished``: a capped game is unfinished, never a draw), the cap,
+the game's own rule columns and extras (``GameDef.game_row``), and rule-usage counters per seat. A game
+that writes its own rows from the whole game (``GameDef.play_row``: TerraFeud's piece losses and drama,
+its native whole games) is handed the spec and the seats' agents here, and returns the row.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, overload
 
 from workbench.core.protocol import CHANCE
 from workbench.core.rows import (  # noqa: F401 - the row kit, shared with the games
@@ -30,6 +33,8 @@ from workbench.core.rows import (  # noqa: F401 - the row kit, shared with the g
 )
 from workbench.core.rulespec import Rules, RulesError, format_value
 
+from .seeds import SimulationError
+
 MAX_SEATS = 25
 
 
@@ -42,11 +47,9 @@ def protocol_game_seed(game: str, seed: int, cell: int, index: int) -> int:
 
 def expand_protocol_grid(game_name: str, grid: dict[str, Sequence[Any]] | Sequence[Any] | None) -> list[Rules]:
     """Cells of a grid over a game's rules spec; every value checked alone, then every combination."""
-    from workbench.games import get
+    from .seeds import MAX_CELLS
 
-    from .core import MAX_CELLS, SimulationError
-
-    game = get(game_name)
+    game = resolved(game_name)
     spec = game.spec
     if grid is None:
         return [spec.defaults()]
@@ -87,7 +90,7 @@ def expand_protocol_grid(game_name: str, grid: dict[str, Sequence[Any]] | Sequen
                     raise SimulationError(f"grid cell {shown}: {exc}") from None
         else:
             for item in grid:
-                cells.append(item if isinstance(item, Rules) else spec.make(item))
+                cells.append(item if isinstance(item, Rules) else spec.make(_plain_rules(item)))
     except RulesError as exc:
         raise SimulationError(f"grid: {exc}") from None
     labels = [c.label() for c in cells]
@@ -99,11 +102,39 @@ def expand_protocol_grid(game_name: str, grid: dict[str, Sequence[Any]] | Sequen
     return cells
 
 
+def _plain_rules(item: Any) -> Any:
+    """A cell given as a game's own rules object (its engine's config, with ``to_dict()``), a mapping or text."""
+    if isinstance(item, (Mapping, str)) or item is None:
+        return item
+    to_dict = getattr(item, "to_dict", None)  # an engine's rules object, not a GameDef hook
+    if to_dict is None:
+        raise SimulationError(f"grid cell {item!r} must be rules, a mapping or a 'key=value' string")
+    return to_dict()
+
+
+def cell_spec(game: Any, rules: Rules) -> tuple[str, dict[str, Any]]:
+    """A cell's label (``cell`` column) and rules data (``GameSpec.rules``): the game's own (``GameDef.cell_spec``)
+    or the rules' label (``default`` for the rulebook's) and the values that differ from the defaults."""
+    own = game.cell_spec(rules)
+    if own is not None:
+        return own
+    return rules.label() or "default", {k: _cell_value(v) for k, v in rules.non_default().items()}
+
+
+def manifest_labels(game_name: str, cells: Sequence[Any]) -> list[str]:
+    """The cells as a run record lists them (a resumed batch must list the same)."""
+    game = resolved(game_name)
+    out = []
+    for c in cells:
+        own = game.cell_spec(c) if isinstance(c, Rules) else None
+        out.append(own[0] if own is not None else c.label())
+    return out
+
+
 def _one_seat_list(game: Any, game_name: str, cells: Sequence[Rules], grid: Any) -> None:
     """Refuse, before any game, a grid whose cells seat different players (``board=classic-2,classic-4``):
     ``report`` reads one seat list per table, so such a batch could never be reported. The error gives the
     reason and one command per seat list to run instead."""
-    from .core import SimulationError
 
     groups: dict[tuple[str, ...], list[Rules]] = {}
     for cell in cells:
@@ -198,6 +229,42 @@ def sample_outcome(outcomes: list[tuple[int, float]], rng: random.Random) -> int
     return outcomes[-1][0]
 
 
+@functools.cache
+def resolved(game_name: str) -> Any:
+    """The ``GameDef`` of ``game_name``, looked up once per process (each pool or Dask worker)."""
+    from workbench.games import get
+
+    return get(game_name)
+
+
+class ToolSeats:
+    """The seats' agents for a game that writes its own rows (``core.protocol.SeatAgents``): the game's own
+    agents by name (``workbench.agents.make_agent``: registered ones too), else the generic ones."""
+
+    def __init__(self, game_name: str) -> None:
+        self.game = game_name
+
+    def make(self, spec: str, seed: int | None, engine: str) -> Any:
+        from workbench.agents import make_agent
+
+        if resolved(self.game).tuned_agents() is None:
+            return seat_agent(resolved(self.game), spec, resolved(self.game).spec.defaults(), seed or 0)
+        return make_agent(spec, seed=seed, engine=engine, game=self.game)
+
+    def engine(self, spec: str, engine: str) -> str:
+        from workbench.agents import agent_engine, parse_agent_spec
+
+        if resolved(self.game).tuned_agents() is None:
+            return "python"
+        return agent_engine(parse_agent_spec(spec)[0], engine, game=self.game)
+
+
+@functools.cache
+def tool_seats(game_name: str) -> ToolSeats:
+    """One ``ToolSeats`` per game and process."""
+    return ToolSeats(game_name)
+
+
 def seat_agent(game: Any, name: str, rules: Any, seed: int) -> Any:
     """The agent of one seat: a spec pinned ``engine=native`` is the game's native twin when it has one
     (``GameDef.native.agent``), so one game can pit a native agent against its Python original;
@@ -225,14 +292,18 @@ def _learned(agent: str) -> bool:
     return bool(PYTHON_ONLY & set(parse_agent_spec(agent)[1]))
 
 
-def play_protocol_game(spec: Any) -> Any:
-    """Play one game of any protocol game to its end or the cap; a failure is a row, never a raise."""
-    from workbench.games import get
+def play_protocol_game(spec: Any, own_rows: bool = True) -> Any:
+    """Play one game of any game to its end or the cap; a failure is a row, never a raise.
 
-    from .core import GameResult
-    from .seeds import agent_seed
+    A game that writes its own rows (``GameDef.play_row``) plays it, unless ``own_rows`` is False:
+    restricted play bars actions in this loop, with the generic agents, for every game alike."""
+    from .seeds import GameResult, agent_seed
 
-    game = get(spec.game)
+    game = resolved(spec.game)
+    if own_rows:
+        own = game.play_row(spec, tool_seats(spec.game))
+        if own is not None:
+            return own
     if spec.engine == "native":  # a game whose native core plays whole games, rows included
         result = game.native.play_game(spec)
         if result is not None:
@@ -308,21 +379,100 @@ def replay_events(game_name: str, rules: Rules | str | None, actions: Sequence[s
     return state
 
 
-def protocol_specs(game_name: str, cells: list[Rules], white: str, black: str, agents: tuple[str, ...], games: int,
-                   seed: int, max_plies: int, events: bool, engine: str = "python") -> list[Any]:
-    """Specs for ``games`` games per cell; ``game_id = cell_index * games + game_index``.
+def expand_grid(grid: dict[str, Sequence[Any]] | Sequence[Any] | None, game: str | None = None) -> list[Rules]:
+    """``expand_protocol_grid`` with the game last (the registry's default when None), as older code calls it."""
+    from workbench.games import DEFAULT
+
+    return expand_protocol_grid(game or DEFAULT, grid)
+
+
+def replay_game(row: Mapping[str, Any], max_plies: int = 300, events: bool = True, game: str | None = None) -> Any:
+    """Play again the game of a games-table row (e.g. one with ``victory='error'``) from its seed, rules and agents.
+
+    The row's ``game`` column names its game (``game`` when the row has none; else the registry's default,
+    whose tables had no such column); its rules come from ``GameDef.row_rules`` or its ``rules`` label, its
+    agents from ``agent_<seat>`` (or the names older tables of the game gave them, ``TableSchema.renamed_columns``).
+    """
+    from workbench.games import DEFAULT
+
+    from .seeds import GameSpec
+
+    r = dict(row)
+    name = game or (str(r["game"]) if isinstance(r.get("game"), str) and r["game"] else DEFAULT)
+    gdef = resolved(name)
+    if isinstance(r.get("players"), str) and r["players"]:
+        players = r["players"].split(",")
+    else:
+        players = list(gdef.info(gdef.spec.defaults()).players)
+    older = {new: old for old, new in gdef.table.renamed_columns}
+    agents = []
+    for p in players:
+        value = r.get(f"agent_{p}")
+        if not isinstance(value, str) or not value:
+            value = r.get(older.get(f"agent_{p}", ""))
+        if not isinstance(value, str) or not value:
+            raise ValueError(f"the row has no agent for seat {p} (agent_{p})")
+        agents.append(value)
+    data = gdef.row_rules(r)
+    if data is None:
+        label = r.get("rules")
+        data = cell_spec(gdef, gdef.spec.make(label if isinstance(label, str) and label else None))[1]
+    spec = GameSpec(int(r["game_id"]), str(r["cell"]), data, agents[0], agents[1 % len(agents)], int(r["seed"]),
+                    max_plies, events, game=name, agents=tuple(agents))
+    return play_protocol_game(spec)
+
+
+class GameSpecs(Sequence[Any]):
+    """A batch's specs, made on demand: ``cells x games`` of them are never all in memory at once unless a
+    caller lists them (``game_id = cell_index * games + game_index``)."""
+
+    def __init__(self, game_name: str, cells: Sequence[Rules], white: str, black: str, agents: tuple[str, ...],
+                 games: int, seed: int, max_plies: int, events: bool, engine: str) -> None:
+        game = resolved(game_name)
+        self._cells = [cell_spec(game, rules) for rules in cells]
+        self._game = game_name
+        self._args = (white, black, agents, games, seed, max_plies, events, engine)
+
+    def __len__(self) -> int:
+        return len(self._cells) * self._args[3]
+
+    def _spec(self, i: int) -> Any:
+        from .seeds import GameSpec
+
+        white, black, agents, games, seed, max_plies, events, engine = self._args
+        ci, gi = divmod(i, games)
+        label, data = self._cells[ci]
+        return GameSpec(i, label, data, white, black, protocol_game_seed(self._game, seed, ci, gi), max_plies, events,
+                        engine, game=self._game, agents=agents)
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Any]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self._spec(i) for i in range(*index.indices(len(self)))]
+        n = len(self)
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
+            raise IndexError("game spec index out of range")
+        return self._spec(i)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self._spec(i) for i in range(len(self)))
+
+    def firsts(self) -> list[Any]:
+        """The first game of every cell (what the checks try before any game)."""
+        return [self._spec(ci * self._args[3]) for ci in range(len(self._cells))]
+
+
+def protocol_specs(game_name: str, cells: Sequence[Rules], white: str, black: str, agents: tuple[str, ...], games: int,
+                   seed: int, max_plies: int, events: bool, engine: str = "python") -> GameSpecs:
+    """Specs for ``games`` games per cell, made lazily; ``game_id = cell_index * games + game_index``.
 
     ``engine`` ``native`` plays a game in its native core when the game has one and every seat's
     agent has a native twin (the row's ``engine`` column says which engine played).
     """
-    from .core import GameSpec
-
-    specs = []
-    for ci, rules in enumerate(cells):
-        label = rules.label() or "default"
-        data = {k: _cell_value(v) for k, v in rules.non_default().items()}
-        for gi in range(games):
-            specs.append(GameSpec(ci * games + gi, label, data, white, black,
-                                  protocol_game_seed(game_name, seed, ci, gi), max_plies, events, engine,
-                                  game=game_name, agents=agents))
-    return specs
+    return GameSpecs(game_name, cells, white, black, tuple(agents), games, seed, max_plies, events, engine)

@@ -50,7 +50,7 @@ class GameSpec:
     max_plies: int = 300
     events: bool = False
     engine: str = "python"  # "native": played inside the Rust core when both agents have native twins
-    game: str = DEFAULT  # a name of workbench.games (or openspiel:NAME); played on its path (paths.own_path)
+    game: str = DEFAULT  # a name of workbench.games (or openspiel:NAME), resolved once per worker
     agents: tuple[str, ...] = ()  # one agent for every seat, or one per seat (games of 2+ players)
 
 

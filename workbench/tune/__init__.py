@@ -183,14 +183,12 @@ def _agents(gdef: Any, players: Sequence[str], agents: str | Sequence[str]) -> t
         out = parse_seat_agents(items[0], players) if len(items) == 1 else tuple(items)
     except ValueError as exc:
         raise TuneError(str(exc)) from None
-    from workbench.simulate.paths import own_path
-
-    if own_path(gdef.name) is not None:  # a game's own simulate path checks its own agents' names
+    if gdef.tuned_agents() is not None:  # the game's own agents of these names play it (as in simulate)
         from workbench.simulate.core import SimulationError
         from workbench.simulate.guard import check_agents
 
         try:
-            check_agents(out)
+            check_agents(out, gdef.name)
         except SimulationError as exc:
             raise TuneError(str(exc)) from None
         return out if len(out) == 2 else (out[0], out[0])

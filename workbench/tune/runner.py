@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from workbench.core.rulespec import RulesError
-from workbench.simulate.core import GameSpec, PartWriter, SimulationError, game_seed, read_results
+from workbench.simulate.core import GameSpec, PartWriter, SimulationError, read_results
 
 from .race import Request, VariantRecord
 
@@ -45,16 +45,10 @@ class GameRunner:
         self.cache: dict[int, dict[str, Any]] = {}
         self.played = 0  # games this process played (not read back)
         self.on_games = None  # called with a number of games as they finish (the progress bar)
-        from workbench.simulate.paths import own_path
+        try:  # the game's native core, as simulate resolves it
+            from workbench.simulate.protocol_play import resolve_protocol_engine
 
-        self.own_path = own_path(self.name)  # TerraFeud's White/Black path, or None for the protocol's
-        try:
-            if self.own_path is not None:  # the game's own simulate path resolves its engine, as in simulate
-                self.engine = self.own_path.resolve_engine(engine)
-            else:  # a protocol game's native core, as simulate resolves it
-                from workbench.simulate.protocol_play import resolve_protocol_engine
-
-                self.engine = resolve_protocol_engine(self.name, engine)
+            self.engine = resolve_protocol_engine(self.name, engine)
         except (ValueError, RuntimeError) as exc:
             raise SimulationError(str(exc)) from None
         self._cluster = None
@@ -113,15 +107,10 @@ class GameRunner:
         cap = self.cap_for(rules)
         white = self.agents[0]
         black = self.agents[1] if len(self.agents) > 1 else self.agents[0]
-        if self.own_path is not None:
-            config = self.game.engine_config(rules)  # a game's own path plays its engine's rules object
-            return GameSpec(request.game_id, config.label(), config.to_dict(), white, black,
-                            game_seed(self.seed, cell, request.index), cap, False, self.engine)
-        from workbench.core.rows import _cell_value
-        from workbench.simulate.protocol_play import protocol_game_seed
+        from workbench.simulate.protocol_play import cell_spec, protocol_game_seed
 
-        data = {k: _cell_value(v) for k, v in rules.non_default().items()}
-        return GameSpec(request.game_id, rules.label() or "default", data, white, black,
+        label, data = cell_spec(self.game, rules)
+        return GameSpec(request.game_id, label, data, white, black,
                         protocol_game_seed(self.name, self.seed, cell, request.index), cap, False,
                         self.engine, game=self.name, agents=self.agents)
 

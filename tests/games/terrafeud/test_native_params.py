@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from workbench.games.terrafeud import native
+from workbench.games.terrafeud.engine import RULES
 from workbench.simulate import simulate
-from workbench.simulate.core import RULES
 
 START = str(Path(__file__).resolve().parents[3] / "scenarios" / "terrafeud" / "rulebook" / "order.yaml")
 

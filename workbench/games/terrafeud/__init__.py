@@ -5,11 +5,13 @@ The engine itself is ``workbench.games.terrafeud.engine`` (the readable specific
 layout, the dense action encoding for OpenSpiel, and states through ``TerraFeudState``.
 Its public names are imported from here and its subpackages, the one place for them (docs/architecture.md):
 ``workbench.games.terrafeud.engine`` (``new_game``), ``.scenarios`` (``Scenario``, ``Check``, ``dump_scenario``),
-``.viz`` (``board_svg``, ``heat``, ``mpl``, ``graph`` ...) and ``.widget`` (``HexBoard``).
+and ``.viz`` (``board_svg``, ``heat``, ``mpl``, ``graph`` ...). Its board is the one board
+(``workbench.widget.Board("terrafeud")``, ``HexBoard``): this package only declares what it draws (layout,
+glyphs, legend, overlays, editor pieces, target kinds, the class names of its older page).
 
 Its own extensions of the tools live here too, above the generic tools they build on: ``scenarios/``
-(its dialect), ``viz/`` (its pictures), ``widget/`` (``HexBoard``) and ``simulate/`` (its White/Black
-path). The tools reach them through what ``GAME`` declares (``GAME.scenario``, ``GAME.board`` ...).
+(its dialect) and ``viz/`` (its pictures); its simulate rows are ``rows.py``. The tools reach them through
+what ``GAME`` declares (``GAME.scenario``, ``GAME.play_row`` ...).
 """
 
 from __future__ import annotations
@@ -19,13 +21,24 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.classes import load_archetypes
-from workbench.core.protocol import Cell, GameDef, GameInfo, IllegalAction, Layout, NativeBackend, State, TableSchema
+from workbench.core.protocol import (
+    Cell,
+    GameDef,
+    GameInfo,
+    IllegalAction,
+    Layout,
+    NativeBackend,
+    SeatAgents,
+    State,
+    TableSchema,
+)
 from workbench.core.rulespec import Rules, RulesSpec
 from workbench.games.terrafeud.engine import CASTLE, MOVE, ORDER, PASS, SHOT, make_game, state_from_dict
 from workbench.games.terrafeud.engine.geometry import HEX_NAMES, N_HEXES
 from workbench.games.terrafeud.engine.pieces import LETTERS
 
 from .classes import ACTION_CLASSES
+from .rows import EVENTS_COLUMNS, GAMES_COLUMNS, KINDS, RULE_SWITCHES, VICTORIES
 from .spec import from_config, spec, to_config
 from .state import TerraFeudState
 
@@ -61,7 +74,7 @@ class TerraFeudNative(NativeBackend):
     and agents' twins go through its own simulate path and tuned agents."""
 
     exists = True
-    sweep = "workbench.nativediff"  # nativediff --game
+    sweep = "workbench.games.terrafeud.nativediff"  # nativediff --game
 
     def available(self) -> bool:
         """True when TerraFeud's native core (``workbench._native``) is built."""
@@ -103,11 +116,15 @@ class TerraFeud(GameDef):
     skill_trace = "mcts:iterations=50..400"  # ... asked at these doubling budgets
     heat_layers = ("threat", "control", "mobility", "safe")
     benchmark_grid = {"season": ("summer", "winter")}  # agentbench's balance question: the speed target's batch
-    shortcuts = {"simulate": "workbench.games.terrafeud.simulate"}  # its own simulate path, until it goes
     action_classes = ACTION_CLASSES  # castling, the archer's shot, an Order, promotion, a bridge crossing
     archetypes = load_archetypes(Path(__file__).parent / "data" / "archetypes.json", ACTION_CLASSES)  # rush, turtle ...
     native = TerraFeudNative()
-    table = TableSchema(rule_columns=TABLE_RULES, numeric_rules=NUMERIC_RULES)
+    # its rows' fixed columns (``rows.py``), the names older tables gave its agent columns, and its report's
+    # vocabulary: piece kinds of its ``lost_<side>_<kind>`` columns, victories, the rules' own off switches
+    table = TableSchema(rule_columns=TABLE_RULES, numeric_rules=NUMERIC_RULES, games_columns=GAMES_COLUMNS,
+                        events_columns=EVENTS_COLUMNS,
+                        renamed_columns=(("white_agent", "agent_white"), ("black_agent", "agent_black")),
+                        loss_kinds=KINDS, victories=VICTORIES, rule_switches=RULE_SWITCHES)
     evaluation_unit = "material points"
     legend = (("river", "#9cc3e6", "river (summer)"), ("ford", "#c6dbef", "ford"),
               ("bridge", "#b08d57", "bridge"), ("hill", "#c8b27a", "hill"), ("swamp", "#8fa77a", "swamp"))
@@ -115,6 +132,18 @@ class TerraFeud(GameDef):
     edit_palette = tuple((letter if side == 0 else letter.lower(), side, f"{('White', 'Black')[side]} {name}")
                          for side in (0, 1) for letter, name in (("F", "feudal"), ("K", "knight"), ("P", "pikeman"),
                                                                  ("C", "cavalry"), ("A", "archer"), ("I", "infantryman")))
+
+    overlays = (("zones", "zones of control"), ("markers", "archers' markers"), ("aura", "the feudals' auras"))
+    default_overlays = ("markers",)
+    glyph_words = {"zone-white": "in White's zone of control", "zone-black": "in Black's zone of control",
+                   "zones": "in both zones of control", "marked-white": "marked by a White archer",
+                   "marked-black": "marked by a Black archer", "marker-archer": "an archer whose marker is out",
+                   "aura-white": "within White's feudal's aura", "aura-black": "within Black's feudal's aura",
+                   "auras": "within both feudals' auras"}
+    # the class names TerraFeud's own page gave its board's parts (kept: its stylesheets and browser checks know them)
+    board_aliases = {"cell": "tf-hex", "svg": "tf-svg", "piece": "tf-piece", "selected": "tf-selected",
+                     "dest": "tf-target", "status": "tf-status", "message": "tf-message", "moves": "tf-moves",
+                     "move": "tf-move", "move-text": "tf-move-text", "future": "tf-future", "undo": "tf-btn-undo"}
 
     def edit_cell(self, data: dict[str, Any], cell: str, code: str) -> dict[str, Any]:
         """A piece set or removed: an archer's marker from or on that cell goes with the old piece, and an edited
@@ -145,8 +174,35 @@ class TerraFeud(GameDef):
         return from_config(state.inner.game.rules)
 
     def engine_config(self, rules: Rules) -> Any:
-        """The engine's ``RulesConfig`` of protocol ``rules`` (TerraFeud's classic simulate path plays it)."""
+        """The engine's ``RulesConfig`` of protocol ``rules``."""
         return to_config(rules)
+
+    def cell_spec(self, rules: Rules) -> tuple[str, dict[str, Any]]:
+        """The engine's own label (``bridges=b4/k4``, ``default``) and every value, as its tables and run records
+        have always carried them (an older batch resumes)."""
+        config = to_config(rules)
+        return config.label(), {k: v for k, v in config.to_dict().items() if v is not None}
+
+    def play_row(self, spec: Any, agents: SeatAgents) -> Any:
+        """Its rows (``rows.py``): losses per kind, terrain, drama ...; a native game played whole in Rust."""
+        from .rows import play_row
+
+        return play_row(spec, agents)
+
+    def blank_row(self, spec: Any) -> dict[str, Any]:
+        from .rows import blank_row
+
+        return blank_row(spec)
+
+    def check_cell(self, spec: Any, agents: SeatAgents) -> None:
+        from .rows import check_cell
+
+        check_cell(spec, agents)
+
+    def row_rules(self, row: Mapping[str, Any]) -> dict[str, Any]:
+        from .rows import row_rules
+
+        return row_rules(row)
 
     def num_distinct_actions(self, rules: Rules | None = None) -> int:
         return NUM_ACTIONS
@@ -234,12 +290,6 @@ class TerraFeud(GameDef):
         from . import agents
 
         return agents
-
-    def board(self, **kwargs: Any) -> Any:
-        """``Board("terrafeud")``: TerraFeud's ``HexBoard`` (terrain, Orders, heat, the position editor)."""
-        from .widget import HexBoard
-
-        return HexBoard(**kwargs)
 
     def evaluation_features(self, state: Any, player: int) -> dict[str, float]:
         """Material per piece kind (own count minus the enemy's; the feudal left out, its loss ends the game) and
