@@ -193,22 +193,23 @@ def _slug(label: str) -> str:
 
 
 def versus(game: str, rules: str, agent: str, name: str, games: int, seed: int, workers: int | None,
-           max_plies: int | None) -> dict[str, Any]:
-    """The agent with learned weights against the same agent with the hand weights, seats alternated: its score."""
+           max_plies: int | None, engine: str = "auto") -> dict[str, Any]:
+    """The agent with learned weights against the same agent with the hand weights, seats alternated: its score
+    (on the game's native core where it reads learned weights, else in Python)."""
     from workbench.study.ladder import play_pair
 
     learned = f"{agent}{',' if ':' in agent else ':'}eval={name}"
-    row = _pair(play_pair, agent, learned, games, seed, workers, max_plies, game, rules)
+    row = _pair(play_pair, agent, learned, games, seed, workers, max_plies, game, rules, engine)
     return {k: row[k] for k in ("games", "upper_wins", "lower_wins", "unfinished", "upper_score", "score_lo",
                                 "score_hi")}
 
 
 def _pair(play_pair: Any, hand: str, learned: str, games: int, seed: int, workers: int | None,
-          max_plies: int | None, game: str, rules: str) -> dict[str, Any]:
+          max_plies: int | None, game: str, rules: str, engine: str = "auto") -> dict[str, Any]:
     from workbench.simulate.protocol_play import default_max_plies
 
     cap = max_plies if max_plies is not None else default_max_plies(game, fallback=300)
-    return dict(play_pair(hand, learned, games, seed, cap, workers, progress=False, engine="python", game=game,
+    return dict(play_pair(hand, learned, games, seed, cap, workers, progress=False, engine=engine, game=game,
                           rules=rules or None))
 
 
@@ -246,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.versus:
         try:
             v = versus(args.game, args.rules, args.agent, name, args.versus, args.seed + 99, args.workers,
-                       args.max_plies)
+                       args.max_plies, args.engine)
         except ValueError as exc:
             print(f"learn: error: {exc}", flush=True)
             return 2
