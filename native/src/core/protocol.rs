@@ -80,6 +80,17 @@ pub trait Game: Send {
             }
         }
     }
+    /// The number of evaluation features the core computes (`GameDef.evaluation_features`), 0 when it
+    /// reads no learned weights.
+    fn feature_count(&self) -> usize {
+        0
+    }
+    /// Make [`Self::evaluate`] the weighted sum of the features (`None`: the hand evaluation again);
+    /// returns the weights it replaces. A copy ([`Self::fork`], [`Self::view`]) keeps them.
+    fn set_eval_weights(&mut self, weights: Option<std::sync::Arc<[f64]>>) -> Option<std::sync::Arc<[f64]>> {
+        let _ = weights;
+        None
+    }
     /// False when an agent must search a view (`GameInfo.perfect_information`).
     fn perfect_information(&self) -> bool {
         true
