@@ -17,12 +17,12 @@ KINDS = ("feudal", "knight", "pikeman", "cavalry", "archer", "infantry")
 def game_row(game_id: int, winner: str, victory: str, plies: int, season: str = "summer", swamp: bool = True,
              **extra: object) -> dict:
     """One row with every column ``workbench.simulate`` writes."""
-    row = dict(game_id=game_id, cell=f"season={season}", season=season, hill=True, swamp=swamp, terrain="rolled",
-               castling="swap", archer_melee=False, mate_defence="feudal", draw_after=None,
-               pike_cavalry_mutual=False, hill_white="h4", hill_black="c6", swamp_white="e3", swamp_black="g9",
-               white_agent="greedy", black_agent="random", seed=game_id, winner=winner, victory=victory,
-               plies=plies, seconds=0.01, error="", lead_changes=math.nan, drama=math.nan,
-               mean_branching=math.nan, decision_share=math.nan)
+    row = {"game_id": game_id, "cell": f"season={season}", "season": season, "hill": True, "swamp": swamp, "terrain": "rolled",
+               "castling": "swap", "archer_melee": False, "mate_defence": "feudal", "draw_after": None,
+               "pike_cavalry_mutual": False, "hill_white": "h4", "hill_black": "c6", "swamp_white": "e3", "swamp_black": "g9",
+               "white_agent": "greedy", "black_agent": "random", "seed": game_id, "winner": winner, "victory": victory,
+               "plies": plies, "seconds": 0.01, "error": "", "lead_changes": math.nan, "drama": math.nan,
+               "mean_branching": math.nan, "decision_share": math.nan}
     row.update({f"lost_{s}_{k}": 0 for s in ("white", "black") for k in KINDS})
     row.update(extra)
     return row

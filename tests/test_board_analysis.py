@@ -199,7 +199,7 @@ def test_terrafeud_on_the_general_board_loads_a_scenario_by_path_from_the_notebo
 
     from workbench.widget.board import Board
 
-    b = Board("terrafeud", general=True)
+    b = Board("terrafeud")
     path = Path(__file__).resolve().parents[1] / "scenarios" / "terrafeud" / "rulebook" / "archer-melee.yaml"
     b.load_scenario(str(path))
     assert b.view["level"] in ("info", "warn") and b.view["scenario"] == "archer-melee.yaml", b.view["message"]

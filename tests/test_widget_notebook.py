@@ -10,7 +10,7 @@ from nbhelp import execute_notebook
 def test_play_notebook_executes() -> None:
     outputs = execute_notebook("01_play.ipynb")
     widgets = [o for o in outputs if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
-    assert len(widgets) == 4  # three TerraFeud boards, then the general board of the chosen game
+    assert len(widgets) == 4  # three TerraFeud boards, then the same board on the chosen game
     assert "GameBoard" in widgets[-1]["data"]["text/plain"]
     text = "".join(o.get("text", "") for o in outputs)
     assert "['e3-e4'," in text and "white to move" in text

@@ -37,7 +37,7 @@ bc4 = Board("big-chess", rules="board=classic-4")
 army = Board("big-chess", rules="start=army")
 bcs = Board("big-chess")
 bcs.load_scenario("bc-21d-elimination-four-players.yaml")
-tf = Board("terrafeud", general=True)
+tf = Board("terrafeud")
 ttt = Board("openspiel:tic_tac_toe")
 for b in (pole, cl, clx, bc2, bc4, army, bcs, tf, ttt):
     display(b)

@@ -360,6 +360,16 @@ class State:
         """What ``action`` would change: ``{"removed": [cells], "marks": [cells], "text": str, "ends": bool}``."""
         return {}
 
+    def overlay(self, name: str) -> dict[int, str]:
+        """One of the game's ``GameDef.overlays`` on this position: cell -> a mark drawn as a ring there (its words
+        in ``GameDef.glyph_words``); TerraFeud's zones of control, archers' markers and auras. None by default."""
+        return {}
+
+    def target_kind(self, action: Any) -> str:
+        """What a lit target cell of ``action`` means, in one word the board draws and the page marks as
+        ``data-target`` (TerraFeud: ``move``, ``attack``, ``stop``, ``mine``, ``shot``, ``castle``); "" by default."""
+        return ""
+
     def action_card(self, action: Any) -> dict[str, Any] | None:
         """What a purchase buys, for the board's card palette: ``{"card": name, "price": n, "first": bool,
         "pattern": key}`` (``first``: shown before the others, big chess's King); None for other actions."""
@@ -509,6 +519,14 @@ class GameDef:
     # the board's graphical position editor: the pieces one click sets on a cell, as (code as ``to_dict()``'s
     # ``pieces`` map writes it, owner seat, words); empty: the position is edited as text (Copy, edit, Paste)
     edit_palette: tuple[tuple[str, int, str], ...] = ()
+    # extra CSS class names the board's page gives its parts (part -> class: "cell", "svg", "piece", "selected",
+    # "dest", "status", "message", "moves", "move", "move-text", "future", "undo"), for a game whose older pages,
+    # stylesheets and browser checks know its board by them; none by default
+    board_aliases: Mapping[str, str] = {}
+    # layers the board can switch on over the position, as (name, words); ``State.overlay(name)`` says what each
+    # marks, and the names in ``default_overlays`` start switched on
+    overlays: tuple[tuple[str, str], ...] = ()
+    default_overlays: tuple[str, ...] = ()
     # the balance question benchmarks ask by default (rule -> values, as --grid); none: the default rules
     benchmark_grid: Mapping[str, Sequence[str]] = {}
     # the game's headline balance question (rule -> values; empty: the first seat's edge) and the agent range
@@ -516,9 +534,6 @@ class GameDef:
     # ``workbench trace --skill-trace``), e.g. "mcts:iterations=50..400"; empty: no headline trace
     headline_grid: Mapping[str, Sequence[str]] = {}
     skill_trace: str = ""
-    # tool name -> the module of this game's own path for it (only "simulate": TerraFeud's classic path, found by
-    # ``workbench.games.shortcut``; both go when that path does); empty for every other game.
-    shortcuts: Mapping[str, str] = {}
     # commands only this game has, run as ``python -m workbench NAME ARGS`` (the dispatcher finds them here,
     # through the registry): name -> ``GameCommand``; none by default
     commands: Mapping[str, GameCommand] = {}
@@ -651,11 +666,6 @@ class GameDef:
     def dump_scenario(self, state: State, id: str, title: str, checks: Sequence[Mapping[str, Any]] = ()) -> str:  # noqa: A002
         """A state written back as a scenario file (the board's editor and the round trip)."""
         raise NotImplementedError
-
-    def board(self, **kwargs: Any) -> Any:
-        """The game's own interactive board (a notebook widget) when it has one richer than the general
-        ``workbench.widget.GameBoard``; ``Board(game)`` shows it. None (the general board) by default."""
-        return None
 
     def cell_spec(self, rules: Rules) -> tuple[str, dict[str, Any]] | None:
         """A grid cell as simulate's specs carry it: its label (the ``cell`` column, the run record) and its rules

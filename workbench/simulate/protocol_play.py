@@ -273,7 +273,7 @@ def seat_agent(game: Any, name: str, rules: Any, seed: int) -> Any:
     from workbench.agents.generic import make_protocol_agent
 
     _, params = parse_agent_spec(name)
-    # barring (bar=), learned weights (eval=) and mcts's odds are Python's
+    # barring (bar=) and learned weights (eval=) are Python's
     if str(params.get("engine", "")).strip().lower() == "native" and not {"bar", *PYTHON_ONLY} & set(params):
         agent = game.native.agent(name, rules, seed)
         if agent is not None:
@@ -281,15 +281,7 @@ def seat_agent(game: Any, name: str, rules: Any, seed: int) -> Any:
     return make_protocol_agent(name, game, rules, seed=seed)
 
 
-PYTHON_ONLY = frozenset({"eval", "odds"})  # agent parameters the native cores do not read
-
-
-def _learned(agent: str) -> bool:
-    """True when the seat's spec names what only the Python agents read: learned weights (``eval=``), odds
-    (``mcts:odds=1``)."""
-    from workbench.agents import parse_agent_spec
-
-    return bool(PYTHON_ONLY & set(parse_agent_spec(agent)[1]))
+PYTHON_ONLY = frozenset({"eval"})  # read by one seat's native twin only where its core has the features (Pole)
 
 
 def play_protocol_game(spec: Any, own_rows: bool = True) -> Any:
@@ -317,8 +309,9 @@ def play_protocol_game(spec: Any, own_rows: bool = True) -> Any:
     try:
         info = game.info(rules)
         seats = seat_agents(spec, info.num_players)
-        # the same game, in Rust; a seat searching with learned weights (eval=) plays in Python
-        native = spec.engine == "native" and not any(_learned(a) for a in seats)
+        # the same game, in Rust (learned weights, eval=, only where the game's core reads them: its play_trace
+        # answers None otherwise and the Python loop plays)
+        native = spec.engine == "native"
         played = game.native.play_trace(spec, rules, seats) if native else None
         if played is not None:
             state, events, n_legal = played

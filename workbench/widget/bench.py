@@ -94,7 +94,7 @@ def page_bench(clicks: int, games: list[tuple[str, str | None]]) -> None:
             stamp = Path(tmp) / "ready"
             stamp.unlink(missing_ok=True)
             nb = nbformat.v4.new_notebook()
-            args = f"{game!r}" + (f", rules={rules!r}" if rules else "") + ", general=True"
+            args = f"{game!r}" + (f", rules={rules!r}" if rules else "")
             nb.cells = [nbformat.v4.new_code_cell(f"import time\n_ = open({str(stamp)!r}, 'w').write(repr(time.time()))"),
                         nbformat.v4.new_code_cell(f"from workbench.widget import Board\nBoard({args})")]
             nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}

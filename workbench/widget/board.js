@@ -45,6 +45,10 @@ function saveLink(row, name, blob) {
   a.click();
 }
 
+// a part's own class plus the game's alias for it (GameDef.board_aliases: TerraFeud's page knew its cells as tf-hex)
+let ALIASES = {};
+const A = (part, cls) => (ALIASES[part] ? `${cls} ${ALIASES[part]}` : cls);
+
 function render({ model, el: root }) {
   root.classList.add("gb-root");
   root.setAttribute("tabindex", "0");
@@ -81,6 +85,7 @@ function render({ model, el: root }) {
   const coordIn = el("input", { type: "checkbox", class: "gb-coords-toggle" }, coordBox);
   coordIn.checked = true;
   coordBox.appendChild(document.createTextNode(" coordinates"));
+  const overlayBox = el("span", { class: "gb-overlays" }, view2);  // the game's own layers (GameDef.overlays)
   const autoBox = el("label", { class: "gb-auto" }, view2);
   const auto = el("input", { type: "checkbox" }, autoBox);
   autoBox.appendChild(document.createTextNode(" roll automatically"));
@@ -185,12 +190,15 @@ function render({ model, el: root }) {
 
   function build() {
     geo = model.get("geometry");
+    ALIASES = geo.aliases || {};
+    for (const [part, node, cls] of [["status", status, "gb-status"], ["message", message, "gb-message"],
+      ["moves", moves, "gb-moves"], ["undo", undoBtn, "gb-btn"]]) node.setAttribute("class", A(part, cls));
     boardBox.innerHTML = "";
     cellEls = {};
     obs = geo.cells.length ? null : el("pre", { class: "gb-observation", "aria-label": "observation" }, boardBox);
     const vb = geo.viewbox;
     bbox = vb;
-    svg = sv("svg", { viewBox: vb.join(" "), class: `gb-svg gb-${geo.shape}`, role: "img",
+    svg = sv("svg", { viewBox: vb.join(" "), class: A("svg", `gb-svg gb-${geo.shape}`), role: "img",
       "aria-label": "board" }, boardBox);
     const defs = sv("defs", {}, svg);
     for (const [name, colour] of Object.entries(SHAPES)) {
@@ -203,7 +211,7 @@ function render({ model, el: root }) {
     layers = { cells, heat, coords, marks, pieces, over, shapes };
     const s = geo.size;
     for (const c of geo.cells) {
-      const poly = sv("polygon", { points: pts(c.points), class: "gb-cell", "data-cell": c.name }, cells);
+      const poly = sv("polygon", { points: pts(c.points), class: A("cell", "gb-cell"), "data-cell": c.name }, cells);
       if (geo.shape.startsWith("hex")) poly.setAttribute("data-hex", c.name);  // as TerraFeud's board names its cells
       sv("title", {}, poly, c.name);
       const [x, y] = P(c.x, c.y);
@@ -251,6 +259,14 @@ function render({ model, el: root }) {
       el("option", { value: String(i) }, seatSel, p);
       el("option", { value: String(i) }, heatSeat, p);
     });
+    overlayBox.innerHTML = "";
+    for (const o of geo.overlays || []) {
+      const lab = el("label", { class: "gb-auto", title: o.words }, overlayBox);
+      const box = el("input", { type: "checkbox", class: "gb-overlay", "data-overlay": o.name }, lab);
+      box.checked = ((model.get("view") || {}).overlays || []).includes(o.name);
+      box.addEventListener("change", () => model.send({ type: "overlay", name: o.name, on: box.checked }));
+      lab.appendChild(document.createTextNode(" " + o.name));
+    }
     heatSel.innerHTML = "";
     el("option", { value: "" }, heatSel, "no heat layer");
     for (const h of geo.heat_layers) el("option", { value: h }, heatSel, h);
@@ -302,8 +318,9 @@ function render({ model, el: root }) {
     if (!geo || !v || !v.glyphs) return;
     title.textContent = v.title + (v.scenario ? ` — ${v.scenario}` : "") + (v.rules ? ` (${v.rules})` : "");
     status.textContent = v.status;
+    status.setAttribute("data-to-move", v.over ? "" : (v.to_move_name || ""));
     message.textContent = v.message || "";
-    message.className = `gb-message gb-${v.level || "info"}`;
+    message.setAttribute("class", A("message", `gb-message gb-${v.level || "info"}`));
     hover.textContent = (v.hover && v.hover.text) || "";
     busy.textContent = model.get("busy") || "";
     undoBtn.disabled = !v.can_undo;
@@ -326,8 +343,8 @@ function render({ model, el: root }) {
       if (!ce) continue;
       const fill = terrainFill(g.terrain);
       if (g.terrain) used.terrain.add(g.terrain);
-      ce.poly.setAttribute("class", `gb-cell t-${g.terrain || "none"}` + (lit.has(g.cell) ? " gb-lit" : "")
-        + (sel.has(g.cell) ? " gb-sel" : ""));
+      ce.poly.setAttribute("class", A("cell", `gb-cell t-${g.terrain || "none"}`) + (lit.has(g.cell) ? " gb-lit" : "")
+        + (sel.has(g.cell) ? " " + A("selected", "gb-sel") : ""));
       ce.poly.style.fill = fill || "";
       const { x, y } = ce;
       g.marks.slice(0, 2).forEach((m, k) => {
@@ -338,7 +355,9 @@ function render({ model, el: root }) {
       if (g.piece) {
         used.seats.add(g.owner);
         const col = geo.colours[g.owner] || "#888", ink = geo.inks[g.owner] || "#fff";
-        const grp = sv("g", { class: "gb-piece", "data-cell": g.cell, "data-owner": String(g.owner) }, layers.pieces);
+        const grp = sv("g", { class: A("piece", "gb-piece"), "data-cell": g.cell, "data-owner": String(g.owner),
+          "data-piece": g.piece }, layers.pieces);
+        if (geo.shape.startsWith("hex")) grp.setAttribute("data-hex", g.cell);
         sv("circle", { cx: x, cy: y - s * 0.08, r: s * 0.5, fill: col, class: "gb-disc" }, grp);
         if (g.facing !== null && g.facing !== undefined) {
           // facing: degrees clockwise from north (0 = N, 90 = E), an arrowhead at the disc's rim
@@ -360,8 +379,14 @@ function render({ model, el: root }) {
         sv("polygon", { points: pts(ce.c.points), fill: heatColour(v.heat[g.cell]), class: "gb-heatcell" }, layers.heat);
       }
       if (lit.has(g.cell)) {
-        sv("circle", { cx: x, cy: y, r: s * (g.piece ? 0.7 : 0.2), class: g.piece ? (v.selection.length ? "gb-target gb-ring" : "gb-target gb-ring gb-source") : "gb-target gb-dot",
+        const dest = v.selection.length > 0;  // a target of the selection (not a piece that can start a move)
+        const t = sv("circle", { cx: x, cy: y, r: s * (g.piece ? 0.7 : 0.2), class: g.piece ? (dest ? "gb-target gb-ring" : "gb-target gb-ring gb-source") : "gb-target gb-dot",
           "data-cell": g.cell }, layers.over);
+        if (dest) {
+          t.setAttribute("class", A("dest", t.getAttribute("class")));
+          t.setAttribute("data-target", (v.targets || {})[g.cell] || "move");
+          if (geo.shape.startsWith("hex")) t.setAttribute("data-hex", g.cell);
+        }
       }
       if (removed.has(g.cell) && lit.has(g.cell)) {
         sv("line", { x1: x - s * 0.5, y1: y - s * 0.5, x2: x + s * 0.5, y2: y + s * 0.5, class: "gb-doom" }, layers.over);
@@ -559,9 +584,11 @@ function render({ model, el: root }) {
         el("span", { class: "gb-turnno" }, li, `${r.turn}.`);
         key = k;
       }
-      const span = el("span", { class: "gb-move" + (r.chance ? " gb-roll" : "") + (r.current ? " gb-current" : ""),
+      const span = el("span", { class: A("move", "gb-move") + (r.chance ? " gb-roll" : "") + (r.current ? " gb-current" : "")
+        + (r.future ? " " + A("future", "gb-future") : ""),
         "data-node": String(r.id), title: `${r.player}: ${r.words || r.text}${r.comment ? " — " + r.comment : ""}` }, li);
-      span.textContent = r.chance ? (r.words || r.text) : `${r.text}${r.sign || ""}`;
+      el("span", { class: A("move-text", "gb-move-text") }, span, r.chance ? (r.words || r.text) : r.text);
+      if (!r.chance && r.sign) el("span", { class: "gb-sign" }, span, r.sign);
       if (!r.chance && r.words && r.words !== r.text) el("span", { class: "gb-words" }, span, ` (${r.words.slice(0, 70)})`);
       if (r.comment) el("span", { class: "gb-comment" }, span, ` {${r.comment.slice(0, 80)}}`);
       span.addEventListener("click", (ev) => { ev.stopPropagation(); model.send({ type: "goto", node: r.id }); });

@@ -1,10 +1,11 @@
 """``Board(game=...)``: the general board, an anywidget over ``GameBoardController`` for any game.
 
 ``Board("pole")``, ``Board(game="cursed-lands", rules="factions=orcs/humans")``, ``Board("big-chess",
-rules="players=4")``. ``Board("terrafeud")`` is TerraFeud's own ``HexBoard`` (its Order mode, overlays
-and records), unless ``general=True`` asks for the general board on TerraFeud too.
+rules="players=4")``, ``Board("terrafeud")`` (also ``HexBoard(...)``, the board's first name): one board for
+every game, each adding declarations only (``GameDef``/``State``: overlays, editor pieces, target kinds, the
+class names of an older page).
 
-As the TerraFeud board, it trusts nothing from the page: every message's type and fields are checked
+It trusts nothing from the page: every message's type and fields are checked
 (``MESSAGE_FIELDS``) for type, range and size; any failure is one plain panel message; no message names
 a server path (scenarios come from a picker over the game's own ``scenarios/`` folder); page-sent trait
 values are ignored; agents are capped and think in a thread under a busy sign.
@@ -23,7 +24,6 @@ import traitlets
 
 from workbench.core.safefile import page_input
 from workbench.games import DEFAULT
-from workbench.games import get as get_game
 
 from . import fields
 from .board_controller import ANNOTATION_SIGNS, GameBoardController
@@ -77,12 +77,13 @@ MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "paste": {"text": fields.text(MAX_FILE_BYTES)},
     "analysis": {"on": fields.boolean},
     "pattern": {"card": fields.text(40)},
+    "overlay": {"name": fields.text(30), "on": fields.boolean},
 }
-WHILE_THINKING = {"undo", "cancel", "heat", "catalog", "check", "why", "download", "shape", "clear_shapes", "copy",
+WHILE_THINKING = {"undo", "cancel", "heat", "overlay", "catalog", "check", "why", "download", "shape", "clear_shapes", "copy",
                   "analysis", "pattern"}
 
 
-EDITOR_MESSAGES = {"click", "edit", "edit_piece", "edit_to_move", "edit_clear", "edit_done", "edit_cancel", "copy",
+EDITOR_MESSAGES = {"overlay", "click", "edit", "edit_piece", "edit_to_move", "edit_clear", "edit_done", "edit_cancel", "copy",
                    "download", "shape", "clear_shapes", "why", "heat", "pattern"}
 
 
@@ -231,6 +232,88 @@ class GameBoard(anywidget.AnyWidget):
             self._gesture("edit_to_move", seat=to_move)
         if done:
             self._gesture("edit_done")
+
+    def play(self, *texts: str) -> None:
+        """Play actions typed in the game's notation, as if clicked (``play("e3-e4")``)."""
+        for text in texts:
+            self._call(self.controller.play_text, text)
+
+    def show(self, heat: str | None = None, heat_side: int | str | None = None, **overlays: bool) -> None:
+        """Switch the game's overlays (``show(zones=True, aura=False)``) and the heat layer (``heat="threat"``,
+        ``heat_side`` a seat's index or name; ``heat=""`` switches it off)."""
+        c = self.controller
+        for name, on in overlays.items():
+            self._call(c.set_overlay, name, bool(on))
+        if heat is not None or heat_side is not None:
+            seat = c.heat_player
+            if isinstance(heat_side, str):
+                players = list(c.info().players)
+                if heat_side not in players:
+                    raise WidgetError(f"heat_side must be one of {', '.join(players)}")
+                seat = players.index(heat_side)
+            elif heat_side is not None:
+                seat = int(heat_side)
+            self._gesture("heat", layer=c.heat_layer if heat is None else heat, player=seat)
+
+    def goto_ply(self, ply: int) -> None:
+        """The position after ``ply`` actions of the current line (0: the start)."""
+        c = self.controller
+        node, path = c.node, []
+        while node.parent is not None:
+            path.append(node)
+            node = node.parent
+        path.reverse()
+        nxt = c.node.next()
+        while nxt is not None:
+            path.append(nxt)
+            nxt = nxt.next()
+        if not 0 <= ply <= len(path):
+            raise WidgetError(f"this line has {len(path)} actions; there is no ply {ply}")
+        self._gesture("goto", node=path[ply - 1].id if ply else c.tree.root.id)
+
+    def save_record(self, path: str | pathlib.Path) -> pathlib.Path:
+        """The game as a JSON record file (a path from the notebook; the page downloads instead)."""
+        out = pathlib.Path(path)
+        out.write_text(self.controller.record_text(), encoding="utf-8")
+        return out
+
+    def load_record(self, path: str | pathlib.Path) -> None:
+        """A JSON record file named by the notebook (small regular files only)."""
+        from workbench.core.safefile import read_text_capped
+
+        with self._lock:
+            try:
+                self.load_record_text(read_text_capped(path, MAX_FILE_BYTES), pathlib.Path(path).name)
+            except (WidgetError, ValueError, OSError) as exc:
+                self.controller.message, self.controller.level = str(exc)[:300], "error"
+            self._sync()
+
+    def export_scenario(self, scenario_id: str = "edited-position", title: str | None = None) -> str:
+        """The position shown (the editor's, while it is open) as a scenario file of the game, with a stub check."""
+        c = self.controller
+        state = c._edit_state if c.editing and c._edit_state is not None else c.state
+        note = "describe what this position shows; then list legal/illegal actions or play and expect"
+        try:
+            return c.game.dump_scenario(state, scenario_id, title or f"{c.game.title}: {c.status()}",
+                                        checks=[{"note": note, "legal": [], "illegal": []}])
+        except NotImplementedError:
+            raise WidgetError(f"{c.game.name} writes no scenario files") from None
+
+    def refresh(self) -> None:
+        """Redraw (after the notebook changed the controller directly)."""
+        with self._lock:
+            self._sync()
+
+    def _call(self, fn: Callable[..., Any], *args: Any) -> None:
+        """A notebook gesture on the controller: a failure is one panel message, as from the page."""
+        c = self.controller
+        with self._lock:
+            try:
+                fn(*args)
+            except (WidgetError, ValueError, OSError) as exc:
+                c.message, c.level = str(exc)[:300], "error"
+            self._sync()
+        self._maybe_think()
 
     def load_scenario_text(self, text: str, name: str = "scenario.yaml") -> None:
         """A scenario's YAML text, as an upload from the page (it may name no server file)."""
@@ -419,6 +502,8 @@ class GameBoard(anywidget.AnyWidget):
         elif kind == "paste":
             c.paste(f["text"])
             self.geometry = c.geometry()
+        elif kind == "overlay":
+            c.set_overlay(f["name"], f["on"])
         elif kind == "pattern":
             if f["card"] and not re.fullmatch(r"[A-Za-z0-9_ -]{1,40}", f["card"]):
                 raise WidgetError("message field 'card' must be a card's key")
@@ -559,13 +644,9 @@ class GameBoard(anywidget.AnyWidget):
 class _BoardFactory:
     """``Board(game)`` and ``Board.from_batch(path, game_id)``: the board of a game, or of a batch's game."""
 
-    def __call__(self, game: str = DEFAULT, *, general: bool = False, **kwargs: Any) -> Any:
-        """The board of ``game``: the game's own board when it has one (``GameDef.board``: TerraFeud's
-        ``HexBoard``) unless ``general``, else the general ``GameBoard``."""
-        if not general:
-            own = get_game(game).board(**kwargs)
-            if own is not None:
-                return own
+    def __call__(self, game: str = DEFAULT, **kwargs: Any) -> GameBoard:
+        """The board of ``game`` (every game has the same one; ``general=`` of older notebooks is ignored)."""
+        kwargs.pop("general", None)
         return GameBoard(game, **kwargs)
 
     @staticmethod
@@ -583,3 +664,24 @@ class _BoardFactory:
 
 
 Board = _BoardFactory()
+
+
+def HexBoard(state: Any = None, *, rules: Any = None, seed: int | None = None, agent: str | None = None,  # noqa: N802
+             agent_side: int | str = 1, agent_seed: int | None = None, game: str = DEFAULT, **kwargs: Any) -> GameBoard:
+    """The board under its first name: ``HexBoard(seed=0)``, ``HexBoard(rules="season=winter", agent="greedy",
+    agent_side="black")`` is the one board on the workbench's default game. ``seed=None`` rolls a fresh seed (fresh
+    terrain); ``agent`` plays seat ``agent_side`` (an index or a seat name)."""
+    import random as _random
+
+    kwargs.pop("size", None)  # the old board's pixel size: the page scales the drawing itself
+    if seed is None:
+        seed = _random.SystemRandom().randrange(2**31)
+    board = GameBoard(game, rules=rules, seed=seed, state=state, **kwargs)
+    if agent:
+        players = list(board.controller.info().players)
+        seat = players.index(agent_side) if isinstance(agent_side, str) and agent_side in players else agent_side
+        if not isinstance(seat, int):
+            raise WidgetError(f"agent_side must be one of {', '.join(players)}")
+        board.controller.agent_seed = agent_seed
+        board.set_agent(seat, agent)
+    return board

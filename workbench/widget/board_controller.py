@@ -96,6 +96,7 @@ class GameBoardController:
         self.seed = int(seed)
         self.auto_roll = bool(auto_roll)
         self.agents: dict[int, str] = {}
+        self.agent_seed: int | None = None  # the agents' own seed stream (default: the board's seed)
         self.last_engine = "python"  # the engine of the last agent that thought here (think, accept)
         self.message = ""
         self.level = "info"
@@ -114,6 +115,7 @@ class GameBoardController:
         self.pattern_card = ""  # the card whose pattern diagram the palette shows
         self._patterns: dict[str, str] = {}
         self.batch_path: Path | None = None
+        self.overlays: set[str] = set(game.default_overlays)  # the game's layers switched on (``GameDef.overlays``)
         self.editing = False  # the graphical position editor (``GameDef.edit_palette``/``edit_cell``)
         self.edit_data: dict[str, Any] = {}
         self.edit_piece = ""
@@ -396,6 +398,11 @@ class GameBoardController:
                         except Exception:  # noqa: BLE001 - a game's explainer failing must not hide the answer
                             break
             return f"{'-'.join(self.names[c] for c in seq)}: no legal action picks these cells"
+        owner = next((g.owner for g in st.glyphs() if g.cell == seq[-1] and g.piece), None)
+        me = st.current_player()
+        players = self.info().players
+        if owner is not None and owner != me and 0 <= owner < len(players) and 0 <= me < len(players):
+            return f"{name} holds a {players[owner]} piece; {players[me]} is to move"
         return f"{name}: no legal action starts on this cell (lit cells do)"
 
     def choose(self, index: int) -> None:
@@ -740,6 +747,13 @@ class GameBoardController:
         self.message = f"{source}: {getattr(case, 'title', '')} — checks {ok}/{len(results)} pass"
         self.level = "info" if ok == len(results) else "warn"
 
+    def set_overlay(self, name: str, on: bool) -> None:
+        """Switch one of the game's overlays (``GameDef.overlays``) on or off."""
+        names = [n for n, _ in self.game.overlays]
+        if name not in names:
+            raise WidgetError(f"overlay must be one of {', '.join(names) or 'none (this game declares none)'}")
+        (self.overlays.add if on else self.overlays.discard)(name)
+
     def cancel(self) -> None:
         self.selection, self.choices = [], []
         self.message, self.level = "selection cleared", "info"
@@ -824,7 +838,7 @@ class GameBoardController:
         the Python agent picks, faster); its ``engine`` attribute says which one searches."""
         from workbench.agents.generic import make_protocol_agent
 
-        seed = self.seed + self.node.ply
+        seed = (self.seed if self.agent_seed is None else self.agent_seed) + self.node.ply
         engine = self.agent_engine(spec)
         try:
             agent = self.game.native.agent(spec, self.rules, seed) if engine == "native" else None
@@ -888,7 +902,7 @@ class GameBoardController:
         """The game as a record: rules, seed, the start position, the main line's actions (rolls included), and
         the variations, drawings, signs and comments of ``tree.to_json``."""
         actions = [n.text for n in self.tree.main_line()]
-        out: dict[str, Any] = {"game": self.game.name, "version": RECORD_VERSION, "rules": self.rules.to_dict(),
+        out: dict[str, Any] = {"game": self.game.name, "version": RECORD_VERSION, "rules": {k: v for k, v in self.rules.to_dict().items() if v is not None},
                                "seed": self.seed, "start": self.root_state.to_dict(), "actions": actions}
         out.update(self.tree.to_json())
         if self.scenario_name:
@@ -914,8 +928,12 @@ class GameBoardController:
         if not isinstance(actions, list) or len(actions) > MAX_RECORD_MOVES or not all(isinstance(a, str) for a in actions):
             raise WidgetError(f"{source}: field 'actions' must be a list of at most {MAX_RECORD_MOVES} action texts")
         try:
-            rules = self.game.spec.make(data.get("rules") or {})
-            self.game.spec.refuse_paths(data.get("rules") or {}, who="a record")
+            given = data.get("rules") or {}
+            if not isinstance(given, dict):
+                raise ValueError("rules must be a mapping of rule values")
+            given = {k: v for k, v in given.items() if v is not None}  # an unset value (no start file) is the default
+            rules = self.game.spec.make(given)
+            self.game.spec.refuse_paths(given, who="a record")
             start = data.get("start")
             if isinstance(start, dict):
                 state = self.game.state_from_dict(start)
@@ -1130,7 +1148,7 @@ class GameBoardController:
         try:
             pairs = parse_pairs(change)
             self.game.spec.refuse_paths(pairs)
-            variant = self.game.spec.make({**self.rules.to_dict(), **pairs})
+            variant = self.game.spec.make({**{k: v for k, v in self.rules.to_dict().items() if v is not None}, **pairs})
         except ValueError as exc:
             raise WidgetError(_short(str(exc))) from None
         other = self._rebuilt(variant)
@@ -1340,13 +1358,31 @@ class GameBoardController:
                 lit.setdefault(cells[n], []).append(a)
                 if len(cells) > n + 1:
                     longer.add(cells[n])
+        targets: dict[str, str] = {}
+        if n:  # what each lit target means (TerraFeud's move / attack / stop), for the page's data-target
+            for cell, acts in lit.items():
+                done = [a for a in acts if len(self._cells(a)) == n + 1]
+                if done:
+                    try:
+                        kind = str(st.target_kind(done[0]) or "")
+                    except Exception:  # noqa: BLE001 - a help, never a failure
+                        kind = ""
+                    targets[self.names[cell]] = kind or "move"
         glyphs = []
         occupied: set[int] = set()
+        over: dict[int, list[str]] = {}
+        for name in sorted(self.overlays):
+            try:
+                for cell, mark in (st.overlay(name) or {}).items():
+                    over.setdefault(cell, []).append(str(mark))
+            except Exception:  # noqa: BLE001 - a layer is a help, never a failure
+                continue
         for g in (self._edit_glyphs() if self.editing else st.glyphs()):
             if g.piece:
                 occupied.add(g.cell)
             glyphs.append({"cell": self.names[g.cell], "terrain": g.terrain, "piece": g.piece, "owner": g.owner,
-                           "badges": list(g.badges)[:4], "facing": g.facing, "marks": list(g.marks)[:4]})
+                           "badges": list(g.badges)[:4], "facing": g.facing,
+                           "marks": [*over.get(g.cell, []), *g.marks][:4]})
         buttons = []
         hinted = 0
         for i, a in enumerate([] if self.editing else self.buttons()):
@@ -1365,13 +1401,18 @@ class GameBoardController:
             buttons.append(b)
         _group(buttons)
         rows = []
+        ahead: set[int] = set()  # the moves after this one along its line (undone moves Redo plays again)
+        nxt = self.node.next()
+        while nxt is not None and len(ahead) < 2 * MOVES_SHOWN:
+            ahead.add(nxt.id)
+            nxt = nxt.next()
         for node, depth in self.tree.rows()[-MOVES_SHOWN:]:
             rows.append({"id": node.id, "text": node.text, "depth": depth, "chance": node.effects.get("player") == CHANCE,
                          "player": self.label(node.effects.get("player", 0)), "current": node is self.node,
                          "turn": node.effects.get("turn", 0), "words": node.effects.get("words", ""),
                          "result": node.effects.get("result", ""), "main": depth == 0,
                          "sign": (node.shapes.get("sign") or [[""]])[0][0],
-                         "comment": (node.shapes.get("comment") or [[""]])[0][0]})
+                         "comment": (node.shapes.get("comment") or [[""]])[0][0], "future": node.id in ahead})
         heat: dict[str, float] = {}
         heat_scale: list[float] = []
         if self.heat_layer:
@@ -1401,7 +1442,8 @@ class GameBoardController:
             "node": self.node.id, "last": self._last_move(),
             "pattern": {"card": self.pattern_card, "svg": self.pattern_svg(self.pattern_card)} if self.pattern_card else {},
             "observation": "" if self.layout.cells else _short(self._observation(), 4000), "legend": self._glyph_legend(glyphs),
-            "palette": self._cards(buttons), "editor": self._editor_view(),
+            "palette": self._cards(buttons), "editor": self._editor_view(), "targets": targets,
+            "to_move_name": info.players[p] if 0 <= p < len(info.players) else "", "overlays": sorted(self.overlays),
         }
 
     def _editor_view(self) -> dict[str, Any]:
@@ -1509,4 +1551,6 @@ class GameBoardController:
             "heat_layers": list(self.game.heat_layers),
             "teams": [[self.label(p) for p in team] for team in self.info().teams], "unit": self.game.evaluation_unit,
             "can_edit": bool(self.game.edit_palette and self.layout.cells),
+            "aliases": dict(self.game.board_aliases),
+            "overlays": [{"name": n, "words": w} for n, w in self.game.overlays],
         }

@@ -1,14 +1,9 @@
-"""What both boards share: the error they raise, the page's agent caps, file reading and the scenario picker.
-
-TerraFeud's ``HexBoard`` (``workbench.games.terrafeud.widget``) and the general ``Board(game=...)``
-(``board.py``, ``board_controller.py``) both take agents from a page, read uploaded or picked files
-and list scenario files with verdicts; the rules for that untrusted input live here once, and name
-no game.
+"""The board's rules for untrusted input: the error it raises, the page's agent caps, file reading and the
+scenario picker (``board.py``, ``board_controller.py``). They name no game.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 import re
 import stat
@@ -55,14 +50,6 @@ SCENARIO_ROOT = Path(__file__).resolve().parents[2] / "scenarios"  # the reposit
 
 class WidgetError(ValueError):
     """A request the board cannot carry out (bad file, missing module); the message says why."""
-
-
-def _optional(module: str, name: str, what: str) -> Any:
-    """A function of a workbench part that may not be installed yet, or a clear error."""
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError):
-        raise WidgetError(f"{what} needs {module}.{name}, which is not available in this installation") from None
 
 
 def _agent_names() -> list[str]:
@@ -125,7 +112,8 @@ def capped_agent_spec(spec: str, game_agents: Sequence[str] = (), generic: bool 
     ``weights``: the learned weights files the board offers by name (``workbench.agents.learned``: the
     study's folder, then the game's); ``eval=NAME`` is accepted only for one of them, never a path.
     """
-    parse = _optional("workbench.agents", "parse_agent_spec", "playing against an agent")
+    from workbench.agents import parse_agent_spec as parse
+
     try:
         base, params = parse(spec)
     except ValueError as exc:
@@ -198,7 +186,8 @@ def _entry(path: Path) -> dict[str, Any] | None:
 def _verdict_of(path: Path) -> str:
     """``pass 3/3``, ``FAIL 1/3``, ``error`` or ``no checks`` for one scenario file (its checks run by the loader)."""
     try:
-        load = _optional("workbench.scenarios", "load_scenario_text", "the picker's verdicts")
+        from workbench.scenarios.loader import load_scenario_text as load
+
         results = load(read_small_file(path), source=str(path.name)).run()
     except Exception:  # noqa: BLE001 - one bad file must not hide the others' verdicts
         return "error"

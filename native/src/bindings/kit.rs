@@ -61,15 +61,14 @@ impl<G: Game + Clone + 'static> Held<G> {
         Ok(Held { game, agent: Some(generic_agent(game, name, params, seed)?) })
     }
 
-    /// The action the agent picks in `state`, searched on a copy without the GIL; an error when no player is
-    /// to move (chance or the game's end).
-    pub(crate) fn select(&mut self, py: Python<'_>, state: &G) -> PyResult<u32> {
-        let player = state.current_player();
-        if player == TERMINAL || player == CHANCE || state.is_terminal() {
+    /// The action the agent picks in `st` (a copy, searched without the GIL); an error when no player is to
+    /// move (chance or the game's end).
+    pub(crate) fn select(&mut self, py: Python<'_>, mut st: G) -> PyResult<u32> {
+        let player = st.current_player();
+        if player == TERMINAL || player == CHANCE || st.is_terminal() {
             return Err(bad(self.game, "select_action: no player to move (chance or the game is over)".into()));
         }
         let mut agent = self.agent.take().ok_or_else(|| bad(self.game, "agent busy".into()))?;
-        let mut st = state.clone();
         let out = release(py, move || {
             let a = agent.select_action(&mut st);
             (a, agent)
@@ -88,11 +87,16 @@ impl<G: Game + Clone + 'static> Held<G> {
 }
 
 /// The `Agent` class of a protocol game's submodule: `Agent(name, params, seed)`, `select_action(state)` (the
-/// action's dense int, searched without the GIL) and `stats()`. `$pystate` is the submodule's state class, whose
-/// field `st` holds the core's `$state`.
+/// action's dense int, searched without the GIL) and `stats()`. `$pystate` is the submodule's state class;
+/// the copy searched is its field `st` (a `$state`), or what `$copy(py, state)` returns (a `PyResult<$state>`).
 #[macro_export]
 macro_rules! generic_agent_class {
     ($class:ident, $state:ty, $pystate:ty, $module:literal, $game:literal) => {
+        $crate::generic_agent_class!($class, $state, $pystate, $module, $game, |_py: Python<'_>, s: &$pystate| {
+            Ok::<$state, PyErr>(s.st.clone())
+        });
+    };
+    ($class:ident, $state:ty, $pystate:ty, $module:literal, $game:literal, $copy:expr) => {
         /// A seeded native generic agent that keeps its stream between decisions.
         #[pyclass(name = "Agent", module = $module, unsendable)]
         pub struct $class {
@@ -109,7 +113,8 @@ macro_rules! generic_agent_class {
 
             /// The action's dense int, searched without the GIL on a copy of `state`.
             fn select_action(&mut self, py: Python<'_>, state: &$pystate) -> PyResult<u32> {
-                self.held.select(py, &state.st)
+                let st: $state = ($copy)(py, state)?;
+                self.held.select(py, st)
             }
 
             /// The last decision's (score, nodes searched); (0, 0) for random and greedy.

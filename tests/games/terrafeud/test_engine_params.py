@@ -408,24 +408,6 @@ def test_positions_carry_ply_and_quiet():
         load_scenario_text(text.replace("quiet: 4", "quiet: -1"))
 
 
-@pytest.mark.parametrize("size,clicks,played", [
-    (3, ["e3", "e4", "g3", "g4", "f2", "e2"], "order e3-e4 g3-g4 f2-e2"),
-    (1, ["e3", "e4"], "order e3-e4"),
-    (2, ["e3", "e4", "g3", "g4"], "order e3-e4 g3-g4"),
-])
-def test_the_board_widget_picks_orders_of_any_size(size, clicks, played):
-    from workbench.games.terrafeud.widget.controller import BoardController
-
-    ctrl = BoardController(pos({"f3": "F", "f11": "f", "f2": "I", "e3": "I", "g3": "I"}, rules={"order_size": size}))
-    ctrl.click("f3")
-    ctrl.start_order()
-    for h in clicks[:-1]:
-        ctrl.click(h)
-        assert ctrl.state.ply == 0 and set(ctrl.view()["targets"].values()) == {"order"}
-    ctrl.click(clicks[-1])
-    assert ctrl.view()["moves"] == [played]
-
-
 def test_bench_plays_from_a_start_file_with_parameters(tmp_path, capsys):
     """``bench --rules start=PATH,...``: the playouts start at the file's position, on both engines."""
     from workbench.__main__ import main

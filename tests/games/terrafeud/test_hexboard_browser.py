@@ -1,4 +1,4 @@
-"""The HexBoard in a real browser: headless Debian Chromium (Playwright) against served notebooks.
+"""HexBoard (the one board under its first name, on TerraFeud) in a real browser: headless Debian Chromium (Playwright) against served notebooks.
 
 Proves the wiring the Python tests cannot: the anywidget front end loads offline from the local
 Jupyter server (Voila and JupyterLab), a click on the SVG reaches the kernel, and the board redraws
@@ -18,7 +18,7 @@ from workbench.games.terrafeud.engine import new_game
 
 pytestmark = pytest.mark.browser
 
-BOARD_CODE = "from workbench.games.terrafeud.widget import HexBoard\nboard = HexBoard(seed=0)\nboard"
+BOARD_CODE = "from workbench.widget import HexBoard\nboard = HexBoard(seed=0)\nboard"
 
 
 def serve(app: str, tmp_path: Path, lab_theme: str | None = None) -> Iterator[NotebookServer]:

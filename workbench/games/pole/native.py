@@ -29,7 +29,9 @@ except ImportError:  # pragma: no cover - exercised where cargo is missing
     _core = None
 
 NATIVE_AGENTS = ("random", "greedy", "alphabeta", "mcts", "search", "plan", "turtle")  # turtle: Pole's own (turtle.py)
-_AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply", "odds"})
+# eval=NAME: learned weights of analysis.features, read by the core (State::features, the same sum)
+_AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply", "odds",
+                           "eval"})
 
 
 def available() -> bool:
@@ -251,9 +253,12 @@ def native_state(rules: Rules, seed: int = 0) -> NativePoleState:
     return NativePoleState.from_python(s)
 
 
-def agent_params(params: dict[str, Any]) -> dict[str, float]:
-    """An agent spec's parameters as the native core reads them (``engine`` dropped, others refused)."""
-    return native_params(params, _AGENT_PARAMS)
+def agent_params(params: dict[str, Any]) -> dict[str, Any]:
+    """An agent spec's parameters as the native core reads them (``engine`` dropped, others refused; learned
+    weights by name as the vector of ``analysis.features``)."""
+    from . import GAME
+
+    return native_params(params, _AGENT_PARAMS, game=GAME)
 
 
 class NativeAgent(NativeTwin):
@@ -277,7 +282,8 @@ def has_native(spec: str) -> bool:
         base, params = parse_agent_spec(spec)
     except ValueError:
         return False
-    return available() and base in NATIVE_AGENTS and str(params.get("engine", "auto")).strip().lower() != "python"
+    return (available() and base in NATIVE_AGENTS and str(params.get("engine", "auto")).strip().lower() != "python"
+            and all(k in _AGENT_PARAMS or k == "engine" for k in params) and not (base == "turtle" and "eval" in params))
 
 
 # ---------------------------------------------------------------------- whole games (simulate)

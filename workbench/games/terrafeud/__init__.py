@@ -5,11 +5,13 @@ The engine itself is ``workbench.games.terrafeud.engine`` (the readable specific
 layout, the dense action encoding for OpenSpiel, and states through ``TerraFeudState``.
 Its public names are imported from here and its subpackages, the one place for them (docs/architecture.md):
 ``workbench.games.terrafeud.engine`` (``new_game``), ``.scenarios`` (``Scenario``, ``Check``, ``dump_scenario``),
-``.viz`` (``board_svg``, ``heat``, ``mpl``, ``graph`` ...) and ``.widget`` (``HexBoard``).
+and ``.viz`` (``board_svg``, ``heat``, ``mpl``, ``graph`` ...). Its board is the one board
+(``workbench.widget.Board("terrafeud")``, ``HexBoard``): this package only declares what it draws (layout,
+glyphs, legend, overlays, editor pieces, target kinds, the class names of its older page).
 
 Its own extensions of the tools live here too, above the generic tools they build on: ``scenarios/``
-(its dialect), ``viz/`` (its pictures) and ``widget/`` (``HexBoard``); its simulate rows are ``rows.py``.
-The tools reach them through what ``GAME`` declares (``GAME.scenario``, ``GAME.board``, ``GAME.play_row`` ...).
+(its dialect) and ``viz/`` (its pictures); its simulate rows are ``rows.py``. The tools reach them through
+what ``GAME`` declares (``GAME.scenario``, ``GAME.play_row`` ...).
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ class TerraFeudNative(NativeBackend):
     and agents' twins go through its own simulate path and tuned agents."""
 
     exists = True
-    sweep = "workbench.nativediff"  # nativediff --game
+    sweep = "workbench.games.terrafeud.nativediff"  # nativediff --game
 
     def available(self) -> bool:
         """True when TerraFeud's native core (``workbench._native``) is built."""
@@ -130,6 +132,18 @@ class TerraFeud(GameDef):
     edit_palette = tuple((letter if side == 0 else letter.lower(), side, f"{('White', 'Black')[side]} {name}")
                          for side in (0, 1) for letter, name in (("F", "feudal"), ("K", "knight"), ("P", "pikeman"),
                                                                  ("C", "cavalry"), ("A", "archer"), ("I", "infantryman")))
+
+    overlays = (("zones", "zones of control"), ("markers", "archers' markers"), ("aura", "the feudals' auras"))
+    default_overlays = ("markers",)
+    glyph_words = {"zone-white": "in White's zone of control", "zone-black": "in Black's zone of control",
+                   "zones": "in both zones of control", "marked-white": "marked by a White archer",
+                   "marked-black": "marked by a Black archer", "marker-archer": "an archer whose marker is out",
+                   "aura-white": "within White's feudal's aura", "aura-black": "within Black's feudal's aura",
+                   "auras": "within both feudals' auras"}
+    # the class names TerraFeud's own page gave its board's parts (kept: its stylesheets and browser checks know them)
+    board_aliases = {"cell": "tf-hex", "svg": "tf-svg", "piece": "tf-piece", "selected": "tf-selected",
+                     "dest": "tf-target", "status": "tf-status", "message": "tf-message", "moves": "tf-moves",
+                     "move": "tf-move", "move-text": "tf-move-text", "future": "tf-future", "undo": "tf-btn-undo"}
 
     def edit_cell(self, data: dict[str, Any], cell: str, code: str) -> dict[str, Any]:
         """A piece set or removed: an archer's marker from or on that cell goes with the old piece, and an edited
@@ -276,12 +290,6 @@ class TerraFeud(GameDef):
         from . import agents
 
         return agents
-
-    def board(self, **kwargs: Any) -> Any:
-        """``Board("terrafeud")``: TerraFeud's ``HexBoard`` (terrain, Orders, heat, the position editor)."""
-        from .widget import HexBoard
-
-        return HexBoard(**kwargs)
 
     def evaluation_features(self, state: Any, player: int) -> dict[str, float]:
         """Material per piece kind (own count minus the enemy's; the feudal left out, its loss ends the game) and

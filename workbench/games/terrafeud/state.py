@@ -124,6 +124,62 @@ class TerraFeudState(State):
         except IllegalActionError as exc:
             raise IllegalAction(str(exc)) from None
 
+    def overlay(self, name: str) -> dict[int, str]:
+        """``zones``: each side's zone of control; ``markers``: the hexes archers have marked (and the archers);
+        ``aura``: the hexes within each feudal's aura (the ``aura_radius`` rule)."""
+        from workbench.games.terrafeud.engine.geometry import DISTANCE
+
+        st, side = self.inner, ("white", "black")
+        out: dict[int, str] = {}
+        if name == "zones":
+            for s in (0, 1):
+                for h in st.zone(s):
+                    out[h] = "zones" if h in out else f"zone-{side[s]}"
+        elif name == "markers":
+            for s in (0, 1):
+                for archer, target in st.markers[s].items():
+                    out[target] = f"marked-{side[s]}"
+                    out.setdefault(archer, "marker-archer")
+        elif name == "aura":
+            radius = getattr(st.board, "aura_radius", 2)
+            for s in (0, 1):
+                f = st.feudal[s]
+                if f >= 0:
+                    for h in range(len(st.squares)):
+                        if DISTANCE[f][h] <= radius:
+                            out[h] = "auras" if h in out else f"aura-{side[s]}"
+        return out
+
+    def target_kind(self, action: Any) -> str:
+        """``attack`` onto an enemy, ``mine`` onto an enemy marker, ``stop`` where a move is cut short (W2: a
+        bridge, a zone, a ford or swamp for a knight or cavalry), ``shot``, ``castle``, ``order``, else ``move``."""
+        from workbench.games.terrafeud.engine import CASTLE, MOVE, ORDER, SHOT
+        from workbench.games.terrafeud.engine.geometry import CAVALRY_PATHS, RAYS
+        from workbench.games.terrafeud.engine.pieces import CAVALRY, KNIGHT
+
+        kind = action[0]
+        if kind != MOVE:
+            return {SHOT: "shot", CASTLE: "castle", ORDER: "order"}.get(kind, "")
+        st = self.inner
+        h, t = action[1], action[2]
+        if st.squares[t]:
+            return "attack"
+        s = st.to_move
+        if t in st.marked_by(1 - s):
+            return "mine"
+        piece = kind_of(st.squares[h])
+        if piece == KNIGHT:
+            for ray in RAYS[h]:
+                if t in ray:
+                    i = ray.index(t)
+                    after_bridge = i > 0 and st.board.is_bridge[ray[i - 1]] and getattr(st.rules, "knight_bridge_stop", True)
+                    if after_bridge or t in st.zone(1 - s) or st.board.stop_for[s][t]:
+                        return "stop"
+        elif piece == CAVALRY:
+            if t not in {land for land, _ in CAVALRY_PATHS[h]} or st.board.cavalry_stop_for[s][t]:
+                return "stop"
+        return "move"
+
     def glyphs(self) -> list[Glyph]:
         board = self.inner.board
         out = []

@@ -18,7 +18,8 @@ from workbench.games.terrafeud.engine import GameState, IllegalActionError
 from workbench.games.terrafeud.engine.geometry import hex_name
 from workbench.games.terrafeud.engine.pieces import SIDE_NAMES, letter
 
-__all__ = ["ERROR_STATUS", "FAIL_STATUS", "PASS_STATUS", "Check", "CheckResult", "play_actions", "run_check"]
+__all__ = ["ERROR_STATUS", "FAIL_STATUS", "PASS_STATUS", "Check", "CheckResult", "describe_check", "play_actions",
+           "run_check"]
 
 
 @dataclass
@@ -136,3 +137,35 @@ def _strip(reason: str, text: str) -> str:
     """The engine prefixes reasons with the action text; drop it where we already wrote it."""
     prefix = f"{text}: "
     return reason[len(prefix):] if reason.startswith(prefix) else reason
+
+
+def describe_check(check: Check, result: CheckResult | None) -> dict[str, Any]:
+    """One check in words for a reader (notebook 02, a panel): what it asserts, and whether it passes; a check that
+    asserts nothing is ``empty``, never a pass."""
+    parts = []
+    if check.note:
+        parts.append(str(check.note))
+    if check.play:
+        parts.append("after " + " ".join(t for t, _ in check.play))
+    if check.legal:
+        parts.append("legal: " + ", ".join(t for t, _ in check.legal))
+    if check.illegal:
+        parts.append("illegal: " + ", ".join(t for t, _ in check.illegal))
+    for h, (dests, _line) in check.destinations.items():
+        parts.append(f"{hex_name(h)} reaches exactly " + (", ".join(sorted(hex_name(d) for d in dests)) or "nothing"))
+    if check.pieces is not None:
+        parts.append("pieces: " + ", ".join(f"{hex_name(h)} {letter(c) if c else 'empty'}" for h, c in check.pieces.items()))
+    if check.markers is not None:
+        parts.append("markers: " + (", ".join(f"{hex_name(a)}>{hex_name(t)}" for a, t in check.markers.items()) or "none"))
+    for k, v in check.expect.items():
+        if k in ("to_move", "winner"):
+            v = SIDE_NAMES[v] if isinstance(v, int) else (v or "none")
+        parts.append(f"{k}: {v}")
+    if not parts or (check.note and len(parts) == 1):
+        return {"index": check.index, "line": check.line, "status": "empty",
+                "asserts": (str(check.note) + ": " if check.note else "") + "asserts nothing yet",
+                "message": "add legal/illegal actions, or play and expect, to make this a check"}
+    message = str(result.message) if result and not result.ok else ""
+    return {"index": check.index, "line": check.line, "status": result.status if result else "not run",
+            "asserts": "; ".join(parts) or "the position loads",
+            "message": message if len(message) <= 300 else message[:299] + "…"}

@@ -1,0 +1,120 @@
+"""TerraFeud on the one board (``workbench.widget``): what its own board did, now from its declarations on
+``GameDef`` (target kinds, overlays, editor pieces, the class names of its older page), and ``HexBoard``, the
+board's first name, with the notebook API it had."""
+
+from __future__ import annotations
+
+import pytest
+from enginehelp import pos
+
+from workbench.games.terrafeud import GAME
+from workbench.games.terrafeud.engine import explain_illegal
+from workbench.games.terrafeud.engine.geometry import parse_hex
+from workbench.widget import GameBoard, HexBoard
+
+
+def board(pieces: dict[str, str], to_move: str = "white", rules: dict | None = None, **extra: object) -> GameBoard:
+    """The one board on a hand-made position (rolled terrain off, so no swamp or hill interferes)."""
+    state = GAME.state_from_dict(pos(pieces, to_move, rules={"hill": False, "swamp": False, **(rules or {})},
+                                     **extra).to_dict())
+    return GameBoard("terrafeud", state=state)
+
+
+def send(b: GameBoard, **msg: object) -> dict:
+    b._on_msg(b, msg, [])
+    return b.view
+
+
+def test_hexboard_is_the_one_board_with_terrafeuds_page_names() -> None:
+    b = HexBoard(seed=0)
+    assert isinstance(b, GameBoard) and b.controller.game is GAME
+    aliases = b.geometry["aliases"]
+    assert aliases["cell"] == "tf-hex" and aliases["dest"] == "tf-target" and aliases["undo"] == "tf-btn-undo"
+    assert b.view["to_move_name"] == "white"
+    v = send(b, type="click", cell="f3")
+    assert v["targets"]["f5"] == "move" and v["targets"]["f7"] == "stop"  # a knight's W2 stop
+    v = send(b, type="click", cell="f5")
+    assert [m["text"] for m in v["moves"]] == ["f3-f5"] and v["to_move_name"] == "black"
+    v = send(b, type="click", cell="f5")
+    assert "white piece" in v["message"] and "black is to move" in v["message"]
+    v = send(b, type="undo")
+    assert [m["future"] for m in v["moves"]] == [True]  # Redo plays it again
+
+
+def test_attack_kind_and_the_engines_reason_for_an_illegal_click() -> None:
+    b = board({"f1": "F", "f11": "f", "d1": "K", "d4": "i", "l1": "k"})
+    v = send(b, type="click", cell="d1")
+    assert v["targets"]["d4"] == "attack"
+    v = send(b, type="click", cell="l1")  # not on one of the knight's lines: the engine says why
+    st = b.controller.state.inner
+    assert explain_illegal(st, (0, parse_hex("d1"), parse_hex("l1"), 0)).split(": ", 1)[-1] in v["message"]
+
+
+@pytest.mark.parametrize(("size", "clicks", "played"), [
+    (3, ["e3", "e4", "g3", "g4", "f2", "e2"], "order e3-e4 g3-g4 f2-e2"),
+    (2, ["e3", "e4", "g3", "g4"], "order e3-e4 g3-g4"),
+])
+def test_castling_and_orders_of_any_size_are_click_sequences(size: int, clicks: list[str], played: str) -> None:
+    b = board({"f3": "F", "f11": "f", "f2": "I", "e3": "I", "g3": "I"}, rules={"order_size": size})
+    assert send(b, type="click", cell="f3")["targets"]["f2"] == "castle"
+    send(b, type="cancel")
+    for cell in clicks:
+        v = send(b, type="click", cell=cell)
+    texts = [x["text"] for x in v["buttons"]]
+    if played in texts:  # the same cells also end a shorter action: the buttons name both
+        v = send(b, type="choose", index=texts.index(played))
+    assert [m["text"] for m in v["moves"]] == [played], v["message"]
+
+
+def test_overlays_zones_markers_aura_are_marks_with_legend_words() -> None:
+    b = HexBoard(seed=3)
+    assert b.view["overlays"] == ["markers"]
+    b.show(zones=True, aura=True, heat="threat", heat_side="black")
+    v = b.view
+    marks = {m for g in v["glyphs"] for m in g["marks"]}
+    assert {"zone-white", "zone-black", "aura-white", "aura-black"} <= marks | {"zones", "auras"}
+    words = {x["sign"]: x["words"] for x in v["legend"]}
+    assert words["zone-white"] == "in White's zone of control" and v["heat_layer"] == "threat" and v["heat_player"] == 1
+    send(b, type="overlay", name="zones", on=False)
+    assert not any(m.startswith("zone") for g in b.view["glyphs"] for m in g["marks"])
+    assert send(b, type="overlay", name="nope", on=True)["level"] == "error"
+
+
+def test_hexboard_notebook_api_play_agent_compare_editor_and_export() -> None:
+    b = HexBoard(seed=0, agent="greedy", agent_side="black", agent_seed=1)
+    b.play("e3-e4")
+    b.wait(30)
+    assert [m["text"] for m in b.view["moves"]][0] == "e3-e4" and len(b.view["moves"]) == 2
+    b.compare("season=winter")
+    assert b.view["diff"]["change"].startswith("season=winter")
+    b.edit({"f5": "k"})
+    text = b.export_scenario("winter-knight-probe", "A black knight on f5")
+    assert "f5: k" in text and "checks:" in text
+    b.edit(done=True)
+    assert b.controller.state.to_dict()["pieces"]["f5"] == "k"
+
+
+def test_load_scenario_by_path_from_the_notebook(tmp_path) -> None:  # noqa: ANN001
+    f = tmp_path / "probe.yaml"
+    f.write_text("id: probe\ntitle: a probe\nposition:\n  to_move: white\n  pieces: {e1: F, e9: f, f3: K}\n"
+                 "checks:\n  - legal: [f3-f5]\n", encoding="utf-8")
+    b = HexBoard(seed=0)
+    b.load_scenario(f)
+    assert b.view["scenario"] == "probe.yaml" and "checks 1/1 pass" in b.view["message"]
+    assert {g["cell"] for g in b.view["glyphs"] if g["piece"]} == {"e1", "e9", "f3"}
+
+
+def test_a_page_never_starts_a_game_from_a_server_file(tmp_path) -> None:  # noqa: ANN001
+    f = tmp_path / "start.yaml"
+    f.write_text("id: s\ntitle: s\nposition:\n  to_move: white\n  pieces: {e1: F, e9: f}\n", encoding="utf-8")
+    b = HexBoard(seed=0)
+    v = send(b, type="new_game", rules=f"start={f}", seed=1)
+    assert v["level"] == "error" and str(tmp_path) not in v["message"]
+    assert len([g for g in v["glyphs"] if g["piece"]]) > 2  # still the classic start
+
+
+def test_the_protocol_state_asks_the_engine_what_an_action_changes() -> None:
+    st = GAME.state_from_dict(pos({"f1": "F", "c3": "I", "e3": "I", "d4": "f"}).to_dict())
+    eff = st.action_effects(st.string_to_action("e3-e4"))
+    assert sorted(eff["removed"]) == [parse_hex("c3"), parse_hex("d4")] and eff["ends"]
+    assert {"removed", "marks", "text", "ends"} <= set(eff)
