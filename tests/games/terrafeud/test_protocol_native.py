@@ -95,6 +95,6 @@ def test_refusals() -> None:
     st, nat = _state("", 0)
     with pytest.raises(ValueError, match="no native agent"):
         core.Agent("minimax", None, 1)
-    with pytest.raises(ValueError, match="two agents"):
+    with pytest.raises(ValueError, match="one agent per seat"):
         core.protocol_play_game(nat, [("random", None, 1)], 10)
     assert core.has_agent("plan") and not core.has_agent("turtle")
