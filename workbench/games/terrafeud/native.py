@@ -477,7 +477,8 @@ class GenericTwin(CoreAgent):
         return (inner if isinstance(inner, NativeState) else NativeState.from_state(inner))._st
 
     def select_action(self, state: Any) -> Any:
-        """The pick as the protocol's action (the engine's tuple), from the core's dense id."""
-        from . import GAME
-
-        return GAME.int_to_action(state, int(super().select_action(state)))
+        """The pick as the protocol's action (the engine's tuple): the core's dense ids come in the Python legal
+        order, so the id's place in them is the action's place in ``legal_actions()``."""
+        native = self.core_state(state)
+        ids = list(_native.terrafeud.legal_ids(native))
+        return state.legal_actions()[ids.index(int(super().select_action(state)))]
