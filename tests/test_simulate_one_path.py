@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 from workbench.balance.table import migrate_table, table_game
-from workbench.simulate import read_results, replay_game, simulate
 from workbench.simulate import cli as simulate_cli
+from workbench.simulate import read_results, replay_game, simulate
 from workbench.simulate.paths import play_game
 from workbench.simulate.protocol_play import tool_seats
 
