@@ -95,12 +95,11 @@ def play_native(spec: Any) -> Any:
     """One game of ``spec`` in the native core; the ``GameResult`` ``play_protocol_game`` would return."""
     from workbench.core.agents import protocol_agent
     from workbench.core.rows import GameResult, base_row, close_row, derive, error_row, finish_row, seat_agents
-    from workbench.games import get
+    from workbench.games.cursed_lands import GAME as game  # its own GameDef: a game needs no registry
     from workbench.games.cursed_lands import actions as act
     from workbench.games.cursed_lands.native import core, fields_of, python_state, rules_dict
 
     t0 = time.perf_counter()
-    game = get(spec.game)
     rules = game.spec.make(spec.rules)
     row = base_row(spec, game, rules)
     row["engine"] = "native"
