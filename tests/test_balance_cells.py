@@ -100,13 +100,13 @@ def test_event_measures() -> None:
         "n_legal": [30, 1, 20, 1, 10, 10],
         "eval_white": [0.5, -0.5, 0.2, 0.3, 0.1, 0.2],
     })
-    m = per_game_event_measures(events, pd.Series({0: "black", 1: "white"})).set_index("game_id")
+    m = per_game_event_measures(events, pd.Series({0: "black", 1: "white"}), ("white", "black")).set_index("game_id")
     assert m.loc[0, "mean_branching"] == 13 and m.loc[0, "decision_share"] == 0.5
     assert m.loc[0, "lead_changes"] == 2 and m.loc[1, "lead_changes"] == 0
     # Black won game 0 and faced 0.5 and 0.2 (after White's actions): 0.35 behind on average
     assert m.loc[0, "drama"] == pytest.approx(0.35) and m.loc[1, "drama"] == 0
     assert lead_changes([0.0, 1.0, 0.0, -1.0, 2.0]) == 2
-    assert drama([1.0], ["white"], "none") == 0
+    assert drama([1.0], ["white"], "none", ("white", "black")) == 0
     games = pd.DataFrame([game_row(0, "black", "castle", 4), game_row(1, "white", "castle", 2)])
     s = summarize_cells(games, events)  # the games table lacks the measures (NaN): events fill them
     assert s.iloc[0].mean_branching == pytest.approx(np.mean([13, 10]))

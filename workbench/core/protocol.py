@@ -237,6 +237,11 @@ class SeatAgents(Protocol):
         """``native`` when ``spec`` would play on the game's native core under ``engine``, else ``python``."""
         ...
 
+    def protocol(self, spec: str) -> bool:
+        """True when ``make(spec)`` is a generic agent, which searches the protocol's ``State`` (a game's own agents
+        may search its engine's state): the game hands it its position as a ``State``."""
+        ...
+
 
 class State:
     """One position. Methods without a body must be given by every game; the rest have defaults.

@@ -247,16 +247,23 @@ class ToolSeats:
     def make(self, spec: str, seed: int | None, engine: str) -> Any:
         from workbench.agents import make_agent
 
-        if resolved(self.game).tuned_agents() is None:
+        if self.protocol(spec):
             return seat_agent(resolved(self.game), spec, resolved(self.game).spec.defaults(), seed or 0)
         return make_agent(spec, seed=seed, engine=engine, game=self.game)
 
     def engine(self, spec: str, engine: str) -> str:
         from workbench.agents import agent_engine, parse_agent_spec
 
-        if resolved(self.game).tuned_agents() is None:
+        if self.protocol(spec):
             return "python"
         return agent_engine(parse_agent_spec(spec)[0], engine, game=self.game)
+
+    def protocol(self, spec: str) -> bool:
+        """A generic agent: the game has no agents of its own, or the spec asks ``generic-<name>``."""
+        from workbench.agents import parse_agent_spec
+        from workbench.agents.generic import GENERIC_PREFIX
+
+        return resolved(self.game).tuned_agents() is None or parse_agent_spec(spec)[0].startswith(GENERIC_PREFIX)
 
 
 @functools.cache

@@ -7,7 +7,7 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::kit::{generic_agent_of, per_ply, submodule};
+use super::kit::{generic_agent_of, per_ply, play_released, seat_agents, submodule};
 use super::{release, shield, MAX_PLIES};
 use crate::core::pyrandom::PyRandom;
 use crate::cursed_lands::geo::{self, N};
@@ -315,16 +315,10 @@ fn play_game<'py>(
     max_plies: u64,
     events: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let mut st = state_of(rules_of(rules)?, fields)?;
-    if agents.len() != 2 {
-        return Err(bad("play_game takes two agents".into()));
-    }
-    let mut ag = [generic_agent_of(GAME, &agents.get_item(0)?)?, generic_agent_of(GAME, &agents.get_item(1)?)?];
+    let st = state_of(rules_of(rules)?, fields)?;
+    let mut ag = seat_agents::<State>(GAME, agents, 2)?;
     let cap = max_plies.min(u64::from(MAX_PLIES));
-    let (tr, st) = release(py, move || {
-        let tr = play::play(&mut st, &mut ag, cap, events);
-        (tr, st)
-    })?;
+    let (tr, st) = play_released(py, st, move |st| play::play(st, &mut ag, cap, events))?;
     let d = PyDict::new(py);
     d.set_item("actions", tr.actions)?;
     d.set_item("n_legal", tr.n_legal)?;

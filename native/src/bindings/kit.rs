@@ -12,7 +12,7 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 
 use super::{generic_params, release};
 use crate::core::generic::{self, Agent, NAMES};
@@ -43,6 +43,30 @@ pub(crate) fn generic_agent<G: Game + 'static>(
 pub(crate) fn generic_agent_of<G: Game + 'static>(game: &str, spec: &Bound<'_, PyAny>) -> PyResult<Box<dyn Agent<G>>> {
     let (name, params, seed): AgentSpec<'_> = spec.extract()?;
     generic_agent(game, &name, params.as_ref(), seed)
+}
+
+/// One generic agent per seat from a Python list of `(name, params, seed)`; an error unless there are `seats`.
+pub(crate) fn seat_agents<G: Game + 'static>(
+    game: &str,
+    agents: &Bound<'_, PyList>,
+    seats: usize,
+) -> PyResult<Vec<Box<dyn Agent<G>>>> {
+    if agents.len() != seats {
+        return Err(bad(game, format!("play_game takes one agent per seat ({seats}), not {}", agents.len())));
+    }
+    agents.iter().map(|a| generic_agent_of(game, &a)).collect()
+}
+
+/// `play(state)` run without the GIL (a whole game): its result and the state it leaves.
+pub(crate) fn play_released<G: Send, T: Send>(
+    py: Python<'_>,
+    mut state: G,
+    play: impl FnOnce(&mut G) -> T + Send,
+) -> PyResult<(T, G)> {
+    release(py, move || {
+        let out = play(&mut state);
+        (out, state)
+    })
 }
 
 /// A seeded agent that keeps its stream between decisions (the `Agent` classes of the submodules).
