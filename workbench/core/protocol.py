@@ -380,6 +380,22 @@ class State:
         "pattern": key}`` (``first``: shown before the others, big chess's King); None for other actions."""
         return None
 
+    def explain_cells(self, cells: Sequence[int]) -> dict[str, Any] | None:
+        """Why no legal action picks the click sequence ``cells`` (a piece, then where it was sent): the game's
+        exact reason ``{"text": ..., "blocks": [cells that stop it]}``; None lets the board guess from a
+        neighbouring action's text (``explain_illegal``). TerraFeud names the gallop's blocking zone."""
+        return None
+
+    def action_label(self, action: Any) -> str:
+        """Words for a choice button where several actions end on the same cells (``promote to C cavalry``);
+        "" draws the action's notation."""
+        return ""
+
+    def attack_lines(self) -> list[tuple[int, int, int]]:
+        """Lines the board draws from attacker to what it threatens, ``(from cell, to cell, attacking seat)``:
+        TerraFeud's attackers of a threatened or mated feudal. None by default."""
+        return []
+
     def explain_illegal(self, text: str) -> str:
         """Why ``text`` is not legal here, naming the first rule that fails."""
         try:
@@ -656,6 +672,12 @@ class GameDef:
     def scenario(self, data: Mapping[str, Any], where: str) -> ScenarioCase:
         """A parsed scenario file (``game:`` names this game) as a runnable case; ``ScenarioError`` if bad."""
         raise NotImplementedError(f"{self.name} has no scenario files")
+
+    def describe_check(self, case: ScenarioCase, index: int, result: Any) -> dict[str, str] | None:
+        """Check ``index`` of a loaded scenario in words for the board's panel: ``{"status", "asserts",
+        "message"}``; ``status`` is ``empty`` for a check that asserts nothing (never a pass). None: the board
+        shows the result's status and message only."""
+        return None
 
     def card_patterns(self, card: str, rules: Rules | None = None) -> Sequence[Pattern]:
         """The pattern diagrams of a purchasable card (``State.action_card``'s ``pattern`` key): base, then levels;
