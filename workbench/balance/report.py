@@ -25,8 +25,6 @@ import pandas as pd  # noqa: E402
 from . import curves, palette, power, skill, trace, usage  # noqa: E402
 from . import worth as worth_tables  # noqa: E402
 from .cells import (  # noqa: E402
-    KINDS,
-    SIDES,
     _is_missing,
     cell_columns,
     check_games,
@@ -181,7 +179,7 @@ def _team_row(r: dict, seats: Sequence[str], unit: str) -> dict[str, Any]:
     }
 
 
-def summary_table(summary: pd.DataFrame, seats: Sequence[str] = SIDES, unit: str = "plies") -> pd.DataFrame:
+def summary_table(summary: pd.DataFrame, seats: Sequence[str], unit: str = "plies") -> pd.DataFrame:
     """The human-readable summary: one row per cell, the three quantities with intervals, the verdict.
 
     With team games (``teams`` such as ``ab,cd``) the advantage is the first-moving team's, and each team's
@@ -241,8 +239,13 @@ def _missing(v: Any) -> bool:
 
 
 def captures_table(summary: pd.DataFrame) -> pd.DataFrame | None:
-    """Mean pieces lost per game, by side and kind, one row per cell (None without loss columns)."""
-    cols = [(s, k) for s in SIDES for k in KINDS if f"lost_{s}_{k}" in summary.columns]
+    """Mean pieces lost per game, by seat and kind, one row per cell (None without loss columns): the
+    ``lost_<seat>_<kind>`` columns of the game's declared kinds (``TableSchema.loss_kinds``), as the summary has them."""
+    cols = []
+    for c in summary.columns:
+        seat, _, kind = str(c).removeprefix("lost_").partition("_")
+        if str(c).startswith("lost_") and seat and kind:
+            cols.append((seat, kind))
     if not cols:
         return None
     out = pd.DataFrame({"cell": summary["label"]})
@@ -321,7 +324,7 @@ def _teamed(r: dict) -> bool:
     return isinstance(r.get("team_results"), tuple)
 
 
-def plot_advantage(summary: pd.DataFrame, seats: Sequence[str] = SIDES, threshold: float = 0.2) -> bytes:
+def plot_advantage(summary: pd.DataFrame, seats: Sequence[str], threshold: float = 0.2) -> bytes:
     """Per cell, side by side: the first seat's share of decided games (orange) and the share decided
     (green), 95% Wilson intervals; a cell over the unfinished threshold is drawn open and marked. In a
     team game the first seat's team's share, its fair share one over the number of teams (dashed)."""
@@ -779,7 +782,7 @@ def strength_words(games: pd.DataFrame, game: str | None) -> str:
     try:
         from workbench.games import get
 
-        gdef = get(game or None)
+        gdef = get(game) if game else None  # a table of no known game has no shipped Elo table
     except (ImportError, KeyError, ValueError):
         gdef = None
     words = []
@@ -876,7 +879,8 @@ def build_report(
     """
     usable = check_games(games, what="a balance report")
     if title is None:
-        title = f"{_game_title(str(usable['game'].iloc[0]))} balance report" if len(usable) else "Balance report"
+        title = (f"{_game_title(str(usable['game'].iloc[0]))} balance report" if len(usable) and "game" in usable
+                 else "Balance report")
     if max_plies is not None:
         if "max_plies" in usable.columns and usable["max_plies"].notna().any() \
                 and set(usable["max_plies"].dropna().astype(int)) != {int(max_plies)}:
@@ -939,7 +943,7 @@ def build_report(
         sections.append(curve)
     captures = captures_table(summary)
     if captures is not None:
-        sections.append(Section("Captures", ["Mean pieces lost per game, by side (W/B) and kind."], captures))
+        sections.append(Section("Captures", ["Mean pieces lost per game, by seat (its initial) and kind."], captures))
     sections.append(usage_section(usable, events, correction=correction, alpha=alpha))
     sections += game_sections(usable, events)
     sections += worth_sections(usable, manifest)

@@ -237,6 +237,11 @@ class SeatAgents(Protocol):
         """``native`` when ``spec`` would play on the game's native core under ``engine``, else ``python``."""
         ...
 
+    def protocol(self, spec: str) -> bool:
+        """True when ``make(spec)`` is a generic agent, which searches the protocol's ``State`` (a game's own agents
+        may search its engine's state): the game hands it its position as a ``State``."""
+        ...
+
 
 class State:
     """One position. Methods without a body must be given by every game; the rest have defaults.
@@ -374,6 +379,22 @@ class State:
         """What a purchase buys, for the board's card palette: ``{"card": name, "price": n, "first": bool,
         "pattern": key}`` (``first``: shown before the others, big chess's King); None for other actions."""
         return None
+
+    def explain_cells(self, cells: Sequence[int]) -> dict[str, Any] | None:
+        """Why no legal action picks the click sequence ``cells`` (a piece, then where it was sent): the game's
+        exact reason ``{"text": ..., "blocks": [cells that stop it]}``; None lets the board guess from a
+        neighbouring action's text (``explain_illegal``). TerraFeud names the gallop's blocking zone."""
+        return None
+
+    def action_label(self, action: Any) -> str:
+        """Words for a choice button where several actions end on the same cells (``promote to C cavalry``);
+        "" draws the action's notation."""
+        return ""
+
+    def attack_lines(self) -> list[tuple[int, int, int]]:
+        """Lines the board draws from attacker to what it threatens, ``(from cell, to cell, attacking seat)``:
+        TerraFeud's attackers of a threatened or mated feudal. None by default."""
+        return []
 
     def explain_illegal(self, text: str) -> str:
         """Why ``text`` is not legal here, naming the first rule that fails."""
@@ -548,9 +569,6 @@ class GameDef:
     # ``workbench trace --skill-trace``), e.g. "mcts:iterations=50..400"; empty: no headline trace
     headline_grid: Mapping[str, Sequence[str]] = {}
     skill_trace: str = ""
-    # tool name -> the module of this game's own path for it (only "simulate": TerraFeud's classic path, found by
-    # ``workbench.games.shortcut``; both go when that path does); empty for every other game.
-    shortcuts: Mapping[str, str] = {}
     # commands only this game has, run as ``python -m workbench NAME ARGS`` (the dispatcher finds them here,
     # through the registry): name -> ``GameCommand``; none by default
     commands: Mapping[str, GameCommand] = {}
@@ -668,6 +686,12 @@ class GameDef:
     def scenario(self, data: Mapping[str, Any], where: str) -> ScenarioCase:
         """A parsed scenario file (``game:`` names this game) as a runnable case; ``ScenarioError`` if bad."""
         raise NotImplementedError(f"{self.name} has no scenario files")
+
+    def describe_check(self, case: ScenarioCase, index: int, result: Any) -> dict[str, str] | None:
+        """Check ``index`` of a loaded scenario in words for the board's panel: ``{"status", "asserts",
+        "message"}``; ``status`` is ``empty`` for a check that asserts nothing (never a pass). None: the board
+        shows the result's status and message only."""
+        return None
 
     def card_patterns(self, card: str, rules: Rules | None = None) -> Sequence[Pattern]:
         """The pattern diagrams of a purchasable card (``State.action_card``'s ``pattern`` key): base, then levels;

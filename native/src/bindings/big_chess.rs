@@ -9,11 +9,11 @@
 
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::kit::{generic_agent_of, per_ply, submodule};
+use super::kit::{per_ply, play_released, seat_agents, submodule};
 use super::{release, shield, MAX_PLIES};
 use crate::big_chess::cards::{merge, parse_cards, parse_json};
 use crate::big_chess::classes::BuyKeys;
@@ -34,14 +34,11 @@ fn fired_item(&(r, p, c): &(u8, u8, i32)) -> (&'static str, u8, Option<i32>) {
 }
 
 fn bad(msg: String) -> PyErr {
-    PyValueError::new_err(format!("native big-chess: {msg}"))
+    super::kit::bad(GAME, msg)
 }
 
 fn get<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
-    match d.get_item(key)? {
-        Some(v) => v.extract::<T>().map_err(|e| bad(format!("field {key:?}: {e}"))),
-        None => Err(bad(format!("missing field {key:?}"))),
-    }
+    super::kit::field(GAME, d, key)
 }
 
 /// A game's fixed part (`context.Context`), shared by its states.
@@ -377,19 +374,13 @@ fn play_game<'py>(
     max_plies: u64,
     events: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let mut st = match fields {
+    let st = match fields {
         Some(f) => state_of(&game.ctx, f)?,
         None => shield(|| State::new_game(game.ctx.clone()))?.map_err(bad)?,
     };
-    if agents.len() != st.np() {
-        return Err(bad(format!("play_game takes one agent per player ({})", st.np())));
-    }
-    let mut ag = agents.iter().map(|a| generic_agent_of(GAME, &a)).collect::<PyResult<Vec<_>>>()?;
+    let mut ag = seat_agents::<State>(GAME, agents, st.np())?;
     let cap = max_plies.min(u64::from(MAX_PLIES));
-    let (tr, st) = release(py, move || {
-        let tr = play::play(&mut st, &mut ag, cap, events);
-        (tr, st)
-    })?;
+    let (tr, st) = play_released(py, st, move |st| play::play(st, &mut ag, cap, events))?;
     let d = PyDict::new(py);
     d.set_item("actions", tr.actions)?;
     d.set_item("n_legal", tr.n_legal)?;

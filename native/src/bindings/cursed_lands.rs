@@ -3,11 +3,11 @@
 //! (`fields`), so the rules, the start and the decks always come from the Python engine; this file
 //! range-checks what it is given all the same (a hex of 200 must not index past the board).
 
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::kit::{generic_agent_of, per_ply, submodule};
+use super::kit::{generic_agent_of, per_ply, play_released, seat_agents, submodule};
 use super::{release, shield, MAX_PLIES};
 use crate::core::pyrandom::PyRandom;
 use crate::cursed_lands::geo::{self, N};
@@ -18,14 +18,11 @@ use crate::cursed_lands::state::{fired_name, Camp, State, NC, V_DRAW};
 const GAME: &str = "cursed-lands";
 
 fn bad(msg: String) -> PyErr {
-    PyValueError::new_err(format!("native cursed-lands: {msg}"))
+    super::kit::bad(GAME, msg)
 }
 
 fn get<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
-    match d.get_item(key)? {
-        Some(v) => v.extract::<T>().map_err(|e| bad(format!("field {key:?}: {e}"))),
-        None => Err(bad(format!("missing field {key:?}"))),
-    }
+    super::kit::field(GAME, d, key)
 }
 
 fn rules_of(d: &Bound<'_, PyDict>) -> PyResult<Rules> {
@@ -324,16 +321,10 @@ fn play_game<'py>(
     max_plies: u64,
     events: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let mut st = state_of(rules_of(rules)?, fields)?;
-    if agents.len() != 2 {
-        return Err(bad("play_game takes two agents".into()));
-    }
-    let mut ag = [generic_agent_of(GAME, &agents.get_item(0)?)?, generic_agent_of(GAME, &agents.get_item(1)?)?];
+    let st = state_of(rules_of(rules)?, fields)?;
+    let mut ag = seat_agents::<State>(GAME, agents, 2)?;
     let cap = max_plies.min(u64::from(MAX_PLIES));
-    let (tr, st) = release(py, move || {
-        let tr = play::play(&mut st, &mut ag, cap, events);
-        (tr, st)
-    })?;
+    let (tr, st) = play_released(py, st, move |st| play::play(st, &mut ag, cap, events))?;
     let d = PyDict::new(py);
     d.set_item("actions", tr.actions)?;
     d.set_item("n_legal", tr.n_legal)?;

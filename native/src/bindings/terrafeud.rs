@@ -21,7 +21,7 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
-use super::kit::{generic_agent_of, submodule};
+use super::kit::{play_released, seat_agents, submodule};
 use super::{release, shield, MAX_PLIES};
 use crate::core::pyrandom::PyRandom as Mt;
 use crate::terrafeud::agents::eval::{self, EvalParams};
@@ -666,16 +666,13 @@ fn protocol_play_game<'py>(
     agents: &Bound<'py, PyList>,
     max_plies: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if agents.len() != 2 {
-        return Err(bad("play_game takes two agents".into()));
-    }
-    let mut ag = agents.iter().map(|a| generic_agent_of::<TerraFeud>("terrafeud", &a)).collect::<PyResult<Vec<_>>>()?;
-    let mut g = protocol_state(py, state)?;
+    let mut ag = seat_agents::<TerraFeud>("terrafeud", agents, 2)?;
+    let g = protocol_state(py, state)?;
     let cap = max_plies.min(u64::from(MAX_PLIES)) as usize;
-    let (actions, n_legal, stopped, g) = release(py, move || {
+    let ((actions, n_legal, stopped), g) = play_released(py, g, move |g| {
         let (mut actions, mut n_legal) = (Vec::new(), Vec::new());
         let end = crate::core::protocol::play(
-            &mut g,
+            g,
             &mut ag,
             || 0.0,
             cap,
@@ -686,7 +683,7 @@ fn protocol_play_game<'py>(
                 }
             },
         );
-        (actions, n_legal, end == crate::core::protocol::End::Stopped, g)
+        (actions, n_legal, end == crate::core::protocol::End::Stopped)
     })?;
     let d = PyDict::new(py);
     d.set_item("actions", actions)?;
