@@ -415,9 +415,9 @@ def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | Non
     base, spec_params = parse_agent_spec(spec)
     if base.startswith(GENERIC_PREFIX) and base[len(GENERIC_PREFIX):] in GENERIC_AGENTS:
         text = spec.strip()[len(GENERIC_PREFIX):]
-        agent = make_protocol_agent(text, game, rules, seed, **params)
-        agent.name = spec.strip()
-        return agent
+        generic = make_protocol_agent(text, game, rules, seed, **params)
+        generic.name = spec.strip()
+        return generic
     spec_params.update(params)
     spec_params.pop("engine", None)  # the engine is chosen by the caller (native cores join later)
     if "bar" in spec_params:  # restricted play: the same agent, barred from classes of actions (restrict.py)

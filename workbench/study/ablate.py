@@ -65,7 +65,7 @@ def ablation_specs(game_name: str, cells: list[Any], agent: str, classes: list[s
     Seeds are shared by every class and seat of a cell (paired comparisons); ``game_id`` is dense.
     """
     from workbench.simulate.core import GameSpec
-    from workbench.simulate.protocol_play import _cell_value, protocol_game_seed  # type: ignore[attr-defined]
+    from workbench.simulate.protocol_play import _cell_value, protocol_game_seed
 
     plain = f"{agent}{',' if ':' in agent else ':'}bar=none"
     specs = []

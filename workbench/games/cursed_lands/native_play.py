@@ -93,11 +93,9 @@ def _cost(rules: Any, kind: str, action: int) -> int:
 def play_native(spec: Any) -> Any:
     """One game of ``spec`` in the native core; the ``GameResult`` ``play_protocol_game`` would return."""
     from workbench.core.nativekit import CoreGame, native_seats, play_in_core
-    from workbench.games import get
+    from workbench.games.cursed_lands import GAME as game  # its own GameDef: a game needs no registry
     from workbench.games.cursed_lands import actions as act
     from workbench.games.cursed_lands.native import AGENT_NAMES, AGENT_PARAMS, core, fields_of, python_state, rules_dict
-
-    game = get(spec.game)
 
     def body(g: CoreGame) -> None:
         rules = g.rules
