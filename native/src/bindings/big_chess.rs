@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -33,14 +33,11 @@ fn fired_item(&(r, p, c): &(u8, u8, i32)) -> (&'static str, u8, Option<i32>) {
 }
 
 fn bad(msg: String) -> PyErr {
-    PyValueError::new_err(format!("native big-chess: {msg}"))
+    super::kit::bad(GAME, msg)
 }
 
 fn get<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
-    match d.get_item(key)? {
-        Some(v) => v.extract::<T>().map_err(|e| bad(format!("field {key:?}: {e}"))),
-        None => Err(bad(format!("missing field {key:?}"))),
-    }
+    super::kit::field(GAME, d, key)
 }
 
 /// A game's fixed part (`context.Context`), shared by its states.

@@ -3,7 +3,7 @@
 //! (`fields`), so the rules, the start and the decks always come from the Python engine; this file
 //! range-checks what it is given all the same (a hex of 200 must not index past the board).
 
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -18,14 +18,11 @@ use crate::cursed_lands::state::{fired_name, Camp, State, NC, V_DRAW};
 const GAME: &str = "cursed-lands";
 
 fn bad(msg: String) -> PyErr {
-    PyValueError::new_err(format!("native cursed-lands: {msg}"))
+    super::kit::bad(GAME, msg)
 }
 
 fn get<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
-    match d.get_item(key)? {
-        Some(v) => v.extract::<T>().map_err(|e| bad(format!("field {key:?}: {e}"))),
-        None => Err(bad(format!("missing field {key:?}"))),
-    }
+    super::kit::field(GAME, d, key)
 }
 
 fn rules_of(d: &Bound<'_, PyDict>) -> PyResult<Rules> {

@@ -22,8 +22,18 @@ use crate::core::pyrandom::PyRandom;
 /// `(name, params or None, seed)`: how Python names a seat's generic agent.
 pub(crate) type AgentSpec<'py> = (String, Option<Bound<'py, PyDict>>, i128);
 
-fn bad(game: &str, msg: String) -> PyErr {
+/// A `ValueError` naming the game's core: `native <game>: <msg>`.
+pub(crate) fn bad(game: &str, msg: String) -> PyErr {
     PyValueError::new_err(format!("native {game}: {msg}"))
+}
+
+/// Field `key` of a state's fields dict, read as `T`; an error naming the field when it is missing or of
+/// the wrong type (the adapters send checked values, but the module is a public surface).
+pub(crate) fn field<'py, T: FromPyObject<'py>>(game: &str, d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
+    match d.get_item(key)? {
+        Some(v) => v.extract::<T>().map_err(|e| bad(game, format!("field {key:?}: {e}"))),
+        None => Err(bad(game, format!("missing field {key:?}"))),
+    }
 }
 
 /// The generic agent `name` over `G` with its parameters, seeded as `random.Random(seed)`; `game` names the

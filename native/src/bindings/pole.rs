@@ -8,7 +8,6 @@
 
 use std::sync::{Arc, Mutex};
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -23,14 +22,11 @@ use crate::pole::state::{
 use crate::pole::tables::{Blocking, Rules, Tables};
 
 fn bad(msg: String) -> PyErr {
-    PyValueError::new_err(format!("native pole: {msg}"))
+    super::kit::bad("pole", msg)
 }
 
 fn get<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
-    match d.get_item(key)? {
-        Some(v) => v.extract::<T>().map_err(|e| bad(format!("field {key:?}: {e}"))),
-        None => Err(bad(format!("missing field {key:?}"))),
-    }
+    super::kit::field("pole", d, key)
 }
 
 fn choice(d: &Bound<'_, PyDict>, key: &str, options: &[&str]) -> PyResult<usize> {
