@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -109,7 +110,7 @@ def compared_columns(games: pd.DataFrame) -> list[str]:
     return [c for c in varying_columns(games) if c not in bound]
 
 
-def cell_label(row: pd.Series | dict, columns: Sequence[str]) -> str:
+def cell_label(row: pd.Series | dict[str, Any], columns: Sequence[str]) -> str:
     """A short label such as ``season=winter swamp=off · greedy vs random`` from the varying columns."""
     parts = [f"{c}={_fmt(row[c])}" for c in columns if not is_agent(c)]
     agents = [c for c in columns if is_agent(c)]
@@ -174,7 +175,7 @@ def summarize_cells(games: pd.DataFrame, events: pd.DataFrame | None = None,
     return pd.DataFrame(rows)
 
 
-def summarize_games(g: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD, margin: float = MARGIN) -> dict:
+def summarize_games(g: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD, margin: float = MARGIN) -> dict[str, Any]:
     """All the measures of one group of (normalized, error-free) games, as a flat dict."""
     if "outcome" not in g.columns:
         g = normalize(g)
@@ -217,11 +218,13 @@ def summarize_games(g: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD, ma
         for side, k in side_wins.items():  # each team: wins of all games, and its score with draws as 1/k
             pts = k + draws / len(sides)
             lo, hi = wilson_interval(k, n)
-            slo, shi = wilson_interval(pts, finished) if finished else (math.nan, math.nan)
+            slo, shi = (wilson_interval(pts, finished)  # type: ignore[arg-type]  # draws count 1/k
+                        if finished else (math.nan, math.nan))
             results.append((side, k, k / n, lo, hi, pts / finished if finished else math.nan, slo, shi))
         out["team_results"] = tuple(results)
     out["score"] = points / finished if finished else math.nan  # draws as 1/k (a half for two seats)
-    out["score_low"], out["score_high"] = wilson_interval(points, finished) if finished else (math.nan, math.nan)
+    out["score_low"], out["score_high"] = (wilson_interval(points, finished)  # type: ignore[arg-type]  # draws as 1/k
+                                          if finished else (math.nan, math.nan))
     out["decisive"] = decided / n
     out["decisive_low"], out["decisive_high"] = wilson_interval(decided, n)
     out["completion"] = out["decisive"]  # the older name of the share decided
@@ -261,7 +264,7 @@ def summarize_games(g: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD, ma
     return out
 
 
-def cell_verdict(row: dict, seats: Sequence[str], threshold: float = UNFINISHED_THRESHOLD,
+def cell_verdict(row: dict[str, Any], seats: Sequence[str], threshold: float = UNFINISHED_THRESHOLD,
                  margin: float = MARGIN) -> str:
     """The cell's balance in words; "balanced" only with enough finished games and a narrow interval.
 

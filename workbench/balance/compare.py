@@ -393,10 +393,12 @@ def simulation_runner(
     of decided games, its advantage, not on a mix of advantage and decisiveness).
     """
     if simulate is None:
-        from workbench.simulate import simulate
+        from workbench.simulate import simulate as play
+    else:
+        play = simulate
 
-    def run_batch(n: int, offset: int) -> list[int]:
-        df = simulate([rules], white, black, games=n, seed=seed + offset, max_plies=max_plies, progress=False,
+    def run_batch(n: int, offset: int) -> list[int | None]:
+        df = play([rules], white, black, games=n, seed=seed + offset, max_plies=max_plies, progress=False,
                       **options)
         if isinstance(df, tuple):
             df = df[0]

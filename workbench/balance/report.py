@@ -55,7 +55,7 @@ class Section:
 def _table_html(table: pd.DataFrame) -> str:
     """A table as HTML with every cell whole (pandas cuts cells at 50 characters by default: a tune's "why")."""
     with pd.option_context("display.max_colwidth", None):
-        return table.to_html(index=False, border=0, classes="t", na_rep="–")
+        return str(table.to_html(index=False, border=0, classes="t", na_rep="–"))
 
 
 @dataclass
@@ -152,7 +152,7 @@ def _has_teams(summary: pd.DataFrame) -> bool:
     return "team_results" in summary.columns and bool(summary["team_results"].map(lambda v: isinstance(v, tuple)).any())
 
 
-def _team_row(r: dict, seats: Sequence[str], unit: str) -> dict[str, Any]:
+def _team_row(r: dict[str, Any], seats: Sequence[str], unit: str) -> dict[str, Any]:
     """A summary row of a table with team games: the side that moves first (its team, or the first seat where
     every seat plays for itself), its share and score, and every team's (or seat's) wins and score."""
     teams = r.get("team_results")
@@ -320,7 +320,7 @@ def _marker(ax: Any, x: float, y: float, err: tuple[float, float], colour: str, 
         ax.errorbar([x], [y], yerr=[[lo], [hi]], **kw)
 
 
-def _teamed(r: dict) -> bool:
+def _teamed(r: dict[str, Any]) -> bool:
     return isinstance(r.get("team_results"), tuple)
 
 
@@ -759,7 +759,7 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
     return Section("Study", paragraphs)
 
 
-def _pct_interval(r: dict, key: str) -> str:
+def _pct_interval(r: dict[str, Any], key: str) -> str:
     """``58% [49, 66]`` of a summary row's ``{key}_rate`` with its Wilson interval."""
     return f"{100 * r[f'{key}_rate']:.0f}% [{100 * r[f'{key}_low']:.0f}, {100 * r[f'{key}_high']:.0f}]"
 
@@ -867,7 +867,7 @@ def _game_title(name: str) -> str:
 def build_report(
     games: pd.DataFrame, events: pd.DataFrame | None = None, title: str | None = DEFAULT_TITLE,
     correction: str = "holm", alpha: float = 0.05, n_boot: int = 2000, source: str | None = None,
-    threshold: float = UNFINISHED_THRESHOLD, manifest: dict | None = None, mixed_caps: str = "refuse",
+    threshold: float = UNFINISHED_THRESHOLD, manifest: dict[str, Any] | None = None, mixed_caps: str = "refuse",
     max_plies: int | None = None,
 ) -> Report:
     """Build every section of the report from the tables (nothing is written until ``write``).
@@ -950,7 +950,7 @@ def build_report(
     return Report(title, sections, summary, comparisons, study)
 
 
-def worth_sections(games: pd.DataFrame, manifest: dict | None = None) -> list[Section]:
+def worth_sections(games: pd.DataFrame, manifest: dict[str, Any] | None = None) -> list[Section]:
     """"What each option is worth" for an ablation table (agents with ``bar=``), and the payoff table with
     α-Rank's verdict for an archetype tournament's (its run record's ``command``). Class words come from the
     table's game through the registry, as ``game_sections`` does; balance imports no game."""
@@ -1005,7 +1005,7 @@ def worth_sections(games: pd.DataFrame, manifest: dict | None = None) -> list[Se
     return out
 
 
-def tune_sections(source: str | None, manifest: dict | None) -> list[Section]:
+def tune_sections(source: str | None, manifest: dict[str, Any] | None) -> list[Section]:
     """A tune's dataset (its run record names the tune): the tune's recommendation, ranked table and pictures."""
     from .tunefiles import report_section
 
@@ -1072,7 +1072,7 @@ def _rule_map_section(game: Any, piece: Any, events: pd.DataFrame) -> Section:
     return section
 
 
-def _length_words(r: dict, unit: str) -> str:
+def _length_words(r: dict[str, Any], unit: str) -> str:
     if math.isinf(r["length_median"]):
         return (f"median not reached: {100 * r['unfinished_rate']:.0f}% of games hit the cap, so over half "
                 "lasted longer than it")

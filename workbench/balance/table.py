@@ -101,7 +101,7 @@ def table_game(games: pd.DataFrame, game: str | None = None) -> str:
     """The game of a table: ``game`` when the caller names it, else its metadata, else its ``game`` column,
     else the one game whose declared columns it has (a table older than both); a ``BalanceError`` otherwise."""
     if game:
-        return _game_def(game).name
+        return str(_game_def(game).name)
     meta = table_meta(games) or {}
     if meta.get("game"):
         return str(meta["game"])

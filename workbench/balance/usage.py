@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -159,7 +160,7 @@ def usage_matrix(summary: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 SWITCHES_ATTR = "rule_switches"  # a usage summary's ``attrs`` key: its game's ``TableSchema.rule_switches``
 
 
-def off_reason(rule: str, cell: dict, switches: Sequence[tuple[str, Sequence[tuple[str, Sequence[str]]]]] = ()
+def off_reason(rule: str, cell: dict[str, Any], switches: Sequence[tuple[str, Sequence[tuple[str, Sequence[str]]]]] = ()
                ) -> str | None:
     """``pike_cavalry_mutual=false`` when the cell's rules switch ``rule`` off, else None.
 
@@ -352,7 +353,7 @@ def rule_association(games: pd.DataFrame, correction: str = "holm") -> pd.DataFr
     usable = check_games(games, what="a rule association")
     rules = _need_rules(usable)
     seats = _seats(usable)
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     if len(seats) != 2:  # "the side that used it more" needs two sides
         return pd.DataFrame(rows, columns=["rule", "games", "more_won", "rate", "low", "high", "p_value", "p_adjusted"])
     decided = usable[usable["winner"].isin(seats)]

@@ -673,10 +673,10 @@ class GameDef:
         """A parsed scenario file (``game:`` names this game) as a runnable case; ``ScenarioError`` if bad."""
         raise NotImplementedError(f"{self.name} has no scenario files")
 
-    def describe_check(self, case: ScenarioCase, index: int, result: Any) -> dict[str, str] | None:
+    def describe_check(self, case: ScenarioCase, index: int, result: Any) -> dict[str, Any] | None:
         """Check ``index`` of a loaded scenario in words for the board's panel: ``{"status", "asserts",
-        "message"}``; ``status`` is ``empty`` for a check that asserts nothing (never a pass). None: the board
-        shows the result's status and message only."""
+        "message", "play"}``; ``status`` is ``empty`` for a check that asserts nothing (never a pass); ``play``
+        (action texts) is the line the board steps through. None: the result's status and message only."""
         return None
 
     def card_patterns(self, card: str, rules: Rules | None = None) -> Sequence[Pattern]:

@@ -146,7 +146,7 @@ class TerraFeud(GameDef):
                      "dest": "tf-target", "status": "tf-status", "message": "tf-message", "moves": "tf-moves",
                      "move": "tf-move", "move-text": "tf-move-text", "future": "tf-future", "undo": "tf-btn-undo"}
 
-    def describe_check(self, case: Any, index: int, result: Any) -> dict[str, str] | None:
+    def describe_check(self, case: Any, index: int, result: Any) -> dict[str, Any] | None:
         """A check of TerraFeud's scenario dialect in words (``describe_check``): a stub that asserts nothing is
         ``empty``, not a pass."""
         from .scenarios.checks import describe_check
@@ -155,7 +155,8 @@ class TerraFeud(GameDef):
         if not isinstance(checks, list) or not 0 <= index < len(checks) or isinstance(checks[index], dict):
             return None
         d = describe_check(checks[index], result)
-        return {"status": str(d["status"]), "asserts": str(d["asserts"]), "message": str(d["message"])}
+        return {"status": str(d["status"]), "asserts": str(d["asserts"]), "message": str(d["message"]),
+                "play": [t for t, _ in checks[index].play]}
 
     def edit_cell(self, data: dict[str, Any], cell: str, code: str) -> dict[str, Any]:
         """A piece set or removed: an archer's marker from or on that cell goes with the old piece, and an edited
