@@ -106,7 +106,8 @@ def profile(game: str = DEFAULT, styles: Sequence[str] | None = None, pairs: int
     actions in each class (the archetypes are distinct strategies when their shares differ beyond the intervals).
 
     Returns (scores: style, score %, low, high; shares: style, class, share %, low, high), 95% t intervals over
-    the games (a game's share is its class actions over its decisions; Wilson's bounds when all games agree).
+    the games (a game's share is its class actions over its decisions; when all games agree, Wilson's bounds over
+    the actions).
     """
     from workbench.games import get
     from workbench.simulate import run_specs
@@ -145,8 +146,9 @@ def profile(game: str = DEFAULT, styles: Sequence[str] | None = None, pairs: int
     return _profile_tables(games, counted, gdef.action_classes.names() if gdef.action_classes else [])
 
 
-def _t95(y: Any) -> tuple[float, float, float]:
-    """Mean and 95% t interval of ``y`` (per game values in [0, 1]), in %; Wilson's bounds when all agree."""
+def _t95(y: Any, trials: int = 0) -> tuple[float, float, float]:
+    """Mean and 95% t interval of ``y`` (per game values in [0, 1]), in %; when all games agree, Wilson's bounds
+    over ``trials`` (the actions behind a share) or the games."""
     import numpy as np
     from scipy import stats as sp
 
@@ -155,7 +157,7 @@ def _t95(y: Any) -> tuple[float, float, float]:
     y = np.asarray(y, dtype=float)
     m = float(y.mean())
     if len(y) < 2 or float(y.std(ddof=1)) == 0.0:
-        lo, hi = wilson_bounds(m, len(y))
+        lo, hi = wilson_bounds(m, max(trials, len(y)))
         return 100 * m, 100 * lo, 100 * hi
     h = float(sp.t.ppf(0.975, len(y) - 1) * y.std(ddof=1) / len(y) ** 0.5)
     return 100 * m, 100 * max(0.0, m - h), 100 * min(1.0, m + h)
@@ -171,7 +173,7 @@ def _profile_tables(games: pd.DataFrame, counted: dict[str, str], classes: list[
                 decisions = max(1, int(row.get(f"decisions_{seat}", 0) or 0))
                 winner = row.get("winner")
                 score = 1.0 if winner == seat else 0.0 if winner in seats else 0.5  # a draw or no result: half
-                per_game.append({"score": score, **{c: float(row.get(f"class_{c}_{seat}", 0) or 0) / decisions
+                per_game.append({"score": score, "decisions": decisions, **{c: float(row.get(f"class_{c}_{seat}", 0) or 0) / decisions
                                                     for c in classes}})
         if not per_game:
             continue
@@ -179,7 +181,7 @@ def _profile_tables(games: pd.DataFrame, counted: dict[str, str], classes: list[
         m, lo, hi = _t95(frame["score"])
         scores.append({"style": style, "games": len(frame), "score": m, "low": lo, "high": hi})
         for c in classes:
-            m, lo, hi = _t95(frame[c])
+            m, lo, hi = _t95(frame[c], int(frame["decisions"].sum()))
             shares.append({"style": style, "class": c, "share": m, "low": lo, "high": hi})
     return pd.DataFrame(scores), pd.DataFrame(shares)
 
