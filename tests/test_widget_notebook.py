@@ -14,6 +14,6 @@ def test_play_notebook_executes() -> None:
     assert "GameBoard" in widgets[-1]["data"]["text/plain"]
     text = "".join(o.get("text", "") for o in outputs)
     assert "['e3-e4'," in text and "white to move" in text
-    assert "Black attackers on e4: 0.0" in text  # the demo's first move hangs nothing
+    assert "Black attackers on e4: 1" in text  # TerraFeud's threat layer: one Black piece could attack e4 next turn
     assert "castling=sacrifice" in text and "under season=summer:" in text
     assert "f5: k" in text and "checks:" in text

@@ -125,9 +125,15 @@ function render({ model, el: root }) {
   const rulesIn = el("input", { type: "text", placeholder: "rules k=v,...", class: "gb-rules" }, ng);
   const seedIn = el("input", { type: "text", placeholder: "seed", size: "6" }, ng);
   // every rule of the game as a field (geometry.rule_fields, from its RulesSpec); a changed one joins the box's k=v
-  const ruleForm = el("details", { class: "gb-rule-form" }, tools);
-  el("summary", {}, ruleForm, "every rule");
-  const ruleBox = el("div", { class: "gb-rule-fields" }, ruleForm);
+  const ruleForm = el("div", { class: "gb-rule-form" }, tools);
+  const ruleToggle = el("button", { class: "gb-btn gb-rule-toggle", "aria-expanded": "false" }, ng, "every rule ▸");
+  const ruleBox = el("div", { class: "gb-rule-fields", style: "display:none" }, ruleForm);
+  ruleToggle.addEventListener("click", () => {
+    const open = ruleBox.style.display === "none";
+    ruleBox.style.display = open ? "" : "none";
+    ruleToggle.setAttribute("aria-expanded", String(open));
+    ruleToggle.textContent = open ? "every rule ▾" : "every rule ▸";
+  });
   let ruleInputs = [], builtRules = "";
   function buildRules() {
     ruleBox.innerHTML = "";

@@ -122,7 +122,7 @@ def tools(b) -> None:  # noqa: ANN001
     """Open the panel's tools (new game, agents, heat, diff, scenarios, files)."""
     t = b.locator("details.gb-tools")
     if not t.evaluate("e => e.open"):
-        t.locator("summary").first.click()
+        t.locator("> summary").click()
 
 
 # ---------------------------------------------------------------------------- test_board_defects.py
@@ -167,7 +167,7 @@ def test_active_rules_owners_legend_every_rule_and_fresh_terrain(page) -> None: 
     status = b.locator(".tf-status").inner_text()
     assert "season winter" in status and "hill: white" in status and "swamp: white" in status  # who owns the terrain
     tools(b)
-    b.locator("details.gb-rule-form summary").click()  # the new-game panel offers every rule, set to the game's
+    b.locator("button.gb-rule-toggle").click()  # the new-game panel offers every rule, set to the game's
     assert b.locator("select.gb-rule-season").input_value() == "winter"
     assert b.locator("select.gb-rule-castling").input_value() == "sacrifice"
     assert b.locator(".gb-rule-field").count() >= 20
