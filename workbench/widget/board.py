@@ -223,6 +223,8 @@ class GameBoard(anywidget.AnyWidget):
             data = json.loads(text)
         except ValueError as exc:
             raise WidgetError(f"{source}: not JSON (line {getattr(exc, 'lineno', '?')})") from None
+        except RecursionError:  # "[[[[..." from a page: refused by its shape, never echoed
+            raise WidgetError(f"{source}: not a record (JSON nested too deeply)") from None
         self.controller.load_record_data(data, source)
         self.geometry = self.controller.geometry()
 
@@ -291,10 +293,12 @@ class GameBoard(anywidget.AnyWidget):
         from workbench.core.safefile import read_text_capped
 
         with self._lock:
+            name = pathlib.Path(path).name
             try:
-                self.load_record_text(read_text_capped(path, MAX_FILE_BYTES), pathlib.Path(path).name)
-            except (WidgetError, ValueError, OSError) as exc:
-                self.controller.message, self.controller.level = str(exc)[:300], "error"
+                self.load_record_text(read_text_capped(path, MAX_FILE_BYTES), name)
+            except (WidgetError, ValueError, OSError) as exc:  # the error names the file, never its content
+                text = str(exc)[:300]
+                self.controller.message, self.controller.level = text if name in text else f"{name}: {text}", "error"
             self._sync()
 
     def export_scenario(self, scenario_id: str = "edited-position", title: str | None = None) -> str:

@@ -24,7 +24,7 @@ from workbench.core import palette
 from workbench.core.protocol import CHANCE, GameDef, Glyph, IllegalAction, State
 
 from .common import SCENARIO_ROOT, WidgetError, _entry, _short, _verdict_of, capped_agent_spec
-from .tree import VariationTree
+from .tree import SNAPSHOT_EVERY, VariationTree
 
 MAX_CHOICES = 400  # buttons for one click sequence (big chess: 30 cards x 8 facings at a cell)
 MAX_PREVIEWS = 80  # targets whose effects are computed for one view (each plays the action on a copy)
@@ -146,6 +146,7 @@ class GameBoardController:
     def _new_root(self, state: State) -> None:
         self._frame(state)
         self.state = state
+        self._undoable = 0  # actions the state can undo (those the board applied since it was built)
         self.root_state = state.clone()
         self.rng = random.Random(self.seed)
         self.tree = VariationTree(None, 0)
@@ -168,23 +169,25 @@ class GameBoardController:
         labels = self.info().labels
         return labels[player] if 0 <= player < len(labels) else str(player)
 
-    def _play(self, action: Any) -> None:
-        """Play ``action`` here: the tree's existing child or a new variation; then any automatic roll."""
+    def _play(self, action: Any, light: bool = False) -> None:
+        """Play ``action`` here: the tree's existing child or a new variation; then any automatic roll. ``light``:
+        a long record's early moves, replayed without their words and evaluation (the list shows its last rows)."""
         text = self.state.action_to_string(action)
         player = self.state.current_player()
-        eff = self._effects(action)
+        eff = {} if light else self._effects(action)
         said = str(eff.get("text") or "")
-        cells = [self.names[c] for c in self._cells(action) if 0 <= c < len(self.names)]
+        cells = [] if light else [self.names[c] for c in self._cells(action) if 0 <= c < len(self.names)]
         gone = [self.names[c] for c in eff.get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
         if eff.get("odds"):
             gone = []  # an attack's removals are the roll's to decide
         turn = self.state.turn()
         self.state.apply_action(action)
+        self._undoable += 1
         node, _new = self.tree.add(self.node, action, text)
         node.to_move = self.state.current_player()
         node.effects = {"player": player, "turn": turn, "words": _short(said, 160) if said and said != text else "",
                         "cells": cells, "removed": gone}
-        self._after(node)
+        self._after(node, light)
         self.node = node
         self.selection, self.choices = [], []
         self.diff = None
@@ -213,6 +216,7 @@ class GameBoardController:
         gone = [self.names[c] for c in self._effects(chosen).get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
         turn = self.state.turn()
         self.state.apply_action(chosen)
+        self._undoable += 1
         node, _ = self.tree.add(self.node, chosen, text)
         node.to_move = self.state.current_player()
         node.effects = {"player": CHANCE, "turn": turn, "words": words, "removed": gone}
@@ -221,13 +225,17 @@ class GameBoardController:
         self.message = f"roll {words}"
         self.level = "info"
 
-    def _after(self, node: Any) -> None:
-        """After a move: the static evaluation (first seat's view, the graph's point) and the result in words."""
+    def _after(self, node: Any, light: bool = False) -> None:
+        """After a move: the static evaluation (first seat's view, the graph's point), the result in words, and
+        every SNAPSHOT_EVERY plies a history-free copy of the position (a jump replays from the nearest one)."""
         st = self.state
-        try:
-            node.static = round(float(st.evaluate(0)), 3) if not st.is_terminal() else None
-        except Exception:  # noqa: BLE001 - a game without an evaluation draws no graph
-            node.static = None
+        if not light:
+            try:
+                node.static = round(float(st.evaluate(0)), 3) if not st.is_terminal() else None
+            except Exception:  # noqa: BLE001 - a game without an evaluation draws no graph
+                node.static = None
+        if node.ply % SNAPSHOT_EVERY == 0 and node.snapshot is None:
+            node.snapshot = self._detached(st)
         if st.is_terminal():
             node.effects["result"] = self.result_text()
 
@@ -262,9 +270,37 @@ class GameBoardController:
         self.message, self.level = f"undone; {self.label(self.state.current_player())} to move", "info"
 
     def _back(self) -> None:
-        self.state.undo_action()
-        self.node.parent.last = self.node
-        self.node = self.node.parent
+        node = self.node
+        if self._undoable > 0:
+            self.state.undo_action()
+            self._undoable -= 1
+        else:  # rebuilt from a snapshot: the state cannot undo past it, so rebuild once more
+            self.state = self._state_at(node.parent)
+        node.parent.last = node
+        self.node = node.parent
+
+    def _detached(self, state: State) -> Any:
+        """A copy of ``state`` without its undo history (``to_dict`` then ``state_from_dict``), or None when the
+        game's dict does not give the same position back (then jumps replay from an earlier snapshot)."""
+        try:
+            data = state.to_dict()
+            copy = self.game.state_from_dict(data)
+            return copy if copy.to_dict() == data else None
+        except Exception:  # noqa: BLE001 - a snapshot is a speed-up, never a failure
+            return None
+
+    def _state_at(self, target: Any) -> State:
+        """A fresh state at ``target``: its nearest snapshot (the root's is the start), then at most SNAPSHOT_EVERY
+        actions (more where a snapshot is missing); its undo reaches back to that snapshot."""
+        path, base = [], target
+        while base.parent is not None and base.snapshot is None:
+            path.append(base)
+            base = base.parent
+        st = (self.root_state if base.parent is None else base.snapshot).clone()
+        for n in reversed(path):
+            st.apply_action(n.action)
+        self._undoable = len(path)
+        return st
 
     def redo(self) -> None:
         """Forward along the line last visited (a roll comes back with its move)."""
@@ -280,6 +316,7 @@ class GameBoardController:
 
     def _forward(self, node: Any) -> None:
         self.state.apply_action(node.action)
+        self._undoable += 1
         self.node.last = node
         self.node = node
 
@@ -288,15 +325,30 @@ class GameBoardController:
         target = self.tree.get(node_id)
         if target is None:
             raise WidgetError(f"there is no move {node_id} in this game")
-        path = []
-        n = target
-        while n.parent is not None:
-            path.append(n)
-            n = n.parent
-        self.state = self.root_state.clone()
-        self.node = self.tree.root
-        for n in reversed(path):
-            self._forward(n)
+        # the way there: up to the common ancestor, then down; undone and replayed when near, else rebuilt
+        a, b, ups, downs = self.node, target, 0, []
+        while a.ply > b.ply:
+            a, ups = a.parent, ups + 1
+        while b.ply > a.ply:
+            downs.append(b)
+            b = b.parent
+        while a is not b:
+            a, ups = a.parent, ups + 1
+            downs.append(b)
+            b = b.parent
+        downs.reverse()
+        if ups <= self._undoable and ups + len(downs) <= 2 * SNAPSHOT_EVERY:
+            for _ in range(ups):
+                self.state.undo_action()
+                self._undoable -= 1
+            for n in downs:
+                self.state.apply_action(n.action)
+                self._undoable += 1
+        else:
+            self.state = self._state_at(target)
+        for n in downs:
+            n.parent.last = n
+        self.node = target
         self.selection, self.choices = [], []
         self.diff = None
         at = f"after {target.text}" if target.parent is not None else "at the start"
@@ -771,6 +823,7 @@ class GameBoardController:
         self.check_index = 0 if results else -1
         self.cancel_editing()
         self._new_root(state)
+        self._check_line()
         self._checks_said(source)
 
     def set_overlay(self, name: str, on: bool) -> None:
@@ -790,7 +843,7 @@ class GameBoardController:
         free = [a for a, cells in self._legal_cells() if not cells]
         return [*self.choices, *(a for a in free if a not in self.choices)] if self.selection else free
 
-    def play_text(self, text: str) -> None:
+    def play_text(self, text: str, light: bool = False) -> None:
         """An action typed in the game's notation (the move box; tests)."""
         st = self.state
         try:
@@ -800,12 +853,13 @@ class GameBoardController:
         if st.current_player() == CHANCE:
             words, turn = self._chance_words(action, text), st.turn()
             self.state.apply_action(action)
+            self._undoable += 1
             node, _ = self.tree.add(self.node, action, text)
             node.to_move, node.effects, self.node = st.current_player(), {"player": CHANCE, "turn": turn, "words": words}, node
             self._after(node)
             self._roll_chance()
             return
-        self._play(action)
+        self._play(action, light)
 
     # ------------------------------------------------------------------ agents and evaluation
     def set_agent(self, player: int, spec: str) -> str:
@@ -1000,11 +1054,12 @@ class GameBoardController:
         return n
 
     def _replay(self, texts: list[Any], where: str) -> None:
+        light_until = len(texts) - MOVES_SHOWN  # a long record's early moves: no words or evaluation (not listed)
         for i, text in enumerate(texts, start=1):
             if not isinstance(text, str):
                 raise WidgetError(f"{where} move {i}: not an action text")
             try:
-                self.play_text(text)
+                self.play_text(text, light=i <= light_until)
             except WidgetError as exc:
                 raise WidgetError(_short(f"{where} move {i} ({_short(text, 40)}): {exc}")) from None
 
@@ -1155,14 +1210,39 @@ class GameBoardController:
         self.check_results = list(results)
         self.check_index = 0 if results else -1
         self._new_root(state)
+        self._check_line()
         self._checks_said(name)
 
     def step_check(self, delta: int) -> None:
         if not self.check_results:
             raise WidgetError("this position has no checks")
         self.check_index = (self.check_index + delta) % len(self.check_results)
+        self._check_line()
+        self.message, self.level = self.check_text(), "info"
 
-    def describe_checks(self) -> list[dict[str, str]]:
+    def _check_line(self) -> None:
+        """The current check's play (``describe_check``'s ``play``) as the move list from the scenario's start, the
+        board at the start: → steps through it, End shows where the check looks (a bad move ends the line there)."""
+        if self.check_index < 0:
+            return
+        try:
+            said = self.game.describe_check(self.scenario, self.check_index, self.check_results[self.check_index])
+        except Exception:  # noqa: BLE001 - a help, never a failure
+            said = None
+        play = [str(t) for t in (said or {}).get("play") or []][:MAX_RECORD_MOVES]
+        self._new_root(self.root_state.clone())
+        if not play:
+            return
+        auto, self.auto_roll = self.auto_roll, False
+        try:
+            self._replay(play, f"check {self.check_index + 1}'s play")
+        except WidgetError:
+            pass  # the check itself says what failed; its line stops at the bad move
+        finally:
+            self.auto_roll = auto
+        self.goto(self.tree.root.id)
+
+    def describe_checks(self) -> list[dict[str, Any]]:
         """Every check of the loaded scenario: its status and, where the game words it (``GameDef.describe_check``),
         what it asserts; a check that asserts nothing is ``empty``, not a pass."""
         out = []
@@ -1651,4 +1731,22 @@ class GameBoardController:
             "can_edit": bool(self.game.edit_palette and self.layout.cells),
             "aliases": dict(self.game.board_aliases),
             "overlays": [{"name": n, "words": w} for n, w in self.game.overlays],
+            "rule_fields": self.rule_fields(),
         }
+
+    def rule_fields(self) -> list[dict[str, Any]]:
+        """The new-game panel's fields: every rule of the game's spec but those naming a file (the page never
+        sets those), each with its default, the value in play, its choices and what it accepts."""
+        from workbench.core.rulespec import format_value
+
+        now = self.rules.to_dict()
+        out = []
+        for p in self.game.spec.params:
+            if p.kind == "path":
+                continue
+            value = now.get(p.name, p.default)
+            choices = [format_value(c) for c in p.choices] if p.kind == "choice" else (["true", "false"] if p.kind == "bool" else [])
+            out.append({"name": p.name, "kind": p.kind, "default": format_value(p.default),
+                        "value": format_value(p.default if value is None else value), "choices": choices,
+                        "title": _short(f"{p.meaning} ({p.allowed()}; default {format_value(p.default)})", 300)})
+        return out
