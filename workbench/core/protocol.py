@@ -480,6 +480,20 @@ class NativeBackend:
         """The native twin of agent ``spec`` for one seat of a Python-loop game, or None without one."""
         return None
 
+    def play_barred(self, start: State, seats: Sequence[tuple[str, dict[str, float], int]], masks: Sequence[int],
+                    n_classes: int, chance_seed: int, max_plies: int) -> Any:
+        """Restricted play in the core (``workbench.agents.restrict`` natively): one whole game from ``start``,
+        seat ``i`` the generic agent ``seats[i]`` = (name, parameters, seed) barred from the action classes whose
+        bits (``action_classes.names()`` order) are set in ``masks[i]``, chance from ``random.Random(chance_seed)``.
+        ``(final state, legal counts, tallies)`` with one ``(decisions, forced, actions played by class)`` per
+        seat, or None when the core cannot (not built, no classifier): the Python loop plays."""
+        return None
+
+    def class_bits(self, state: State, action: Any) -> int:
+        """The core's classifier: the bits of ``action``'s classes in ``state`` (a state of ``state(...)``), the
+        twin of ``GameDef.action_classes.classify`` (checked equal by the tests); -1 without one."""
+        return -1
+
     def random_playouts(self, rules: Rules, games: int, seed: int, max_actions: int) -> int:
         """``bench``'s uniformly random playouts in the core (the same streams): the number of actions."""
         raise NotImplementedError("this game has no native core")

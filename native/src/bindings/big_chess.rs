@@ -16,6 +16,7 @@ use pyo3::types::{PyDict, PyList};
 use super::kit::{per_ply, play_released, seat_agents, submodule};
 use super::{release, shield, MAX_PLIES};
 use crate::big_chess::cards::{merge, parse_cards, parse_json};
+use crate::big_chess::classes::BuyKeys;
 use crate::big_chess::context::{Context, Rules};
 use crate::big_chess::play;
 use crate::big_chess::state::{part_offsets, Piece, State, COUNTERS, NC, R_DRAW};
@@ -346,6 +347,17 @@ impl PyState {
     fn clone(&self) -> PyState {
         PyState { st: self.st.clone() }
     }
+
+    /// The action classes of legal action `id` here as bits (`classes.py`'s order; `core::restrict`), its
+    /// buy classes naming the cards `buy_keys` in declaration order.
+    fn classes(&mut self, id: u32, buy_keys: Vec<String>) -> PyResult<u64> {
+        if buy_keys.len() + 3 > crate::core::restrict::MAX_CLASSES {
+            return Err(bad("too many buy classes".into()));
+        }
+        let st = &mut self.st;
+        let table = BuyKeys(buy_keys);
+        shield(|| crate::core::restrict::Classes::classes(st, id, &table))
+    }
 }
 
 crate::generic_agent_class!(PyAgent, State, PyState, "workbench._native.big_chess", "big-chess");
@@ -386,6 +398,34 @@ fn play_game<'py>(
     Ok(d)
 }
 
+/// One whole game with barred seats (`core::restrict`) from `fields`: `(final fields, n_legal, tallies,
+/// illegal)`; `agents` are `(name, params or None, seed words)`, `buy_keys` the declared buy classes' cards.
+#[pyfunction]
+#[pyo3(signature = (game, fields, agents, masks, n_classes, buy_keys, chance_seed, max_plies))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn play_barred<'py>(
+    py: Python<'py>,
+    game: &PyGame,
+    fields: &Bound<'py, PyDict>,
+    agents: Vec<(String, Option<Bound<'py, PyDict>>, Vec<u32>)>,
+    masks: Vec<u64>,
+    n_classes: usize,
+    buy_keys: Vec<String>,
+    chance_seed: Vec<u32>,
+    max_plies: u32,
+) -> PyResult<(Bound<'py, PyDict>, Vec<usize>, Vec<super::restrict::SeatTally>, Option<(u32, usize)>)> {
+    if buy_keys.len() + 3 != n_classes {
+        return Err(bad(format!(
+            "{} buy classes and strike, push, portal are not {n_classes} classes",
+            buy_keys.len()
+        )));
+    }
+    let st = state_of(&game.ctx, fields)?;
+    let (st, n_legal, tallies, illegal) =
+        super::restrict::play(py, GAME, st, BuyKeys(buy_keys), agents, masks, n_classes, chance_seed, max_plies)?;
+    Ok((self::fields(py, &st)?, n_legal, tallies, illegal))
+}
+
 /// Random playouts without the GIL (`protocol_playouts`): one game per seed from the game's start (or
 /// `fields`), uniform choices from `random.Random(seed)`, at most `max_actions` each; actions per game.
 #[pyfunction]
@@ -421,6 +461,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         sub.add_class::<PyState>()?;
         sub.add_class::<PyAgent>()?;
         sub.add_function(wrap_pyfunction!(play_game, sub)?)?;
+        sub.add_function(wrap_pyfunction!(play_barred, sub)?)?;
         sub.add_function(wrap_pyfunction!(random_playouts, sub)?)?;
         sub.add("COUNTERS", COUNTERS.to_vec())?;
         sub.add("STARTS", ["setup", "army", "deployed"].to_vec())

@@ -252,6 +252,15 @@ impl PyState {
         PyState { st: self.st.clone(), legal: self.legal.clone() }
     }
 
+    /// The action classes of `action` here as bits (`classes.py`'s order; `core::restrict`).
+    fn classes(&mut self, action: i64) -> PyResult<u64> {
+        if !self.is_legal(action)? {
+            return Err(bad(format!("action {action} is not legal here")));
+        }
+        let st = &mut self.st;
+        shield(|| crate::core::restrict::Classes::classes(st, action as u32, &()))
+    }
+
     #[getter]
     fn to_move(&self) -> u8 {
         self.st.c.to_move
@@ -331,6 +340,28 @@ fn play_game<'py>(
     Ok(d)
 }
 
+/// One whole game with barred seats (`core::restrict`): `(final fields, n_legal, tallies, illegal)`;
+/// `agents` are `(name, params or None, seed words)`.
+#[pyfunction]
+#[pyo3(signature = (rules, fields, agents, masks, n_classes, chance_seed, max_plies))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn play_barred<'py>(
+    py: Python<'py>,
+    rules: &Bound<'py, PyDict>,
+    fields: &Bound<'py, PyDict>,
+    agents: Vec<(String, Option<Bound<'py, PyDict>>, Vec<u32>)>,
+    masks: Vec<u64>,
+    n_classes: usize,
+    chance_seed: Vec<u32>,
+    max_plies: u32,
+) -> PyResult<(Bound<'py, PyDict>, Vec<usize>, Vec<super::restrict::SeatTally>, Option<(u32, usize)>)> {
+    let r = rules_of(rules)?;
+    let st = shield(|| state_of(r, fields))??;
+    let (st, n_legal, tallies, illegal) =
+        super::restrict::play(py, "cursed-lands", st, (), agents, masks, n_classes, chance_seed, max_plies)?;
+    Ok((self::fields(py, &st)?, n_legal, tallies, illegal))
+}
+
 /// The classic start (or the setup phase) dealt from `seed` in the core, as fields (checked against Python).
 #[pyfunction]
 fn classic_fields<'py>(py: Python<'py>, rules: &Bound<'py, PyDict>, seed: i128) -> PyResult<Bound<'py, PyDict>> {
@@ -383,6 +414,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         sub.add_class::<PyAgent>()?;
         sub.add_function(wrap_pyfunction!(select_action, sub)?)?;
         sub.add_function(wrap_pyfunction!(play_game, sub)?)?;
+        sub.add_function(wrap_pyfunction!(play_barred, sub)?)?;
         sub.add_function(wrap_pyfunction!(random_playouts, sub)?)?;
         sub.add_function(wrap_pyfunction!(camp_at, sub)?)?;
         sub.add_function(wrap_pyfunction!(classic_fields, sub)?)?;

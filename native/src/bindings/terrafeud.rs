@@ -601,6 +601,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         sub.add_function(wrap_pyfunction!(protocol_perft, sub)?)?;
         sub.add_function(wrap_pyfunction!(protocol_evaluate, sub)?)?;
         sub.add_function(wrap_pyfunction!(protocol_play_game, sub)?)?;
+        sub.add_function(wrap_pyfunction!(play_barred, sub)?)?;
+        sub.add_function(wrap_pyfunction!(classes, sub)?)?;
         sub.add("ORDER0", ORDER0)?;
         sub.add("PASS_ID", PASS_ID)
     })
@@ -689,4 +691,35 @@ fn protocol_play_game<'py>(
     d.set_item("stopped", stopped)?;
     d.set_item("final", Py::new(py, PyState::of(g.into_state()))?)?;
     Ok(d)
+}
+
+/// The action classes of legal action `id` (a dense int) in `state` as bits (`classes.py`'s order;
+/// `core::restrict`); `river` the river band's lowest and highest row (`board_data()["river_rows"]`).
+#[pyfunction]
+fn classes(py: Python<'_>, state: &PyState, id: u32, river: (i32, i32)) -> PyResult<u64> {
+    let mut g = protocol_state(py, state)?;
+    let table = crate::terrafeud::classes::RiverRows(river.0, river.1);
+    shield(|| crate::core::restrict::Classes::classes(&mut g, id, &table))
+}
+
+/// One whole game with barred seats (`core::restrict`) from `state`, generic agents `(name, params or None,
+/// seed words)`, `river` as for `classes`: `(final State, n_legal, tallies, illegal)`.
+#[pyfunction]
+#[pyo3(signature = (state, agents, masks, n_classes, river, chance_seed, max_plies))]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+fn play_barred<'py>(
+    py: Python<'py>,
+    state: &PyState,
+    agents: Vec<(String, Option<Bound<'py, PyDict>>, Vec<u32>)>,
+    masks: Vec<u64>,
+    n_classes: usize,
+    river: (i32, i32),
+    chance_seed: Vec<u32>,
+    max_plies: u32,
+) -> PyResult<(Py<PyState>, Vec<usize>, Vec<super::restrict::SeatTally>, Option<(u32, usize)>)> {
+    let g = protocol_state(py, state)?;
+    let table = crate::terrafeud::classes::RiverRows(river.0, river.1);
+    let (g, n_legal, tallies, illegal) =
+        super::restrict::play(py, "terrafeud", g, table, agents, masks, n_classes, chance_seed, max_plies)?;
+    Ok((Py::new(py, PyState::of(g.into_state()))?, n_legal, tallies, illegal))
 }

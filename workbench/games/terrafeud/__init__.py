@@ -98,6 +98,19 @@ class TerraFeudNative(NativeBackend):
 
         return int(native_playouts(games, seed, max_actions, to_config(rules))["plies"])
 
+    def play_barred(self, start: Any, seats: Any, masks: Any, n_classes: int, chance_seed: int, max_plies: int) -> Any:
+        """Restricted play in Rust on the core's protocol (``native/src/terrafeud/classes.rs``): (final state, legal
+        counts, tallies), or None when the core does not hold the position or rules (Python plays)."""
+        from workbench.games.terrafeud.native import play_barred
+
+        return play_barred(start, seats, masks, n_classes, max_plies)
+
+    def class_bits(self, state: Any, action: Any) -> int:
+        """The Rust classifier's bits for ``action`` (an engine tuple) in a native ``TerraFeudState``."""
+        from workbench.games.terrafeud.native import class_bits
+
+        return class_bits(state.inner, GAME.action_to_int(state, action))
+
     def perft(self, state: Any, depth: int) -> int | None:
         """The whole count inside Rust (GIL released)."""
         inner = state.inner if isinstance(state, TerraFeudState) else state
