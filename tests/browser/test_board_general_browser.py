@@ -265,6 +265,36 @@ def test_big_chess_purchase_next_to_king_and_scenario_board(page) -> None:  # no
     assert s.locator(".gb-legend-seat").count() == 4
 
 
+def test_terrafeud_targets_overlay_editor_and_keyboard_steps(page) -> None:  # noqa: ANN001
+    """TerraFeud's declarations on the one board: data-target kinds, an overlay's rings, the graphical editor
+    (its palette in the seats' colours, a piece set by a click, Done), and arrow keys stepping queued moves."""
+    b = board(page, TF)
+    click_cell(b, "f3")
+    assert b.locator('.tf-target[data-hex="f7"]').get_attribute("data-target") == "stop"
+    click_cell(b, "f5")
+    click_cell(b, "e8")
+    click_cell(b, "e7")
+    changed(b, lambda: b.locator('input.gb-overlay[data-overlay="zones"]').check())
+    assert b.locator('.gb-markring[data-mark^="zone-"]').count() > 5
+    assert "zone of control" in b.locator(".gb-legend-body").text_content()
+    changed(b, lambda: b.locator('button[data-action="edit"]').click())
+    piece = b.locator('.gb-edit-piece[data-piece="k"]')
+    assert piece.count() == 1 and "Black knight" in piece.get_attribute("title")
+    changed(b, lambda: piece.click())
+    click_cell(b, "f6")
+    assert b.locator('.tf-piece[data-hex="f6"][data-piece="K"]').count() == 1
+    changed(b, lambda: b.locator('button[data-action="edit_done"]').click())
+    wait_text(b.locator(".gb-message"), "edited position ready")
+    assert b.locator(".tf-move").count() == 0  # a new start
+    for cell in ("a1", "a2", "a6", "a5"):
+        click_cell(b, cell)
+    b.focus()
+    changed(b, lambda: (page.keyboard.press("ArrowLeft"), page.keyboard.press("ArrowLeft")))
+    page.wait_for_function("(el) => el.querySelectorAll('.tf-move.tf-future').length === 2", arg=b.element_handle(),
+                           timeout=20_000)
+
+
+
 @pytest.mark.parametrize("index", EVERY_GAME)
 def test_every_game_coordinates_legend_and_panel_beside_at_900(page, index: int) -> None:  # noqa: ANN001
     b = board(page, index)
