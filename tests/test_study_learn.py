@@ -96,3 +96,37 @@ def test_the_section_says_what_moved():
     assert "archer 3.10 [2.80, 3.40] under cost_A=4, against 2 by the rulebook's weights." in lines
     assert lines[-1] == "Values whose default lies outside the learned interval: archer."
     assert list(values_frame(doc)["default outside the interval"]) == ["yes", "no"]
+
+
+def test_the_native_core_searches_with_the_same_learned_weights(tmp_path, monkeypatch):
+    """``eval=NAME`` on Pole's native core: the weights' vector in the features' order, the same picks and the
+    same root value as the Python agent with that file, and whole games stay on the core."""
+    from workbench.agents.generic import make_protocol_agent
+    from workbench.core.protocol import CHANCE
+    from workbench.core.weights import feature_names, weights_vector
+    from workbench.games.pole import native
+
+    if not native.available():
+        pytest.skip("the native core is not built")
+    game = get("pole")
+    rng = random.Random(3)
+    weights = {k: round(rng.uniform(-2, 2), 3) for k in feature_names(game)}
+    (tmp_path / "pw.json").write_text(json.dumps({"game": "pole", "weights": weights}))
+    monkeypatch.chdir(tmp_path)
+    assert weights_vector(game, "pw.json") == [weights[k] for k in feature_names(game)]
+    rules = game.spec.make({"start_coins": 12, "income": 3, "max_turns": 6})
+    for spec in ("greedy:eval=pw.json", "alphabeta:depth=2,nodes=300,seconds=5,eval=pw.json"):
+        st, dice = game.new_initial_state(rules, 3), random.Random(5)
+        py = [make_protocol_agent(spec, game, rules, seed=40 + i) for i in range(2)]
+        nat = [native.NativeAgent(spec, game, rules, seed=40 + i) for i in range(2)]
+        while not st.is_terminal():
+            if st.current_player() == CHANCE:
+                st.apply_action(dice.randrange(36))
+                continue
+            p = st.current_player()
+            a = py[p].select_action(st)
+            assert nat[p].select_action(native.NativePoleState.from_python(st)) == a
+            if spec.startswith("alphabeta"):
+                assert nat[p].score == py[p].score
+            st.apply_action(a)
+    assert native.has_native("greedy:eval=pw.json") and not native.has_native("turtle:eval=pw.json")

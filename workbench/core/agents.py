@@ -185,14 +185,23 @@ def seed_key(seed: int | None) -> list[int]:
     return words or [0]
 
 
-def native_params(params: dict[str, Any], known: frozenset[str], who: str = "native agent") -> dict[str, float]:
-    """An agent spec's parameters as a native core reads them (floats; ``engine`` dropped, unknown refused)."""
-    out: dict[str, float] = {}
+def native_params(params: dict[str, Any], known: frozenset[str], who: str = "native agent",
+                  game: Any = None) -> dict[str, Any]:
+    """An agent spec's parameters as a native core reads them (floats; ``engine`` dropped, unknown refused);
+    learned weights (``eval=NAME``, where the core reads them) as the vector of the game's features."""
+    out: dict[str, Any] = {}
     for k, v in params.items():
         if k == "engine":
             continue
         if k not in known:
             raise ValueError(f"{who}: unknown parameter {k!r}")
+        if k == "eval":
+            from .weights import weights_vector
+
+            if game is None:
+                raise ValueError(f"{who}: eval={v} needs the game whose features it weighs")
+            out[k] = weights_vector(game, str(v))
+            continue
         out[k] = float(v)
     return out
 
@@ -219,7 +228,7 @@ class NativeTwin(ABC):
         self.twin = protocol_agent(spec, game, rules, seed)  # the Python twin: validates names and ranges
         self.name = str(spec).strip()
         self.base = base
-        self.params = native_params(params, self.PARAMS)
+        self.params = native_params(params, self.PARAMS, game=game)
         self.seed = seed
         self.game = game
         self.rules = rules

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.cliargs import Parser, max_workers, seed, whole
+from workbench.core.cliargs import Parser, max_workers, seed, whole
 from workbench.games import DEFAULT
 
 RIDGE = 1e-3  # L2 penalty per position: keeps a feature seen in few positions finite, moves others by little
@@ -117,7 +117,7 @@ def fit_values(data: pd.DataFrame, features: list[str], boot: int = BOOT, seed: 
     # interval above 0); otherwise a ratio to a scale near 0 would be noise, and the weights stay in log-odds
     units = scale_low > 0
     values = ws_arr / ks_arr[:, None] if units else None
-    out = {"scale": scale, "scale_low": scale_low, "scale_high": scale_high, "units": units, "features": {}}
+    out: dict[str, Any] = {"scale": scale, "scale_low": scale_low, "scale_high": scale_high, "units": units, "features": {}}
     for i, name in enumerate(features):
         row = {"weight": float(weights[i]), "weight_low": float(np.percentile(ws_arr[:, i], 2.5)),
                "weight_high": float(np.percentile(ws_arr[:, i], 97.5))}
@@ -134,8 +134,10 @@ def play(game: str, rules: Any, agent: str, games: int, seed: int, workers: int 
     from workbench.simulate import simulate
 
     grid = [rules.label()] if rules.label() else None  # "k=v,..." text: every game's simulate path reads it
-    return simulate(grid, agent, agent, games, seed=seed, game=game, agents=[agent], events=True, workers=workers,
-                    engine=engine, max_plies=max_plies, progress=False)  # type: ignore[return-value]
+    out = simulate(grid, agent, agent, games, seed=seed, game=game, agents=[agent], events=True, workers=workers,
+                   engine=engine, max_plies=max_plies, progress=False)
+    assert isinstance(out, tuple)  # events on: games and events
+    return out
 
 
 def learn(game_name: str, rules_text: str, games: int, agent: str = "greedy", rounds: int = 2, seed: int = 0,
@@ -191,23 +193,24 @@ def _slug(label: str) -> str:
 
 
 def versus(game: str, rules: str, agent: str, name: str, games: int, seed: int, workers: int | None,
-           max_plies: int | None) -> dict[str, Any]:
-    """The agent with learned weights against the same agent with the hand weights, seats alternated: its score."""
+           max_plies: int | None, engine: str = "auto") -> dict[str, Any]:
+    """The agent with learned weights against the same agent with the hand weights, seats alternated: its score
+    (on the game's native core where it reads learned weights, else in Python)."""
     from workbench.study.ladder import play_pair
 
     learned = f"{agent}{',' if ':' in agent else ':'}eval={name}"
-    row = _pair(play_pair, agent, learned, games, seed, workers, max_plies, game, rules)
+    row = _pair(play_pair, agent, learned, games, seed, workers, max_plies, game, rules, engine)
     return {k: row[k] for k in ("games", "upper_wins", "lower_wins", "unfinished", "upper_score", "score_lo",
                                 "score_hi")}
 
 
 def _pair(play_pair: Any, hand: str, learned: str, games: int, seed: int, workers: int | None,
-          max_plies: int | None, game: str, rules: str) -> dict[str, Any]:
+          max_plies: int | None, game: str, rules: str, engine: str = "auto") -> dict[str, Any]:
     from workbench.simulate.protocol_play import default_max_plies
 
     cap = max_plies if max_plies is not None else default_max_plies(game, fallback=300)
-    return play_pair(hand, learned, games, seed, cap, workers, progress=False, engine="python", game=game,
-                     rules=rules or None)
+    return dict(play_pair(hand, learned, games, seed, cap, workers, progress=False, engine=engine, game=game,
+                          rules=rules or None))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -244,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.versus:
         try:
             v = versus(args.game, args.rules, args.agent, name, args.versus, args.seed + 99, args.workers,
-                       args.max_plies)
+                       args.max_plies, args.engine)
         except ValueError as exc:
             print(f"learn: error: {exc}", flush=True)
             return 2

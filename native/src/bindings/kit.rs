@@ -12,7 +12,7 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 
 use super::{generic_params, release};
 use crate::core::generic::{self, Agent, NAMES};
@@ -22,8 +22,18 @@ use crate::core::pyrandom::PyRandom;
 /// `(name, params or None, seed)`: how Python names a seat's generic agent.
 pub(crate) type AgentSpec<'py> = (String, Option<Bound<'py, PyDict>>, i128);
 
-fn bad(game: &str, msg: String) -> PyErr {
+/// A `ValueError` naming the game's core: `native <game>: <msg>`.
+pub(crate) fn bad(game: &str, msg: String) -> PyErr {
     PyValueError::new_err(format!("native {game}: {msg}"))
+}
+
+/// Field `key` of a state's fields dict, read as `T`; an error naming the field when it is missing or of
+/// the wrong type (the adapters send checked values, but the module is a public surface).
+pub(crate) fn field<'py, T: FromPyObject<'py>>(game: &str, d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
+    match d.get_item(key)? {
+        Some(v) => v.extract::<T>().map_err(|e| bad(game, format!("field {key:?}: {e}"))),
+        None => Err(bad(game, format!("missing field {key:?}"))),
+    }
 }
 
 /// The generic agent `name` over `G` with its parameters, seeded as `random.Random(seed)`; `game` names the
@@ -45,6 +55,30 @@ pub(crate) fn generic_agent_of<G: Game + 'static>(game: &str, spec: &Bound<'_, P
     generic_agent(game, &name, params.as_ref(), seed)
 }
 
+/// One generic agent per seat from a Python list of `(name, params, seed)`; an error unless there are `seats`.
+pub(crate) fn seat_agents<G: Game + 'static>(
+    game: &str,
+    agents: &Bound<'_, PyList>,
+    seats: usize,
+) -> PyResult<Vec<Box<dyn Agent<G>>>> {
+    if agents.len() != seats {
+        return Err(bad(game, format!("play_game takes one agent per seat ({seats}), not {}", agents.len())));
+    }
+    agents.iter().map(|a| generic_agent_of(game, &a)).collect()
+}
+
+/// `play(state)` run without the GIL (a whole game): its result and the state it leaves.
+pub(crate) fn play_released<G: Send, T: Send>(
+    py: Python<'_>,
+    mut state: G,
+    play: impl FnOnce(&mut G) -> T + Send,
+) -> PyResult<(T, G)> {
+    release(py, move || {
+        let out = play(&mut state);
+        (out, state)
+    })
+}
+
 /// A seeded agent that keeps its stream between decisions (the `Agent` classes of the submodules).
 pub(crate) struct Held<G: Game> {
     game: &'static str,
@@ -61,15 +95,14 @@ impl<G: Game + Clone + 'static> Held<G> {
         Ok(Held { game, agent: Some(generic_agent(game, name, params, seed)?) })
     }
 
-    /// The action the agent picks in `state`, searched on a copy without the GIL; an error when no player is
-    /// to move (chance or the game's end).
-    pub(crate) fn select(&mut self, py: Python<'_>, state: &G) -> PyResult<u32> {
-        let player = state.current_player();
-        if player == TERMINAL || player == CHANCE || state.is_terminal() {
+    /// The action the agent picks in `st` (a copy, searched without the GIL); an error when no player is to
+    /// move (chance or the game's end).
+    pub(crate) fn select(&mut self, py: Python<'_>, mut st: G) -> PyResult<u32> {
+        let player = st.current_player();
+        if player == TERMINAL || player == CHANCE || st.is_terminal() {
             return Err(bad(self.game, "select_action: no player to move (chance or the game is over)".into()));
         }
         let mut agent = self.agent.take().ok_or_else(|| bad(self.game, "agent busy".into()))?;
-        let mut st = state.clone();
         let out = release(py, move || {
             let a = agent.select_action(&mut st);
             (a, agent)
@@ -88,11 +121,16 @@ impl<G: Game + Clone + 'static> Held<G> {
 }
 
 /// The `Agent` class of a protocol game's submodule: `Agent(name, params, seed)`, `select_action(state)` (the
-/// action's dense int, searched without the GIL) and `stats()`. `$pystate` is the submodule's state class, whose
-/// field `st` holds the core's `$state`.
+/// action's dense int, searched without the GIL) and `stats()`. `$pystate` is the submodule's state class;
+/// the copy searched is its field `st` (a `$state`), or what `$copy(py, state)` returns (a `PyResult<$state>`).
 #[macro_export]
 macro_rules! generic_agent_class {
     ($class:ident, $state:ty, $pystate:ty, $module:literal, $game:literal) => {
+        $crate::generic_agent_class!($class, $state, $pystate, $module, $game, |_py: Python<'_>, s: &$pystate| {
+            Ok::<$state, PyErr>(s.st.clone())
+        });
+    };
+    ($class:ident, $state:ty, $pystate:ty, $module:literal, $game:literal, $copy:expr) => {
         /// A seeded native generic agent that keeps its stream between decisions.
         #[pyclass(name = "Agent", module = $module, unsendable)]
         pub struct $class {
@@ -109,7 +147,8 @@ macro_rules! generic_agent_class {
 
             /// The action's dense int, searched without the GIL on a copy of `state`.
             fn select_action(&mut self, py: Python<'_>, state: &$pystate) -> PyResult<u32> {
-                self.held.select(py, &state.st)
+                let st: $state = ($copy)(py, state)?;
+                self.held.select(py, st)
             }
 
             /// The last decision's (score, nodes searched); (0, 0) for random and greedy.

@@ -21,6 +21,7 @@ mod big_chess;
 mod cursed_lands;
 pub(crate) mod kit;
 mod pole;
+mod restrict;
 mod terrafeud;
 
 /// The longest game the bindings play (`workbench/simulate/guard.py`'s `MAX_PLIES`): a trace of
@@ -84,6 +85,15 @@ pub(crate) fn generic_params(
     let Some(d) = d else { return Ok(p) };
     for (k, v) in d.iter() {
         let key: String = k.extract()?;
+        if key == "eval" {
+            // learned weights, resolved by file name in Python (`core.weights.weights_vector`)
+            let w: Vec<f64> = v.extract().map_err(|e| bad(format!("eval: a list of weights: {e}")))?;
+            if w.is_empty() || w.len() > 4096 || w.iter().any(|x| !x.is_finite()) {
+                return Err(bad(format!("eval: {} weights; 1 to 4096 finite numbers", w.len())));
+            }
+            p.weights = Some(w.into());
+            continue;
+        }
         let f: f64 = v.extract().map_err(|e| bad(format!("agent parameter {key}: {e}")))?;
         if !f.is_finite() || f < 0.0 {
             return Err(bad(format!("agent parameter {key}={f} must be a finite number >= 0")));

@@ -21,6 +21,7 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
+use super::kit::{play_released, seat_agents, submodule};
 use super::{release, shield, MAX_PLIES};
 use crate::core::pyrandom::PyRandom as Mt;
 use crate::terrafeud::agents::eval::{self, EvalParams};
@@ -28,6 +29,7 @@ use crate::terrafeud::agents::{has_native, make_agent, Agent, Params};
 use crate::terrafeud::board::{Board, Tables, TerrainSpec};
 use crate::terrafeud::geometry::N_HEXES;
 use crate::terrafeud::play::play_game as play_rust;
+use crate::terrafeud::protocol::{TerraFeud, ORDER0, PASS_ID};
 use crate::terrafeud::rules::{Castling, MateDefence, Rules};
 use crate::terrafeud::state::{perft, Action, Setup, State, Victory, MAX_COUNTERS, MAX_MARKERS, RULES};
 
@@ -593,5 +595,131 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     // Best effort: the Python adapter installs them too before any native agent plays.
     let _ = install_from_python(m.py());
-    Ok(())
+    submodule(m, "terrafeud", |sub| {
+        sub.add_class::<PyGenericAgent>()?;
+        sub.add_function(wrap_pyfunction!(legal_ids, sub)?)?;
+        sub.add_function(wrap_pyfunction!(protocol_perft, sub)?)?;
+        sub.add_function(wrap_pyfunction!(protocol_evaluate, sub)?)?;
+        sub.add_function(wrap_pyfunction!(protocol_play_game, sub)?)?;
+        sub.add_function(wrap_pyfunction!(play_barred, sub)?)?;
+        sub.add_function(wrap_pyfunction!(classes, sub)?)?;
+        sub.add("ORDER0", ORDER0)?;
+        sub.add("PASS_ID", PASS_ID)
+    })
+}
+
+// ---------------------------------------------------------------------------------------------------
+// `workbench._native.terrafeud`: TerraFeud on the core's protocol (`crate::terrafeud::protocol`), so the
+// generic agents, the generic perft and the play loop run on a `State` here as on every other game. Actions
+// are the protocol's dense ints (`GAME.action_to_int`), in the Python state's legal order.
+
+/// A copy of `state` speaking the protocol, with the installed evaluation weights (read from Python now when
+/// the module's import could not: `workbench.games.terrafeud.agents.evaluate` may import this module).
+fn protocol_state(py: Python<'_>, state: &PyState) -> PyResult<TerraFeud> {
+    if eval::params().is_err() {
+        install_from_python(py)?;
+    }
+    let st = state.lock(py).clone();
+    TerraFeud::with_installed_eval(st).map_err(PyValueError::new_err)
+}
+
+crate::generic_agent_class!(
+    PyGenericAgent,
+    TerraFeud,
+    PyState,
+    "workbench._native.terrafeud",
+    "terrafeud",
+    protocol_state
+);
+
+/// The dense ints of the legal actions, in the Python state's legal order (`[GAME.action_to_int(a) ...]`).
+#[pyfunction]
+fn legal_ids(py: Python<'_>, state: &PyState) -> PyResult<Vec<u32>> {
+    shield(|| {
+        let mut out = Vec::new();
+        crate::terrafeud::protocol::ids_of(state.lock(py).legal_actions_ref(), &mut out);
+        out
+    })
+}
+
+/// Perft through the protocol (`core::protocol::perft` over `Game`), without the GIL.
+#[pyfunction]
+fn protocol_perft(py: Python<'_>, state: &PyState, depth: u32) -> PyResult<u64> {
+    let mut g = protocol_state(py, state)?;
+    release(py, move || crate::core::protocol::perft(&mut g, depth))
+}
+
+/// `Game::evaluate(player)` (TerraFeud's evaluation through the protocol).
+#[pyfunction]
+fn protocol_evaluate(py: Python<'_>, state: &PyState, player: usize) -> PyResult<f64> {
+    let g = protocol_state(py, state)?;
+    shield(|| crate::core::protocol::Game::evaluate(&g, player.min(1)))
+}
+
+/// A whole game from `state` with generic agents (`(name, params, seed)` per side) through the core's play
+/// loop, without the GIL: the actions (dense ints), the legal counts before each, and the final `State`.
+#[pyfunction]
+#[pyo3(signature = (state, agents, max_plies))]
+fn protocol_play_game<'py>(
+    py: Python<'py>,
+    state: &PyState,
+    agents: &Bound<'py, PyList>,
+    max_plies: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut ag = seat_agents::<TerraFeud>("terrafeud", agents, 2)?;
+    let g = protocol_state(py, state)?;
+    let cap = max_plies.min(u64::from(MAX_PLIES)) as usize;
+    let ((actions, n_legal, stopped), g) = play_released(py, g, move |g| {
+        let (mut actions, mut n_legal) = (Vec::new(), Vec::new());
+        let end = crate::core::protocol::play(
+            g,
+            &mut ag,
+            || 0.0,
+            cap,
+            |_, a, n, before| {
+                if before {
+                    actions.push(a);
+                    n_legal.push(n as u64);
+                }
+            },
+        );
+        (actions, n_legal, end == crate::core::protocol::End::Stopped)
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("actions", actions)?;
+    d.set_item("n_legal", n_legal)?;
+    d.set_item("stopped", stopped)?;
+    d.set_item("final", Py::new(py, PyState::of(g.into_state()))?)?;
+    Ok(d)
+}
+
+/// The action classes of legal action `id` (a dense int) in `state` as bits (`classes.py`'s order;
+/// `core::restrict`); `river` the river band's lowest and highest row (`board_data()["river_rows"]`).
+#[pyfunction]
+fn classes(py: Python<'_>, state: &PyState, id: u32, river: (i32, i32)) -> PyResult<u64> {
+    let mut g = protocol_state(py, state)?;
+    let table = crate::terrafeud::classes::RiverRows(river.0, river.1);
+    shield(|| crate::core::restrict::Classes::classes(&mut g, id, &table))
+}
+
+/// One whole game with barred seats (`core::restrict`) from `state`, generic agents `(name, params or None,
+/// seed words)`, `river` as for `classes`: `(final State, n_legal, tallies, illegal)`.
+#[pyfunction]
+#[pyo3(signature = (state, agents, masks, n_classes, river, chance_seed, max_plies))]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+fn play_barred<'py>(
+    py: Python<'py>,
+    state: &PyState,
+    agents: Vec<(String, Option<Bound<'py, PyDict>>, Vec<u32>)>,
+    masks: Vec<u64>,
+    n_classes: usize,
+    river: (i32, i32),
+    chance_seed: Vec<u32>,
+    max_plies: u32,
+) -> PyResult<(Py<PyState>, Vec<usize>, Vec<super::restrict::SeatTally>, Option<(u32, usize)>)> {
+    let g = protocol_state(py, state)?;
+    let table = crate::terrafeud::classes::RiverRows(river.0, river.1);
+    let (g, n_legal, tallies, illegal) =
+        super::restrict::play(py, "terrafeud", g, table, agents, masks, n_classes, chance_seed, max_plies)?;
+    Ok((Py::new(py, PyState::of(g.into_state()))?, n_legal, tallies, illegal))
 }

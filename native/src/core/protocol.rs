@@ -80,6 +80,17 @@ pub trait Game: Send {
             }
         }
     }
+    /// The number of evaluation features the core computes (`GameDef.evaluation_features`), 0 when it
+    /// reads no learned weights.
+    fn feature_count(&self) -> usize {
+        0
+    }
+    /// Make [`Self::evaluate`] the weighted sum of the features (`None`: the hand evaluation again);
+    /// returns the weights it replaces. A copy ([`Self::fork`], [`Self::view`]) keeps them.
+    fn set_eval_weights(&mut self, weights: Option<std::sync::Arc<[f64]>>) -> Option<std::sync::Arc<[f64]>> {
+        let _ = weights;
+        None
+    }
     /// False when an agent must search a view (`GameInfo.perfect_information`).
     fn perfect_information(&self) -> bool {
         true
@@ -159,4 +170,35 @@ pub fn play<G: Game>(
         state.apply(action);
         observe(state, action, n, false);
     }
+}
+
+/// Leaves of the game tree `depth` actions deep from `state` (`workbench/protocolbench.py`'s
+/// `protocol_perft`: a finished game is a leaf, each chance outcome is one branch). Stops early, with a
+/// partial count, when `interrupt::poll` says so; `state` is left as it was.
+pub fn perft<G: Game>(state: &mut G, depth: u32) -> u64 {
+    if crate::core::interrupt::poll() {
+        return 0;
+    }
+    if depth == 0 || state.is_terminal() {
+        return 1;
+    }
+    let moves: Vec<u32> = if state.current_player() == CHANCE {
+        let mut outs = Vec::new();
+        state.chance_outcomes(&mut outs);
+        outs.into_iter().map(|(o, _)| o).collect()
+    } else {
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        legal
+    };
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut total = 0;
+    for a in moves {
+        state.apply(a);
+        total += perft(state, depth - 1);
+        state.undo();
+    }
+    total
 }

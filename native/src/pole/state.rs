@@ -170,11 +170,18 @@ pub struct State {
     pub tables: Arc<Tables>,
     pub history: Vec<u32>,
     undo: Vec<Pos>,
+    /// Learned weights of [`State::features`] (`eval=NAME`), set by the searching agent: the
+    /// evaluation is then their weighted sum, as the Python `LearnedEvaluation` computes it.
+    pub weights: Option<Arc<[f64]>>,
 }
+
+/// The number of evaluation features (`analysis.features`): seven kinds, coins, tempo, threat, reply,
+/// Prince danger, fortress.
+pub const N_FEATURES: usize = 13;
 
 impl State {
     pub fn new(tables: Arc<Tables>, pos: Pos) -> Self {
-        State { pos, tables, history: Vec::new(), undo: Vec::new() }
+        State { pos, tables, history: Vec::new(), undo: Vec::new(), weights: None }
     }
 
     /// The classic start (P34): both Princes on their fortress cell nearest their back rank, the
@@ -776,6 +783,70 @@ impl State {
         out
     }
 
+    /// `analysis.features`: the terms of the evaluation from `player`'s side (own minus enemy) in the
+    /// Python order: a count per kind but the Prince, coins, tempo, threat, reply, Prince danger,
+    /// fortress. Under the hand weights their sum is [`State::eval`].
+    pub fn features(&self, player: usize) -> [f64; N_FEATURES] {
+        let t = &*self.tables;
+        let mut counts = [[0i64; 8]; 2];
+        let mut prince: [Option<usize>; 2] = [None, None];
+        let mut by_zone = [[0u128; 4]; 2];
+        for (c, &v) in self.pos.board.iter().enumerate() {
+            if v == 0 {
+                continue;
+            }
+            let (side, kind) = (((v - 1) >> 3) as usize, ((v - 1) & 7) as usize);
+            if kind == P {
+                prince[side] = Some(c);
+            } else {
+                counts[side][kind] += 1;
+            }
+            by_zone[side][super::tables::KIND_ZONE[kind] as usize] |= 1u128 << c;
+        }
+        let (me, other) = (player, 1 - player);
+        let mut out = [0.0; N_FEATURES];
+        let mut i = 0;
+        for k in 0..8 {
+            if k != P {
+                out[i] = (counts[me][k] - counts[other][k]) as f64;
+                i += 1;
+            }
+        }
+        let mover = self.pos.to_move as usize;
+        let running = self.pos.phase != OVER_PHASE;
+        let threat = if running { self.best_attack(mover) } else { 0.0 };
+        let reply = if running { self.best_attack(1 - mover) } else { 0.0 };
+        let sign = if me == mover { 1.0 } else { -1.0 };
+        let danger = |s: usize| self.prince_danger(prince[s], &by_zone[1 - s]);
+        let fort = |s: usize| match prince[s] {
+            Some(c) if t.fort_of[c] != 0 => 1.0,
+            _ => 0.0,
+        };
+        out[7] = (self.pos.coins[me] - self.pos.coins[other]) as f64;
+        out[8] = sign;
+        out[9] = sign * threat;
+        out[10] = -sign * reply;
+        out[11] = danger(me) - danger(other);
+        out[12] = fort(me) - fort(other);
+        out
+    }
+
+    /// The evaluation an agent searches with: the learned weights' sum over [`State::features`] when
+    /// set (summed in order from 0, as Python's `sum`), else the hand evaluation [`State::eval`].
+    pub fn weighted_eval(&self, player: usize) -> f64 {
+        match &self.weights {
+            Some(w) if self.pos.phase != OVER_PHASE => {
+                let f = self.features(player);
+                let mut total = 0.0;
+                for (wi, fi) in w.iter().zip(f.iter()) {
+                    total += wi * fi;
+                }
+                total
+            }
+            _ => self.eval(player),
+        }
+    }
+
     /// `analysis.evaluate`: in coins from `player`'s side; +-1000 for a prince victory.
     pub fn eval(&self, player: usize) -> f64 {
         if self.pos.phase == OVER_PHASE {
@@ -866,7 +937,13 @@ impl Game for State {
         }
     }
     fn evaluate(&self, player: usize) -> f64 {
-        self.eval(player)
+        self.weighted_eval(player)
+    }
+    fn feature_count(&self) -> usize {
+        N_FEATURES
+    }
+    fn set_eval_weights(&mut self, weights: Option<Arc<[f64]>>) -> Option<Arc<[f64]>> {
+        std::mem::replace(&mut self.weights, weights)
     }
     fn action_priority(&self, action: u32) -> i64 {
         self.priority(action)
@@ -894,6 +971,12 @@ impl Game for State {
         out.extend(groups.into_iter().map(|(_, o, n)| (o, n as f64 / 36.0)));
     }
     fn fork(&self) -> Self {
-        State { pos: self.pos, tables: Arc::clone(&self.tables), history: Vec::new(), undo: Vec::new() }
+        State {
+            pos: self.pos,
+            tables: Arc::clone(&self.tables),
+            history: Vec::new(),
+            undo: Vec::new(),
+            weights: self.weights.clone(),
+        }
     }
 }

@@ -17,14 +17,14 @@ pytestmark = pytest.mark.skipif(not available(), reason="the native core is not 
 @pytest.mark.parametrize("seed", [14, 32, 15, 2, 7])  # 2 players deployed/setup, 4 and 8 with designer cards
 def test_sweep_sample_every_ply_equal(seed: int) -> None:
     info = play_one(seed, max_plies=45)
-    assert info["diff"] == "", info
-    assert info["plies"] > 0
+    assert info.diff == "", info
+    assert info.plies > 0
 
 
 def test_sweep_sample_covers_tables_and_designer_cards() -> None:
     infos = [play_one(s, max_plies=0) for s in (14, 32, 15, 2, 7)]
-    assert {len(i["teams"].replace(",", "")) for i in infos} == {2, 4, 8}
-    assert sum(i["cards"] for i in infos) >= 3 and {i["start"] for i in infos} == {"setup", "deployed"}
+    assert {i.tags["players"] for i in infos} == {2, 4, 8}
+    assert sum(i.tags["cards"] for i in infos) >= 3 and {i.tags["start"] for i in infos} == {"setup", "deployed"}
 
 
 def test_simulate_rows_and_events_equal_on_both_engines() -> None:
@@ -113,7 +113,7 @@ def test_nativediff_takes_the_game_and_bench_times_the_peers(capsys) -> None:
     from workbench.nativediff import main
 
     assert main(["--game", "big-chess", "--games", "1", "--max-plies", "8", "--json"]) == 0
-    assert '"differ": 0' in capsys.readouterr().out
+    assert '"differences": 0' in capsys.readouterr().out
     out = bench_report("big-chess", 2, 1, 60, "start=deployed", engine="native")
     assert out["engine"] == "native" and out["same_games_as_python"] and out["speedup_vs_python"] > 1
 

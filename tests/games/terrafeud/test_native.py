@@ -209,7 +209,7 @@ def test_native_random_agent_plays_the_python_agents_game(rules):
 
 @needs_native
 def test_simulate_native_rows_equal_python_rows_in_process_and_pool():
-    kw = dict(white="random", black="random", games=3, seed=5, max_plies=120, progress=False, events=True)
+    kw = {"white": "random", "black": "random", "games": 3, "seed": 5, "max_plies": 120, "progress": False, "events": True}
     grid = {"season": ["summer", "winter"], "archer_range": [2, 3]}
     gp, ep = simulate(grid, engine="python", workers=0, **kw)
     gn, en = simulate(grid, engine="native", workers=0, **kw)
@@ -225,7 +225,7 @@ def test_simulate_native_rows_equal_python_rows_in_process_and_pool():
 @needs_native
 @pytest.mark.cluster
 def test_simulate_native_same_games_on_dask():
-    kw = dict(white="random", black="random", games=2, seed=9, max_plies=60, progress=False)
+    kw = {"white": "random", "black": "random", "games": 2, "seed": 9, "max_plies": 60, "progress": False}
     local = simulate(None, engine="native", workers=0, **kw)
     dask = simulate(None, engine="native", workers=2, scheduler="local-cluster", **kw)
     pd.testing.assert_frame_equal(local.drop(columns="seconds"), dask.drop(columns="seconds"))
@@ -284,13 +284,16 @@ def test_bench_and_perft_commands_with_engine_native():
 
 @needs_native
 def test_nativediff_sweep_compares_and_finds_no_difference(capsys):
-    from workbench.nativediff import main, sweep
+    from workbench.core.nativediff import sweep
+    from workbench.games.terrafeud.nativediff import VARIANTS, play_one
+    from workbench.nativediff import main
 
-    s = sweep(3, seed=4, max_plies=40)
+    s = sweep(play_one, 3, seed=4, max_plies=40)
     assert s["games"] == 3 and s["differences"] == 0 and s["plies"] > 0
-    assert s["legal_actions"] >= s["plies"] and s["states"] == s["plies"] + 3
-    assert main(["--games", "2", "--max-plies", "10"]) == 0
-    assert "0 games differ" in capsys.readouterr().out
+    assert s["legal_actions"] >= s["plies"] and set(s["tags"]["rules"]) == {"default"}
+    assert play_one(4 * 1_000_003 + 4, 30).tags["rules"] == VARIANTS[4]  # the rotation's fifth variant
+    assert main(["--games", "2", "--max-plies", "10"]) == 0  # the registry's default game
+    assert "0 differences" in capsys.readouterr().out
 
 
 @needs_native

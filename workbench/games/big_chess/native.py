@@ -14,21 +14,20 @@ Without a built core ``available()`` is False and nothing here is used.
 
 from __future__ import annotations
 
-import importlib
 import json
-import random
-from typing import Any
+from typing import Any, ClassVar
 
-from workbench.core.agents import NativeTwin
-from workbench.core.protocol import IllegalAction, State
+from workbench.core.nativekit import GENERIC_AGENT_NAMES, GENERIC_AGENT_PARAMS, CoreAgent, MirroredState, core_module
+from workbench.core.protocol import IllegalAction
 from workbench.core.rulespec import Rules
 
 from .boards import LETTERS
 from .context import Context
 from .state import COUNTERS, BigChessState, Piece
 
-AGENT_NAMES = ("random", "greedy", "alphabeta", "mcts", "search", "plan")
-AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply", "odds"})
+AGENT_NAMES = GENERIC_AGENT_NAMES
+AGENT_PARAMS = GENERIC_AGENT_PARAMS
+SUBMODULE = "big_chess"
 _NC = len(COUNTERS)
 _RESULTS = {None: 0, "win": 1, "draw": 2}
 _RESULT_NAMES = {v: k for k, v in _RESULTS.items()}
@@ -42,11 +41,7 @@ _INTS = ("king_cost", "strike_reward_pct", "vet_rate_pct", "mine_income", "turn_
 
 def core() -> Any:
     """The native submodule, or None when the core is not built (or predates big chess)."""
-    try:
-        mod = importlib.import_module("workbench._native")
-    except ImportError:
-        return None
-    return getattr(mod, "big_chess", None)
+    return core_module(SUBMODULE)
 
 
 def available() -> bool:
@@ -119,7 +114,7 @@ def python_state(ctx: Context, f: dict[str, Any], seed: int = 0) -> BigChessStat
     st.to_move, st.turn_no, st.quiet = f["to_move"], f["turn"], f["quiet"]
     st.treasury = list(f["treasury"])
     st.pieces = {c: Piece(o, k, fa, lv, cost, tr, bool(mv), trav) for c, o, k, fa, lv, cost, tr, mv, trav in f["pieces"]}
-    st.shadows = {a: b for a, b in f["shadows"]}
+    st.shadows = dict(f["shadows"])
     st.protected = set(f["protected"])
     st.locks = {(a, b) for a, b in f["locks"]}
     st.out, st.ready = set(f["out"]), set(f["ready"])
@@ -134,10 +129,11 @@ def python_state(ctx: Context, f: dict[str, Any], seed: int = 0) -> BigChessStat
     return st
 
 
-class NativeBigChessState(State):
-    """A big-chess state played by the native core; the protocol's API, the Python engine's answers."""
+class NativeBigChessState(MirroredState):
+    """A big-chess state played by the native core; the protocol's API, the Python engine's answers
+    (``workbench.core.nativekit.MirroredState``)."""
 
-    engine = "native"
+    OWN: ClassVar[frozenset[str]] = frozenset({"native", "ctx", "seed", "_py", "_legal"})
 
     def __init__(self, native: Any, ctx: Context, seed: int = 0) -> None:
         self.native = native
@@ -156,11 +152,12 @@ class NativeBigChessState(State):
         """The game's start dealt by the core (setup phase, army or deployed)."""
         return cls(native_game(ctx).initial(), ctx, seed)
 
+    def rebuild(self) -> BigChessState:
+        return python_state(self.ctx, self.native.fields(), self.seed)
+
     def python(self) -> BigChessState:
         """The Python engine's state equal to this one (cached until the next change)."""
-        if self._py is None:
-            self._py = python_state(self.ctx, self.native.fields(), self.seed)
-        return self._py
+        return super().python()  # type: ignore[no-any-return]
 
     def _changed(self) -> None:
         self._py = None
@@ -205,12 +202,6 @@ class NativeBigChessState(State):
         self.native.apply(text)
         self._changed()
 
-    def undo_action(self) -> None:
-        if not self.native.history_len():
-            raise IllegalAction("undo: no action to take back")
-        self.native.undo()
-        self._changed()
-
     def resign(self, player: int | str) -> None:
         p = self.ctx.pidx[player] if isinstance(player, str) else int(player)
         try:
@@ -227,12 +218,6 @@ class NativeBigChessState(State):
 
     def counters(self) -> dict[str, list[int]]:
         return self.python().counters()
-
-    def fired(self) -> list[tuple[str, int, int | None]]:
-        return [(r, p, c) for r, p, c in self.native.fired()]
-
-    def evaluate(self, player: int) -> float:
-        return self.native.evaluate(player)
 
     def action_priority(self, action: Any) -> int:
         return self.native.action_priority(str(action))
@@ -253,57 +238,15 @@ class NativeBigChessState(State):
         py.string_to_action(text)  # raises IllegalAction with the rule's reason
         raise RuntimeError(f"{text}: the engines disagree (legal in Python, not natively)")
 
-    def explain_illegal(self, text: str) -> str:
-        return self.python().explain_illegal(text)
-
-    def to_dict(self) -> dict[str, Any]:
-        return self.python().to_dict()
-
-    def observation_string(self, player: int | None = None) -> str:
-        return self.python().observation_string(player)
-
-    def summary(self, player: int | None = None) -> dict[str, Any]:
-        return self.python().summary(player)
-
-    def glyphs(self) -> list[Any]:
-        return self.python().glyphs()
-
-    def heat(self, layer: str, player: int) -> dict[int, float]:
-        return self.python().heat(layer, player)
-
-    def action_cells(self, action: Any) -> list[int]:
-        return self.python().action_cells(action)
-
-    def action_effects(self, action: Any) -> dict[str, Any]:
-        return self.python().action_effects(action)
-
-    def __getattr__(self, name: str) -> Any:
-        """Any other read-only query of ``BigChessState`` (``pieces``, ``treasury``, ...) from the Python twin."""
-        if name.startswith("__") or name in ("native", "ctx", "seed", "_py", "_legal"):
-            raise AttributeError(name)
-        return getattr(self.python(), name)
-
-    def __str__(self) -> str:
-        return self.observation_string()
-
     def __repr__(self) -> str:
         return f"<NativeBigChessState move {self.move_number()} to move {self.current_player()}>"
 
 
-class NativeAgent(NativeTwin):
-    """A generic agent's native twin on big chess (``workbench.core.agents.NativeTwin``): it searches the
+class NativeAgent(CoreAgent):
+    """A generic agent's native twin on big chess (``workbench.core.nativekit.CoreAgent``): it searches the
     core's copy of the position and answers with the action's canonical text, as the Python twin does."""
 
-    PARAMS = AGENT_PARAMS
-    NAMES = AGENT_NAMES
-
-    def core_agent(self, base: str, params: dict[str, float], seed: int | None) -> Any:
-        mod = core()
-        if mod is None:
-            raise RuntimeError("the native core is not built (make native)")
-        if seed is None:  # an unseeded agent: a fresh stream, as random.Random(None)
-            seed = random.SystemRandom().getrandbits(64)
-        return mod.Agent(base, params, seed)
+    SUBMODULE = SUBMODULE
 
     def core_state(self, state: Any) -> Any:
         return (state if isinstance(state, NativeBigChessState) else NativeBigChessState.from_python(state)).native
@@ -323,3 +266,34 @@ def native_state(st: BigChessState) -> NativeBigChessState:
 
 __all__ = ["AGENT_NAMES", "AGENT_PARAMS", "NativeAgent", "NativeBigChessState", "available", "core", "fields_of",
            "native_game", "native_state", "python_state", "rules_dict"]
+
+
+def buy_keys() -> list[str]:
+    """The card keys of the declared buy classes (``classes.BUY_CLASSES``), in declaration order."""
+    from .classes import BUY_CLASSES
+
+    return [c.name[len("buy_"):] for c in BUY_CLASSES]
+
+
+def play_barred(start: BigChessState, seats: Any, masks: Any, n_classes: int,
+                max_plies: int) -> tuple[BigChessState, list[int], list[tuple[int, int, list[int]]]] | None:
+    """``GAME.native.play_barred``: one restricted-play game in Rust from ``start`` (None without the core)."""
+    from workbench.core.agents import seed_key
+
+    if not available():
+        return None
+    agents = [(name, {k: float(v) for k, v in params.items()} or None, seed_key(seed)) for name, params, seed in seats]
+    fields, n_legal, tallies, illegal = core().play_barred(native_game(start.ctx), fields_of(start), agents,
+                                                           [int(m) for m in masks], int(n_classes), buy_keys(),
+                                                           seed_key(0), int(max_plies))
+    if illegal is not None:
+        raise IllegalAction(f"action {illegal[0]} is not among the {illegal[1]} legal actions")
+    return python_state(start.ctx, fields, start.seed), list(n_legal), list(tallies)
+
+
+def class_bits(state: NativeBigChessState, action: Any) -> int:
+    """The Rust classifier's bits for ``action`` (its text) in ``state``."""
+    action_id = state.native.id_of(str(action))
+    if action_id is None:
+        raise IllegalAction(f"{str(action)[:40]}: not legal here")
+    return int(state.native.classes(action_id, buy_keys()))

@@ -7,19 +7,18 @@ start, and card overrides: ``cost_<card>`` rules and, in a third of the games, d
 of the card language, new cards and replacements of starter cards). A Python ``BigChessState`` and its native
 twin step side by side; at every ply the sweep compares the legal actions in order, ``to_dict`` (counters
 included), ``fired``, the player to move, the result and returns, every player's evaluation and the actions'
-priorities; every 5th ply the dense ints; every 17th an undo and a redo. The first difference stops the sweep
-with the game, ply and field.
+priorities; every 5th ply the dense ints; every 17th an undo and a redo. The first difference stops the game
+with its ply and field (the loop and the figures are ``workbench.core.nativediff``'s).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
-import sys
-import time
+from collections.abc import Sequence
 from typing import Any
 
+from workbench.core.nativediff import GameCheck, first_difference
+from workbench.core.nativediff import main as sweep_main
 from workbench.core.rulespec import Rules, RulesError
 
 from . import GAME
@@ -112,24 +111,7 @@ def sample_cards(rng: random.Random) -> list[dict[str, Any]] | None:
     return out or None
 
 
-def _diff(a: Any, b: Any, path: str = "") -> str:
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b), key=str):
-            if k not in a or k not in b:
-                return f"{path}.{k}: only in {'python' if k in a else 'native'}"
-            d = _diff(a[k], b[k], f"{path}.{k}")
-            if d:
-                return d
-        return ""
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        if len(a) != len(b):
-            return f"{path}: length {len(a)} (python) vs {len(b)} (native)"
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            d = _diff(x, y, f"{path}[{i}]")
-            if d:
-                return d
-        return ""
-    return "" if a == b else f"{path}: {a!r:.80} (python) vs {b!r:.80} (native)"
+_diff = first_difference
 
 
 def compare(py: BigChessState, nat: NativeBigChessState, ply: int, ints: bool) -> str:
@@ -171,20 +153,20 @@ def _pick(py: BigChessState, legal: list[str], rng: random.Random) -> str:
     return rng.choice(legal)
 
 
-def play_one(seed: int, max_plies: int = 160) -> dict[str, Any]:
+def play_one(seed: int, max_plies: int = 160) -> GameCheck:
     """One game of the sweep; ``diff`` is '' when the engines agreed at every ply."""
     rng = random.Random(seed)
     rules = sample_rules(rng)
     cards = sample_cards(rng)
     py = GAME.new_initial_state(rules, seed, cards=cards)
     nat = NativeBigChessState.initial(py.ctx, seed)
-    info = {"seed": seed, "board": rules["board"], "teams": py.ctx.teams_text, "start": rules["start"],
-            "cards": bool(cards), "plies": 0, "legal": 0, "diff": ""}
+    info = GameCheck(seed, tags={"board": rules["board"], "teams": py.ctx.teams_text, "start": rules["start"],
+                                 "cards": bool(cards), "players": len(py.ctx.players)})
     for ply in range(max_plies + 1):
         d = compare(py, nat, ply, ply % 5 == 0)
-        info["legal"] += len(py.legal_actions())
+        info.legal += len(py.legal_actions())
         if d:
-            info["diff"] = f"ply {ply}: {d}"
+            info.diff = f"ply {ply}: {d}"
             return info
         if py.is_terminal() or ply == max_plies:
             break
@@ -193,7 +175,7 @@ def play_one(seed: int, max_plies: int = 160) -> dict[str, Any]:
             nat.undo_action()
             d = compare(py, nat, ply, True)
             if d:
-                info["diff"] = f"ply {ply} after undo: {d}"
+                info.diff = f"ply {ply} after undo: {d}"
                 return info
         legal = py.legal_actions()
         if py.phase == "play" and rng.random() < 0.004:
@@ -204,45 +186,14 @@ def play_one(seed: int, max_plies: int = 160) -> dict[str, Any]:
             a = _pick(py, legal, rng)
             py.apply_action(a)
             nat.apply_action(a)
-        info["plies"] += 1
-    info["result"] = py.result or "unfinished"
+        info.plies += 1
+    info.result = py.result or "unfinished"
     return info
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--max-plies", type=int, default=160)
-    ap.add_argument("--json", action="store_true")
-    ap.add_argument("--progress", action="store_true", help="a line on stderr every 50 games")
-    args = ap.parse_args(argv)
-    if not available():
-        print("the native core is not built (make native)", file=sys.stderr)
-        return 2
-    t0 = time.perf_counter()
-    plies = legal = 0
-    results: dict[str, int] = {}
-    players: dict[int, int] = {}
-    with_cards = 0
-    for g in range(args.games):
-        info = play_one(args.seed * 1_000_003 + g, args.max_plies)
-        plies += info["plies"]
-        legal += info["legal"]
-        if info["diff"]:
-            print(json.dumps({"differ": info}))
-            return 1
-        results[info["result"]] = results.get(info["result"], 0) + 1
-        n = len(info["teams"].replace(",", ""))
-        players[n] = players.get(n, 0) + 1
-        with_cards += info["cards"]
-        if args.progress and (g + 1) % 50 == 0:
-            print(f"{g + 1} games, {plies} plies, 0 differences, {time.perf_counter() - t0:.0f} s", file=sys.stderr,
-                  flush=True)
-    out = {"games": args.games, "plies": plies, "legal_actions_compared": legal, "differ": 0, "results": results,
-           "players": players, "games_with_designer_cards": with_cards, "seconds": round(time.perf_counter() - t0, 1)}
-    print(json.dumps(out) if args.json else "\n".join(f"{k}: {v}" for k, v in out.items()))
-    return 0
+def main(argv: Sequence[str] | None = None) -> int:
+    """``nativediff --game big-chess --games N [--seed S] [--max-plies P] [--json] [--progress]``."""
+    return sweep_main(GAME.name, play_one, available, argv, __doc__ or "", max_plies=160, seed=1)
 
 
 if __name__ == "__main__":

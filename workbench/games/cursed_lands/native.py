@@ -11,12 +11,10 @@ Without a built core ``available()`` is False and nothing here is used.
 
 from __future__ import annotations
 
-import importlib
-import random
-from typing import Any
+from typing import Any, ClassVar
 
-from workbench.core.agents import NativeTwin
-from workbench.core.protocol import TERMINAL, IllegalAction, State
+from workbench.core.nativekit import GENERIC_AGENT_NAMES, GENERIC_AGENT_PARAMS, CoreAgent, MirroredState, core_module
+from workbench.core.protocol import TERMINAL, IllegalAction
 from workbench.core.rulespec import Rules
 
 from . import actions as act
@@ -29,16 +27,13 @@ VICTORY_CODES = {None: 0, "castle": 1, "elimination": 2, "draw": 3}
 VICTORY_NAMES = {v: k for k, v in VICTORY_CODES.items()}
 FIRED_NAMES = (*COUNTER_NAMES, "castle_hit_from", "victory_castle", "victory_elimination", "draw_turn_limit", "camp")
 _FIRED_INDEX = {n: i for i, n in enumerate(FIRED_NAMES)}
-AGENT_NAMES = ("random", "greedy", "alphabeta", "mcts", "search", "plan")
+AGENT_NAMES = GENERIC_AGENT_NAMES
+SUBMODULE = "cursed_lands"
 
 
 def core() -> Any:
     """The native submodule, or None when the core is not built (or predates The Cursed Lands)."""
-    try:
-        mod = importlib.import_module("workbench._native")
-    except ImportError:
-        return None
-    return getattr(mod, "cursed_lands", None)
+    return core_module(SUBMODULE)
 
 
 def available() -> bool:
@@ -110,10 +105,11 @@ def python_state(rules: Rules, seed: int, factions: list[int], f: dict[str, Any]
     return st
 
 
-class NativeCursedState(State):
-    """A Cursed Lands state played by the native core; the protocol's API, the Python engine's answers."""
+class NativeCursedState(MirroredState):
+    """A Cursed Lands state played by the native core; the protocol's API, the Python engine's answers
+    (``workbench.core.nativekit.MirroredState``)."""
 
-    engine = "native"
+    OWN: ClassVar[frozenset[str]] = frozenset({"native", "rules", "seed", "factions", "_py"})
 
     def __init__(self, native: Any, rules: Rules, seed: int, factions: list[int]) -> None:
         self.native = native
@@ -130,11 +126,12 @@ class NativeCursedState(State):
             raise RuntimeError("the native core is not built (make native)")
         return cls(mod.State(rules_dict(st.rules, st.factions), fields_of(st)), st.rules, st.seed, st.factions)
 
+    def rebuild(self) -> CursedState:
+        return python_state(self.rules, self.seed, self.factions, self.native.fields())
+
     def python(self) -> CursedState:
         """The Python engine's state equal to this one (cached until the next change)."""
-        if self._py is None:
-            self._py = python_state(self.rules, self.seed, self.factions, self.native.fields())
-        return self._py
+        return super().python()  # type: ignore[no-any-return]
 
     # ---------------------------------------------------------------- play
     def current_player(self) -> int:
@@ -185,13 +182,7 @@ class NativeCursedState(State):
         if not self.is_legal(action):
             raise IllegalAction(self.python()._why_not(action))
         self.native.apply(action)
-        self._py = None
-
-    def undo_action(self) -> None:
-        if not self.native.history_len():
-            raise IllegalAction("undo: no action to take back")
-        self.native.undo()
-        self._py = None
+        self._changed()
 
     def clone(self) -> NativeCursedState:
         new = NativeCursedState(self.native.clone(), self.rules, self.seed, self.factions)
@@ -204,12 +195,6 @@ class NativeCursedState(State):
     def counters(self) -> dict[str, list[int]]:
         c = self.native.counts()
         return {name: [c[i], c[NC + i]] for i, name in enumerate(COUNTER_NAMES)}
-
-    def fired(self) -> list[tuple[str, int, int | None]]:
-        return [(r, s, c) for r, s, c in self.native.fired()]
-
-    def evaluate(self, player: int) -> float:
-        return self.native.evaluate(player)
 
     def action_priority(self, action: Any) -> int:
         return self.native.action_priority(action)
@@ -250,30 +235,6 @@ class NativeCursedState(State):
     def parse(self, text: str) -> Any:
         return self.python().parse(text)
 
-    def explain_illegal(self, text: str) -> str:
-        return self.python().explain_illegal(text)
-
-    def to_dict(self) -> dict[str, Any]:
-        return self.python().to_dict()
-
-    def observation_string(self, player: int | None = None) -> str:
-        return self.python().observation_string(player)
-
-    def summary(self, player: int | None = None) -> dict[str, Any]:
-        return self.python().summary(player)
-
-    def glyphs(self) -> list[Any]:
-        return self.python().glyphs()
-
-    def heat(self, layer: str, player: int) -> dict[int, float]:
-        return self.python().heat(layer, player)
-
-    def action_cells(self, action: Any) -> list[int]:
-        return self.python().action_cells(action)
-
-    def action_effects(self, action: Any) -> dict[str, Any]:
-        return self.python().action_effects(action)
-
     def destinations(self, h: int) -> list[int]:
         """Move-only final hexes of the unit on ``h``, read off the native legal actions (C50)."""
         if self.native.setup:
@@ -288,36 +249,18 @@ class NativeCursedState(State):
         lo, hi = act.ATTACK + h * NUM_HEXES, act.ATTACK + (h + 1) * NUM_HEXES
         return sorted(a - lo for a in self.legal_actions() if lo <= a < hi)
 
-    def __getattr__(self, name: str) -> Any:
-        """Any other read-only query of ``CursedState`` (``castle_of``, ``terrain``, ...) from the Python twin."""
-        if name.startswith("__") or name in ("native", "rules", "seed", "factions", "_py"):
-            raise AttributeError(name)
-        return getattr(self.python(), name)
-
-    def __str__(self) -> str:
-        return self.observation_string()
-
     def __repr__(self) -> str:
         return f"<NativeCursedState turn {self.turn()} p{self.native.to_move + 1} ap {self.native.ap}>"
 
 
-AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply", "odds"})
+AGENT_PARAMS = GENERIC_AGENT_PARAMS
 
 
-class NativeAgent(NativeTwin):
-    """A generic agent's native twin on The Cursed Lands (``workbench.core.agents.NativeTwin``): it searches
+class NativeAgent(CoreAgent):
+    """A generic agent's native twin on The Cursed Lands (``workbench.core.nativekit.CoreAgent``): it searches
     the view of the side to move, its seed drawn from the agent's stream first, as the Python twin does."""
 
-    PARAMS = AGENT_PARAMS
-    NAMES = AGENT_NAMES
-
-    def core_agent(self, base: str, params: dict[str, float], seed: int | None) -> Any:
-        mod = core()
-        if mod is None:
-            raise RuntimeError("the native core is not built (make native)")
-        if seed is None:  # an unseeded agent: a fresh stream, as random.Random(None)
-            seed = random.SystemRandom().getrandbits(64)
-        return mod.Agent(base, params, seed)
+    SUBMODULE = SUBMODULE
 
     def core_state(self, state: Any) -> Any:
         return (state if isinstance(state, NativeCursedState) else NativeCursedState.from_python(state)).native
@@ -335,3 +278,25 @@ def tile_letter(code: int) -> str | None:
 
 __all__ = ["AGENT_NAMES", "AGENT_PARAMS", "NativeAgent", "NativeCursedState", "available", "core", "fields_of", "native_state", "python_state",
            "rules_dict", "tile_letter", "NUM_HEXES"]
+
+
+def play_barred(start: CursedState, seats: Any, masks: Any, n_classes: int,
+                max_plies: int) -> tuple[CursedState, list[int], list[tuple[int, int, list[int]]]] | None:
+    """``GAME.native.play_barred``: one restricted-play game in Rust from ``start`` (None without the core, or for
+    a setup phase of 2-3 starting units, which stays on Python as ``native_play.playable`` says)."""
+    from workbench.core.agents import seed_key
+
+    if not available() or (start.rules["setup_phase"] and start.rules["starting_units"] >= 2):
+        return None
+    agents = [(name, {k: float(v) for k, v in params.items()} or None, seed_key(seed)) for name, params, seed in seats]
+    fields, n_legal, tallies, illegal = core().play_barred(rules_dict(start.rules, start.factions), fields_of(start),
+                                                           agents, [int(m) for m in masks], int(n_classes),
+                                                           seed_key(0), int(max_plies))
+    if illegal is not None:
+        raise IllegalAction(f"action {illegal[0]} is not among the {illegal[1]} legal actions")
+    return python_state(start.rules, start.seed, list(start.factions), fields), list(n_legal), list(tallies)
+
+
+def class_bits(state: NativeCursedState, action: Any) -> int:
+    """The Rust classifier's bits for ``action`` in ``state``."""
+    return int(state.native.classes(int(action)))

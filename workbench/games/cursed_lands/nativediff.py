@@ -4,18 +4,20 @@
 of every parameter and toggle (each game draws its own rules), stepping a Python ``CursedState`` and its
 native twin side by side. At every ply it compares the legal actions in order (the setup phase: the count
 and sampled indices of the lazy camp list), ``to_dict``, the counters and ``fired``; every few plies an
-agent's view (same seed) too. The first difference stops the sweep with the game, ply and field.
+agent's view (same seed) too. The first difference stops the game with its ply and field (the loop and the
+figures are ``workbench.core.nativediff``'s).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import sys
-import time
+from collections.abc import Sequence
 from typing import Any
 
+from workbench.core.nativediff import GameCheck, checked, first_difference
+from workbench.core.nativediff import main as sweep_main
+from workbench.core.nativediff import sweep as run_sweep
 from workbench.core.rulespec import Rules, RulesError
 
 from .position import build_state
@@ -52,18 +54,7 @@ def sample_rules(rng: random.Random) -> Rules:
             continue
 
 
-def _diff(a: Any, b: Any, path: str = "") -> str:
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b), key=str):
-            if k not in a or k not in b:
-                return f"{path}.{k}: only in {'python' if k in a else 'native'}"
-            d = _diff(a[k], b[k], f"{path}.{k}")
-            if d:
-                return d
-        return ""
-    if a != b:
-        return f"{path}: python {json.dumps(a, default=str)[:200]} native {json.dumps(b, default=str)[:200]}"
-    return ""
+_diff = first_difference
 
 
 def _camp_at(n: int, i: int) -> int:
@@ -79,7 +70,7 @@ def compare(py: CursedState, nat: Any, rng: random.Random, where: str) -> None:
         nl = nat.native.legal_count()
         assert len(pl) == nl, f"{where}: setup legal count python {len(pl)} native {nl}"
         n = py.starting_units
-        for _ in range(3):
+        for _ in range(SETUP_SAMPLES):
             i = rng.randrange(len(pl))
             assert pl[i] == _camp_at(n, i), f"{where}: camp action {i} differs"
     else:
@@ -101,34 +92,40 @@ def compare(py: CursedState, nat: Any, rng: random.Random, where: str) -> None:
         assert e1 == e2, f"{where}: evaluate python {e1} native {e2}"
 
 
-def sweep(games: int, seed: int = 0, max_plies: int = 400, view_every: int = 7, quiet: bool = False) -> dict[str, Any]:
-    """Play ``games`` random games on both engines, comparing at every ply; the figures of the sweep."""
-    from .native import NativeCursedState, core
+VIEW_EVERY = 7  # plies between checks of an agent's view
+SETUP_SAMPLES = 3  # camp actions compared one by one in the setup phase (the count is compared whole)
 
-    mod = core()
-    if mod is None:
-        raise RuntimeError("the native core is not built (make native)")
-    t0 = time.perf_counter()
-    plies = finished = 0
-    toggles: dict[str, set[str]] = {}
-    for g in range(games):
-        rng = random.Random(seed * 1_000_003 + g)
+
+def _compared(py: CursedState) -> int:
+    """Legal actions ``compare`` held one by one: the whole list in play, the sampled camps in setup."""
+    return SETUP_SAMPLES if py.phase == "setup" else len(py.legal_actions())
+RULES_VARIED = len([p for p in SPEC if p.name != "setup"])
+
+
+def play_one(seed: int, max_plies: int = 400) -> GameCheck:
+    """One random game under its own draw of the rules on both engines, compared at every ply."""
+    from .native import NativeCursedState
+
+    def body(check: GameCheck) -> None:
+        rng = random.Random(seed)
         rules = sample_rules(rng)
-        for k, v in rules.non_default().items():
-            toggles.setdefault(k, set()).add(str(v))
+        check.tags["rules_varied"] = len(rules.non_default())
         deck_seed = rng.getrandbits(64)
         py = build_state(rules, None, deck_seed)
         nat = NativeCursedState.from_python(py)
-        where = f"game {g} (rules {rules.label() or 'default'}, deck seed {deck_seed})"
+        where = f"rules {rules.label() or 'default'}, deck seed {deck_seed}"
         compare(py, nat, rng, f"{where} start")
+        check.legal += _compared(py)
         n = 0
         while not py.is_terminal() and n < max_plies:
             a = rng.choice(py.legal_actions())
             py.apply_action(a)
             nat.apply_action(a)
             n += 1
+            check.plies = n
             compare(py, nat, rng, f"{where} ply {n} after {py.played and py.history and a}")
-            if n % view_every == 0:
+            check.legal += _compared(py)
+            if n % VIEW_EVERY == 0:
                 vs = rng.getrandbits(31)
                 pv, nv = py.view(py.to_move, vs), nat.view(py.to_move, vs)
                 d = _diff(pv.to_dict(), nv.to_dict())
@@ -141,31 +138,26 @@ def sweep(games: int, seed: int = 0, max_plies: int = 400, view_every: int = 7, 
                 compare(py, nat, rng, f"{where} ply {n} undone")
                 py.apply_action(a)
                 nat.apply_action(a)
-        plies += n
-        finished += py.is_terminal()
-        if not quiet and (g + 1) % 100 == 0:
-            print(f"  {g + 1} games, {plies:,} plies equal", flush=True)
-    dt = time.perf_counter() - t0
-    return {"games": games, "plies": plies, "finished": finished, "seconds": round(dt, 1),
-            "rules_varied": len(toggles), "values_seen": sum(len(v) for v in toggles.values()),
-            "parameters": len([p for p in SPEC if p.name != "setup"])}
+        check.result = (py.victory_kind or "finished") if py.is_terminal() else "unfinished"
+
+    return checked(seed, body)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m workbench.games.cursed_lands.nativediff", description=__doc__)
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--max-plies", type=int, default=400)
-    args = ap.parse_args(argv)
-    try:
-        out = sweep(args.games, args.seed, args.max_plies)
-    except AssertionError as exc:
-        print(f"DIFFERENCE: {exc}")
-        return 1
-    print(f"equal: {out['games']} games ({out['finished']} finished), {out['plies']:,} plies, legal actions in order "
-          f"and to_dict at every ply; {out['rules_varied']} of {out['parameters']} rules varied "
-          f"({out['values_seen']} non-default values); {out['seconds']} s")
-    return 0
+def sweep(games: int, seed: int = 0, max_plies: int = 400, quiet: bool = True) -> dict[str, Any]:
+    """``games`` games through the one sweep loop (``workbench.core.nativediff.sweep``); its figures."""
+    from .native import core
+
+    if core() is None:
+        raise RuntimeError("the native core is not built (make native)")
+    return run_sweep(play_one, games, seed, max_plies, progress=not quiet)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``nativediff --game cursed-lands --games N [--seed S] [--max-plies P] [--json] [--progress]``."""
+    from . import GAME
+    from .native import available
+
+    return sweep_main(GAME.name, play_one, available, argv, __doc__ or "", max_plies=400, seed=0)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,9 @@ except ImportError:  # pragma: no cover - exercised where cargo is missing
     _core = None
 
 NATIVE_AGENTS = ("random", "greedy", "alphabeta", "mcts", "search", "plan", "turtle")  # turtle: Pole's own (turtle.py)
-_AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply", "odds"})
+# eval=NAME: learned weights of analysis.features, read by the core (State::features, the same sum)
+_AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply", "odds",
+                           "eval"})
 
 
 def available() -> bool:
@@ -251,9 +253,12 @@ def native_state(rules: Rules, seed: int = 0) -> NativePoleState:
     return NativePoleState.from_python(s)
 
 
-def agent_params(params: dict[str, Any]) -> dict[str, float]:
-    """An agent spec's parameters as the native core reads them (``engine`` dropped, others refused)."""
-    return native_params(params, _AGENT_PARAMS)
+def agent_params(params: dict[str, Any]) -> dict[str, Any]:
+    """An agent spec's parameters as the native core reads them (``engine`` dropped, others refused; learned
+    weights by name as the vector of ``analysis.features``)."""
+    from . import GAME
+
+    return native_params(params, _AGENT_PARAMS, game=GAME)
 
 
 class NativeAgent(NativeTwin):
@@ -277,7 +282,8 @@ def has_native(spec: str) -> bool:
         base, params = parse_agent_spec(spec)
     except ValueError:
         return False
-    return available() and base in NATIVE_AGENTS and str(params.get("engine", "auto")).strip().lower() != "python"
+    return (available() and base in NATIVE_AGENTS and str(params.get("engine", "auto")).strip().lower() != "python"
+            and all(k in _AGENT_PARAMS or k == "engine" for k in params) and not (base == "turtle" and "eval" in params))
 
 
 # ---------------------------------------------------------------------- whole games (simulate)
@@ -353,6 +359,20 @@ def native_play(spec: Any, game: Any, rules: Rules, seat_agents: list[str]) -> t
     seeds = [derive(f"{spec.game}-agent", spec.seed, i) for i in range(len(seat_agents))]
     return play_game(start, seat_agents, seeds, derive(f"{spec.game}-chance", spec.seed), spec.max_plies, spec.events,
                      spec.game_id)
+
+
+def play_barred(start: PoleState, seats: Any, masks: Any, n_classes: int, chance_seed: int,
+                max_plies: int) -> tuple[PoleState, list[int], list[tuple[int, int, list[int]]]] | None:
+    """``GAME.native.play_barred``: one restricted-play game in Rust from ``start`` (None without the core)."""
+    if _core is None:
+        return None
+    agents = [(name, agent_params(params), seed_key(seed)) for name, params, seed in seats]
+    fields, n_legal, tallies, illegal = _core.play_barred(rules_dict(start.cfg.rules), fields_of(start), agents,
+                                                          [int(m) for m in masks], int(n_classes),
+                                                          seed_key(chance_seed), int(max_plies))
+    if illegal is not None:
+        raise IllegalAction(f"action {illegal[0]} is not among the {illegal[1]} legal actions")
+    return python_state(start.cfg, fields, start.seed, start.origin), list(n_legal), list(tallies)
 
 
 def random_playouts(rules: Rules, games: int, seed: int, max_actions: int) -> int:

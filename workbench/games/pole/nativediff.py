@@ -4,20 +4,22 @@ For each game a rules variant is drawn (every toggle and parameter is sampled: a
 changes first, then random combinations), and the same game is played on both engines: at every ply
 the legal-action lists (in order), ``to_dict`` (position, pending attack, counters, history), ``fired``
 and ``returns`` must be equal; at some plies an apply/undo pair is checked to restore the state. The
-decisions and dice come from one seeded stream, so a failure is reproducible from its seed.
+decisions and dice come from one seeded stream, so a failure is reproducible from its seed (the loop and the
+figures are ``workbench.core.nativediff``'s).
 
-    python -m workbench.games.pole.nativediff --games 1000 [--seed 0]
+    python -m workbench.nativediff --game pole --games 1000 [--seed 0]
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
-import time
+from collections.abc import Sequence
 from typing import Any
 
+from workbench.core.nativediff import GameCheck, checked
+from workbench.core.nativediff import main as sweep_main
 from workbench.core.protocol import CHANCE
 from workbench.core.rulespec import RulesError
 
@@ -102,18 +104,21 @@ def compare(py: Any, nat: NativePoleState, where: str) -> None:
         raise AssertionError(f"{where}: current player or returns differ")
 
 
-def sweep_game(rules: Any, seed: int, check_eval: bool = True) -> int:
+def sweep_game(rules: Any, seed: int, check_eval: bool = True, max_plies: int = 100_000,
+               check: GameCheck | None = None) -> int:
     """Play one random game on both engines, comparing at every ply; returns the plies played."""
     py = GAME.new_initial_state(rules, seed)
     nat = NativePoleState.from_python(py)
     rng = random.Random(seed)
     compare(py, nat, f"seed {seed} ply 0")
-    while not py.is_terminal():
+    while not py.is_terminal() and py.move_number() < max_plies:
         ply = py.move_number()
         if py.current_player() == CHANCE:
             action = rng.randrange(36)
         else:
             acts = py.legal_actions()
+            if check is not None:
+                check.legal += len(acts)
             action = acts[rng.randrange(len(acts))]
             if check_eval:
                 for side in (0, 1):
@@ -125,6 +130,8 @@ def sweep_game(rules: Any, seed: int, check_eval: bool = True) -> int:
                             raise AssertionError(f"seed {seed} ply {ply}: action_priority({a}) differs")
         py.apply_action(action)
         nat.apply_action(action)
+        if check is not None:
+            check.plies = py.move_number()
         where = f"seed {seed} ply {ply + 1} after {py.history[-1]}"
         compare(py, nat, where)
         if ply % 5 == 0 and not py.is_terminal():
@@ -135,53 +142,33 @@ def sweep_game(rules: Any, seed: int, check_eval: bool = True) -> int:
             py.undo_action()
             nat.undo_action()
             compare(py, nat, where + " undo")
+    if check is not None:
+        check.result = (py.victory() or py.outcome()) if py.is_terminal() else "unfinished"
     return py.move_number()
 
 
-def sweep(games: int, seed: int = 0, out: Any = sys.stdout) -> dict[str, Any]:
-    """The sweep: ``games`` games over the variants; figures as a dict (also printed)."""
-    rng = random.Random(seed)
-    t0 = time.perf_counter()
-    plies = 0
-    outcomes: dict[str, int] = {}
-    variants_seen = set()
-    for i in range(games):
-        values = variant(i, rng)
-        try:
-            rules = GAME.spec.make(values)
-        except RulesError as exc:  # a mixture the spec refuses (e.g. an inconsistent pair): skip, say so
-            print(f"game {i}: rules {values} refused ({exc}); skipped", file=out)
-            continue
-        variants_seen.add(json.dumps(values, sort_keys=True))
-        game_seed = seed * 1_000_003 + i
-        plies += sweep_game(rules, game_seed)
-        st = GAME.new_initial_state(rules, game_seed)
-        del st
-        key = "played"
-        outcomes[key] = outcomes.get(key, 0) + 1
-    dt = time.perf_counter() - t0
-    figures = {"games": outcomes.get("played", 0), "plies": plies, "variants": len(variants_seen), "seconds": round(dt, 1),
-               "differences": 0}
-    print(f"pole nativediff: {figures['games']} games, {plies} plies compared (legal actions in order, to_dict, "
-          f"fired, returns; evaluation and move ordering too), {figures['variants']} rules variants, 0 differences, "
-          f"{dt:.1f} s", file=out)
-    return figures
+def play_one(seed: int, max_plies: int = 100_000) -> GameCheck:
+    """Game ``seed % 1_000_003`` of the rotation (its rules from ``variant``) on both engines."""
+    def body(check: GameCheck) -> None:
+        rng = random.Random(seed)
+        for _ in range(20):  # a mixture the spec refuses (an inconsistent pair) is drawn again
+            values = variant(seed % 1_000_003, rng)
+            try:
+                rules = GAME.spec.make(values)
+                break
+            except RulesError as exc:
+                refused = f"rules {values} refused: {exc}"
+        else:
+            raise AssertionError(refused)
+        check.tags["rules"] = json.dumps(values, sort_keys=True)
+        sweep_game(rules, seed, max_plies=max_plies, check=check)
+
+    return checked(seed, body)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m workbench.games.pole.nativediff", description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=1000)
-    ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args(argv)
-    if not available():
-        print("the native core is not built (make native); nothing to compare", file=sys.stderr)
-        return 2
-    try:
-        sweep(args.games, args.seed)
-    except AssertionError as exc:
-        print(f"DIFFERENCE: {exc}", file=sys.stderr)
-        return 1
-    return 0
+def main(argv: Sequence[str] | None = None) -> int:
+    """``nativediff --game pole --games N [--seed S] [--max-plies P] [--json] [--progress]``."""
+    return sweep_main(GAME.name, play_one, available, argv, __doc__ or "", max_plies=100_000, seed=0)
 
 
 if __name__ == "__main__":

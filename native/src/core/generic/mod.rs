@@ -54,10 +54,56 @@ pub struct Params {
     pub reply: Option<u32>,
     /// `mcts:odds=1`: playouts value a roll by its odds.
     pub odds: Option<u32>,
+    /// `eval=NAME`: learned weights of the game's features (resolved by name in Python).
+    pub weights: Option<std::sync::Arc<[f64]>>,
 }
 
 /// A generic agent by name with its `random.Random(seed)` stream; `None` for an unknown name.
 pub fn make<G: Game + 'static>(name: &str, rng: PyRandom, p: &Params) -> Option<Box<dyn Agent<G>>> {
+    let agent = make_plain::<G>(name, rng, p)?;
+    Some(match &p.weights {
+        Some(w) => Box::new(Weighted { inner: agent, weights: w.clone() }),
+        None => agent,
+    })
+}
+
+/// An agent searching with learned weights (`eval=NAME`): the state's evaluation is their weighted
+/// sum of the game's features while it decides, and the hand evaluation again after.
+pub struct Weighted<G: Game> {
+    pub inner: Box<dyn Agent<G>>,
+    pub weights: std::sync::Arc<[f64]>,
+}
+
+impl<G: Game> Weighted<G> {
+    fn with<R>(&mut self, state: &mut G, f: impl FnOnce(&mut dyn Agent<G>, &mut G) -> R) -> R {
+        assert!(
+            state.feature_count() == self.weights.len(),
+            "eval: {} weights for the core's {} evaluation features",
+            self.weights.len(),
+            state.feature_count()
+        );
+        let before = state.set_eval_weights(Some(self.weights.clone()));
+        let out = f(&mut *self.inner, state);
+        state.set_eval_weights(before);
+        out
+    }
+}
+
+impl<G: Game> Agent<G> for Weighted<G> {
+    fn select_action(&mut self, state: &mut G) -> u32 {
+        self.with(state, |a, s| a.select_action(s))
+    }
+
+    fn select_among(&mut self, state: &mut G, legal: &[u32]) -> u32 {
+        self.with(state, |a, s| a.select_among(s, legal))
+    }
+
+    fn stats(&self) -> (f64, u64) {
+        self.inner.stats()
+    }
+}
+
+fn make_plain<G: Game + 'static>(name: &str, rng: PyRandom, p: &Params) -> Option<Box<dyn Agent<G>>> {
     Some(match name {
         "random" => Box::new(Random { rng, buf: Vec::new() }),
         "greedy" => Box::new(Greedy { rng, buf: Vec::new() }),
