@@ -171,7 +171,7 @@ def test_pole_buy_attack_odds_dice_and_undo(page) -> None:  # noqa: ANN001
     b.locator(".gb-note").fill("a bold tower")
     changed(b, b.locator('.gb-btn[data-action="annotate"]').click)
     wait_text(b.locator(".gb-moves"), "{a bold tower}")
-    b.locator(".gb-tools summary").click()
+    b.locator(".gb-tools > summary").click()
     with page.expect_download() as record:
         b.locator('.gb-btn[data-action="download"]').first.click()
     text = Path(record.value.path()).read_text()
@@ -179,7 +179,7 @@ def test_pole_buy_attack_odds_dice_and_undo(page) -> None:  # noqa: ANN001
     with page.expect_download() as picture:
         b.locator('.gb-btn[data-action="export-svg"]').click()
     assert Path(picture.value.path()).read_text().count("data-cell=") >= 100
-    b.locator(".gb-tools summary").click()
+    b.locator(".gb-tools > summary").click()
 
 
 def test_cursed_lands_production_tile_move_attack_end_turn(page) -> None:  # noqa: ANN001
@@ -210,7 +210,7 @@ def test_cursed_lands_production_tile_move_attack_end_turn(page) -> None:  # noq
     assert "is destroyed" in rows.first.inner_text()  # the attack's result in words
     shot(x, "cursed-lands-combat")
     # the rule diff: what actions do under the variant, and the position drawn under it; a failed one clears it
-    x.locator(".gb-tools summary").click()
+    x.locator(".gb-tools > summary").click()
     x.locator(".gb-diffin").fill("counterattack=none")
     changed(x, x.locator('.gb-btn[data-action="compare"]').click)
     page.wait_for_function("(el) => el.querySelector('.gb-variant svg') && el.querySelector('.gb-outcome')",
@@ -218,7 +218,7 @@ def test_cursed_lands_production_tile_move_attack_end_turn(page) -> None:  # noq
     x.locator(".gb-diffin").fill("no_such_rule=1")
     changed(x, x.locator('.gb-btn[data-action="compare"]').click)
     assert x.locator(".gb-diff").inner_text() == "" and "no_such_rule" in x.locator(".gb-message").inner_text()
-    x.locator(".gb-tools summary").click()
+    x.locator(".gb-tools > summary").click()
     # the reason for an unlit cell on hover, without a click
     x.locator('polygon[data-cell="a9"]').hover(force=True)
     wait_text(x.locator(".gb-hover"), "a9")
