@@ -760,14 +760,22 @@ function render({ model, el: root }) {
   }
 
   // keyboard stepping: ← → through the line, Home / End, Esc clears the selection, f flips
+  // keyboard stepping: presses made while the kernel is busy are queued into one "nav" message with a count
+  let navQueue = null, navTimer = null;
+  const nav = (to) => {
+    if (navQueue && navQueue.to !== to) { model.send(navQueue); navQueue = null; }
+    navQueue = navQueue ? { ...navQueue, count: navQueue.count + 1 } : { type: "nav", to, count: 1 };
+    clearTimeout(navTimer);
+    navTimer = setTimeout(() => { if (navQueue) model.send(navQueue); navQueue = null; }, 40);
+  };
   root.addEventListener("keydown", (ev) => {
     if (ev.target && ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName)) return;
     const v = model.get("view") || {};
     const send = (m) => { ev.preventDefault(); model.send(m); };
-    if (ev.key === "ArrowLeft" && v.can_undo) send({ type: "undo" });
-    else if (ev.key === "ArrowRight" && v.can_redo) send({ type: "redo" });
-    else if (ev.key === "Home") send({ type: "goto", node: 0 });
-    else if (ev.key === "End" && v.can_redo) send({ type: "end" });
+    if (ev.key === "ArrowLeft" && (v.can_undo || navQueue)) { ev.preventDefault(); nav("back"); }
+    else if (ev.key === "ArrowRight" && (v.can_redo || navQueue)) { ev.preventDefault(); nav("forward"); }
+    else if (ev.key === "Home") { ev.preventDefault(); nav("home"); }
+    else if (ev.key === "End" && v.can_redo) { ev.preventDefault(); nav("end"); }
     else if (ev.key === "Escape") send({ type: "cancel" });
     else if (ev.key === "f") { ev.preventDefault(); flipBtn.click(); }
   });
