@@ -17,12 +17,12 @@ KINDS = ("feudal", "knight", "pikeman", "cavalry", "archer", "infantry")
 def game_row(game_id: int, winner: str, victory: str, plies: int, season: str = "summer", swamp: bool = True,
              **extra: object) -> dict:
     """One row with every column ``workbench.simulate`` writes."""
-    row = dict(game_id=game_id, cell=f"season={season}", season=season, hill=True, swamp=swamp, terrain="rolled",
-               castling="swap", archer_melee=False, mate_defence="feudal", draw_after=None,
-               pike_cavalry_mutual=False, hill_white="h4", hill_black="c6", swamp_white="e3", swamp_black="g9",
-               white_agent="greedy", black_agent="random", seed=game_id, winner=winner, victory=victory,
-               plies=plies, seconds=0.01, error="", lead_changes=math.nan, drama=math.nan,
-               mean_branching=math.nan, decision_share=math.nan)
+    row = {"game_id": game_id, "cell": f"season={season}", "season": season, "hill": True, "swamp": swamp, "terrain": "rolled",
+               "castling": "swap", "archer_melee": False, "mate_defence": "feudal", "draw_after": None,
+               "pike_cavalry_mutual": False, "hill_white": "h4", "hill_black": "c6", "swamp_white": "e3", "swamp_black": "g9",
+               "white_agent": "greedy", "black_agent": "random", "seed": game_id, "winner": winner, "victory": victory,
+               "plies": plies, "seconds": 0.01, "error": "", "lead_changes": math.nan, "drama": math.nan,
+               "mean_branching": math.nan, "decision_share": math.nan}
     row.update({f"lost_{s}_{k}": 0 for s in ("white", "black") for k in KINDS})
     row.update(extra)
     return row
@@ -100,13 +100,13 @@ def test_event_measures() -> None:
         "n_legal": [30, 1, 20, 1, 10, 10],
         "eval_white": [0.5, -0.5, 0.2, 0.3, 0.1, 0.2],
     })
-    m = per_game_event_measures(events, pd.Series({0: "black", 1: "white"})).set_index("game_id")
+    m = per_game_event_measures(events, pd.Series({0: "black", 1: "white"}), ("white", "black")).set_index("game_id")
     assert m.loc[0, "mean_branching"] == 13 and m.loc[0, "decision_share"] == 0.5
     assert m.loc[0, "lead_changes"] == 2 and m.loc[1, "lead_changes"] == 0
     # Black won game 0 and faced 0.5 and 0.2 (after White's actions): 0.35 behind on average
     assert m.loc[0, "drama"] == pytest.approx(0.35) and m.loc[1, "drama"] == 0
     assert lead_changes([0.0, 1.0, 0.0, -1.0, 2.0]) == 2
-    assert drama([1.0], ["white"], "none") == 0
+    assert drama([1.0], ["white"], "none", ("white", "black")) == 0
     games = pd.DataFrame([game_row(0, "black", "castle", 4), game_row(1, "white", "castle", 2)])
     s = summarize_cells(games, events)  # the games table lacks the measures (NaN): events fill them
     assert s.iloc[0].mean_branching == pytest.approx(np.mean([13, 10]))

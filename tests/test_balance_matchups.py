@@ -33,7 +33,7 @@ def synthetic(strength: dict[str, float], seat: float, games: int, seed: int = 1
 
 
 def test_matrix_counts_and_scores() -> None:
-    g = synthetic({r: 0.0 for r in ROLES}, 0.0, 10)
+    g = synthetic(dict.fromkeys(ROLES, 0.0), 0.0, 10)
     g.loc[0, "outcome"], g.loc[0, "winner"] = "unfinished", "none"
     m = matchup_matrix(g, roles=ROLES)
     assert len(m) == 16 and m["games"].sum() == 160
@@ -61,7 +61,7 @@ def test_fit_recovers_order_and_seat() -> None:
 
 
 def test_equal_factions_are_not_called_apart() -> None:
-    fit = fit_strengths(synthetic({r: 0.0 for r in ROLES}, 0.0, 6, seed=4), roles=ROLES)
+    fit = fit_strengths(synthetic(dict.fromkeys(ROLES, 0.0), 0.0, 6, seed=4), roles=ROLES)
     assert fit.p_equal > 0.05
     words = strength_sentence(fit)
     assert "cannot tell the factions apart" in words
@@ -70,7 +70,7 @@ def test_equal_factions_are_not_called_apart() -> None:
 
 
 def test_all_unfinished_gives_no_strengths() -> None:
-    g = synthetic({r: 0.0 for r in ROLES}, 0.0, 2)
+    g = synthetic(dict.fromkeys(ROLES, 0.0), 0.0, 2)
     g["outcome"], g["winner"] = "unfinished", "none"
     fit = fit_strengths(g, roles=ROLES)
     assert fit.games == 0 and "no finished game" in strength_sentence(fit)

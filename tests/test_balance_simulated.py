@@ -22,7 +22,7 @@ def batch(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object, objec
 
 def test_event_measures_agree_with_the_games_table(batch: tuple) -> None:
     _, games, events = batch
-    from_events = per_game_event_measures(events, games.set_index("game_id")["winner"]).set_index("game_id")
+    from_events = per_game_event_measures(events, games.set_index("game_id")["winner"], ("white", "black")).set_index("game_id")
     table = games.set_index("game_id").loc[from_events.index]
     for col in ("mean_branching", "decision_share", "lead_changes", "drama"):
         assert np.allclose(from_events[col], table[col]), col

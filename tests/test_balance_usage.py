@@ -56,7 +56,7 @@ def seasons_table() -> pd.DataFrame:
 
 
 def test_rule_names_come_from_paired_columns() -> None:
-    games = pd.DataFrame([counted(0, "white")]).assign(rule_lonely_white=1)
+    games = pd.DataFrame([counted(0, "white")]).assign(rule_lonely_white=1, game="terrafeud")
     assert rule_names(games) == list(RULES)
 
 
@@ -268,11 +268,15 @@ def test_columns_set_by_start_files_are_compared_as_part_of_the_start() -> None:
 
 def test_rules_switched_off_by_the_cells_rules_are_named_so() -> None:
     from workbench.balance.usage import off_reason
+    from workbench.games import get
 
-    assert off_reason("castling", {"castling_uses": 0}) == "castling_uses=0"
-    assert off_reason("promotion_knight", {"promotion": False}) == "promotion=false"
-    assert off_reason("aura_move", {"aura_radius": 2, "aura_step": 1}) == "aura_step=1"
-    assert off_reason("castling", {"castling_uses": 2}) is None and off_reason("mine_kill", {"season": "winter"}) is None
+    switches = get("terrafeud").table.rule_switches  # the game's own declaration, read generically
+    assert off_reason("castling", {"castling_uses": 0}, switches) == "castling_uses=0"
+    assert off_reason("promotion_knight", {"promotion": False}, switches) == "promotion=false"
+    assert off_reason("aura_move", {"aura_radius": 2, "aura_step": 1}, switches) == "aura_step=1"
+    assert off_reason("castling", {"castling_uses": 2}, switches) is None
+    assert off_reason("mine_kill", {"season": "winter"}, switches) is None
+    assert off_reason("castling", {"castling_uses": 0}) is None  # a game that declares no switches
     games = seasons_table().assign(castling_uses=0)
     games["rule_castling_white"] = games["rule_castling_black"] = 0
     assert dead_rule_sentences(usage_summary(games))[0] == (

@@ -191,7 +191,7 @@ def test_the_general_board_takes_the_generic_agents_parameters_not_terrafeuds() 
 
 def test_scenarios_pick_and_step_checks() -> None:
     c = GameBoardController(games.get("pole"), seed=0)
-    rows = [p for p in c.scenario_files()][:1]
+    rows = list(c.scenario_files())[:1]
     assert rows
     name = str(rows[0].relative_to(rows[0].parents[0]))
     c.pick_scenario(name)

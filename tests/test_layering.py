@@ -79,14 +79,54 @@ def test_the_rule_sees_an_import_of_a_game() -> None:
                                                      "workbench.games.terrafeud"], bad
 
 
+def _root_violations() -> dict[str, list[str]]:
+    """The package's root files (the commands, the OpenSpiel adapter): one command for every game, none imported."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE.glob("*.py")):
+        bad = sorted({f"line {n}: {m}" for n, m in _imports(path) if _forbidden(m)})
+        if bad:
+            found[path.name] = bad
+    return found
+
+
 def test_generic_folders_import_no_game() -> None:
-    """No module of scenarios, agents, simulate, balance, viz, widget or tune imports a game package."""
-    found = _violations(GENERIC)
+    """No module of scenarios, agents, simulate, balance, viz, widget, tune or study, and no root command
+    (bench, perft, simbench, nativediff, the dispatcher), imports a game package."""
+    found = _violations(GENERIC) | _root_violations()
     unexpected = {m: v for m, v in found.items() if m not in EXCEPTIONS}
     assert not unexpected, "generic modules importing a game (use workbench.games.get / GameDef hooks):\n" + "\n".join(
         f"{m}: {', '.join(v)}" for m, v in unexpected.items())
     stale = [m for m in EXCEPTIONS if m not in found]
     assert not stale, f"these exceptions no longer import a game; drop them from EXCEPTIONS: {stale}"
+
+
+def _game_reaches_out(graph: dict[str, set[str]]) -> list[str]:
+    bad = []
+    for module, deps in graph.items():
+        parts = module.split(".")
+        if len(parts) < 3 or parts[1] != "games" or parts[2] not in GAMES:
+            continue
+        own = ".".join(parts[:3])
+        bad += [f"{module} -> {d}" for d in sorted(deps)
+                if not (d.startswith(("workbench.core", own + ".")) or d == own)]
+    return bad
+
+
+def test_a_game_imports_core_and_itself_only() -> None:
+    """A game declares; the tools read the declaration: a game's package imports ``workbench.core``, its own
+    modules and the native extension, never a tool, a command, the registry or another game (``layers.json``).
+    A probe module that imports simulate and another game inside a function is caught (one graph for both)."""
+    probe = PACKAGE / "games" / "pole" / "_layering_probe.py"
+    probe.write_text("def f():\n    from workbench.simulate import simulate\n    from ..big_chess import GAME\n")
+    try:
+        found = _game_reaches_out(import_graph())
+    finally:
+        probe.unlink()
+    caught = [b for b in found if b.startswith("workbench.games.pole._layering_probe ")]
+    assert caught == ["workbench.games.pole._layering_probe -> workbench.games.big_chess",
+                      "workbench.games.pole._layering_probe -> workbench.simulate"], caught
+    bad = [b for b in found if b not in caught]
+    assert not bad, "games importing beyond core and themselves:\n" + "\n".join(bad)
 
 
 def test_core_imports_no_game_and_no_tool() -> None:
@@ -100,7 +140,9 @@ def test_core_imports_no_game_and_no_tool() -> None:
 
 # ---------------------------------------------------------------------- guard rails a string cannot fool
 TOOLS = (*GENERIC, "study")
-TOOL_FILES = ("openspiel.py",)
+# the files at the package's root: the OpenSpiel adapter and the commands (bench, perft, simbench, nativediff, the
+# dispatcher, serving): one command for every game, so they name none either
+TOOL_FILES = tuple(sorted(p.name for p in PACKAGE.glob("*.py")))
 
 
 def _game_names() -> set[str]:

@@ -53,3 +53,18 @@ def test_native_declared_but_unbuilt_and_the_batch_plays_python(capsys: pytest.C
     assert perft(["--game", "stones", "--depth", "3"]) == 0 and rules_main(["--game", "stones"]) == 0
     out = capsys.readouterr().out
     assert "# stones, python engine" in out and "pile" in out
+
+
+def test_the_plug_in_imports_core_only() -> None:
+    """As every shipped game (``test_layering``): its package builds on ``workbench.core`` and nothing above."""
+    import ast
+
+    names = []
+    for path in sorted((Path(__file__).parent / "tinygame").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and not node.level:
+                names.append(node.module or "")
+            elif isinstance(node, ast.Import):
+                names += [a.name for a in node.names]
+    ours = [n for n in names if n.split(".")[0] == "workbench"]
+    assert ours and all(n.startswith("workbench.core") for n in ours), ours

@@ -33,8 +33,8 @@ def test_stones_race_writes_a_simulate_dataset_and_report(tmp_path):
 
 
 def test_stones_resume_after_an_interruption_is_exact(tmp_path, monkeypatch):
-    args = dict(space=["pile=3..6", "coin=true,false"], objectives=["balance"], agents="random", budget=400,
-                n0=16, seed=5, workers=0, progress=False, pictures=False)
+    args = {"space": ["pile=3..6", "coin=true,false"], "objectives": ["balance"], "agents": "random", "budget": 400,
+                "n0": 16, "seed": 5, "workers": 0, "progress": False, "pictures": False}
     whole = tune("stones", out=tmp_path / "whole.parquet", **args)
     from workbench.tune import runner as runner_module
 
@@ -144,7 +144,7 @@ def test_command_errors_name_the_flag(argv, words, capsys):
 
 
 def test_pool_gives_the_same_games_as_in_process(tmp_path):
-    args = dict(space=["pile=3..5"], agents="random", budget=120, n0=16, seed=8, progress=False, pictures=False)
+    args = {"space": ["pile=3..5"], "agents": "random", "budget": 120, "n0": 16, "seed": 8, "progress": False, "pictures": False}
     here = tune("stones", out=tmp_path / "a.parquet", workers=0, **args)
     pool = tune("stones", out=tmp_path / "b.parquet", workers=2, **args)
     assert here.table.equals(pool.table)
@@ -157,8 +157,8 @@ def test_pool_gives_the_same_games_as_in_process(tmp_path):
 def test_dask_gives_the_same_games_as_in_process(tmp_path):
     # Dask's workers are fresh processes that know only the registered games (not the test's Stones)
     cols = ["game_id", "cell", "seed", "winner", "plies"]
-    args = dict(space=["income=1..2"], agents="random", budget=32, n0=8, max_plies=30, seed=8, progress=False,
-                pictures=False)
+    args = {"space": ["income=1..2"], "agents": "random", "budget": 32, "n0": 8, "max_plies": 30, "seed": 8, "progress": False,
+                "pictures": False}
     here = tune("pole", out=tmp_path / "c.parquet", workers=0, **args)
     dask = tune("pole", out=tmp_path / "d.parquet", workers=2, scheduler="local-cluster", **args)
     assert here.table.equals(dask.table) and here.games == 32

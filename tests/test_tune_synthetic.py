@@ -38,7 +38,7 @@ def test_finds_the_optimum_in_95_percent_of_runs_with_30_percent_of_a_grid():
 def test_never_recommends_a_variant_that_breaks_a_requirement():
     variants, truth = landscape(decisive_trap=True)
     trap = "a=3,b=2,c=0,d=0"
-    assert truth(dict(a="3", b="2", c="0", d="0"), 0).decisive == pytest.approx(0.7)
+    assert truth({"a": "3", "b": "2", "c": "0", "d": "0"}, 0).decisive == pytest.approx(0.7)
     _, grid, best = grid_games(variants, truth, requires=[parse_requirement("decisive>=0.8")])
     for seed in range(3):
         # a small budget too: the search may be unsure, but it never names the drawish variant

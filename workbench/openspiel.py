@@ -97,13 +97,13 @@ class _Observer:
         """Nothing to fill: the games provide strings, not tensors."""
 
     def string_from(self, state: Any, player: int) -> str:
-        return state.inner.observation_string(player)
+        return str(state.inner.observation_string(player))
 
 
 def _make_classes(game: GameDef) -> tuple[pyspiel.GameType, type]:
     game_type = _game_type(game)
 
-    class SpielState(pyspiel.State):
+    class SpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no types
         """A pyspiel state over one of our states (``inner``)."""
 
         def __init__(self, spiel_game: Any, inner: State) -> None:
@@ -113,9 +113,9 @@ def _make_classes(game: GameDef) -> tuple[pyspiel.GameType, type]:
         def current_player(self) -> int:
             p = self.inner.current_player()
             if p == TERMINAL:
-                return pyspiel.PlayerId.TERMINAL
+                return int(pyspiel.PlayerId.TERMINAL)
             if p == CHANCE:
-                return pyspiel.PlayerId.CHANCE
+                return int(pyspiel.PlayerId.CHANCE)
             return p
 
         def _legal_actions(self, player: int) -> list[int]:
@@ -149,7 +149,7 @@ def _make_classes(game: GameDef) -> tuple[pyspiel.GameType, type]:
         def __str__(self) -> str:
             return self.inner.observation_string(None)
 
-    class SpielGame(pyspiel.Game):
+    class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no types
         """A pyspiel game over one of ours; parameters are the game's rules spec."""
 
         def __init__(self, params: Mapping[str, Any] | None = None) -> None:

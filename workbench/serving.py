@@ -23,6 +23,7 @@ import asyncio
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
@@ -60,12 +61,13 @@ class BoundedKernelManager(AsyncMappingKernelManager):
     unconnected_timeout = Float(UNCONNECTED_TIMEOUT, config=True,
                                 help="seconds a kernel may wait for its first websocket before it is shut down")
 
-    def __init__(self, **kwargs) -> None:  # noqa: ANN003 - traitlets configuration
-        super().__init__(**kwargs)
+    def __init__(self, **kwargs: Any) -> None:  # traitlets configuration
+        super().__init__(**kwargs)  # type: ignore[no-untyped-call]  # jupyter_server's own is untyped
         self._starting = 0  # kernels being started right now (they count against the cap)
         self._ever_connected: set[str] = set()
 
-    async def start_kernel(self, *args, **kwargs) -> str:  # noqa: ANN002, ANN003 - as the parent's
+    # the async manager's methods are coroutines; jupyter_client's stubs type the synchronous base class's
+    async def start_kernel(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
         kernel_id = kwargs.get("kernel_id")
         if kernel_id is None or kernel_id not in self:
             if len(self.list_kernel_ids()) + self._starting >= self.max_kernels:
@@ -84,7 +86,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
 
     def notify_connect(self, kernel_id: str) -> None:
         self._ever_connected.add(kernel_id)
-        super().notify_connect(kernel_id)
+        super().notify_connect(kernel_id)  # type: ignore[no-untyped-call]
 
     async def _cull_if_unconnected(self, kernel_id: str) -> None:
         """Shut down a kernel whose page never opened its websocket (a plain GET)."""
@@ -95,12 +97,12 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             except Exception as exc:  # noqa: BLE001 - already gone, or dying: nothing to add
                 self.log.debug("kernel %s: %s", kernel_id, exc)
 
-    async def shutdown_kernel(self, kernel_id: str, now: bool = False, restart: bool = False) -> None:
+    async def shutdown_kernel(self, kernel_id: str, now: bool = False, restart: bool = False) -> None:  # type: ignore[override]
         self._ever_connected.discard(kernel_id)
-        await super().shutdown_kernel(kernel_id, now=now, restart=restart)
+        await super().shutdown_kernel(kernel_id, now=now, restart=restart)  # type: ignore[no-untyped-call]
 
 
-def voila_command(notebook: str | os.PathLike, port: int, extra: list[str] | None = None) -> list[str]:
+def voila_command(notebook: str | os.PathLike[str], port: int, extra: list[str] | None = None) -> list[str]:
     """The Voila command line of the served board."""
     return [sys.executable, "-m", "voila", str(notebook), f"--Voila.port={port}", "--Voila.port_retries=0",
             *VOILA_SETTINGS, *(extra or [])]

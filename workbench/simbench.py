@@ -18,9 +18,13 @@ import resource
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from .cliargs import Parser
 
@@ -34,11 +38,16 @@ def _peak_mb() -> tuple[float, float]:
     return me, kids
 
 
-def _grid(rules: str) -> dict[str, list[str]] | None:
+def _grid(rules: str) -> dict[str, Sequence[Any]] | None:
     """``k=v,...`` as a one-value-per-rule grid (a value such as ``all`` may still expand to several cells)."""
     from workbench.core.rulespec import parse_pairs
 
     return {k: [v] for k, v in parse_pairs(rules).items()} if rules else None
+
+
+def _games(out: pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]) -> pd.DataFrame:
+    """The games table of a ``simulate`` run (its events, when asked for, are not measured here)."""
+    return out[0] if isinstance(out, tuple) else out
 
 
 def speed(games: int, agent: str, max_plies: int, workers: int, seed: int, engine: str = "auto",
@@ -49,8 +58,8 @@ def speed(games: int, agent: str, max_plies: int, workers: int, seed: int, engin
 
     game = game or DEFAULT
     t0 = time.perf_counter()
-    df = simulate(_grid(rules), agent, agent, games, seed=seed, max_plies=max_plies, workers=workers, progress=False,
-                  engine=engine, game=game)
+    df = _games(simulate(_grid(rules), agent, agent, games, seed=seed, max_plies=max_plies, workers=workers,
+                         progress=False, engine=engine, game=game))
     dt = time.perf_counter() - t0
     return {"workers": workers, "games": len(df), "seconds": dt, "games_per_sec": len(df) / dt,
             "plies_per_sec": float(df.plies.sum()) / dt}
@@ -67,8 +76,8 @@ def memory(games: int, agent: str, max_plies: int, workers: int, seed: int, engi
     with tempfile.TemporaryDirectory() as tmp:
         for label, n in (("short", max(1, games // 10)), ("long", games)):
             t0 = time.perf_counter()
-            df = simulate(_grid(rules), agent, agent, n, seed=seed, max_plies=max_plies, workers=workers,
-                          out=Path(tmp) / f"{label}.parquet", progress=False, engine=engine, game=game)
+            df = _games(simulate(_grid(rules), agent, agent, n, seed=seed, max_plies=max_plies, workers=workers,
+                                 out=Path(tmp) / f"{label}.parquet", progress=False, engine=engine, game=game))
             me, kids = _peak_mb()
             out.update({f"{label}_games": len(df), f"{label}_seconds": time.perf_counter() - t0,
                         f"{label}_peak_main_mb": me, f"{label}_peak_worker_mb": kids})
@@ -84,8 +93,8 @@ def batch(game: str, rules: str, agent: str, games: int, workers: int | None, se
 
     first = get(game).info().players[0]
     t0 = time.perf_counter()
-    df = simulate(_grid(rules), agent, agent, games=games, seed=seed, workers=workers, progress=False, game=game,
-                  engine=engine, max_plies=max_plies)
+    df = _games(simulate(_grid(rules), agent, agent, games=games, seed=seed, workers=workers, progress=False,
+                         game=game, engine=engine, max_plies=max_plies))
     dt = time.perf_counter() - t0
     decided = df[~df["winner"].isin(["none", "", "draw"]) & df["winner"].notna()]
     out: dict[str, Any] = {"game": game, "rules": rules, "agent": agent, "games": len(df),
@@ -106,8 +115,8 @@ def errors(game: str, rules: str, agent: str, games: int, seed: int = 1, engine:
     from workbench.simulate import simulate
 
     t0 = time.perf_counter()
-    df = simulate(_grid(rules), agent, agent, games, seed=seed, workers=workers, progress=False, engine=engine,
-                  game=game)
+    df = _games(simulate(_grid(rules), agent, agent, games, seed=seed, workers=workers, progress=False,
+                         engine=engine, game=game))
     bad = df["victory"] == "error"
     lo, hi = wilson_interval(int(bad.sum()), len(df))
     return {"agent": agent, "games": len(df), "errors": int(bad.sum()), "share": [int(bad.sum()) / len(df), lo, hi],

@@ -405,11 +405,23 @@ GENERIC_AGENTS: dict[str, type[ProtocolAgent]] = {
 }
 
 
+GENERIC_PREFIX = "generic-"  # ``generic-alphabeta``: the generic agent for every game, whatever a game calls its own
+
+
 def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | None = None, **params: Any) -> Any:
-    """A protocol agent from ``"alphabeta:depth=2"``; ``ValueError`` naming the agent or parameter."""
+    """A protocol agent from ``"alphabeta:depth=2"``; ``ValueError`` naming the agent or parameter.
+
+    ``generic-<name>`` (``generic-alphabeta:depth=2``) is always the generic agent of that name, so it stays
+    reachable in every tool where a game's own agents take the generic names (TerraFeud's ``alphabeta`` in
+    ``simulate`` is its tuned one)."""
     from . import parse_agent_spec
 
     base, spec_params = parse_agent_spec(spec)
+    if base.startswith(GENERIC_PREFIX) and base[len(GENERIC_PREFIX):] in GENERIC_AGENTS:
+        text = spec.strip()[len(GENERIC_PREFIX):]
+        generic = make_protocol_agent(text, game, rules, seed, **params)
+        generic.name = spec.strip()
+        return generic
     spec_params.update(params)
     spec_params.pop("engine", None)  # the engine is chosen by the caller (native cores join later)
     if "bar" in spec_params:  # restricted play: the same agent, barred from classes of actions (restrict.py)

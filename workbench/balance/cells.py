@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -38,10 +39,6 @@ from .table import (
 
 MARGIN = 0.05  # "balanced" needs the first seat's share of decided games within 5 points of fair, interval and all
 
-AGENTS: tuple[str, ...] = ("white_agent", "black_agent")
-SIDES: tuple[str, ...] = ("white", "black")
-KINDS: tuple[str, ...] = ("feudal", "knight", "pikeman", "cavalry", "archer", "infantry")
-VICTORIES: tuple[str, ...] = ("destroyed", "checkmate", "castle", "draw", "unfinished")
 REQUIRED: tuple[str, ...] = ("winner", "victory", "plies")
 
 
@@ -81,8 +78,8 @@ def cell_columns(games: pd.DataFrame) -> list[str]:
 
 
 def is_agent(column: str) -> bool:
-    """An agent column: ``white_agent``/``black_agent`` or a generic ``agent_<seat>``."""
-    return column in AGENTS or column.startswith("agent_")
+    """An agent column: ``agent_<seat>``, or an older table's name for one (``white_agent``, ending ``_agent``)."""
+    return column.startswith("agent_") or column.endswith("_agent")
 
 
 def varying_columns(games: pd.DataFrame) -> list[str]:
@@ -113,7 +110,7 @@ def compared_columns(games: pd.DataFrame) -> list[str]:
     return [c for c in varying_columns(games) if c not in bound]
 
 
-def cell_label(row: pd.Series | dict, columns: Sequence[str]) -> str:
+def cell_label(row: pd.Series | dict[str, Any], columns: Sequence[str]) -> str:
     """A short label such as ``season=winter swamp=off · greedy vs random`` from the varying columns."""
     parts = [f"{c}={_fmt(row[c])}" for c in columns if not is_agent(c)]
     agents = [c for c in columns if is_agent(c)]
@@ -159,7 +156,8 @@ def summarize_cells(games: pd.DataFrame, events: pd.DataFrame | None = None,
     usable = check_games(games)
     frame, keys = _group_keys(usable)
     per_game = per_game_event_measures(events, usable.set_index("game_id")["winner"]
-                                       if "game_id" in usable.columns else None) if events is not None and len(events) else None
+                                       if "game_id" in usable.columns else None,
+                                       seats_of(usable)) if events is not None and len(events) else None
     if per_game is not None and "game_id" in frame.columns:
         frame = frame.merge(per_game, on="game_id", how="left", suffixes=("", "_events"))
         for col in per_game.columns.drop("game_id"):
@@ -177,11 +175,12 @@ def summarize_cells(games: pd.DataFrame, events: pd.DataFrame | None = None,
     return pd.DataFrame(rows)
 
 
-def summarize_games(g: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD, margin: float = MARGIN) -> dict:
+def summarize_games(g: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD, margin: float = MARGIN) -> dict[str, Any]:
     """All the measures of one group of (normalized, error-free) games, as a flat dict."""
     if "outcome" not in g.columns:
         g = normalize(g)
     seats = seats_of(g)
+    schema = table_schema(g)  # the game's own vocabulary: victory kinds in the rulebook's order, piece kinds
     n = len(g)
     outcome = g["outcome"]
     decided = int((outcome == "win").sum())
@@ -219,11 +218,13 @@ def summarize_games(g: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD, ma
         for side, k in side_wins.items():  # each team: wins of all games, and its score with draws as 1/k
             pts = k + draws / len(sides)
             lo, hi = wilson_interval(k, n)
-            slo, shi = wilson_interval(pts, finished) if finished else (math.nan, math.nan)
+            slo, shi = (wilson_interval(pts, finished)  # type: ignore[arg-type]  # draws count 1/k
+                        if finished else (math.nan, math.nan))
             results.append((side, k, k / n, lo, hi, pts / finished if finished else math.nan, slo, shi))
         out["team_results"] = tuple(results)
     out["score"] = points / finished if finished else math.nan  # draws as 1/k (a half for two seats)
-    out["score_low"], out["score_high"] = wilson_interval(points, finished) if finished else (math.nan, math.nan)
+    out["score_low"], out["score_high"] = (wilson_interval(points, finished)  # type: ignore[arg-type]  # draws as 1/k
+                                          if finished else (math.nan, math.nan))
     out["decisive"] = decided / n
     out["decisive_low"], out["decisive_high"] = wilson_interval(decided, n)
     out["completion"] = out["decisive"]  # the older name of the share decided
@@ -241,8 +242,9 @@ def summarize_games(g: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD, ma
     second = side_wins[sides[1]] if len(sides) > 1 else 0
     out["balance"] = (math.nan if out["flagged"] or not decided
                       else 1 - abs(first - second) / decided)
-    for kind in (*[k for k in VICTORIES if k not in ("draw", "unfinished")],
-                 *sorted(set(map(str, g["victory"])) - set(VICTORIES)), "draw", "unfinished"):
+    victories = schema.victories
+    for kind in (*[k for k in victories if k not in ("draw", "unfinished")],
+                 *sorted(set(map(str, g["victory"])) - set(victories) - {"draw", "unfinished"}), "draw", "unfinished"):
         out[f"share_{kind}"] = float((g["victory"] == kind).mean())
     km = length_summary(g["length"].astype(float), (outcome != "unfinished").to_numpy())
     out["length_median"], out["length_low"], out["length_high"] = km.median, km.low, km.high
@@ -251,8 +253,8 @@ def summarize_games(g: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD, ma
     out["plies_mean"], out["plies_low"], out["plies_high"] = _non_negative(mean_interval(plies))
     out["plies_median"] = float(plies.median())
     out["plies_q1"], out["plies_q3"] = (float(q) for q in plies.quantile([0.25, 0.75]))
-    for side in SIDES:
-        for kind in KINDS:
+    for side in seats:
+        for kind in schema.loss_kinds:
             col = f"lost_{side}_{kind}"
             if col in g.columns:
                 out[col] = float(g[col].astype(float).mean())
@@ -262,7 +264,7 @@ def summarize_games(g: pd.DataFrame, threshold: float = UNFINISHED_THRESHOLD, ma
     return out
 
 
-def cell_verdict(row: dict, seats: Sequence[str], threshold: float = UNFINISHED_THRESHOLD,
+def cell_verdict(row: dict[str, Any], seats: Sequence[str], threshold: float = UNFINISHED_THRESHOLD,
                  margin: float = MARGIN) -> str:
     """The cell's balance in words; "balanced" only with enough finished games and a narrow interval.
 
@@ -297,7 +299,8 @@ def _non_negative(interval: tuple[float, float, float]) -> tuple[float, float, f
     return mean, low if math.isnan(low) else max(0.0, low), high
 
 
-def per_game_event_measures(events: pd.DataFrame, winners: pd.Series | None = None) -> pd.DataFrame:
+def per_game_event_measures(events: pd.DataFrame, winners: pd.Series | None = None,
+                            seats: Sequence[str] | None = None) -> pd.DataFrame:
     """Per game from the events table: mean branching factor, decision share, lead changes, drama.
 
     The same definitions as the games table columns that ``workbench.simulate`` writes, so either
@@ -305,11 +308,11 @@ def per_game_event_measures(events: pd.DataFrame, winners: pd.Series | None = No
 
     - branching factor: mean number of legal actions at each turn (``n_legal``);
     - decision share: share of turns with more than one legal action;
-    - lead changes: how often the leader (sign of ``eval_white`` after each action) changes,
-      level evaluations skipped (Ludii's *lead change*, as a count per game);
+    - lead changes: how often the leader (sign of ``eval_<first seat>`` after each action, the first seat's
+      evaluation) changes, level evaluations skipped (Ludii's *lead change*, as a count per game);
     - drama: mean, over the positions the eventual winner faced (after the opponent's actions),
       of how far behind the winner was (0 when ahead); Ludii's *drama*. 0 without a winner.
-      Needs ``winners`` (game_id -> 'white'|'black'|'none').
+      Needs ``winners`` (game_id -> a seat or 'none') and ``seats`` (the two seats, the first first).
     """
     need = {"game_id", "ply", "n_legal"}
     if not need <= set(events.columns):
@@ -319,28 +322,32 @@ def per_game_event_measures(events: pd.DataFrame, winners: pd.Series | None = No
         mean_branching=("n_legal", "mean"),
         decision_share=("n_legal", lambda s: float((s > 1).mean())),
     )
-    if "eval_white" in ev.columns:
-        out["lead_changes"] = ev.groupby("game_id")["eval_white"].apply(lead_changes)
-        if winners is not None and "side" in ev.columns:
-            out["drama"] = [drama(g["eval_white"], g["side"], str(winners.get(gid, "none")))
+    evals = [c for c in ev.columns if str(c).startswith("eval_")]
+    first = f"eval_{seats[0]}" if seats else (evals[0] if len(evals) == 1 else None)
+    if first is not None and first in ev.columns:
+        pair = tuple(seats) if seats else (first[len("eval_"):],)
+        out["lead_changes"] = ev.groupby("game_id")[first].apply(lead_changes)
+        if winners is not None and "side" in ev.columns and len(pair) == 2:
+            out["drama"] = [drama(g[first], g["side"], str(winners.get(gid, "none")), pair)
                             for gid, g in ev.groupby("game_id")]
     return out.reset_index()
 
 
 def lead_changes(evals: Sequence[float] | pd.Series) -> int:
-    """Number of times the sign of White's evaluation changes along a game, level evaluations skipped."""
+    """Number of times the sign of the first seat's evaluation changes along a game, level evaluations skipped."""
     signs = [np.sign(v) for v in np.asarray(evals, dtype=float) if not np.isnan(v) and v != 0]
     return int(sum(a != b for a, b in zip(signs, signs[1:], strict=False)))
 
 
-def drama(evals: Sequence[float], movers: Sequence[str], winner: str) -> float:
+def drama(evals: Sequence[float], movers: Sequence[str], winner: str, seats: Sequence[str]) -> float:
     """Mean shortfall of the winner over the positions they faced (after the opponent moved).
 
-    ``evals`` are White's evaluations after each action (positive: White ahead) and ``movers``
-    the side ('white'/'black') that made it. 0 when nobody won or the winner never faced one.
+    ``evals`` are the first seat's evaluations after each action (positive: the first seat ahead) and
+    ``movers`` the seat that made it, one of the two ``seats`` (the first first). 0 when nobody won or the
+    winner never faced one.
     """
-    if winner not in SIDES:
+    if winner not in seats:
         return 0.0
-    sign = 1.0 if winner == "white" else -1.0
+    sign = 1.0 if winner == seats[0] else -1.0
     faced = [max(0.0, -sign * float(v)) for v, m in zip(evals, movers, strict=True) if m != winner]
     return sum(faced) / len(faced) if faced else 0.0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -40,7 +41,7 @@ def read_table(path: Path, what: str) -> pd.DataFrame:
         raise BalanceError(f"{path}: cannot read the {what} table ({exc})") from exc
 
 
-def read_manifest(path: Path) -> dict | None:
+def read_manifest(path: Path) -> dict[str, Any] | None:
     """The batch manifest ``simulate`` stores in its Parquet parts (its ``max_plies`` is the cap), if any."""
     import json
 
@@ -55,7 +56,8 @@ def read_manifest(path: Path) -> dict | None:
         value = meta.get(b"workbench.run")
         if value is not None:
             try:
-                return json.loads(value.decode("utf-8", "replace"))
+                data = json.loads(value.decode("utf-8", "replace"))
+                return data if isinstance(data, dict) else None
             except ValueError:
                 return None
     return None

@@ -330,26 +330,31 @@ _NO_DEFAULT = object()
 
 
 def table_game(games: pd.DataFrame) -> str | None:
-    """The one game a table holds (its ``game`` column), or None (a TerraFeud table has no such column)."""
-    if "game" not in games.columns:
+    """The one game a table holds (``table.table_game``: its metadata, ``game`` column or declared columns), or
+    None when the table says no game."""
+    from .table import table_game as game_of
+
+    try:
+        return game_of(games)
+    except BalanceError:
         return None
-    names = {str(v) for v in games["game"].dropna().unique()}
-    return names.pop() if len(names) == 1 else None
 
 
 def game_default(game: str | None, column: str) -> Any:
     """The default of ``column`` in ``game``'s rules spec, as the table writes it (``_NO_DEFAULT`` if none).
 
-    ``game`` None is a table without a ``game`` column: the registry's default game wrote it. ``start_id``
-    ``none`` is simulate's own column for the game's classic start (``start=PATH`` names another).
+    ``game`` None is a table of no known game: no default is known. ``start_id`` ``none`` is simulate's own
+    column for the game's classic start (``start=PATH`` names another).
     """
     if column == "start_id":
         return "none"
     try:
         from workbench.core.rulespec import format_value
-        from workbench.games import DEFAULT, get
+        from workbench.games import get
 
-        spec = get(game or DEFAULT).spec
+        if game is None:
+            return _NO_DEFAULT
+        spec = get(game).spec
     except (ImportError, KeyError, ValueError):
         return _NO_DEFAULT
     if column not in spec:
@@ -388,10 +393,12 @@ def simulation_runner(
     of decided games, its advantage, not on a mix of advantage and decisiveness).
     """
     if simulate is None:
-        from workbench.simulate import simulate
+        from workbench.simulate import simulate as play
+    else:
+        play = simulate
 
-    def run_batch(n: int, offset: int) -> list[int]:
-        df = simulate([rules], white, black, games=n, seed=seed + offset, max_plies=max_plies, progress=False,
+    def run_batch(n: int, offset: int) -> list[int | None]:
+        df = play([rules], white, black, games=n, seed=seed + offset, max_plies=max_plies, progress=False,
                       **options)
         if isinstance(df, tuple):
             df = df[0]

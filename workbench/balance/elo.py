@@ -97,7 +97,7 @@ class EloFit:
     def expected_score(self, a: str, b: str) -> float:
         """Expected score of ``a`` against ``b``, seats alternated (the seat term cancels)."""
         d = self.by_agent()[a].elo - self.by_agent()[b].elo
-        return 1.0 / (1.0 + 10.0 ** (-d / 400.0))
+        return float(1.0 / (1.0 + 10.0 ** (-d / 400.0)))
 
     def to_rows(self) -> list[dict[str, Any]]:
         """Plain rows (agent, elo, low, high, games, score, engine), strongest first."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -149,9 +150,9 @@ def fit_strengths(games: pd.DataFrame, first: str = "faction_p1", second: str = 
     # Wald test that the k-1 free strengths are all 0 (every role equal)
     from scipy.stats import chi2
 
-    b = params[1:]
+    free = np.asarray(params[1:], dtype=float)
     try:
-        stat = float(b @ np.linalg.solve(cov[1:, 1:], b))
+        stat = float(free @ np.linalg.solve(cov[1:, 1:], free))
         p_equal = float(chi2.sf(stat, k - 1))
     except np.linalg.LinAlgError:
         p_equal = math.nan
@@ -272,7 +273,7 @@ def _png(fig: object) -> bytes:
 
 
 def matchup_section(games: pd.DataFrame, first: str = "faction_p1", second: str = "faction_p2",
-                    word: str = "faction", roles: Sequence[str] | None = None) -> dict:
+                    word: str = "faction", roles: Sequence[str] | None = None) -> dict[str, Any]:
     """A report piece ``{"title", "markdown", "html", "figures"}`` for ``GameDef.report_sections``."""
     import html as html_mod
 

@@ -75,7 +75,7 @@ def games_needed(diff: float = 0.05, power: float = 0.8, alpha: float = 0.05, ba
     pbar = (p1 + ratio * p2) / (1 + ratio)
     za, zb = _sp.norm.ppf(1 - alpha / 2), _sp.norm.ppf(power)
     root = za * math.sqrt(pbar * (1 - pbar) * (1 + 1 / ratio)) + zb * math.sqrt(p1 * (1 - p1) + p2 * (1 - p2) / ratio)
-    return math.ceil(root ** 2 / (p2 - p1) ** 2 - 1e-9)
+    return int(math.ceil(float(root ** 2 / (p2 - p1) ** 2 - 1e-9)))
 
 
 def games_needed_one(diff: float = 0.05, power: float = 0.8, alpha: float = 0.05, base: float = 0.5) -> int:
@@ -84,7 +84,7 @@ def games_needed_one(diff: float = 0.05, power: float = 0.8, alpha: float = 0.05
     p1, p2 = _pair(base, diff)
     za, zb = _sp.norm.ppf(1 - alpha / 2), _sp.norm.ppf(power)
     root = za * math.sqrt(p1 * (1 - p1)) + zb * math.sqrt(p2 * (1 - p2))
-    return math.ceil(root ** 2 / (p2 - p1) ** 2 - 1e-9)
+    return int(math.ceil(float(root ** 2 / (p2 - p1) ** 2 - 1e-9)))
 
 
 def detectable_difference(n1: float, n2: float | None = None, power: float = 0.8, alpha: float = 0.05,

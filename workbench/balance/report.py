@@ -25,8 +25,6 @@ import pandas as pd  # noqa: E402
 from . import curves, palette, power, skill, trace, usage  # noqa: E402
 from . import worth as worth_tables  # noqa: E402
 from .cells import (  # noqa: E402
-    KINDS,
-    SIDES,
     _is_missing,
     cell_columns,
     check_games,
@@ -57,7 +55,7 @@ class Section:
 def _table_html(table: pd.DataFrame) -> str:
     """A table as HTML with every cell whole (pandas cuts cells at 50 characters by default: a tune's "why")."""
     with pd.option_context("display.max_colwidth", None):
-        return table.to_html(index=False, border=0, classes="t", na_rep="–")
+        return str(table.to_html(index=False, border=0, classes="t", na_rep="–"))
 
 
 @dataclass
@@ -154,7 +152,7 @@ def _has_teams(summary: pd.DataFrame) -> bool:
     return "team_results" in summary.columns and bool(summary["team_results"].map(lambda v: isinstance(v, tuple)).any())
 
 
-def _team_row(r: dict, seats: Sequence[str], unit: str) -> dict[str, Any]:
+def _team_row(r: dict[str, Any], seats: Sequence[str], unit: str) -> dict[str, Any]:
     """A summary row of a table with team games: the side that moves first (its team, or the first seat where
     every seat plays for itself), its share and score, and every team's (or seat's) wins and score."""
     teams = r.get("team_results")
@@ -181,7 +179,7 @@ def _team_row(r: dict, seats: Sequence[str], unit: str) -> dict[str, Any]:
     }
 
 
-def summary_table(summary: pd.DataFrame, seats: Sequence[str] = SIDES, unit: str = "plies") -> pd.DataFrame:
+def summary_table(summary: pd.DataFrame, seats: Sequence[str], unit: str = "plies") -> pd.DataFrame:
     """The human-readable summary: one row per cell, the three quantities with intervals, the verdict.
 
     With team games (``teams`` such as ``ab,cd``) the advantage is the first-moving team's, and each team's
@@ -241,8 +239,13 @@ def _missing(v: Any) -> bool:
 
 
 def captures_table(summary: pd.DataFrame) -> pd.DataFrame | None:
-    """Mean pieces lost per game, by side and kind, one row per cell (None without loss columns)."""
-    cols = [(s, k) for s in SIDES for k in KINDS if f"lost_{s}_{k}" in summary.columns]
+    """Mean pieces lost per game, by seat and kind, one row per cell (None without loss columns): the
+    ``lost_<seat>_<kind>`` columns of the game's declared kinds (``TableSchema.loss_kinds``), as the summary has them."""
+    cols = []
+    for c in summary.columns:
+        seat, _, kind = str(c).removeprefix("lost_").partition("_")
+        if str(c).startswith("lost_") and seat and kind:
+            cols.append((seat, kind))
     if not cols:
         return None
     out = pd.DataFrame({"cell": summary["label"]})
@@ -317,11 +320,11 @@ def _marker(ax: Any, x: float, y: float, err: tuple[float, float], colour: str, 
         ax.errorbar([x], [y], yerr=[[lo], [hi]], **kw)
 
 
-def _teamed(r: dict) -> bool:
+def _teamed(r: dict[str, Any]) -> bool:
     return isinstance(r.get("team_results"), tuple)
 
 
-def plot_advantage(summary: pd.DataFrame, seats: Sequence[str] = SIDES, threshold: float = 0.2) -> bytes:
+def plot_advantage(summary: pd.DataFrame, seats: Sequence[str], threshold: float = 0.2) -> bytes:
     """Per cell, side by side: the first seat's share of decided games (orange) and the share decided
     (green), 95% Wilson intervals; a cell over the unfinished threshold is drawn open and marked. In a
     team game the first seat's team's share, its fair share one over the number of teams (dashed)."""
@@ -756,7 +759,7 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
     return Section("Study", paragraphs)
 
 
-def _pct_interval(r: dict, key: str) -> str:
+def _pct_interval(r: dict[str, Any], key: str) -> str:
     """``58% [49, 66]`` of a summary row's ``{key}_rate`` with its Wilson interval."""
     return f"{100 * r[f'{key}_rate']:.0f}% [{100 * r[f'{key}_low']:.0f}, {100 * r[f'{key}_high']:.0f}]"
 
@@ -779,7 +782,7 @@ def strength_words(games: pd.DataFrame, game: str | None) -> str:
     try:
         from workbench.games import get
 
-        gdef = get(game or None)
+        gdef = get(game) if game else None  # a table of no known game has no shipped Elo table
     except (ImportError, KeyError, ValueError):
         gdef = None
     words = []
@@ -864,7 +867,7 @@ def _game_title(name: str) -> str:
 def build_report(
     games: pd.DataFrame, events: pd.DataFrame | None = None, title: str | None = DEFAULT_TITLE,
     correction: str = "holm", alpha: float = 0.05, n_boot: int = 2000, source: str | None = None,
-    threshold: float = UNFINISHED_THRESHOLD, manifest: dict | None = None, mixed_caps: str = "refuse",
+    threshold: float = UNFINISHED_THRESHOLD, manifest: dict[str, Any] | None = None, mixed_caps: str = "refuse",
     max_plies: int | None = None,
 ) -> Report:
     """Build every section of the report from the tables (nothing is written until ``write``).
@@ -876,7 +879,8 @@ def build_report(
     """
     usable = check_games(games, what="a balance report")
     if title is None:
-        title = f"{_game_title(str(usable['game'].iloc[0]))} balance report" if len(usable) else "Balance report"
+        title = (f"{_game_title(str(usable['game'].iloc[0]))} balance report" if len(usable) and "game" in usable
+                 else "Balance report")
     if max_plies is not None:
         if "max_plies" in usable.columns and usable["max_plies"].notna().any() \
                 and set(usable["max_plies"].dropna().astype(int)) != {int(max_plies)}:
@@ -939,14 +943,14 @@ def build_report(
         sections.append(curve)
     captures = captures_table(summary)
     if captures is not None:
-        sections.append(Section("Captures", ["Mean pieces lost per game, by side (W/B) and kind."], captures))
+        sections.append(Section("Captures", ["Mean pieces lost per game, by seat (its initial) and kind."], captures))
     sections.append(usage_section(usable, events, correction=correction, alpha=alpha))
     sections += game_sections(usable, events)
     sections += worth_sections(usable, manifest)
     return Report(title, sections, summary, comparisons, study)
 
 
-def worth_sections(games: pd.DataFrame, manifest: dict | None = None) -> list[Section]:
+def worth_sections(games: pd.DataFrame, manifest: dict[str, Any] | None = None) -> list[Section]:
     """"What each option is worth" for an ablation table (agents with ``bar=``), and the payoff table with
     α-Rank's verdict for an archetype tournament's (its run record's ``command``). Class words come from the
     table's game through the registry, as ``game_sections`` does; balance imports no game."""
@@ -1001,7 +1005,7 @@ def worth_sections(games: pd.DataFrame, manifest: dict | None = None) -> list[Se
     return out
 
 
-def tune_sections(source: str | None, manifest: dict | None) -> list[Section]:
+def tune_sections(source: str | None, manifest: dict[str, Any] | None) -> list[Section]:
     """A tune's dataset (its run record names the tune): the tune's recommendation, ranked table and pictures."""
     from .tunefiles import report_section
 
@@ -1068,7 +1072,7 @@ def _rule_map_section(game: Any, piece: Any, events: pd.DataFrame) -> Section:
     return section
 
 
-def _length_words(r: dict, unit: str) -> str:
+def _length_words(r: dict[str, Any], unit: str) -> str:
     if math.isinf(r["length_median"]):
         return (f"median not reached: {100 * r['unfinished_rate']:.0f}% of games hit the cap, so over half "
                 "lasted longer than it")

@@ -149,17 +149,23 @@ def skill_trends(games: pd.DataFrame) -> list[SkillTrend]:
         for variant in values:
             if variant == baseline:
                 continue
-            effects, lows, highs, ses = [], [], [], []
+            effects: list[float] = []
+            lows: list[float] = []
+            highs: list[float] = []
+            ses: list[float] = []
             for level in order:
                 part = frame[(frame["pairing"] == level) & (frame["outcome"] == "win")]
                 keys = part[column].map(_key)
                 a, b = part[keys == baseline], part[keys == variant]
                 if len(a) == 0 or len(b) == 0:
-                    effects.append(math.nan), lows.append(math.nan), highs.append(math.nan), ses.append(math.nan)
+                    for values in (effects, lows, highs, ses):
+                        values.append(math.nan)
                     continue
                 t = compare_proportions(int((a["winner"] == first).sum()), len(a), int((b["winner"] == first).sum()),
                                         len(b))
-                effects.append(t.diff), lows.append(t.low), highs.append(t.high)
+                effects.append(t.diff)
+                lows.append(t.low)
+                highs.append(t.high)
                 ses.append((t.high - t.low) / (2 * Z95))
             known = [i for i, e in enumerate(effects) if not math.isnan(e)]
             change = low = high = math.nan

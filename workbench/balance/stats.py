@@ -247,7 +247,7 @@ def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
 
 
 def sprt(
-    run_batch: Callable[[int, int], Sequence[int | bool]], p0: float, p1: float | None = None, d: float | None = None,
+    run_batch: Callable[[int, int], Sequence[int | bool | None]], p0: float, p1: float | None = None, d: float | None = None,
     alpha: float = 0.05, beta: float = 0.05, batch: int = 20, max_games: int = 2000,
 ) -> SPRTResult:
     """Play batches until Wald's SPRT decides between ``p = p0`` and ``p = p1`` (or ``p0 + d``).
@@ -261,7 +261,7 @@ def sprt(
     """
     if (p1 is None) == (d is None):
         raise BalanceError("sprt needs exactly one of p1 (the alternative win rate) or d (the shift p1 - p0)")
-    p1 = p0 + d if p1 is None else p1
+    p1 = p0 + float(d or 0.0) if p1 is None else p1
     if not (0 < p0 < 1 and 0 < p1 < 1) or p0 == p1:
         raise BalanceError(f"sprt needs 0 < p0, p1 < 1 and p0 != p1, got p0={p0}, p1={p1}")
     if batch < 1 or max_games < 1:

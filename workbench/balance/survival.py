@@ -16,6 +16,7 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -23,7 +24,7 @@ import pandas as pd
 from .stats import BalanceError
 
 
-def _arrays(durations: Sequence[float], finished: Sequence[bool]) -> tuple[np.ndarray, np.ndarray]:
+def _arrays(durations: Sequence[float] | np.ndarray[Any, Any], finished: Sequence[bool] | np.ndarray[Any, Any]) -> tuple[np.ndarray, np.ndarray]:
     t = np.asarray(durations, dtype=float)
     e = np.asarray(finished, dtype=bool)
     if t.shape != e.shape:
@@ -33,7 +34,7 @@ def _arrays(durations: Sequence[float], finished: Sequence[bool]) -> tuple[np.nd
     return t, e
 
 
-def km_time(durations: Sequence[float], finished: Sequence[bool], remaining: float = 0.5) -> float:
+def km_time(durations: Sequence[float] | np.ndarray[Any, Any], finished: Sequence[bool] | np.ndarray[Any, Any], remaining: float = 0.5) -> float:
     """Kaplan-Meier by hand: the first time the share of games still running falls to ``remaining`` or
     below (``inf`` if it never does, NaN without games). Exact fractions are compared with a 1e-12
     tolerance, so a curve that lands on exactly 1/2 gives that time (lifelines' floating sum may step past it).
@@ -51,7 +52,7 @@ def km_time(durations: Sequence[float], finished: Sequence[bool], remaining: flo
     return float(times[below[0]]) if below.size else math.inf
 
 
-def km_median(durations: Sequence[float], finished: Sequence[bool]) -> float:
+def km_median(durations: Sequence[float] | np.ndarray[Any, Any], finished: Sequence[bool] | np.ndarray[Any, Any]) -> float:
     """Kaplan-Meier median length: half the games are over by then (``inf``: not reached within the cap)."""
     return km_time(durations, finished, 0.5)
 
@@ -83,7 +84,7 @@ class LengthSummary:
         return f"median {self.median:.0f} {unit} [{lo}, {hi}]"
 
 
-def _fitter(durations: np.ndarray, finished: np.ndarray, label: str = "games"):  # noqa: ANN202
+def _fitter(durations: np.ndarray[Any, Any], finished: np.ndarray[Any, Any], label: str = "games") -> Any:
     from lifelines import KaplanMeierFitter
 
     with warnings.catch_warnings():
@@ -91,7 +92,7 @@ def _fitter(durations: np.ndarray, finished: np.ndarray, label: str = "games"): 
         return KaplanMeierFitter(label=label).fit(durations, event_observed=finished)
 
 
-def length_summary(durations: Sequence[float], finished: Sequence[bool]) -> LengthSummary:
+def length_summary(durations: Sequence[float] | np.ndarray[Any, Any], finished: Sequence[bool] | np.ndarray[Any, Any]) -> LengthSummary:
     """Median and quartiles of length (``km_time``) with the median's 95% interval from lifelines (the
     log(-log) bounds of the curve read at 1/2); capped games are censored."""
     t, e = _arrays(durations, finished)
@@ -106,7 +107,7 @@ def length_summary(durations: Sequence[float], finished: Sequence[bool]) -> Leng
                          km_time(t, e, 0.25))
 
 
-def km_curve(durations: Sequence[float], finished: Sequence[bool]) -> pd.DataFrame:
+def km_curve(durations: Sequence[float] | np.ndarray[Any, Any], finished: Sequence[bool] | np.ndarray[Any, Any]) -> pd.DataFrame:
     """The step curve: ``time``, share of games still running ``survival`` and its 95% band ``low``/``high``."""
     t, e = _arrays(durations, finished)
     kmf = _fitter(t, e)

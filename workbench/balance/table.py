@@ -7,10 +7,13 @@ A balance question is asked of a table, never of an engine. The contract (multi-
   (derived from winner and victory when absent);
 - ``plies`` (actions played), ``turns`` (optional: plies stand in), ``max_plies`` (the cap; optional:
   then the batch manifest, else inferred from the longest unfinished game, and the report says so);
-- ``players``: comma-joined seat names in seat order (missing: ``"white,black"``); ``game`` (missing:
-  ``"terrafeud"``);
-- agents: ``white_agent``/``black_agent`` (TerraFeud) or ``agent_<seat>``; rules: TerraFeud's plain toggle
-  and parameter columns, or a ``rules`` column with the cell's non-default rules (``"season=winter,x=3"``).
+- ``game`` and ``players`` (comma-joined seat names in seat order): the table's metadata says them
+  (``DataFrame.attrs["workbench.table"]``, written by simulate), else its columns; a table older than both
+  is recognised by the columns its game declares (``GameDef.table.games_columns``), never assumed;
+- agents: ``agent_<seat>`` (older tables' names, such as ``white_agent``, are the ones the game declares
+  in ``TableSchema.renamed_columns``; ``migrate_table`` adds today's); rules: the plain rule columns the
+  game declares (``TableSchema.rule_columns``), or a ``rules`` column with the cell's non-default rules
+  (``"season=winter,x=3"``).
 
 Why censoring matters: a game cut by the cap is not a draw. It says only "longer than the cap", so
 length is a censored time (Kaplan-Meier, ``survival``) and a cell with many such games has no
@@ -27,15 +30,11 @@ from typing import Any
 import pandas as pd
 
 from workbench.core.protocol import TableSchema
-from workbench.games import DEFAULT
 
 from .stats import BalanceError
 
 OUTCOMES: tuple[str, ...] = ("win", "draw", "unfinished")
-DEFAULT_GAME = DEFAULT  # tables written before the ``game`` column were all the registry default's
-DEFAULT_PLAYERS = "white,black"
 UNFINISHED_THRESHOLD = 0.20  # a cell with more unfinished games than this has no balance verdict
-LEGACY_AGENTS: tuple[str, ...] = ("white_agent", "black_agent")
 DEFAULT_RULE = "default"  # the value of a rule a generic ``rules`` label does not name
 
 
@@ -61,20 +60,6 @@ def derive_outcome(winner: object, victory: object) -> str:
     return "draw" if _blank(winner) else "win"
 
 
-def table_schema(games: pd.DataFrame) -> TableSchema:
-    """How the table's game lays out its rows (``GameDef.table``): read from the game the table names
-    (a table without a ``game`` column is the registry default's); an unknown game declares nothing."""
-    from workbench.games import get
-
-    names = {str(v) for v in games["game"].dropna().unique()} if "game" in games.columns else {DEFAULT_GAME}
-    if len(names) != 1:
-        return TableSchema()
-    try:
-        return get(names.pop()).table
-    except (ImportError, KeyError, ValueError):
-        return TableSchema()
-
-
 TABLE_ATTR = "workbench.table"  # DataFrame.attrs key of the table's own metadata (simulate's read_results)
 
 
@@ -84,47 +69,101 @@ def table_meta(games: pd.DataFrame) -> dict[str, Any] | None:
     return meta if isinstance(meta, dict) else None
 
 
-def migrate_table(games: pd.DataFrame) -> pd.DataFrame:
-    """The one migration of tables written by earlier versions to today's columns (a copy; today's table as is).
-
-    Its game is the metadata's, then its ``game`` column; a table with neither was written before games had
-    names (round 2), when every table was the registry default's. Its seats are the metadata's, else its
-    ``players`` column, else its game's. Each seat's agent is ``agent_<seat>``: tables that name them
-    ``white_agent``/``black_agent`` only get those columns too (the old ones stay, so old code reads them).
-    """
-    meta = table_meta(games) or {}
-    df = games.copy()
-    game = str(meta.get("game") or "")
-    if "game" not in df.columns:
-        df["game"] = game or DEFAULT_GAME
-    df["game"] = df["game"].map(lambda v: (game or DEFAULT_GAME) if _blank(v) else str(v))
-    if "players" not in df.columns or df["players"].map(_blank).any():
-        seats = ",".join(meta.get("seats") or []) or _seats_of_game(str(df["game"].iloc[0]) if len(df) else DEFAULT_GAME)
-        if "players" not in df.columns:
-            df["players"] = seats
-        df["players"] = df["players"].map(lambda v: seats if _blank(v) else v)
-    if len(df):
-        seats = str(df["players"].iloc[0]).replace(" ", "").split(",")
-        legacy = [c for c in LEGACY_AGENTS if c in df.columns]
-        if len(legacy) == len(seats) == 2:
-            for seat, old in zip(seats, legacy, strict=True):
-                if f"agent_{seat}" not in df.columns:
-                    df[f"agent_{seat}"] = df[old]
-                else:  # a resumed old dataset: its older rows have no agent_<seat>
-                    df[f"agent_{seat}"] = df[f"agent_{seat}"].where(~df[f"agent_{seat}"].map(_blank), df[old])
-    if "max_plies" not in df.columns and meta.get("max_plies"):
-        df["max_plies"] = int(meta["max_plies"])
-    return df
-
-
-def _seats_of_game(name: str) -> str:
+def _game_def(name: str) -> Any:
     from workbench.games import get
 
     try:
-        game = get(name)
-        return ",".join(game.info(game.spec.defaults()).players)
-    except (ImportError, KeyError, ValueError):
-        return DEFAULT_PLAYERS
+        return get(name)
+    except (ImportError, KeyError, ValueError) as exc:
+        raise BalanceError(f"the table's game {name!r} is not one of this workbench's games ({exc})") from None
+
+
+def _game_by_columns(columns: Sequence[object]) -> str | None:
+    """The one registered game whose declared columns (``TableSchema.games_columns``, older names included) hold
+    every column of a table that names no game: a table from before tables said their game. None when no
+    game, or more than one, declares such columns (a game without declared columns is never recognised)."""
+    from workbench.games import get, names
+
+    have = {str(c) for c in columns}
+    found = []
+    for name in names():
+        try:
+            table = get(name).table
+        except (ImportError, ValueError):
+            continue
+        declared = {c for c, _ in table.games_columns} | {old for old, _ in table.renamed_columns}
+        if declared and {"winner", "victory", "plies"} <= have and have <= declared:
+            found.append(name)
+    return found[0] if len(found) == 1 else None
+
+
+def table_game(games: pd.DataFrame, game: str | None = None) -> str:
+    """The game of a table: ``game`` when the caller names it, else its metadata, else its ``game`` column,
+    else the one game whose declared columns it has (a table older than both); a ``BalanceError`` otherwise."""
+    if game:
+        return str(_game_def(game).name)
+    meta = table_meta(games) or {}
+    if meta.get("game"):
+        return str(meta["game"])
+    if "game" in games.columns:
+        values = {str(v) for v in games["game"] if not _blank(v)}
+        if len(values) == 1:
+            return values.pop()
+        if len(values) > 1:
+            raise BalanceError(f"the table mixes games ({', '.join(sorted(values))}); report one game at a time")
+    found = _game_by_columns(list(games.columns))
+    if found is None:
+        raise BalanceError("the table says nothing of its game (no metadata, no game column, and its columns are "
+                           "not those any game declares); pass the game: migrate_table(games, game=NAME)")
+    return found
+
+
+def table_schema(games: pd.DataFrame) -> TableSchema:
+    """How the table's game lays out its rows (``GameDef.table``); an unknown or mixed table declares nothing."""
+    try:
+        return _game_def(table_game(games)).table  # type: ignore[no-any-return]
+    except BalanceError:
+        return TableSchema()
+
+
+def migrate_table(games: pd.DataFrame, game: str | None = None) -> pd.DataFrame:
+    """The one migration of tables written by earlier versions to today's columns (a copy; today's table as is).
+
+    Its game is ``table_game``'s (metadata, ``game`` column, or the game whose declared columns a round-2
+    table has). Its seats are the metadata's, else its ``players`` column, else its game's. Each seat's agent
+    is ``agent_<seat>``: a table that names them as its game's older columns (``TableSchema.renamed_columns``,
+    TerraFeud's ``white_agent``/``black_agent``) gets today's columns too (the old ones stay, so old code reads
+    them). The cap is the metadata's when the rows have none.
+    """
+    meta = table_meta(games) or {}
+    df = games.copy()
+    try:
+        name: str | None = table_game(games, game)
+    except BalanceError:  # a table of no known game: read by its own columns, if they say its seats
+        if "players" not in df.columns or df["players"].map(_blank).any():
+            raise
+        name = None
+    if name is None:
+        return df
+    gdef = _game_def(name)
+    if "game" not in df.columns:
+        df["game"] = name
+    df["game"] = df["game"].map(lambda v: name if _blank(v) else str(v))
+    if "players" not in df.columns or df["players"].map(_blank).any():
+        seats = ",".join(meta.get("seats") or []) or ",".join(gdef.info(gdef.spec.defaults()).players)
+        if "players" not in df.columns:
+            df["players"] = seats
+        df["players"] = df["players"].map(lambda v: seats if _blank(v) else v)
+    for old, new in gdef.table.renamed_columns:
+        if old not in df.columns:
+            continue
+        if new not in df.columns:
+            df[new] = df[old]
+        else:  # a resumed old dataset: its older rows have no value under today's name
+            df[new] = df[new].where(~df[new].map(_blank), df[old])
+    if "max_plies" not in df.columns and meta.get("max_plies"):
+        df["max_plies"] = int(meta["max_plies"])
+    return df
 
 
 def normalize(games: pd.DataFrame) -> pd.DataFrame:
@@ -136,6 +175,8 @@ def normalize(games: pd.DataFrame) -> pd.DataFrame:
     df = migrate_table(games)
     df["players"] = df["players"].map(lambda v: str(v).replace(" ", ""))
     for col, what in (("game", "games"), ("players", "seat lists")):
+        if col not in df.columns:  # a table of no known game, read by its own columns
+            continue
         values = sorted(df[col].unique())
         if len(values) > 1:
             raise BalanceError(f"the table mixes {what} ({', '.join(values)}); a balance study reads one game "
@@ -208,11 +249,15 @@ def limit_draws(games: pd.DataFrame) -> pd.Series:
 
 
 def seats_of(games: pd.DataFrame) -> tuple[str, ...]:
-    """Seat names in seat order (the first is the first to move), from ``players``."""
-    if "players" not in games.columns or not len(games):
-        return tuple(DEFAULT_PLAYERS.split(","))
-    value = games["players"].iloc[0]
-    return tuple((DEFAULT_PLAYERS if _blank(value) else str(value)).replace(" ", "").split(","))
+    """Seat names in seat order (the first is the first to move), from ``players``, else the table's
+    metadata, else its game's seats."""
+    if "players" in games.columns and len(games) and not _blank(games["players"].iloc[0]):
+        return tuple(str(games["players"].iloc[0]).replace(" ", "").split(","))
+    meta = table_meta(games) or {}
+    if meta.get("seats"):
+        return tuple(str(s) for s in meta["seats"])
+    gdef = _game_def(table_game(games))
+    return tuple(gdef.info(gdef.spec.defaults()).players)
 
 
 def team_members(team: str, seats: Sequence[str]) -> tuple[str, ...]:
@@ -248,6 +293,8 @@ def teams_of(games: pd.DataFrame) -> tuple[str, ...] | None:
 def first_side_won(games: pd.DataFrame) -> pd.Series:
     """Per game, whether the side of the first seat won: the seat itself, or in a team game (row by row, so a
     table whose cells have different teams works) any seat of its team."""
+    if not len(games):
+        return pd.Series([], index=games.index, dtype=bool)
     seats = seats_of(games)
     first = seats[0]
     if "teams" not in games.columns:
@@ -280,11 +327,17 @@ def length_unit(games: pd.DataFrame) -> str:
 
 
 def agent_columns(games: pd.DataFrame) -> list[str]:
-    """The columns naming each seat's agent: ``white_agent``/``black_agent`` or ``agent_<seat>``."""
-    legacy = [c for c in LEGACY_AGENTS if c in games.columns]
-    if legacy:
-        return legacy
-    return [f"agent_{s}" for s in seats_of(games) if f"agent_{s}" in games.columns]
+    """The columns naming each seat's agent: ``agent_<seat>``, or in a table not yet migrated the older name its
+    game declares for it (``TableSchema.renamed_columns``: ``white_agent``); ``migrate_table`` adds today's."""
+    if all(f"agent_{s}" in games.columns for s in seats_of(games)):
+        return [f"agent_{s}" for s in seats_of(games)]
+    older = {new: old for old, new in table_schema(games).renamed_columns}
+    out = []
+    for s in seats_of(games):
+        name = f"agent_{s}" if f"agent_{s}" in games.columns else older.get(f"agent_{s}", "")
+        if name in games.columns:
+            out.append(name)
+    return out
 
 
 def parse_rules_label(text: object) -> dict[str, str]:
@@ -420,7 +473,11 @@ def study_of(games: pd.DataFrame, manifest: Mapping[str, Any] | None = None, mix
         if mixed_caps == "refuse":
             raise BalanceError(text)
         warnings.insert(0, "WARNING: " + text[0].upper() + text[1:] + " The numbers below pool them anyway.")
-    return Study(game=str(games["game"].iloc[0]) if len(games) else DEFAULT_GAME, seats=seats_of(games),
+    try:
+        game = table_game(games)
+    except BalanceError:
+        game = ""  # a table of no known game: its report reads its columns alone
+    return Study(game=game, seats=seats_of(games),
                  cap=cap, cap_source=source, unit=length_unit(games), games=len(games),
                  unfinished=int(unfinished.sum()), threshold=threshold, caps=caps, warnings=warnings)
 

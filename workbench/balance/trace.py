@@ -228,7 +228,11 @@ def trace_frame(t: Trace) -> pd.DataFrame:
             return "–"
         if math.isinf(x):
             return "not reached (every game capped)"
-        f = (lambda v: f"{100 * v:.0f}%") if pct else (lambda v: "not reached" if math.isinf(v) else f"{v:.0f}")
+        def f(v: float) -> str:
+            if pct:
+                return f"{100 * v:.0f}%"
+            return "not reached" if math.isinf(v) else f"{v:.0f}"
+
         return f"{f(x)} [{f(lo) if not math.isnan(lo) else '–'}, {f(hi) if not math.isnan(hi) else '–'}]"
 
     def pts(x: float, lo: float, hi: float) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 
 
-def report_paths(out: str | os.PathLike) -> dict[str, Path]:
+def report_paths(out: str | os.PathLike[str]) -> dict[str, Path]:
     """Where a tune's report goes beside its dataset ``runs/tune.parquet``: ``runs/tune.tune.md`` etc."""
     p = Path(out)
     stem = p.name[: -len(".parquet")] if p.name.endswith(".parquet") else p.name

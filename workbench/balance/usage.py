@@ -18,14 +18,16 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats as _sp
 
-from .cells import AGENTS, _group_keys, cell_label, check_games, compared_columns, varying_columns
+from .cells import _group_keys, cell_label, check_games, compared_columns, is_agent, varying_columns
 from .compare import CORRECTION_NAMES, VariantFinding, _key, baseline_value, sort_values, table_game, variant_name
 from .stats import Z95, BalanceError, adjust, mean_interval, wilson_interval
+from .table import table_schema
 
 DEAD_SHARE = 0.01  # a rule that fired in under 1% of a cell's games is "dead" there
 
@@ -130,7 +132,9 @@ def usage_summary(games: pd.DataFrame) -> pd.DataFrame:
                          **{f"{s}_mean": float(g[f"rule_{rule}_{s}"].mean()) for s in _seats(g)},
                          "fired_games": fired, "share": fired / n, "share_low": slo, "share_high": shi,
                          "dead": fired / n < DEAD_SHARE})
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    out.attrs[SWITCHES_ATTR] = table_schema(usable).rule_switches  # the game's own: which rules a cell switches off
+    return out
 
 
 def usage_matrix(summary: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -153,25 +157,18 @@ def usage_matrix(summary: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return mean, dead
 
 
-# Rules a cell's own rules switch off (they cannot fire there): named so, not mistaken for rules that
-# are legal but unused. Each entry: (column, values that switch the rule off).
-SWITCHES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
-    "pike_cavalry_mutual": (("pike_cavalry_mutual", ("false",)),),
-    "castling": (("castling_uses", ("0",)),),
-    "promotion": (("promotion", ("false",)),),
-    "order": (("order_size", ("0",)),),
-    "aura_move": (("aura_radius", ("0",)), ("aura_step", ("1",))),
-    "hill_shot": (("hill", ("false",)), ("hill_bonus", ("0",))),
-    "swamp_stop": (("swamp", ("false",)),),
-    "bridge_stop": (("knight_bridge_stop", ("false",)), ("bridges", ("", "none"))),
-    "ford_stop": (("season", ("winter",)), ("fords", ("", "none"))),
-}
+SWITCHES_ATTR = "rule_switches"  # a usage summary's ``attrs`` key: its game's ``TableSchema.rule_switches``
 
 
-def off_reason(rule: str, cell: dict) -> str | None:
-    """``pike_cavalry_mutual=false`` when the cell's rules switch ``rule`` off, else None."""
-    base = "promotion" if rule.startswith("promotion_") else rule
-    for column, values in SWITCHES.get(base, ()):
+def off_reason(rule: str, cell: dict[str, Any], switches: Sequence[tuple[str, Sequence[tuple[str, Sequence[str]]]]] = ()
+               ) -> str | None:
+    """``pike_cavalry_mutual=false`` when the cell's rules switch ``rule`` off, else None.
+
+    ``switches`` are the game's (``GameDef.table.rule_switches``: a counter, the columns and values that switch
+    it off; a counter ``x`` covers ``x_*`` too, as ``promotion`` covers ``promotion_knight``)."""
+    table = dict(switches)
+    base = rule if rule in table else next((r for r in table if rule.startswith(r + "_")), rule)
+    for column, values in table.get(base, ()):
         if column in cell and str(cell[column]).lower() in values:
             return f"{column}={str(cell[column]).lower() or 'none'}"
     return None
@@ -212,7 +209,8 @@ def dead_rule_sentences(summary: pd.DataFrame) -> list[str]:
 
 def _switched_off(summary: pd.DataFrame, rule: str) -> str:
     """`` (switched off: castling_uses=0)`` when every cell's rules switch the rule off: not dead, absent."""
-    reasons = {off_reason(rule, row) for row in summary[summary["rule"] == rule].to_dict("records")}
+    switches = summary.attrs.get(SWITCHES_ATTR, ())
+    reasons = {off_reason(rule, row, switches) for row in summary[summary["rule"] == rule].to_dict("records")}
     if None in reasons or not reasons:
         return ""
     return f" (switched off by {', '.join(sorted(r for r in reasons if r))}: it cannot fire)"
@@ -263,7 +261,7 @@ def usage_changes(games: pd.DataFrame, correction: str = "holm", alpha: float = 
     changes: list[UsageChange] = []
     game = table_game(usable)
     for column in compared_columns(usable):
-        if column in AGENTS:
+        if is_agent(column):
             continue
         keys = usable[column].map(_key)
         values = sort_values(set(keys))
@@ -355,7 +353,7 @@ def rule_association(games: pd.DataFrame, correction: str = "holm") -> pd.DataFr
     usable = check_games(games, what="a rule association")
     rules = _need_rules(usable)
     seats = _seats(usable)
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     if len(seats) != 2:  # "the side that used it more" needs two sides
         return pd.DataFrame(rows, columns=["rule", "games", "more_won", "rate", "low", "high", "p_value", "p_adjusted"])
     decided = usable[usable["winner"].isin(seats)]

@@ -29,6 +29,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -224,9 +225,9 @@ def _null_spread(ctrl: pd.DataFrame, n_seats: int) -> float:
     return math.sqrt((var if var > 0 else 0.25) / n_seats)
 
 
-def _by_seat(barred: pd.DataFrame, ctrl: pd.DataFrame, cell: str) -> list[dict]:
+def _by_seat(barred: pd.DataFrame, ctrl: pd.DataFrame, cell: str) -> list[dict[str, Any]]:
     """Per class, seat and role: the barred side's score against the control games' same seat and role (95%)."""
-    out = []
+    out: list[dict[str, Any]] = []
     if not len(ctrl):
         return out
     for (c, seat, role), mine in barred.groupby(["barred", "seat", "role"], sort=False):
@@ -270,7 +271,7 @@ def _variants(table: pd.DataFrame, baseline_cell: str | None, alpha: float) -> p
 
 def _se(row: pd.Series) -> float:
     """Standard error of a worth from its (Bonferroni-widened) interval: a conservative reading."""
-    return (row["high"] - row["low"]) / (2 * 1.959963984540054)
+    return float((row["high"] - row["low"]) / (2 * 1.959963984540054))
 
 
 def variant_sentences(result: WorthTable) -> list[str]:

@@ -10,17 +10,24 @@ shares lives here:
   answered by it;
 - :class:`CoreAgent`: the native twin of a generic agent (``workbench.core.agents.NativeTwin``) whose core
   holds the generic agents under their names (``Agent(name, params, seed)``);
-- ``GENERIC_AGENT_NAMES``/``GENERIC_AGENT_PARAMS``: what those cores read.
+- ``GENERIC_AGENT_NAMES``/``GENERIC_AGENT_PARAMS``: what those cores read;
+- :func:`native_seats` and :func:`play_in_core`: a simulate spec's whole game played inside a core (seats'
+  agents checked by their Python twins and seeded as they are; the row and events a game fills, and an error
+  row when it raises), the rows ``play_protocol_game`` would write.
 """
 
 from __future__ import annotations
 
 import importlib
 import random
+import time
+from collections.abc import Callable, Collection
 from typing import Any, ClassVar
 
-from .agents import NativeTwin
-from .protocol import IllegalAction, State
+from .agents import NativeTwin, native_agent_specs, protocol_agent
+from .protocol import GameDef, IllegalAction, State
+from .rows import GameResult, base_row, close_row, derive, error_row, finish_row, seat_agents
+from .rulespec import Rules
 
 #: the generic agents every protocol game's core holds (``crate::core::generic::NAMES``)
 GENERIC_AGENT_NAMES: tuple[str, ...] = ("random", "greedy", "alphabeta", "mcts", "search", "plan")
@@ -130,4 +137,48 @@ class CoreAgent(NativeTwin):
         return mod.Agent(base, params, seed)
 
 
-__all__ = ["GENERIC_AGENT_NAMES", "GENERIC_AGENT_PARAMS", "CoreAgent", "MirroredState", "core_module"]
+def native_seats(spec: Any, game: GameDef, rules: Rules, names: Collection[str] = GENERIC_AGENT_NAMES,
+                 params: Collection[str] = GENERIC_AGENT_PARAMS) -> list[tuple[str, dict[str, Any] | None, int]]:
+    """Every seat's ``(name, params or None, seed)`` for a core's whole game: each agent built once by its Python
+    twin (which checks every parameter), seeded as the Python loop seeds it; ``ValueError`` when a seat has no
+    twin in the core (``native_agent_specs``)."""
+    n = game.info(rules).num_players
+    specs = seat_agents(spec, n)
+    seeds = [derive(f"{spec.game}-agent", spec.seed, i) for i in range(n)]
+    for name, s in zip(specs, seeds, strict=True):
+        protocol_agent(name, game, rules, s)
+    native = native_agent_specs(specs, names, params)
+    if native is None:
+        raise ValueError(f"an agent of {', '.join(specs)} has no native twin")
+    return [(base, p or None, s) for (base, p), s in zip(native, seeds, strict=True)]
+
+
+class CoreGame:
+    """One whole game of a simulate spec played in a core: what its body fills (the final Python ``state``,
+    the legal counts before each action, the events rows) on top of the spec's base row."""
+
+    def __init__(self, spec: Any, game: GameDef, rules: Rules) -> None:
+        self.spec, self.game, self.rules = spec, game, rules
+        self.row = base_row(spec, game, rules)
+        self.row["engine"] = "native"
+        self.state: Any = None
+        self.n_legal: list[int] = []
+        self.events: list[dict[str, Any]] = []
+
+
+def play_in_core(spec: Any, game: GameDef, body: Callable[[CoreGame], None]) -> GameResult:
+    """``body`` plays ``spec``'s game in the core and fills a :class:`CoreGame`; the ``GameResult``
+    ``play_protocol_game`` would return (an exception is the game's error row: a failing game is data)."""
+    t0 = time.perf_counter()
+    rules = game.spec.make(spec.rules)
+    g = CoreGame(spec, game, rules)
+    try:
+        body(g)
+        finish_row(g.row, game, game.info(rules), g.state)
+    except Exception as exc:  # noqa: BLE001 - a failing game is data, the batch goes on
+        error_row(g.row, g.state, exc)
+    return GameResult(close_row(g.row, g.state, g.n_legal, t0), g.events)
+
+
+__all__ = ["GENERIC_AGENT_NAMES", "GENERIC_AGENT_PARAMS", "CoreAgent", "CoreGame", "MirroredState", "core_module",
+           "native_seats", "play_in_core"]

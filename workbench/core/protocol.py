@@ -237,6 +237,11 @@ class SeatAgents(Protocol):
         """``native`` when ``spec`` would play on the game's native core under ``engine``, else ``python``."""
         ...
 
+    def protocol(self, spec: str) -> bool:
+        """True when ``make(spec)`` is a generic agent, which searches the protocol's ``State`` (a game's own agents
+        may search its engine's state): the game hands it its position as a ``State``."""
+        ...
+
 
 class State:
     """One position. Methods without a body must be given by every game; the rest have defaults.
@@ -375,6 +380,22 @@ class State:
         "pattern": key}`` (``first``: shown before the others, big chess's King); None for other actions."""
         return None
 
+    def explain_cells(self, cells: Sequence[int]) -> dict[str, Any] | None:
+        """Why no legal action picks the click sequence ``cells`` (a piece, then where it was sent): the game's
+        exact reason ``{"text": ..., "blocks": [cells that stop it]}``; None lets the board guess from a
+        neighbouring action's text (``explain_illegal``). TerraFeud names the gallop's blocking zone."""
+        return None
+
+    def action_label(self, action: Any) -> str:
+        """Words for a choice button where several actions end on the same cells (``promote to C cavalry``);
+        "" draws the action's notation."""
+        return ""
+
+    def attack_lines(self) -> list[tuple[int, int, int]]:
+        """Lines the board draws from attacker to what it threatens, ``(from cell, to cell, attacking seat)``:
+        TerraFeud's attackers of a threatened or mated feudal. None by default."""
+        return []
+
     def explain_illegal(self, text: str) -> str:
         """Why ``text`` is not legal here, naming the first rule that fails."""
         try:
@@ -459,6 +480,20 @@ class NativeBackend:
         """The native twin of agent ``spec`` for one seat of a Python-loop game, or None without one."""
         return None
 
+    def play_barred(self, start: State, seats: Sequence[tuple[str, dict[str, float], int]], masks: Sequence[int],
+                    n_classes: int, chance_seed: int, max_plies: int) -> Any:
+        """Restricted play in the core (``workbench.agents.restrict`` natively): one whole game from ``start``,
+        seat ``i`` the generic agent ``seats[i]`` = (name, parameters, seed) barred from the action classes whose
+        bits (``action_classes.names()`` order) are set in ``masks[i]``, chance from ``random.Random(chance_seed)``.
+        ``(final state, legal counts, tallies)`` with one ``(decisions, forced, actions played by class)`` per
+        seat, or None when the core cannot (not built, no classifier): the Python loop plays."""
+        return None
+
+    def class_bits(self, state: State, action: Any) -> int:
+        """The core's classifier: the bits of ``action``'s classes in ``state`` (a state of ``state(...)``), the
+        twin of ``GameDef.action_classes.classify`` (checked equal by the tests); -1 without one."""
+        return -1
+
     def random_playouts(self, rules: Rules, games: int, seed: int, max_actions: int) -> int:
         """``bench``'s uniformly random playouts in the core (the same streams): the number of actions."""
         raise NotImplementedError("this game has no native core")
@@ -534,9 +569,6 @@ class GameDef:
     # ``workbench trace --skill-trace``), e.g. "mcts:iterations=50..400"; empty: no headline trace
     headline_grid: Mapping[str, Sequence[str]] = {}
     skill_trace: str = ""
-    # tool name -> the module of this game's own path for it (only "simulate": TerraFeud's classic path, found by
-    # ``workbench.games.shortcut``; both go when that path does); empty for every other game.
-    shortcuts: Mapping[str, str] = {}
     # commands only this game has, run as ``python -m workbench NAME ARGS`` (the dispatcher finds them here,
     # through the registry): name -> ``GameCommand``; none by default
     commands: Mapping[str, GameCommand] = {}
@@ -654,6 +686,12 @@ class GameDef:
     def scenario(self, data: Mapping[str, Any], where: str) -> ScenarioCase:
         """A parsed scenario file (``game:`` names this game) as a runnable case; ``ScenarioError`` if bad."""
         raise NotImplementedError(f"{self.name} has no scenario files")
+
+    def describe_check(self, case: ScenarioCase, index: int, result: Any) -> dict[str, Any] | None:
+        """Check ``index`` of a loaded scenario in words for the board's panel: ``{"status", "asserts",
+        "message", "play"}``; ``status`` is ``empty`` for a check that asserts nothing (never a pass); ``play``
+        (action texts) is the line the board steps through. None: the result's status and message only."""
+        return None
 
     def card_patterns(self, card: str, rules: Rules | None = None) -> Sequence[Pattern]:
         """The pattern diagrams of a purchasable card (``State.action_card``'s ``pattern`` key): base, then levels;

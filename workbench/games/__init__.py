@@ -73,24 +73,3 @@ def spec_of(name: str) -> RulesSpec:
 
 
 set_spec_finder(spec_of)
-
-
-def shortcut(tool: str, name: str, game: str | None = None) -> object:
-    """``name`` from ``game``'s own module for ``tool`` (``GameDef.shortcuts``); TerraFeud when None.
-
-    Only ``workbench.simulate`` still asks (TerraFeud's own simulate path, until it goes); a game's public
-    names are imported from the game's own package. ``AttributeError`` when the game declares none or the
-    module lacks the name.
-    """
-    module = get(game).shortcuts.get(tool)
-    if module is None:
-        raise AttributeError(f"{get(game).name} has no {tool} module of its own, so no {name!r} there")
-    found = importlib.import_module(module)
-    if hasattr(found, name):
-        return getattr(found, name)
-    try:  # a submodule, imported on first use
-        return importlib.import_module(f"{module}.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{module}.{name}":
-            raise
-        raise AttributeError(f"{module} has no {name!r}") from None

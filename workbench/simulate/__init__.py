@@ -77,7 +77,7 @@ def simulate(
     workers: int | None = None,
     scheduler: str | None = None,
     events: bool = False,
-    out: str | os.PathLike | None = None,
+    out: str | os.PathLike[str] | None = None,
     resume: bool = False,
     progress: bool = True,
     overwrite: bool = False,

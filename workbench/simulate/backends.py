@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from .guard import SCHEDULER_TIMEOUT, worker_initializer
 from .paths import error_result, play_chunk
@@ -84,7 +85,7 @@ def run_pool(specs: Sequence[GameSpec], workers: int, chunk_size: int | None = N
                                                   f"playing this game alone (seed {spec.seed})")]
                 yield results
                 continue
-            running: dict[Future, Chunk] = {}
+            running: dict[Future[list[GameResult]], Chunk] = {}
             while (todo or running) and not broken:
                 while todo and len(running) < 4 * workers:
                     chunk = todo.popleft()
@@ -117,7 +118,7 @@ def run_dask(specs: Sequence[GameSpec], scheduler: str, workers: int, chunk_size
         if scheduler == "local-cluster":
             cluster, client = start_local_cluster(workers)
         else:
-            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
+            client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)  # type: ignore[no-untyped-call]  # dask is untyped
     except (OSError, TimeoutError) as exc:
         raise SimulationError(f"--scheduler {scheduler}: cannot start or reach the Dask cluster ({exc})") from None
     try:
@@ -127,7 +128,7 @@ def run_dask(specs: Sequence[GameSpec], scheduler: str, workers: int, chunk_size
         chunks = chunked(specs, size)
         futures = client.map(play, chunks, retries=max_retries, pure=False)
         by_future = dict(zip(futures, chunks, strict=True))
-        for fut in as_completed(futures):
+        for fut in as_completed(futures):  # type: ignore[no-untyped-call]
             chunk = by_future.pop(fut)
             try:
                 yield fut.result()
@@ -140,7 +141,7 @@ def run_dask(specs: Sequence[GameSpec], scheduler: str, workers: int, chunk_size
             cluster.close()
 
 
-def start_local_cluster(workers: int) -> tuple:
+def start_local_cluster(workers: int) -> tuple[Any, Any]:
     """A ``LocalCluster`` of ``workers`` single-threaded processes that listens only where it must.
 
     Dask's scheduler and every worker always start an HTTP server (the scheduler on 8787, even
@@ -153,14 +154,14 @@ def start_local_cluster(workers: int) -> tuple:
     class NoHTTP(WorkerPlugin):
         name = "workbench-no-http"
 
-        def setup(self, worker) -> None:  # noqa: ANN001 - dask Worker
+        def setup(self, worker: Any) -> None:  # a dask Worker
             _stop_http(worker)
 
-    cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
+    cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,  # type: ignore[no-untyped-call]
                            host="127.0.0.1", dashboard_address="127.0.0.1:0", worker_dashboard_address=None)
     try:
         _stop_http(cluster.scheduler)
-        client = Client(cluster)
+        client = Client(cluster)  # type: ignore[no-untyped-call]
         client.register_plugin(NoHTTP())
     except BaseException:
         cluster.close()
@@ -168,7 +169,7 @@ def start_local_cluster(workers: int) -> tuple:
     return cluster, client
 
 
-def _stop_http(server) -> None:  # noqa: ANN001 - a dask Scheduler or Worker
+def _stop_http(server: Any) -> None:  # a dask Scheduler or Worker
     """Stop a Dask server's HTTP listener and forget it as a service (nothing links to it then)."""
     http = getattr(server, "http_server", None)
     if http is not None:
@@ -176,7 +177,7 @@ def _stop_http(server) -> None:  # noqa: ANN001 - a dask Scheduler or Worker
     server.services.pop("dashboard", None)
 
 
-def _ship_registered_agents(client) -> None:  # noqa: ANN001 - dask.distributed.Client
+def _ship_registered_agents(client: Any) -> None:  # a dask.distributed.Client
     """Agents added with ``register_agent`` exist only in this process; a worker plugin registers them
     on every Dask worker, including workers restarted after a crash (their factories must pickle)."""
     from dask.distributed import WorkerPlugin
@@ -190,10 +191,10 @@ def _ship_registered_agents(client) -> None:  # noqa: ANN001 - dask.distributed.
     class RegisterAgents(WorkerPlugin):
         name = "workbench-agents"
 
-        def __init__(self, factories: dict) -> None:
+        def __init__(self, factories: dict[str, Any]) -> None:
             self.factories = factories
 
-        def setup(self, worker) -> None:  # noqa: ANN001 - dask Worker
+        def setup(self, worker: Any) -> None:  # a dask Worker
             from workbench.agents import register_agent
 
             for agent_name, factory in self.factories.items():

@@ -19,7 +19,8 @@ import re
 import sys
 import time
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from workbench.cliargs import Parser
 from workbench.core.rulespec import RulesError, parse_pairs
@@ -28,9 +29,9 @@ from workbench.games import DEFAULT
 from . import SimulationError, simulate
 
 
-def parse_grid(items: list[str]) -> dict[str, list[str]]:
+def parse_grid(items: list[str]) -> dict[str, Sequence[Any]]:
     """``["season=summer,winter", "swamp=true,false"]`` into ``{"season": [...], "swamp": [...]}``."""
-    grid: dict[str, list[str]] = {}
+    grid: dict[str, Sequence[Any]] = {}
     for item in items:
         if "=" not in item:
             raise SimulationError(f"--grid {item!r}: use the form name=value1,value2")
@@ -72,7 +73,8 @@ def _plain_notes() -> None:
     if getattr(shown, "workbench_notes", False):  # installed by an earlier call in this process
         return
 
-    def show(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001, ANN202
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None,
+             line: str | None = None) -> None:
         if issubclass(category, (NativeFallbackWarning, SimulationNotice)):
             print(f"simulate: note: {message}", file=sys.stderr)
         else:
@@ -192,7 +194,7 @@ def main(argv: list[str] | None = None, planner: Planner | None = None) -> int:
     return 0
 
 
-def _plan(grid: dict[str, list[str]], points: float, power: float, plan_text: Planner, game: str = DEFAULT,
+def _plan(grid: dict[str, Sequence[Any]], points: float, power: float, plan_text: Planner, game: str = DEFAULT,
           games: int | None = None) -> int:
     """``--plan``: games per cell for the batch's comparisons (``workbench.balance.power``), nothing played."""
     if not 0 < points < 100 or not 0 < power < 1:

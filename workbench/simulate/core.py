@@ -59,7 +59,8 @@ def make_specs(cells: list[Any], white: str, black: str, games: int, seed: int, 
 
 
 __all__ = [
-    "DamagedPartError", "GameResult", "GameSpec", "GameSpecs", "PartWriter", "SimulationError", "agent_seed",
+    "DamagedPartError", "GameResult", "GameSpec", "GameSpecs", "PartWriter", "SimulationError", "SimulationNotice",
+    "agent_seed", "compact_dataset", "derive_seed", "protocol_frame", "run_manifest",
     "error_result", "events_frame", "events_path", "expand_grid", "game_seed", "games_frame", "make_specs",
     "play_chunk", "play_game", "read_events", "read_results", "replay_game",
 ]

@@ -123,7 +123,7 @@ def _fixed_schemas(game: str) -> tuple[pa.Schema | None, pa.Schema | None]:
     return games_schema(game), events_schema(game)
 
 
-def events_path(out: str | os.PathLike) -> Path:
+def events_path(out: str | os.PathLike[str]) -> Path:
     """``FILE.events.parquet`` beside ``FILE.parquet``."""
     p = Path(out)
     stem = p.name[: -len(".parquet")] if p.name.endswith(".parquet") else p.name
@@ -199,7 +199,7 @@ def check_one_batch(path: Path, parts: list[Path], df: pd.DataFrame) -> None:
                               f"different {'/'.join(keys)}; refusing to keep one copy of each silently")
 
 
-def read_results(path: str | os.PathLike, columns: list[str] | None = None) -> pd.DataFrame:
+def read_results(path: str | os.PathLike[str], columns: list[str] | None = None) -> pd.DataFrame:
     """The whole games table of a simulation output (every part, each game once, by ``game_id``).
 
     Raises ``SimulationError`` when the folder mixes batches (see ``check_one_batch``).
@@ -234,7 +234,7 @@ def read_results(path: str | os.PathLike, columns: list[str] | None = None) -> p
     return _attach_meta(df.reset_index(drop=True), parts)
 
 
-def read_events(path: str | os.PathLike) -> pd.DataFrame:
+def read_events(path: str | os.PathLike[str]) -> pd.DataFrame:
     """The events table beside a simulation output (``FILE.events.parquet``), or the path itself."""
     p = Path(path)
     if not p.name.endswith(".events.parquet"):
@@ -291,8 +291,8 @@ class PartWriter:
     so a kill -9 loses at most that much; ``close`` flushes the rest and compacts the parts.
     """
 
-    def __init__(self, out: str | os.PathLike, events: bool, flush_seconds: float = 1.0, flush_games: int = 500,
-                 manifest: dict | None = None) -> None:
+    def __init__(self, out: str | os.PathLike[str], events: bool, flush_seconds: float = 1.0, flush_games: int = 500,
+                 manifest: dict[str, Any] | None = None) -> None:
         self.out = Path(out)
         # a game that declares its columns (TerraFeud) keeps them; another game's columns come from its rows
         self.schema, self.events_schema = _fixed_schemas(
@@ -391,7 +391,7 @@ def compact_dataset(directory: Path, schema: pa.Schema | None, keys: list[str]) 
 
 
 def run_manifest(cells: list[Any], white: str, black: str, games: int, seed: int, max_plies: int,
-                 events: bool = False, game: str = DEFAULT, agents: tuple[str, ...] = ()) -> dict:
+                 events: bool = False, game: str = DEFAULT, agents: tuple[str, ...] = ()) -> dict[str, Any]:
     """What identifies a batch: a resumed run must match it exactly (``events`` too, or some games
     would have events and others not). The default game's (TerraFeud's) manifest keeps its old keys,
     so old runs resume."""

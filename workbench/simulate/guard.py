@@ -201,13 +201,13 @@ class OutputFolder:
     empty (a killed start).
     """
 
-    def __init__(self, out: str | os.PathLike) -> None:
+    def __init__(self, out: str | os.PathLike[str]) -> None:
         self.path = Path(out)
         self.events_path = events_path(self.path)
         self.created: list[Path] = []
         self.lock: OutputLock | None = None
 
-    def open(self, manifest: dict, events: bool, resume: bool, overwrite: bool) -> set[int]:
+    def open(self, manifest: dict[str, Any], events: bool, resume: bool, overwrite: bool) -> set[int]:
         """Create and lock the folder, then check it: fresh, resumable (same batch) or overwritten."""
         p = self.path
         if p.exists() and not p.is_dir():
@@ -228,7 +228,7 @@ class OutputFolder:
             remove_empty(self.created)
             raise
 
-    def _check(self, manifest: dict, events: bool, resume: bool, overwrite: bool) -> set[int]:
+    def _check(self, manifest: dict[str, Any], events: bool, resume: bool, overwrite: bool) -> set[int]:
         p, ep = self.path, self.events_path
         self._remove_owned(temporaries_only=True)
         parts = [n for n in _names(p) if PART_NAME.match(n)]
@@ -406,9 +406,9 @@ def probe_scheduler(address: str, timeout: float | None = None) -> None:
             raise SimulationError(f"--scheduler {address}: cannot connect ({_reason(exc)})") from None
 
     async def identity() -> None:
-        from distributed.comm import connect
+        from distributed.comm.core import connect
 
-        comm = await connect(address, timeout=timeout)
+        comm = await connect(address, timeout=timeout)  # type: ignore[no-untyped-call]  # dask is untyped
         try:
             await comm.write({"op": "identity"})
             answer = await comm.read()
@@ -432,10 +432,10 @@ def probe_scheduler(address: str, timeout: float | None = None) -> None:
         raise SimulationError(f"--scheduler {address}: no answer from a Dask scheduler within {timeout:g} s")
     if not failure:
         return
-    exc = failure[0]
-    if isinstance(exc, SimulationError):
-        raise exc
-    if isinstance(exc, (TimeoutError, asyncio.TimeoutError)):
+    error = failure[0]
+    if isinstance(error, SimulationError):
+        raise error
+    if isinstance(error, (TimeoutError, asyncio.TimeoutError)):
         raise SimulationError(f"--scheduler {address}: no answer from a Dask scheduler within {timeout:g} s")
-    text = " ".join(str(exc).split())[:200] or type(exc).__name__
+    text = " ".join(str(error).split())[:200] or type(error).__name__
     raise SimulationError(f"--scheduler {address}: cannot talk to a Dask scheduler ({text})")

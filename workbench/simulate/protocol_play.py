@@ -20,17 +20,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, overload
 
 from workbench.core.protocol import CHANCE
-from workbench.core.rows import (  # noqa: F401 - the row kit, shared with the games
-    GENERIC_COLUMNS,
-    _cell_value,
-    base_row,
-    close_row,
-    derive,
-    error_row,
-    finish_row,
-    game_extras,
-    seat_agents,
-)
+from workbench.core.rows import GENERIC_COLUMNS as GENERIC_COLUMNS  # the row kit, named here as before
+from workbench.core.rows import _cell_value as _cell_value
+from workbench.core.rows import base_row as base_row
+from workbench.core.rows import close_row as close_row
+from workbench.core.rows import derive as derive
+from workbench.core.rows import error_row as error_row
+from workbench.core.rows import finish_row as finish_row
+from workbench.core.rows import game_extras as game_extras
+from workbench.core.rows import seat_agents as seat_agents
 from workbench.core.rulespec import Rules, RulesError, format_value
 
 from .seeds import SimulationError
@@ -66,7 +64,7 @@ def expand_protocol_grid(game_name: str, grid: dict[str, Sequence[Any]] | Sequen
                     raise SimulationError(f"grid {key!r} has no values")
                 if key not in spec:
                     raise SimulationError(f"grid {key}: {spec.unknown(key)}")
-                seen = {}
+                seen: dict[str, Any] = {}
                 for v in vals:
                     try:
                         canon = format_value(spec[key].parse(v))
@@ -115,7 +113,7 @@ def _plain_rules(item: Any) -> Any:
 def cell_spec(game: Any, rules: Rules) -> tuple[str, dict[str, Any]]:
     """A cell's label (``cell`` column) and rules data (``GameSpec.rules``): the game's own (``GameDef.cell_spec``)
     or the rules' label (``default`` for the rulebook's) and the values that differ from the defaults."""
-    own = game.cell_spec(rules)
+    own: tuple[str, dict[str, Any]] | None = game.cell_spec(rules)
     if own is not None:
         return own
     return rules.label() or "default", {k: _cell_value(v) for k, v in rules.non_default().items()}
@@ -247,16 +245,23 @@ class ToolSeats:
     def make(self, spec: str, seed: int | None, engine: str) -> Any:
         from workbench.agents import make_agent
 
-        if resolved(self.game).tuned_agents() is None:
+        if self.protocol(spec):
             return seat_agent(resolved(self.game), spec, resolved(self.game).spec.defaults(), seed or 0)
         return make_agent(spec, seed=seed, engine=engine, game=self.game)
 
     def engine(self, spec: str, engine: str) -> str:
         from workbench.agents import agent_engine, parse_agent_spec
 
-        if resolved(self.game).tuned_agents() is None:
+        if self.protocol(spec):
             return "python"
         return agent_engine(parse_agent_spec(spec)[0], engine, game=self.game)
+
+    def protocol(self, spec: str) -> bool:
+        """A generic agent: the game has no agents of its own, or the spec asks ``generic-<name>``."""
+        from workbench.agents import parse_agent_spec
+        from workbench.agents.generic import GENERIC_PREFIX
+
+        return resolved(self.game).tuned_agents() is None or parse_agent_spec(spec)[0].startswith(GENERIC_PREFIX)
 
 
 @functools.cache

@@ -59,13 +59,13 @@ def class_names(game: Any, classes: Sequence[str] | None) -> list[str]:
 
 
 def ablation_specs(game_name: str, cells: list[Any], agent: str, classes: list[str], pairs: int, seed_: int,
-                   max_plies: int, seats: int) -> list[Any]:
+                   max_plies: int, seats: int, engine: str = "python") -> list[Any]:
     """The games: per cell, class (the control first) and seed, the barred agent in each seat in turn.
 
     Seeds are shared by every class and seat of a cell (paired comparisons); ``game_id`` is dense.
     """
     from workbench.simulate.core import GameSpec
-    from workbench.simulate.protocol_play import _cell_value, protocol_game_seed  # type: ignore[attr-defined]
+    from workbench.simulate.protocol_play import _cell_value, protocol_game_seed
 
     plain = f"{agent}{',' if ':' in agent else ':'}bar=none"
     specs = []
@@ -81,27 +81,109 @@ def ablation_specs(game_name: str, cells: list[Any], agent: str, classes: list[s
                 for seat in range(seats if bar != "none" else 1):
                     agents = tuple(barred if i == seat else plain for i in range(seats))
                     specs.append(GameSpec(gid, label, data, agents[0], agents[1 % seats], s, max_plies, False,
-                                          "python", game=game_name, agents=agents))
+                                          engine, game=game_name, agents=agents))
                     gid += 1
     return specs
+
+
+NATIVE_BARRED = ("random", "greedy", "alphabeta", "mcts", "search", "plan")  # core::generic's agents, barred natively
+NATIVE_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply"})
+
+
+def native_seats(game: Any, seats: Sequence[str]) -> list[tuple[str, dict[str, float], frozenset[str]]] | None:
+    """Each seat's (agent name, native parameters, barred classes) when all can be played barred in the core's
+    generic agents, else None (a game's own agent, learned weights, an ``engine=python`` pin: Python plays)."""
+    from workbench.agents import parse_agent_spec
+    from workbench.agents.restrict import parse_bar
+
+    out = []
+    for spec in seats:
+        base, params = parse_agent_spec(spec)
+        if base not in NATIVE_BARRED or str(params.pop("engine", "auto")).strip().lower() == "python":
+            return None
+        barred = parse_bar(params.pop("bar", None), game)
+        if set(params) - NATIVE_PARAMS:
+            return None
+        out.append((base, {k: float(v) for k, v in params.items()}, barred))
+    return out
+
+
+def play_ablation_game(spec: Any) -> Any:
+    """One ablation game: in the game's native core with its classifier in Rust (``GameDef.native.play_barred``)
+    when the spec asks for ``native`` and the core can, else the protocol's Python loop. Same row either way,
+    the restricted agents' tallies (``decisions``, ``forced``, ``class_<c>`` per seat) included."""
+    from dataclasses import replace
+
+    from workbench.agents.generic import make_protocol_agent
+    from workbench.core.rows import base_row, close_row, derive, error_row, finish_row, seat_agents
+    from workbench.games import get
+    from workbench.simulate.core import GameResult
+    from workbench.simulate.protocol_play import play_protocol_game
+    from workbench.simulate.seeds import agent_seed
+
+    python = replace(spec, engine="python")
+    game = get(spec.game)
+    if spec.engine != "native" or not game.native.available() or game.action_classes is None:
+        return play_protocol_game(python, own_rows=False)
+    t0 = time.perf_counter()
+    rules = game.spec.make(spec.rules)
+    info = game.info(rules)
+    names = seat_agents(spec, info.num_players)
+    try:
+        seats = native_seats(game, names)
+        for a in names:  # the Python twin validates each agent's parameters (same errors, same rows)
+            make_protocol_agent(a, game, rules, seed=0)
+    except ValueError:  # a bad spec: the Python loop writes its error row
+        seats = None
+    if seats is None:
+        return play_protocol_game(python, own_rows=False)
+    order = game.action_classes.names()
+    masks = [sum(1 << order.index(c) for c in barred) for _, _, barred in seats]
+    start = game.new_initial_state(rules, spec.seed)
+    row = base_row(spec, game, rules)
+    state = None
+    n_legal: list[int] = []
+    try:
+        played = game.native.play_barred(
+            start, [(n, p, agent_seed(spec.seed, i, spec.game)) for i, (n, p, _) in enumerate(seats)], masks,
+            len(order), derive(f"{spec.game}-chance", spec.seed), spec.max_plies)
+        if played is None:
+            return play_protocol_game(python, own_rows=False)
+        state, n_legal, tallies = played
+        row["engine"] = "native"
+        finish_row(row, game, info, state)
+        for i, (decisions, forced, counts) in enumerate(tallies):
+            seat = info.players[i]
+            row[f"decisions_{seat}"] = int(decisions)
+            row[f"forced_{seat}"] = int(forced)
+            row.update({f"class_{c}_{seat}": int(counts[j]) for j, c in enumerate(order)})
+    except Exception as exc:  # noqa: BLE001 - a failing game is data, the batch goes on
+        error_row(row, state, exc)
+    return GameResult(close_row(row, state, n_legal, t0), [])
+
+
+def play_ablation_chunk(specs: Sequence[Any]) -> list[Any]:
+    """Several ablation games in one task (``play_ablation_game``), for the pool and Dask."""
+    return [play_ablation_game(s) for s in specs]
 
 
 def ablate(game: str = DEFAULT, agent: str = "greedy", classes: Sequence[str] | None = None, pairs: int = 20,
            seed_: int = 0, grid: Any = None, max_plies: int | None = None, out: Any = None, resume: bool = False,
            overwrite: bool = False, workers: int | None = None, scheduler: str | None = None,
-           progress: bool = True, alpha: float = 0.05) -> Ablation:
+           progress: bool = True, alpha: float = 0.05, engine: str | None = "auto") -> Ablation:
     """Play an ablation batch (module docstring) and measure each class's worth; see ``Ablation``."""
     from workbench.agents.generic import make_protocol_agent
+    from workbench.core.protocol import resolve_engine
     from workbench.core.strength import agent_strength
     from workbench.games import get
     from workbench.simulate import run_specs
     from workbench.simulate.backends import cpu_workers
     from workbench.simulate.guard import check_total
-    from workbench.simulate.paths import play_protocol_chunk
     from workbench.simulate.protocol_play import default_max_plies, expand_protocol_grid
 
     gdef = get(game)
     names = class_names(gdef, classes)
+    engine = resolve_engine(gdef, engine)
     if not 1 <= int(pairs) <= MAX_PAIRS:
         raise ValueError(f"pairs={pairs}: allowed 1..{MAX_PAIRS}")
     if "bar=" in agent:
@@ -113,13 +195,13 @@ def ablate(game: str = DEFAULT, agent: str = "greedy", classes: Sequence[str] | 
     if max_plies is None:
         max_plies = default_max_plies(gdef.name, cells)
     check_total(len(cells) * (len(names) * n_seats + 1), int(pairs))  # before the game list is built
-    specs = ablation_specs(gdef.name, cells, agent, names, int(pairs), int(seed_), int(max_plies), n_seats)
+    specs = ablation_specs(gdef.name, cells, agent, names, int(pairs), int(seed_), int(max_plies), n_seats, engine)
     manifest = {"command": "ablate", "game": gdef.name, "path": "protocol", "agent": agent, "classes": names,
                 "cells": [c.label() for c in cells], "pairs": int(pairs), "seed": int(seed_),
-                "max_plies": int(max_plies), "events": False}
+                "max_plies": int(max_plies), "events": False}  # no engine: both play the same games
     t0 = time.perf_counter()
     played = run_specs(specs, manifest, out=out, workers=workers, scheduler=scheduler, resume=resume,
-                       overwrite=overwrite, progress=progress, play=play_protocol_chunk)
+                       overwrite=overwrite, progress=progress, play=play_ablation_chunk)
     games = played[0] if isinstance(played, tuple) else played  # no events were asked for: a table
     seconds = time.perf_counter() - t0
     decl = gdef.action_classes
@@ -163,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ablate: error: {exc}", flush=True)
         return 2
     print(run.text())
-    print(f"\n{len(run.games)} games in {run.seconds:.1f} s on {run.workers or 1} worker(s), Python engine")
+    engines = ", ".join(f"{n} {e}" for e, n in run.games["engine"].value_counts().items()) if "engine" in run.games else "?"
+    print(f"\n{len(run.games)} games in {run.seconds:.1f} s on {run.workers or 1} worker(s); engine: {engines}")
     if args.csv:
         from workbench.balance.worth import worth_frame
 

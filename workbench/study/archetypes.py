@@ -48,7 +48,7 @@ def tournament(game: str = DEFAULT, styles: Sequence[str] | None = None, pairs: 
     from workbench.simulate import run_specs
     from workbench.simulate.core import GameSpec
     from workbench.simulate.paths import play_protocol_chunk
-    from workbench.simulate.protocol_play import (  # type: ignore[attr-defined]
+    from workbench.simulate.protocol_play import (
         _cell_value,
         default_max_plies,
         expand_protocol_grid,

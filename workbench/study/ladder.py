@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from typing import Any
 
 import pandas as pd
 
@@ -50,10 +51,10 @@ def agent_engines(spec: str, engine: str, game: str = DEFAULT) -> str:
     if gdef.tuned_agents() is None:
         from workbench.simulate.protocol_play import seat_agent
 
-        return seat_agent(gdef, spec, gdef.spec.defaults(), 0).engine
+        return str(seat_agent(gdef, spec, gdef.spec.defaults(), 0).engine)
     from workbench.agents import make_agent
 
-    return make_agent(spec, seed=0, engine=engine, game=gdef.name).engine
+    return str(make_agent(spec, seed=0, engine=engine, game=gdef.name).engine)
 
 
 def _team_agents(game: str, first: str, second: str) -> tuple[tuple[str, ...], int]:
@@ -75,19 +76,21 @@ def _team_wins(table: pd.DataFrame, team: int) -> int:
 
 
 def play_pair(lower: str, upper: str, games: int, seed: int, max_plies: int, workers: int | None,
-              progress: bool = True, engine: str = "auto", game: str = DEFAULT, rules: str | None = None) -> dict[str, object]:
+              progress: bool = True, engine: str = "auto", game: str = DEFAULT, rules: str | None = None) -> dict[str, Any]:
     """``games`` games of ``upper`` against ``lower``, half with each colour (each team, in any game), under
     ``rules`` (``k=v,...``; the rulebook's when None)."""
     from workbench.simulate import simulate
 
     half = max(1, games // 2)
     t0 = time.perf_counter()
-    kw = {"max_plies": max_plies, "workers": workers, "progress": progress, "engine": engine}
     first, _ = _team_agents(game, upper, lower)
     second, _ = _team_agents(game, lower, upper)
     grid = [rules] if rules else None
-    a = simulate(grid, upper, lower, half, seed=seed, game=game, agents=first, **kw)
-    b = simulate(grid, lower, upper, games - half if games > 1 else 1, seed=seed + 1, game=game, agents=second, **kw)
+    a = simulate(grid, upper, lower, half, seed=seed, game=game, agents=first, max_plies=max_plies, workers=workers,
+                 progress=progress, engine=engine)
+    b = simulate(grid, lower, upper, games - half if games > 1 else 1, seed=seed + 1, game=game, agents=second,
+                 max_plies=max_plies, workers=workers, progress=progress, engine=engine)
+    assert not isinstance(a, tuple) and not isinstance(b, tuple)  # events off: the games tables alone
     upper_wins = _team_wins(a, 0) + _team_wins(b, 1)
     lower_wins = _team_wins(a, 1) + _team_wins(b, 0)
     n = len(a) + len(b)

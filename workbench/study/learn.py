@@ -117,7 +117,7 @@ def fit_values(data: pd.DataFrame, features: list[str], boot: int = BOOT, seed: 
     # interval above 0); otherwise a ratio to a scale near 0 would be noise, and the weights stay in log-odds
     units = scale_low > 0
     values = ws_arr / ks_arr[:, None] if units else None
-    out = {"scale": scale, "scale_low": scale_low, "scale_high": scale_high, "units": units, "features": {}}
+    out: dict[str, Any] = {"scale": scale, "scale_low": scale_low, "scale_high": scale_high, "units": units, "features": {}}
     for i, name in enumerate(features):
         row = {"weight": float(weights[i]), "weight_low": float(np.percentile(ws_arr[:, i], 2.5)),
                "weight_high": float(np.percentile(ws_arr[:, i], 97.5))}
@@ -134,8 +134,10 @@ def play(game: str, rules: Any, agent: str, games: int, seed: int, workers: int 
     from workbench.simulate import simulate
 
     grid = [rules.label()] if rules.label() else None  # "k=v,..." text: every game's simulate path reads it
-    return simulate(grid, agent, agent, games, seed=seed, game=game, agents=[agent], events=True, workers=workers,
-                    engine=engine, max_plies=max_plies, progress=False)  # type: ignore[return-value]
+    out = simulate(grid, agent, agent, games, seed=seed, game=game, agents=[agent], events=True, workers=workers,
+                   engine=engine, max_plies=max_plies, progress=False)
+    assert isinstance(out, tuple)  # events on: games and events
+    return out
 
 
 def learn(game_name: str, rules_text: str, games: int, agent: str = "greedy", rounds: int = 2, seed: int = 0,
@@ -207,8 +209,8 @@ def _pair(play_pair: Any, hand: str, learned: str, games: int, seed: int, worker
     from workbench.simulate.protocol_play import default_max_plies
 
     cap = max_plies if max_plies is not None else default_max_plies(game, fallback=300)
-    return play_pair(hand, learned, games, seed, cap, workers, progress=False, engine=engine, game=game,
-                     rules=rules or None)
+    return dict(play_pair(hand, learned, games, seed, cap, workers, progress=False, engine=engine, game=game,
+                          rules=rules or None))
 
 
 def main(argv: list[str] | None = None) -> int:

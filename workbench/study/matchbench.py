@@ -56,6 +56,7 @@ def cells(game: str, agent: str, cell_rules: list[str], games: int, seed_: int, 
     t0, cpu0 = time.perf_counter(), _cpu()
     df = simulate(cell_rules, agent, agent, games, seed=seed_, max_plies=max_plies, workers=workers, progress=False,
                   engine="auto", game=game, agents=(agent,))
+    assert not isinstance(df, tuple)  # events off: the games table alone
     out: dict[str, Any] = {"agent": agent, "games_per_cell": games, "games": len(df),
                            "seconds": round(time.perf_counter() - t0, 1), "cpu_seconds": round(_cpu() - cpu0, 1),
                            "workers": workers, "engines": sorted(set(df.engine)),
@@ -79,6 +80,7 @@ def memory(game: str, games: int, seed_: int, workers: int, rules: str | None) -
     t0 = time.perf_counter()
     df = simulate([rules] if rules else None, "random", "random", games, seed=seed_, workers=workers, progress=False,
                   engine="native", game=game, agents=("random",))
+    assert not isinstance(df, tuple)  # events off: the games table alone
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     kid = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     return {"games": len(df), "rules": rules or "", "seconds": round(time.perf_counter() - t0, 1),

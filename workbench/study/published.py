@@ -77,6 +77,7 @@ def measure_line(game: str, table: dict[str, Any], line: dict[str, Any], games: 
     agent = line["agent"]
     df = simulate([dict(line["rules"])], agent, agent, games, seed=seed_, game=game, agents=[agent], workers=workers,
                   engine=engine, progress=False, max_plies=int(table.get("max_plies", 100_000)))
+    assert not isinstance(df, tuple)  # events off: the games table alone
     out = []
     for m, expected in zip(table["measures"], line["expect"], strict=True):
         if m["column"] not in df.columns:

@@ -22,6 +22,7 @@ import json
 import resource
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from workbench.cliargs import Parser, max_workers, seed, whole
@@ -45,8 +46,10 @@ def engines_race(games: int, seed: int, max_plies: int, game: str = DEFAULT) -> 
     tables = {}
     for engine in ("python", "native"):
         t0 = time.perf_counter()
-        tables[engine] = simulate(None, AB2, AB2, games, seed=seed, max_plies=max_plies, workers=0, progress=False,
-                                  engine=engine, game=game, agents=(AB2,))
+        df = simulate(None, AB2, AB2, games, seed=seed, max_plies=max_plies, workers=0, progress=False,
+                      engine=engine, game=game, agents=(AB2,))
+        assert not isinstance(df, tuple)  # events off: the games table alone
+        tables[engine] = df
         dt = time.perf_counter() - t0
         out[f"{engine}_seconds"] = round(dt, 3)
         out[f"{engine}_games_per_sec"] = round(games / dt, 4)
@@ -58,18 +61,19 @@ def engines_race(games: int, seed: int, max_plies: int, game: str = DEFAULT) -> 
 
 
 def balance_question(games: int, seed: int, workers: int, max_plies: int, full: int = 1600, game: str = DEFAULT,
-                     grid: dict[str, list[str]] | None = None) -> dict[str, Any]:
+                     grid: Mapping[str, Sequence[Any]] | None = None) -> dict[str, Any]:
     """``games`` games in each cell of ``grid`` (the game's default question), native ``alphabeta:depth=2``;
     wall time, and the first seat's (or team's) win rate per cell."""
     from workbench.games import get
     from workbench.simulate import simulate
 
     if grid is None:  # the game's own default question (GameDef.benchmark_grid)
-        grid = {k: list(v) for k, v in get(game).benchmark_grid.items()}
+        grid = {k: tuple(v) for k, v in get(game).benchmark_grid.items()}
     t0 = time.perf_counter()
     cpu0 = _cpu_seconds()
-    df = simulate(grid or None, AB2, AB2, games, seed=seed, max_plies=max_plies, workers=workers, progress=False,
+    df = simulate(dict(grid) if grid else None, AB2, AB2, games, seed=seed, max_plies=max_plies, workers=workers, progress=False,
                   engine="native", game=game, agents=(AB2,))
+    assert not isinstance(df, tuple)  # events off: the games table alone
     dt = time.perf_counter() - t0
     cpu = _cpu_seconds() - cpu0
     out = {"games_a_side": games, "workers": workers, "seconds": round(dt, 1), "cpu_seconds": round(cpu, 1),
@@ -83,7 +87,7 @@ def balance_question(games: int, seed: int, workers: int, max_plies: int, full: 
     return out
 
 
-def _first_wins(df: Any, grid: dict[str, list[str]]) -> dict[str, Any]:
+def _first_wins(df: Any, grid: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
     """The first team's win rate per cell (by the grid's one rule, else by cell), named by its seat:
     ``white_win_rate`` in TerraFeud's table, which names winners by seat and has no ``winner_team``."""
     by = next(iter(grid)) if len(grid) == 1 and next(iter(grid)) in df.columns else "cell"
@@ -109,6 +113,7 @@ def memory_batch(games: int, seed: int, workers: int, game: str = DEFAULT) -> di
     t0 = time.perf_counter()
     df = simulate(None, "random", "random", games, seed=seed, workers=workers, progress=False, engine="native",
                   game=game, agents=("random",))
+    assert not isinstance(df, tuple)  # events off: the games table alone
     return {"games": len(df), "seconds": round(time.perf_counter() - t0, 1), "table_mb":
             round(df.memory_usage(deep=True).sum() / 2**20, 1), **_peak_rss_mb()}
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -44,7 +45,7 @@ def parse_skill_trace(text: str) -> list[tuple[str, float]]:
         raise ValueError(f"--skill-trace {text!r}: {key.strip()}={span} needs numbers, e.g. 50..800") from None
     if not (0 < lo < hi) or not math.isfinite(hi):
         raise ValueError(f"--skill-trace {text!r}: the range {span} must be positive and rising")
-    budgets = []
+    budgets: list[float] = []
     b = lo
     while b <= hi * (1 + 1e-9) and len(budgets) <= MAX_RUNGS:
         budgets.append(b)
@@ -63,7 +64,7 @@ def parse_skill_trace(text: str) -> list[tuple[str, float]]:
     return out
 
 
-def run_trace(game: str, grid: dict[str, list[Any]] | None, rungs: list[tuple[str, float]], games: int, seed: int,
+def run_trace(game: str, grid: Mapping[str, Sequence[Any]] | None, rungs: list[tuple[str, float]], games: int, seed: int,
               max_plies: int | None = None, workers: int | None = None, engine: str = "auto",
               progress: bool = True) -> pd.DataFrame:
     """Every rung's self-play batch of ``grid``, stacked, with ``skill_budget`` and ``skill_agent`` columns."""
@@ -72,7 +73,7 @@ def run_trace(game: str, grid: dict[str, list[Any]] | None, rungs: list[tuple[st
     tables = []
     for i, (spec, budget) in enumerate(rungs):
         t0 = time.perf_counter()
-        df = simulate(grid or None, spec, spec, games, seed=seed + 1000 * i, game=game, agents=[spec],
+        df = simulate(dict(grid) if grid else None, spec, spec, games, seed=seed + 1000 * i, game=game, agents=[spec],
                       max_plies=max_plies, workers=workers, engine=engine, progress=progress)
         df = (df[0] if isinstance(df, tuple) else df).assign(**{BUDGET: budget, AGENT_OF: spec})
         tables.append(df)

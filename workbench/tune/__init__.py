@@ -49,7 +49,7 @@ def _as_list(x: str | Sequence[str] | None) -> list[str]:
 
 def tune(game: str = DEFAULT, space: Sequence[str] = (), objectives: str | Sequence[str] = ("balance",),
          requires: str | Sequence[str] = (), within: str | Sequence[str] = (), agents: str | Sequence[str] = ("random",),
-         budget: int = 20000, seed: int = 0, out: str | os.PathLike | None = None, resume: bool = False,
+         budget: int = 20000, seed: int = 0, out: str | os.PathLike[str] | None = None, resume: bool = False,
          overwrite: bool = False, scheduler: str | None = None, workers: int | None = None, max_plies: int | None = None,
          rules: dict[str, Any] | str | None = None, search: str = "auto", alpha: float = 0.05, n0: int = 32,
          growth: float = 1.5, tolerance: float = 0.0, error: str = "holm", halving: bool = False,
@@ -93,12 +93,14 @@ def tune(game: str = DEFAULT, space: Sequence[str] = (), objectives: str | Seque
     agent_list = _agents(gdef, players, agents)
     method = search
     if method == "auto":
-        method = "race" if sp.discrete and sp.size <= RACE_LIMIT and budget >= 2 * sp.size * n0 * len(inner) else "optuna"
+        n_variants = sp.size or 0  # None: a continuous space
+        method = "race" if sp.discrete and n_variants <= RACE_LIMIT and budget >= 2 * n_variants * n0 * len(inner) \
+            else "optuna"
     if method == "race" and not sp.discrete:
         raise TuneError("a race needs discrete values for every --space; continuous ranges need --search optuna")
     # A budget that cannot pay for the first look would play nothing and recommend nothing: say so now.
     per_variant = n0 * len(inner)
-    need = sp.size * per_variant if method == "race" else math.ceil(per_variant / EXPLORE_SHARE)
+    need = (sp.size or 0) * per_variant if method == "race" else math.ceil(per_variant / EXPLORE_SHARE)
     if budget < need:
         what = (f"{sp.size} variants x {n0} games x {len(inner)} inner cells" if method == "race"
                 else f"one optuna trial of {n0} games x {len(inner)} inner cells within the {EXPLORE_SHARE:.0%} "

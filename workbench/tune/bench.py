@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 from .objectives import parse_objective, parse_requirement
 from .race import Tuner, VariantRecord, run_race
@@ -28,7 +29,7 @@ from .synthetic import SyntheticRunner, grid_games, landscape
 
 
 def run(runs: int = 20, seed: int = 0, trap: bool = False, error: str = "holm", growth: float = 1.5,
-        n0: int = 32, alpha: float = 0.05) -> dict:
+        n0: int = 32, alpha: float = 0.05) -> dict[str, Any]:
     """The bench's figures as a dict (the command prints them)."""
     variants, truth = landscape(decisive_trap=trap)
     reqs = [parse_requirement("decisive>=0.8")] if trap else []
@@ -53,7 +54,7 @@ def run(runs: int = 20, seed: int = 0, trap: bool = False, error: str = "holm", 
 
 def real(game: str, space: list[str], objectives: list[str], requires: list[str], agents: str, budget: int,
          seed: int = 1, n0: int = 16, max_plies: int = 300, workers: int = 0, rules: str | None = None,
-         play_grid: bool = True, tolerance: float = 0.0) -> dict:
+         play_grid: bool = True, tolerance: float = 0.0) -> dict[str, Any]:
     """A race on real games, then the full grid it prices, played: games, seconds and both answers."""
     import math
 
@@ -67,7 +68,7 @@ def real(game: str, space: list[str], objectives: list[str], requires: list[str]
     t0 = time.perf_counter()
     result = tune(game, space, objectives, requires, agents=agents, budget=budget, seed=seed, n0=n0,
                   max_plies=max_plies, workers=workers, rules=rules, search="race", progress=False, tolerance=tolerance)
-    out: dict = {"game": game, "answer": result.recommended, "race": result.games, "stop": result.stop_reason,
+    out: dict[str, Any] = {"game": game, "answer": result.recommended, "race": result.games, "stop": result.stop_reason,
                  "grid": result.grid_games, "race_seconds": time.perf_counter() - t0, "sentence": result.sentence}
     if not (play_grid and result.grid_games and result.recommended):
         return out
@@ -91,6 +92,7 @@ def real(game: str, space: list[str], objectives: list[str], requires: list[str]
         grid.judge_requirements(r)
     fit = [r for r in recs if r.alive and grid.feasible(r)]
     best = grid.best(fit) or grid.best([r for r in recs if r.alive])
+    assert best is not None  # some variant is alive after one look (before, a None failed on best.sample)
     obj = grid.objectives[0]
     def settled(r: VariantRecord) -> bool:  # shown worse, or within the tolerance (no separating needed)
         if obj.diff_lower(r.sample, best.sample, grid.context())[0] > 0:

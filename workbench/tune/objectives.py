@@ -176,7 +176,8 @@ def _group_estimates(s: Sample, z: float) -> list[Estimate]:
 
 def _finished(x: np.ndarray) -> np.ndarray:
     """The scores of finished games (an unfinished game's score is NaN)."""
-    return x[~np.isnan(x)]
+    out: np.ndarray = x[~np.isnan(x)]
+    return out
 
 
 def metric(name: str, s: Sample, ctx: Context) -> Estimate:
@@ -238,6 +239,7 @@ class Objective:
     def loss(self, s: Sample, ctx: Context) -> Estimate:
         """The loss with its interval (the interval of a maximised metric turned over)."""
         if self.target is not None:
+            assert self.column is not None  # a target is set on a per-game column (see objective())
             n, m, ss = s.moments(self.column)
             base = bounded_from(n, m, ctx.z) if self.bounded else plain_from(n, m, ss, ctx.z)
             return _folded(base, self.target)

@@ -33,6 +33,7 @@ def distributions(space: Space) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for d in space.dims:
         if d.continuous:
+            assert d.low is not None and d.high is not None  # a continuous dimension is a range
             out[d.name] = optuna.distributions.FloatDistribution(float(d.low), float(d.high))
             continue
         try:

@@ -89,9 +89,8 @@ class Tuner:
         self.alpha = float(alpha)
         self.inner = list(inner) or [{}]
         self.players = tuple(players)
-        self.factions = [seat_factions(c, self.players) for c in self.inner]
-        if not all(self.factions):
-            self.factions = None  # type: ignore[assignment]
+        found = [seat_factions(c, self.players) for c in self.inner]
+        self.factions: list[tuple[str, ...]] | None = [f for f in found if f] if all(found) else None
         self.stride = int(stride or max(1, self.budget))
         self.variants: list[VariantRecord] = []
         self._by_label: dict[str, VariantRecord] = {}

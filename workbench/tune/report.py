@@ -92,7 +92,7 @@ def _fmt(e: Estimate, name: str) -> str:
 
 def ranked(tuner: Tuner) -> list[VariantRecord]:
     """Best first: fit and alive, then alive, then dropped (latest drop first), each by first-objective loss."""
-    def key(r: VariantRecord) -> tuple:
+    def key(r: VariantRecord) -> tuple[Any, ...]:
         loss = tuner.loss(r).value
         loss = math.inf if math.isnan(loss) else loss
         group = 0 if (r.alive and tuner.feasible(r)) else 1 if r.alive else 2
@@ -220,7 +220,7 @@ def pareto_figure(tuner: Tuner, path: str | Path | None = None) -> Any:
         sizes = [20 + 180 * math.sqrt(r.sample.n / max(x.sample.n for x in recs)) for r in recs]
         sc = ax.scatter(xs, ys, c=cs, s=sizes, cmap="viridis", vmin=0, vmax=1,
                         edgecolors=["black" if r.alive else "none" for r in recs], linewidths=1.0,
-                        alpha=[1.0 if r.alive else 0.45 for r in recs])
+                        alpha=[1.0 if r.alive else 0.45 for r in recs])  # type: ignore[arg-type]  # per point
         fig.colorbar(sc, ax=ax, label="decisive share")
         points = [(x, y, r) for x, y, r in zip(xs, ys, recs, strict=True)]
         front = _front([p for p in points if p[2].alive] or points)  # the trade-offs still on offer

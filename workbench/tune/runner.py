@@ -26,7 +26,7 @@ class GameRunner:
     """Plays a tune's games of one game with fixed agents, cap and seed; see the module doc."""
 
     def __init__(self, game: Any, agents: Sequence[str], inner: Sequence[dict[str, Any]], seed: int = 0,
-                 max_plies: int | None = None, fixed: dict[str, Any] | None = None, out: str | os.PathLike | None = None,
+                 max_plies: int | None = None, fixed: dict[str, Any] | None = None, out: str | os.PathLike[str] | None = None,
                  resume: bool = False, overwrite: bool = False, scheduler: str | None = None,
                  workers: int | None = None, manifest: dict[str, Any] | None = None, engine: str = "auto",
                  chunk_size: int | None = None) -> None:

@@ -111,7 +111,7 @@ def parse_space(game: Any, items: Sequence[str]) -> Space:
     if not dims:
         raise SpaceError("a tune needs at least one --space name=values")
     space = Space(game.name, tuple(dims))
-    if space.discrete and space.size > MAX_VARIANTS:
+    if space.discrete and (space.size or 0) > MAX_VARIANTS:
         raise SpaceError(f"the space has {space.size} variants; at most {MAX_VARIANTS} (narrow a --space)")
     return space
 

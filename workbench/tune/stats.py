@@ -14,6 +14,7 @@ Bonferroni (``look_z``): valid under any dependence between looks, which racing 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -158,7 +159,7 @@ def welch(a: np.ndarray, b: np.ndarray, bounded: bool, shift_a: float = 0.0, sig
     return Contrast(d, se)
 
 
-def p_from_lower(lower_at: callable, z_lo: float = 0.0, z_hi: float = 8.0) -> float:  # type: ignore[valid-type]
+def p_from_lower(lower_at: Callable[[float], float], z_lo: float = 0.0, z_hi: float = 8.0) -> float:
     """The one-sided p-value of a bound function: the largest ``z`` with ``lower_at(z) > 0``, as Φ(-z).
 
     For comparisons built from several intervals (a spread, a worst cell) there is no single

@@ -124,8 +124,32 @@ function render({ model, el: root }) {
   const ng = el("div", { class: "gb-row" }, tools);
   const rulesIn = el("input", { type: "text", placeholder: "rules k=v,...", class: "gb-rules" }, ng);
   const seedIn = el("input", { type: "text", placeholder: "seed", size: "6" }, ng);
-  el("button", { class: "gb-btn", "data-action": "new_game" }, ng, "New game").addEventListener("click", () =>
-    model.send({ type: "new_game", rules: rulesIn.value, seed: seedIn.value.trim() }));
+  // every rule of the game as a field (geometry.rule_fields, from its RulesSpec); a changed one joins the box's k=v
+  const ruleForm = el("details", { class: "gb-rule-form" }, tools);
+  el("summary", {}, ruleForm, "every rule");
+  const ruleBox = el("div", { class: "gb-rule-fields" }, ruleForm);
+  let ruleInputs = [], builtRules = "";
+  function buildRules() {
+    ruleBox.innerHTML = "";
+    ruleInputs = [];
+    for (const f of geo.rule_fields || []) {
+      const row = el("label", { class: "gb-rule-field", title: f.title }, ruleBox, `${f.name} `);
+      let inp;
+      if (f.choices && f.choices.length) {
+        inp = el("select", { class: `gb-rule-${f.name}` }, row);
+        for (const c of f.choices) el("option", { value: c }, inp, c);
+      } else {
+        inp = el("input", { type: "text", size: "8", class: `gb-rule-${f.name}` }, row);
+      }
+      inp.value = f.value;
+      ruleInputs.push([f, inp]);
+    }
+  }
+  el("button", { class: "gb-btn", "data-action": "new_game" }, ng, "New game").addEventListener("click", () => {
+    const parts = ruleInputs.filter(([f, inp]) => inp.value.trim() !== f.default).map(([f, inp]) => `${f.name}=${inp.value.trim()}`);
+    if (rulesIn.value.trim()) parts.push(rulesIn.value.trim());
+    model.send({ type: "new_game", rules: parts.join(","), seed: seedIn.value.trim() });
+  });
   const ag = el("div", { class: "gb-row" }, tools);
   const seatSel = el("select", { class: "gb-seat" }, ag);
   const specIn = el("input", { type: "text", value: "greedy", size: "16", class: "gb-spec" }, ag);
@@ -191,6 +215,8 @@ function render({ model, el: root }) {
   function build() {
     geo = model.get("geometry");
     ALIASES = geo.aliases || {};
+    const rf = JSON.stringify(geo.rule_fields || []);
+    if (rf !== builtRules) { builtRules = rf; buildRules(); }  // a new game's rules (a flip keeps the edits)
     for (const [part, node, cls] of [["status", status, "gb-status"], ["message", message, "gb-message"],
       ["moves", moves, "gb-moves"], ["undo", undoBtn, "gb-btn"]]) node.setAttribute("class", A(part, cls));
     boardBox.innerHTML = "";
@@ -437,6 +463,16 @@ function render({ model, el: root }) {
       sv("path", { d: `M${p.x - d},${p.y - d}L${p.x + d},${p.y + d}M${p.x + d},${p.y - d}L${p.x - d},${p.y + d}`,
         class: "gb-died", "data-died": c }, layers.over);
     }
+    // a refused click: the cells that block it (State.explain_cells); a threat: its attackers' lines (State.attack_lines)
+    for (const c of v.blocks || []) {
+      const p = cellEls[c];
+      if (p) sv("circle", { cx: p.x, cy: p.y, r: s * 0.8, class: "gb-why-block", "data-cell": c, "data-hex": c }, layers.over);
+    }
+    for (const [a, b, seat] of v.attack_lines || []) {
+      const P1 = cellEls[a], P2 = cellEls[b];
+      if (P1 && P2) sv("line", { x1: P1.x, y1: P1.y, x2: P2.x, y2: P2.y, class: "gb-attacker-line", "data-from": a, "data-to": b,
+        "data-seat": seat }, layers.over);
+    }
   }
 
   function drawShapes(v) {
@@ -492,6 +528,9 @@ function render({ model, el: root }) {
       "aria-label": `evaluation in ${e.unit}` }, graph);
     sv("line", { x1: 0, x2: w, y1: h / 2, y2: h / 2, class: "gb-zero" }, g);
     sv("polyline", { points: pts2.map((p) => `${X(p[0]).toFixed(1)},${Y(p[1]).toFixed(1)}`).join(" "), class: "gb-curve" }, g);
+    for (const sw of e.swings || []) {  // a move after which the evaluation jumps: a bar on the graph
+      sv("line", { x1: X(sw.ply), x2: X(sw.ply), y1: 2, y2: h - 2, class: "gb-swing", "data-node": String(sw.id) }, g);
+    }
     for (const p of pts2) {
       const dot = sv("circle", { cx: X(p[0]), cy: Y(p[1]), r: p[0] === e.current ? 3.5 : 2,
         class: "gb-gpoint" + (p[0] === e.current ? " gb-gcur" : ""), "data-node": String(p[2]) }, g);
@@ -563,7 +602,7 @@ function render({ model, el: root }) {
       }
       return;
     }
-    for (const b of list) choice(b, b.text);
+    for (const b of list) choice(b, b.label || b.text);  // the game's words where it names a choice (a promotion)
   }
 
   function choice(b, label, parent = buttons) {

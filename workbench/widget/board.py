@@ -79,7 +79,7 @@ MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "pattern": {"card": fields.text(40)},
     "overlay": {"name": fields.text(30), "on": fields.boolean},
 }
-WHILE_THINKING = {"undo", "cancel", "heat", "overlay", "catalog", "check", "why", "download", "shape", "clear_shapes", "copy",
+WHILE_THINKING = {"new_game", "undo", "cancel", "heat", "overlay", "catalog", "check", "why", "download", "shape", "clear_shapes", "copy",
                   "analysis", "pattern"}
 
 
@@ -152,7 +152,16 @@ class GameBoard(anywidget.AnyWidget):
         self._gesture("redo")
 
     def new_game(self, rules: Any = None, seed: int | None = None) -> None:
-        self._gesture("new_game", rules=rules or {}, seed=seed)
+        """A new game (``rules`` a mapping or ``"k=v,..."``); from the notebook a rule may name a start file."""
+        if isinstance(rules, str):
+            from workbench.core.rulespec import parse_pairs
+
+            rules = parse_pairs(rules)
+        with self._lock:  # allowed while an agent thinks: it answers the new game
+            self._call(self.controller.new_game, rules or {}, seed, True)
+            self.geometry = self.controller.geometry()
+            self._sync()
+        self._maybe_think()
 
     def set_agent(self, seat: int, spec: str) -> None:
         self._gesture("agent", seat=seat, spec=spec)
@@ -214,6 +223,8 @@ class GameBoard(anywidget.AnyWidget):
             data = json.loads(text)
         except ValueError as exc:
             raise WidgetError(f"{source}: not JSON (line {getattr(exc, 'lineno', '?')})") from None
+        except RecursionError:  # "[[[[..." from a page: refused by its shape, never echoed
+            raise WidgetError(f"{source}: not a record (JSON nested too deeply)") from None
         self.controller.load_record_data(data, source)
         self.geometry = self.controller.geometry()
 
@@ -282,10 +293,12 @@ class GameBoard(anywidget.AnyWidget):
         from workbench.core.safefile import read_text_capped
 
         with self._lock:
+            name = pathlib.Path(path).name
             try:
-                self.load_record_text(read_text_capped(path, MAX_FILE_BYTES), pathlib.Path(path).name)
-            except (WidgetError, ValueError, OSError) as exc:
-                self.controller.message, self.controller.level = str(exc)[:300], "error"
+                self.load_record_text(read_text_capped(path, MAX_FILE_BYTES), name)
+            except (WidgetError, ValueError, OSError) as exc:  # the error names the file, never its content
+                text = str(exc)[:300]
+                self.controller.message, self.controller.level = text if name in text else f"{name}: {text}", "error"
             self._sync()
 
     def export_scenario(self, scenario_id: str = "edited-position", title: str | None = None) -> str:
@@ -329,6 +342,8 @@ class GameBoard(anywidget.AnyWidget):
         if on and self._analyser is None:
             self._analyser = threading.Thread(target=self._analysis_loop, name="board-analysis", daemon=True)
             self._analyser.start()
+        if self._thinking is None:  # the busy sign says analysis runs (an agent's thinking says more)
+            self.busy = "analysing…" if on else ""
         if not on:
             self.controller.lines, self.controller.lines_at = [], -1
 
@@ -435,7 +450,8 @@ class GameBoard(anywidget.AnyWidget):
             c.new_game(f.get("rules") or {}, f.get("seed"))
             self.geometry = c.geometry()
         elif kind == "agent":
-            c.message, c.level = c.set_agent(f["seat"], f["spec"]), "info"
+            c.message = c.set_agent(f["seat"], f["spec"])
+            c.level = "warn" if "capped" in c.message else "info"  # a capped request is not what was asked
         elif kind == "heat":
             layer = f["layer"]
             if layer and layer not in c.game.heat_layers:
@@ -551,7 +567,7 @@ class GameBoard(anywidget.AnyWidget):
         with self._lock:
             if self._thinking is threading.current_thread():
                 self._thinking = None
-                self.busy = ""
+                self.busy = "analysing…" if self._analysing else ""
             self._sync()
 
     def _agent_loop(self) -> None:
@@ -561,12 +577,14 @@ class GameBoard(anywidget.AnyWidget):
                 with self._lock:
                     if not c.agent_due():
                         break
-                    at = c.node.id
+                    at = c.where()
                     probe_state = c.state.clone()
                     spec = c.agents[c.state.current_player()]
                 agent = c.make_agent(spec)
                 action = agent.select_action(probe_state)
                 with self._lock:
+                    if at != c.where():  # a new game or a step back while it thought: think again where the board is
+                        continue
                     try:
                         c.accept(action, at, getattr(agent, "engine", "python"))
                     except WidgetError as exc:

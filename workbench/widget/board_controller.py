@@ -24,7 +24,7 @@ from workbench.core import palette
 from workbench.core.protocol import CHANCE, GameDef, Glyph, IllegalAction, State
 
 from .common import SCENARIO_ROOT, WidgetError, _entry, _short, _verdict_of, capped_agent_spec
-from .tree import VariationTree
+from .tree import SNAPSHOT_EVERY, VariationTree
 
 MAX_CHOICES = 400  # buttons for one click sequence (big chess: 30 cards x 8 facings at a cell)
 MAX_PREVIEWS = 80  # targets whose effects are computed for one view (each plays the action on a copy)
@@ -35,6 +35,7 @@ DEFAULT_AGENT = "greedy"
 ANNOTATION_SIGNS = ("", "!", "?", "!!", "??", "!?", "?!")
 RECORD_VERSION = 1
 MAX_RECORD_MOVES = 20_000
+SWING = 1.0  # an evaluation change of one unit of the game (an infantryman, a coin) marks the move on the graph
 EVAL_AGENT = "alphabeta:depth=2,nodes=20000,seconds=2"
 
 
@@ -109,6 +110,10 @@ class GameBoardController:
         self.check_results: list[Any] = []
         self.check_index = -1
         self.hover: dict[str, str] = {}
+        self._exact = False
+        self._lines_key: Any = None
+        self._lines: list[list[str]] = []
+        self.blocks: list[str] = []  # the cells that block the last refused click (``State.explain_cells``)
         self._offered: tuple[Any, list[int]] = (None, [])
         self.lines: list[dict[str, Any]] = []  # continuous analysis: best lines at node ``lines_at``
         self.lines_at = -1
@@ -141,6 +146,7 @@ class GameBoardController:
     def _new_root(self, state: State) -> None:
         self._frame(state)
         self.state = state
+        self._undoable = 0  # actions the state can undo (those the board applied since it was built)
         self.root_state = state.clone()
         self.rng = random.Random(self.seed)
         self.tree = VariationTree(None, 0)
@@ -163,23 +169,25 @@ class GameBoardController:
         labels = self.info().labels
         return labels[player] if 0 <= player < len(labels) else str(player)
 
-    def _play(self, action: Any) -> None:
-        """Play ``action`` here: the tree's existing child or a new variation; then any automatic roll."""
+    def _play(self, action: Any, light: bool = False) -> None:
+        """Play ``action`` here: the tree's existing child or a new variation; then any automatic roll. ``light``:
+        a long record's early moves, replayed without their words and evaluation (the list shows its last rows)."""
         text = self.state.action_to_string(action)
         player = self.state.current_player()
-        eff = self._effects(action)
+        eff = {} if light else self._effects(action)
         said = str(eff.get("text") or "")
-        cells = [self.names[c] for c in self._cells(action) if 0 <= c < len(self.names)]
+        cells = [] if light else [self.names[c] for c in self._cells(action) if 0 <= c < len(self.names)]
         gone = [self.names[c] for c in eff.get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
         if eff.get("odds"):
             gone = []  # an attack's removals are the roll's to decide
         turn = self.state.turn()
         self.state.apply_action(action)
+        self._undoable += 1
         node, _new = self.tree.add(self.node, action, text)
         node.to_move = self.state.current_player()
         node.effects = {"player": player, "turn": turn, "words": _short(said, 160) if said and said != text else "",
                         "cells": cells, "removed": gone}
-        self._after(node)
+        self._after(node, light)
         self.node = node
         self.selection, self.choices = [], []
         self.diff = None
@@ -208,6 +216,7 @@ class GameBoardController:
         gone = [self.names[c] for c in self._effects(chosen).get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
         turn = self.state.turn()
         self.state.apply_action(chosen)
+        self._undoable += 1
         node, _ = self.tree.add(self.node, chosen, text)
         node.to_move = self.state.current_player()
         node.effects = {"player": CHANCE, "turn": turn, "words": words, "removed": gone}
@@ -216,13 +225,17 @@ class GameBoardController:
         self.message = f"roll {words}"
         self.level = "info"
 
-    def _after(self, node: Any) -> None:
-        """After a move: the static evaluation (first seat's view, the graph's point) and the result in words."""
+    def _after(self, node: Any, light: bool = False) -> None:
+        """After a move: the static evaluation (first seat's view, the graph's point), the result in words, and
+        every SNAPSHOT_EVERY plies a history-free copy of the position (a jump replays from the nearest one)."""
         st = self.state
-        try:
-            node.static = round(float(st.evaluate(0)), 3) if not st.is_terminal() else None
-        except Exception:  # noqa: BLE001 - a game without an evaluation draws no graph
-            node.static = None
+        if not light:
+            try:
+                node.static = round(float(st.evaluate(0)), 3) if not st.is_terminal() else None
+            except Exception:  # noqa: BLE001 - a game without an evaluation draws no graph
+                node.static = None
+        if node.ply % SNAPSHOT_EVERY == 0 and node.snapshot is None:
+            node.snapshot = self._detached(st)
         if st.is_terminal():
             node.effects["result"] = self.result_text()
 
@@ -250,15 +263,44 @@ class GameBoardController:
         if self.node.parent is None:
             raise WidgetError("nothing to undo: this is the start")
         self._back()
-        while self.auto_roll and self.node.parent is not None and self.state.current_player() == CHANCE:
-            self._back()
+        while self.node.parent is not None and ((self.auto_roll and self.state.current_player() == CHANCE)
+                                                or self.state.current_player() in self.agents):
+            self._back()  # a roll goes with its move; an agent's move with the human's before it
         self.selection, self.choices = [], []
         self.message, self.level = f"undone; {self.label(self.state.current_player())} to move", "info"
 
     def _back(self) -> None:
-        self.state.undo_action()
-        self.node.parent.last = self.node
-        self.node = self.node.parent
+        node = self.node
+        if self._undoable > 0:
+            self.state.undo_action()
+            self._undoable -= 1
+        else:  # rebuilt from a snapshot: the state cannot undo past it, so rebuild once more
+            self.state = self._state_at(node.parent)
+        node.parent.last = node
+        self.node = node.parent
+
+    def _detached(self, state: State) -> Any:
+        """A copy of ``state`` without its undo history (``to_dict`` then ``state_from_dict``), or None when the
+        game's dict does not give the same position back (then jumps replay from an earlier snapshot)."""
+        try:
+            data = state.to_dict()
+            copy = self.game.state_from_dict(data)
+            return copy if copy.to_dict() == data else None
+        except Exception:  # noqa: BLE001 - a snapshot is a speed-up, never a failure
+            return None
+
+    def _state_at(self, target: Any) -> State:
+        """A fresh state at ``target``: its nearest snapshot (the root's is the start), then at most SNAPSHOT_EVERY
+        actions (more where a snapshot is missing); its undo reaches back to that snapshot."""
+        path, base = [], target
+        while base.parent is not None and base.snapshot is None:
+            path.append(base)
+            base = base.parent
+        st = (self.root_state if base.parent is None else base.snapshot).clone()
+        for n in reversed(path):
+            st.apply_action(n.action)
+        self._undoable = len(path)
+        return st
 
     def redo(self) -> None:
         """Forward along the line last visited (a roll comes back with its move)."""
@@ -266,13 +308,15 @@ class GameBoardController:
         if nxt is None:
             raise WidgetError("nothing to redo")
         self._forward(nxt)
-        while self.auto_roll and self.state.current_player() == CHANCE and self.node.next() is not None:
+        while self.node.next() is not None and not self.state.is_terminal() and (
+                (self.auto_roll and self.state.current_player() == CHANCE) or self.state.current_player() in self.agents):
             self._forward(self.node.next())
         self.selection, self.choices = [], []
         self.message, self.level = f"redone {self._last_decision_text()}; {self._to_move_words()}", "info"
 
     def _forward(self, node: Any) -> None:
         self.state.apply_action(node.action)
+        self._undoable += 1
         self.node.last = node
         self.node = node
 
@@ -281,15 +325,30 @@ class GameBoardController:
         target = self.tree.get(node_id)
         if target is None:
             raise WidgetError(f"there is no move {node_id} in this game")
-        path = []
-        n = target
-        while n.parent is not None:
-            path.append(n)
-            n = n.parent
-        self.state = self.root_state.clone()
-        self.node = self.tree.root
-        for n in reversed(path):
-            self._forward(n)
+        # the way there: up to the common ancestor, then down; undone and replayed when near, else rebuilt
+        a, b, ups, downs = self.node, target, 0, []
+        while a.ply > b.ply:
+            a, ups = a.parent, ups + 1
+        while b.ply > a.ply:
+            downs.append(b)
+            b = b.parent
+        while a is not b:
+            a, ups = a.parent, ups + 1
+            downs.append(b)
+            b = b.parent
+        downs.reverse()
+        if ups <= self._undoable and ups + len(downs) <= 2 * SNAPSHOT_EVERY:
+            for _ in range(ups):
+                self.state.undo_action()
+                self._undoable -= 1
+            for n in downs:
+                self.state.apply_action(n.action)
+                self._undoable += 1
+        else:
+            self.state = self._state_at(target)
+        for n in downs:
+            n.parent.last = n
+        self.node = target
         self.selection, self.choices = [], []
         self.diff = None
         at = f"after {target.text}" if target.parent is not None else "at the start"
@@ -341,6 +400,7 @@ class GameBoardController:
             return
         cell = self.ids[name]
         st = self.state
+        self.blocks = []
         if st.is_terminal():
             raise WidgetError("the game is over: Undo, or start a new game")
         if st.current_player() == CHANCE:
@@ -363,6 +423,8 @@ class GameBoardController:
         if not matching:
             self.level = "warn"
             self.message = self._why_not(seq)
+            if self._exact:  # the game said exactly why this piece cannot go there: the selection ends, the reason stays
+                self.selection, self.choices = [], []
             return
         complete = [a for a in matching if len(self._cells(a)) == len(seq)]
         longer = [a for a in matching if len(self._cells(a)) > len(seq)]
@@ -381,9 +443,19 @@ class GameBoardController:
             self.message += ", or click a lit cell"
 
     def _why_not(self, seq: list[int]) -> str:
-        """The game's own reason for a click on an unlit cell (``explain_illegal`` of the nearest text)."""
+        """The game's own reason for a click on an unlit cell: its exact one for these cells (``explain_cells``,
+        with the cells that block it), else ``explain_illegal`` of the nearest text."""
         st = self.state
         name = self.names[seq[-1]]
+        self.blocks, self._exact = [], False
+        try:
+            exact = st.explain_cells(list(seq))
+        except Exception:  # noqa: BLE001 - a game's explainer failing must not hide the generic answer
+            exact = None
+        if exact and exact.get("text"):
+            self.blocks = [self.names[c] for c in exact.get("blocks") or [] if isinstance(c, int) and 0 <= c < len(self.names)]
+            self._exact = True
+            return _short(str(exact["text"]))
         if len(seq) > 1:
             # an action from the same source, with the clicked cell put where its last cell is
             for a in self._legal():
@@ -443,7 +515,9 @@ class GameBoardController:
                 else:
                     text = f"{name}: {len(matching)} actions continue here"
             else:
+                kept = self.blocks, self._exact  # a hover explains; the last click's blocking cells stay drawn
                 text = self._why_not(seq)
+                self.blocks, self._exact = kept
         self.hover = {"cell": name, "text": _short(text, 300)}
         return self.hover["text"]
 
@@ -503,6 +577,10 @@ class GameBoardController:
         if n is self.node:
             raise WidgetError("this move is on the main line")
         self.goto(n.id)
+        m = n
+        while m.children:  # → and End follow the main line again from here
+            m.last = m.children[0]
+            m = m.children[0]
 
     def shape(self, start: str, end: str, colour: str) -> None:
         """An arrow from ``start`` to ``end`` (a circle when they are the same cell) on this move; again removes it."""
@@ -577,7 +655,9 @@ class GameBoardController:
     def scenario_text(self) -> str:
         """The position as a scenario file of this game (``GameDef.dump_scenario``), for the rulebook's cases."""
         try:
-            return self.game.dump_scenario(self.state, f"board-{self.node.ply}", f"{self.game.title}: a position from the board")
+            note = "describe what this position shows; then list legal/illegal actions or play and expect"
+            return self.game.dump_scenario(self.state, f"board-{self.node.ply}", f"{self.game.title}: a position from the board",
+                                           checks=[{"note": note, "legal": [], "illegal": []}])
         except NotImplementedError:
             raise WidgetError(f"{self.game.name} writes no scenario files") from None
 
@@ -743,9 +823,8 @@ class GameBoardController:
         self.check_index = 0 if results else -1
         self.cancel_editing()
         self._new_root(state)
-        ok = sum(1 for r in results if r.status == "pass")
-        self.message = f"{source}: {getattr(case, 'title', '')} — checks {ok}/{len(results)} pass"
-        self.level = "info" if ok == len(results) else "warn"
+        self._check_line()
+        self._checks_said(source)
 
     def set_overlay(self, name: str, on: bool) -> None:
         """Switch one of the game's overlays (``GameDef.overlays``) on or off."""
@@ -764,7 +843,7 @@ class GameBoardController:
         free = [a for a, cells in self._legal_cells() if not cells]
         return [*self.choices, *(a for a in free if a not in self.choices)] if self.selection else free
 
-    def play_text(self, text: str) -> None:
+    def play_text(self, text: str, light: bool = False) -> None:
         """An action typed in the game's notation (the move box; tests)."""
         st = self.state
         try:
@@ -774,12 +853,13 @@ class GameBoardController:
         if st.current_player() == CHANCE:
             words, turn = self._chance_words(action, text), st.turn()
             self.state.apply_action(action)
+            self._undoable += 1
             node, _ = self.tree.add(self.node, action, text)
             node.to_move, node.effects, self.node = st.current_player(), {"player": CHANCE, "turn": turn, "words": words}, node
             self._after(node)
             self._roll_chance()
             return
-        self._play(action)
+        self._play(action, light)
 
     # ------------------------------------------------------------------ agents and evaluation
     def set_agent(self, player: int, spec: str) -> str:
@@ -788,8 +868,9 @@ class GameBoardController:
         if not 0 <= player < n:
             raise WidgetError(f"seat {player} does not exist: this game has {n} seats")
         if not spec.strip():
-            self.agents.pop(player, None)
-            return f"{self.label(player)} is played on the board"
+            was = self.agents.pop(player, None)
+            who = f"{self.label(player)}'s agent {was} stopped; " if was else ""
+            return who + ("people move every seat" if not self.agents else f"{self.label(player)} moves by hand")
         text, notes = capped_agent_spec(spec.strip(), self.game_agents(), generic=True, weights=self.weights_files())
         self.agents[player] = text
         return f"{self.label(player)}: {text}" + (f" ({'; '.join(notes)})" if notes else "")
@@ -852,7 +933,11 @@ class GameBoardController:
             raise WidgetError(_short(str(exc))) from None
         return agent
 
-    def think(self, spec: str | None = None) -> tuple[Any, float | None, int]:
+    def where(self) -> tuple[int, int]:
+        """The position's token: the tree (a new game or scenario makes a new one) and the node in it."""
+        return id(self.tree), self.node.id
+
+    def think(self, spec: str | None = None) -> tuple[Any, float | None, Any]:
         """The move an agent picks here, its own score, and the node it was asked at (thread-safe: a copy).
         ``last_engine`` keeps which engine searched, for ``accept``'s message."""
         player = self.state.current_player()
@@ -861,17 +946,17 @@ class GameBoardController:
         probe = self.state.clone()
         action = agent.select_action(probe)
         self.last_engine = getattr(agent, "engine", "python")
-        return action, getattr(agent, "score", None), self.node.id
+        return action, getattr(agent, "score", None), self.where()
 
     def agent_move(self) -> None:
         """One agent action, synchronously (the widget runs ``think`` in a thread and calls ``accept``)."""
         action, _score, at = self.think()
         self.accept(action, at)
 
-    def accept(self, action: Any, at: int, engine: str | None = None) -> None:
+    def accept(self, action: Any, at: Any, engine: str | None = None) -> None:
         """Play an agent's action if the board is still where the agent was asked; the message names the
         engine that searched (``engine``, else the last ``think``'s)."""
-        if at != self.node.id:
+        if at != self.where() and at != self.node.id:  # (a node id alone: older callers)
             raise WidgetError("the position changed while the agent was thinking; its move was dropped")
         who = self.label(self.state.current_player())
         self._play(action)
@@ -969,11 +1054,12 @@ class GameBoardController:
         return n
 
     def _replay(self, texts: list[Any], where: str) -> None:
+        light_until = len(texts) - MOVES_SHOWN  # a long record's early moves: no words or evaluation (not listed)
         for i, text in enumerate(texts, start=1):
             if not isinstance(text, str):
                 raise WidgetError(f"{where} move {i}: not an action text")
             try:
-                self.play_text(text)
+                self.play_text(text, light=i <= light_until)
             except WidgetError as exc:
                 raise WidgetError(_short(f"{where} move {i} ({_short(text, 40)}): {exc}")) from None
 
@@ -1061,17 +1147,21 @@ class GameBoardController:
         return board_svg(self.game, self.state, self.rules, title=f"{self.game.title}: {self.status()}")
 
     # ------------------------------------------------------------------ new game, scenarios, rule diff
-    def new_game(self, rules: dict[str, Any] | None = None, seed: int | None = None) -> None:
-        """A new game under the game's rules (validated by its spec: the error names the rule)."""
+    def new_game(self, rules: dict[str, Any] | None = None, seed: int | None = None, paths: bool = False) -> None:
+        """A new game under the game's rules (validated by its spec: the error names the rule). ``paths``: the
+        notebook's own call, which may name a start file (``Param(kind="path")``); the page never may."""
         try:
-            self.game.spec.refuse_paths(rules or {})
-            self.rules = self.game.spec.make(rules or {})
-        except ValueError as exc:
+            if not paths:
+                self.game.spec.refuse_paths(rules or {})
+            made = self.game.spec.make(rules or {})
+            state = self.game.new_initial_state(made, seed=self.seed if seed is None else seed)
+        except (ValueError, OSError) as exc:  # a bad value, or a start file the notebook named that does not load
             raise WidgetError(_short(str(exc))) from None
+        self.rules = made
         if seed is not None:
             self.seed = seed
         self.scenario, self.scenario_name, self.check_results, self.check_index = None, "", [], -1
-        self._new_root(self.game.new_initial_state(self.rules, seed=self.seed))
+        self._new_root(state)
         self.message = f"new game, seed {self.seed}" + (f", {self.rules.label()}" if self.rules.label() else "")
         self.level = "info"
 
@@ -1120,19 +1210,70 @@ class GameBoardController:
         self.check_results = list(results)
         self.check_index = 0 if results else -1
         self._new_root(state)
-        ok = sum(1 for r in results if r.status == "pass")
-        self.message = f"{name}: {getattr(case, 'title', '')} — checks {ok}/{len(results)} pass"
-        self.level = "info" if ok == len(results) else "warn"
+        self._check_line()
+        self._checks_said(name)
 
     def step_check(self, delta: int) -> None:
         if not self.check_results:
             raise WidgetError("this position has no checks")
         self.check_index = (self.check_index + delta) % len(self.check_results)
+        self._check_line()
+        self.message, self.level = self.check_text(), "info"
+
+    def _check_line(self) -> None:
+        """The current check's play (``describe_check``'s ``play``) as the move list from the scenario's start, the
+        board at the start: → steps through it, End shows where the check looks (a bad move ends the line there)."""
+        if self.check_index < 0:
+            return
+        try:
+            said = self.game.describe_check(self.scenario, self.check_index, self.check_results[self.check_index])
+        except Exception:  # noqa: BLE001 - a help, never a failure
+            said = None
+        play = [str(t) for t in (said or {}).get("play") or []][:MAX_RECORD_MOVES]
+        self._new_root(self.root_state.clone())
+        if not play:
+            return
+        auto, self.auto_roll = self.auto_roll, False
+        try:
+            self._replay(play, f"check {self.check_index + 1}'s play")
+        except WidgetError:
+            pass  # the check itself says what failed; its line stops at the bad move
+        finally:
+            self.auto_roll = auto
+        self.goto(self.tree.root.id)
+
+    def describe_checks(self) -> list[dict[str, Any]]:
+        """Every check of the loaded scenario: its status and, where the game words it (``GameDef.describe_check``),
+        what it asserts; a check that asserts nothing is ``empty``, not a pass."""
+        out = []
+        for i, r in enumerate(self.check_results):
+            try:
+                d = self.game.describe_check(self.scenario, i, r)
+            except Exception:  # noqa: BLE001 - words are a help, never a failure
+                d = None
+            out.append(d or {"status": str(r.status), "asserts": "", "message": _short(str(r.message or ""), 200)})
+        return out
+
+    def _checks_said(self, source: str) -> None:
+        """The load's message: how many checks pass, and how many assert nothing."""
+        d = self.describe_checks()
+        ok = sum(1 for x in d if x["status"] == "pass")
+        empty = sum(1 for x in d if x["status"] == "empty")
+        self.message = (f"{source}: {getattr(self.scenario, 'title', '')} — checks {ok}/{len(d)} pass"
+                        + (f" · {empty} {'check asserts' if empty == 1 else 'checks assert'} nothing" if empty else ""))
+        self.level = "info" if ok == len(d) else "warn"
 
     def check_text(self) -> str:
         if self.check_index < 0:
             return ""
         r = self.check_results[self.check_index]
+        try:
+            said = self.game.describe_check(self.scenario, self.check_index, r)
+        except Exception:  # noqa: BLE001
+            said = None
+        if said:
+            return (f"check {self.check_index + 1}/{len(self.check_results)}: {said['status'].upper()} — {said['asserts']}"
+                    + (f" · {_short(said['message'], 200)}" if said.get("message") else ""))
         raw = ""
         checks = getattr(self.scenario, "checks", None)
         if isinstance(checks, list) and self.check_index < len(checks) and isinstance(checks[self.check_index], dict):
@@ -1391,7 +1532,11 @@ class GameBoardController:
                 card = st.action_card(a)
             except Exception:  # noqa: BLE001 - a palette without cards is still a palette
                 card = None
-            b: dict[str, Any] = {"index": i, "text": text, "hint": ""}
+            try:
+                label = str(st.action_label(a) or "")
+            except Exception:  # noqa: BLE001 - a label is a help, never a failure
+                label = ""
+            b: dict[str, Any] = {"index": i, "text": text, "hint": "", "label": label}
             if card:  # a purchase: its card and price say what it does (no probe of the position)
                 b.update(card=str(card.get("card", "")), price=card.get("price"), first=bool(card.get("first")),
                          pattern=str(card.get("pattern", "")), hint=f"{card.get('card')}, price {card.get('price')}")
@@ -1444,7 +1589,24 @@ class GameBoardController:
             "observation": "" if self.layout.cells else _short(self._observation(), 4000), "legend": self._glyph_legend(glyphs),
             "palette": self._cards(buttons), "editor": self._editor_view(), "targets": targets,
             "to_move_name": info.players[p] if 0 <= p < len(info.players) else "", "overlays": sorted(self.overlays),
+            "blocks": list(self.blocks), "attack_lines": self._attack_lines(),
         }
+
+    def _attack_lines(self) -> list[list[str]]:
+        """Attacker lines the game draws (``State.attack_lines``: TerraFeud's attackers of a threatened feudal),
+        as [from, to, attacking seat's name]; cached per position."""
+        if self.editing:
+            return []
+        key = (id(self.tree), self.node.id)
+        if self._lines_key != key:
+            try:
+                raw = list(self.state.attack_lines())[:60]
+            except Exception:  # noqa: BLE001 - a help, never a failure
+                raw = []
+            n = len(self.names)
+            self._lines_key = key
+            self._lines = [[self.names[a], self.names[b], self.label(s)] for a, b, s in raw if 0 <= a < n and 0 <= b < n]
+        return list(self._lines)
 
     def _editor_view(self) -> dict[str, Any]:
         """The editor's bar: its pieces (with their seat's colour index), the chosen one, the seat to move, what is wrong."""
@@ -1499,6 +1661,12 @@ class GameBoardController:
             path.append(ahead)
             ahead = ahead.next()
         points = [[p.ply, p.static, p.id] for p in path[-2 * MOVES_SHOWN:] if p.static is not None]
+        swings = []  # a move after which the evaluation jumps (a piece won or lost): the graph marks it
+        before = self.tree.root.static if self.tree.root.static is not None else self._root_static()
+        for p in path[-2 * MOVES_SHOWN:]:
+            if p.static is not None and before is not None and abs(p.static - before) >= SWING:
+                swings.append({"ply": p.ply, "id": p.id, "text": p.text, "change": round(p.static - before, 2)})
+            before = p.static
         here = self.node.static
         if here is None and self.node.parent is None and not self.state.is_terminal():
             try:
@@ -1506,7 +1674,17 @@ class GameBoardController:
             except Exception:  # noqa: BLE001
                 here = None
         return {"unit": self.game.evaluation_unit, "seat": self.label(0), "here": here, "points": points,
-                "current": self.node.ply}
+                "current": self.node.ply, "swings": swings[-40:]}
+
+    def _root_static(self) -> float | None:
+        """The start's static evaluation (first seat's view), kept on the root once asked."""
+        if self.root_state.is_terminal():
+            return None
+        try:
+            self.tree.root.static = round(float(self.root_state.evaluate(0)), 3)
+        except Exception:  # noqa: BLE001 - a game without an evaluation draws no graph
+            return None
+        return self.tree.root.static
 
     def _glyph_legend(self, glyphs: list[dict[str, Any]]) -> list[dict[str, str]]:
         """Every mark and badge drawn now, with the game's words for it (``GameDef.glyph_words``)."""
@@ -1553,4 +1731,22 @@ class GameBoardController:
             "can_edit": bool(self.game.edit_palette and self.layout.cells),
             "aliases": dict(self.game.board_aliases),
             "overlays": [{"name": n, "words": w} for n, w in self.game.overlays],
+            "rule_fields": self.rule_fields(),
         }
+
+    def rule_fields(self) -> list[dict[str, Any]]:
+        """The new-game panel's fields: every rule of the game's spec but those naming a file (the page never
+        sets those), each with its default, the value in play, its choices and what it accepts."""
+        from workbench.core.rulespec import format_value
+
+        now = self.rules.to_dict()
+        out = []
+        for p in self.game.spec.params:
+            if p.kind == "path":
+                continue
+            value = now.get(p.name, p.default)
+            choices = [format_value(c) for c in p.choices] if p.kind == "choice" else (["true", "false"] if p.kind == "bool" else [])
+            out.append({"name": p.name, "kind": p.kind, "default": format_value(p.default),
+                        "value": format_value(p.default if value is None else value), "choices": choices,
+                        "title": _short(f"{p.meaning} ({p.allowed()}; default {format_value(p.default)})", 300)})
+        return out

@@ -10,6 +10,7 @@
 //! names its cards, as the Python engine does).
 
 pub mod cards;
+pub mod classes;
 pub mod context;
 pub mod play;
 pub mod state;

@@ -9,13 +9,14 @@
 
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::kit::{generic_agent_of, per_ply, submodule};
+use super::kit::{per_ply, play_released, seat_agents, submodule};
 use super::{release, shield, MAX_PLIES};
 use crate::big_chess::cards::{merge, parse_cards, parse_json};
+use crate::big_chess::classes::BuyKeys;
 use crate::big_chess::context::{Context, Rules};
 use crate::big_chess::play;
 use crate::big_chess::state::{part_offsets, Piece, State, COUNTERS, NC, R_DRAW};
@@ -33,14 +34,11 @@ fn fired_item(&(r, p, c): &(u8, u8, i32)) -> (&'static str, u8, Option<i32>) {
 }
 
 fn bad(msg: String) -> PyErr {
-    PyValueError::new_err(format!("native big-chess: {msg}"))
+    super::kit::bad(GAME, msg)
 }
 
 fn get<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
-    match d.get_item(key)? {
-        Some(v) => v.extract::<T>().map_err(|e| bad(format!("field {key:?}: {e}"))),
-        None => Err(bad(format!("missing field {key:?}"))),
-    }
+    super::kit::field(GAME, d, key)
 }
 
 /// A game's fixed part (`context.Context`), shared by its states.
@@ -349,6 +347,17 @@ impl PyState {
     fn clone(&self) -> PyState {
         PyState { st: self.st.clone() }
     }
+
+    /// The action classes of legal action `id` here as bits (`classes.py`'s order; `core::restrict`), its
+    /// buy classes naming the cards `buy_keys` in declaration order.
+    fn classes(&mut self, id: u32, buy_keys: Vec<String>) -> PyResult<u64> {
+        if buy_keys.len() + 3 > crate::core::restrict::MAX_CLASSES {
+            return Err(bad("too many buy classes".into()));
+        }
+        let st = &mut self.st;
+        let table = BuyKeys(buy_keys);
+        shield(|| crate::core::restrict::Classes::classes(st, id, &table))
+    }
 }
 
 crate::generic_agent_class!(PyAgent, State, PyState, "workbench._native.big_chess", "big-chess");
@@ -365,19 +374,13 @@ fn play_game<'py>(
     max_plies: u64,
     events: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let mut st = match fields {
+    let st = match fields {
         Some(f) => state_of(&game.ctx, f)?,
         None => shield(|| State::new_game(game.ctx.clone()))?.map_err(bad)?,
     };
-    if agents.len() != st.np() {
-        return Err(bad(format!("play_game takes one agent per player ({})", st.np())));
-    }
-    let mut ag = agents.iter().map(|a| generic_agent_of(GAME, &a)).collect::<PyResult<Vec<_>>>()?;
+    let mut ag = seat_agents::<State>(GAME, agents, st.np())?;
     let cap = max_plies.min(u64::from(MAX_PLIES));
-    let (tr, st) = release(py, move || {
-        let tr = play::play(&mut st, &mut ag, cap, events);
-        (tr, st)
-    })?;
+    let (tr, st) = play_released(py, st, move |st| play::play(st, &mut ag, cap, events))?;
     let d = PyDict::new(py);
     d.set_item("actions", tr.actions)?;
     d.set_item("n_legal", tr.n_legal)?;
@@ -393,6 +396,34 @@ fn play_game<'py>(
     }
     d.set_item("final", self::fields(py, &st)?)?;
     Ok(d)
+}
+
+/// One whole game with barred seats (`core::restrict`) from `fields`: `(final fields, n_legal, tallies,
+/// illegal)`; `agents` are `(name, params or None, seed words)`, `buy_keys` the declared buy classes' cards.
+#[pyfunction]
+#[pyo3(signature = (game, fields, agents, masks, n_classes, buy_keys, chance_seed, max_plies))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn play_barred<'py>(
+    py: Python<'py>,
+    game: &PyGame,
+    fields: &Bound<'py, PyDict>,
+    agents: Vec<(String, Option<Bound<'py, PyDict>>, Vec<u32>)>,
+    masks: Vec<u64>,
+    n_classes: usize,
+    buy_keys: Vec<String>,
+    chance_seed: Vec<u32>,
+    max_plies: u32,
+) -> PyResult<(Bound<'py, PyDict>, Vec<usize>, Vec<super::restrict::SeatTally>, Option<(u32, usize)>)> {
+    if buy_keys.len() + 3 != n_classes {
+        return Err(bad(format!(
+            "{} buy classes and strike, push, portal are not {n_classes} classes",
+            buy_keys.len()
+        )));
+    }
+    let st = state_of(&game.ctx, fields)?;
+    let (st, n_legal, tallies, illegal) =
+        super::restrict::play(py, GAME, st, BuyKeys(buy_keys), agents, masks, n_classes, chance_seed, max_plies)?;
+    Ok((self::fields(py, &st)?, n_legal, tallies, illegal))
 }
 
 /// Random playouts without the GIL (`protocol_playouts`): one game per seed from the game's start (or
@@ -430,6 +461,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         sub.add_class::<PyState>()?;
         sub.add_class::<PyAgent>()?;
         sub.add_function(wrap_pyfunction!(play_game, sub)?)?;
+        sub.add_function(wrap_pyfunction!(play_barred, sub)?)?;
         sub.add_function(wrap_pyfunction!(random_playouts, sub)?)?;
         sub.add("COUNTERS", COUNTERS.to_vec())?;
         sub.add("STARTS", ["setup", "army", "deployed"].to_vec())

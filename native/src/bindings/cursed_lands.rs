@@ -3,11 +3,11 @@
 //! (`fields`), so the rules, the start and the decks always come from the Python engine; this file
 //! range-checks what it is given all the same (a hex of 200 must not index past the board).
 
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::kit::{generic_agent_of, per_ply, submodule};
+use super::kit::{generic_agent_of, per_ply, play_released, seat_agents, submodule};
 use super::{release, shield, MAX_PLIES};
 use crate::core::pyrandom::PyRandom;
 use crate::cursed_lands::geo::{self, N};
@@ -18,14 +18,11 @@ use crate::cursed_lands::state::{fired_name, Camp, State, NC, V_DRAW};
 const GAME: &str = "cursed-lands";
 
 fn bad(msg: String) -> PyErr {
-    PyValueError::new_err(format!("native cursed-lands: {msg}"))
+    super::kit::bad(GAME, msg)
 }
 
 fn get<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
-    match d.get_item(key)? {
-        Some(v) => v.extract::<T>().map_err(|e| bad(format!("field {key:?}: {e}"))),
-        None => Err(bad(format!("missing field {key:?}"))),
-    }
+    super::kit::field(GAME, d, key)
 }
 
 fn rules_of(d: &Bound<'_, PyDict>) -> PyResult<Rules> {
@@ -255,6 +252,15 @@ impl PyState {
         PyState { st: self.st.clone(), legal: self.legal.clone() }
     }
 
+    /// The action classes of `action` here as bits (`classes.py`'s order; `core::restrict`).
+    fn classes(&mut self, action: i64) -> PyResult<u64> {
+        if !self.is_legal(action)? {
+            return Err(bad(format!("action {action} is not legal here")));
+        }
+        let st = &mut self.st;
+        shield(|| crate::core::restrict::Classes::classes(st, action as u32, &()))
+    }
+
     #[getter]
     fn to_move(&self) -> u8 {
         self.st.c.to_move
@@ -315,16 +321,10 @@ fn play_game<'py>(
     max_plies: u64,
     events: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let mut st = state_of(rules_of(rules)?, fields)?;
-    if agents.len() != 2 {
-        return Err(bad("play_game takes two agents".into()));
-    }
-    let mut ag = [generic_agent_of(GAME, &agents.get_item(0)?)?, generic_agent_of(GAME, &agents.get_item(1)?)?];
+    let st = state_of(rules_of(rules)?, fields)?;
+    let mut ag = seat_agents::<State>(GAME, agents, 2)?;
     let cap = max_plies.min(u64::from(MAX_PLIES));
-    let (tr, st) = release(py, move || {
-        let tr = play::play(&mut st, &mut ag, cap, events);
-        (tr, st)
-    })?;
+    let (tr, st) = play_released(py, st, move |st| play::play(st, &mut ag, cap, events))?;
     let d = PyDict::new(py);
     d.set_item("actions", tr.actions)?;
     d.set_item("n_legal", tr.n_legal)?;
@@ -338,6 +338,28 @@ fn play_game<'py>(
     }
     d.set_item("final", self::fields(py, &st)?)?;
     Ok(d)
+}
+
+/// One whole game with barred seats (`core::restrict`): `(final fields, n_legal, tallies, illegal)`;
+/// `agents` are `(name, params or None, seed words)`.
+#[pyfunction]
+#[pyo3(signature = (rules, fields, agents, masks, n_classes, chance_seed, max_plies))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn play_barred<'py>(
+    py: Python<'py>,
+    rules: &Bound<'py, PyDict>,
+    fields: &Bound<'py, PyDict>,
+    agents: Vec<(String, Option<Bound<'py, PyDict>>, Vec<u32>)>,
+    masks: Vec<u64>,
+    n_classes: usize,
+    chance_seed: Vec<u32>,
+    max_plies: u32,
+) -> PyResult<(Bound<'py, PyDict>, Vec<usize>, Vec<super::restrict::SeatTally>, Option<(u32, usize)>)> {
+    let r = rules_of(rules)?;
+    let st = shield(|| state_of(r, fields))??;
+    let (st, n_legal, tallies, illegal) =
+        super::restrict::play(py, "cursed-lands", st, (), agents, masks, n_classes, chance_seed, max_plies)?;
+    Ok((self::fields(py, &st)?, n_legal, tallies, illegal))
 }
 
 /// The classic start (or the setup phase) dealt from `seed` in the core, as fields (checked against Python).
@@ -392,6 +414,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         sub.add_class::<PyAgent>()?;
         sub.add_function(wrap_pyfunction!(select_action, sub)?)?;
         sub.add_function(wrap_pyfunction!(play_game, sub)?)?;
+        sub.add_function(wrap_pyfunction!(play_barred, sub)?)?;
         sub.add_function(wrap_pyfunction!(random_playouts, sub)?)?;
         sub.add_function(wrap_pyfunction!(camp_at, sub)?)?;
         sub.add_function(wrap_pyfunction!(classic_fields, sub)?)?;

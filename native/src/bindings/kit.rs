@@ -12,7 +12,7 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 
 use super::{generic_params, release};
 use crate::core::generic::{self, Agent, NAMES};
@@ -22,8 +22,18 @@ use crate::core::pyrandom::PyRandom;
 /// `(name, params or None, seed)`: how Python names a seat's generic agent.
 pub(crate) type AgentSpec<'py> = (String, Option<Bound<'py, PyDict>>, i128);
 
-fn bad(game: &str, msg: String) -> PyErr {
+/// A `ValueError` naming the game's core: `native <game>: <msg>`.
+pub(crate) fn bad(game: &str, msg: String) -> PyErr {
     PyValueError::new_err(format!("native {game}: {msg}"))
+}
+
+/// Field `key` of a state's fields dict, read as `T`; an error naming the field when it is missing or of
+/// the wrong type (the adapters send checked values, but the module is a public surface).
+pub(crate) fn field<'py, T: FromPyObject<'py>>(game: &str, d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
+    match d.get_item(key)? {
+        Some(v) => v.extract::<T>().map_err(|e| bad(game, format!("field {key:?}: {e}"))),
+        None => Err(bad(game, format!("missing field {key:?}"))),
+    }
 }
 
 /// The generic agent `name` over `G` with its parameters, seeded as `random.Random(seed)`; `game` names the
@@ -43,6 +53,30 @@ pub(crate) fn generic_agent<G: Game + 'static>(
 pub(crate) fn generic_agent_of<G: Game + 'static>(game: &str, spec: &Bound<'_, PyAny>) -> PyResult<Box<dyn Agent<G>>> {
     let (name, params, seed): AgentSpec<'_> = spec.extract()?;
     generic_agent(game, &name, params.as_ref(), seed)
+}
+
+/// One generic agent per seat from a Python list of `(name, params, seed)`; an error unless there are `seats`.
+pub(crate) fn seat_agents<G: Game + 'static>(
+    game: &str,
+    agents: &Bound<'_, PyList>,
+    seats: usize,
+) -> PyResult<Vec<Box<dyn Agent<G>>>> {
+    if agents.len() != seats {
+        return Err(bad(game, format!("play_game takes one agent per seat ({seats}), not {}", agents.len())));
+    }
+    agents.iter().map(|a| generic_agent_of(game, &a)).collect()
+}
+
+/// `play(state)` run without the GIL (a whole game): its result and the state it leaves.
+pub(crate) fn play_released<G: Send, T: Send>(
+    py: Python<'_>,
+    mut state: G,
+    play: impl FnOnce(&mut G) -> T + Send,
+) -> PyResult<(T, G)> {
+    release(py, move || {
+        let out = play(&mut state);
+        (out, state)
+    })
 }
 
 /// A seeded agent that keeps its stream between decisions (the `Agent` classes of the submodules).

@@ -21,6 +21,7 @@ mod big_chess;
 mod cursed_lands;
 pub(crate) mod kit;
 mod pole;
+mod restrict;
 mod terrafeud;
 
 /// The longest game the bindings play (`workbench/simulate/guard.py`'s `MAX_PLIES`): a trace of

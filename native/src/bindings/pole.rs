@@ -8,7 +8,6 @@
 
 use std::sync::{Arc, Mutex};
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -23,14 +22,11 @@ use crate::pole::state::{
 use crate::pole::tables::{Blocking, Rules, Tables};
 
 fn bad(msg: String) -> PyErr {
-    PyValueError::new_err(format!("native pole: {msg}"))
+    super::kit::bad("pole", msg)
 }
 
 fn get<'py, T: FromPyObject<'py>>(d: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
-    match d.get_item(key)? {
-        Some(v) => v.extract::<T>().map_err(|e| bad(format!("field {key:?}: {e}"))),
-        None => Err(bad(format!("missing field {key:?}"))),
-    }
+    super::kit::field("pole", d, key)
 }
 
 fn choice(d: &Bound<'_, PyDict>, key: &str, options: &[&str]) -> PyResult<usize> {
@@ -306,6 +302,15 @@ impl PyPole {
     fn clone(&self) -> Self {
         PyPole { st: self.st.clone() }
     }
+
+    /// The action classes of `action` here as bits (`classes.py`'s order; `core::restrict`).
+    fn classes(&mut self, action: u32) -> PyResult<u64> {
+        if action >= NUM_ACTIONS {
+            return Err(bad(format!("action {action} is not a Pole action number")));
+        }
+        let st = &mut self.st;
+        shield(|| crate::core::restrict::Classes::classes(st, action, &()))
+    }
 }
 
 /// A native generic agent for Pole: `Agent(name, params, seed_words)`; `select_action(state)`
@@ -398,6 +403,29 @@ fn play_game<'py>(
     Ok((out.fields(py)?, rows, n_legal))
 }
 
+/// One whole game with barred seats (`core::restrict`): `(fields after, n_legal, tallies, illegal)`.
+#[pyfunction]
+#[pyo3(signature = (rules, fields, agents, masks, n_classes, chance_seed, max_plies))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn play_barred<'py>(
+    py: Python<'py>,
+    rules: &Bound<'py, PyDict>,
+    fields: &Bound<'py, PyDict>,
+    agents: Vec<(String, Option<Bound<'py, PyDict>>, Vec<u32>)>,
+    masks: Vec<u64>,
+    n_classes: usize,
+    chance_seed: Vec<u32>,
+    max_plies: u32,
+) -> PyResult<(Bound<'py, PyDict>, Vec<usize>, Vec<super::restrict::SeatTally>, Option<(u32, usize)>)> {
+    let tables = tables_of(rules)?;
+    let (pos, history) = read_pos(fields, &tables)?;
+    let mut st = State::new(tables, pos);
+    st.history = history;
+    let (st, n_legal, tallies, illegal) =
+        super::restrict::play(py, "pole", st, (), agents, masks, n_classes, chance_seed, max_plies)?;
+    Ok((PyPole { st }.fields(py)?, n_legal, tallies, illegal))
+}
+
 /// Random playouts (`protocol_playouts`' streams): the number of actions played.
 #[pyfunction]
 fn random_playouts(
@@ -421,6 +449,7 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPole>()?;
     m.add_class::<PyPoleAgent>()?;
     m.add_function(wrap_pyfunction!(play_game, &m)?)?;
+    m.add_function(wrap_pyfunction!(play_barred, &m)?)?;
     m.add_function(wrap_pyfunction!(random_playouts, &m)?)?;
     m.add("COUNTERS", COUNTERS.to_vec())?;
     m.add("AGENTS", generic::NAMES.to_vec())?;

@@ -21,7 +21,7 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
-use super::kit::{generic_agent_of, submodule};
+use super::kit::{play_released, seat_agents, submodule};
 use super::{release, shield, MAX_PLIES};
 use crate::core::pyrandom::PyRandom as Mt;
 use crate::terrafeud::agents::eval::{self, EvalParams};
@@ -601,6 +601,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         sub.add_function(wrap_pyfunction!(protocol_perft, sub)?)?;
         sub.add_function(wrap_pyfunction!(protocol_evaluate, sub)?)?;
         sub.add_function(wrap_pyfunction!(protocol_play_game, sub)?)?;
+        sub.add_function(wrap_pyfunction!(play_barred, sub)?)?;
+        sub.add_function(wrap_pyfunction!(classes, sub)?)?;
         sub.add("ORDER0", ORDER0)?;
         sub.add("PASS_ID", PASS_ID)
     })
@@ -664,16 +666,13 @@ fn protocol_play_game<'py>(
     agents: &Bound<'py, PyList>,
     max_plies: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if agents.len() != 2 {
-        return Err(bad("play_game takes two agents".into()));
-    }
-    let mut ag = agents.iter().map(|a| generic_agent_of::<TerraFeud>("terrafeud", &a)).collect::<PyResult<Vec<_>>>()?;
-    let mut g = protocol_state(py, state)?;
+    let mut ag = seat_agents::<TerraFeud>("terrafeud", agents, 2)?;
+    let g = protocol_state(py, state)?;
     let cap = max_plies.min(u64::from(MAX_PLIES)) as usize;
-    let (actions, n_legal, stopped, g) = release(py, move || {
+    let ((actions, n_legal, stopped), g) = play_released(py, g, move |g| {
         let (mut actions, mut n_legal) = (Vec::new(), Vec::new());
         let end = crate::core::protocol::play(
-            &mut g,
+            g,
             &mut ag,
             || 0.0,
             cap,
@@ -684,7 +683,7 @@ fn protocol_play_game<'py>(
                 }
             },
         );
-        (actions, n_legal, end == crate::core::protocol::End::Stopped, g)
+        (actions, n_legal, end == crate::core::protocol::End::Stopped)
     })?;
     let d = PyDict::new(py);
     d.set_item("actions", actions)?;
@@ -692,4 +691,35 @@ fn protocol_play_game<'py>(
     d.set_item("stopped", stopped)?;
     d.set_item("final", Py::new(py, PyState::of(g.into_state()))?)?;
     Ok(d)
+}
+
+/// The action classes of legal action `id` (a dense int) in `state` as bits (`classes.py`'s order;
+/// `core::restrict`); `river` the river band's lowest and highest row (`board_data()["river_rows"]`).
+#[pyfunction]
+fn classes(py: Python<'_>, state: &PyState, id: u32, river: (i32, i32)) -> PyResult<u64> {
+    let mut g = protocol_state(py, state)?;
+    let table = crate::terrafeud::classes::RiverRows(river.0, river.1);
+    shield(|| crate::core::restrict::Classes::classes(&mut g, id, &table))
+}
+
+/// One whole game with barred seats (`core::restrict`) from `state`, generic agents `(name, params or None,
+/// seed words)`, `river` as for `classes`: `(final State, n_legal, tallies, illegal)`.
+#[pyfunction]
+#[pyo3(signature = (state, agents, masks, n_classes, river, chance_seed, max_plies))]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+fn play_barred<'py>(
+    py: Python<'py>,
+    state: &PyState,
+    agents: Vec<(String, Option<Bound<'py, PyDict>>, Vec<u32>)>,
+    masks: Vec<u64>,
+    n_classes: usize,
+    river: (i32, i32),
+    chance_seed: Vec<u32>,
+    max_plies: u32,
+) -> PyResult<(Py<PyState>, Vec<usize>, Vec<super::restrict::SeatTally>, Option<(u32, usize)>)> {
+    let g = protocol_state(py, state)?;
+    let table = crate::terrafeud::classes::RiverRows(river.0, river.1);
+    let (g, n_legal, tallies, illegal) =
+        super::restrict::play(py, "terrafeud", g, table, agents, masks, n_classes, chance_seed, max_plies)?;
+    Ok((Py::new(py, PyState::of(g.into_state()))?, n_legal, tallies, illegal))
 }

@@ -12,4 +12,5 @@ pub mod generic;
 pub mod interrupt;
 pub mod protocol;
 pub mod pyrandom;
+pub mod restrict;
 pub mod tt;

@@ -5,6 +5,7 @@
 //! the protocol's `Game` through which the generic agents of `crate::core::generic` play it), `play` (whole
 //! games through `protocol::play`). Its bindings are `crate::bindings::cursed_lands` (`--features python`).
 
+pub mod classes;
 pub mod geo;
 pub mod play;
 pub mod rules;

@@ -29,7 +29,7 @@ pub struct Trace {
 }
 
 /// Play `state` to its end or `max_plies` actions since it was created (`move_number`).
-pub fn play(state: &mut State, agents: &mut [Box<dyn Agent<State>>; 2], max_plies: u64, events: bool) -> Trace {
+pub fn play(state: &mut State, agents: &mut [Box<dyn Agent<State>>], max_plies: u64, events: bool) -> Trace {
     let mut tr = Trace::default();
     let cap = usize::try_from(max_plies).unwrap_or(usize::MAX);
     let end = protocol::play(

@@ -3,6 +3,7 @@
 //! are the generic ones (`crate::core::generic`) over [`state::State`]'s evaluation, and Pole's own
 //! `turtle` (the contract's section-15 player, `turtle`).
 
+pub mod classes;
 pub mod state;
 pub mod tables;
 pub mod turtle;

@@ -10,6 +10,7 @@
 
 pub mod agents;
 pub mod board;
+pub mod classes;
 pub mod geometry;
 pub mod play;
 pub mod protocol;

@@ -92,6 +92,11 @@ impl TerraFeud {
         self.st.borrow()
     }
 
+    /// The tuned state, to query through its caches (`crate::terrafeud::classes`).
+    pub fn state_mut(&mut self) -> &mut State {
+        self.st.get_mut()
+    }
+
     /// The tuned state back.
     pub fn into_state(self) -> State {
         self.st.into_inner()

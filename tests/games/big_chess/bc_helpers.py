@@ -50,7 +50,7 @@ def eight_player_state(seed: int = 0) -> BigChessState:
 
     rules = GAME.rules({"king_cost": 200})
     st = build_position(rules, {"phase": "setup", "teams": "ab,cd,ef,gh", "board": EIGHT_BOARD,
-                                "treasury": {p: 200 for p in "abcdefgh"}})
+                                "treasury": dict.fromkeys("abcdefgh", 200)})
     return scripted_setup(st, random.Random(seed), 4)
 
 

@@ -161,7 +161,7 @@ def test_twenty_five_players_in_five_teams() -> None:
              "..........", "..........", "klmnopqrst"]
     teams = "abcde,fghij,klmno,pqrst,uvwxy"
     st = build_position(GAME.rules({"king_cost": 40}), {"phase": "setup", "teams": teams, "board": board,
-                                                        "treasury": {p: 40 for p in "abcdefghijklmnopqrstuvwxy"}})
+                                                        "treasury": dict.fromkeys("abcdefghijklmnopqrstuvwxy", 40)})
     setup_armies(st)
     assert st.phase == "play" and len(st.ctx.players) == 25 and len(st.ctx.team_members) == 5
     assert st.ctx.team_members[4] == (20, 21, 22, 23, 24)

@@ -65,11 +65,11 @@ def _random_position(rng: random.Random) -> object:
            "treasury": {p: rng.choice([0, 10, 50, 300]) for p in letters},
            "to_move": rng.choice(letters), "turn": rng.randint(1, 30),
            "protected": [p for p in letters if rng.random() < 0.3]}
-    rules = GAME.rules({k: v for k, v in {"jester_blocks": rng.choice(["enemies", "all"]),
+    rules = GAME.rules(dict({"jester_blocks": rng.choice(["enemies", "all"]),
                                           "lock_expiry": rng.choice(["creator_turn", "round_end"]),
                                           "king_pushable": rng.random() < 0.3, "victim_blocks_jumps": rng.random() < 0.3,
                                           "passable_targets": rng.random() < 0.3, "promotion_distance": rng.randint(0, 4),
-                                          "prince_succession": rng.random() < 0.8}.items()})
+                                          "prince_succession": rng.random() < 0.8}.items()))
     return build_position(rules, pos)
 
 

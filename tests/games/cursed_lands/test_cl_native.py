@@ -31,7 +31,7 @@ def test_sweep_sample_is_equal_at_every_ply() -> None:
 def test_scenario_positions_play_the_same_on_both_engines() -> None:
     from workbench.scenarios.loader import load_scenario
 
-    files = [p for p in sorted(FOLDER.glob("*.yaml"))]
+    files = sorted(FOLDER.glob("*.yaml"))
     assert len(files) > 50
     rng = random.Random(5)
     for path in files:

@@ -209,7 +209,7 @@ def test_native_random_agent_plays_the_python_agents_game(rules):
 
 @needs_native
 def test_simulate_native_rows_equal_python_rows_in_process_and_pool():
-    kw = dict(white="random", black="random", games=3, seed=5, max_plies=120, progress=False, events=True)
+    kw = {"white": "random", "black": "random", "games": 3, "seed": 5, "max_plies": 120, "progress": False, "events": True}
     grid = {"season": ["summer", "winter"], "archer_range": [2, 3]}
     gp, ep = simulate(grid, engine="python", workers=0, **kw)
     gn, en = simulate(grid, engine="native", workers=0, **kw)
@@ -225,7 +225,7 @@ def test_simulate_native_rows_equal_python_rows_in_process_and_pool():
 @needs_native
 @pytest.mark.cluster
 def test_simulate_native_same_games_on_dask():
-    kw = dict(white="random", black="random", games=2, seed=9, max_plies=60, progress=False)
+    kw = {"white": "random", "black": "random", "games": 2, "seed": 9, "max_plies": 60, "progress": False}
     local = simulate(None, engine="native", workers=0, **kw)
     dask = simulate(None, engine="native", workers=2, scheduler="local-cluster", **kw)
     pd.testing.assert_frame_equal(local.drop(columns="seconds"), dask.drop(columns="seconds"))

@@ -23,7 +23,7 @@ def test_parameter_grid_rows_and_counters_equal_on_both_engines():
         "aura_radius": [1], "aura_memory": [False], "hill_bonus": [2], "coordinated": [1], "order_size": [1],
         "promotion": [False], "bridges": ["b4/k4"], "fords": ["d5/f6/h5"],
     }
-    kw = dict(white="greedy", black="random", games=2, seed=7, max_plies=90, progress=False, events=True, workers=0)
+    kw = {"white": "greedy", "black": "random", "games": 2, "seed": 7, "max_plies": 90, "progress": False, "events": True, "workers": 0}
     gp, ep = simulate(grid, engine="python", **kw)
     gn, en = simulate(grid, engine="native", **kw)
     sp, _ = simulate({"start": [START], "order_radius": [3], "knight_bridge_stop": [False]}, engine="python", **kw)

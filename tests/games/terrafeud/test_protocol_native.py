@@ -95,6 +95,16 @@ def test_refusals() -> None:
     st, nat = _state("", 0)
     with pytest.raises(ValueError, match="no native agent"):
         core.Agent("minimax", None, 1)
-    with pytest.raises(ValueError, match="two agents"):
+    with pytest.raises(ValueError, match="one agent per seat"):
         core.protocol_play_game(nat, [("random", None, 1)], 10)
     assert core.has_agent("plan") and not core.has_agent("turtle")
+
+
+def test_the_generic_twin_plays_the_python_generic_agent_on_protocol_states() -> None:
+    st, _ = _state("order_radius=3", 4)
+    twin = native.GenericTwin("alphabeta:depth=1", GAME, None, 21)
+    py_agent = make_protocol_agent("alphabeta:depth=1", GAME, None, seed=21)
+    for _ in range(8):
+        a = py_agent.select_action(st)
+        assert twin.select_action(st) == a
+        st.apply_action(a)

@@ -98,7 +98,7 @@ def test_rim_coordinates_stay_readable_on_small_grid_panels():
     st = new_game(seed=0).game.state_from_pieces({})
     fig, axes = plt.subplots(1, 4, figsize=(12, 3.3))
     try:
-        mpl.heatmap(st, {h: 1.0 for h in range(91)}, ax=axes[0], annotate=False, overlays=())
+        mpl.heatmap(st, dict.fromkeys(range(91), 1.0), ax=axes[0], annotate=False, overlays=())
         sizes = [t.get_fontsize() for t in axes[0].texts if t.get_text() in ("a", "l", "1", "6")]
         assert len(sizes) >= 4 and min(sizes) >= mpl.MIN_COORD_POINTS
     finally:

@@ -18,6 +18,7 @@ import json
 from typing import Any, ClassVar
 
 from workbench.core.nativekit import GENERIC_AGENT_NAMES, GENERIC_AGENT_PARAMS, CoreAgent, MirroredState, core_module
+from workbench.core.protocol import IllegalAction
 from workbench.core.rulespec import Rules
 
 from .boards import LETTERS
@@ -113,7 +114,7 @@ def python_state(ctx: Context, f: dict[str, Any], seed: int = 0) -> BigChessStat
     st.to_move, st.turn_no, st.quiet = f["to_move"], f["turn"], f["quiet"]
     st.treasury = list(f["treasury"])
     st.pieces = {c: Piece(o, k, fa, lv, cost, tr, bool(mv), trav) for c, o, k, fa, lv, cost, tr, mv, trav in f["pieces"]}
-    st.shadows = {a: b for a, b in f["shadows"]}
+    st.shadows = dict(f["shadows"])
     st.protected = set(f["protected"])
     st.locks = {(a, b) for a, b in f["locks"]}
     st.out, st.ready = set(f["out"]), set(f["ready"])
@@ -265,3 +266,34 @@ def native_state(st: BigChessState) -> NativeBigChessState:
 
 __all__ = ["AGENT_NAMES", "AGENT_PARAMS", "NativeAgent", "NativeBigChessState", "available", "core", "fields_of",
            "native_game", "native_state", "python_state", "rules_dict"]
+
+
+def buy_keys() -> list[str]:
+    """The card keys of the declared buy classes (``classes.BUY_CLASSES``), in declaration order."""
+    from .classes import BUY_CLASSES
+
+    return [c.name[len("buy_"):] for c in BUY_CLASSES]
+
+
+def play_barred(start: BigChessState, seats: Any, masks: Any, n_classes: int,
+                max_plies: int) -> tuple[BigChessState, list[int], list[tuple[int, int, list[int]]]] | None:
+    """``GAME.native.play_barred``: one restricted-play game in Rust from ``start`` (None without the core)."""
+    from workbench.core.agents import seed_key
+
+    if not available():
+        return None
+    agents = [(name, {k: float(v) for k, v in params.items()} or None, seed_key(seed)) for name, params, seed in seats]
+    fields, n_legal, tallies, illegal = core().play_barred(native_game(start.ctx), fields_of(start), agents,
+                                                           [int(m) for m in masks], int(n_classes), buy_keys(),
+                                                           seed_key(0), int(max_plies))
+    if illegal is not None:
+        raise IllegalAction(f"action {illegal[0]} is not among the {illegal[1]} legal actions")
+    return python_state(start.ctx, fields, start.seed), list(n_legal), list(tallies)
+
+
+def class_bits(state: NativeBigChessState, action: Any) -> int:
+    """The Rust classifier's bits for ``action`` (its text) in ``state``."""
+    action_id = state.native.id_of(str(action))
+    if action_id is None:
+        raise IllegalAction(f"{str(action)[:40]}: not legal here")
+    return int(state.native.classes(action_id, buy_keys()))

@@ -13,7 +13,6 @@ except ``engine`` and ``seconds``. A game plays here when the core is built and 
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 GAME_NAME = "big-chess"
@@ -44,47 +43,34 @@ def playable(spec: Any, rules: Any) -> bool:
 
 def play_native(spec: Any) -> Any:
     """One game of ``spec`` in the native core; the ``GameResult`` ``play_protocol_game`` would return."""
-    from workbench.core.agents import protocol_agent
-    from workbench.core.rows import GameResult, base_row, close_row, derive, error_row, finish_row, seat_agents
+    from workbench.core.nativekit import CoreGame, native_seats, play_in_core
 
     from . import GAME
     from .context import context_for
-    from .native import core, native_game, python_state
+    from .native import AGENT_NAMES, AGENT_PARAMS, core, native_game, python_state
 
-    t0 = time.perf_counter()
-    rules = GAME.spec.make(spec.rules)
-    row = base_row(spec, GAME, rules)
-    row["engine"] = "native"
-    events: list[dict[str, Any]] = []
-    state = None
-    n_legal: list[int] = []
-    try:
+    def body(g: CoreGame) -> None:
+        spec, rules = g.spec, g.rules
         info = GAME.info(rules)
         ctx = context_for(rules)
-        names = seat_agents(spec, info.num_players)
-        seeds = [derive(f"{spec.game}-agent", spec.seed, i) for i in range(info.num_players)]
-        for name, s in zip(names, seeds, strict=True):
-            protocol_agent(name, GAME, rules, s)  # the Python twin checks every parameter
-        agents = [(base, params or None, s) for (base, params), s in zip(_native_agents(names) or [], seeds, strict=True)]
+        agents = native_seats(spec, GAME, rules, AGENT_NAMES, AGENT_PARAMS)
         out = core().play_game(native_game(ctx), None, agents, spec.max_plies, spec.events)
-        state = python_state(ctx, out["final"], spec.seed)
-        n_legal = list(out["n_legal"])
+        g.state = python_state(ctx, out["final"], spec.seed)
+        g.n_legal = list(out["n_legal"])
         if spec.events:
             n = len(ctx.players)
             names_of = ctx.names
             for i, text in enumerate(out["actions"]):
                 fired = ",".join(r if c is None else f"{r}@{names_of[c]}" for r, _, c in out["fired"][i])
                 ev: dict[str, Any] = {"game_id": spec.game_id, "ply": i + 1, "turn": out["turns"][i],
-                                      "side": info.players[out["movers"][i]], "action": text, "n_legal": n_legal[i],
+                                      "side": info.players[out["movers"][i]], "action": text, "n_legal": g.n_legal[i],
                                       "rules": fired, "kind": out["kinds"][i], "piece": out["pieces"][i],
                                       "promotion": "=" in text}
                 for p, letter in enumerate(ctx.players):
                     ev[f"treasury_{letter}"] = out["treasury"][i * n + p]
                     ev[f"trophies_{letter}"] = out["trophies"][i * n + p]
-                events.append(ev)
+                g.events.append(ev)
         if out["stopped"]:
             raise KeyboardInterrupt
-        finish_row(row, GAME, info, state)
-    except Exception as exc:  # noqa: BLE001 - a failing game is data, the batch goes on
-        error_row(row, state, exc)
-    return GameResult(close_row(row, state, n_legal, t0), events)
+
+    return play_in_core(spec, GAME, body)

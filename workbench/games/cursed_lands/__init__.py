@@ -68,6 +68,18 @@ class CursedNative(NativeBackend):
 
         return NativeAgent.for_seat(spec, GAME, rules, seed, available())
 
+    def play_barred(self, start: Any, seats: Any, masks: Any, n_classes: int, chance_seed: int, max_plies: int) -> Any:
+        """Restricted play in Rust (``native/src/cursed_lands/classes.rs``): (final state, legal counts, tallies)."""
+        from .native import play_barred
+
+        return play_barred(start, seats, masks, n_classes, max_plies)
+
+    def class_bits(self, state: Any, action: Any) -> int:
+        """The Rust classifier's bits for ``action`` in a ``NativeCursedState``."""
+        from .native import class_bits
+
+        return class_bits(state, action)
+
     def random_playouts(self, rules: Rules, games: int, seed: int, max_actions: int) -> int:
         """Actions of ``bench``'s random playouts played in the native core (the same games)."""
         from .native import core, fields_of, rules_dict

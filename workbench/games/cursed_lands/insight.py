@@ -446,7 +446,7 @@ def features(st: CursedState, player: int) -> dict[str, float]:
     names = [w.lower() for w in KIND_WORDS]
     terms = [dict.fromkeys([*names, *FEATURE_WEIGHTS], 0.0), dict.fromkeys([*names, *FEATURE_WEIGHTS], 0.0)]
     if st.is_terminal():
-        return {k: 0.0 for k in terms[0]}
+        return dict.fromkeys(terms[0], 0.0)
     walk, depth = _terrain_tables(st)
     units: list[list[int]] = [[], []]
     zones: list[set[int]] = [set(), set()]

@@ -278,3 +278,25 @@ def tile_letter(code: int) -> str | None:
 
 __all__ = ["AGENT_NAMES", "AGENT_PARAMS", "NativeAgent", "NativeCursedState", "available", "core", "fields_of", "native_state", "python_state",
            "rules_dict", "tile_letter", "NUM_HEXES"]
+
+
+def play_barred(start: CursedState, seats: Any, masks: Any, n_classes: int,
+                max_plies: int) -> tuple[CursedState, list[int], list[tuple[int, int, list[int]]]] | None:
+    """``GAME.native.play_barred``: one restricted-play game in Rust from ``start`` (None without the core, or for
+    a setup phase of 2-3 starting units, which stays on Python as ``native_play.playable`` says)."""
+    from workbench.core.agents import seed_key
+
+    if not available() or (start.rules["setup_phase"] and start.rules["starting_units"] >= 2):
+        return None
+    agents = [(name, {k: float(v) for k, v in params.items()} or None, seed_key(seed)) for name, params, seed in seats]
+    fields, n_legal, tallies, illegal = core().play_barred(rules_dict(start.rules, start.factions), fields_of(start),
+                                                           agents, [int(m) for m in masks], int(n_classes),
+                                                           seed_key(0), int(max_plies))
+    if illegal is not None:
+        raise IllegalAction(f"action {illegal[0]} is not among the {illegal[1]} legal actions")
+    return python_state(start.rules, start.seed, list(start.factions), fields), list(n_legal), list(tallies)
+
+
+def class_bits(state: NativeCursedState, action: Any) -> int:
+    """The Rust classifier's bits for ``action`` in ``state``."""
+    return int(state.native.classes(int(action)))

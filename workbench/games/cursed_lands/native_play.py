@@ -20,7 +20,6 @@ events end. One case stays on the Python path: a setup phase of 2-3 starting uni
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 GAME_NAME = "cursed-lands"
@@ -93,31 +92,19 @@ def _cost(rules: Any, kind: str, action: int) -> int:
 
 def play_native(spec: Any) -> Any:
     """One game of ``spec`` in the native core; the ``GameResult`` ``play_protocol_game`` would return."""
-    from workbench.core.agents import protocol_agent
-    from workbench.core.rows import GameResult, base_row, close_row, derive, error_row, finish_row, seat_agents
-    from workbench.games import get
+    from workbench.core.nativekit import CoreGame, native_seats, play_in_core
+    from workbench.games.cursed_lands import GAME as game  # its own GameDef: a game needs no registry
     from workbench.games.cursed_lands import actions as act
-    from workbench.games.cursed_lands.native import core, fields_of, python_state, rules_dict
+    from workbench.games.cursed_lands.native import AGENT_NAMES, AGENT_PARAMS, core, fields_of, python_state, rules_dict
 
-    t0 = time.perf_counter()
-    game = get(spec.game)
-    rules = game.spec.make(spec.rules)
-    row = base_row(spec, game, rules)
-    row["engine"] = "native"
-    events: list[dict[str, Any]] = []
-    state = None
-    n_legal: list[int] = []
-    try:
+    def body(g: CoreGame) -> None:
+        rules = g.rules
         info = game.info(rules)
         start = game.new_initial_state(rules, spec.seed)
-        names = seat_agents(spec, info.num_players)
-        seeds = [derive(f"{spec.game}-agent", spec.seed, i) for i in range(info.num_players)]
-        for name, s in zip(names, seeds, strict=True):
-            protocol_agent(name, game, rules, s)  # the Python twin checks every parameter
-        agents = [(base, params or None, s) for (base, params), s in zip(_native_agents(names) or [], seeds, strict=True)]
+        agents = native_seats(spec, game, rules, AGENT_NAMES, AGENT_PARAMS)
         out = core().play_game(rules_dict(rules, start.factions), fields_of(start), agents, spec.max_plies, spec.events)
-        state = python_state(rules, start.seed, start.factions, out["final"])
-        n_legal = list(out["n_legal"])
+        state = g.state = python_state(rules, start.seed, start.factions, out["final"])
+        g.n_legal = list(out["n_legal"])
         if spec.events:
             first = start.moves_played
             cell_names = {c.id: c.name for c in game.layout(rules).cells}  # events name cells, as the Python path
@@ -125,11 +112,11 @@ def play_native(spec: Any) -> Any:
                 side, top, ap = out["sides"][i], out["tops"][i], out["ap_before"][i]
                 kind = act.decode(a)[0]
                 fired = ",".join(r if c is None else f"{r}@{cell_names.get(c, c)}" for r, _, c in out["fired"][i])
-                events.append({"game_id": spec.game_id, "ply": first + i + 1, "turn": out["turns"][i],
-                               "side": info.players[side], "action": action_text(rules, a, side, top),
-                               "n_legal": n_legal[i], "rules": fired, "action_kind": kind, "ap_before": ap,
-                               "ap_left": ap - _cost(rules, kind, a),
-                               "tile": "prfhm"[top - 1] if kind == "tile" and top else None})
+                g.events.append({"game_id": spec.game_id, "ply": first + i + 1, "turn": out["turns"][i],
+                                 "side": info.players[side], "action": action_text(rules, a, side, top),
+                                 "n_legal": g.n_legal[i], "rules": fired, "action_kind": kind, "ap_before": ap,
+                                 "ap_left": ap - _cost(rules, kind, a),
+                                 "tile": "prfhm"[top - 1] if kind == "tile" and top else None})
         illegal = out["illegal"]
         if illegal is not None:  # picked on a view, not legal in the real state: the Python loop's ply, which raises
             if spec.events:
@@ -137,7 +124,5 @@ def play_native(spec: Any) -> Any:
                 game.event_row(state, illegal)
             state.apply_action(illegal)
             raise RuntimeError(f"native core: action {illegal} stopped the game but is legal in Python")
-        finish_row(row, game, info, state)
-    except Exception as exc:  # noqa: BLE001 - a failing game is data, the batch goes on
-        error_row(row, state, exc)
-    return GameResult(close_row(row, state, n_legal, t0), events)
+
+    return play_in_core(spec, game, body)

@@ -130,6 +130,17 @@ class PoleNative(NativeBackend):
 
         return native_play(spec, GAME, rules, list(seats))
 
+    def play_barred(self, start: Any, seats: Sequence[tuple[str, dict[str, float], int]], masks: Sequence[int],
+                    n_classes: int, chance_seed: int, max_plies: int) -> Any:
+        """Restricted play in Rust (``native/src/pole/classes.rs``): (final state, legal counts, tallies)."""
+        from .native import play_barred
+
+        return play_barred(start, seats, masks, n_classes, chance_seed, max_plies)
+
+    def class_bits(self, state: Any, action: Any) -> int:
+        """The Rust classifier's bits for ``action`` in a ``NativePoleState``."""
+        return int(state.core.classes(int(action)))
+
 
 class PoleGame(GameDef):
     """Pole's ``GameDef``: rules, start, action encoding, layout, scenario dialect and table columns."""

@@ -361,6 +361,20 @@ def native_play(spec: Any, game: Any, rules: Rules, seat_agents: list[str]) -> t
                      spec.game_id)
 
 
+def play_barred(start: PoleState, seats: Any, masks: Any, n_classes: int, chance_seed: int,
+                max_plies: int) -> tuple[PoleState, list[int], list[tuple[int, int, list[int]]]] | None:
+    """``GAME.native.play_barred``: one restricted-play game in Rust from ``start`` (None without the core)."""
+    if _core is None:
+        return None
+    agents = [(name, agent_params(params), seed_key(seed)) for name, params, seed in seats]
+    fields, n_legal, tallies, illegal = _core.play_barred(rules_dict(start.cfg.rules), fields_of(start), agents,
+                                                          [int(m) for m in masks], int(n_classes),
+                                                          seed_key(chance_seed), int(max_plies))
+    if illegal is not None:
+        raise IllegalAction(f"action {illegal[0]} is not among the {illegal[1]} legal actions")
+    return python_state(start.cfg, fields, start.seed, start.origin), list(n_legal), list(tallies)
+
+
 def random_playouts(rules: Rules, games: int, seed: int, max_actions: int) -> int:
     """``bench.protocol_playouts`` natively: games from the start, ``random.Random(seed * 100003 + g)``
     for the decisions and the dice; returns the actions played (equal to the Python run's)."""

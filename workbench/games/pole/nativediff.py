@@ -143,7 +143,7 @@ def sweep_game(rules: Any, seed: int, check_eval: bool = True, max_plies: int = 
             nat.undo_action()
             compare(py, nat, where + " undo")
     if check is not None:
-        check.result = py.outcome() if py.is_terminal() else "unfinished"
+        check.result = (py.victory() or py.outcome()) if py.is_terminal() else "unfinished"
     return py.move_number()
 
 

@@ -98,6 +98,19 @@ class TerraFeudNative(NativeBackend):
 
         return int(native_playouts(games, seed, max_actions, to_config(rules))["plies"])
 
+    def play_barred(self, start: Any, seats: Any, masks: Any, n_classes: int, chance_seed: int, max_plies: int) -> Any:
+        """Restricted play in Rust on the core's protocol (``native/src/terrafeud/classes.rs``): (final state, legal
+        counts, tallies), or None when the core does not hold the position or rules (Python plays)."""
+        from workbench.games.terrafeud.native import play_barred
+
+        return play_barred(start, seats, masks, n_classes, max_plies)
+
+    def class_bits(self, state: Any, action: Any) -> int:
+        """The Rust classifier's bits for ``action`` (an engine tuple) in a native ``TerraFeudState``."""
+        from workbench.games.terrafeud.native import class_bits
+
+        return class_bits(state.inner, GAME.action_to_int(state, action))
+
     def perft(self, state: Any, depth: int) -> int | None:
         """The whole count inside Rust (GIL released)."""
         inner = state.inner if isinstance(state, TerraFeudState) else state
@@ -139,11 +152,24 @@ class TerraFeud(GameDef):
                    "zones": "in both zones of control", "marked-white": "marked by a White archer",
                    "marked-black": "marked by a Black archer", "marker-archer": "an archer whose marker is out",
                    "aura-white": "within White's feudal's aura", "aura-black": "within Black's feudal's aura",
-                   "auras": "within both feudals' auras"}
+                   "auras": "within both feudals' auras", "threatened": "a feudal under threat (W10)",
+                   "mated": "the feudal lost (checkmate)"}
     # the class names TerraFeud's own page gave its board's parts (kept: its stylesheets and browser checks know them)
     board_aliases = {"cell": "tf-hex", "svg": "tf-svg", "piece": "tf-piece", "selected": "tf-selected",
                      "dest": "tf-target", "status": "tf-status", "message": "tf-message", "moves": "tf-moves",
                      "move": "tf-move", "move-text": "tf-move-text", "future": "tf-future", "undo": "tf-btn-undo"}
+
+    def describe_check(self, case: Any, index: int, result: Any) -> dict[str, Any] | None:
+        """A check of TerraFeud's scenario dialect in words (``describe_check``): a stub that asserts nothing is
+        ``empty``, not a pass."""
+        from .scenarios.checks import describe_check
+
+        checks = getattr(case, "checks", None)
+        if not isinstance(checks, list) or not 0 <= index < len(checks) or isinstance(checks[index], dict):
+            return None
+        d = describe_check(checks[index], result)
+        return {"status": str(d["status"]), "asserts": str(d["asserts"]), "message": str(d["message"]),
+                "play": [t for t, _ in checks[index].play]}
 
     def edit_cell(self, data: dict[str, Any], cell: str, code: str) -> dict[str, Any]:
         """A piece set or removed: an archer's marker from or on that cell goes with the old piece, and an edited

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from workbench.core.agents import seed_key  # noqa: F401 - the native agents' seeds (core's kit), named here as before
+from workbench.core.nativekit import CoreAgent
 
 from .engine import Game, GameState, IllegalActionError, RulesConfig
 from .engine.pieces import SIDE_NAMES
@@ -461,3 +462,56 @@ def new_state(game: Game, engine: str = "auto") -> GameState | NativeState:
     """The initial state of ``game`` on the requested engine."""
     st = game.new_initial_state()
     return NativeState.from_state(st) if resolve_engine(engine) == "native" else st
+
+
+class GenericTwin(CoreAgent):
+    """A generic agent's native twin on TerraFeud (``workbench.core.nativekit.CoreAgent``): the generic agents of
+    ``workbench.agents.generic`` searched in Rust through ``core::protocol::Game`` over the tuned state
+    (``workbench._native.terrafeud``), picking what the Python twin picks (``test_protocol_native``). TerraFeud's
+    own tuned agents stay its ``Agent``; this is the generic one, for a seat that names it."""
+
+    SUBMODULE = "terrafeud"
+
+    def core_state(self, state: Any) -> Any:
+        inner = getattr(state, "inner", state)  # a protocol TerraFeudState or an engine state
+        return (inner if isinstance(inner, NativeState) else NativeState.from_state(inner))._st
+
+    def select_action(self, state: Any) -> Any:
+        """The pick as the protocol's action (the engine's tuple): the core's dense ids come in the Python legal
+        order, so the id's place in them is the action's place in ``legal_actions()``."""
+        native = self.core_state(state)
+        ids = list(_native.terrafeud.legal_ids(native))
+        return state.legal_actions()[ids.index(int(super().select_action(state)))]
+
+
+def play_barred(start: Any, seats: Any, masks: Any, n_classes: int, max_plies: int) -> Any:
+    """``GAME.native.play_barred``: one restricted-play game in Rust through the core's protocol from ``start`` (a
+    ``TerraFeudState``): (final ``TerraFeudState`` over the native state, legal counts, tallies), or None when the
+    core is not built or does not hold the rules or position (``supports``)."""
+    from workbench.core.agents import seed_key
+    from workbench.games.terrafeud.state import TerraFeudState
+
+    inner = start.inner
+    if _native is None or not supports(inner):
+        return None
+    ns = inner if isinstance(inner, NativeState) else NativeState.from_state(inner)
+    agents = [(name, {k: float(v) for k, v in params.items()} or None, seed_key(seed)) for name, params, seed in seats]
+    final, n_legal, tallies, illegal = _native.terrafeud.play_barred(ns._st, agents, [int(m) for m in masks],
+                                                                     int(n_classes), river_rows(), seed_key(0),
+                                                                     int(max_plies))
+    if illegal is not None:
+        raise ValueError(f"action {illegal[0]} is not among the {illegal[1]} legal actions")
+    return TerraFeudState(NativeState(ns.game, final)), list(n_legal), list(tallies)
+
+
+def river_rows() -> tuple[int, int]:
+    """The river band's lowest and highest row (``board.side_of_half``'s data), for the Rust classifier."""
+    from workbench.games.terrafeud.engine.board import board_data
+
+    rows = board_data()["river_rows"]
+    return int(rows[0]), int(rows[-1])
+
+
+def class_bits(state: NativeState, action_id: int) -> int:
+    """The Rust classifier's bits for the action of dense id ``action_id`` in ``state``."""
+    return int(_native.terrafeud.classes(state._st, int(action_id), river_rows()))

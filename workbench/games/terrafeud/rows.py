@@ -262,7 +262,8 @@ def play_row(spec: Any, seats: SeatAgents) -> GameResult:
             # agents search on the game's engine, unless a spec pins its own ("alphabeta:engine=python");
             # on a native batch an agent without a native twin (a registered one) searches in Python
             agent_engine = "auto" if spec.engine == "native" else spec.engine
-            agents = [seats.make(white, seeds[0], agent_engine), seats.make(black, seeds[1], agent_engine)]
+            agents = [_engine_agent(seats, white, seeds[0], agent_engine),
+                      _engine_agent(seats, black, seeds[1], agent_engine)]
             row["engine"] = "python"
         castling = game.rules.castling
         ev = material_white(st)
@@ -320,6 +321,26 @@ def play_row(spec: Any, seats: SeatAgents) -> GameResult:
                       else "error" if row["victory"] == "error" else "unfinished")
     row["seconds"] = time.perf_counter() - t0
     return GameResult(row, events)
+
+
+class ProtocolSeat:
+    """A generic agent (``generic-alphabeta``) in this loop: it is handed the engine's position as the protocol's
+    ``TerraFeudState`` (a view, not a copy: a search applies and undoes its actions on it)."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.name = getattr(agent, "name", "")
+
+    def select_action(self, state: GameState) -> Any:
+        from .state import TerraFeudState
+
+        return self.agent.select_action(TerraFeudState(state))
+
+
+def _engine_agent(seats: SeatAgents, spec: str, seed: int, engine: str) -> Any:
+    """A seat's agent searching the engine's state: its own tuned one, or a generic one behind ``ProtocolSeat``."""
+    agent = seats.make(spec, seed, engine)
+    return ProtocolSeat(agent) if seats.protocol(spec) else agent
 
 
 def row_rules(row: Mapping[str, Any]) -> dict[str, Any]:

@@ -77,6 +77,8 @@ def spec() -> RulesSpec:
             kind, (low, high) = "int", engine_rules._INTS[row.name]
         elif row.name == "draw_after":
             kind, low, high = "int", 1, engine_rules.DRAW_AFTER_MAX  # None (the default) means no draw rule
+        elif row.name == "start":
+            kind = "path"  # a start position on disk: never from a page (``RulesSpec.refuse_paths``)
         else:
             kind = "text"
         params.append(Param(row.name, kind, value, row.meaning, row.source, low=low, high=high,

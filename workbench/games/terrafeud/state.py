@@ -180,15 +180,73 @@ class TerraFeudState(State):
                 return "stop"
         return "move"
 
+    def explain_cells(self, cells: Any) -> dict[str, Any] | None:
+        """A piece sent to a hex it cannot reach: the engine's first failing rule and the hexes that block it (an
+        archer reaches hexes beyond its neighbours only by a shot, W8, so that is the action explained)."""
+        from workbench.games.terrafeud.engine import MOVE, SHOT
+        from workbench.games.terrafeud.engine.geometry import DISTANCE
+        from workbench.games.terrafeud.engine.notation import illegal_detail
+        from workbench.games.terrafeud.engine.pieces import ARCHER
+
+        st = self.inner
+        if len(cells) != 2 or not st.squares[cells[0]] or side_of(st.squares[cells[0]]) != st.to_move:
+            return None
+        frm, h = int(cells[0]), int(cells[1])
+        shot = kind_of(st.squares[frm]) == ARCHER and DISTANCE[frm][h] >= 2
+        detail = illegal_detail(st, (SHOT, frm, h) if shot else (MOVE, frm, h, 0))
+        return {"text": str(detail["text"]), "blocks": [int(b) for b in detail.get("blocks") or []]}
+
+    def action_label(self, action: Any) -> str:
+        """A promotion's button names the destroyed piece it brings back (``promote to C cavalry``)."""
+        from workbench.games.terrafeud.engine import MOVE
+        from workbench.games.terrafeud.engine.pieces import KIND_NAMES
+
+        if action[0] == MOVE and len(action) > 3 and action[3]:
+            return f"promote to {LETTERS[action[3]]} {KIND_NAMES[action[3]]}"
+        return ""
+
+    def attack_lines(self) -> list[tuple[int, int, int]]:
+        """The attackers of a threatened feudal, and of a mated one (the engine's threat probe)."""
+        from workbench.games.terrafeud.engine.analysis import attackers
+
+        st = self.inner
+        sides = [s for s in (0, 1) if st.winner is None and st.is_threatened(s)]
+        if st.victory == "checkmate" and st.winner is not None:
+            sides.append(1 - st.winner)
+        return [(a, st.feudal[s], 1 - s) for s in sides if st.feudal[s] >= 0 for a in attackers(st, s) if a != st.feudal[s]]
+
     def glyphs(self) -> list[Glyph]:
-        board = self.inner.board
+        """Terrain and pieces; a feudal under threat is marked ``threatened``, a checkmated one ``mated``."""
+        st = self.inner
+        board = st.board
+        lost = {st.feudal[1 - st.winner]} if st.victory == "checkmate" and st.winner is not None else set()
+        threatened = {st.feudal[s] for s in (0, 1) if st.winner is None and st.feudal[s] >= 0 and st.is_threatened(s)}
         out = []
-        for h, c in enumerate(self.inner.squares):
+        for h, c in enumerate(st.squares):
             terrain = ("river" if h in board.river else "ford" if h in board.fords else "bridge" if h in board.bridges
                        else "hill" if board.is_hill[h] else "swamp" if board.swamp_owner[h] >= 0 else "")
+            marks = ("mated",) if h in lost else ("threatened",) if h in threatened else ()
             out.append(Glyph(h, terrain=terrain, piece=LETTERS[kind_of(c)] if c else "",
-                             owner=side_of(c) if c else None))
+                             owner=side_of(c) if c else None, marks=marks))
         return out
+
+    def heat(self, layer: str, player: int) -> dict[int, float]:
+        """``threat``: how many of ``player``'s pieces could attack each hex next turn; ``control``: how many of its
+        pikemen's zones cover it; ``mobility``: how many of its pieces reach it; ``safe``: where its feudal is safe."""
+        from workbench.games.terrafeud.engine import analysis
+
+        st = self.inner
+        if layer == "threat":  # threat_counts(state, s) counts the attackers of s's enemy on each hex
+            values: list[float] = [float(v) for v in analysis.threat_counts(st, 1 - player)]
+        elif layer == "control":
+            values = [float(v) for v in analysis.zone_counts(st, player)]
+        elif layer == "mobility":
+            values = [float(v) for v in analysis.mobility(st, player)]
+        elif layer == "safe":
+            values = [float(v) for v in analysis.safe_feudal_hexes(st, player)]
+        else:
+            return {}
+        return {h: v for h, v in enumerate(values) if v == v}  # NaN: not a hex the layer speaks of (the river)
 
     def evaluate(self, player: int) -> float:
         # TerraFeud's weights, shared with its native twin

@@ -1,0 +1,92 @@
+"""TerraFeud through the one simulate path (issue 29, part A): behaviour unchanged, what users have keeps working.
+
+- ``tests/data/terrafeud_db93ab8_games.parquet`` / ``..._events.parquet``: 8 games with events written by commit
+  db93ab8 (TerraFeud's own simulate path, before it was deleted): ``greedy`` against ``alphabeta:depth=1``,
+  summer and winter x 4, seed 11, cap 120, Python engine, ``seconds`` dropped. The one path gives the same
+  tables on both engines (apart from the ``engine`` column, which says which engine played).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from workbench.balance.table import migrate_table, table_game
+from workbench.simulate import cli as simulate_cli
+from workbench.simulate import read_results, replay_game, simulate
+from workbench.simulate.paths import play_game
+from workbench.simulate.protocol_play import tool_seats
+
+DATA = Path(__file__).parent / "data"
+BATCH = {"season": ["summer", "winter"]}
+
+
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_the_same_seeds_give_the_same_games_and_tables_as_before(engine: str) -> None:
+    from workbench.games import get
+
+    if engine == "native" and not get("terrafeud").native.available():
+        pytest.skip("the native core is not built")
+    games, events = simulate(BATCH, "greedy", "alphabeta:depth=1", 4, seed=11, max_plies=120, workers=0,
+                             events=True, engine=engine, progress=False)
+    old_games = pd.read_parquet(DATA / "terrafeud_db93ab8_games.parquet")
+    old_events = pd.read_parquet(DATA / "terrafeud_db93ab8_events.parquet")
+    assert list(games.columns.drop("seconds")) == list(old_games.columns)  # no column renamed, none added
+    assert set(games["engine"]) == {engine}
+    same = [c for c in old_games.columns if c != "engine"]
+    pd.testing.assert_frame_equal(games.drop(columns=["seconds"])[same], old_games[same])
+    pd.testing.assert_frame_equal(events, old_events)
+
+
+def test_agents_keep_their_names_and_the_generic_ones_are_reachable() -> None:
+    from workbench.agents.generic import GenericAlphaBeta, make_protocol_agent
+    from workbench.games import get
+    from workbench.games.terrafeud.agents import AlphaBetaAgent, NativeAgent
+
+    seats = tool_seats("terrafeud")
+    tuned = seats.make("alphabeta:depth=1", 0, "python")
+    assert isinstance(tuned, AlphaBetaAgent) and not seats.protocol("alphabeta")  # TerraFeud's own, as before
+    assert isinstance(seats.make("alphabeta:depth=1", 0, "auto"), (AlphaBetaAgent, NativeAgent))
+    generic = seats.make("generic-alphabeta:depth=1", 0, "auto")
+    assert isinstance(generic, GenericAlphaBeta) and seats.protocol("generic-alphabeta:depth=1")
+    assert isinstance(make_protocol_agent("generic-alphabeta", get("pole")), GenericAlphaBeta)
+    games = simulate(None, "generic-greedy", "greedy", 1, seed=2, max_plies=30, workers=0, progress=False)
+    assert games.loc[0, "agent_white"] == "generic-greedy" and games.loc[0, "victory"] != "error"
+
+
+def test_white_and_black_on_the_command_line_and_the_agents_of_older_tables(tmp_path: Path,
+                                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "wb.parquet"
+    code = simulate_cli.main(["--games", "1", "--white", "greedy", "--black", "random", "--workers", "0",
+                              "--no-progress", "--max-plies", "20", "--engine", "python", "--out", str(out)])
+    assert code == 0, capsys.readouterr().err
+    row = read_results(out).iloc[0]
+    assert (row["agent_white"], row["agent_black"], row["white_agent"]) == ("greedy", "random", "greedy")
+    # a round-2 table (no game column, agents as white_agent/black_agent): its game is recognised by the columns
+    # TerraFeud declares, never assumed; its stored agent specs play its games again
+    old = pd.read_parquet(DATA / "round2_terrafeud_games.parquet")
+    assert table_game(old) == "terrafeud"
+    first = migrate_table(old).iloc[0]
+    again = replay_game(old.iloc[0], max_plies=int(first["plies"]) + 1, events=False).row
+    assert (again["agent_white"], again["agent_black"]) == (first["white_agent"], first["black_agent"])
+    assert again["error"] is None
+
+
+def test_a_table_of_no_known_game_is_refused_in_words() -> None:
+    from workbench.balance.stats import BalanceError
+
+    table = pd.DataFrame({"winner": ["x"], "victory": ["win"], "plies": [3], "odd_column": [1]})
+    with pytest.raises(BalanceError, match="says nothing of its game"):
+        migrate_table(table)
+    assert set(migrate_table(table, game="pole")["game"]) == {"pole"}
+
+
+def test_every_spec_plays_through_the_one_loop() -> None:
+    from workbench.simulate.protocol_play import protocol_specs, resolved
+
+    rules = resolved("terrafeud").spec.make({"season": "winter"})
+    spec = protocol_specs("terrafeud", [rules], "random", "random", (), 1, 4, 10, False)[0]
+    assert spec.cell == "season=winter" and spec.game == "terrafeud"
+    assert play_game(spec).row["plies"] == 10
