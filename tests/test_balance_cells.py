@@ -151,7 +151,8 @@ def test_simulation_runner_numbers_seeds_by_offset() -> None:
 
     def fake_simulate(rules, white, black, games, seed, max_plies, progress):
         calls.append((rules, games, seed, max_plies, progress))
-        return pd.DataFrame({"winner": ["white", "black", "none"][:games]})
+        return pd.DataFrame({"winner": ["white", "black", "none"][:games], "players": "white,black",
+                             "victory": ["castle", "castle", "draw"][:games], "plies": 10})
 
     run = simulation_runner("season=winter", "greedy", "random", seed=100, max_plies=50, simulate=fake_simulate)
     assert run(3, 0) == [1, 0, 0]

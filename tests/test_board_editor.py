@@ -99,3 +99,20 @@ def test_best_lines_are_searched_with_the_earlier_bests_excluded_at_the_root() -
     agent = make_protocol_agent("alphabeta:depth=1,nodes=20000,seconds=1", get("pole"), b.controller.rules, seed=b.controller.seed)
     agent.exclude = [a for a in st.legal_actions() if st.action_to_string(a) == firsts[0]]
     assert st.action_to_string(agent.select_action(st.clone())) == firsts[1]
+
+
+def test_keyboard_steps_queued_into_one_nav_message() -> None:
+    b = GameBoard("pole", seed=5)
+    c = b.controller
+    for _ in range(6):
+        c.choose(0) if c.buttons() else c.click(c.names[next(iter(c._legal_cells()))[1][0]])
+    plies = c.node.ply
+    v = send(b, type="nav", to="back", count=3)
+    assert v["level"] == "info" and c.node.ply < plies
+    v = send(b, type="nav", to="back", count=1000)  # more presses than moves: it stops at the start
+    assert c.node.parent is None and v["can_redo"]
+    v = send(b, type="nav", to="end", count=1)
+    assert c.node.ply == plies
+    v = send(b, type="nav", to="home", count=1)
+    assert c.node.parent is None
+    assert send(b, type="nav", to="sideways", count=1)["level"] == "error"

@@ -11,7 +11,7 @@ import tracemalloc
 import pytest
 
 from workbench.__main__ import main
-from workbench.cliargs import max_workers
+from workbench.core.cliargs import max_workers
 
 BAD = [
     "bench --games -5", "bench --games 0", "bench --max-plies 0", "bench --seed 1e3", "bench --games 10000000",

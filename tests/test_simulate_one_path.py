@@ -90,3 +90,17 @@ def test_every_spec_plays_through_the_one_loop() -> None:
     spec = protocol_specs("terrafeud", [rules], "random", "random", (), 1, 4, 10, False)[0]
     assert spec.cell == "season=winter" and spec.game == "terrafeud"
     assert play_game(spec).row["plies"] == 10
+
+
+def test_the_generic_form_names_seats_and_the_two_seat_shorthand_still_works() -> None:
+    from workbench.simulate import SimulationError
+
+    short = simulate(None, "greedy", "random", 2, seed=6, max_plies=20, workers=0, progress=False, engine="python")
+    named = simulate(None, games=2, agents=["greedy", "random"], seed=6, max_plies=20, workers=0, progress=False,
+                     engine="python")
+    same = [c for c in short.columns if c != "seconds"]
+    pd.testing.assert_frame_equal(short[same], named[same])
+    pole = simulate(None, games=1, agents="random", game="pole", seed=1, max_plies=10, workers=0, progress=False)
+    assert len(pole) == 1 and pole.loc[0, "agent_red"] == "random"
+    with pytest.raises(SimulationError, match="name the seats' agents"):
+        simulate(None, games=1)

@@ -12,13 +12,14 @@ BUDGETS = (50, 100, 200, 400, 800)
 
 
 def _table(shares: list[float], decided: int, draws: int = 0) -> pd.DataFrame:
-    """A planted trace: at each budget, ``decided`` games won by White in the share given, and ``draws`` draws."""
+    """A planted trace: at each budget, ``decided`` games won by White in the share given, and ``draws`` draws
+    (a TerraFeud table that says so: balance reads a table's game and never guesses it)."""
     rows = []
     for budget, share in zip(BUDGETS, shares, strict=True):
         white = round(share * decided)
         for i in range(decided + draws):
             winner = "white" if i < white else ("black" if i < decided else "none")
-            rows.append({"winner": winner, "victory": "capture" if winner != "none" else "draw",
+            rows.append({"game": "terrafeud", "winner": winner, "victory": "capture" if winner != "none" else "draw",
                          "outcome": "win" if winner != "none" else "draw", "plies": 40 + budget // 10 + i % 7,
                          "skill_budget": budget, "skill_agent": f"mcts:iterations={budget}",
                          "agent_white": f"mcts:iterations={budget}", "agent_black": f"mcts:iterations={budget}"})

@@ -15,9 +15,8 @@ import sys
 import time
 from typing import Any
 
+from workbench.core.cliargs import Parser, seed, whole
 from workbench.core.protocol import CHANCE
-
-from .cliargs import Parser, seed, whole
 
 MAX_GAMES = 100_000  # random playouts of one run (the native cores play thousands of games/s)
 MAX_PLIES = 1_000_000  # as simulate's ply cap and the native cores'

@@ -11,9 +11,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from workbench.core.cliargs import Parser, seed, whole
 from workbench.core.protocol import CHANCE, State
-
-from .cliargs import Parser, seed, whole
 
 # The deepest count each engine is allowed: about ten minutes on one core from TerraFeud's classic start
 # (native: depth 5 in 11 s, 6 in ~10 min; Python: 3 in 0.2 s, 4 in ~12 s, 5 in ~10 min), measured.

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
-from .cliargs import Parser
+from workbench.core.cliargs import Parser
 
 MEASURES = ("scaling", "batch", "errors")
 

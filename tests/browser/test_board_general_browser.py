@@ -171,7 +171,7 @@ def test_pole_buy_attack_odds_dice_and_undo(page) -> None:  # noqa: ANN001
     b.locator(".gb-note").fill("a bold tower")
     changed(b, b.locator('.gb-btn[data-action="annotate"]').click)
     wait_text(b.locator(".gb-moves"), "{a bold tower}")
-    b.locator(".gb-tools summary").click()
+    b.locator(".gb-tools > summary").click()
     with page.expect_download() as record:
         b.locator('.gb-btn[data-action="download"]').first.click()
     text = Path(record.value.path()).read_text()
@@ -179,7 +179,7 @@ def test_pole_buy_attack_odds_dice_and_undo(page) -> None:  # noqa: ANN001
     with page.expect_download() as picture:
         b.locator('.gb-btn[data-action="export-svg"]').click()
     assert Path(picture.value.path()).read_text().count("data-cell=") >= 100
-    b.locator(".gb-tools summary").click()
+    b.locator(".gb-tools > summary").click()
 
 
 def test_cursed_lands_production_tile_move_attack_end_turn(page) -> None:  # noqa: ANN001
@@ -210,7 +210,7 @@ def test_cursed_lands_production_tile_move_attack_end_turn(page) -> None:  # noq
     assert "is destroyed" in rows.first.inner_text()  # the attack's result in words
     shot(x, "cursed-lands-combat")
     # the rule diff: what actions do under the variant, and the position drawn under it; a failed one clears it
-    x.locator(".gb-tools summary").click()
+    x.locator(".gb-tools > summary").click()
     x.locator(".gb-diffin").fill("counterattack=none")
     changed(x, x.locator('.gb-btn[data-action="compare"]').click)
     page.wait_for_function("(el) => el.querySelector('.gb-variant svg') && el.querySelector('.gb-outcome')",
@@ -218,7 +218,7 @@ def test_cursed_lands_production_tile_move_attack_end_turn(page) -> None:  # noq
     x.locator(".gb-diffin").fill("no_such_rule=1")
     changed(x, x.locator('.gb-btn[data-action="compare"]').click)
     assert x.locator(".gb-diff").inner_text() == "" and "no_such_rule" in x.locator(".gb-message").inner_text()
-    x.locator(".gb-tools summary").click()
+    x.locator(".gb-tools > summary").click()
     # the reason for an unlit cell on hover, without a click
     x.locator('polygon[data-cell="a9"]').hover(force=True)
     wait_text(x.locator(".gb-hover"), "a9")
@@ -263,6 +263,36 @@ def test_big_chess_purchase_next_to_king_and_scenario_board(page) -> None:  # no
     s = board(page, BCS)  # a 4-player 8x8 scenario on its own board, four seats in the legend
     assert s.locator("polygon.gb-cell").count() == 64
     assert s.locator(".gb-legend-seat").count() == 4
+
+
+def test_terrafeud_targets_overlay_editor_and_keyboard_steps(page) -> None:  # noqa: ANN001
+    """TerraFeud's declarations on the one board: data-target kinds, an overlay's rings, the graphical editor
+    (its palette in the seats' colours, a piece set by a click, Done), and arrow keys stepping queued moves."""
+    b = board(page, TF)
+    click_cell(b, "f3")
+    assert b.locator('.tf-target[data-hex="f7"]').get_attribute("data-target") == "stop"
+    click_cell(b, "f5")
+    click_cell(b, "e8")
+    click_cell(b, "e7")
+    changed(b, lambda: b.locator('input.gb-overlay[data-overlay="zones"]').check())
+    assert b.locator('.gb-markring[data-mark^="zone-"]').count() > 5
+    assert "zone of control" in b.locator(".gb-legend-body").text_content()
+    changed(b, lambda: b.locator('button[data-action="edit"]').click())
+    piece = b.locator('.gb-edit-piece[data-piece="k"]')
+    assert piece.count() == 1 and "Black knight" in piece.get_attribute("title")
+    changed(b, lambda: piece.click())
+    click_cell(b, "f6")
+    assert b.locator('.tf-piece[data-hex="f6"][data-piece="K"]').count() == 1
+    changed(b, lambda: b.locator('button[data-action="edit_done"]').click())
+    wait_text(b.locator(".gb-message"), "edited position ready")
+    assert b.locator(".tf-move").count() == 0  # a new start
+    for cell in ("a1", "a2", "a6", "a5"):
+        click_cell(b, cell)
+    b.focus()
+    changed(b, lambda: (page.keyboard.press("ArrowLeft"), page.keyboard.press("ArrowLeft")))
+    page.wait_for_function("(el) => el.querySelectorAll('.tf-move.tf-future').length === 2", arg=b.element_handle(),
+                           timeout=20_000)
+
 
 
 @pytest.mark.parametrize("index", EVERY_GAME)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.cliargs import Parser, number
+from workbench.core.cliargs import Parser, number
 
 from .report import build_report
 from .stats import BalanceError

@@ -25,7 +25,7 @@ from .cells import _fmt, _is_missing, cell_columns, check_games, compared_column
 from .power import detectable_difference
 from .stats import BalanceError, SPRTResult, adjust, compare_proportions, sprt
 from .survival import compare_lengths
-from .table import DEFAULT_RULE, UNFINISHED_THRESHOLD, first_side_name, first_side_won, length_unit
+from .table import DEFAULT_RULE, UNFINISHED_THRESHOLD, first_side_name, first_side_won, length_unit, normalize
 
 CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini-Hochberg", "none": "uncorrected"}
 
@@ -389,8 +389,10 @@ def simulation_runner(
 
     The batch starting at game ``offset`` is simulated with seed ``seed + offset``; ``simulate``
     hashes (seed, cell, index) into each game's seed, so no two batches repeat a game. With
-    ``decided_only`` a game without a winner is ``None`` (left out: the test is then on White's share
-    of decided games, its advantage, not on a mix of advantage and decisiveness).
+    ``decided_only`` a game without a winner is ``None`` (left out: the test is then on the first seat's
+    share of decided games, its advantage, not on a mix of advantage and decisiveness). ``white`` and ``black``
+    are the first and second seat's agents (the two-seat shorthand of ``simulate``); ``options`` go to
+    ``simulate`` (``game=``, ``agents=`` ...). A game is a 1 when the first seat (or its team) won.
     """
     if simulate is None:
         from workbench.simulate import simulate as play
@@ -402,7 +404,9 @@ def simulation_runner(
                       **options)
         if isinstance(df, tuple):
             df = df[0]
-        return [None if decided_only and w not in ("white", "black") else int(w == "white") for w in df["winner"]]
+        table = normalize(df)
+        won = first_side_won(table)
+        return [None if decided_only and o != "win" else int(w) for o, w in zip(table["outcome"], won, strict=True)]
 
     return run_batch
 
@@ -412,9 +416,10 @@ def sprt_variant(
     beta: float = 0.05, batch: int = 20, max_games: int = 1000, seed: int = 0, max_plies: int = 300,
     decided_only: bool = True, **options: Any,
 ) -> SPRTResult:
-    """Play games of the variant ``rules`` until "it shifts White's share of decided games from ``p0`` by at
-    least ``d``" is accepted or rejected (Wald's SPRT). ``p0`` is the baseline share (from an earlier
-    batch). Undecided games are left out (``decided_only=False``: White's wins over all games, as before)."""
+    """Play games of the variant ``rules`` until "it shifts the first seat's share of decided games from ``p0`` by
+    at least ``d``" is accepted or rejected (Wald's SPRT). ``p0`` is the baseline share (from an earlier
+    batch). Undecided games are left out (``decided_only=False``: the first seat's wins over all games, as
+    before). ``white``/``black``: the first and second seat's agents (``simulate``'s two-seat shorthand)."""
     return sprt(simulation_runner(rules, white, black, seed=seed, max_plies=max_plies, decided_only=decided_only,
                                   **options),
                 p0, d=d, alpha=alpha, beta=beta, batch=batch, max_games=max_games)

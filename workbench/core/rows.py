@@ -38,7 +38,8 @@ class GameResult:
 
 
 def seat_agents(spec: Any, n: int) -> list[str]:
-    """One agent spec per seat: ``spec.agents`` (one for all, or one per seat), else White/Black cycled."""
+    """One agent spec per seat: ``spec.agents`` (one for all, or one per seat), else the two-seat shorthand
+    (``spec.white``, ``spec.black``: the first and second seat's agents) taking turns by seat."""
     if spec.agents:
         if len(spec.agents) == 1:
             return [spec.agents[0]] * n

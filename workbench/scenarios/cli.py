@@ -57,7 +57,7 @@ def _validate_somewhere(values: dict[str, str]) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from workbench.cliargs import Parser  # errors in one line, exit 2
+    from workbench.core.cliargs import Parser  # errors in one line, exit 2
 
     p = Parser(prog="python -m workbench check", description=__doc__.split("\n\n")[0])
     p.add_argument("paths", nargs="+", help="scenario files or directories (every *.yaml below them)")

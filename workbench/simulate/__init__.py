@@ -1,6 +1,7 @@
 """Batches of AI games into pandas tables: in-process, on a local process pool, or on Dask.
 
-``simulate(grid, white, black, games, seed)`` plays ``games`` games in every cell of the grid
+``simulate(grid, games=N, agents=[...])`` (or the two-seat shorthand ``simulate(grid, first, second, N)``)
+plays ``games`` games in every cell of the grid
 (the cartesian product of rule toggles) and returns the games table, one row per game, sorted
 by ``game_id``. Columns are listed in ``core.GAME_COLUMNS``; the long-format events table
 (``core.EVENT_COLUMNS``) is produced with ``events=True``.
@@ -69,9 +70,9 @@ def __getattr__(name: str) -> Any:
 
 def simulate(
     grid: Grid,
-    white: str,
-    black: str,
-    games: int,
+    white: str | None = None,
+    black: str | None = None,
+    games: int | None = None,
     seed: int = 0,
     max_plies: int | None = None,
     workers: int | None = None,
@@ -85,9 +86,15 @@ def simulate(
     chunk_size: int | None = None,
     engine: str = "auto",
     game: str = DEFAULT,
-    agents: Sequence[str] | None = None,
+    agents: Sequence[str] | str | None = None,
 ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
-    """Play ``games`` games of ``white`` against ``black`` in every grid cell.
+    """Play ``games`` games in every grid cell, each seat played by its agent.
+
+    The seats' agents: ``agents=`` names one agent for every seat or one per seat, in seat order
+    (``simulate(grid, games=100, agents=["greedy", "mcts"], game="pole")``). ``white`` and ``black`` are the
+    older two-seat shorthand, kept for every call written before (``simulate(grid, "greedy", "random", 100)``):
+    the first and the second seat's agents whatever the game calls its seats, taking turns by seat in a game
+    of more seats; with ``agents`` they are not needed.
 
     ``workers``: processes (default: every core); ``0`` plays in this process.
     ``scheduler``: None for the local process pool, ``"local-cluster"`` for a Dask ``LocalCluster``,
@@ -102,15 +109,20 @@ def simulate(
     ``max_plies``: the ply cap (a game reaching it is ``unfinished``); None takes the game's own
     (``GameInfo.default_max_plies``, so Pole's ``max_turns`` ends its games), else 300 (TerraFeud).
 
-    ``game`` names any game of ``workbench.games`` (or ``openspiel:NAME``); ``agents`` gives one
-    agent for every seat or one per seat (games of more than two players), else White and Black
-    take turns by seat.
+    ``game`` names any game of ``workbench.games`` (or ``openspiel:NAME``).
     """
+    agent_list = tuple([agents] if isinstance(agents, str) else agents or ())
+    if not agent_list and (white is None or black is None):
+        raise SimulationError("name the seats' agents: agents=[...] (one for every seat, or one per seat), or the "
+                              "two-seat shorthand simulate(grid, first, second, games)")
+    if games is None:
+        raise SimulationError("games: how many games per grid cell?")
+    first = white if white is not None else agent_list[0]
+    second = black if black is not None else agent_list[1 % len(agent_list)]
     check_arguments(games, seed, DEFAULT_MAX_PLIES if max_plies is None else max_plies, workers, scheduler, flush_seconds,
                     chunk_size)
     game = _game_name(game)
-    agent_list = tuple(agents or ())
-    check_agents((white, black, *agent_list), game)
+    check_agents((first, second, *agent_list), game)
     try:
         engine = resolve_protocol_engine(game, engine)
     except ValueError as exc:
@@ -119,9 +131,9 @@ def simulate(
     if max_plies is None:  # the game's own cap (Pole: max_turns in plies), else 300
         max_plies = default_max_plies(game, cells)
     check_total(len(cells), games)
-    specs = protocol_specs(game, cells, white, black, agent_list, games, seed, max_plies, events, engine)
+    specs = protocol_specs(game, cells, first, second, agent_list, games, seed, max_plies, events, engine)
     check_protocol_specs(specs)
-    manifest = run_manifest(cells, white, black, games, seed, max_plies, events, game, agent_list)
+    manifest = run_manifest(cells, first, second, games, seed, max_plies, events, game, agent_list)
     return run_specs(specs, manifest, out=out, workers=workers, scheduler=scheduler, events=events, resume=resume,
                      overwrite=overwrite, progress=progress, flush_seconds=flush_seconds, chunk_size=chunk_size,
                      game=game)

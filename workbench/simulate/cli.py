@@ -22,7 +22,7 @@ import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from workbench.cliargs import Parser
+from workbench.core.cliargs import Parser
 from workbench.core.rulespec import RulesError, parse_pairs
 from workbench.games import DEFAULT
 

@@ -28,14 +28,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench.cliargs import cores, max_workers
+from workbench.core.cliargs import cores, max_workers
 
 from .dataset import DAMAGED_PREFIX, PART_NAME, DamagedPartError, events_path, read_events, read_results
 from .seeds import SimulationError, SimulationNotice
 
 MAX_GAMES_PER_CELL = 10_000_000
 MAX_PLIES = 1_000_000
-# Worker processes: a small multiple of the cores (``cliargs.max_workers``); 1000 asked for would
+# Worker processes: a small multiple of the cores (``core.cliargs.max_workers``); 1000 asked for would
 # start 1000 interpreters of ~60 MB each for no speed at all.
 MAX_WORKERS = max_workers()
 # Memory one game costs until the batch is returned: its spec (~230 B), its row as a dict while

@@ -40,7 +40,11 @@ def agent_seed(game_seed_: int, seat: int, game: str = DEFAULT) -> int:
 
 @dataclass(frozen=True)
 class GameSpec:
-    """Everything needed to play one game anywhere: picklable and small."""
+    """Everything needed to play one game anywhere: picklable and small.
+
+    ``agents`` are the seats' agents (one for every seat, or one per seat in seat order); ``white``/``black``
+    are the older two-seat shorthand, the first and second seat's agents whatever the game calls its seats
+    (``core.rows.seat_agents`` reads both), kept so that every spec written before still builds."""
 
     game_id: int
     cell: str

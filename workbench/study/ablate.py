@@ -23,7 +23,7 @@ from typing import Any
 import pandas as pd
 
 from workbench.balance.worth import WorthTable, worth
-from workbench.cliargs import Parser, max_workers, seed, whole
+from workbench.core.cliargs import Parser, max_workers, seed, whole
 from workbench.games import DEFAULT
 
 MAX_PAIRS = 100_000

@@ -20,7 +20,7 @@ from typing import Any
 import pandas as pd
 
 from workbench.balance.strategies import StrategyRanking, rank_strategies
-from workbench.cliargs import Parser, max_workers, seed, whole
+from workbench.core.cliargs import Parser, max_workers, seed, whole
 from workbench.games import DEFAULT
 
 MAX_PAIRS = 100_000

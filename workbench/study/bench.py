@@ -13,7 +13,7 @@ import sys
 import time
 
 from workbench.balance.trace import trace, trace_frame
-from workbench.cliargs import Parser, max_workers, seed, whole
+from workbench.core.cliargs import Parser, max_workers, seed, whole
 
 from .trace import parse_skill_trace, run_trace
 

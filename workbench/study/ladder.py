@@ -23,7 +23,7 @@ from typing import Any
 import pandas as pd
 
 from workbench.balance.elo import EloFit, Result, fit_elo
-from workbench.cliargs import Parser, max_workers, seed, whole
+from workbench.core.cliargs import Parser, max_workers, seed, whole
 from workbench.games import DEFAULT
 
 LADDER_MAX_PLIES = 200  # the ladder's cap when neither the user nor the game names one (TerraFeud)

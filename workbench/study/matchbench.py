@@ -20,7 +20,7 @@ import resource
 import time
 from typing import Any
 
-from workbench.cliargs import Parser, max_workers, seed, whole
+from workbench.core.cliargs import Parser, max_workers, seed, whole
 from workbench.games import DEFAULT
 
 

@@ -16,7 +16,7 @@ import sys
 import time
 from typing import Any
 
-from workbench.cliargs import Parser, seed, whole
+from workbench.core.cliargs import Parser, seed, whole
 
 MAX_FILE_BYTES = 256 * 1024  # a published table is a few kB
 

@@ -21,7 +21,7 @@ import pandas as pd
 
 from workbench.balance.stats import BalanceError
 from workbench.balance.trace import AGENT_OF, BUDGET, MIN_RUNGS, trace, trace_frame
-from workbench.cliargs import Parser, max_workers, seed, whole
+from workbench.core.cliargs import Parser, max_workers, seed, whole
 from workbench.games import DEFAULT
 
 MAX_RUNGS = 12

@@ -71,13 +71,13 @@ CHROMIUM = "/usr/bin/chromium"
 
 
 def page_bench(clicks: int, games: list[tuple[str, str | None]]) -> None:
-    """In a real page: Voila serving a one-board notebook, Debian's Chromium (loopback only). First board = from
-    the kernel running the notebook's first cell (its clock, written to a file) to the board drawn in the page;
+    """In a real page: the served board (``make play``'s Voila settings, ``workbench.serving``) on a one-board
+    notebook, Debian's Chromium (loopback only). First board = from the kernel running the notebook's first cell
+    (its clock, written to a file) to the board drawn in the page; page = from the request to the board drawn;
     click = from a click on a lit cell (or a button) to the page's status or message changing."""
     import os
     import socket
     import subprocess
-    import sys
     import tempfile
     from pathlib import Path
     from urllib.parse import urlparse
@@ -85,8 +85,9 @@ def page_bench(clicks: int, games: list[tuple[str, str | None]]) -> None:
     import nbformat
     from playwright.sync_api import sync_playwright
 
-    root = Path(__file__).resolve().parents[2]
-    print(f"{'game (in a page)':44} {'first board':>12} {'click median':>13} {'click worst':>12}")
+    from workbench import serving
+
+    print(f"{'game (in a page)':44} {'first board':>12} {'page':>10} {'click median':>13} {'click worst':>12}")
     with sync_playwright() as pw, tempfile.TemporaryDirectory() as tmp:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
                                      args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
@@ -103,10 +104,9 @@ def page_bench(clicks: int, games: list[tuple[str, str | None]]) -> None:
             with socket.socket() as sock:
                 sock.bind(("127.0.0.1", 0))
                 port = sock.getsockname()[1]
-            env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
-            server = subprocess.Popen([sys.executable, "-m", "voila", str(path), "--no-browser", f"--port={port}",
-                                       "--Voila.ip=127.0.0.1", f"--Voila.root_dir={tmp}"], cwd=tmp, env=env,
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            server = subprocess.Popen(serving.voila_command(path, port, [f"--Voila.root_dir={tmp}"]), cwd=tmp,
+                                      env=serving.voila_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                      start_new_session=True)
             try:
                 for _ in range(100):
                     try:
@@ -116,7 +116,8 @@ def page_bench(clicks: int, games: list[tuple[str, str | None]]) -> None:
                         time.sleep(0.2)
                 page = browser.new_page(viewport={"width": 1300, "height": 1000})
                 page.route("**/*", lambda r: r.continue_() if urlparse(r.request.url).hostname == "127.0.0.1" else r.abort())
-                page.goto(f"http://127.0.0.1:{port}/", timeout=60_000)
+                asked = time.time()
+                page.goto(f"http://127.0.0.1:{port}/", timeout=60_000, wait_until="commit")
                 page.wait_for_function("() => document.querySelector('.gb-root .gb-svgbox svg, .gb-root .gb-observation')",
                                        timeout=120_000, polling=10)
                 drawn = time.time()
@@ -136,9 +137,10 @@ def page_bench(clicks: int, games: list[tuple[str, str | None]]) -> None:
                                            polling=5, timeout=20_000)
                     times.append(time.perf_counter() - t)
                 page.close()
-                med = 1000 * statistics.median(times) if times else float("nan")
-                worst = 1000 * max(times) if times else float("nan")
-                print(f"{game + (f' ({rules})' if rules else ''):44} {1000 * first:10.0f} ms {med:10.0f} ms {worst:9.0f} ms")
+                med = f"{1000 * statistics.median(times):10.0f} ms" if times else f"{'-':>13}"
+                worst = f"{1000 * max(times):9.0f} ms" if times else f"{'-':>12}"
+                print(f"{game + (f' ({rules})' if rules else ''):44} {1000 * first:10.0f} ms "
+                      f"{1000 * (drawn - asked):8.0f} ms {med} {worst}")
             finally:
                 os.killpg(server.pid, 15)
                 server.wait(timeout=20)
@@ -150,10 +152,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--clicks", type=int, default=40)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--page", action="store_true", help="also in a real page: Voila and Debian's Chromium")
+    ap.add_argument("--only", action="append", default=[], metavar="GAME",
+                    help="time only these boards (a registered game's name, or an --also board's)")
     ap.add_argument("--also", action="append", default=[], metavar="GAME[@RULES]",
                     help="another board to time: a game under rule values (GAME@RULE=VALUE,...) or openspiel:NAME")
     args = ap.parse_args(argv)
     games = boards(args.also)
+    if args.only:
+        games = [(g, r) for g, r in games if g in args.only or f"{g}@{r}" in args.only]
     import anywidget  # noqa: F401 - the widget's import is part of a ready kernel, not of the first board
 
     print(f"{'game':44} {'first board':>12} {'view':>8} {'click median':>13} {'click worst':>12}")

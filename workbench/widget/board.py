@@ -78,6 +78,7 @@ MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "analysis": {"on": fields.boolean},
     "pattern": {"card": fields.text(40)},
     "overlay": {"name": fields.text(30), "on": fields.boolean},
+    "nav": {"to": fields.text(8, ("back", "forward", "home", "end")), "count": fields.whole(1, 100_000)},
 }
 WHILE_THINKING = {"new_game", "undo", "cancel", "heat", "overlay", "catalog", "check", "why", "download", "shape", "clear_shapes", "copy",
                   "analysis", "pattern"}
@@ -518,6 +519,8 @@ class GameBoard(anywidget.AnyWidget):
         elif kind == "paste":
             c.paste(f["text"])
             self.geometry = c.geometry()
+        elif kind == "nav":
+            c.nav(f["to"], f.get("count", 1))
         elif kind == "overlay":
             c.set_overlay(f["name"], f["on"])
         elif kind == "pattern":

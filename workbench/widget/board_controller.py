@@ -521,6 +521,27 @@ class GameBoardController:
         self.hover = {"cell": name, "text": _short(text, 300)}
         return self.hover["text"]
 
+    def nav(self, to: str, count: int = 1) -> None:
+        """Keyboard stepping, presses queued by the page into one message: ``back``/``forward`` ``count`` moves
+        (stopping at either end), ``home`` the start, ``end`` the end of the line."""
+        if to == "home":
+            self.goto(self.tree.root.id)
+        elif to == "end":
+            end = self.tree.line_end(self.node)
+            if end is not self.node:
+                self.goto(end.id)
+        elif to in ("back", "forward"):
+            moved = 0
+            for _ in range(max(1, int(count))):
+                if (self.node.parent is None) if to == "back" else (self.node.next() is None):
+                    break
+                (self.undo if to == "back" else self.redo)()
+                moved += 1
+            if not moved:
+                raise WidgetError("this is the start" if to == "back" else "this is the end of the line")
+        else:
+            raise WidgetError("nav goes back, forward, home or end")
+
     def line_end(self) -> None:
         """To the end of the line through the current move (End)."""
         end = self.tree.line_end(self.node)
@@ -723,6 +744,8 @@ class GameBoardController:
         if code and code not in self.edit_codes():
             raise WidgetError(f"{_short(code, 10)!r} is not a piece of {self.game.title}'s editor")
         self.edit_piece = code
+        what = self.edit_codes()[code][1] if code else "remove"
+        self.message, self.level = f"editor: {what}; click the cells to set", "info"
 
     def _edited(self, data: dict[str, Any]) -> None:
         """Keep the edit and draw it when it is already a position; else say what is still wrong."""
@@ -832,6 +855,8 @@ class GameBoardController:
         if name not in names:
             raise WidgetError(f"overlay must be one of {', '.join(names) or 'none (this game declares none)'}")
         (self.overlays.add if on else self.overlays.discard)(name)
+        words = dict(self.game.overlays)[name]
+        self.message, self.level = f"{words}: {'shown (see the legend)' if on else 'hidden'}", "info"
 
     def cancel(self) -> None:
         self.selection, self.choices = [], []
@@ -1150,6 +1175,8 @@ class GameBoardController:
     def new_game(self, rules: dict[str, Any] | None = None, seed: int | None = None, paths: bool = False) -> None:
         """A new game under the game's rules (validated by its spec: the error names the rule). ``paths``: the
         notebook's own call, which may name a start file (``Param(kind="path")``); the page never may."""
+        if seed is None:  # a new game without a seed rolls a fresh one (fresh terrain); the message names it
+            seed = random.SystemRandom().randrange(2**31)
         try:
             if not paths:
                 self.game.spec.refuse_paths(rules or {})
