@@ -544,7 +544,8 @@ def usage_table(summary: pd.DataFrame) -> pd.DataFrame:
     """Rule usage as a rules x cells table (mean uses per game), biggest change across cells first;
     a dead entry (fired in under 1% of the cell's games) reads ``dead``."""
     mean, dead = usage.usage_matrix(summary)
-    out = pd.DataFrame({"rule": [usage.rule_words(r) for r in mean.index],
+    words = summary.attrs.get(usage.WORDS_ATTR)
+    out = pd.DataFrame({"rule": [usage.rule_words(r, words) for r in mean.index],
                         "change across cells": [f"{100 * x:.0f}%" for x in mean["change"]]})
     for label in mean.columns[1:]:
         out[label] = [("dead" if d else usage._fmt_rate(float(v))) for v, d in
@@ -560,7 +561,7 @@ def usage_table_html(summary: pd.DataFrame) -> str:
     body = []
     for rule in mean.index:
         everywhere = bool(dead.loc[rule].all())
-        cells = [f"<td>{html.escape(usage.rule_words(rule))}</td>", f"<td>{100 * mean.at[rule, 'change']:.0f}%</td>"]
+        cells = [f"<td>{html.escape(usage.rule_words(rule, summary.attrs.get(usage.WORDS_ATTR)))}</td>", f"<td>{100 * mean.at[rule, 'change']:.0f}%</td>"]
         for label in labels:
             d = bool(dead.at[rule, label])
             text = usage._fmt_rate(float(mean.at[rule, label]))
@@ -584,7 +585,8 @@ def plot_usage_matrix(summary: pd.DataFrame) -> bytes:
             d = bool(dead.at[rule, label])
             ax.text(j, i, "dead" if d else usage._fmt_rate(float(mean.at[rule, label])), ha="center", va="center",
                     fontsize=7, color="#999999" if d else ("white" if float(share.iat[i, j]) > 0.6 else "#222"))
-    ax.set_yticks(range(len(rules)), [usage.rule_words(r) for r in rules], fontsize=8)
+    ax.set_yticks(range(len(rules)), [usage.rule_words(r, summary.attrs.get(usage.WORDS_ATTR)) for r in rules],
+                  fontsize=8)
     for tick, rule in zip(ax.get_yticklabels(), rules, strict=True):
         if bool(dead.loc[rule].all()):
             tick.set_color("#999999")
@@ -638,10 +640,11 @@ def usage_section(games: pd.DataFrame, events: pd.DataFrame | None, correction: 
     if changes:
         section.figures.append(("rule_usage_changes", plot_usage_changes(changes)))
     if events is not None and len(events) and "rules" in events.columns:
-        locations = usage.rule_locations(events)
         gamedef = _table_gamedef(games)
+        locations = usage.rule_locations(events, first=gamedef.table.spatial_rules if gamedef is not None else ())
         n = int(events["game_id"].nunique())
-        titles = [f"{usage.rule_words(rule)} ({sum(c.values())})" for rule, c in locations.items()]
+        words = usage.game_rule_words(games)
+        titles = [f"{usage.rule_words(rule, words)} ({sum(c.values())})" for rule, c in locations.items()]
         own = gamedef.report_location_maps(games, locations, titles, n) if locations and gamedef is not None else None
         if own is not None:  # the game draws them on its own board (GameDef.report_location_maps)
             words, picture = own
@@ -695,7 +698,7 @@ def plot_usage_changes(changes: Sequence[usage.UsageChange], top: int = 20) -> b
         ax.errorbar([c.diff], [i], xerr=[[max(0.0, c.diff - c.low)], [max(0.0, c.high - c.diff)]], fmt="o",
                     color="#c0392b" if c.significant else "#444444", capsize=3)
     ax.axvline(0, color="#bbbbbb", lw=1)
-    ax.set_yticks(range(len(shown)), [f"{c.name}: {usage.rule_words(c.rule)}" for c in shown], fontsize=8)
+    ax.set_yticks(range(len(shown)), [f"{c.name}: {c.words or usage.rule_words(c.rule)}" for c in shown], fontsize=8)
     ax.set_ylim(len(shown) - 0.5, -0.5)
     ax.set_xlabel("change in uses per game vs baseline (95% Welch interval; red = significant)")
     return _png(fig)

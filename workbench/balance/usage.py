@@ -31,26 +31,26 @@ from .table import table_schema
 
 DEAD_SHARE = 0.01  # a rule that fired in under 1% of a cell's games is "dead" there
 
-# Plain words for the engine's rule names (telemetry.RULES); unknown names fall back to their spelling.
-RULE_WORDS: dict[str, str] = {
-    "bridge_stop": "bridge stops", "ford_stop": "ford stops", "zone_stop": "pikeman-zone stops",
-    "swamp_stop": "swamp stops", "shot": "archer shots", "hill_shot": "hill shots", "mine_kill": "mine kills",
-    "ultimatum_kill": "ultimatum kills", "coordinated_kill": "coordinated kills",
-    "archer_melee_death": "archer melee deaths", "zone_attack": "zone attacks", "aura_move": "aura moves",
-    "order": "Orders", "castling": "castlings", "promotion": "promotions", "pass": "passes",
-    "pike_cavalry_mutual": "mutual pike-cavalry deaths", "threat": "turns under threat",
-    "promotion_knight": "promotions to knight", "promotion_pikeman": "promotions to pikeman",
-    "promotion_cavalry": "promotions to cavalry", "promotion_archer": "promotions to archer",
-    "promotion_infantryman": "promotions to infantryman",
-}
-# Rules that happen on a hex; the heatmap draws these first (then any other rule the events place).
-SPATIAL: tuple[str, ...] = ("bridge_stop", "ford_stop", "zone_stop", "swamp_stop", "mine_kill", "coordinated_kill",
-                            "ultimatum_kill", "archer_melee_death", "shot", "hill_shot", "zone_attack", "aura_move")
+WORDS_ATTR = "rule_words"  # a usage table's ``attrs`` key: its game's words for its counters (GameDef.rule_words)
 
 
-def rule_words(rule: str) -> str:
-    """``ford_stop`` -> ``ford stops``; ``promotion_knight`` -> ``promotion knight``."""
-    return RULE_WORDS.get(rule, rule.replace("_", " "))
+def game_rule_words(games: pd.DataFrame) -> dict[str, str]:
+    """The table's game's plain words for its rule counters (``GameDef.rule_words``); none for an unknown game."""
+    from workbench.balance.stats import BalanceError as _Refused
+    from workbench.games import get
+
+    from .table import table_game as game_of
+
+    try:
+        return dict(get(game_of(games)).rule_words())
+    except (_Refused, ImportError, ValueError):
+        return {}
+
+
+def rule_words(rule: str, words: dict[str, str] | None = None) -> str:
+    """A counter in the game's words (``words``: ``GameDef.rule_words``, ``ford_stop`` -> ``ford stops``), else
+    its spelling with spaces (``promotion_knight`` -> ``promotion knight``)."""
+    return (words or {}).get(rule) or rule.replace("_", " ")
 
 
 def _capital(text: str) -> str:
@@ -134,6 +134,7 @@ def usage_summary(games: pd.DataFrame) -> pd.DataFrame:
                          "dead": fired / n < DEAD_SHARE})
     out = pd.DataFrame(rows)
     out.attrs[SWITCHES_ATTR] = table_schema(usable).rule_switches  # the game's own: which rules a cell switches off
+    out.attrs[WORDS_ATTR] = game_rule_words(usable)
     return out
 
 
@@ -183,14 +184,15 @@ def dead_rule_sentences(summary: pd.DataFrame) -> list[str]:
     everywhere = [r for r, part in dead.groupby("rule", sort=False) if part["label"].nunique() == len(labels)]
     # a breakdown of a dead rule (promotion_knight under promotion) is dead with it: name the rule once
     folded = [r for r in everywhere if not any(r.startswith(p + "_") for p in everywhere)]
+    words = summary.attrs.get(WORDS_ATTR)
     out = []
     if everywhere:
         where = "in every cell" if len(labels) > 1 else f"in {int(summary['games'].iloc[0])} games"
         out.append(f"Dead rules (fired in under {100 * DEAD_SHARE:.0f}% of games {where}): "
-                   + ", ".join(rule_words(r) + (" (every kind)" if any(x.startswith(r + "_") for x in everywhere)
+                   + ", ".join(rule_words(r, words) + (" (every kind)" if any(x.startswith(r + "_") for x in everywhere)
                                                 else "") + _switched_off(summary, r) for r in folded) + ".")
     for rule, part in dead[~dead["rule"].isin(everywhere)].groupby("rule", sort=False):
-        head = (f"{_capital(rule_words(rule))}: dead in {len(part)} of {len(labels)} cells (fired in under "
+        head = (f"{_capital(rule_words(rule, words))}: dead in {len(part)} of {len(labels)} cells (fired in under "
                 f"{100 * DEAD_SHARE:.0f}% of games){_switched_off(part, rule)}")
         if 2 * len(part) > len(labels):  # mostly dead: name the few cells where it lives
             alive = summary[(summary["rule"] == rule) & ~summary["dead"]]
@@ -236,6 +238,7 @@ class UsageChange(VariantFinding):
     p_adjusted: float = math.nan
     correction: str = "holm"
     alpha: float = 0.05
+    words: str = ""  # the rule in its game's words (``GameDef.rule_words``); empty: its spelling
 
     @property
     def relative(self) -> float:
@@ -244,7 +247,7 @@ class UsageChange(VariantFinding):
 
     def phrase(self) -> str:
         """``ford stops fall from 2.1 to 0.0 per game`` or ``Orders rise 35% (1.2 to 1.6 per game)``."""
-        words = rule_words(self.rule)
+        words = self.words or rule_words(self.rule)
         way = "rise" if self.diff > 0 else "fall"
         a, b = _fmt_rate(self.mean_baseline), _fmt_rate(self.mean_variant)
         if self.mean_baseline == 0 or self.mean_variant == 0 or abs(self.relative) >= 2:
@@ -258,6 +261,7 @@ def usage_changes(games: pd.DataFrame, correction: str = "holm", alpha: float = 
     corrected over all (variant, rule) pairs. Rules never seen in either group are left out."""
     usable = check_games(games, what="a rule-usage comparison")
     rules = _need_rules(usable)
+    words = game_rule_words(usable)
     changes: list[UsageChange] = []
     game = table_game(usable)
     for column in compared_columns(usable):
@@ -277,7 +281,7 @@ def usage_changes(games: pd.DataFrame, correction: str = "holm", alpha: float = 
                     continue
                 diff, low, high, p = welch(a, b)
                 changes.append(UsageChange(column, baseline, variant, rule, len(a), len(b), float(a.mean()),
-                                           float(b.mean()), diff, low, high, p))
+                                           float(b.mean()), diff, low, high, p, words=rule_words(rule, words)))
     for c, p in zip(changes, adjust([c.p_value for c in changes], correction), strict=True):
         c.p_adjusted, c.correction, c.alpha = p, correction, alpha
     return changes
@@ -335,7 +339,7 @@ def changes_frame(changes: Sequence[UsageChange]) -> pd.DataFrame:
     """The usage changes as a readable table (significant ones first)."""
     rows = sorted(changes, key=lambda c: (not c.significant, c.p_adjusted))
     return pd.DataFrame([{
-        "variant": c.name, "rule": rule_words(c.rule),
+        "variant": c.name, "rule": c.words or rule_words(c.rule),
         "per game": f"{_fmt_rate(c.mean_variant)} vs {_fmt_rate(c.mean_baseline)}",
         "diff [95% CI]": f"{c.diff:+.2f} [{c.low:.2f}, {c.high:.2f}]",
         "change %": "–" if math.isnan(c.relative) else f"{100 * c.relative:+.0f}",
@@ -370,6 +374,7 @@ def rule_association(games: pd.DataFrame, correction: str = "holm") -> pd.DataFr
         rows.append({"rule": rule, "games": n, "more_won": k, "rate": k / n, "low": lo, "high": hi, "p_value": p})
     out = pd.DataFrame(rows, columns=["rule", "games", "more_won", "rate", "low", "high", "p_value"])
     out["p_adjusted"] = adjust(list(out["p_value"]), correction) if len(out) else []
+    out.attrs[WORDS_ATTR] = game_rule_words(usable)
     return out
 
 
@@ -383,7 +388,7 @@ def association_sentences(assoc: pd.DataFrame, alpha: float = 0.05, min_games: i
             how = f"clearly {'more' if r['rate'] > 0.5 else 'less'} often than the side with fewer"
         else:
             how = "not clearly different from the side with fewer"
-        out.append(f"{_capital(rule_words(r['rule']))}: the side with more of them won {100 * r['rate']:.0f}% "
+        out.append(f"{_capital(rule_words(r['rule'], assoc.attrs.get(WORDS_ATTR)))}: the side with more of them won {100 * r['rate']:.0f}% "
                    f"[{100 * r['low']:.0f}, {100 * r['high']:.0f}] of {r['games']} decided games, "
                    f"{how} (adjusted p = {r['p_adjusted']:.3g}; association, not cause).")
     return out
@@ -403,10 +408,12 @@ def parse_fired(text: object) -> list[tuple[str, str | None]]:
     return out
 
 
-def rule_locations(events: pd.DataFrame, rules: Iterable[str] | None = None) -> dict[str, Counter[str]]:
-    """Per rule, how often it fired on each hex (by hex name), from the events ``rules`` field.
+def rule_locations(events: pd.DataFrame, rules: Iterable[str] | None = None,
+                   first: Sequence[str] = ()) -> dict[str, Counter[str]]:
+    """Per rule, how often it fired on each cell (by cell name), from the events ``rules`` field.
 
-    Only rules whose entries carry a hex appear; ``rules`` restricts to those names.
+    Only rules whose entries carry a cell appear; ``rules`` restricts to those names. ``first``: the rules
+    drawn first, in this order (the game's ``TableSchema.spatial_rules``), then the others by name.
     """
     if "rules" not in events.columns:
         raise BalanceError("the events table has no 'rules' column; simulate with events from an engine that "
@@ -417,7 +424,7 @@ def rule_locations(events: pd.DataFrame, rules: Iterable[str] | None = None) -> 
         for rule, where in parse_fired(text):
             if where is not None and (wanted is None or rule in wanted):
                 out.setdefault(rule, Counter())[where] += 1
-    order = [r for r in SPATIAL if r in out] + sorted(r for r in out if r not in SPATIAL)
+    order = [r for r in first if r in out] + sorted(r for r in out if r not in first)
     return {r: out[r] for r in order}
 
 
@@ -430,7 +437,7 @@ def event_rule_totals(events: pd.DataFrame) -> pd.DataFrame:
 
 
 __all__ = [
-    "DEAD_SHARE", "RULE_WORDS", "SPATIAL", "UsageChange", "association_sentences", "change_sentences",
+    "DEAD_SHARE", "WORDS_ATTR", "UsageChange", "association_sentences", "change_sentences",
     "changes_frame", "dead_rule_sentences", "usage_matrix", "event_rule_totals", "parse_fired", "per_game_usage",
     "rule_association", "rule_locations", "rule_names", "rule_words", "usage_changes", "usage_summary", "welch",
 ]

@@ -223,6 +223,8 @@ class TableSchema:
     victories: tuple[str, ...] = ()
     # (counter, ((column, values of it that switch the rule off), ...)): ``promotion`` also covers ``promotion_*``
     rule_switches: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = ()
+    # rule counters that fire on a cell, in the order the report draws their maps first (the others follow by name)
+    spatial_rules: tuple[str, ...] = ()
 
 
 class SeatAgents(Protocol):

@@ -125,9 +125,15 @@ function render({ model, el: root }) {
   const rulesIn = el("input", { type: "text", placeholder: "rules k=v,...", class: "gb-rules" }, ng);
   const seedIn = el("input", { type: "text", placeholder: "seed", size: "6" }, ng);
   // every rule of the game as a field (geometry.rule_fields, from its RulesSpec); a changed one joins the box's k=v
-  const ruleForm = el("details", { class: "gb-rule-form" }, tools);
-  el("summary", {}, ruleForm, "every rule");
-  const ruleBox = el("div", { class: "gb-rule-fields" }, ruleForm);
+  const ruleForm = el("div", { class: "gb-rule-form" }, tools);
+  const ruleToggle = el("button", { class: "gb-btn gb-rule-toggle", "aria-expanded": "false" }, ng, "every rule ▸");
+  const ruleBox = el("div", { class: "gb-rule-fields", style: "display:none" }, ruleForm);
+  ruleToggle.addEventListener("click", () => {
+    const open = ruleBox.style.display === "none";
+    ruleBox.style.display = open ? "" : "none";
+    ruleToggle.setAttribute("aria-expanded", String(open));
+    ruleToggle.textContent = open ? "every rule ▾" : "every rule ▸";
+  });
   let ruleInputs = [], builtRules = "";
   function buildRules() {
     ruleBox.innerHTML = "";
@@ -273,7 +279,21 @@ function render({ model, el: root }) {
       if (!t || !v) return;
       const cell = t.getAttribute("data-cell");
       const p = v.previews && v.previews[cell];
-      if (p) { hover.textContent = p.text; return; }
+      for (const old of svg.querySelectorAll(".gb-preview-death")) old.remove();
+      pinned = "";
+      if (p) {
+        clearTimeout(hoverTimer);  // a "why" asked for the cell before must not replace this preview
+        lastHover = cell;
+        pinned = p.text;
+        hover.textContent = p.text;
+        // what the action would remove, wherever it is (a coordinated attack's victims), marked while hovered
+        for (const r of p.removed || []) {
+          const ce = cellEls[r];
+          if (ce) sv("circle", { cx: ce.x, cy: ce.y, r: geo.size * 0.75, class: "gb-preview-death", "data-cell": r,
+            "data-hex": r }, layers.over);
+        }
+        return;
+      }
       // an unlit cell: ask the game why (once the pointer rests there)
       if (cell === lastHover) return;
       lastHover = cell;
@@ -340,15 +360,26 @@ function render({ model, el: root }) {
     if (ed.error) el("div", { class: "gb-edit-error" }, editBar, ed.error);
   }
 
+  let seatsKey = null, pinned = "";  // pinned: the preview of the lit cell under the pointer
   function draw() {
     const v = model.get("view");
     if (!geo || !v || !v.glyphs) return;
+    // a person playing the second seat against an agent on the first sees their own side at the bottom
+    const agents = Object.keys(v.agents || {}).sort().join("|");
+    if (agents !== seatsKey) {
+      const was = seatsKey;
+      seatsKey = agents;
+      const humans = (geo.players || []).filter((p) => !(v.agents || {})[p]);
+      const want = humans.length === 1 && geo.players.length === 2 && humans[0] === geo.players[1];
+      if (was !== null && want !== flipped) { flipped = want; root.classList.toggle("gb-flipped", flipped); build(); return; }
+    }
     title.textContent = v.title + (v.scenario ? ` — ${v.scenario}` : "") + (v.rules ? ` (${v.rules})` : "");
     status.textContent = v.status;
     status.setAttribute("data-to-move", v.over ? "" : (v.to_move_name || ""));
     message.textContent = v.message || "";
     message.setAttribute("class", A("message", `gb-message gb-${v.level || "info"}`));
-    hover.textContent = (v.hover && v.hover.text) || "";
+    if (pinned && !(v.previews && v.previews[lastHover])) pinned = "";
+    hover.textContent = pinned || (v.hover && v.hover.text) || "";
     busy.textContent = model.get("busy") || "";
     undoBtn.disabled = !v.can_undo;
     redoBtn.disabled = !v.can_redo;
@@ -377,7 +408,7 @@ function render({ model, el: root }) {
       g.marks.slice(0, 2).forEach((m, k) => {
         used.marks.add(m);
         sv("circle", { cx: x, cy: y, r: s * (0.8 - 0.1 * k), class: `gb-markring m-${m}`, stroke: colourOfMark(m),
-          "stroke-dasharray": k ? "0.1,0.06" : "", "data-mark": m }, layers.marks);
+          "stroke-dasharray": k ? "0.1,0.06" : "", "data-mark": m, "data-cell": g.cell }, layers.marks);
       });
       if (g.piece) {
         used.seats.add(g.owner);

@@ -1175,6 +1175,8 @@ class GameBoardController:
     def new_game(self, rules: dict[str, Any] | None = None, seed: int | None = None, paths: bool = False) -> None:
         """A new game under the game's rules (validated by its spec: the error names the rule). ``paths``: the
         notebook's own call, which may name a start file (``Param(kind="path")``); the page never may."""
+        if seed is None:  # a new game without a seed rolls a fresh one (fresh terrain); the message names it
+            seed = random.SystemRandom().randrange(2**31)
         try:
             if not paths:
                 self.game.spec.refuse_paths(rules or {})

@@ -38,7 +38,7 @@ from workbench.games.terrafeud.engine.geometry import HEX_NAMES, N_HEXES
 from workbench.games.terrafeud.engine.pieces import LETTERS
 
 from .classes import ACTION_CLASSES
-from .rows import EVENTS_COLUMNS, GAMES_COLUMNS, KINDS, RULE_SWITCHES, VICTORIES
+from .rows import EVENTS_COLUMNS, GAMES_COLUMNS, KINDS, RULE_SWITCHES, RULE_WORDS, SPATIAL_RULES, VICTORIES
 from .spec import from_config, spec, to_config
 from .state import TerraFeudState
 
@@ -137,7 +137,8 @@ class TerraFeud(GameDef):
     table = TableSchema(rule_columns=TABLE_RULES, numeric_rules=NUMERIC_RULES, games_columns=GAMES_COLUMNS,
                         events_columns=EVENTS_COLUMNS,
                         renamed_columns=(("white_agent", "agent_white"), ("black_agent", "agent_black")),
-                        loss_kinds=KINDS, victories=VICTORIES, rule_switches=RULE_SWITCHES)
+                        loss_kinds=KINDS, victories=VICTORIES, rule_switches=RULE_SWITCHES,
+                        spatial_rules=SPATIAL_RULES)
     evaluation_unit = "material points"
     legend = (("river", "#9cc3e6", "river (summer)"), ("ford", "#c6dbef", "ford"),
               ("bridge", "#b08d57", "bridge"), ("hill", "#c8b27a", "hill"), ("swamp", "#8fa77a", "swamp"))
@@ -368,9 +369,10 @@ class TerraFeud(GameDef):
         return rules_table(markdown=markdown)
 
     def rule_words(self) -> dict[str, str]:
-        from workbench.games.terrafeud.engine.telemetry import RULES
+        """Its counters in the reports' words (``ford stops``, ``promotions to knight``), every counter named."""
+        from .engine.telemetry import RULES
 
-        return {r: r.replace("_", " ") for r in RULES}
+        return {**{r: r.replace("_", " ") for r in RULES}, **RULE_WORDS}
 
 
 def _load_start(rules: Any) -> Any:

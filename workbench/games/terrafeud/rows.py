@@ -84,6 +84,21 @@ RULE_SWITCHES: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] =
     ("bridge_stop", (("knight_bridge_stop", ("false",)), ("bridges", ("", "none")))),
     ("ford_stop", (("season", ("winter",)), ("fords", ("", "none")))),
 )
+# Plain words for its rule counters (telemetry.RULES), what the reports say (``GameDef.rule_words``).
+RULE_WORDS: dict[str, str] = {
+    "bridge_stop": "bridge stops", "ford_stop": "ford stops", "zone_stop": "pikeman-zone stops",
+    "swamp_stop": "swamp stops", "shot": "archer shots", "hill_shot": "hill shots", "mine_kill": "mine kills",
+    "ultimatum_kill": "ultimatum kills", "coordinated_kill": "coordinated kills",
+    "archer_melee_death": "archer melee deaths", "zone_attack": "zone attacks", "aura_move": "aura moves",
+    "order": "Orders", "castling": "castlings", "promotion": "promotions", "pass": "passes",
+    "pike_cavalry_mutual": "mutual pike-cavalry deaths", "threat": "turns under threat",
+    "promotion_knight": "promotions to knight", "promotion_pikeman": "promotions to pikeman",
+    "promotion_cavalry": "promotions to cavalry", "promotion_archer": "promotions to archer",
+    "promotion_infantryman": "promotions to infantryman",
+}
+# Rules that happen on a hex; the report draws their maps first (``TableSchema.spatial_rules``).
+SPATIAL_RULES: tuple[str, ...] = ("bridge_stop", "ford_stop", "zone_stop", "swamp_stop", "mine_kill", "coordinated_kill",
+                            "ultimatum_kill", "archer_melee_death", "shot", "hill_shot", "zone_attack", "aura_move")
 GAME_COLUMNS = [c for c, _ in GAMES_COLUMNS]
 EVENT_COLUMNS = [c for c, _ in EVENTS_COLUMNS]
 

@@ -230,6 +230,22 @@ class TerraFeudState(State):
                              owner=side_of(c) if c else None, marks=marks))
         return out
 
+    def summary(self, player: int | None = None) -> dict[str, Any]:
+        """What the board's status line adds: the season, who owns the hill and the swamp (rolled terrain), and a
+        feudal under threat (W10)."""
+        st = self.inner
+        out: dict[str, Any] = {"season": st.rules.season}
+        terrain = st.board.terrain.to_dict()
+        for key, word in (("hills", "hill:"), ("swamps", "swamp:")):
+            owners = ", ".join(f"{side} {h}" for side, h in terrain[key].items() if h)
+            if owners:
+                out[word] = owners
+        if st.winner is None:
+            for s, side in enumerate(("white", "black")):
+                if st.feudal[s] >= 0 and st.is_threatened(s):
+                    out[f"{side} feudal"] = "under threat"
+        return out
+
     def heat(self, layer: str, player: int) -> dict[int, float]:
         """``threat``: how many of ``player``'s pieces could attack each hex next turn; ``control``: how many of its
         pikemen's zones cover it; ``mobility``: how many of its pieces reach it; ``safe``: where its feudal is safe."""
