@@ -104,7 +104,7 @@ bench: setup
 	$(BIN)/python -m workbench bench --games 50 --seed 1
 	$(BIN)/python -m workbench.study.bench --games 50
 	$(BIN)/python -m workbench.widget.bench --clicks 40 --also big-chess@board=classic-4 --also big-chess@start=army --also openspiel:tic_tac_toe
-	$(BIN)/python -m workbench.study.worthbench --quick
+	$(BIN)/python -m workbench.study.worthbench --quick --peer
 	$(BIN)/python -m workbench published --game pole --workers 2
 	$(BIN)/python -m workbench simbench errors --game cursed-lands --rules deck_top_visible=false --agent greedy=200 --agent alphabeta:depth=1=50
 	# every native core against its Python engine at every ply: 1,000 random games per game (docs/benchmarks.md)

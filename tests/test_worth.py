@@ -98,3 +98,14 @@ def test_a_move_forced_by_the_bar_is_played_and_counted() -> None:
     state = race.new_initial_state()
     assert agent.select_action(state) in state.legal_actions()
     assert agent.tally() == {"decisions": 1, "forced": 1, "class_any": 1}
+
+
+def test_profile_says_how_each_style_plays() -> None:
+    from workbench.study.archetypes import profile, profile_text
+
+    scores, shares = profile("footrace", pairs=2, scheduler="inprocess")
+    share = shares.set_index(["style", "class"])["share"]
+    assert share["rush", "leap"] > 0 and share["idler", "leap"] == 0 and share["idler", "wait"] == 100
+    assert list(scores["style"]) == ["rush", "dancer", "idler"] and (scores["games"] == 4).all()
+    text = profile_text(scores, shares)
+    assert "share of each style's actions" in text and not re.search(r"\bnan\b", text)

@@ -119,3 +119,23 @@ def test_ablate_runs_natively_and_says_so():
     assert set(run.games["engine"]) == {"native"}
     assert len(run.games) == 3  # control + the barred side in each seat
     assert "catapult_attack" in run.text()
+
+
+@pytest.mark.cluster
+def test_ablate_runs_on_dask_and_resumes_on_the_pool_into_one_dataset(tmp_path):
+    """One ablation dataset: played on a Dask cluster, a part lost, completed on the local pool by --resume;
+    simulate's reader reads it and the worth is the same."""
+    from workbench.balance.worth import worth_frame
+    from workbench.simulate import read_results
+    from workbench.study.ablate import ablate
+
+    args = {"classes": ["catapult_attack"], "pairs": 2, "max_plies": 60, "progress": False}
+    out = tmp_path / "pole"
+    dask = ablate("pole", "greedy", out=out, scheduler="local-cluster", workers=1, **args)
+    parts = sorted(out.glob("part-*.parquet"))
+    assert parts and len(read_results(out)) == len(dask.games) == 2 * (1 + 1 * 2)
+    parts[0].unlink()  # a lost part: its games are played again, the others are not
+    pool = ablate("pole", "greedy", out=out, resume=True, workers=2, **args)
+    assert len(read_results(out)) == len(dask.games)
+    assert worth_frame(pool.result).equals(worth_frame(dask.result))
+    assert set(read_results(out)["engine"]) == ({"native"} if get("pole").native.available() else {"python"})

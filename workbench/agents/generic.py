@@ -210,14 +210,18 @@ class GenericMCTS(ProtocolAgent):
     playout that reaches a chance node (a roll) stops there and takes the expectation of the evaluation over
     the roll's outcomes instead of one sampled roll; with ``rollout=0`` the playout is an evaluation cut-off
     right after the expanded action (the native twin in ``native/src/core/generic/mcts.rs`` does the same).
+    ``prior=1`` expands a node's children in the game's move order (``action_priority``, the first of equal
+    keys), so the moves the game ranks first are valued first.
     """
 
     name = "mcts"
 
     def __init__(self, seed: int | None = None, game: Any = None, rules: Any = None, iterations: int = 300,
-                 c: float = 1.4, rollout: int = 20, seconds: float = 2.0, scale: float = 5.0, odds: int = 0) -> None:
+                 c: float = 1.4, rollout: int = 20, seconds: float = 2.0, scale: float = 5.0, odds: int = 0,
+                 prior: int = 0) -> None:
         super().__init__(seed, game, rules)
         self.odds = check_param("mcts", "odds", odds, int, 0, 1)
+        self.prior = check_param("mcts", "prior", prior, int, 0, 1)
         self.iterations = check_param("mcts", "iterations", iterations, int, 1, 1_000_000)
         self.c = check_param("mcts", "c", c, float, 0.0, 10.0)
         self.rollout = check_param("mcts", "rollout", rollout, int, 0, 10_000)
@@ -274,8 +278,8 @@ class GenericMCTS(ProtocolAgent):
                 legal = own_actions(sim)
                 known = {ch.action for ch in node.children}
                 fresh = [a for a in legal if a not in known]  # after a chance node, what is legal may change
-                if fresh:
-                    action = self.rng.choice(fresh)
+                if fresh:  # prior=1: the game's move ordering picks (attacks first), else the stream
+                    action = max(fresh, key=sim.action_priority) if self.prior else self.rng.choice(fresh)
                     child = _Node(action, sim.current_player())
                     node.children.append(child)
                     sim.apply_action(action)

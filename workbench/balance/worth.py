@@ -298,7 +298,8 @@ def variant_sentences(result: WorthTable) -> list[str]:
 
 
 def _fmt(x: float) -> str:
-    return f"{x:.0f}"
+    """A whole number of points; never "-0" (a bound of -0.3 prints 0), never "nan" (no games: "-")."""
+    return str(int(round(x))) if x == x and abs(x) != float("inf") else "-"
 
 
 def worth_text(result: WorthTable, elo: str = "") -> str:

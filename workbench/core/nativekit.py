@@ -33,7 +33,7 @@ from .rulespec import Rules
 GENERIC_AGENT_NAMES: tuple[str, ...] = ("random", "greedy", "alphabeta", "mcts", "search", "plan")
 #: the parameters those cores read (``bindings::generic_params``)
 GENERIC_AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam",
-                                  "steps", "reply", "odds"})
+                                  "steps", "reply", "odds", "prior"})
 
 
 def core_module(name: str) -> Any:

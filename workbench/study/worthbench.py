@@ -5,7 +5,8 @@ budgets of its options (greedy against greedy, the pool on every core) and print
 archetype tournament with α-Rank for each game: every game that declares action classes, its first
 ``--max-classes`` classes, ``--pairs`` seeds each (``--variants``: under the game's ``benchmark_grid``). The
 figures of ``docs/worth.md`` come from ``ablate`` runs written there; ``--quick`` (one seed, two classes a game)
-checks that the whole chain runs (``make bench``).
+checks that the whole chain runs and, with ``--peer``, how much faster barred games play natively than on the
+Python engine, the same games in the same run (``make bench``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ MAX_CLASSES = 10  # a game with many classes (big chess: a card each) is benchma
 
 def main(argv: list[str] | None = None) -> int:
     """Print every game's worth table and run time, then each game's archetype payoff table and α-Rank."""
+    from workbench.balance.worth import worth_frame
     from workbench.simulate.backends import cpu_workers
     from workbench.study.ablate import ablate
     from workbench.study.archetypes import tournament
@@ -32,6 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variants", action="store_true", help="under the game's benchmark grid (GameDef.benchmark_grid)")
     ap.add_argument("--out", default=None, help="keep the datasets in this folder (resumable)")
     ap.add_argument("--no-styles", action="store_true", help="skip the archetype tournaments")
+    ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"), help="ablate's engine")
+    ap.add_argument("--peer", action="store_true",
+                    help="replay each native ablation on the Python engine and print the speed ratio")
     args = ap.parse_args(argv)
     from workbench.core.classes import ActionClasses
     from workbench.games import get, names
@@ -49,10 +54,20 @@ def main(argv: list[str] | None = None) -> int:
         if args.out:
             kwargs.update(out=os.path.join(args.out, f"worth-{gdef.name}"), resume=True)
         t0 = time.perf_counter()
-        run = ablate(game, "greedy", classes, pairs, 0, grid, workers=workers, progress=False, **kwargs)
-        print(f"\n=== {game}: {len(run.games)} games, {time.perf_counter() - t0:.1f} s "
-              f"({run.games['seconds'].sum():.0f} s of play), mean {run.games['plies'].mean():.0f} plies")
+        run = ablate(game, "greedy", classes, pairs, 0, grid, workers=workers, progress=False, engine=args.engine,
+                     **kwargs)
+        wall = time.perf_counter() - t0
+        engines = ", ".join(f"{n} {e}" for e, n in run.games["engine"].value_counts().items())
+        print(f"\n=== {game}: {len(run.games)} games ({engines}), {wall:.1f} s wall, "
+              f"{run.games['seconds'].sum():.1f} s of play, mean {run.games['plies'].mean():.0f} plies")
         print(run.text())
+        if args.peer and set(run.games["engine"]) == {"native"}:  # the same games on the Python engine: the ratio
+            peer = ablate(game, "greedy", classes, pairs, 0, grid, workers=workers, progress=False, engine="python")
+            native_s, python_s = run.games["seconds"].sum(), peer.games["seconds"].sum()
+            same = worth_frame(peer.result).equals(worth_frame(run.result))
+            print(f"--- {game} barred games natively: {native_s:.2f} s of play against {python_s:.2f} s on the Python "
+                  f"engine for the same {len(run.games)} games: {python_s / max(native_s, 1e-9):.1f}x "
+                  f"({'the same worth table' if same else 'TABLES DIFFER'})")
         if args.no_styles:
             continue
         t0 = time.perf_counter()

@@ -110,6 +110,7 @@ pub(crate) fn generic_params(
             "steps" => p.steps = Some((f as u32).clamp(1, 64)),
             "reply" => p.reply = Some((f as u32).min(1)),
             "odds" => p.odds = Some((f as u32).min(1)),
+            "prior" => p.prior = Some((f as u32).min(1)),
             _ => return Err(bad(format!("unknown agent parameter {key:?}"))),
         }
     }

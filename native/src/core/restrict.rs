@@ -135,6 +135,15 @@ impl<G: Classes> Game for Barred<G> {
     fn chance_key(&self, outcome: u32) -> u128 {
         self.inner.borrow().chance_key(outcome)
     }
+    fn chance_classes(&self, out: &mut Vec<(u32, f64)>) {
+        self.inner.borrow().chance_classes(out)
+    }
+    fn feature_count(&self) -> usize {
+        self.inner.borrow().feature_count()
+    }
+    fn set_eval_weights(&mut self, weights: Option<Arc<[f64]>>) -> Option<Arc<[f64]>> {
+        self.inner.get_mut().set_eval_weights(weights)
+    }
     fn perfect_information(&self) -> bool {
         self.inner.borrow().perfect_information()
     }

@@ -40,7 +40,8 @@ def test_mixtures_of_toggles_are_equal_too(seed: int) -> None:
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "alphabeta:depth=1", "alphabeta:depth=2,nodes=400,seconds=5",
-                                  "mcts:iterations=25,rollout=5", "mcts:iterations=30,rollout=0,odds=1", "plan:beam=3,reply=1"])
+                                  "mcts:iterations=25,rollout=5", "mcts:iterations=30,rollout=0,odds=1", "mcts:iterations=40,rollout=0,odds=1,prior=1,c=0.3",
+                                  "plan:beam=3,reply=1"])
 def test_native_agents_pick_what_their_python_twins_pick(spec: str) -> None:
     rules = G.spec.make({"start_coins": 12, "income": 3, "max_turns": 8})
     st = G.new_initial_state(rules, 3)

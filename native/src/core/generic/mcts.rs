@@ -4,7 +4,8 @@
 //! hidden information the simulations start from the mover's view, drawn after the one-action check.
 //! `odds=1` values an attack by its odds: a playout stops at a roll and takes the expectation of the
 //! rewards over the roll's outcomes (merged by effect, `chance_key`), as the Python twin does; with
-//! `rollout=0` that is an evaluation cut-off right after the expanded action.
+//! `rollout=0` that is an evaluation cut-off right after the expanded action. `prior=1` expands
+//! children in the game's move order (`action_priority`) instead of drawing them.
 
 use std::time::{Duration, Instant};
 
@@ -21,6 +22,8 @@ pub struct Mcts {
     pub scale: f64,
     /// Playouts stop at a roll and take the expectation over its outcomes (`odds=1`).
     pub odds: bool,
+    /// Children are expanded in the game's move order, not drawn (`prior=1`).
+    pub prior: bool,
     pub score: f64,
     /// The root's visits of the last decision (the iterations its clock allowed).
     pub visits: u64,
@@ -36,12 +39,13 @@ struct Node {
 
 impl Mcts {
     pub fn new(rng: PyRandom, iterations: u32, c: f64, rollout: u32, seconds: f64, scale: f64) -> Self {
-        Mcts { rng, iterations, c, rollout, seconds, scale, odds: false, score: 0.0, visits: 0 }
+        Mcts { rng, iterations, c, rollout, seconds, scale, odds: false, prior: false, score: 0.0, visits: 0 }
     }
 
-    /// The same agent valuing an attack by its odds (`odds=1`).
-    pub fn with_odds(mut self, odds: bool) -> Self {
+    /// The same agent valuing an attack by its odds (`odds=1`) and expanding in move order (`prior=1`).
+    pub fn with_odds(mut self, odds: bool, prior: bool) -> Self {
         self.odds = odds;
+        self.prior = prior;
         self
     }
 
@@ -122,7 +126,21 @@ impl<G: Game> Agent<G> for Mcts {
                     .filter(|a| !tree[node].children.iter().any(|&ch| tree[ch].action == *a))
                     .collect();
                 if !fresh.is_empty() {
-                    let action = *self.rng.choice(&fresh).expect("fresh is not empty");
+                    let action = if self.prior {
+                        // `max(fresh, key=action_priority)`: the first of the highest keys
+                        let mut best = fresh[0];
+                        let mut key = sim.action_priority(best);
+                        for &a in &fresh[1..] {
+                            let k = sim.action_priority(a);
+                            if k > key {
+                                best = a;
+                                key = k;
+                            }
+                        }
+                        best
+                    } else {
+                        *self.rng.choice(&fresh).expect("fresh is not empty")
+                    };
                     let child = tree.len();
                     tree.push(Node {
                         action,

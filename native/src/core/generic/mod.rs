@@ -54,6 +54,8 @@ pub struct Params {
     pub reply: Option<u32>,
     /// `mcts:odds=1`: playouts value a roll by its odds.
     pub odds: Option<u32>,
+    /// `mcts:prior=1`: children expanded in move order.
+    pub prior: Option<u32>,
     /// `eval=NAME`: learned weights of the game's features (resolved by name in Python).
     pub weights: Option<std::sync::Arc<[f64]>>,
 }
@@ -128,7 +130,7 @@ fn make_plain<G: Game + 'static>(name: &str, rng: PyRandom, p: &Params) -> Optio
                 p.seconds.unwrap_or(2.0).min(MAX_SECONDS),
                 p.scale.unwrap_or(5.0),
             )
-            .with_odds(p.odds.unwrap_or(0) > 0),
+            .with_odds(p.odds.unwrap_or(0) > 0, p.prior.unwrap_or(0) > 0),
         ),
         "plan" => Box::new(Plan::new(
             rng,
