@@ -220,6 +220,7 @@ function render({ model, el: root }) {
 
   function build() {
     geo = model.get("geometry");
+    if (!geo || !geo.cells) { geo = null; return; }  // not synced yet (a progressively rendered page): change:geometry builds
     ALIASES = geo.aliases || {};
     const rf = JSON.stringify(geo.rule_fields || []);
     if (rf !== builtRules) { builtRules = rf; buildRules(); }  // a new game's rules (a flip keeps the edits)
