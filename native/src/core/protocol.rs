@@ -55,8 +55,8 @@ pub trait Game: Send {
     fn action_priority(&self, action: u32) -> i64;
     fn move_number(&self) -> usize;
     /// Outcomes of the current chance node with equal keys lead to the same state (up to history),
-    /// so a search may value one and reuse it, summing the same floats in the same order. Default:
-    /// every outcome is its own key (nothing is shared).
+    /// so [`Self::chance_classes`] merges them and a search expands one child per key, as the Python
+    /// searches expand `chance_classes`. Default: every outcome is its own key (nothing is shared).
     fn chance_key(&self, outcome: u32) -> u128 {
         outcome as u128
     }

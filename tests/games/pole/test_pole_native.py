@@ -63,6 +63,31 @@ def test_native_agents_pick_what_their_python_twins_pick(spec: str) -> None:
     assert decisions >= 16
 
 
+@pytest.mark.parametrize("spec", ["alphabeta:nodes=300", "alphabeta:nodes=120", "alphabeta:depth=2"])
+def test_native_alphabeta_picks_what_python_picks_at_every_ply_of_seeded_games(spec: str) -> None:
+    """A small node budget runs out inside attacks' chance nodes: both engines must count the same nodes there."""
+    decisions = attacks = 0
+    for game in range(3):
+        rules = G.spec.make({"max_turns": 14, "start_coins": 14, "income": 3})
+        st = G.new_initial_state(rules, 60 + game)
+        py = [make_protocol_agent(spec, G, rules, seed=70 + 2 * game + i) for i in range(2)]
+        nat = [native.NativeAgent(spec, G, rules, seed=70 + 2 * game + i) for i in range(2)]
+        dice = random.Random(game)
+        while not st.is_terminal():
+            if st.current_player() == CHANCE:
+                st.apply_action(dice.randrange(36))
+                attacks += 1
+                continue
+            p = st.current_player()
+            a = py[p].select_action(st)
+            where = f"game {game}, ply {st.move_number()}"
+            assert nat[p].select_action(native.NativePoleState.from_python(st)) == a, where
+            assert nat[p]._agent.stats()[1] == py[p].nodes_searched, f"{where}: the same tree, the same nodes"
+            st.apply_action(a)
+            decisions += 1
+    assert decisions >= 40 and attacks >= 3
+
+
 def _rows(agents: tuple[str, ...], values: dict) -> list:
     cells = [G.spec.make(values)]
     return protocol_specs("pole", cells, "random", "random", agents, 2, 11, 100_000, True, "native")

@@ -1,7 +1,8 @@
 //! `GenericAlphaBeta` / `GenericSearch`: iterative deepening alpha-beta by team, expectiminimax at
-//! chance nodes (every outcome, summed in order), moves ordered by `action_priority` (a stable sort,
-//! best first), the same node budget counted at the same places, ties broken by `rng.choice`. Under
-//! hidden information it searches the mover's view (its seed drawn first, as `searchable` draws it).
+//! chance nodes (`chance_classes`: outcomes merged by effect, one child each, summed in order), moves
+//! ordered by `action_priority` (a stable sort, best first), the same node budget counted at the same
+//! places, ties broken by `rng.choice`. Under hidden information it searches the mover's view (its seed
+//! drawn first, as `searchable` draws it).
 
 use std::time::{Duration, Instant};
 
@@ -48,24 +49,6 @@ impl AlphaBeta {
         self.used > self.nodes || (self.used & 255 == 0 && Instant::now() > self.deadline)
     }
 
-    /// Spend `n` nodes at once, stopping exactly where `n` calls of [`Self::spend`] would.
-    fn replay(&mut self, n: u64) -> Result<(), Stop> {
-        let start = self.used;
-        let end = start + n;
-        let first_check = (start / 256 + 1) * 256; // the first multiple of 256 above `start`
-        let over = self.nodes + 1; // the spend that exceeds the budget
-        if first_check <= end.min(over) && Instant::now() > self.deadline {
-            self.used = first_check;
-            return Err(Stop);
-        }
-        if end >= over {
-            self.used = over;
-            return Err(Stop);
-        }
-        self.used = end;
-        Ok(())
-    }
-
     /// `_ordered`: stable sort by priority, highest first.
     fn ordered<G: Game>(state: &G, actions: &mut [u32]) {
         let mut keyed: Vec<(i64, u32)> = actions.iter().map(|&a| (state.action_priority(a), a)).collect();
@@ -98,26 +81,16 @@ impl AlphaBeta {
         }
         let player = state.current_player();
         if player == CHANCE {
+            // `chance_classes`, as Python expands them: one child per effect with its summed
+            // probability, so the nodes are spent (and the floats summed) where Python's are.
             let mut outs = Vec::new();
-            state.chance_outcomes(&mut outs);
+            state.chance_classes(&mut outs);
             let mut total = 0.0;
-            // (key, value, nodes spent): an outcome with the effect of an earlier one has its value and
-            // spends its nodes again without the search, so the budget runs out where Python's would.
-            let mut memo: Vec<(u128, f64, u64)> = Vec::new();
             for (o, p) in outs {
-                let key = state.chance_key(o);
-                if let Some(&(_, v, spent)) = memo.iter().find(|m| m.0 == key) {
-                    self.replay(spent)?;
-                    total += p * v;
-                    continue;
-                }
-                let before = self.used;
                 state.apply(o);
                 let v = self.value(state, depth, f64::NEG_INFINITY, f64::INFINITY);
                 state.undo();
-                let v = v?;
-                memo.push((key, v, self.used - before));
-                total += p * v;
+                total += p * v?;
             }
             return Ok(total);
         }

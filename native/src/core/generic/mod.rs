@@ -186,22 +186,12 @@ pub fn expected_leaf<G: Game>(state: &mut G, me: usize) -> f64 {
         return leaf(state, me);
     }
     let mut outs = Vec::new();
-    state.chance_outcomes(&mut outs);
+    state.chance_classes(&mut outs); // as Python's `expected_value`: each effect once, its summed probability
     let mut total = 0.0;
-    let mut memo: Vec<(u128, f64)> = Vec::new();
     for (o, p) in outs {
-        let key = state.chance_key(o);
-        let v = match memo.iter().find(|m| m.0 == key) {
-            Some(m) => m.1,
-            None => {
-                state.apply(o);
-                let v = expected_leaf(state, me);
-                state.undo();
-                memo.push((key, v));
-                v
-            }
-        };
-        total += p * v;
+        state.apply(o);
+        total += p * expected_leaf(state, me);
+        state.undo();
     }
     total
 }
