@@ -116,3 +116,12 @@ def test_keyboard_steps_queued_into_one_nav_message() -> None:
     v = send(b, type="nav", to="home", count=1)
     assert c.node.parent is None
     assert send(b, type="nav", to="sideways", count=1)["level"] == "error"
+
+
+def test_pole_editor_sets_black_to_move_by_moving_the_turn_on() -> None:
+    b = GameBoard("pole", seed=0)
+    send(b, type="edit")
+    v = send(b, type="edit_to_move", seat=1)
+    assert v["editor"]["to_move"] == 1 and v["editor"]["error"] == ""
+    v = send(b, type="edit_done")
+    assert v["to_move_index"] == 1 and b.controller.state.to_dict()["turn"] == 2

@@ -290,3 +290,17 @@ def test_a_20000_ply_record_costs_a_bounded_number_of_engine_steps_per_click(mon
         worst = max(worst, steps["n"])
     assert board.state.move_number() == 20_001 and len(json.dumps(board.view)) < 300_000
     assert 0 < worst <= 4 * SNAPSHOT_EVERY, f"{worst} engine steps for one click"
+
+
+def test_the_widget_front_end_loads_nothing_from_outside_the_page() -> None:
+    """The one board's page script and stylesheet name no URL but SVG's namespace, import nothing and fetch nothing
+    (the browser tests also block and record every request outside 127.0.0.1, and assert there is none)."""
+    import re as _re
+
+    here = Path(__file__).resolve().parents[1] / "workbench" / "widget"
+    for name in ("board.js", "board.css"):
+        text = (here / name).read_text(encoding="utf-8")
+        urls = [u for u in _re.findall(r"https?://[^\s\"'`)]+", text) if u != "http://www.w3.org/2000/svg"]
+        assert not urls, (name, urls)
+        assert "@import" not in text and "url(http" not in text and "fetch(" not in text
+        assert not _re.search(r"^\s*import\s", text, _re.M), name  # an ES module importing nothing

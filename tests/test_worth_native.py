@@ -139,3 +139,15 @@ def test_ablate_runs_on_dask_and_resumes_on_the_pool_into_one_dataset(tmp_path):
     assert len(read_results(out)) == len(dask.games)
     assert worth_frame(pool.result).equals(worth_frame(dask.result))
     assert set(read_results(out)["engine"]) == ({"native"} if get("pole").native.available() else {"python"})
+
+
+def test_ablate_command_takes_the_engine(capsys):
+    from workbench.study.ablate import main
+
+    if not get("pole").native.available():
+        pytest.skip("native core not built")
+    args = ["--game", "pole", "--classes", "catapult_attack", "--pairs", "1", "--max-plies", "40", "--workers", "0"]
+    assert main([*args, "--engine", "native"]) == 0
+    assert "engine: 3 native" in capsys.readouterr().out
+    assert main([*args, "--engine", "python"]) == 0
+    assert "engine: 3 python" in capsys.readouterr().out

@@ -287,10 +287,11 @@ def variant_sentences(result: WorthTable) -> list[str]:
         tail = "" if r["p_holm"] < result.alpha else f" (not measurable: Holm p {r['p_holm']:.2f})"
         if abs(r["change"]) < 0.5:
             out.append(f"under {r['cell']} {name} is worth the same as under {r['baseline']} "
-                       f"[{r['low']:.0f}, {r['high']:.0f}]{tail}")
+                       f"[{_fmt(r['low'])}, {_fmt(r['high'])}]{tail}")
         else:
-            out.append(f"under {r['cell']} {name} is worth {abs(r['change']):.0f} points {more} "
-                       f"[{r['low']:.0f}, {r['high']:.0f}] than under {r['baseline']}{tail}")
+            n = round(abs(r['change']))
+            out.append(f"under {r['cell']} {name} is worth {n:.0f} point{'' if n == 1 else 's'} {more} "
+                       f"[{_fmt(r['low'])}, {_fmt(r['high'])}] than under {r['baseline']}{tail}")
     if not (v["p_holm"] < result.alpha).any():
         out.append(f"no option's worth changes measurably from {v['baseline'].iloc[0]} to another variant "
                    f"(Holm over {len(v)} comparisons)")

@@ -230,7 +230,12 @@ def sample_outcome(outcomes: list[tuple[int, float]], rng: random.Random) -> int
 
 @functools.cache
 def resolved(game_name: str) -> Any:
-    """The ``GameDef`` of ``game_name``, looked up once per process (each pool or Dask worker)."""
+    """The ``GameDef`` of ``game_name``, looked up once per process (each pool or Dask worker).
+
+    A fresh worker has imported nothing yet: the agents package installs core's agent factory, which a
+    game's own whole-game runner asks for its Python seats (a Dask worker otherwise wrote error rows).
+    """
+    import workbench.agents  # noqa: F401 - installs core.agents' factory in this process
     from workbench.games import get
 
     return get(game_name)

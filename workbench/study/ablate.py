@@ -1,14 +1,16 @@
 """``workbench ablate``: what each option is worth, by restricted play (Jaffe et al., AIIDE 2012).
 
 ``python -m workbench ablate --game pole --agent greedy --pairs 40 [--classes a,b] [--grid k=v1,v2]
-[--out DIR [--resume]] [--workers N | --scheduler local-cluster]``
+[--engine auto|native|python] [--out DIR [--resume]] [--workers N | --scheduler local-cluster]``
 
 For every action class the game declares (``GameDef.action_classes``), the agent barred from it
 (``AGENT:bar=CLASS``) plays the same agent unbarred (``AGENT:bar=none``, which bars nothing and counts the
 same things) on ``--pairs`` seeds, the barred side in every seat of each seed (seats swapped), and the
-control games play the unbarred agent against itself on the same seeds (per-seat baselines). Every game
-plays on the protocol's path in the Python engine (the classifier filters the Python state; the rows'
-``engine`` column says ``python``), through ``workbench.simulate.run_specs``: on the local pool or on Dask,
+control games play the unbarred agent against itself on the same seeds (per-seat baselines). A game plays in
+the game's native core, its classifier in Rust (``GameDef.native.play_barred``), when the engine is ``native``
+(``auto``: when the core is built) and every seat is a generic agent; else on the protocol's Python loop (the
+rows' ``engine`` column says which; both write the same row). The games go through
+``workbench.simulate.run_specs``: on the local pool or on Dask,
 into a resumable Parquet dataset of the same format as ``simulate``'s (its manifest marks the protocol path).
 ``workbench.balance.worth`` turns the table into worth with intervals, usage and verdicts.
 """
@@ -234,13 +236,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--overwrite", action="store_true")
     ap.add_argument("--workers", type=whole(0, max_workers()), default=None)
     ap.add_argument("--scheduler", default=None, help="local-cluster or tcp://host:port (Dask); default the pool")
+    ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"),
+                    help="native: barred games in the game's core (its classifier in Rust); auto: native when built")
     ap.add_argument("--csv", default=None, help="also write the worth table as CSV here")
     args = ap.parse_args(argv)
     try:
         grid = parse_grid(args.grid) if args.grid else None
         classes = [c.strip() for c in args.classes.split(",") if c.strip()] or None
         run = ablate(args.game, args.agent, classes, args.pairs, args.seed, grid, args.max_plies, args.out,
-                     args.resume, args.overwrite, args.workers, args.scheduler, progress=sys.stderr.isatty())
+                     args.resume, args.overwrite, args.workers, args.scheduler, progress=sys.stderr.isatty(),
+                     engine=args.engine)
     except ValueError as exc:
         print(f"ablate: error: {exc}", flush=True)
         return 2

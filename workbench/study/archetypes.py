@@ -112,7 +112,7 @@ def profile(game: str = DEFAULT, styles: Sequence[str] | None = None, pairs: int
     from workbench.games import get
     from workbench.simulate import run_specs
     from workbench.simulate.core import GameSpec
-    from workbench.simulate.protocol_play import (  # type: ignore[attr-defined]
+    from workbench.simulate.protocol_play import (
         _cell_value,
         default_max_plies,
         expand_protocol_grid,
@@ -234,8 +234,9 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as exc:
             print(f"archetypes: error: {exc}", flush=True)
             return 2
-        weighted = [c for c in get(args.game).action_classes.names()
-                    if any(c in a.weights for a in get(args.game).archetypes)]
+        gdef = get(args.game)
+        weighted = [c for c in (gdef.action_classes.names() if gdef.action_classes else [])
+                    if any(c in a.weights for a in gdef.archetypes)]
         print(profile_text(scores, shares, weighted or None))
         return 0
     try:

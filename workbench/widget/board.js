@@ -220,7 +220,9 @@ function render({ model, el: root }) {
 
   function build() {
     geo = model.get("geometry");
+    if (!geo || !geo.cells) { geo = null; return; }  // not synced yet (a progressively rendered page): change:geometry builds
     ALIASES = geo.aliases || {};
+    for (const [part, node] of [["root", root], ["legend", legend]]) if (ALIASES[part]) node.classList.add(ALIASES[part]);
     const rf = JSON.stringify(geo.rule_fields || []);
     if (rf !== builtRules) { builtRules = rf; buildRules(); }  // a new game's rules (a flip keeps the edits)
     for (const [part, node, cls] of [["status", status, "gb-status"], ["message", message, "gb-message"],
@@ -248,7 +250,7 @@ function render({ model, el: root }) {
       sv("title", {}, poly, c.name);
       const [x, y] = P(c.x, c.y);
       cellEls[c.name] = { poly, c, x, y };
-      sv("text", { x: x - s * 0.82, y: y - s * 0.5, "font-size": s * 0.34, class: "gb-coord" }, coords, c.name);
+      sv("text", { x: x - s * 0.82, y: y - s * 0.5, "font-size": s * 0.34, class: A("coord", "gb-coord") }, coords, c.name);
     }
     coords.style.display = coordIn.checked ? "" : "none";
     const cellAt = (ev) => {
@@ -637,7 +639,7 @@ function render({ model, el: root }) {
   }
 
   function choice(b, label, parent = buttons) {
-    const btn = el("button", { class: "gb-btn gb-choice", title: b.hint || b.text, "data-text": b.text }, parent,
+    const btn = el("button", { class: A("choice", "gb-btn gb-choice"), title: b.hint || b.text, "data-text": b.text }, parent,
       b.hint && b.hint !== b.text ? `${label} — ${b.hint.replace(/ \(.*\)$/, "").slice(0, 80)}` : label);
     btn.addEventListener("click", () => model.send({ type: "choose", index: b.index }));
     btn.addEventListener("mouseenter", () => { hover.textContent = b.hint || b.text; });

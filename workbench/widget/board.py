@@ -589,11 +589,14 @@ class GameBoard(anywidget.AnyWidget):
                     if at != c.where():  # a new game or a step back while it thought: think again where the board is
                         continue
                     try:
-                        c.accept(action, at, getattr(agent, "engine", "python"))
+                        c.accept(action, at, getattr(agent, "engine", "python"), getattr(agent, "score", None))
                     except WidgetError as exc:
                         c.message, c.level = str(exc), "warn"
                         break
                     self._sync()
+        except WidgetError as exc:  # the board's own refusal (an engine the game lacks): said as it is
+            with self._lock:
+                c.message, c.level = str(exc)[:300], "error"
         except Exception as exc:  # noqa: BLE001
             with self._lock:
                 c.message, c.level = plain_failure(exc), "error"
@@ -616,9 +619,9 @@ class GameBoard(anywidget.AnyWidget):
         busy = f"{c.agents[seat]} is thinking…"
 
         def work() -> None:
-            action, _score, at = c.think()
+            action, score, at = c.think()
             with self._lock:
-                c.accept(action, at)
+                c.accept(action, at, score=score)
 
         def done() -> None:
             if getattr(self, "_once", None) == seat:

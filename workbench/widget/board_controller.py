@@ -487,6 +487,13 @@ class GameBoardController:
         self.message = f"played {self._last_decision_text()}" + (f"; then {self.message}" if self.message.startswith("roll") else "")
         self.level = "info"
 
+    def _decision_node(self) -> Any:
+        """The last decision's node (the rolls after it skipped)."""
+        n = self.node
+        while n.parent is not None and n.effects.get("player") == CHANCE:
+            n = n.parent
+        return n
+
     def _last_decision_text(self) -> str:
         n = self.node
         while n.parent is not None and n.effects.get("player") == CHANCE:
@@ -978,13 +985,17 @@ class GameBoardController:
         action, _score, at = self.think()
         self.accept(action, at)
 
-    def accept(self, action: Any, at: Any, engine: str | None = None) -> None:
+    def accept(self, action: Any, at: Any, engine: str | None = None, score: Any = None) -> None:
         """Play an agent's action if the board is still where the agent was asked; the message names the
         engine that searched (``engine``, else the last ``think``'s)."""
         if at != self.where() and at != self.node.id:  # (a node id alone: older callers)
             raise WidgetError("the position changed while the agent was thinking; its move was dropped")
         who = self.label(self.state.current_player())
         self._play(action)
+        node = self._decision_node()
+        node.effects["agent"] = True
+        if isinstance(score, (int, float)) and abs(float(score)) < 1e12:  # the agent's own value, its seat's view
+            node.score = (round(float(score), 2), "search")
         spec = self.agents.get(self.node.effects.get("player"), "agent")
         engine = engine or self.last_engine
         self.message = f"{who} ({spec}, {engine} engine) played {self._last_decision_text()}"
@@ -1583,6 +1594,10 @@ class GameBoardController:
                          "player": self.label(node.effects.get("player", 0)), "current": node is self.node,
                          "turn": node.effects.get("turn", 0), "words": node.effects.get("words", ""),
                          "result": node.effects.get("result", ""), "main": depth == 0,
+                         # the move's evaluation: the agent's own search value (its seat's view) when it gave one,
+                         # "settled" for an agent that gave none, else the static evaluation (the first seat's view)
+                         "eval": node.score[0] if node.score else node.static,
+                         "eval_kind": "search" if node.score else "settled" if node.effects.get("agent") else "static",
                          "sign": (node.shapes.get("sign") or [[""]])[0][0],
                          "comment": (node.shapes.get("comment") or [[""]])[0][0], "future": node.id in ahead})
         heat: dict[str, float] = {}

@@ -404,6 +404,45 @@ def test_evaluation_is_the_agents_search_value_and_best_move() -> None:
     assert "for Black: e5xf6" in text and 0.5 < float(text.split("score ")[1].split()[0]) < 3
 
 
+def test_evaluation_spec_caps_the_clock_and_scores_are_worded() -> None:
+    """The page's Evaluate runs a capped agent (at most ``AGENT_SECONDS``) and words its score with the game's unit
+    and the seat whose view it is (the old board's ``describe_score`` wording is not the one board's)."""
+    from workbench.widget.common import AGENT_SECONDS, capped_agent_spec
+
+    assert capped_agent_spec("alphabeta:seconds=30", generic=True)[0] == f"alphabeta:seconds={AGENT_SECONDS}"
+    assert capped_agent_spec("alphabeta:nodes=500", generic=True)[0] == f"alphabeta:nodes=500,seconds={AGENT_SECONDS}"
+    assert capped_agent_spec("greedy", generic=True)[0] == "greedy"
+    c = ctrl_of(pos(KNIGHT_HANGS))
+    text = c.evaluate("alphabeta:depth=2,seconds=30")
+    assert text.startswith(f"alphabeta:depth=2,seconds={AGENT_SECONDS}") and "for White: e5xf6" in text
+    assert "material points" in text and "static (material points) White" in text
+
+
+def test_agent_moves_carry_the_agents_own_score_and_records_are_labelled_static() -> None:
+    b = tf(pos(KNIGHT_HANGS, to_move=1))
+    send(b, type="agent", seat=0, spec="alphabeta:depth=2,engine=python")
+    b.play("h9-h8")  # the agent (White) answers: it takes the knight
+    b.wait(30)
+    rows_ = b.view["moves"]
+    assert [r["text"] for r in rows_] == ["h9-h8", "e5xf6"]
+    assert rows_[0]["eval_kind"] == "static" and rows_[1]["eval_kind"] == "search"
+    assert rows_[1]["eval"] > 0.5  # the agent's own value of taking the knight (White's view: it is White)
+    text = b.controller.record_text()
+    twin = GAME.native.agent("greedy", GAME.spec.defaults(), 0) if GAME.native.available() else None
+    other = tf(pos(KNIGHT_HANGS, to_move=1))
+    send(other, type="agent", seat=0, spec="greedy:engine=native")
+    other.play("h9-h8")
+    other.wait(30)
+    if twin is not None:  # the native twin: native greedy reports no value, so its move is settled
+        row = other.view["moves"][1]
+        assert row["text"] == "e5xf6" and row["eval_kind"] == "settled", row
+    else:  # no native twin on the board: said plainly, no traceback words
+        assert other.view["message"].startswith("engine=native:") and "has no native twin" in other.view["message"]
+    send(b, type="agent", seat=0, spec="")
+    send(b, type="upload", kind="record", name="probe.json", text=text)
+    assert {r["eval_kind"] for r in b.view["moves"]} == {"static"}  # a loaded record: static, and says so
+
+
 def test_evaluate_from_the_page_runs_in_a_thread_under_a_busy_sign(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
@@ -484,8 +523,9 @@ def test_an_agent_answering_the_page_keeps_its_score_for_the_move_list() -> None
     send(board, type="click", cell="f5")  # the knight walks into the pikemen's reach
     board.wait(30)
     first, reply = board.view["moves"]
-    assert reply["text"].endswith("xf5")
-    assert board.view["eval"]["points"][-1][1] < -3  # Black won the knight: White's view, negative
+    assert first["eval_kind"] == "static" and reply["eval_kind"] == "settled"  # greedy reports no score
+    assert reply["text"].endswith("xf5") and reply["eval"] < -3  # Black won the knight: White's view, negative
+    assert board.view["eval"]["points"][-1][1] < -3
 
 
 # ---------------------------------------------------------------------------- test_widget_round2.py

@@ -95,13 +95,15 @@ def click(b, h: str) -> None:  # noqa: ANN001
     cell(b, h).click()
 
 
-def hex_shot(b, h: str, pad: float = 4) -> bytes:  # noqa: ANN001
-    """A screenshot around hex ``h``'s centre (a fixed size, so two shots compare), as the user sees it."""
+def hex_shot(b, h: str, pad: float = 4, scroll: bool = True) -> bytes:  # noqa: ANN001
+    """A screenshot around hex ``h``'s centre (a fixed size, so two shots compare), as the user sees it (``scroll``
+    False: where it is now, so a hover under the pointer stays)."""
     poly = cell(b, h)
-    poly.scroll_into_view_if_needed()
+    if scroll:
+        poly.scroll_into_view_if_needed()
     x, y = centre_of(b, h)
     half = 20 + pad
-    return b.page.screenshot(clip={"x": x - half, "y": y - half, "width": 2 * half, "height": 2 * half})
+    return b.page.screenshot(clip={"x": max(0.0, x - half), "y": max(0.0, y - half), "width": 2 * half, "height": 2 * half})
 
 
 def centre_of(b, h: str) -> tuple[float, float]:  # noqa: ANN001
@@ -359,7 +361,7 @@ def test_coordinated_attack_previewed_and_deaths_marked(page) -> None:  # noqa: 
     wait_text(b.locator(".gb-hover"), "black feudal on d4 dies")
     b.locator('.gb-preview-death[data-cell="d4"]').wait_for(state="attached")  # the deaths previewed on the board
     assert b.locator('.gb-preview-death[data-cell="c3"]').count() == 1
-    assert differing_pixels(before, hex_shot(b, "d4")) > 40
+    assert differing_pixels(before, hex_shot(b, "d4", scroll=False)) > 40
     click(b, "e4")
     b.locator('.gb-died[data-died="d4"]').wait_for(state="attached")
     assert b.locator('.gb-died[data-died="c3"]').count() == 1
@@ -435,3 +437,12 @@ def test_light_and_dark_at_900_and_1400_keep_the_panel_in_sight(browser, server,
             pg.close()
         else:
             pg.set_viewport_size({"width": 1400, "height": 1000})
+
+
+def test_terrafeuds_older_class_names_are_on_the_one_board(page) -> None:  # noqa: ANN001
+    """TerraFeud's page knew its boards as ``tf-root``, its cells as ``tf-hex`` (``data-hex``), its choice buttons as
+    ``tf-choice``: the one board carries those names too (``GameDef.board_aliases``)."""
+    assert page.locator(".tf-root").count() == N
+    b = board(page, TACTICS)
+    assert b.locator("polygon.tf-hex[data-hex]").count() == 91 and b.locator(".tf-coord").count() >= 40
+    assert b.locator(".tf-legend").count() == 1 and b.locator("svg.tf-svg").count() == 1

@@ -169,6 +169,15 @@ class PoleGame(GameDef):
         ("fortress-black", "#a9a9b8", "Black fortress: outside attacks deal half damage"),
     )
 
+    def edit_to_move(self, data: dict[str, Any], player: int) -> dict[str, Any]:
+        """The edited position with ``player`` to move: Red plays the odd turns, so the turn moves on by one when
+        the parity says the other side (the editor's side-to-move box, not a rule change)."""
+        out = super().edit_to_move(data, player)
+        turn = int(out.get("turn") or 1)
+        if (turn % 2 == 1) != (player == 0):
+            out["turn"] = turn + 1
+        return out
+
     @property
     def spec(self) -> RulesSpec:
         return SPEC

@@ -16,7 +16,7 @@ from workbench.core.classes import ActionClass, ActionClasses
 from .rules import BUYABLE, KIND_WORDS, C
 from .state import ALL0, ATT0, NOBUY
 
-BUY_CLASSES = tuple(ActionClass(f"buy_{KIND_WORDS[k]}", f"buying a {KIND_WORDS[k]} ({BUYABLE[k]}, section 5)")
+BUY_CLASSES = tuple(ActionClass(f"buy_{KIND_WORDS[k]}", f"buying {'an' if KIND_WORDS[k][0] in 'aeiou' else 'a'} {KIND_WORDS[k]} ({BUYABLE[k]}, section 5)")
                     for k in range(len(BUYABLE)))
 CLASSES = (*BUY_CLASSES,
            ActionClass("catapult_attack", "a catapult attack: the catapult (C) strikes (sections 7 and 8)"),

@@ -158,7 +158,8 @@ class TerraFeud(GameDef):
     # the class names TerraFeud's own page gave its board's parts (kept: its stylesheets and browser checks know them)
     board_aliases = {"cell": "tf-hex", "svg": "tf-svg", "piece": "tf-piece", "selected": "tf-selected",
                      "dest": "tf-target", "status": "tf-status", "message": "tf-message", "moves": "tf-moves",
-                     "move": "tf-move", "move-text": "tf-move-text", "future": "tf-future", "undo": "tf-btn-undo"}
+                     "move": "tf-move", "move-text": "tf-move-text", "future": "tf-future", "undo": "tf-btn-undo",
+                     "root": "tf-root", "choice": "tf-choice", "coord": "tf-coord", "legend": "tf-legend"}
 
     def describe_check(self, case: Any, index: int, result: Any) -> dict[str, Any] | None:
         """A check of TerraFeud's scenario dialect in words (``describe_check``): a stub that asserts nothing is
