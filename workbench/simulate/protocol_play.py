@@ -19,7 +19,6 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, overload
 
-import workbench.agents  # noqa: F401 - installs the agents' factory a game's native twins build seats with (in every worker)
 from workbench.core.protocol import CHANCE
 from workbench.core.rows import GENERIC_COLUMNS as GENERIC_COLUMNS  # the row kit, named here as before
 from workbench.core.rows import _cell_value as _cell_value
