@@ -129,8 +129,6 @@ def base_row(spec: Any, game: Any, rules: Rules) -> dict[str, Any]:
         agents = [spec.white] * info.num_players
     for i, name in enumerate(info.players):
         row[f"agent_{name}"] = agents[i]
-    if info.num_players == 2:
-        row["white_agent"], row["black_agent"] = agents[0], agents[1]
     row.update({"seed": spec.seed, "winner": "none", "winner_team": -1, "outcome": "unfinished",
                 "victory": "unfinished", "plies": 0, "turns": 0, "max_plies": spec.max_plies, "seconds": 0.0,
                 "error": None, "engine": "python", "mean_branching": 0.0, "decision_share": 0.0})

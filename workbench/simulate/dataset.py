@@ -20,6 +20,7 @@ import os
 import re
 import time
 import uuid
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -185,7 +186,7 @@ def check_one_batch(path: Path, parts: list[Path], df: pd.DataFrame) -> None:
         lines = [f"batch {i}: {len(ps)} part file(s), {_describe_run(run)}" for i, (run, ps) in enumerate(runs.items(), 1)]
         raise SimulationError(f"{path}: holds parts of {len(runs)} different batches ({'; '.join(lines)}); "
                               "refusing to merge them: move one batch's part files to another folder")
-    keys = [c for c in ("seed", "cell", "white_agent", "black_agent") if c in df]
+    keys = [c for c in batch_keys(df.columns) if c != "game_id"]
     if "game_id" not in df or not keys:
         return
     dup = df[df.game_id.duplicated(keep=False)]
@@ -197,6 +198,14 @@ def check_one_batch(path: Path, parts: list[Path], df: pd.DataFrame) -> None:
         shown = ", ".join(map(str, numbers[:10])) + (", ..." if len(numbers) > 10 else "")
         raise SimulationError(f"{path}: holds games of two batches: {len(numbers)} game numbers ({shown}) appear with "
                               f"different {'/'.join(keys)}; refusing to keep one copy of each silently")
+
+
+def batch_keys(names: Iterable[str]) -> list[str]:
+    """The columns that tell two batches' games apart: the game number, seed, cell and every seat's agent
+    (``agent_<seat>``, and an older table's ``white_agent``/``black_agent``)."""
+    names = list(names)
+    agents = [c for c in names if c.startswith("agent_") or c in ("white_agent", "black_agent")]
+    return [c for c in ("game_id", "seed", "cell") if c in names] + agents
 
 
 def read_results(path: str | os.PathLike[str], columns: list[str] | None = None) -> pd.DataFrame:
@@ -212,16 +221,15 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None)
         empty = games_frame([], DEFAULT)  # an empty folder: the default game's empty table, as before
         return empty[columns] if columns else empty
     schema = _fixed_schemas(_schema_game(parts))[0]
-    keys = ("game_id", "seed", "cell", "white_agent", "black_agent")
     if schema is None:  # columns as the game's rows gave them
         table = _concat([_read_part(f) for f in parts])
+        keys = batch_keys(table.column_names)
         wanted = None if columns is None else [c for c in dict.fromkeys([*columns, *keys]) if c in table.column_names]
         if wanted is not None:
             table = table.select(wanted)
         df = _frame(table)
     else:  # the game's declared columns
-        wanted = None if columns is None else list(dict.fromkeys(
-            [*columns, *(c for c in keys if c in schema.names)]))
+        wanted = None if columns is None else list(dict.fromkeys([*columns, *batch_keys(schema.names)]))
         table = pa.concat_tables([_read_part(f, schema=schema) if wanted is None
                                   else _read_part(f, columns=wanted) for f in parts])
         df = _frame(table)
