@@ -287,12 +287,7 @@ function render({ model, el: root }) {
         lastHover = cell;
         pinned = p.text;
         hover.textContent = p.text;
-        // what the action would remove, wherever it is (a coordinated attack's victims), marked while hovered
-        for (const r of p.removed || []) {
-          const ce = cellEls[r];
-          if (ce) sv("circle", { cx: ce.x, cy: ce.y, r: geo.size * 0.75, class: "gb-preview-death", "data-cell": r,
-            "data-hex": r }, layers.over);
-        }
+        previewDeaths(p);
         return;
       }
       // an unlit cell: ask the game why (once the pointer rests there)
@@ -362,6 +357,17 @@ function render({ model, el: root }) {
   }
 
   let seatsKey = null, pinned = "";  // pinned: the preview of the lit cell under the pointer
+  // what the hovered action would remove, wherever it is (a coordinated attack's victims), marked while hovered;
+  // draw() calls it again, so a view arriving while the pointer rests on a lit cell keeps the marks
+  function previewDeaths(p) {
+    if (!layers.over) return;
+    for (const old of layers.over.querySelectorAll(".gb-preview-death")) old.remove();
+    for (const r of (p && p.removed) || []) {
+      const ce = cellEls[r];
+      if (ce) sv("circle", { cx: ce.x, cy: ce.y, r: geo.size * 0.75, class: "gb-preview-death", "data-cell": r,
+        "data-hex": r }, layers.over);
+    }
+  }
   function draw() {
     const v = model.get("view");
     if (!geo || !v || !v.glyphs) return;
@@ -393,6 +399,7 @@ function render({ model, el: root }) {
     if (obs) obs.textContent = v.observation || "";
     const s = geo.size;
     for (const k of ["heat", "marks", "pieces", "over", "shapes"]) if (layers[k]) layers[k].innerHTML = "";
+    if (pinned) previewDeaths(v.previews[lastHover]);
     const lit = new Set(v.lit), sel = new Set(v.selection);
     const removed = new Set();
     for (const p of Object.values(v.previews || {})) for (const r of p.removed) removed.add(r);
