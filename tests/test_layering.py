@@ -16,7 +16,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "workbench"
 GENERIC = ("scenarios", "agents", "simulate", "balance", "viz", "widget", "tune", "study")
-GAMES = tuple(sorted(p.name for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").is_file()))
+# every game the registry can load: a package (terrafeud, pole, ...) or a module (spiel: ``openspiel:NAME``)
+REGISTRY_FILES = ("__init__.py", "cli.py")  # the registry and its listing command (``workbench games``)
+GAMES = tuple(sorted(p.name if p.is_dir() else p.stem for p in (PACKAGE / "games").iterdir()
+                     if (p / "__init__.py").is_file() or (p.suffix == ".py" and p.name not in REGISTRY_FILES)))
 
 # module (relative to workbench/) -> why it still imports a game; none today (add one only with its reason).
 EXCEPTIONS: dict[str, str] = {}

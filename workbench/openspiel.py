@@ -20,10 +20,6 @@ import pyspiel
 
 from workbench.core.protocol import CHANCE, TERMINAL, GameDef, IllegalAction, State
 from workbench.core.rulespec import Param, Rules, format_value
-from workbench.games import spiel as _spiel
-from workbench.games.spiel import SpielAdapterState, SpielGameDef  # noqa: F401 - the names older code imports here
-
-spiel_game = _spiel.spiel_game  # ``openspiel:NAME`` games, as older code imports them from here
 
 PREFIX = "workbench_"
 SKIP_PARAMS = ("start",)  # when it is text, a file path: OpenSpiel games are made from parameters alone
