@@ -101,9 +101,9 @@ class GameBoard(anywidget.AnyWidget):
     geometry = traitlets.Dict().tag(sync=True)
     view = traitlets.Dict().tag(sync=True)
     busy = traitlets.Unicode("").tag(sync=True)
-    catalog = traitlets.List().tag(sync=True)
+    catalog: traitlets.List[Any] = traitlets.List().tag(sync=True)
     download = traitlets.Dict().tag(sync=True)  # {"name", "text", "n"}: the page saves it as a file
-    batch = traitlets.List().tag(sync=True)
+    batch: traitlets.List[Any] = traitlets.List().tag(sync=True)
     clipboard = traitlets.Dict().tag(sync=True)  # {"text", "n"}: what Copy put in the text box  # the batch picker's rows (game id, cell, result, plies, agents)
 
     def __init__(self, game: str = DEFAULT, *, rules: Any = None, seed: int = 0, agents: dict[int, str] | None = None,
@@ -120,6 +120,7 @@ class GameBoard(anywidget.AnyWidget):
         self._analysing = False  # continuous analysis on
         self._analyser: threading.Thread | None = None
         self._seq = 0
+        self._once: int | None = None  # the seat an Agent move borrowed the default agent for
         for seat, spec in (agents or {}).items():
             self.controller.set_agent(int(seat), spec)
         self.on_msg(self._on_msg)
@@ -624,7 +625,7 @@ class GameBoard(anywidget.AnyWidget):
                 c.accept(action, at, score=score)
 
         def done() -> None:
-            if getattr(self, "_once", None) == seat:
+            if self._once == seat:
                 c.agents.pop(seat, None)
                 self._once = None
 

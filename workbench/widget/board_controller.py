@@ -275,9 +275,9 @@ class GameBoardController:
             self.state.undo_action()
             self._undoable -= 1
         else:  # rebuilt from a snapshot: the state cannot undo past it, so rebuild once more
-            self.state = self._state_at(node.parent)
-        node.parent.last = node
-        self.node = node.parent
+            self.state = self._state_at(node.up)
+        node.up.last = node
+        self.node = node.up
 
     def _detached(self, state: State) -> Any:
         """A copy of ``state`` without its undo history (``to_dict`` then ``state_from_dict``), or None when the
@@ -328,14 +328,14 @@ class GameBoardController:
         # the way there: up to the common ancestor, then down; undone and replayed when near, else rebuilt
         a, b, ups, downs = self.node, target, 0, []
         while a.ply > b.ply:
-            a, ups = a.parent, ups + 1
+            a, ups = a.up, ups + 1
         while b.ply > a.ply:
             downs.append(b)
-            b = b.parent
+            b = b.up
         while a is not b:
-            a, ups = a.parent, ups + 1
+            a, ups = a.up, ups + 1
             downs.append(b)
-            b = b.parent
+            b = b.up
         downs.reverse()
         if ups <= self._undoable and ups + len(downs) <= 2 * SNAPSHOT_EVERY:
             for _ in range(ups):
@@ -347,7 +347,7 @@ class GameBoardController:
         else:
             self.state = self._state_at(target)
         for n in downs:
-            n.parent.last = n
+            n.up.last = n
         self.node = target
         self.selection, self.choices = [], []
         self.diff = None
@@ -585,13 +585,13 @@ class GameBoardController:
         if node is None or node.parent is None:
             raise WidgetError(f"there is no move {node_id} in this game")
         on_it = False
-        n = self.node
+        n: Any = self.node
         while n is not None:
             if n is node:
                 on_it = True
                 break
             n = n.parent
-        parent = node.parent
+        parent = node.up
         if on_it:
             self.goto(parent.id)
         self.tree.delete(node)
@@ -996,7 +996,7 @@ class GameBoardController:
         node.effects["agent"] = True
         if isinstance(score, (int, float)) and abs(float(score)) < 1e12:  # the agent's own value, its seat's view
             node.score = (round(float(score), 2), "search")
-        spec = self.agents.get(self.node.effects.get("player"), "agent")
+        spec = self.agents.get(self.node.effects.get("player", CHANCE), "agent")
         engine = engine or self.last_engine
         self.message = f"{who} ({spec}, {engine} engine) played {self._last_decision_text()}"
         self.level = "info"
@@ -1395,10 +1395,10 @@ class GameBoardController:
             effects += 1
             t1, t2 = str(e1.get("text") or ""), str(e2.get("text") or "")
             out.append({"what": text, "now": _short(t1, 120), "then": _short(t2, 120), "same": t1 == t2})
-        for card in sorted(prices_now, key=str):
-            if card in prices_then:
-                out.append({"what": f"price of {card}", "now": str(prices_now[card]), "then": str(prices_then[card]),
-                            "same": prices_now[card] == prices_then[card]})
+        for name in sorted(prices_now, key=str):
+            if name in prices_then:
+                out.append({"what": f"price of {name}", "now": str(prices_now[name]), "then": str(prices_then[name]),
+                            "same": prices_now[name] == prices_then[name]})
         try:
             from workbench.agents.generic import make_protocol_agent
 
@@ -1754,7 +1754,7 @@ class GameBoardController:
 
     def geometry(self) -> dict[str, Any]:
         """The layout once: each cell's polygon and centre, the legend and the seats' colours."""
-        cells = []
+        cells: list[dict[str, Any]] = []
         for c in self.layout.cells:
             pts = self.layout.polygon(c)
             cells.append({"name": c.name, "x": round(c.x, 3), "y": round(c.y, 3),
