@@ -79,6 +79,8 @@ function render({ model, el: root }) {
   const rollBtn = mk("Roll", "roll");
   mk("Agent move", "agent_move");
   mk("Evaluate", "evaluate");
+  // multi-step actions given as one (GameDef.action_modes: TerraFeud's Order): a button that switches its mode
+  const modeBox = el("span", { class: "gb-modes" }, controls);
   const view2 = el("div", { class: "gb-controls" }, panel);
   const flipBtn = el("button", { class: "gb-btn", "data-action": "flip" }, view2, "Flip");
   const coordBox = el("label", { class: "gb-auto" }, view2);
@@ -356,6 +358,16 @@ function render({ model, el: root }) {
     if (ed.error) el("div", { class: "gb-edit-error" }, editBar, ed.error);
   }
 
+  function drawModes(v) {
+    modeBox.innerHTML = "";
+    for (const m of v.modes || []) {
+      const b = el("button", { class: "gb-btn gb-mode" + (m.on ? " gb-on" : ""), "data-action": "mode", "data-mode": m.name,
+        "aria-pressed": String(!!m.on), title: m.words }, modeBox, m.label);
+      b.disabled = !m.available && !m.on;
+      b.addEventListener("click", () => model.send({ type: "mode", name: m.name, on: !m.on }));
+    }
+  }
+
   let seatsKey = null, pinned = "";  // pinned: the preview of the lit cell under the pointer
   // what the hovered action would remove, wherever it is (a coordinated attack's victims), marked while hovered;
   // draw() calls it again, so a view arriving while the pointer rests on a lit cell keeps the marks
@@ -396,6 +408,7 @@ function render({ model, el: root }) {
     checkLine.textContent = v.check || "";
     drawTurn(v);
     drawEditor(v);
+    drawModes(v);
     if (obs) obs.textContent = v.observation || "";
     const s = geo.size;
     for (const k of ["heat", "marks", "pieces", "over", "shapes"]) if (layers[k]) layers[k].innerHTML = "";

@@ -78,6 +78,7 @@ MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "analysis": {"on": fields.boolean},
     "pattern": {"card": fields.text(40)},
     "overlay": {"name": fields.text(30), "on": fields.boolean},
+    "mode": {"name": fields.text(30), "on": fields.boolean},
     "nav": {"to": fields.text(8, ("back", "forward", "home", "end")), "count": fields.whole(1, 100_000)},
 }
 WHILE_THINKING = {"new_game", "undo", "cancel", "heat", "overlay", "catalog", "check", "why", "download", "shape", "clear_shapes", "copy",
@@ -149,6 +150,11 @@ class GameBoard(anywidget.AnyWidget):
 
     def undo(self) -> None:
         self._gesture("undo")
+
+    def set_mode(self, name: str, on: bool = True) -> None:
+        """A multi-step action's mode, as its button (``GameDef.action_modes``: ``set_mode("order")`` on TerraFeud),
+        then ``click`` its cells in turn."""
+        self._gesture("mode", name=name, on=on)
 
     def redo(self) -> None:
         self._gesture("redo")
@@ -524,6 +530,8 @@ class GameBoard(anywidget.AnyWidget):
             c.nav(f["to"], f.get("count", 1))
         elif kind == "overlay":
             c.set_overlay(f["name"], f["on"])
+        elif kind == "mode":
+            c.set_mode(f["name"], f["on"])
         elif kind == "pattern":
             if f["card"] and not re.fullmatch(r"[A-Za-z0-9_ -]{1,40}", f["card"]):
                 raise WidgetError("message field 'card' must be a card's key")

@@ -126,6 +126,10 @@ class GameBoardController:
         self.edit_piece = ""
         self.edit_error = ""
         self._edit_state: State | None = None
+        self.mode = ""  # a multi-step action's mode (``GameDef.action_modes``: TerraFeud's Order), at ``_mode_at``
+        self._mode_at: Any = None
+        self._modes_key: Any = None
+        self._modes: dict[str, list[tuple[Any, tuple[int, ...]]]] = {}
         self._cache_key: Any = None
         self._cache: list[tuple[Any, tuple[int, ...]]] = []
         self._cells_of: dict[Any, tuple[int, ...]] = {}
@@ -411,7 +415,7 @@ class GameBoardController:
             self.selection, self.choices = [], []
             self.message, self.level = "selection cleared", "info"
             return
-        pairs = self._legal_cells()
+        pairs = self._pairs()
         seq = [*self.selection, cell]
         tseq = tuple(seq)
         matching = [a for a, cells in pairs if cells[:len(seq)] == tseq]
@@ -439,6 +443,10 @@ class GameBoardController:
         self.level = "info"
         picked = "-".join(self.names[c] for c in seq)
         self.message = (f"{picked}: choose one of {len(complete)} below" if complete else f"{picked} selected")
+        mode = self.active_mode()
+        if mode and not complete:
+            longest = max(len(self._cells(a)) for a in longer)
+            self.message = f"{self._mode_words(mode)[0]}: {picked} (click {len(seq) + 1} of {longest}: a lit cell)"
         if complete and longer:
             self.message += ", or click a lit cell"
 
@@ -448,6 +456,11 @@ class GameBoardController:
         st = self.state
         name = self.names[seq[-1]]
         self.blocks, self._exact = [], False
+        mode = self.active_mode()
+        if mode:  # a multi-step action's mode: only its actions' cells are lit
+            label = self._mode_words(mode)[0]
+            picked = "-".join(self.names[c] for c in seq)
+            return f"{label}: no {label} picks {picked} (lit cells do; press {label} again to leave it)"
         try:
             exact = st.explain_cells(list(seq))
         except Exception:  # noqa: BLE001 - a game's explainer failing must not hide the generic answer
@@ -510,7 +523,7 @@ class GameBoardController:
         else:
             cell = self.ids[name]
             seq = [*self.selection, cell]
-            pairs = self._legal_cells()
+            pairs = self._pairs()
             tseq = tuple(seq)
             matching = [a for a, cells in pairs if cells[:len(seq)] == tseq]
             if not matching and self.selection:
@@ -867,12 +880,74 @@ class GameBoardController:
 
     def cancel(self) -> None:
         self.selection, self.choices = [], []
+        self.mode = ""
         self.message, self.level = "selection cleared", "info"
+
+    # ------------------------------------------------------------------ multi-step actions (GameDef.action_modes)
+    def _mode_words(self, name: str) -> tuple[str, str]:
+        """A declared mode's button words and what it is."""
+        for mode, label, words in self.game.action_modes:
+            if mode == name:
+                return label, words
+        raise WidgetError(f"mode must be one of {', '.join(m for m, _, _ in self.game.action_modes) or 'none (this game declares none)'}")
+
+    def active_mode(self) -> str:
+        """The mode switched on at this position ("" when none, or when the position changed since)."""
+        return self.mode if self.mode and self._mode_at == self.where() else ""
+
+    def _mode_actions(self) -> dict[str, list[tuple[Any, tuple[int, ...]]]]:
+        """The legal actions of each declared mode here (``State.action_mode``), asked once per position."""
+        pairs = self._legal_cells()
+        if self._modes_key != self._cache_key:
+            out: dict[str, list[tuple[Any, tuple[int, ...]]]] = {m: [] for m, _, _ in self.game.action_modes}
+            if out:
+                for a, cells in pairs:
+                    try:
+                        mode = str(self.state.action_mode(a) or "")
+                    except Exception:  # noqa: BLE001 - a game's help, never a failure
+                        mode = ""
+                    if mode in out:
+                        out[mode].append((a, cells))
+            self._modes, self._modes_key = out, self._cache_key
+        return self._modes
+
+    def _pairs(self) -> list[tuple[Any, tuple[int, ...]]]:
+        """The actions clicks pick from: every legal one, or only those of the mode switched on."""
+        mode = self.active_mode()
+        return self._mode_actions().get(mode, []) if mode else self._legal_cells()
+
+    def set_mode(self, name: str, on: bool = True) -> None:
+        """Switch a multi-step action's mode on (its button: TerraFeud's Order) or off; refused, with the mode's
+        own words, where none of its actions is legal."""
+        label, words = self._mode_words(name)
+        self.selection, self.choices = [], []
+        if not on:
+            self.mode = ""
+            self.message, self.level = f"{label}: off; clicks pick any action", "info"
+            return
+        st = self.state
+        if st.is_terminal() or st.current_player() == CHANCE:
+            raise WidgetError(f"{label}: {'the game is over' if st.is_terminal() else 'chance moves next'}")
+        acts = self._mode_actions().get(name, [])
+        if not acts:
+            raise WidgetError(f"{label}: none is legal here; {words}")
+        self.mode, self._mode_at = name, self.where()
+        steps = max(len(c) for _, c in acts)
+        self.message, self.level = f"{label} ({len(acts)} legal, {steps} clicks): {words}", "info"
+
+    def _modes_view(self) -> list[dict[str, Any]]:
+        """The modes' buttons: words, on, and whether any of its actions is legal here."""
+        if not self.game.action_modes or self.editing:
+            return []
+        acts = self._mode_actions()
+        active = self.active_mode()
+        return [{"name": m, "label": label, "words": words, "on": m == active, "available": bool(acts.get(m))}
+                for m, label, words in self.game.action_modes]
 
     def buttons(self) -> list[Any]:
         """The actions shown as buttons: those the selection completes, else every action that picks no cell,
         and every single-cell action whose cell several actions share (a palette opens there on click)."""
-        free = [a for a, cells in self._legal_cells() if not cells]
+        free = [a for a, cells in self._pairs() if not cells]
         return [*self.choices, *(a for a in free if a not in self.choices)] if self.selection else free
 
     def play_text(self, text: str, light: bool = False) -> None:
@@ -1526,7 +1601,7 @@ class GameBoardController:
     def view(self) -> dict[str, Any]:
         """Everything the page draws, as JSON: glyphs, lit cells, previews, buttons, moves, status."""
         st = self.state
-        pairs = [] if self.editing else self._legal_cells()
+        pairs = [] if self.editing else self._pairs()
         legal = [a for a, _ in pairs]
         n = len(self.selection)
         sel = tuple(self.selection)
@@ -1631,7 +1706,7 @@ class GameBoardController:
             "observation": "" if self.layout.cells else _short(self._observation(), 4000), "legend": self._glyph_legend(glyphs),
             "palette": self._cards(buttons), "editor": self._editor_view(), "targets": targets,
             "to_move_name": info.players[p] if 0 <= p < len(info.players) else "", "overlays": sorted(self.overlays),
-            "blocks": list(self.blocks), "attack_lines": self._attack_lines(),
+            "blocks": list(self.blocks), "attack_lines": self._attack_lines(), "modes": self._modes_view(),
         }
 
     def _attack_lines(self) -> list[list[str]]:
