@@ -61,6 +61,12 @@ class CursedNative(NativeBackend):
 
         return native_state(state)
 
+    def new_state(self, rules: Rules | None = None, seed: int = 0) -> Any:
+        """The start under ``rules`` dealt from ``seed`` on the native core (the Python start's twin)."""
+        from .native import native_state
+
+        return native_state(GAME.new_initial_state(rules, seed))
+
     def agent(self, spec: str, rules: Rules, seed: int) -> Any:
         """The native twin of agent ``spec`` for one seat of a Python-loop game (a spec pinned ``engine=native``
         on the ladder, or the board's agent), or None when the core is not built or has no such agent."""
@@ -209,9 +215,15 @@ class CursedLandsGame(GameDef):
         return dict(RULE_WORDS)
 
     def evaluation_features(self, state: Any, player: int) -> dict[str, float]:
-        """Units per kind, their HP and attack, castle HP and the positional terms (``insight.features``)."""
-        from .insight import features
+        """Units per kind, their HP and attack, castle HP and the positional terms (``insight.features``); a core
+        state's are read in the core (``State::features``, the exact twin)."""
+        from .insight import FEATURE_WEIGHTS, features
+        from .native import NativeCursedState
+        from .rules import KIND_WORDS
 
+        if isinstance(state, NativeCursedState):
+            names = [*(w.lower() for w in KIND_WORDS), *FEATURE_WEIGHTS]
+            return dict(zip(names, state.native.features(player), strict=True))
         return features(state if hasattr(state, "terrain") else self.state_from_dict(state.to_dict()), player)
 
     def evaluation_weights(self, rules: Rules | None = None) -> dict[str, float]:
