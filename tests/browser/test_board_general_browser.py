@@ -294,6 +294,31 @@ def test_terrafeud_targets_overlay_editor_and_keyboard_steps(page) -> None:  # n
                            timeout=20_000)
 
 
+def test_terrafeud_order_button_on_an_uploaded_scenario(page) -> None:  # noqa: ANN001
+    """The Order as a button (``GameDef.action_modes``): an uploaded scenario file (the rulebook's Order), the button
+    lit only where an Order is legal; with it on, e2-e3 is not played as a move but waits for the second infantryman."""
+    b = board(page, TF)
+    b.scroll_into_view_if_needed()
+    order = b.locator('.gb-mode[data-mode="order"]')
+    b.locator(".gb-tools > summary").click()
+    b.locator(".gb-upload-kind").select_option("scenario")
+    changed(b, lambda: b.locator(".gb-upload").set_input_files(
+        str(Path(__file__).resolve().parents[2] / "scenarios" / "terrafeud" / "rulebook" / "order.yaml")))
+    wait_text(b.locator(".gb-message"), "order.yaml")
+    b.locator(".gb-tools > summary").click()
+    assert order.is_enabled() and order.get_attribute("aria-pressed") == "false"
+    changed(b, order.click)
+    assert order.get_attribute("aria-pressed") == "true" and "Order (" in b.locator(".gb-message").inner_text()
+    lit = set(b.evaluate("(el) => [...el.querySelectorAll('polygon.gb-lit')].map(p => p.dataset.cell)"))
+    assert lit == {"e2", "g2"}, lit  # the infantry an Order moves, not the feudal
+    click_cell(b, "e2")
+    click_cell(b, "e3")  # alone an infantryman may not take the knight; in the Order it waits for the second
+    assert b.locator(".tf-move").count() == 0 and "click 3 of 4" in b.locator(".gb-message").inner_text()
+    click_cell(b, "g2")
+    click_cell(b, "g3")
+    wait_text(b.locator(".gb-moves"), "order e2xe3 g2-g3")
+    assert order.get_attribute("aria-pressed") == "false"  # the mode ends with the action
+
 
 DRAWN = """(el) => {
   const all = (sel) => [...el.querySelectorAll(sel)].filter((n) => !n.classList.contains("gb-preview-death"))
@@ -316,7 +341,8 @@ def test_incremental_redraw_draws_what_a_fresh_draw_does(page, index: int) -> No
         if step in (4, 5):
             changed(b, b.locator(f'.gb-btn[data-action="{"undo" if step == 4 else "redo"}"]').click)
         elif lit.count():
-            changed(b, lambda: lit.nth(step % lit.count()).click(force=True))
+            target = lit.nth(step % lit.count())
+            changed(b, lambda target=target: target.click(force=True))
         elif b.locator(".gb-choice").count():
             changed(b, b.locator(".gb-choice").first.click)
     page.mouse.move(0, 0)  # no hovered cell: a preview must not differ between the two draws
@@ -327,7 +353,7 @@ def test_incremental_redraw_draws_what_a_fresh_draw_does(page, index: int) -> No
     flip.click()
     flip.click()
     after = page.evaluate(DRAWN, b.element_handle())
-    for part, (x, y) in enumerate(zip(before, after)):
+    for part, (x, y) in enumerate(zip(before, after, strict=True)):
         assert x == y, f"part {part} differs after a fresh draw"
 
 

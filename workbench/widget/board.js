@@ -79,6 +79,8 @@ function render({ model, el: root }) {
   const rollBtn = mk("Roll", "roll");
   mk("Agent move", "agent_move");
   mk("Evaluate", "evaluate");
+  // multi-step actions given as one (GameDef.action_modes: TerraFeud's Order): a button that switches its mode
+  const modeBox = el("span", { class: "gb-modes" }, controls);
   const view2 = el("div", { class: "gb-controls" }, panel);
   const flipBtn = el("button", { class: "gb-btn", "data-action": "flip" }, view2, "Flip");
   const coordBox = el("label", { class: "gb-auto" }, view2);
@@ -358,6 +360,16 @@ function render({ model, el: root }) {
     if (ed.error) el("div", { class: "gb-edit-error" }, editBar, ed.error);
   }
 
+  function drawModes(v) {
+    modeBox.innerHTML = "";
+    for (const m of v.modes || []) {
+      const b = el("button", { class: "gb-btn gb-mode" + (m.on ? " gb-on" : ""), "data-action": "mode", "data-mode": m.name,
+        "aria-pressed": String(!!m.on), title: m.words }, modeBox, m.label);
+      b.disabled = !m.available && !m.on;
+      b.addEventListener("click", () => model.send({ type: "mode", name: m.name, on: !m.on }));
+    }
+  }
+
   let seatsKey = null, pinned = "";  // pinned: the preview of the lit cell under the pointer
   // what the hovered action would remove, wherever it is (a coordinated attack's victims), marked while hovered;
   // draw() calls it again, so a view arriving while the pointer rests on a lit cell keeps the marks
@@ -443,6 +455,7 @@ function render({ model, el: root }) {
     setText(checkLine, v.check || "");
     if (changed(turn, v.over, v.to_move_index, v.status, v.to_move)) drawTurn(v);
     if (changed(editBar, v.editor, geo.can_edit)) drawEditor(v);
+    if (changed(modeBox, v.modes)) drawModes(v);
     if (obs) setText(obs, v.observation || "");
     const s = geo.size;
     const lit = new Set(v.lit), sel = new Set(v.selection);

@@ -126,6 +126,10 @@ class GameBoardController:
         self.edit_piece = ""
         self.edit_error = ""
         self._edit_state: State | None = None
+        self.mode = ""  # a multi-step action's mode (``GameDef.action_modes``: TerraFeud's Order), at ``_mode_at``
+        self._mode_at: Any = None
+        self._modes_key: Any = None
+        self._modes: dict[str, list[tuple[Any, tuple[int, ...]]]] = {}
         self._cache_key: Any = None
         self._cache: list[tuple[Any, tuple[int, ...]]] = []
         self._cells_of: dict[Any, tuple[int, ...]] = {}
@@ -275,9 +279,9 @@ class GameBoardController:
             self.state.undo_action()
             self._undoable -= 1
         else:  # rebuilt from a snapshot: the state cannot undo past it, so rebuild once more
-            self.state = self._state_at(node.parent)
-        node.parent.last = node
-        self.node = node.parent
+            self.state = self._state_at(node.up)
+        node.up.last = node
+        self.node = node.up
 
     def _detached(self, state: State) -> Any:
         """A copy of ``state`` without its undo history (``to_dict`` then ``state_from_dict``), or None when the
@@ -328,14 +332,14 @@ class GameBoardController:
         # the way there: up to the common ancestor, then down; undone and replayed when near, else rebuilt
         a, b, ups, downs = self.node, target, 0, []
         while a.ply > b.ply:
-            a, ups = a.parent, ups + 1
+            a, ups = a.up, ups + 1
         while b.ply > a.ply:
             downs.append(b)
-            b = b.parent
+            b = b.up
         while a is not b:
-            a, ups = a.parent, ups + 1
+            a, ups = a.up, ups + 1
             downs.append(b)
-            b = b.parent
+            b = b.up
         downs.reverse()
         if ups <= self._undoable and ups + len(downs) <= 2 * SNAPSHOT_EVERY:
             for _ in range(ups):
@@ -347,7 +351,7 @@ class GameBoardController:
         else:
             self.state = self._state_at(target)
         for n in downs:
-            n.parent.last = n
+            n.up.last = n
         self.node = target
         self.selection, self.choices = [], []
         self.diff = None
@@ -411,7 +415,7 @@ class GameBoardController:
             self.selection, self.choices = [], []
             self.message, self.level = "selection cleared", "info"
             return
-        pairs = self._legal_cells()
+        pairs = self._pairs()
         seq = [*self.selection, cell]
         tseq = tuple(seq)
         matching = [a for a, cells in pairs if cells[:len(seq)] == tseq]
@@ -439,6 +443,10 @@ class GameBoardController:
         self.level = "info"
         picked = "-".join(self.names[c] for c in seq)
         self.message = (f"{picked}: choose one of {len(complete)} below" if complete else f"{picked} selected")
+        mode = self.active_mode()
+        if mode and not complete:
+            longest = max(len(self._cells(a)) for a in longer)
+            self.message = f"{self._mode_words(mode)[0]}: {picked} (click {len(seq) + 1} of {longest}: a lit cell)"
         if complete and longer:
             self.message += ", or click a lit cell"
 
@@ -448,6 +456,11 @@ class GameBoardController:
         st = self.state
         name = self.names[seq[-1]]
         self.blocks, self._exact = [], False
+        mode = self.active_mode()
+        if mode:  # a multi-step action's mode: only its actions' cells are lit
+            label = self._mode_words(mode)[0]
+            picked = "-".join(self.names[c] for c in seq)
+            return f"{label}: no {label} picks {picked} (lit cells do; press {label} again to leave it)"
         try:
             exact = st.explain_cells(list(seq))
         except Exception:  # noqa: BLE001 - a game's explainer failing must not hide the generic answer
@@ -510,7 +523,7 @@ class GameBoardController:
         else:
             cell = self.ids[name]
             seq = [*self.selection, cell]
-            pairs = self._legal_cells()
+            pairs = self._pairs()
             tseq = tuple(seq)
             matching = [a for a, cells in pairs if cells[:len(seq)] == tseq]
             if not matching and self.selection:
@@ -585,13 +598,13 @@ class GameBoardController:
         if node is None or node.parent is None:
             raise WidgetError(f"there is no move {node_id} in this game")
         on_it = False
-        n = self.node
+        n: Any = self.node
         while n is not None:
             if n is node:
                 on_it = True
                 break
             n = n.parent
-        parent = node.parent
+        parent = node.up
         if on_it:
             self.goto(parent.id)
         self.tree.delete(node)
@@ -867,12 +880,74 @@ class GameBoardController:
 
     def cancel(self) -> None:
         self.selection, self.choices = [], []
+        self.mode = ""
         self.message, self.level = "selection cleared", "info"
+
+    # ------------------------------------------------------------------ multi-step actions (GameDef.action_modes)
+    def _mode_words(self, name: str) -> tuple[str, str]:
+        """A declared mode's button words and what it is."""
+        for mode, label, words in self.game.action_modes:
+            if mode == name:
+                return label, words
+        raise WidgetError(f"mode must be one of {', '.join(m for m, _, _ in self.game.action_modes) or 'none (this game declares none)'}")
+
+    def active_mode(self) -> str:
+        """The mode switched on at this position ("" when none, or when the position changed since)."""
+        return self.mode if self.mode and self._mode_at == self.where() else ""
+
+    def _mode_actions(self) -> dict[str, list[tuple[Any, tuple[int, ...]]]]:
+        """The legal actions of each declared mode here (``State.action_mode``), asked once per position."""
+        pairs = self._legal_cells()
+        if self._modes_key != self._cache_key:
+            out: dict[str, list[tuple[Any, tuple[int, ...]]]] = {m: [] for m, _, _ in self.game.action_modes}
+            if out:
+                for a, cells in pairs:
+                    try:
+                        mode = str(self.state.action_mode(a) or "")
+                    except Exception:  # noqa: BLE001 - a game's help, never a failure
+                        mode = ""
+                    if mode in out:
+                        out[mode].append((a, cells))
+            self._modes, self._modes_key = out, self._cache_key
+        return self._modes
+
+    def _pairs(self) -> list[tuple[Any, tuple[int, ...]]]:
+        """The actions clicks pick from: every legal one, or only those of the mode switched on."""
+        mode = self.active_mode()
+        return self._mode_actions().get(mode, []) if mode else self._legal_cells()
+
+    def set_mode(self, name: str, on: bool = True) -> None:
+        """Switch a multi-step action's mode on (its button: TerraFeud's Order) or off; refused, with the mode's
+        own words, where none of its actions is legal."""
+        label, words = self._mode_words(name)
+        self.selection, self.choices = [], []
+        if not on:
+            self.mode = ""
+            self.message, self.level = f"{label}: off; clicks pick any action", "info"
+            return
+        st = self.state
+        if st.is_terminal() or st.current_player() == CHANCE:
+            raise WidgetError(f"{label}: {'the game is over' if st.is_terminal() else 'chance moves next'}")
+        acts = self._mode_actions().get(name, [])
+        if not acts:
+            raise WidgetError(f"{label}: none is legal here; {words}")
+        self.mode, self._mode_at = name, self.where()
+        steps = max(len(c) for _, c in acts)
+        self.message, self.level = f"{label} ({len(acts)} legal, {steps} clicks): {words}", "info"
+
+    def _modes_view(self) -> list[dict[str, Any]]:
+        """The modes' buttons: words, on, and whether any of its actions is legal here."""
+        if not self.game.action_modes or self.editing:
+            return []
+        acts = self._mode_actions()
+        active = self.active_mode()
+        return [{"name": m, "label": label, "words": words, "on": m == active, "available": bool(acts.get(m))}
+                for m, label, words in self.game.action_modes]
 
     def buttons(self) -> list[Any]:
         """The actions shown as buttons: those the selection completes, else every action that picks no cell,
         and every single-cell action whose cell several actions share (a palette opens there on click)."""
-        free = [a for a, cells in self._legal_cells() if not cells]
+        free = [a for a, cells in self._pairs() if not cells]
         return [*self.choices, *(a for a in free if a not in self.choices)] if self.selection else free
 
     def play_text(self, text: str, light: bool = False) -> None:
@@ -996,7 +1071,7 @@ class GameBoardController:
         node.effects["agent"] = True
         if isinstance(score, (int, float)) and abs(float(score)) < 1e12:  # the agent's own value, its seat's view
             node.score = (round(float(score), 2), "search")
-        spec = self.agents.get(self.node.effects.get("player"), "agent")
+        spec = self.agents.get(self.node.effects.get("player", CHANCE), "agent")
         engine = engine or self.last_engine
         self.message = f"{who} ({spec}, {engine} engine) played {self._last_decision_text()}"
         self.level = "info"
@@ -1395,10 +1470,10 @@ class GameBoardController:
             effects += 1
             t1, t2 = str(e1.get("text") or ""), str(e2.get("text") or "")
             out.append({"what": text, "now": _short(t1, 120), "then": _short(t2, 120), "same": t1 == t2})
-        for card in sorted(prices_now, key=str):
-            if card in prices_then:
-                out.append({"what": f"price of {card}", "now": str(prices_now[card]), "then": str(prices_then[card]),
-                            "same": prices_now[card] == prices_then[card]})
+        for name in sorted(prices_now, key=str):
+            if name in prices_then:
+                out.append({"what": f"price of {name}", "now": str(prices_now[name]), "then": str(prices_then[name]),
+                            "same": prices_now[name] == prices_then[name]})
         try:
             from workbench.agents.generic import make_protocol_agent
 
@@ -1526,7 +1601,7 @@ class GameBoardController:
     def view(self) -> dict[str, Any]:
         """Everything the page draws, as JSON: glyphs, lit cells, previews, buttons, moves, status."""
         st = self.state
-        pairs = [] if self.editing else self._legal_cells()
+        pairs = [] if self.editing else self._pairs()
         legal = [a for a, _ in pairs]
         n = len(self.selection)
         sel = tuple(self.selection)
@@ -1631,7 +1706,7 @@ class GameBoardController:
             "observation": "" if self.layout.cells else _short(self._observation(), 4000), "legend": self._glyph_legend(glyphs),
             "palette": self._cards(buttons), "editor": self._editor_view(), "targets": targets,
             "to_move_name": info.players[p] if 0 <= p < len(info.players) else "", "overlays": sorted(self.overlays),
-            "blocks": list(self.blocks), "attack_lines": self._attack_lines(),
+            "blocks": list(self.blocks), "attack_lines": self._attack_lines(), "modes": self._modes_view(),
         }
 
     def _attack_lines(self) -> list[list[str]]:
@@ -1754,7 +1829,7 @@ class GameBoardController:
 
     def geometry(self) -> dict[str, Any]:
         """The layout once: each cell's polygon and centre, the legend and the seats' colours."""
-        cells = []
+        cells: list[dict[str, Any]] = []
         for c in self.layout.cells:
             pts = self.layout.polygon(c)
             cells.append({"name": c.name, "x": round(c.x, 3), "y": round(c.y, 3),

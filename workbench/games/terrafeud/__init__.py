@@ -149,6 +149,8 @@ class TerraFeud(GameDef):
 
     overlays = (("zones", "zones of control"), ("markers", "archers' markers"), ("aura", "the feudals' auras"))
     default_overlays = ("markers",)
+    action_modes = (("order", "Order", "an Order (W12): the feudal's infantry move together as one action; click each "
+                     "infantryman, then its step"),)
     glyph_words = {"zone-white": "in White's zone of control", "zone-black": "in Black's zone of control",
                    "zones": "in both zones of control", "marked-white": "marked by a White archer",
                    "marked-black": "marked by a Black archer", "marker-archer": "an archer whose marker is out",
