@@ -116,3 +116,15 @@ def test_the_trace_command_plays_every_rung_on_the_native_core(tmp_path, capsys)
     t = trace(table)
     assert t.question.startswith("A's advantage") and t.sentence() in text
     assert "nan" not in text.lower() and "s CPU" in text and "alphabeta:depth=4,nodes=128" in text
+    # the report of that real table carries the section; every figure it prints stands with its interval
+    from workbench.balance.report import build_report
+
+    md = build_report(table, n_boot=20).markdown()
+    section = md.split("## Does the verdict hold at strong play?")[1].split("\n## ")[0]
+    assert "nan" not in section.lower() and t.sentence() in section
+    rows = [line for line in section.splitlines() if line.startswith("| alphabeta")]
+    assert len(rows) == 4
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        for cell in cells[3:]:  # advantage, decided, length, signal: a figure and its [low, high], or a dash
+            assert cell == "–" or cell.startswith("not reached") or ("[" in cell and "]" in cell), row

@@ -256,11 +256,14 @@ def _verdict(rungs: list[Rung], slope: float, lo: float, hi: float, se: float,
 
 def trace_frame(t: Trace) -> pd.DataFrame:
     """The report's table: one row per rung, every figure with its interval."""
-    def iv(x: float, lo: float, hi: float, pct: bool = True) -> str:
+    def iv(x: float, lo: float, hi: float, pct: bool = True, decided: int = 1) -> str:
         if math.isnan(x):
             return "–"
-        if math.isinf(x):
-            return "not reached (every game capped)"
+        if math.isinf(x):  # over half the games cut by the cap: the median is beyond it
+            if not decided:
+                return "not reached (every game capped)"
+            low = "" if math.isnan(lo) or math.isinf(lo) else f"; 95% CI from {lo:.0f}"
+            return f"not reached (over half capped{low})"
         def f(v: float) -> str:
             if pct:
                 return f"{100 * v:.0f}%"
@@ -274,7 +277,7 @@ def trace_frame(t: Trace) -> pd.DataFrame:
     return pd.DataFrame([{"agent": r.agent, "budget": f"{r.budget:g}", "games": r.games,
                           "advantage": iv(r.advantage, r.advantage_low, r.advantage_high),
                           "decided": iv(r.decisive, r.decisive_low, r.decisive_high),
-                          "median length": iv(r.length, r.length_low, r.length_high, pct=False),
+                          "median length": iv(r.length, r.length_low, r.length_high, pct=False, decided=r.decided),
                           "signal (points)": pts(r.signal, r.signal_low, r.signal_high)} for r in t.rungs])
 
 
