@@ -377,6 +377,11 @@ class State:
         ``data-target`` (TerraFeud: ``move``, ``attack``, ``stop``, ``mine``, ``shot``, ``castle``); "" by default."""
         return ""
 
+    def action_mode(self, action: Any) -> str:
+        """The multi-step action ``action`` is one of (a name of ``GameDef.action_modes``: TerraFeud's ``order``,
+        several infantry moves given as one action), or "" for an ordinary action (the default)."""
+        return ""
+
     def action_card(self, action: Any) -> dict[str, Any] | None:
         """What a purchase buys, for the board's card palette: ``{"card": name, "price": n, "first": bool,
         "pattern": key}`` (``first``: shown before the others, big chess's King); None for other actions."""
@@ -564,6 +569,15 @@ class GameDef:
     # marks, and the names in ``default_overlays`` start switched on
     overlays: tuple[tuple[str, str], ...] = ()
     default_overlays: tuple[str, ...] = ()
+    # multi-step actions a person gives as one, each a button and mode of the board, as (name, button words, what
+    # it is and how its cells are clicked); ``State.action_mode(action)`` names the mode of each action of one.
+    # With a mode on, clicks pick only its actions' cells (the click sequences of every action keep working
+    # without it). TerraFeud's Order: several infantry moves as one action
+    action_modes: tuple[tuple[str, str, str], ...] = ()
+    # the agent the board's Evaluate and continuous analysis search with: a spec ``make_protocol_agent`` builds for
+    # this game (its own tuned agent, by the name the game gives it), the board capping its clock per request;
+    # empty: the generic ``alphabeta``
+    analysis_agent: str = ""
     # the balance question benchmarks ask by default (rule -> values, as --grid); none: the default rules
     benchmark_grid: Mapping[str, Sequence[str]] = {}
     # the game's headline balance question (rule -> values; empty: the first seat's edge) and the agent range
@@ -688,6 +702,12 @@ class GameDef:
     def scenario(self, data: Mapping[str, Any], where: str) -> ScenarioCase:
         """A parsed scenario file (``game:`` names this game) as a runnable case; ``ScenarioError`` if bad."""
         raise NotImplementedError(f"{self.name} has no scenario files")
+
+    def score_words(self, score: float, state: State, player: int) -> str:
+        """An agent's score of ``state`` (``player``'s view, the seat to move) in words, where the game's own agents
+        mark a forced result in their scores (TerraFeud's ``White wins by force (the game ends within 7 plies)``);
+        "" (the default) lets the board say it (``+1.50 coins for Red: Red is better by 1.50``)."""
+        return ""
 
     def describe_check(self, case: ScenarioCase, index: int, result: Any) -> dict[str, Any] | None:
         """Check ``index`` of a loaded scenario in words for the board's panel: ``{"status", "asserts",

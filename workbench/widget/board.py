@@ -78,6 +78,7 @@ MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "analysis": {"on": fields.boolean},
     "pattern": {"card": fields.text(40)},
     "overlay": {"name": fields.text(30), "on": fields.boolean},
+    "mode": {"name": fields.text(30), "on": fields.boolean},
     "nav": {"to": fields.text(8, ("back", "forward", "home", "end")), "count": fields.whole(1, 100_000)},
 }
 WHILE_THINKING = {"new_game", "undo", "cancel", "heat", "overlay", "catalog", "check", "why", "download", "shape", "clear_shapes", "copy",
@@ -101,9 +102,9 @@ class GameBoard(anywidget.AnyWidget):
     geometry = traitlets.Dict().tag(sync=True)
     view = traitlets.Dict().tag(sync=True)
     busy = traitlets.Unicode("").tag(sync=True)
-    catalog = traitlets.List().tag(sync=True)
+    catalog: traitlets.List[Any] = traitlets.List().tag(sync=True)
     download = traitlets.Dict().tag(sync=True)  # {"name", "text", "n"}: the page saves it as a file
-    batch = traitlets.List().tag(sync=True)
+    batch: traitlets.List[Any] = traitlets.List().tag(sync=True)
     clipboard = traitlets.Dict().tag(sync=True)  # {"text", "n"}: what Copy put in the text box  # the batch picker's rows (game id, cell, result, plies, agents)
 
     def __init__(self, game: str = DEFAULT, *, rules: Any = None, seed: int = 0, agents: dict[int, str] | None = None,
@@ -120,6 +121,7 @@ class GameBoard(anywidget.AnyWidget):
         self._analysing = False  # continuous analysis on
         self._analyser: threading.Thread | None = None
         self._seq = 0
+        self._once: int | None = None  # the seat an Agent move borrowed the default agent for
         for seat, spec in (agents or {}).items():
             self.controller.set_agent(int(seat), spec)
         self.on_msg(self._on_msg)
@@ -148,6 +150,11 @@ class GameBoard(anywidget.AnyWidget):
 
     def undo(self) -> None:
         self._gesture("undo")
+
+    def set_mode(self, name: str, on: bool = True) -> None:
+        """A multi-step action's mode, as its button (``GameDef.action_modes``: ``set_mode("order")`` on TerraFeud),
+        then ``click`` its cells in turn."""
+        self._gesture("mode", name=name, on=on)
 
     def redo(self) -> None:
         self._gesture("redo")
@@ -523,6 +530,8 @@ class GameBoard(anywidget.AnyWidget):
             c.nav(f["to"], f.get("count", 1))
         elif kind == "overlay":
             c.set_overlay(f["name"], f["on"])
+        elif kind == "mode":
+            c.set_mode(f["name"], f["on"])
         elif kind == "pattern":
             if f["card"] and not re.fullmatch(r"[A-Za-z0-9_ -]{1,40}", f["card"]):
                 raise WidgetError("message field 'card' must be a card's key")
@@ -624,7 +633,7 @@ class GameBoard(anywidget.AnyWidget):
                 c.accept(action, at, score=score)
 
         def done() -> None:
-            if getattr(self, "_once", None) == seat:
+            if self._once == seat:
                 c.agents.pop(seat, None)
                 self._once = None
 

@@ -23,7 +23,7 @@ from typing import Any
 from workbench.core import palette
 from workbench.core.protocol import CHANCE, GameDef, Glyph, IllegalAction, State
 
-from .common import SCENARIO_ROOT, WidgetError, _entry, _short, _verdict_of, capped_agent_spec
+from .common import AGENT_SECONDS, SCENARIO_ROOT, WidgetError, _entry, _short, _verdict_of, capped_agent_spec
 from .tree import SNAPSHOT_EVERY, VariationTree
 
 MAX_CHOICES = 400  # buttons for one click sequence (big chess: 30 cards x 8 facings at a cell)
@@ -36,7 +36,7 @@ ANNOTATION_SIGNS = ("", "!", "?", "!!", "??", "!?", "?!")
 RECORD_VERSION = 1
 MAX_RECORD_MOVES = 20_000
 SWING = 1.0  # an evaluation change of one unit of the game (an infantryman, a coin) marks the move on the graph
-EVAL_AGENT = "alphabeta:depth=2,nodes=20000,seconds=2"
+LINE_SECONDS = 1.0  # each best line's search clock (continuous analysis)
 
 
 def player_colours(labels: Any) -> list[str]:
@@ -126,6 +126,10 @@ class GameBoardController:
         self.edit_piece = ""
         self.edit_error = ""
         self._edit_state: State | None = None
+        self.mode = ""  # a multi-step action's mode (``GameDef.action_modes``: TerraFeud's Order), at ``_mode_at``
+        self._mode_at: Any = None
+        self._modes_key: Any = None
+        self._modes: dict[str, list[tuple[Any, tuple[int, ...]]]] = {}
         self._cache_key: Any = None
         self._cache: list[tuple[Any, tuple[int, ...]]] = []
         self._cells_of: dict[Any, tuple[int, ...]] = {}
@@ -275,9 +279,9 @@ class GameBoardController:
             self.state.undo_action()
             self._undoable -= 1
         else:  # rebuilt from a snapshot: the state cannot undo past it, so rebuild once more
-            self.state = self._state_at(node.parent)
-        node.parent.last = node
-        self.node = node.parent
+            self.state = self._state_at(node.up)
+        node.up.last = node
+        self.node = node.up
 
     def _detached(self, state: State) -> Any:
         """A copy of ``state`` without its undo history (``to_dict`` then ``state_from_dict``), or None when the
@@ -328,14 +332,14 @@ class GameBoardController:
         # the way there: up to the common ancestor, then down; undone and replayed when near, else rebuilt
         a, b, ups, downs = self.node, target, 0, []
         while a.ply > b.ply:
-            a, ups = a.parent, ups + 1
+            a, ups = a.up, ups + 1
         while b.ply > a.ply:
             downs.append(b)
-            b = b.parent
+            b = b.up
         while a is not b:
-            a, ups = a.parent, ups + 1
+            a, ups = a.up, ups + 1
             downs.append(b)
-            b = b.parent
+            b = b.up
         downs.reverse()
         if ups <= self._undoable and ups + len(downs) <= 2 * SNAPSHOT_EVERY:
             for _ in range(ups):
@@ -347,7 +351,7 @@ class GameBoardController:
         else:
             self.state = self._state_at(target)
         for n in downs:
-            n.parent.last = n
+            n.up.last = n
         self.node = target
         self.selection, self.choices = [], []
         self.diff = None
@@ -411,7 +415,7 @@ class GameBoardController:
             self.selection, self.choices = [], []
             self.message, self.level = "selection cleared", "info"
             return
-        pairs = self._legal_cells()
+        pairs = self._pairs()
         seq = [*self.selection, cell]
         tseq = tuple(seq)
         matching = [a for a, cells in pairs if cells[:len(seq)] == tseq]
@@ -439,6 +443,10 @@ class GameBoardController:
         self.level = "info"
         picked = "-".join(self.names[c] for c in seq)
         self.message = (f"{picked}: choose one of {len(complete)} below" if complete else f"{picked} selected")
+        mode = self.active_mode()
+        if mode and not complete:
+            longest = max(len(self._cells(a)) for a in longer)
+            self.message = f"{self._mode_words(mode)[0]}: {picked} (click {len(seq) + 1} of {longest}: a lit cell)"
         if complete and longer:
             self.message += ", or click a lit cell"
 
@@ -448,6 +456,11 @@ class GameBoardController:
         st = self.state
         name = self.names[seq[-1]]
         self.blocks, self._exact = [], False
+        mode = self.active_mode()
+        if mode:  # a multi-step action's mode: only its actions' cells are lit
+            label = self._mode_words(mode)[0]
+            picked = "-".join(self.names[c] for c in seq)
+            return f"{label}: no {label} picks {picked} (lit cells do; press {label} again to leave it)"
         try:
             exact = st.explain_cells(list(seq))
         except Exception:  # noqa: BLE001 - a game's explainer failing must not hide the generic answer
@@ -510,7 +523,7 @@ class GameBoardController:
         else:
             cell = self.ids[name]
             seq = [*self.selection, cell]
-            pairs = self._legal_cells()
+            pairs = self._pairs()
             tseq = tuple(seq)
             matching = [a for a, cells in pairs if cells[:len(seq)] == tseq]
             if not matching and self.selection:
@@ -585,13 +598,13 @@ class GameBoardController:
         if node is None or node.parent is None:
             raise WidgetError(f"there is no move {node_id} in this game")
         on_it = False
-        n = self.node
+        n: Any = self.node
         while n is not None:
             if n is node:
                 on_it = True
                 break
             n = n.parent
-        parent = node.parent
+        parent = node.up
         if on_it:
             self.goto(parent.id)
         self.tree.delete(node)
@@ -689,23 +702,72 @@ class GameBoardController:
         except NotImplementedError:
             raise WidgetError(f"{self.game.name} writes no scenario files") from None
 
+    def analysis_spec(self, depth: int = 2, seconds: float = AGENT_SECONDS) -> str:
+        """The agent Evaluate and the analysis search with: the game's own (``GameDef.analysis_agent``: TerraFeud's
+        tuned ``search``), else the generic ``alphabeta`` at ``depth``; capped like every page agent, its clock at
+        most ``seconds``."""
+        spec = self.game.analysis_agent or f"alphabeta:depth={depth},nodes=20000"
+        text, _ = capped_agent_spec(spec, self.game_agents(), generic=True, weights=self.weights_files())
+        if "seconds=" in text:
+            text = re.sub(r"seconds=([0-9.e+-]+)", lambda m: f"seconds={min(float(m.group(1)), seconds):g}", text)
+        return text
+
+    def score_words(self, score: float, state: State, player: int) -> str:
+        """An agent's score (``player``'s view) in words: the game's own (a forced result, ``GameDef.score_words``),
+        else a forced result by the search's win value, else who is better by how much, in the game's unit."""
+        try:
+            said = str(self.game.score_words(score, state, player) or "")
+        except Exception:  # noqa: BLE001 - words are a help, never a failure
+            said = ""
+        if said:
+            return said
+        from workbench.core.agents import WIN
+
+        who, unit = self.label(player), self.game.evaluation_unit
+        if abs(score) >= WIN / 2:
+            return f"{who} {'wins' if score > 0 else 'loses'} by force (the search sees the end)"
+        if abs(score) < 0.005:
+            return f"level (0.00 {unit})"
+        return f"{who} is {'better' if score > 0 else 'worse'} by {abs(score):.2f} {unit}"
+
+    def _scored(self, score: Any, state: State, player: int) -> str:
+        """`` (score +1.50 coins: Red is better by 1.50 coins)``, or `` (White wins by force ...)`` without the search's
+        win value, or "" when the agent gave no score."""
+        if not isinstance(score, (int, float)) or score != score:
+            return ""
+        words = self.score_words(float(score), state, player)
+        if "by force" in words:
+            return f" ({words})"
+        return f" (score {score:+.2f} {self.game.evaluation_unit}: {words})"
+
     def analyse(self, depth: int = 2, lines: int = 3, length: int = 4, state: State | None = None) -> list[dict[str, Any]]:
-        """Best lines here (or in ``state``, a copy taken under the widget's lock): the ``alphabeta`` agent's choice,
-        then its choice searched again with the earlier bests excluded at the root (a real search per line, as
-        multi-PV engines do), each followed by the replies it expects (``length`` plies), with its score from
-        the seat to move's view (thread-safe: copies only)."""
+        """Best lines here (or in ``state``, a copy taken under the widget's lock). Line 1 is the analysis agent's
+        choice (``analysis_spec``: the game's own where it declares one, on its native engine where it has one),
+        then the choices searched again with the earlier bests excluded at the root (a real search per line, as
+        multi-PV engines do) by an agent that can exclude root actions (the analysis agent when it can, else the
+        generic ``alphabeta``; each line names its agent), each followed by the replies it expects (``length``
+        plies), with its score from the seat to move's view and in words (thread-safe: copies only)."""
         from workbench.agents.generic import make_protocol_agent
 
         st = (state if state is not None else self.state).clone()
         if st.is_terminal() or st.current_player() == CHANCE:
             return []
         legal = list(st.legal_actions())
-        spec = f"alphabeta:depth={depth},nodes=20000,seconds=1"
+        me = st.current_player()
+        spec = self.analysis_spec(depth, LINE_SECONDS)
+        generic = f"alphabeta:depth={depth},nodes=20000,seconds={LINE_SECONDS:g}"
         out: list[dict[str, Any]] = []
         excluded: list[Any] = []
-        for _ in range(min(lines, len(legal))):
-            agent = make_protocol_agent(spec, self.game, self.rules, seed=self.seed)
-            agent.exclude = list(excluded)
+        for k in range(min(lines, len(legal))):
+            by = spec
+            if k == 0:
+                agent = self.make_agent(spec)
+            else:
+                agent = make_protocol_agent(spec, self.game, self.rules, seed=self.seed)
+                if not isinstance(getattr(agent, "exclude", None), list):  # an agent's attribute, not a game's hook
+                    by = generic
+                    agent = make_protocol_agent(generic, self.game, self.rules, seed=self.seed)
+                agent.exclude = list(excluded)
             probe = st.clone()
             first = agent.select_action(probe)
             score = getattr(agent, "score", None)
@@ -718,8 +780,11 @@ class GameBoardController:
                                             self.rules, seed=self.seed).select_action(probe.clone())
                 line.append(probe.action_to_string(reply))
                 probe.apply_action(reply)
-            out.append({"moves": line, "score": None if not isinstance(score, (int, float)) else round(float(score), 2),
-                        "unit": self.game.evaluation_unit, "depth": getattr(agent, "depth_reached", depth) or depth})
+            value = float(score) if isinstance(score, (int, float)) and score == score else None
+            out.append({"moves": line, "score": None if value is None else round(value, 2),
+                        "unit": self.game.evaluation_unit, "by": by,
+                        "words": "" if value is None else self.score_words(value, st, me),
+                        "depth": getattr(agent, "depth_reached", None) or getattr(agent, "reached", None) or depth})
             excluded.append(first)
             if len(excluded) >= len(legal):
                 break
@@ -867,12 +932,74 @@ class GameBoardController:
 
     def cancel(self) -> None:
         self.selection, self.choices = [], []
+        self.mode = ""
         self.message, self.level = "selection cleared", "info"
+
+    # ------------------------------------------------------------------ multi-step actions (GameDef.action_modes)
+    def _mode_words(self, name: str) -> tuple[str, str]:
+        """A declared mode's button words and what it is."""
+        for mode, label, words in self.game.action_modes:
+            if mode == name:
+                return label, words
+        raise WidgetError(f"mode must be one of {', '.join(m for m, _, _ in self.game.action_modes) or 'none (this game declares none)'}")
+
+    def active_mode(self) -> str:
+        """The mode switched on at this position ("" when none, or when the position changed since)."""
+        return self.mode if self.mode and self._mode_at == self.where() else ""
+
+    def _mode_actions(self) -> dict[str, list[tuple[Any, tuple[int, ...]]]]:
+        """The legal actions of each declared mode here (``State.action_mode``), asked once per position."""
+        pairs = self._legal_cells()
+        if self._modes_key != self._cache_key:
+            out: dict[str, list[tuple[Any, tuple[int, ...]]]] = {m: [] for m, _, _ in self.game.action_modes}
+            if out:
+                for a, cells in pairs:
+                    try:
+                        mode = str(self.state.action_mode(a) or "")
+                    except Exception:  # noqa: BLE001 - a game's help, never a failure
+                        mode = ""
+                    if mode in out:
+                        out[mode].append((a, cells))
+            self._modes, self._modes_key = out, self._cache_key
+        return self._modes
+
+    def _pairs(self) -> list[tuple[Any, tuple[int, ...]]]:
+        """The actions clicks pick from: every legal one, or only those of the mode switched on."""
+        mode = self.active_mode()
+        return self._mode_actions().get(mode, []) if mode else self._legal_cells()
+
+    def set_mode(self, name: str, on: bool = True) -> None:
+        """Switch a multi-step action's mode on (its button: TerraFeud's Order) or off; refused, with the mode's
+        own words, where none of its actions is legal."""
+        label, words = self._mode_words(name)
+        self.selection, self.choices = [], []
+        if not on:
+            self.mode = ""
+            self.message, self.level = f"{label}: off; clicks pick any action", "info"
+            return
+        st = self.state
+        if st.is_terminal() or st.current_player() == CHANCE:
+            raise WidgetError(f"{label}: {'the game is over' if st.is_terminal() else 'chance moves next'}")
+        acts = self._mode_actions().get(name, [])
+        if not acts:
+            raise WidgetError(f"{label}: none is legal here; {words}")
+        self.mode, self._mode_at = name, self.where()
+        steps = max(len(c) for _, c in acts)
+        self.message, self.level = f"{label} ({len(acts)} legal, {steps} clicks): {words}", "info"
+
+    def _modes_view(self) -> list[dict[str, Any]]:
+        """The modes' buttons: words, on, and whether any of its actions is legal here."""
+        if not self.game.action_modes or self.editing:
+            return []
+        acts = self._mode_actions()
+        active = self.active_mode()
+        return [{"name": m, "label": label, "words": words, "on": m == active, "available": bool(acts.get(m))}
+                for m, label, words in self.game.action_modes]
 
     def buttons(self) -> list[Any]:
         """The actions shown as buttons: those the selection completes, else every action that picks no cell,
         and every single-cell action whose cell several actions share (a palette opens there on click)."""
-        free = [a for a, cells in self._legal_cells() if not cells]
+        free = [a for a, cells in self._pairs() if not cells]
         return [*self.choices, *(a for a in free if a not in self.choices)] if self.selection else free
 
     def play_text(self, text: str, light: bool = False) -> None:
@@ -996,26 +1123,26 @@ class GameBoardController:
         node.effects["agent"] = True
         if isinstance(score, (int, float)) and abs(float(score)) < 1e12:  # the agent's own value, its seat's view
             node.score = (round(float(score), 2), "search")
-        spec = self.agents.get(self.node.effects.get("player"), "agent")
+        spec = self.agents.get(self.node.effects.get("player", CHANCE), "agent")
         engine = engine or self.last_engine
         self.message = f"{who} ({spec}, {engine} engine) played {self._last_decision_text()}"
         self.level = "info"
 
-    def evaluate(self, spec: str = EVAL_AGENT) -> str:
-        """The agent's score and choice here, beside the game's static evaluation for every seat."""
+    def evaluate(self, spec: str | None = None) -> str:
+        """The analysis agent's (``analysis_spec``, or ``spec``'s) choice here and its score, in the game's unit and in
+        words, beside the game's static evaluation for every seat."""
         st = self.state
         if st.is_terminal():
             self.evaluation = f"game over: {self.result_text()}"
             return self.evaluation
         if st.current_player() == CHANCE:
             raise WidgetError("chance moves next: roll before evaluating")
-        text, _ = capped_agent_spec(spec, self.game_agents(), generic=True)
+        text = capped_agent_spec(spec, self.game_agents(), generic=True)[0] if spec else self.analysis_spec()
+        me = st.current_player()
         action, score, _ = self.think(text)
         statics = ", ".join(f"{self.label(p)} {st.evaluate(p):+.2f}" for p in range(self.info().num_players))
-        self.evaluation = (f"{text} ({self.last_engine} engine) for {self.label(st.current_player())}: "
-                           f"{st.action_to_string(action)}"
-                           + (f" (score {score:+.2f} {self.game.evaluation_unit})" if isinstance(score, (int, float)) else "")
-                           + f"; static ({self.game.evaluation_unit}) {statics}")
+        self.evaluation = (f"{text} ({self.last_engine} engine) for {self.label(me)}: {st.action_to_string(action)}"
+                           + self._scored(score, st, me) + f"; static ({self.game.evaluation_unit}) {statics}")
         return self.evaluation
 
     # ------------------------------------------------------------------ records (download, upload, comments)
@@ -1395,10 +1522,10 @@ class GameBoardController:
             effects += 1
             t1, t2 = str(e1.get("text") or ""), str(e2.get("text") or "")
             out.append({"what": text, "now": _short(t1, 120), "then": _short(t2, 120), "same": t1 == t2})
-        for card in sorted(prices_now, key=str):
-            if card in prices_then:
-                out.append({"what": f"price of {card}", "now": str(prices_now[card]), "then": str(prices_then[card]),
-                            "same": prices_now[card] == prices_then[card]})
+        for name in sorted(prices_now, key=str):
+            if name in prices_then:
+                out.append({"what": f"price of {name}", "now": str(prices_now[name]), "then": str(prices_then[name]),
+                            "same": prices_now[name] == prices_then[name]})
         try:
             from workbench.agents.generic import make_protocol_agent
 
@@ -1526,7 +1653,7 @@ class GameBoardController:
     def view(self) -> dict[str, Any]:
         """Everything the page draws, as JSON: glyphs, lit cells, previews, buttons, moves, status."""
         st = self.state
-        pairs = [] if self.editing else self._legal_cells()
+        pairs = [] if self.editing else self._pairs()
         legal = [a for a, _ in pairs]
         n = len(self.selection)
         sel = tuple(self.selection)
@@ -1631,7 +1758,7 @@ class GameBoardController:
             "observation": "" if self.layout.cells else _short(self._observation(), 4000), "legend": self._glyph_legend(glyphs),
             "palette": self._cards(buttons), "editor": self._editor_view(), "targets": targets,
             "to_move_name": info.players[p] if 0 <= p < len(info.players) else "", "overlays": sorted(self.overlays),
-            "blocks": list(self.blocks), "attack_lines": self._attack_lines(),
+            "blocks": list(self.blocks), "attack_lines": self._attack_lines(), "modes": self._modes_view(),
         }
 
     def _attack_lines(self) -> list[list[str]]:
@@ -1754,7 +1881,7 @@ class GameBoardController:
 
     def geometry(self) -> dict[str, Any]:
         """The layout once: each cell's polygon and centre, the legend and the seats' colours."""
-        cells = []
+        cells: list[dict[str, Any]] = []
         for c in self.layout.cells:
             pts = self.layout.polygon(c)
             cells.append({"name": c.name, "x": round(c.x, 3), "y": round(c.y, 3),
