@@ -318,6 +318,20 @@ def test_terrafeud_order_button_on_an_uploaded_scenario(page) -> None:  # noqa: 
     click_cell(b, "g3")
     wait_text(b.locator(".gb-moves"), "order e2xe3 g2-g3")
     assert order.get_attribute("aria-pressed") == "false"  # the mode ends with the action
+    # Evaluate runs the game's declared analysis agent and words its score; an agent's move shows its own value
+    b.locator('.gb-btn[data-action="evaluate"]').click()  # its answer is the evaluation line, not the message
+    page.wait_for_function("(el) => el.querySelector('.gb-eval').textContent.includes('material points')",
+                           arg=b.element_handle(), timeout=30_000)
+    said = b.locator(".gb-eval").inner_text()
+    assert said.startswith("search:") and any(w in said for w in ("better by", "worse by", "level", "by force")), said
+    b.locator(".gb-tools > summary").click()
+    b.locator(".gb-seat").select_option("1")
+    b.locator(".gb-spec").fill("alphabeta:depth=1,engine=python")
+    changed(b, lambda: b.locator(".gb-btn", has_text="Set agent").click())
+    page.wait_for_function("(el) => el.querySelectorAll('.tf-move').length === 2", arg=b.element_handle(), timeout=30_000)
+    assert b.locator(".tf-move").nth(1).locator(".gb-score").inner_text().strip().startswith("~")
+    changed(b, lambda: b.locator(".gb-btn", has_text="Human").click())
+    b.locator(".gb-tools > summary").click()
 
 
 DRAWN = """(el) => {

@@ -574,6 +574,10 @@ class GameDef:
     # With a mode on, clicks pick only its actions' cells (the click sequences of every action keep working
     # without it). TerraFeud's Order: several infantry moves as one action
     action_modes: tuple[tuple[str, str, str], ...] = ()
+    # the agent the board's Evaluate and continuous analysis search with: a spec ``make_protocol_agent`` builds for
+    # this game (its own tuned agent, by the name the game gives it), the board capping its clock per request;
+    # empty: the generic ``alphabeta``
+    analysis_agent: str = ""
     # the balance question benchmarks ask by default (rule -> values, as --grid); none: the default rules
     benchmark_grid: Mapping[str, Sequence[str]] = {}
     # the game's headline balance question (rule -> values; empty: the first seat's edge) and the agent range
@@ -698,6 +702,12 @@ class GameDef:
     def scenario(self, data: Mapping[str, Any], where: str) -> ScenarioCase:
         """A parsed scenario file (``game:`` names this game) as a runnable case; ``ScenarioError`` if bad."""
         raise NotImplementedError(f"{self.name} has no scenario files")
+
+    def score_words(self, score: float, state: State, player: int) -> str:
+        """An agent's score of ``state`` (``player``'s view, the seat to move) in words, where the game's own agents
+        mark a forced result in their scores (TerraFeud's ``White wins by force (the game ends within 7 plies)``);
+        "" (the default) lets the board say it (``+1.50 coins for Red: Red is better by 1.50``)."""
+        return ""
 
     def describe_check(self, case: ScenarioCase, index: int, result: Any) -> dict[str, Any] | None:
         """Check ``index`` of a loaded scenario in words for the board's panel: ``{"status", "asserts",

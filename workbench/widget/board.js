@@ -618,8 +618,10 @@ function render({ model, el: root }) {
     linesBox.innerHTML = "";
     for (const l of v.lines || []) {
       if (l.error) { el("div", { class: "gb-line" }, linesBox, l.error); continue; }
-      el("div", { class: "gb-line" }, linesBox,
-        `${l.score === null || l.score === undefined ? "" : fmt(l.score) + " " + l.unit + ": "}${l.moves.join(" ")}`);
+      const forced = (l.words || "").includes("by force");
+      const head = l.score === null || l.score === undefined ? "" : (forced ? l.words : `${fmt(l.score)} ${l.unit}`) + ": ";
+      el("div", { class: "gb-line", title: `${l.words || ""} (${l.by || "search"}, depth ${l.depth})` }, linesBox,
+        `${head}${l.moves.join(" ")}`);
     }
   }
 
@@ -770,6 +772,11 @@ function render({ model, el: root }) {
         "data-node": String(r.id), title: `${r.player}: ${r.words || r.text}${r.comment ? " — " + r.comment : ""}` }, li);
       el("span", { class: A("move-text", "gb-move-text") }, span, r.chance ? (r.words || r.text) : r.text);
       if (!r.chance && r.sign) el("span", { class: "gb-sign" }, span, r.sign);
+      // the agent's own search value of the move it played (its seat's view), as the old board's "~" scores
+      if (r.eval_kind === "search" && r.eval !== null && r.eval !== undefined) {
+        el("span", { class: "gb-score", title: `${r.player}'s agent's own search value, its view (${geo.unit || ""})` }, span,
+          ` ~${Math.abs(r.eval) >= 1e4 ? (r.eval > 0 ? "win" : "loss") : fmt(r.eval)}`);
+      }
       if (!r.chance && r.words && r.words !== r.text) el("span", { class: "gb-words" }, span, ` (${r.words.slice(0, 70)})`);
       if (r.comment) el("span", { class: "gb-comment" }, span, ` {${r.comment.slice(0, 80)}}`);
       span.addEventListener("click", (ev) => { ev.stopPropagation(); model.send({ type: "goto", node: r.id }); });

@@ -23,7 +23,7 @@ from typing import Any
 from workbench.core import palette
 from workbench.core.protocol import CHANCE, GameDef, Glyph, IllegalAction, State
 
-from .common import SCENARIO_ROOT, WidgetError, _entry, _short, _verdict_of, capped_agent_spec
+from .common import AGENT_SECONDS, SCENARIO_ROOT, WidgetError, _entry, _short, _verdict_of, capped_agent_spec
 from .tree import SNAPSHOT_EVERY, VariationTree
 
 MAX_CHOICES = 400  # buttons for one click sequence (big chess: 30 cards x 8 facings at a cell)
@@ -36,7 +36,7 @@ ANNOTATION_SIGNS = ("", "!", "?", "!!", "??", "!?", "?!")
 RECORD_VERSION = 1
 MAX_RECORD_MOVES = 20_000
 SWING = 1.0  # an evaluation change of one unit of the game (an infantryman, a coin) marks the move on the graph
-EVAL_AGENT = "alphabeta:depth=2,nodes=20000,seconds=2"
+LINE_SECONDS = 1.0  # each best line's search clock (continuous analysis)
 
 
 def player_colours(labels: Any) -> list[str]:
@@ -702,23 +702,72 @@ class GameBoardController:
         except NotImplementedError:
             raise WidgetError(f"{self.game.name} writes no scenario files") from None
 
+    def analysis_spec(self, depth: int = 2, seconds: float = AGENT_SECONDS) -> str:
+        """The agent Evaluate and the analysis search with: the game's own (``GameDef.analysis_agent``: TerraFeud's
+        tuned ``search``), else the generic ``alphabeta`` at ``depth``; capped like every page agent, its clock at
+        most ``seconds``."""
+        spec = self.game.analysis_agent or f"alphabeta:depth={depth},nodes=20000"
+        text, _ = capped_agent_spec(spec, self.game_agents(), generic=True, weights=self.weights_files())
+        if "seconds=" in text:
+            text = re.sub(r"seconds=([0-9.e+-]+)", lambda m: f"seconds={min(float(m.group(1)), seconds):g}", text)
+        return text
+
+    def score_words(self, score: float, state: State, player: int) -> str:
+        """An agent's score (``player``'s view) in words: the game's own (a forced result, ``GameDef.score_words``),
+        else a forced result by the search's win value, else who is better by how much, in the game's unit."""
+        try:
+            said = str(self.game.score_words(score, state, player) or "")
+        except Exception:  # noqa: BLE001 - words are a help, never a failure
+            said = ""
+        if said:
+            return said
+        from workbench.core.agents import WIN
+
+        who, unit = self.label(player), self.game.evaluation_unit
+        if abs(score) >= WIN / 2:
+            return f"{who} {'wins' if score > 0 else 'loses'} by force (the search sees the end)"
+        if abs(score) < 0.005:
+            return f"level (0.00 {unit})"
+        return f"{who} is {'better' if score > 0 else 'worse'} by {abs(score):.2f} {unit}"
+
+    def _scored(self, score: Any, state: State, player: int) -> str:
+        """`` (score +1.50 coins: Red is better by 1.50 coins)``, or `` (White wins by force ...)`` without the search's
+        win value, or "" when the agent gave no score."""
+        if not isinstance(score, (int, float)) or score != score:
+            return ""
+        words = self.score_words(float(score), state, player)
+        if "by force" in words:
+            return f" ({words})"
+        return f" (score {score:+.2f} {self.game.evaluation_unit}: {words})"
+
     def analyse(self, depth: int = 2, lines: int = 3, length: int = 4, state: State | None = None) -> list[dict[str, Any]]:
-        """Best lines here (or in ``state``, a copy taken under the widget's lock): the ``alphabeta`` agent's choice,
-        then its choice searched again with the earlier bests excluded at the root (a real search per line, as
-        multi-PV engines do), each followed by the replies it expects (``length`` plies), with its score from
-        the seat to move's view (thread-safe: copies only)."""
+        """Best lines here (or in ``state``, a copy taken under the widget's lock). Line 1 is the analysis agent's
+        choice (``analysis_spec``: the game's own where it declares one, on its native engine where it has one),
+        then the choices searched again with the earlier bests excluded at the root (a real search per line, as
+        multi-PV engines do) by an agent that can exclude root actions (the analysis agent when it can, else the
+        generic ``alphabeta``; each line names its agent), each followed by the replies it expects (``length``
+        plies), with its score from the seat to move's view and in words (thread-safe: copies only)."""
         from workbench.agents.generic import make_protocol_agent
 
         st = (state if state is not None else self.state).clone()
         if st.is_terminal() or st.current_player() == CHANCE:
             return []
         legal = list(st.legal_actions())
-        spec = f"alphabeta:depth={depth},nodes=20000,seconds=1"
+        me = st.current_player()
+        spec = self.analysis_spec(depth, LINE_SECONDS)
+        generic = f"alphabeta:depth={depth},nodes=20000,seconds={LINE_SECONDS:g}"
         out: list[dict[str, Any]] = []
         excluded: list[Any] = []
-        for _ in range(min(lines, len(legal))):
-            agent = make_protocol_agent(spec, self.game, self.rules, seed=self.seed)
-            agent.exclude = list(excluded)
+        for k in range(min(lines, len(legal))):
+            by = spec
+            if k == 0:
+                agent = self.make_agent(spec)
+            else:
+                agent = make_protocol_agent(spec, self.game, self.rules, seed=self.seed)
+                if not isinstance(getattr(agent, "exclude", None), list):  # an agent's attribute, not a game's hook
+                    by = generic
+                    agent = make_protocol_agent(generic, self.game, self.rules, seed=self.seed)
+                agent.exclude = list(excluded)
             probe = st.clone()
             first = agent.select_action(probe)
             score = getattr(agent, "score", None)
@@ -731,8 +780,11 @@ class GameBoardController:
                                             self.rules, seed=self.seed).select_action(probe.clone())
                 line.append(probe.action_to_string(reply))
                 probe.apply_action(reply)
-            out.append({"moves": line, "score": None if not isinstance(score, (int, float)) else round(float(score), 2),
-                        "unit": self.game.evaluation_unit, "depth": getattr(agent, "depth_reached", depth) or depth})
+            value = float(score) if isinstance(score, (int, float)) and score == score else None
+            out.append({"moves": line, "score": None if value is None else round(value, 2),
+                        "unit": self.game.evaluation_unit, "by": by,
+                        "words": "" if value is None else self.score_words(value, st, me),
+                        "depth": getattr(agent, "depth_reached", None) or getattr(agent, "reached", None) or depth})
             excluded.append(first)
             if len(excluded) >= len(legal):
                 break
@@ -1076,21 +1128,21 @@ class GameBoardController:
         self.message = f"{who} ({spec}, {engine} engine) played {self._last_decision_text()}"
         self.level = "info"
 
-    def evaluate(self, spec: str = EVAL_AGENT) -> str:
-        """The agent's score and choice here, beside the game's static evaluation for every seat."""
+    def evaluate(self, spec: str | None = None) -> str:
+        """The analysis agent's (``analysis_spec``, or ``spec``'s) choice here and its score, in the game's unit and in
+        words, beside the game's static evaluation for every seat."""
         st = self.state
         if st.is_terminal():
             self.evaluation = f"game over: {self.result_text()}"
             return self.evaluation
         if st.current_player() == CHANCE:
             raise WidgetError("chance moves next: roll before evaluating")
-        text, _ = capped_agent_spec(spec, self.game_agents(), generic=True)
+        text = capped_agent_spec(spec, self.game_agents(), generic=True)[0] if spec else self.analysis_spec()
+        me = st.current_player()
         action, score, _ = self.think(text)
         statics = ", ".join(f"{self.label(p)} {st.evaluate(p):+.2f}" for p in range(self.info().num_players))
-        self.evaluation = (f"{text} ({self.last_engine} engine) for {self.label(st.current_player())}: "
-                           f"{st.action_to_string(action)}"
-                           + (f" (score {score:+.2f} {self.game.evaluation_unit})" if isinstance(score, (int, float)) else "")
-                           + f"; static ({self.game.evaluation_unit}) {statics}")
+        self.evaluation = (f"{text} ({self.last_engine} engine) for {self.label(me)}: {st.action_to_string(action)}"
+                           + self._scored(score, st, me) + f"; static ({self.game.evaluation_unit}) {statics}")
         return self.evaluation
 
     # ------------------------------------------------------------------ records (download, upload, comments)

@@ -103,6 +103,31 @@ def test_order_button_is_a_mode_of_the_declared_multi_step_action() -> None:
     assert "mode must be one of order" in v["message"]
 
 
+def test_evaluate_and_analysis_search_with_the_games_declared_agent_and_word_its_score() -> None:
+    """Evaluate and the best lines run the agent TerraFeud declares for analysis (``GameDef.analysis_agent``, its
+    tuned ``search``; a tool names no game), clock capped; the score is in material points and in words, and a
+    forced result is said as one (never as the search's win value)."""
+    from workbench.games.terrafeud.agents.evaluate import WIN_SCORE
+
+    b = board({"f3": "F", "f11": "f", "e5": "P", "f6": "k", "h9": "i", "b6": "i"})
+    c = b.controller
+    assert GAME.analysis_agent and c.analysis_spec().split(":")[0] == GAME.analysis_agent.split(":")[0]
+    assert c.analysis_spec().endswith("seconds=2") and c.analysis_spec(seconds=1).endswith("seconds=1")
+    text = c.evaluate()
+    assert text.startswith(c.analysis_spec()) and "for White: e5xf6" in text
+    assert "material points: White is better by" in text  # the knight won, in the game's unit and in words
+    lines = c.analyse(lines=2, length=2)
+    assert lines[0]["moves"][0] == "e5xf6" and lines[0]["by"] == c.analysis_spec(seconds=1)
+    assert lines[0]["words"].startswith("White is better by") and lines[1]["moves"][0] != "e5xf6"
+    mate = board({"f3": "F", "e10": "P", "f11": "f"}).controller.evaluate()
+    assert "White wins by force" in mate and "score" not in mate.split(";")[0]  # no 1,000,000 "material points"
+    st = c.state
+    assert GAME.score_words(WIN_SCORE - 9, st, 1) == "Black wins by force (the game ends within 9 plies)"
+    assert GAME.score_words(-(WIN_SCORE - 4), st, 1) == "White wins by force (the game ends within 4 plies)"
+    assert GAME.score_words(1.5, st, 0) == ""  # an ordinary score: the board's own words
+    assert c.score_words(0.0, st, 0) == "level (0.00 material points)"
+
+
 def test_overlays_zones_markers_aura_are_marks_with_legend_words() -> None:
     b = HexBoard(seed=3)
     assert b.view["overlays"] == ["markers"]

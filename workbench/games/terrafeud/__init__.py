@@ -149,6 +149,7 @@ class TerraFeud(GameDef):
 
     overlays = (("zones", "zones of control"), ("markers", "archers' markers"), ("aura", "the feudals' auras"))
     default_overlays = ("markers",)
+    analysis_agent = "search"  # the board's Evaluate and analysis: its tuned search (the old board's), clock capped
     action_modes = (("order", "Order", "an Order (W12): the feudal's infantry move together as one action; click each "
                      "infantryman, then its step"),)
     glyph_words = {"zone-white": "in White's zone of control", "zone-black": "in Black's zone of control",
@@ -174,6 +175,17 @@ class TerraFeud(GameDef):
         d = describe_check(checks[index], result)
         return {"status": str(d["status"]), "asserts": str(d["asserts"]), "message": str(d["message"]),
                 "play": [t for t, _ in checks[index].play]}
+
+    def score_words(self, score: float, state: State, player: int) -> str:
+        """A forced result in its agents' scores (a win is ``WIN_SCORE`` less the ply the game ends at) in words,
+        as its old board said it; "" for an ordinary score (the board words it in material points)."""
+        from .agents.evaluate import WIN_SCORE
+
+        if not WIN_SCORE / 2 <= abs(score) <= WIN_SCORE or not isinstance(state, TerraFeudState):
+            return ""
+        winner = ("White", "Black")[player if score > 0 else 1 - player]
+        plies = max(0, int(round(WIN_SCORE - abs(score))) - state.inner.ply)
+        return f"{winner} wins by force (the game ends within {plies} plies)"
 
     def edit_cell(self, data: dict[str, Any], cell: str, code: str) -> dict[str, Any]:
         """A piece set or removed: an archer's marker from or on that cell goes with the old piece, and an edited
