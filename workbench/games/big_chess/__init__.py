@@ -186,8 +186,8 @@ class BigChess(GameDef):
     native = BigChessNative()
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     commands = {"cards": GameCommand("big chess cards: cost (under --rules) and patterns per level", _cards_command)}
-    headline_grid = {}  # the skill-trace benchmark's question (docs/balance.md)
-    skill_trace = "alphabeta:depth=3,nodes=50..400"  # ... asked at these doubling budgets
+    headline_grid = {"start": ("deployed",)}  # the skill-trace question: the first seat, armies deployed (docs/strength.md)
+    skill_trace = "alphabeta:depth=4,nodes=128..4096"  # ... at these doubling budgets (each stronger: docs/strength.md)
     heat_layers = ("threat", "attack", "team_attack", "control", "buy")
     evaluation_unit = "infantry units"
     glyph_words = {"L#": "a level the piece has gained", "t#": "trophies (pieces taken)", "$#": "its player's treasury",

@@ -112,7 +112,7 @@ class CursedLandsGame(GameDef):
     scenario_folder = "cursed-lands"
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     headline_grid = {"factions": ("humans/orcs", "orcs/humans")}  # the skill-trace benchmark's question (docs/balance.md)
-    skill_trace = "plan:beam=1..8,reply=1"  # ... asked at these doubling budgets
+    skill_trace = "alphabeta:depth=4,nodes=128..2048"  # ... asked at these doubling budgets (docs/strength.md)
     action_classes = ACTION_CLASSES  # laying each tile kind, each faction's ability, a counter-attack
     archetypes = load_archetypes(Path(__file__).parent / "data" / "archetypes.json", ACTION_CLASSES)  # rush, turtle ...
     heat_layers = ("threat", "control")

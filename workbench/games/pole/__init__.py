@@ -151,7 +151,7 @@ class PoleGame(GameDef):
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     published_file = "data/published.json"  # the contract's section-15 table (workbench published --game pole)
     headline_grid = {"fortress_rounding": ("exact", "down")}  # the skill-trace benchmark's question (docs/balance.md)
-    skill_trace = "alphabeta:depth=6,nodes=250..2000"  # ... asked at these doubling budgets
+    skill_trace = "alphabeta:depth=6,nodes=256..2048"  # ... asked at these doubling budgets (docs/strength.md)
     action_classes = ACTION_CLASSES  # buying each kind, a catapult attack, an attack on a fortress
     archetypes = load_archetypes(Path(__file__).parent / "data" / "archetypes.json", ACTION_CLASSES)  # rush, turtle ...
     heat_layers = HEAT_LAYERS
