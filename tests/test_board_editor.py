@@ -31,6 +31,43 @@ def test_editor_sets_a_piece_by_click_and_plays_on_from_it(game: str, cell: str,
     assert b.controller.state.to_dict()["pieces"][cell] == code
 
 
+def test_cursed_lands_editor_places_units_of_each_faction_with_hit_points_and_tiles() -> None:
+    """The Cursed Lands declares its editor pieces (``edit_pieces``: each seat's four kinds in its faction, tiles)
+    and a unit's hit points (``edit_options``); its own position checks refuse a unit on a void hex or a castle,
+    naming the hex and the rule, and Done plays on only from a legal position."""
+    b = GameBoard("cursed-lands", seed=1, rules="factions=dwarves/elves")
+    assert b.geometry["can_edit"]
+    v = send(b, type="edit")
+    pieces = {p["code"]: (p["owner"], p["words"]) for p in v["editor"]["pieces"]}
+    assert pieces["S"] == (0, "p1 dwarves Swordsman") and pieces["a"] == (1, "p2 elves Archer")
+    assert pieces["tile:forest"][0] == -1
+    send(b, type="edit_piece", piece="S")
+    assert b.view["editor"]["options"][0]["choices"] == ["4", "3", "2", "1"]  # a dwarf Swordsman: 3 + 1 HP
+    send(b, type="edit_option", name="hp", value="2")
+    v = send(b, type="click", cell="e5")  # an untiled hex: void
+    assert v["level"] == "warn" and "e5 is void" in v["message"] and "C2" in v["message"]
+    v = send(b, type="edit_done")
+    assert v["editor"] and "e5 is void" in v["message"]  # not played on: still editing
+    send(b, type="edit_piece", piece="tile:forest")
+    send(b, type="click", cell="e5")
+    send(b, type="edit_piece", piece="S")
+    v = send(b, type="click", cell="e5")
+    assert v["level"] == "info" and "hp 2" in v["message"]
+    assert [g for g in v["glyphs"] if g["cell"] == "e5"][0]["terrain"] == "forest"
+    v = send(b, type="click", cell="e1")
+    assert "e1 is a castle" in v["message"] and "C12" in v["message"]
+    send(b, type="edit_piece", piece="")
+    send(b, type="click", cell="e1")  # the unit off the castle again
+    send(b, type="edit_to_move", seat=1)
+    v = send(b, type="edit_done")
+    assert v["message"] == "edited position ready" and v["to_move"] == "Player 2"
+    st = b.controller.state.to_dict()["position"]
+    assert st["units"]["e5"] == "S" and st["hp"]["e5"] == 2 and st["tiles"]["e5"] == "forest"
+    send(b, type="edit")
+    v = send(b, type="edit_option", name="hp", value="9")
+    assert v["level"] == "error" and "hit points must be one of" in v["message"]
+
+
 def test_editor_says_what_is_not_a_position_yet_and_cancel_discards() -> None:
     b = GameBoard("terrafeud", seed=0)
     before = b.controller.state.to_dict()["pieces"]
