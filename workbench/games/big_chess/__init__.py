@@ -186,8 +186,8 @@ class BigChess(GameDef):
     native = BigChessNative()
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     commands = {"cards": GameCommand("big chess cards: cost (under --rules) and patterns per level", _cards_command)}
-    headline_grid = {}  # the skill-trace benchmark's question (docs/balance.md)
-    skill_trace = "alphabeta:depth=3,nodes=50..400"  # ... asked at these doubling budgets
+    headline_grid = {"start": ("deployed",)}  # the skill-trace question: the first seat, armies deployed (docs/strength.md)
+    skill_trace = "alphabeta:depth=4,nodes=128..4096"  # ... at these doubling budgets (each stronger: docs/strength.md)
     heat_layers = ("threat", "attack", "team_attack", "control", "buy")
     evaluation_unit = "infantry units"
     glyph_words = {"L#": "a level the piece has gained", "t#": "trophies (pieces taken)", "$#": "its player's treasury",
@@ -509,23 +509,33 @@ class BigChess(GameDef):
     def evaluation_features(self, state: Any, player: int) -> dict[str, float] | None:
         """Material per card (count, own team minus the mean other team; the King left out: losing it ends the
         game), levels and promotions bought (cost above the card's base, in infantry units), treasury and
-        trophies (in infantry units). The hand evaluation weighs a card by its cost / 10 and money by 0.9 / 10."""
+        trophies (in infantry units: summed in whole money, then / 10, so the sum's order cannot move a bit).
+        The hand evaluation weighs a card by its cost / 10 and money by 0.9 / 10. A core state's features are
+        read in the core (``State::features``, the exact twin)."""
+        from .native import NativeBigChessState
+
+        if isinstance(state, NativeBigChessState):  # read in the core
+            keys = [c.key for i, c in enumerate(state.ctx.cards) if not state.ctx.is_king[i]]
+            return dict(zip([*keys, "upgrades", "treasury", "trophies"], state.native.features(player), strict=True))
         st = state if hasattr(state, "ctx") else self.state_from_dict(state.to_dict())
         ctx = st.ctx
         keys = [c.key for c in ctx.cards if not ctx.is_king[ctx.cards.index(c)]]
         teams = len(ctx.team_members)
         mine = ctx.team_of[player]
-        per_team = [dict.fromkeys([*keys, "upgrades", "treasury", "trophies"], 0.0) for _ in range(teams)]
+        per_team = [dict.fromkeys(keys, 0.0) for _ in range(teams)]
+        money = [{"upgrades": 0, "treasury": 0, "trophies": 0} for _ in range(teams)]
         for pc in st.pieces.values():
             if ctx.is_king[pc.card]:
                 continue
-            t = per_team[ctx.team_of[pc.owner]]
-            t[ctx.cards[pc.card].key] += 1
-            t["upgrades"] += (pc.cost - ctx.cost[pc.card]) / 10.0  # the card's price under these rules
-            t["trophies"] += pc.trophies / 10.0
+            team = ctx.team_of[pc.owner]
+            per_team[team][ctx.cards[pc.card].key] += 1
+            money[team]["upgrades"] += pc.cost - ctx.cost[pc.card]  # the card's price under these rules
+            money[team]["trophies"] += pc.trophies
         for p in range(len(ctx.players)):
             if p not in st.out:
-                per_team[ctx.team_of[p]]["treasury"] += st.treasury[p] / 10.0
+                money[ctx.team_of[p]]["treasury"] += st.treasury[p]
+        for t, m in zip(per_team, money, strict=True):
+            t.update({k: v / 10.0 for k, v in m.items()})
         others = [t for i, t in enumerate(per_team) if i != mine] or [dict.fromkeys(per_team[mine], 0.0)]
         return {k: per_team[mine][k] - sum(o[k] for o in others) / len(others) for k in per_team[mine]}
 

@@ -61,6 +61,12 @@ class CursedNative(NativeBackend):
 
         return native_state(state)
 
+    def new_state(self, rules: Rules | None = None, seed: int = 0) -> Any:
+        """The start under ``rules`` dealt from ``seed`` on the native core (the Python start's twin)."""
+        from .native import native_state
+
+        return native_state(GAME.new_initial_state(rules, seed))
+
     def agent(self, spec: str, rules: Rules, seed: int) -> Any:
         """The native twin of agent ``spec`` for one seat of a Python-loop game (a spec pinned ``engine=native``
         on the ladder, or the board's agent), or None when the core is not built or has no such agent."""
@@ -106,7 +112,7 @@ class CursedLandsGame(GameDef):
     scenario_folder = "cursed-lands"
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     headline_grid = {"factions": ("humans/orcs", "orcs/humans")}  # the skill-trace benchmark's question (docs/balance.md)
-    skill_trace = "plan:beam=1..8,reply=1"  # ... asked at these doubling budgets
+    skill_trace = "alphabeta:depth=4,nodes=128..2048"  # ... asked at these doubling budgets (docs/strength.md)
     action_classes = ACTION_CLASSES  # laying each tile kind, each faction's ability, a counter-attack
     archetypes = load_archetypes(Path(__file__).parent / "data" / "archetypes.json", ACTION_CLASSES)  # rush, turtle ...
     heat_layers = ("threat", "control")
@@ -273,9 +279,15 @@ class CursedLandsGame(GameDef):
         return dict(RULE_WORDS)
 
     def evaluation_features(self, state: Any, player: int) -> dict[str, float]:
-        """Units per kind, their HP and attack, castle HP and the positional terms (``insight.features``)."""
-        from .insight import features
+        """Units per kind, their HP and attack, castle HP and the positional terms (``insight.features``); a core
+        state's are read in the core (``State::features``, the exact twin)."""
+        from .insight import FEATURE_WEIGHTS, features
+        from .native import NativeCursedState
+        from .rules import KIND_WORDS
 
+        if isinstance(state, NativeCursedState):
+            names = [*(w.lower() for w in KIND_WORDS), *FEATURE_WEIGHTS]
+            return dict(zip(names, state.native.features(player), strict=True))
         return features(state if hasattr(state, "terrain") else self.state_from_dict(state.to_dict()), player)
 
     def evaluation_weights(self, rules: Rules | None = None) -> dict[str, float]:

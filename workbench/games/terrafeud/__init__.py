@@ -364,11 +364,16 @@ class TerraFeud(GameDef):
     def evaluation_features(self, state: Any, player: int) -> dict[str, float]:
         """Material per piece kind (own count minus the enemy's; the feudal left out, its loss ends the game) and
         ``position``: the rest of the agents' evaluation (ultimatums, zones, advance, aura, mines, feudal
-        threats) as one term, in material units. The agents' evaluation is their sum under the hand weights."""
+        threats) as one term, in material units. The agents' evaluation is their sum under the hand weights. A core
+        state's are read in the core."""
         from .agents.evaluate import evaluate, material
         from .engine.pieces import FEUDAL, KIND_NAMES
+        from .native import NativeState, native_features
 
         inner = getattr(state, "inner", state)
+        if isinstance(inner, NativeState):  # read in the core (``TerraFeud::features``, the exact twin)
+            names = [name for k, name in KIND_NAMES.items() if k != FEUDAL]
+            return dict(zip([*names, "position"], native_features(inner, player), strict=True))
         counts = {k: 0 for k in KIND_NAMES if k != FEUDAL}
         for c in inner.squares:
             if c and (c & 7) in counts:
