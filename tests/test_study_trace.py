@@ -116,3 +116,39 @@ def test_the_trace_command_plays_every_rung_on_the_native_core(tmp_path, capsys)
     t = trace(table)
     assert t.question.startswith("A's advantage") and t.sentence() in text
     assert "nan" not in text.lower() and "s CPU" in text and "alphabeta:depth=4,nodes=128" in text
+    # the report of that real table carries the section; every figure it prints stands with its interval
+    from workbench.balance.report import build_report
+
+    md = build_report(table, n_boot=20).markdown()
+    section = md.split("## Does the verdict hold at strong play?")[1].split("\n## ")[0]
+    assert "nan" not in section.lower() and t.sentence() in section
+    rows = [line for line in section.splitlines() if line.startswith("| alphabeta")]
+    assert len(rows) == 4
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        for cell in cells[3:]:  # advantage, decided, length, signal: a figure and its [low, high], or a dash
+            assert cell == "–" or cell.startswith("not reached") or ("[" in cell and "]" in cell), row
+
+
+def test_every_declared_headline_trace_is_a_real_question():
+    """Each game's declared headline (``GameDef.headline_grid``, ``GameDef.skill_trace``: what ``make bench`` and
+    docs/strength.md rerun) doubles into at least four rungs and names rule values the game accepts."""
+    from workbench.balance.trace import MIN_RUNGS
+    from workbench.games import get, names
+    from workbench.study.trace import parse_skill_trace
+
+    declared = [get(n) for n in names() if get(n).skill_trace]
+    assert len(declared) >= 4
+    for game in declared:
+        assert len(parse_skill_trace(game.skill_trace)) >= MIN_RUNGS
+        for rule, values in game.headline_grid.items():
+            for value in values:
+                assert game.rules({rule: value}) is not None
+
+
+def test_rungs_that_swing_beyond_their_sampling_error_are_not_stable():
+    """A first seat's edge that swings 60-40-60-40-60 from budget to budget has no trend, but it is no steady edge
+    either: weighted by sampling error alone its slope's interval fits inside ±2 points ("stable"); the rungs'
+    excess scatter (Pearson's chi-square over its degrees of freedom) widens it, and the verdict stays undecided."""
+    t = trace(_table([0.60, 0.40, 0.60, 0.40, 0.60], 300))
+    assert t.verdict == "undecided" and t.slope_high - t.slope_low > 0.04

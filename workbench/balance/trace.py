@@ -12,7 +12,8 @@ value's effect on that advantage against its rulebook value (a difference of pro
 The trend is a weighted least-squares line of the signal over log2(budget), each rung weighted by its
 variance under "no trend" (the proportions pooled over the rungs, as the Cochran-Armitage test for trend
 has it), so the slope's interval carries the rungs' sampling error and a small rung won 4-0 does not pass
-for a precise one; then the rule (docs/balance.md):
+for a precise one; rungs scattered about the line beyond that error widen the interval by the excess
+(Pearson's chi-square over its degrees of freedom, when above 1); then the rule (docs/balance.md):
 
 - **flips** when the signal's interval lies wholly on one side of fair at the weakest rung and wholly
   on the other at the strongest;
@@ -227,6 +228,12 @@ def _trend(rungs: list[Rung]) -> tuple[float, float, float, float]:
     se = np.array([max(r.signal_se, 1e-3) for r in ok])
     fit = sm.WLS(y, sm.add_constant(x), weights=1.0 / se**2).fit(cov_type="fixed scale")
     slope, s = float(fit.params[1]), float(fit.bse[1])
+    # rungs scattered about the line more than their sampling errors allow (games of deterministic agents
+    # repeating one another, or a signal that is no line in log2(budget)) widen the interval by that excess
+    # (quasi-likelihood: Pearson's chi-square over its degrees of freedom, never below 1)
+    if len(ok) > 2:
+        chi2 = float(np.sum((y - fit.fittedvalues) ** 2 / se**2))
+        s *= math.sqrt(max(1.0, chi2 / (len(ok) - 2)))
     return slope, slope - Z95 * s, slope + Z95 * s, s
 
 
@@ -256,11 +263,14 @@ def _verdict(rungs: list[Rung], slope: float, lo: float, hi: float, se: float,
 
 def trace_frame(t: Trace) -> pd.DataFrame:
     """The report's table: one row per rung, every figure with its interval."""
-    def iv(x: float, lo: float, hi: float, pct: bool = True) -> str:
+    def iv(x: float, lo: float, hi: float, pct: bool = True, decided: int = 1) -> str:
         if math.isnan(x):
             return "–"
-        if math.isinf(x):
-            return "not reached (every game capped)"
+        if math.isinf(x):  # over half the games cut by the cap: the median is beyond it
+            if not decided:
+                return "not reached (every game capped)"
+            low = "" if math.isnan(lo) or math.isinf(lo) else f"; 95% CI from {lo:.0f}"
+            return f"not reached (over half capped{low})"
         def f(v: float) -> str:
             if pct:
                 return f"{100 * v:.0f}%"
@@ -274,7 +284,7 @@ def trace_frame(t: Trace) -> pd.DataFrame:
     return pd.DataFrame([{"agent": r.agent, "budget": f"{r.budget:g}", "games": r.games,
                           "advantage": iv(r.advantage, r.advantage_low, r.advantage_high),
                           "decided": iv(r.decisive, r.decisive_low, r.decisive_high),
-                          "median length": iv(r.length, r.length_low, r.length_high, pct=False),
+                          "median length": iv(r.length, r.length_low, r.length_high, pct=False, decided=r.decided),
                           "signal (points)": pts(r.signal, r.signal_low, r.signal_high)} for r in t.rungs])
 
 

@@ -73,10 +73,12 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def timing(games: int, wall: float, cpu: float) -> str:
-    """"800 games in 120.0 s wall, 210.3 s CPU (0.26 s CPU a game), load 3.1" (load: the 1-minute average)."""
+def timing(games: int, wall: float, cpu: float, load: float | None = None) -> str:
+    """"800 games in 120.0 s wall, 210.3 s CPU (0.263 s CPU a game), load 3.1" (the 1-minute load average,
+    now unless given)."""
+    load = os.getloadavg()[0] if load is None else load
     return (f"{games} games in {wall:.1f} s wall, {cpu:.1f} s CPU ({cpu / max(games, 1):.3f} s CPU a game), "
-            f"load {os.getloadavg()[0]:.1f}")
+            f"load {load:.1f}")
 
 
 def run_trace(game: str, grid: Mapping[str, Sequence[Any]] | None, rungs: list[tuple[str, float]], games: int, seed: int,
@@ -96,9 +98,10 @@ def run_trace(game: str, grid: Mapping[str, Sequence[Any]] | None, rungs: list[t
         tables.append(df)
         wall, cpu = time.perf_counter() - t0, cpu_seconds() - c0
         engines = "/".join(sorted(set(df["engine"].astype(str)))) if "engine" in df.columns else "?"
-        timings.append({"agent": spec, "games": len(df), "wall": wall, "cpu": cpu, "engine": engines})
+        load = os.getloadavg()[0]
+        timings.append({"agent": spec, "games": len(df), "wall": wall, "cpu": cpu, "load": load, "engine": engines})
         if progress:
-            print(f"{spec}: {timing(len(df), wall, cpu)}, engine {engines}", flush=True)
+            print(f"{spec}: {timing(len(df), wall, cpu, load)}, engine {engines}", flush=True)
     out = pd.concat(tables, ignore_index=True)
     out.attrs["rungs"] = timings
     return out
@@ -141,6 +144,10 @@ def main(argv: list[str] | None = None) -> int:
         table.to_parquet(args.out)
     print(trace_frame(result).to_string(index=False))
     print(result.sentence())
+    if args.no_progress:
+        for rung in table.attrs.get("rungs", []):
+            print(f"  {rung['agent']}: {timing(rung['games'], rung['wall'], rung['cpu'], rung['load'])}, "
+                  f"engine {rung['engine']}")
     print(f"{timing(len(table), seconds, cpu)} (CPU of this process and its workers; wall time on a shared "
           "machine grows with the others' load)")
     if args.report:
