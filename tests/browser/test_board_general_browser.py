@@ -603,6 +603,12 @@ def test_dark_theme_text_at_wcag_aa_contrast(browser, server: NotebookServer) ->
             ratio = contrast_of(b.locator(part).first.screenshot())
             assert ratio >= 4.5, (part, ratio)
         shot(b, "pole-dark")
+        for index in EVERY_GAME:  # every game's status line, title and buttons in Dark, as measured for Pole
+            g = board(pg, index)
+            g.scroll_into_view_if_needed()
+            for part in (".gb-status", ".gb-title", '.gb-btn[data-action="evaluate"]'):  # (a disabled Undo is exempt)
+                ratio = contrast_of(g.locator(part).first.screenshot())
+                assert ratio >= 4.5, (index, part, ratio)
         assert not pg.blocked and not pg.errors, (pg.blocked, pg.errors)
     finally:
         pg.close()
