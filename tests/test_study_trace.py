@@ -128,3 +128,19 @@ def test_the_trace_command_plays_every_rung_on_the_native_core(tmp_path, capsys)
         cells = [c.strip() for c in row.strip("|").split("|")]
         for cell in cells[3:]:  # advantage, decided, length, signal: a figure and its [low, high], or a dash
             assert cell == "–" or cell.startswith("not reached") or ("[" in cell and "]" in cell), row
+
+
+def test_every_declared_headline_trace_is_a_real_question():
+    """Each game's declared headline (``GameDef.headline_grid``, ``GameDef.skill_trace``: what ``make bench`` and
+    docs/strength.md rerun) doubles into at least four rungs and names rule values the game accepts."""
+    from workbench.balance.trace import MIN_RUNGS
+    from workbench.games import get, names
+    from workbench.study.trace import parse_skill_trace
+
+    declared = [get(n) for n in names() if get(n).skill_trace]
+    assert len(declared) >= 4
+    for game in declared:
+        assert len(parse_skill_trace(game.skill_trace)) >= MIN_RUNGS
+        for rule, values in game.headline_grid.items():
+            for value in values:
+                assert game.rules({rule: value}) is not None

@@ -561,6 +561,9 @@ class GameDef:
     # the board's graphical position editor: the pieces one click sets on a cell, as (code as ``to_dict()``'s
     # ``pieces`` map writes it, owner seat, words); empty: the position is edited as text (Copy, edit, Paste)
     edit_palette: tuple[tuple[str, int, str], ...] = ()
+    # palette codes a person places by two clicks, the first cell then the second (``edit_pair``): TerraFeud's
+    # archer marker (the archer, then the hex it marks); none by default
+    edit_pairs: tuple[str, ...] = ()
     # extra CSS class names the board's page gives its parts (part -> class: "cell", "svg", "piece", "selected",
     # "dest", "status", "message", "moves", "move", "move-text", "future", "undo"), for a game whose older pages,
     # stylesheets and browser checks know its board by them; none by default
@@ -677,10 +680,46 @@ class GameDef:
         """The seats of this position (default: ``info`` of its rules); a scenario may seat four players."""
         return self.info(self.state_rules(state))
 
-    def edit_cell(self, data: dict[str, Any], cell: str, code: str) -> dict[str, Any]:
+    def edit_form(self, state: State) -> dict[str, Any]:
+        """The position as the editor edits it (what ``edit_cell`` and the other editor hooks receive): default
+        ``state.to_dict()``; a game whose scenario position is the clearer form (big chess) gives that."""
+        return state.to_dict()
+
+    def edit_state(self, data: Mapping[str, Any]) -> State:
+        """The edited position judged by the game's own checks (each edit, and Done): a ``State``, or a
+        ``ValueError`` that names the cell and the rule. Default: ``state_from_dict``."""
+        return self.state_from_dict(data)
+
+    def edit_pieces(self, data: Mapping[str, Any]) -> Sequence[tuple[str, int, str]]:
+        """The position editor's palette for the edited position ``data`` (``to_dict`` form), as (code, owner seat,
+        words); an owner of -1 is no seat's (a marker, a tile). A game whose pieces depend on the position (big
+        chess's 2-25 seats, The Cursed Lands' factions) says them here; default: ``edit_palette``."""
+        return self.edit_palette
+
+    def edit_options(self, data: Mapping[str, Any], code: str) -> Sequence[tuple[str, str, tuple[str, ...]]]:
+        """What else a click with palette piece ``code`` sets, as (name, words, choices; the first is the default):
+        The Cursed Lands' hit points, big chess's facing and level. ``edit_cell`` receives the chosen values. None
+        by default."""
+        return ()
+
+    def edit_pair(self, data: dict[str, Any], first: str, second: str, code: str) -> dict[str, Any]:
+        """The position ``data`` with ``code`` (one of ``edit_pairs``) placed from cell ``first`` to ``second``
+        (the same cell twice removes it); ``ValueError`` naming the cell and the rule when it cannot be."""
+        raise ValueError(f"{code!r} is not placed by two clicks in {self.title}")
+
+    def edit_clear(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Every piece off the edited position (a blank board to build a problem on). Default: the ``pieces`` map
+        emptied cell by cell through ``edit_cell``."""
+        for cell in list((data.get("pieces") or {}).keys()):
+            data = self.edit_cell(data, str(cell), "")
+        return data
+
+    def edit_cell(self, data: dict[str, Any], cell: str, code: str,
+                  options: Mapping[str, str] | None = None) -> dict[str, Any]:
         """The position editor's one hook: the position ``data`` (``to_dict`` form) with ``code`` (an
-        ``edit_palette`` code; "" empties) set on the cell named ``cell``. Default: the ``pieces`` map
-        (cell name -> code). ``state_from_dict`` judges the result when the editor is done."""
+        ``edit_palette`` code; "" empties) set on the cell named ``cell``, with ``options`` (``edit_options``'
+        values). Default: the ``pieces`` map (cell name -> code). ``state_from_dict`` judges the result (each
+        edit, and when the editor is done); a ``ValueError`` here names the cell and the rule."""
         pieces = dict(data.get("pieces") or {})
         if code:
             pieces[cell] = code

@@ -39,11 +39,14 @@ BOOT = 200
 
 
 def positions(game: Any, rules: Any, games: pd.DataFrame, events: pd.DataFrame, every: int = 2,
-              skip: int = 4) -> pd.DataFrame:
+              skip: int = 4, engine: str = "auto") -> pd.DataFrame:
     """Features of sampled positions (every ``every``-th decision after the first ``skip`` plies), from the first
-    seat's side, with the game's result for that seat (``y``) and the hand evaluation (``hand``)."""
-    from workbench.core.protocol import CHANCE
+    seat's side, with the game's result for that seat (``y``) and the hand evaluation (``hand``). On a game's
+    native core (``engine``) the records are replayed there and the features read there (the exact twins of the
+    Python features, proven equal by the tests)."""
+    from workbench.core.protocol import CHANCE, resolve_engine
 
+    native = resolve_engine(game, engine) == "native"
     weights = dict(game.evaluation_weights(rules))
     rows = []
     by_game = dict(tuple(events.sort_values(["game_id", "ply"]).groupby("game_id")["action"]))
@@ -51,7 +54,8 @@ def positions(game: Any, rules: Any, games: pd.DataFrame, events: pd.DataFrame, 
         if row.victory == "error" or row.game_id not in by_game:
             continue
         y = _score(row)
-        state = game.new_initial_state(rules, int(row.seed))
+        state = (game.native.new_state(rules, int(row.seed)) if native
+                 else game.new_initial_state(rules, int(row.seed)))
         try:
             for ply, text in enumerate(by_game[row.game_id], start=1):
                 state.apply_action(state.string_to_action(str(text)))
@@ -157,7 +161,7 @@ def learn(game_name: str, rules_text: str, games: int, agent: str = "greedy", ro
         raise ValueError(f"--name {name!r}: a weights file is named, not a path: letters, digits, '._=+-', ending .json")
     t0 = time.perf_counter()
     table, events = play(game.name, rules, agent, games, seed, workers, engine, max_plies)
-    data = positions(game, rules, table, events, every)
+    data = positions(game, rules, table, events, every, engine=engine)
     history = []
     doc: dict[str, Any] = {}
     for rnd in range(rounds + 1):
@@ -182,7 +186,7 @@ def learn(game_name: str, rules_text: str, games: int, agent: str = "greedy", ro
             break
         learned = f"{agent}{',' if ':' in agent else ':'}eval={name}"
         table, events = play(game.name, rules, learned, games, seed + 7919 * (rnd + 1), workers, engine, max_plies)
-        more = positions(game, rules, table, events, every)
+        more = positions(game, rules, table, events, every, engine=engine)
         more["game_id"] = more["game_id"] + (rnd + 1) * 1_000_000
         data = pd.concat([data, more], ignore_index=True)
     return doc, table

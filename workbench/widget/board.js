@@ -337,18 +337,40 @@ function render({ model, el: root }) {
     return markColour[m];
   }
 
+  let editSeat = null;  // the seat whose pieces the editor's palette shows (games with many seats)
   function drawEditor(v) {
     editRow.style.display = geo.can_edit && !(v.editor && v.editor.pieces) ? "" : "none";
     editBar.innerHTML = "";
     const ed = v.editor || {};
     root.classList.toggle("gb-editing", !!ed.pieces);
     if (!ed.pieces) return;
+    // many seats (big chess: up to 25): a seat select, and that seat's pieces (plus the pieces of no seat)
+    const owners = [...new Set(ed.pieces.map((p) => p.owner).filter((o) => o >= 0))];
+    const cur = ed.pieces.find((p) => p.code === ed.piece);
+    if (editSeat === null || !owners.includes(editSeat)) editSeat = cur && cur.owner >= 0 ? cur.owner : (owners[0] ?? -1);
+    if (owners.length > 2) {
+      const ss = el("select", { class: "gb-edit-seat", title: "whose pieces the palette shows" }, editBar);
+      owners.forEach((o) => { const op = el("option", { value: String(o) }, ss, geo.players[o] || String(o)); if (o === editSeat) op.selected = true; });
+      ss.addEventListener("change", () => { editSeat = Number(ss.value); drawEditor(v); });
+    }
     const pal = el("div", { class: "gb-row gb-edit-palette" }, editBar);
-    for (const p of [...ed.pieces, { code: "", owner: -1, words: "remove" }]) {
+    const shown = owners.length > 2 ? ed.pieces.filter((p) => p.owner < 0 || p.owner === editSeat) : ed.pieces;
+    for (const p of [...shown, { code: "", owner: -1, words: "remove" }]) {
       const b = el("button", { class: "gb-btn gb-edit-piece" + (p.code === ed.piece ? " gb-on" : ""), "data-piece": p.code,
-        title: p.words }, pal, p.code || "✕");
+        "data-owner": String(p.owner), title: p.words }, pal, p.code.length <= 3 ? (p.code || "✕") : p.words.slice(0, 22));
       if (p.owner >= 0) { b.style.background = geo.colours[p.owner] || ""; b.style.color = geo.inks[p.owner] || ""; }
       b.addEventListener("click", () => model.send({ type: "edit_piece", piece: p.code }));
+    }
+    // what else a click sets (The Cursed Lands' hit points, big chess's facing and level): GameDef.edit_options
+    if ((ed.options || []).length || ed.first) {
+      const orow = el("div", { class: "gb-row gb-edit-options" }, editBar);
+      for (const o of ed.options || []) {
+        const lab = el("label", { class: "gb-auto" }, orow, `${o.words} `);
+        const sel = el("select", { class: "gb-edit-option", "data-option": o.name }, lab);
+        for (const c of o.choices) { const op = el("option", { value: c }, sel, c); if (c === o.value) op.selected = true; }
+        sel.addEventListener("change", () => model.send({ type: "edit_option", name: o.name, value: sel.value }));
+      }
+      if (ed.first) el("span", { class: "gb-edit-first" }, orow, `from ${ed.first}: click the second cell`);
     }
     const row = el("div", { class: "gb-row" }, editBar);
     const tm = el("select", { class: "gb-edit-tomove", title: "the seat to move" }, row);

@@ -63,7 +63,8 @@ MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "annotate": {"sign": fields.text(2, ANNOTATION_SIGNS), "comment": fields.text(300)},
     "upload": {"name": fields.text(200), "text": fields.text(MAX_FILE_BYTES), "kind": fields.text(10, ("record", "scenario"))},
     "edit": {}, "edit_done": {}, "edit_cancel": {}, "edit_clear": {},
-    "edit_piece": {"piece": fields.text(8)},
+    "edit_piece": {"piece": fields.text(40)},
+    "edit_option": {"name": fields.text(30), "value": fields.text(30)},
     "edit_to_move": {"seat": fields.whole(0, 24)},
     "download": {"kind": fields.text(10, ("record", "svg", "scenario"))},
     "pick_game": {"game_id": fields.whole(0, 2**62)},
@@ -85,7 +86,7 @@ WHILE_THINKING = {"new_game", "undo", "cancel", "heat", "overlay", "catalog", "c
                   "analysis", "pattern"}
 
 
-EDITOR_MESSAGES = {"overlay", "click", "edit", "edit_piece", "edit_to_move", "edit_clear", "edit_done", "edit_cancel", "copy",
+EDITOR_MESSAGES = {"overlay", "click", "edit", "edit_piece", "edit_option", "edit_to_move", "edit_clear", "edit_done", "edit_cancel", "copy",
                    "download", "shape", "clear_shapes", "why", "heat", "pattern"}
 
 
@@ -239,14 +240,22 @@ class GameBoard(anywidget.AnyWidget):
     def annotate(self, sign: str = "", comment: str = "") -> None:
         self._gesture("annotate", sign=sign, comment=comment)
 
-    def edit(self, placements: dict[str, str] | None = None, to_move: int | None = None, done: bool = False) -> None:
+    def edit(self, placements: dict[str, str] | None = None, to_move: int | None = None, done: bool = False,
+             options: dict[str, str] | None = None, pairs: dict[str, tuple[str, str]] | None = None) -> None:
         """The position editor from a notebook: ``edit({"f5": "k", "e4": ""}, to_move=1, done=True)`` opens it
-        (if closed), sets each cell's piece ("" empties), and with ``done`` plays on from the edit."""
+        (if closed), sets each cell's piece ("" empties) with ``options`` (``{"hp": "2"}``, ``{"facing": "E"}``),
+        places ``pairs`` (``{"marker": ("d2", "d5")}``: a two-click piece), and with ``done`` plays on from the edit."""
         if not self.controller.editing:
             self._gesture("edit")
         for cell, code in (placements or {}).items():
             self._gesture("edit_piece", piece=code)
+            for name, value in (options or {}).items():
+                self._gesture("edit_option", name=name, value=value)
             self._gesture("click", cell=cell)
+        for code, (first, second) in (pairs or {}).items():
+            self._gesture("edit_piece", piece=code)
+            self._gesture("click", cell=first)
+            self._gesture("click", cell=second)
         if to_move is not None:
             self._gesture("edit_to_move", seat=to_move)
         if done:
@@ -496,6 +505,8 @@ class GameBoard(anywidget.AnyWidget):
             c.start_editing()
         elif kind == "edit_piece":
             c.set_edit_piece(f["piece"])
+        elif kind == "edit_option":
+            c.set_edit_option(f["name"], f["value"])
         elif kind == "edit_to_move":
             c.set_edit_to_move(f["seat"])
         elif kind == "edit_clear":

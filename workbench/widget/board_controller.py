@@ -124,6 +124,10 @@ class GameBoardController:
         self.editing = False  # the graphical position editor (``GameDef.edit_palette``/``edit_cell``)
         self.edit_data: dict[str, Any] = {}
         self.edit_piece = ""
+        self.edit_opts: dict[str, str] = {}  # the settings of the pieces the editor's clicks place (``GameDef.edit_options``)
+        self.edit_first = ""  # the first cell of a two-click edit (``GameDef.edit_pairs``)
+        self._palette: list[tuple[str, int, str]] = []
+        self._edit_shown: State | None = None
         self.edit_error = ""
         self._edit_state: State | None = None
         self.mode = ""  # a multi-step action's mode (``GameDef.action_modes``: TerraFeud's Order), at ``_mode_at``
@@ -792,17 +796,22 @@ class GameBoardController:
 
     # ------------------------------------------------------------------ the position editor
     def edit_codes(self) -> dict[str, tuple[int, str]]:
-        return {code: (owner, words) for code, owner, words in self.game.edit_palette}
+        """The editor's palette for the edited position (``GameDef.edit_pieces``): code -> (owner seat, words)."""
+        return {code: (owner, words) for code, owner, words in self._palette}
 
     def start_editing(self) -> None:
         """The graphical editor on the position shown: pick a piece (or remove), click cells; Done starts there."""
         if not self.layout.cells:
             raise WidgetError(f"{self.game.title} has no cells: Copy the position, edit its JSON, Paste it")
-        if not self.game.edit_palette:
+        data = self.game.edit_form(self.state)
+        palette = list(self.game.edit_pieces(data))
+        if not palette:
             raise WidgetError(f"{self.game.title} declares no editor pieces: Copy the position, edit its JSON, Paste it")
-        self.edit_data = self.state.to_dict()
-        self.edit_piece = self.game.edit_palette[0][0]
+        self.edit_data, self._palette = data, palette
+        self.edit_piece = next((c for c, o, _ in palette if o >= 0), palette[0][0])
+        self.edit_opts, self.edit_first = {}, ""
         self.editing, self.edit_error, self._edit_state = True, "", self.state.clone()
+        self._edit_shown = self.state.clone()
         self.selection, self.choices = [], []
         self.message, self.level = "editor: pick a piece (or remove) and click cells; Done plays on from there", "info"
 
@@ -810,35 +819,78 @@ class GameBoardController:
         if not self.editing:
             raise WidgetError("the editor is not open (press Edit position)")
 
+    def _options(self, code: str) -> list[tuple[str, str, tuple[str, ...]]]:
+        """The settings a click with ``code`` takes (``GameDef.edit_options``)."""
+        if not code:
+            return []
+        try:
+            return [(str(n), str(w), tuple(str(c) for c in ch)) for n, w, ch in self.game.edit_options(self.edit_data, code)]
+        except (ValueError, TypeError, KeyError):
+            return []
+
     def set_edit_piece(self, code: str) -> None:
-        """What a click sets: a code of the game's ``edit_palette``, or "" (remove)."""
+        """What a click sets: a code of the game's palette (``GameDef.edit_pieces``), or "" (remove)."""
         self._need_editor()
         if code and code not in self.edit_codes():
             raise WidgetError(f"{_short(code, 10)!r} is not a piece of {self.game.title}'s editor")
-        self.edit_piece = code
+        self.edit_piece, self.edit_first = code, ""
         what = self.edit_codes()[code][1] if code else "remove"
-        self.message, self.level = f"editor: {what}; click the cells to set", "info"
+        how = "click the first cell, then the second" if code in self.game.edit_pairs else "click the cells to set"
+        self.message, self.level = f"editor: {what}; {how}", "info"
+
+    def set_edit_option(self, name: str, value: str) -> None:
+        """One setting of the pieces the next clicks place (The Cursed Lands' hit points, big chess's facing)."""
+        self._need_editor()
+        for opt, words, choices in self._options(self.edit_piece):
+            if opt == name:
+                if value not in choices:
+                    raise WidgetError(_short(f"editor: {words} must be one of {', '.join(choices)}"))
+                self.edit_opts[name] = value
+                self.message, self.level = f"editor: {words} {value} for the next pieces placed", "info"
+                return
+        raise WidgetError(_short(f"editor: {self.edit_piece or 'remove'} takes no setting {name!r}"))
 
     def _edited(self, data: dict[str, Any]) -> None:
-        """Keep the edit and draw it when it is already a position; else say what is still wrong."""
+        """Keep the edit and draw it when it is already a position; else say what is still wrong (the game's
+        own checks, ``GameDef.edit_state``: the cell and the rule)."""
         self.edit_data = data
         try:
-            self._edit_state = self.game.state_from_dict(data)
+            self._edit_state = self.game.edit_state(data)
+            self._edit_shown = self._edit_state
             self.edit_error = ""
         except (ValueError, TypeError, KeyError) as exc:
             self._edit_state = None
             self.edit_error = _short(f"not a position yet: {exc}", 200)
+        try:
+            self._palette = list(self.game.edit_pieces(data)) or self._palette
+        except (ValueError, TypeError, KeyError):
+            pass
 
     def edit_click(self, name: str) -> None:
         self._need_editor()
         if name not in self.ids:
             raise WidgetError(f"there is no cell {_short(name, 20)!r} on this board")
-        try:
-            self._edited(self.game.edit_cell(dict(self.edit_data), name, self.edit_piece))
-        except (ValueError, TypeError, KeyError) as exc:
-            raise WidgetError(_short(f"editor: {name}: {exc}")) from None
-        words = self.edit_codes().get(self.edit_piece, (0, "nothing"))[1] if self.edit_piece else "emptied"
-        self.message, self.level = (f"{name}: {words}" + (f" · {self.edit_error}" if self.edit_error else "")), \
+        code = self.edit_piece
+        words = self.edit_codes().get(code, (0, "nothing"))[1] if code else "emptied"
+        if code in self.game.edit_pairs:
+            if not self.edit_first:
+                self.edit_first = name
+                self.message, self.level = f"editor: {words}: from {name}; click the second cell (the same to remove)", "info"
+                return
+            first, self.edit_first = self.edit_first, ""
+            try:
+                self._edited(self.game.edit_pair(dict(self.edit_data), first, name, code))
+            except (ValueError, TypeError, KeyError) as exc:
+                raise WidgetError(_short(f"editor: {first}-{name}: {exc}")) from None
+            said = f"{first}-{name}: {words}" if first != name else f"{first}: {words} removed"
+        else:
+            opts = {n: self.edit_opts.get(n, ch[0]) for n, _, ch in self._options(code) if ch}
+            try:
+                self._edited(self.game.edit_cell(dict(self.edit_data), name, code, opts or None))
+            except (ValueError, TypeError, KeyError) as exc:
+                raise WidgetError(_short(f"editor: {name}: {exc}")) from None
+            said = f"{name}: {words}" + "".join(f", {n} {v}" for n, v in opts.items())
+        self.message, self.level = (said + (f" · {self.edit_error}" if self.edit_error else "")), \
             "warn" if self.edit_error else "info"
 
     def set_edit_to_move(self, player: int) -> None:
@@ -852,17 +904,17 @@ class GameBoardController:
     def clear_edit(self) -> None:
         """Every piece off (a blank board to build a problem on)."""
         self._need_editor()
-        data = dict(self.edit_data)
-        for cell in list((data.get("pieces") or {}).keys()):
-            data = self.game.edit_cell(data, str(cell), "")
-        self._edited(data)
+        try:
+            self._edited(self.game.edit_clear(dict(self.edit_data)))
+        except (ValueError, TypeError, KeyError) as exc:
+            raise WidgetError(_short(f"editor: {exc}")) from None
         self.message, self.level = "editor: board cleared" + (f" · {self.edit_error}" if self.edit_error else ""), "info"
 
     def finish_editing(self) -> bool:
         """Play on from the edited position (a new start); False and the game's reason when it is not a position."""
         self._need_editor()
         try:
-            state = self.game.state_from_dict(self.edit_data)
+            state = self.game.edit_state(self.edit_data)
         except (ValueError, TypeError, KeyError) as exc:
             self.message, self.level = _short(f"editor: {exc}"), "warn"
             return False
@@ -878,13 +930,19 @@ class GameBoardController:
             self.message, self.level = "editor closed; edits discarded", "info"
 
     def _edit_glyphs(self) -> list[Any]:
-        """The editor's drawing: the edited position when it is one, else the board's terrain and the edit's pieces."""
+        """The editor's drawing: the edited position when it is one, else the last edit that was one, with the
+        pieces of a ``pieces`` map (cell -> code) drawn as edited."""
         if self._edit_state is not None:
             return list(self._edit_state.glyphs())
         codes = self.edit_codes()
-        pieces = {self.ids[str(c)]: str(v) for c, v in (self.edit_data.get("pieces") or {}).items() if str(c) in self.ids}
+        raw = self.edit_data.get("pieces")
+        pieces = {self.ids[str(c)]: str(v) for c, v in raw.items() if str(c) in self.ids and isinstance(v, str)} \
+            if isinstance(raw, dict) and all(isinstance(v, str) for v in raw.values()) else None
+        shown = self._edit_shown if self._edit_shown is not None else self.state
+        if pieces is None:
+            return list(shown.glyphs())
         out = []
-        for g in self.state.glyphs():
+        for g in shown.glyphs():
             code = pieces.pop(g.cell, "")
             out.append(Glyph(g.cell, terrain=g.terrain, piece=code, owner=codes.get(code, (None, ""))[0] if code else None))
         return out
@@ -1781,11 +1839,16 @@ class GameBoardController:
         """The editor's bar: its pieces (with their seat's colour index), the chosen one, the seat to move, what is wrong."""
         if not self.editing:
             return {}
-        to_move = str(self.edit_data.get("to_move", ""))
-        players = list(self.info().players)
-        return {"pieces": [{"code": c, "owner": o, "words": w} for c, o, w in self.game.edit_palette],
-                "piece": self.edit_piece, "to_move": players.index(to_move) if to_move in players else -1,
-                "error": self.edit_error}
+        shown = self._edit_state if self._edit_state is not None else self._edit_shown
+        try:
+            to_move = shown.current_player() if shown is not None else -1
+        except Exception:  # noqa: BLE001 - the seat select is a help
+            to_move = -1
+        options = [{"name": n, "words": w, "choices": list(ch), "value": self.edit_opts.get(n, ch[0] if ch else "")}
+                   for n, w, ch in self._options(self.edit_piece)]
+        return {"pieces": [{"code": c, "owner": o, "words": w} for c, o, w in self._palette],
+                "piece": self.edit_piece, "to_move": to_move, "error": self.edit_error, "options": options,
+                "pairs": list(self.game.edit_pairs), "first": self.edit_first}
 
     def _last_move(self) -> dict[str, Any]:
         """The last decision's cells (its line from source to target) and what it and its rolls removed (marked)."""
@@ -1897,11 +1960,18 @@ class GameBoardController:
             "colours": colours, "inks": [ink_of(c) for c in colours], "players": list(self.info().labels),
             "heat_layers": list(self.game.heat_layers),
             "teams": [[self.label(p) for p in team] for team in self.info().teams], "unit": self.game.evaluation_unit,
-            "can_edit": bool(self.game.edit_palette and self.layout.cells),
+            "can_edit": bool(self.layout.cells) and self._can_edit(),
             "aliases": dict(self.game.board_aliases),
             "overlays": [{"name": n, "words": w} for n, w in self.game.overlays],
             "rule_fields": self.rule_fields(),
         }
+
+    def _can_edit(self) -> bool:
+        """Whether the game declares editor pieces for this position (``GameDef.edit_pieces``)."""
+        try:
+            return bool(self.game.edit_pieces(self.game.edit_form(self.state)))
+        except Exception:  # noqa: BLE001 - the button is a help: the text editor remains
+            return False
 
     def rule_fields(self) -> list[dict[str, Any]]:
         """The new-game panel's fields: every rule of the game's spec but those naming a file (the page never

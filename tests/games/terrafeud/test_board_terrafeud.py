@@ -128,6 +128,40 @@ def test_evaluate_and_analysis_search_with_the_games_declared_agent_and_word_its
     assert c.score_words(0.0, st, 0) == "level (0.00 material points)"
 
 
+def test_editor_places_archer_markers_by_two_clicks_and_refuses_naming_the_cell_and_rule() -> None:
+    """The old editor's marker tool, declared (``edit_pairs``): the archer, then the hex it marks; a marker of the
+    side that just acted on a piece of the side to move is a pending ultimatum; a non-archer or an unreachable
+    hex is refused with the cell and the rule (W8)."""
+    from workbench.games.terrafeud.engine.geometry import parse_hex
+
+    b = board({"f3": "F", "f11": "f", "d2": "A", "d4": "i"})
+    send(b, type="edit")
+    codes = [p["code"] for p in b.view["editor"]["pieces"]]
+    assert "marker" in codes and b.view["editor"]["pairs"] == ["marker"]
+    send(b, type="edit_piece", piece="marker")
+    v = send(b, type="click", cell="f3")
+    v = send(b, type="click", cell="f5")
+    assert v["level"] == "error" and "f3 holds no archer" in v["message"] and "W8" in v["message"]
+    send(b, type="click", cell="d2")
+    v = send(b, type="click", cell="k6")
+    assert v["level"] == "error" and "cannot mark k6" in v["message"] and "W8" in v["message"]
+    send(b, type="click", cell="d2")
+    v = send(b, type="click", cell="d4")
+    assert v["level"] == "info" and "d2-d4" in v["message"]
+    assert b.controller.edit_data["markers"] == {"d2": "d4"}
+    v = send(b, type="edit_to_move", seat=1)  # Black to move: the marked infantryman must answer the ultimatum
+    assert b.controller.edit_data["ultimatum_pending"] == ["d4"] and not v["editor"]["error"]
+    v = send(b, type="edit_done")
+    inner = b.controller.state.inner
+    assert inner.markers[0] == {parse_hex("d2"): parse_hex("d4")} and parse_hex("d4") in inner.pending
+    assert "marked-white" in {m for g in v["glyphs"] for m in g["marks"]}  # drawn by the markers overlay
+    send(b, type="edit")
+    send(b, type="edit_piece", piece="marker")
+    send(b, type="click", cell="d2")
+    send(b, type="click", cell="d2")  # the archer twice: its marker removed
+    assert b.controller.edit_data["markers"] == {} and b.controller.edit_data["ultimatum_pending"] == []
+
+
 def test_overlays_zones_markers_aura_are_marks_with_legend_words() -> None:
     b = HexBoard(seed=3)
     assert b.view["overlays"] == ["markers"]
