@@ -144,3 +144,11 @@ def test_every_declared_headline_trace_is_a_real_question():
         for rule, values in game.headline_grid.items():
             for value in values:
                 assert game.rules({rule: value}) is not None
+
+
+def test_rungs_that_swing_beyond_their_sampling_error_are_not_stable():
+    """A first seat's edge that swings 60-40-60-40-60 from budget to budget has no trend, but it is no steady edge
+    either: weighted by sampling error alone its slope's interval fits inside ±2 points ("stable"); the rungs'
+    excess scatter (Pearson's chi-square over its degrees of freedom) widens it, and the verdict stays undecided."""
+    t = trace(_table([0.60, 0.40, 0.60, 0.40, 0.60], 300))
+    assert t.verdict == "undecided" and t.slope_high - t.slope_low > 0.04

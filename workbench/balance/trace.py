@@ -12,7 +12,8 @@ value's effect on that advantage against its rulebook value (a difference of pro
 The trend is a weighted least-squares line of the signal over log2(budget), each rung weighted by its
 variance under "no trend" (the proportions pooled over the rungs, as the Cochran-Armitage test for trend
 has it), so the slope's interval carries the rungs' sampling error and a small rung won 4-0 does not pass
-for a precise one; then the rule (docs/balance.md):
+for a precise one; rungs scattered about the line beyond that error widen the interval by the excess
+(Pearson's chi-square over its degrees of freedom, when above 1); then the rule (docs/balance.md):
 
 - **flips** when the signal's interval lies wholly on one side of fair at the weakest rung and wholly
   on the other at the strongest;
@@ -227,6 +228,12 @@ def _trend(rungs: list[Rung]) -> tuple[float, float, float, float]:
     se = np.array([max(r.signal_se, 1e-3) for r in ok])
     fit = sm.WLS(y, sm.add_constant(x), weights=1.0 / se**2).fit(cov_type="fixed scale")
     slope, s = float(fit.params[1]), float(fit.bse[1])
+    # rungs scattered about the line more than their sampling errors allow (games of deterministic agents
+    # repeating one another, or a signal that is no line in log2(budget)) widen the interval by that excess
+    # (quasi-likelihood: Pearson's chi-square over its degrees of freedom, never below 1)
+    if len(ok) > 2:
+        chi2 = float(np.sum((y - fit.fittedvalues) ** 2 / se**2))
+        s *= math.sqrt(max(1.0, chi2 / (len(ok) - 2)))
     return slope, slope - Z95 * s, slope + Z95 * s, s
 
 
