@@ -690,7 +690,7 @@ class GameBoardController:
             raise WidgetError(f"{self.game.name} writes no scenario files") from None
 
     def analyse(self, depth: int = 2, lines: int = 3, length: int = 4, state: State | None = None) -> list[dict[str, Any]]:
-        """Best lines here (or in ``state``, a copy taken under the widget's lock): the ``alphabeta`` agent's choice,
+        """Best lines here (or in ``state``, a copy taken under the widget's lock): the generic ``alphabeta``'s choice,
         then its choice searched again with the earlier bests excluded at the root (a real search per line, as
         multi-PV engines do), each followed by the replies it expects (``length`` plies), with its score from
         the seat to move's view (thread-safe: copies only)."""
@@ -700,7 +700,7 @@ class GameBoardController:
         if st.is_terminal() or st.current_player() == CHANCE:
             return []
         legal = list(st.legal_actions())
-        spec = f"alphabeta:depth={depth},nodes=20000,seconds=1"
+        spec = f"generic-alphabeta:depth={depth},nodes=20000,seconds=1"  # the generic searcher: it excludes root moves
         out: list[dict[str, Any]] = []
         excluded: list[Any] = []
         for _ in range(min(lines, len(legal))):
@@ -714,7 +714,7 @@ class GameBoardController:
             for _k in range(length - 1):
                 if probe.is_terminal() or probe.current_player() == CHANCE:
                     break
-                reply = make_protocol_agent(f"alphabeta:depth={max(1, depth - 1)},nodes=5000,seconds=0.3", self.game,
+                reply = make_protocol_agent(f"generic-alphabeta:depth={max(1, depth - 1)},nodes=5000,seconds=0.3", self.game,
                                             self.rules, seed=self.seed).select_action(probe.clone())
                 line.append(probe.action_to_string(reply))
                 probe.apply_action(reply)
