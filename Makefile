@@ -102,8 +102,10 @@ NATIVEDIFF_GAMES ?= 1000
 
 bench: setup
 	$(BIN)/python -m workbench bench --games 50 --seed 1
-	$(BIN)/python -m workbench.study.bench --games 50
-	$(BIN)/python -m workbench.widget.bench --clicks 40 --also big-chess@board=classic-4 --also big-chess@start=army --also openspiel:tic_tac_toe
+	# one headline skill trace rerun quickly (big chess, 7 doubling rungs on the native core): rungs, verdict, wall and CPU s
+	$(BIN)/python -m workbench.study.bench --game big-chess --games 40 --workers 2
+	# the board: first board and clicks by kind, in process and in Debian's Chromium (docs/board-general.md)
+	$(BIN)/python -m workbench.widget.bench --page --also big-chess@board=classic-4 --also big-chess@start=army --also openspiel:tic_tac_toe
 	$(BIN)/python -m workbench.study.worthbench --quick --peer
 	$(BIN)/python -m workbench published --game pole --workers 2
 	$(BIN)/python -m workbench simbench errors --game cursed-lands --rules deck_top_visible=false --agent greedy=200 --agent alphabeta:depth=1=50

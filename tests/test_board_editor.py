@@ -31,6 +31,93 @@ def test_editor_sets_a_piece_by_click_and_plays_on_from_it(game: str, cell: str,
     assert b.controller.state.to_dict()["pieces"][cell] == code
 
 
+def test_cursed_lands_editor_places_units_of_each_faction_with_hit_points_and_tiles() -> None:
+    """The Cursed Lands declares its editor pieces (``edit_pieces``: each seat's four kinds in its faction, tiles)
+    and a unit's hit points (``edit_options``); its own position checks refuse a unit on a void hex or a castle,
+    naming the hex and the rule, and Done plays on only from a legal position."""
+    b = GameBoard("cursed-lands", seed=1, rules="factions=dwarves/elves")
+    assert b.geometry["can_edit"]
+    v = send(b, type="edit")
+    pieces = {p["code"]: (p["owner"], p["words"]) for p in v["editor"]["pieces"]}
+    assert pieces["S"] == (0, "p1 dwarves Swordsman") and pieces["a"] == (1, "p2 elves Archer")
+    assert pieces["tile:forest"][0] == -1
+    send(b, type="edit_piece", piece="S")
+    assert b.view["editor"]["options"][0]["choices"] == ["4", "3", "2", "1"]  # a dwarf Swordsman: 3 + 1 HP
+    send(b, type="edit_option", name="hp", value="2")
+    v = send(b, type="click", cell="e5")  # an untiled hex: void
+    assert v["level"] == "warn" and "e5 is void" in v["message"] and "C2" in v["message"]
+    v = send(b, type="edit_done")
+    assert v["editor"] and "e5 is void" in v["message"]  # not played on: still editing
+    send(b, type="edit_piece", piece="tile:forest")
+    send(b, type="click", cell="e5")
+    send(b, type="edit_piece", piece="S")
+    v = send(b, type="click", cell="e5")
+    assert v["level"] == "info" and "hp 2" in v["message"]
+    assert [g for g in v["glyphs"] if g["cell"] == "e5"][0]["terrain"] == "forest"
+    v = send(b, type="click", cell="e1")
+    assert "e1 is a castle" in v["message"] and "C12" in v["message"]
+    send(b, type="edit_piece", piece="")
+    send(b, type="click", cell="e1")  # the unit off the castle again
+    send(b, type="edit_to_move", seat=1)
+    v = send(b, type="edit_done")
+    assert v["message"] == "edited position ready" and v["to_move"] == "Player 2"
+    st = b.controller.state.to_dict()["position"]
+    assert st["units"]["e5"] == "S" and st["hp"]["e5"] == 2 and st["tiles"]["e5"] == "forest"
+    send(b, type="edit")
+    v = send(b, type="edit_option", name="hp", value="9")
+    assert v["level"] == "error" and "hit points must be one of" in v["message"]
+
+
+def test_big_chess_editor_places_every_seats_cards_with_facing_and_level_judged_by_its_position_checks() -> None:
+    """Big chess edits its scenario position (``edit_form``/``edit_state``: section 17's checks, naming the cell and
+    the rule): every card of every seat, the King first, a vector piece's facing and a level; two Kings refused."""
+    b = GameBoard("big-chess", rules="start=army")
+    v = send(b, type="edit")
+    pieces = v["editor"]["pieces"]
+    assert pieces[0] == {"code": "a:king", "owner": 0, "words": "player a king (300)"}
+    assert {p["owner"] for p in pieces} == {0, 1} and len(pieces) == 2 * len({p["code"][2:] for p in pieces})
+    send(b, type="edit_piece", piece="a:infantry")
+    assert [(o["name"], o["choices"][0]) for o in b.view["editor"]["options"]] == [("facing", "N"), ("level", "none")]
+    send(b, type="edit_option", name="facing", value="E")
+    send(b, type="edit_option", name="level", value="1")
+    v = send(b, type="click", cell="5,5")
+    g = [g for g in v["glyphs"] if g["cell"] == "5,5"][0]
+    assert v["level"] == "info" and g["facing"] == 90.0 and g["badges"] == ["L1"] and g["owner"] == 0
+    send(b, type="edit_piece", piece="a:king")
+    v = send(b, type="click", cell="6,6")
+    assert v["level"] == "warn" and "pieces 6,6: player a has two Kings (13: at most one)" in v["message"]
+    v = send(b, type="edit_done")
+    assert v["editor"] and "two Kings" in v["message"]  # Done refuses: still editing
+    send(b, type="edit_piece", piece="")
+    send(b, type="click", cell="6,6")
+    send(b, type="edit_to_move", seat=1)
+    v = send(b, type="edit_done")
+    assert v["message"] == "edited position ready" and v["to_move"] == "player b"
+    assert b.controller.state.to_dict()["pieces"]["5,5"]["piece"] == "a:infantry:E"
+
+
+def test_big_chess_editor_seats_twenty_five_and_keeps_the_setup_rules() -> None:
+    b = GameBoard("big-chess", rules="board=free-25")
+    v = send(b, type="edit")
+    assert len({p["owner"] for p in v["editor"]["pieces"]}) == 25
+    c = b.controller
+    zone = c.state.ctx.zone
+    y_cell = next(n for n in c.names if zone[c.ids[n]] == "y")
+    a_cell = next(n for n in c.names if zone[c.ids[n]] == "a" and n not in {g["cell"] for g in v["glyphs"] if g["piece"]})
+    send(b, type="edit_piece", piece="y:knight")
+    v = send(b, type="click", cell=a_cell)  # outside its owner's zone in the setup phase
+    assert v["level"] == "warn" and f"pieces {a_cell}: in the setup phase a piece stands in its owner's zone (y; 13)" in v["message"]
+    send(b, type="edit_piece", piece="")
+    send(b, type="click", cell=a_cell)
+    send(b, type="edit_piece", piece="y:knight")
+    v = send(b, type="click", cell=y_cell)
+    assert v["level"] == "info" and not v["editor"]["error"]
+    v = send(b, type="edit_to_move", seat=3)
+    assert v["level"] == "error" and "setup phase has no seat to move" in v["message"]
+    # what Done would start from (its first view lists the 25 seats' thousands of placements: left out here)
+    assert c.game.edit_state(c.edit_data).to_dict()["pieces"][y_cell]["piece"] == "y:knight"
+
+
 def test_editor_says_what_is_not_a_position_yet_and_cancel_discards() -> None:
     b = GameBoard("terrafeud", seed=0)
     before = b.controller.state.to_dict()["pieces"]

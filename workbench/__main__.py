@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "ladder": ("workbench.study.ladder", "main", "agent strength ladder: pairs and Elo ratings with intervals"),
     "learn": ("workbench.study.learn", "main", "fit evaluation weights to a variant's self-play (values with intervals)"),
     "trace": ("workbench.study.trace", "main", "skill trace: a study's question at doubling budgets of one agent, verdict"),
+    "limits": ("workbench.study.limits", "main", "limit sweep: decided share and seats' wins at each value of a limit rule"),
     "rules": ("workbench.games.cli", "rules_main", "every rule toggle and parameter: default, range, source (--game)"),
     "games": ("workbench.games.cli", "main", "the games: seats, teams, rules and scenario folders"),
     "tune": ("workbench.tune.cli", "main", "search a rule space for the fairest, most decisive variant (racing, optuna)"),

@@ -294,6 +294,82 @@ def test_terrafeud_targets_overlay_editor_and_keyboard_steps(page) -> None:  # n
                            timeout=20_000)
 
 
+def test_terrafeud_order_button_on_an_uploaded_scenario(page) -> None:  # noqa: ANN001
+    """The Order as a button (``GameDef.action_modes``): an uploaded scenario file (the rulebook's Order), the button
+    lit only where an Order is legal; with it on, e2-e3 is not played as a move but waits for the second infantryman."""
+    b = board(page, TF)
+    b.scroll_into_view_if_needed()
+    order = b.locator('.gb-mode[data-mode="order"]')
+    b.locator(".gb-tools > summary").click()
+    b.locator(".gb-upload-kind").select_option("scenario")
+    changed(b, lambda: b.locator(".gb-upload").set_input_files(
+        str(Path(__file__).resolve().parents[2] / "scenarios" / "terrafeud" / "rulebook" / "order.yaml")))
+    wait_text(b.locator(".gb-message"), "order.yaml")
+    b.locator(".gb-tools > summary").click()
+    assert order.is_enabled() and order.get_attribute("aria-pressed") == "false"
+    changed(b, order.click)
+    assert order.get_attribute("aria-pressed") == "true" and "Order (" in b.locator(".gb-message").inner_text()
+    lit = set(b.evaluate("(el) => [...el.querySelectorAll('polygon.gb-lit')].map(p => p.dataset.cell)"))
+    assert lit == {"e2", "g2"}, lit  # the infantry an Order moves, not the feudal
+    click_cell(b, "e2")
+    click_cell(b, "e3")  # alone an infantryman may not take the knight; in the Order it waits for the second
+    assert b.locator(".tf-move").count() == 0 and "click 3 of 4" in b.locator(".gb-message").inner_text()
+    click_cell(b, "g2")
+    click_cell(b, "g3")
+    wait_text(b.locator(".gb-moves"), "order e2xe3 g2-g3")
+    assert order.get_attribute("aria-pressed") == "false"  # the mode ends with the action
+    # Evaluate runs the game's declared analysis agent and words its score; an agent's move shows its own value
+    b.locator('.gb-btn[data-action="evaluate"]').click()  # its answer is the evaluation line, not the message
+    page.wait_for_function("(el) => el.querySelector('.gb-eval').textContent.includes('material points')",
+                           arg=b.element_handle(), timeout=30_000)
+    said = b.locator(".gb-eval").inner_text()
+    assert said.startswith("search:") and any(w in said for w in ("better by", "worse by", "level", "by force")), said
+    b.locator(".gb-tools > summary").click()
+    b.locator(".gb-seat").select_option("1")
+    b.locator(".gb-spec").fill("alphabeta:depth=1,engine=python")
+    changed(b, lambda: b.locator(".gb-btn", has_text="Set agent").click())
+    page.wait_for_function("(el) => el.querySelectorAll('.tf-move').length === 2", arg=b.element_handle(), timeout=30_000)
+    assert b.locator(".tf-move").nth(1).locator(".gb-score").inner_text().strip().startswith("~")
+    changed(b, lambda: b.locator(".gb-btn", has_text="Human").click())
+    b.locator(".gb-tools > summary").click()
+
+
+DRAWN = """(el) => {
+  const all = (sel) => [...el.querySelectorAll(sel)].filter((n) => !n.classList.contains("gb-preview-death"))
+    .map((n) => n.outerHTML).sort();
+  const html = (sel) => el.querySelector(sel).innerHTML;
+  return [all(".gb-layer-cells > polygon"), all(".gb-layer-pieces > *"), all(".gb-layer-marks > *"),
+    all(".gb-layer-over > *"), all(".gb-layer-heat > *"), all(".gb-layer-shapes > *"), html(".gb-moves"),
+    html(".gb-legend-body"), html(".gb-buttons"), html(".gb-cards"), html(".gb-turn"), html(".gb-graph")];
+}"""
+
+
+@pytest.mark.parametrize("index", [ARMY, CLX])
+def test_incremental_redraw_draws_what_a_fresh_draw_does(page, index: int) -> None:  # noqa: ANN001
+    """The page redraws only the parts and pieces a view changed: after moves (captures, damage), an undo and a
+    redo, the board and panel are exactly what a fresh draw of the same view gives (two flips rebuild it all)."""
+    b = board(page, index)
+    b.scroll_into_view_if_needed()
+    for step in range(7):
+        lit = b.locator("polygon.gb-lit")
+        if step in (4, 5):
+            changed(b, b.locator(f'.gb-btn[data-action="{"undo" if step == 4 else "redo"}"]').click)
+        elif lit.count():
+            target = lit.nth(step % lit.count())
+            changed(b, lambda target=target: target.click(force=True))
+        elif b.locator(".gb-choice").count():
+            changed(b, b.locator(".gb-choice").first.click)
+    page.mouse.move(0, 0)  # no hovered cell: a preview must not differ between the two draws
+    page.wait_for_timeout(300)
+    assert b.locator(".gb-move").count() >= 2
+    before = page.evaluate(DRAWN, b.element_handle())
+    flip = b.locator('.gb-btn[data-action="flip"]')
+    flip.click()
+    flip.click()
+    after = page.evaluate(DRAWN, b.element_handle())
+    for part, (x, y) in enumerate(zip(before, after, strict=True)):
+        assert x == y, f"part {part} differs after a fresh draw"
+
 
 @pytest.mark.parametrize("index", EVERY_GAME)
 def test_every_game_coordinates_legend_and_panel_beside_at_900(page, index: int) -> None:  # noqa: ANN001

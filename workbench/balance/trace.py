@@ -9,8 +9,11 @@ Wilson) and length (Kaplan-Meier median, capped games censored, lifelines' inter
 The verdict follows one quantity, the question's *signal*: with one rule cell, the first side's
 advantage over fair (``advantage - 1/2``, or ``1/teams``); with two or more cells, the first varying rule
 value's effect on that advantage against its rulebook value (a difference of proportions, Newcombe).
-The trend is a weighted least-squares line of the signal over log2(budget) (weights from each rung's own
-variance, so the slope's interval carries the rungs' sampling error), and the rule (docs/balance.md):
+The trend is a weighted least-squares line of the signal over log2(budget), each rung weighted by its
+variance under "no trend" (the proportions pooled over the rungs, as the Cochran-Armitage test for trend
+has it), so the slope's interval carries the rungs' sampling error and a small rung won 4-0 does not pass
+for a precise one; rungs scattered about the line beyond that error widen the interval by the excess
+(Pearson's chi-square over its degrees of freedom, when above 1); then the rule (docs/balance.md):
 
 - **flips** when the signal's interval lies wholly on one side of fair at the weakest rung and wholly
   on the other at the strongest;
@@ -82,6 +85,8 @@ class Rung:
     signal: float  # the verdict's quantity (advantage - fair, or the variant's effect)
     signal_low: float
     signal_high: float
+    signal_se: float = math.nan  # its standard error under "no trend" (pooled proportions), the trend's weight
+    counts: tuple[int, ...] = ()  # (first-side wins, decided) or, for a rule's effect, (baseline k, n, variant k, n)
 
 
 @dataclass
@@ -165,35 +170,70 @@ def trace(games: pd.DataFrame, stable_points: float = STABLE_POINTS) -> Trace:
         if column is None:
             sig = k / d - fair if d else math.nan
             sl, sh = al - fair, ah - fair
+            counts: tuple[int, ...] = (k, d)
         else:
             keys = won[column].map(_key)
             a, v = won[keys == baseline], won[keys == variant]
+            counts = (int(_first_wins(a, first).sum()), len(a), int(_first_wins(v, first).sum()), len(v))
             if len(a) and len(v):
-                t = compare_proportions(int(_first_wins(a, first).sum()), len(a), int(_first_wins(v, first).sum()),
-                                        len(v))
+                t = compare_proportions(*counts)
                 sig, sl, sh = t.diff, t.low, t.high
             else:
                 sig = sl = sh = math.nan
         agent = str(g[AGENT_OF].iloc[0]) if AGENT_OF in g.columns else f"budget {b:g}"
         rungs.append(Rung(b, agent, n, d, k / d if d else math.nan, al, ah, d / n if n else math.nan, dl, dh,
-                          med, ml, mh, sig, sl, sh))
+                          med, ml, mh, sig, sl, sh, counts=counts))
+    return Trace(question, rungs, *fit(rungs, stable_points), stable_points)
+
+
+def fit(rungs: list[Rung], stable_points: float = STABLE_POINTS) -> tuple[float, float, float, str, int | None]:
+    """(slope, its 95% interval, verdict, games a rung needed) from rungs carrying their win counts."""
+    _pooled_errors(rungs)
     slope, lo, hi, se = _trend(rungs)
     verdict, need = _verdict(rungs, slope, lo, hi, se, stable_points)
-    return Trace(question, rungs, slope, lo, hi, verdict, need, stable_points)
+    return slope, lo, hi, verdict, need
+
+
+def _pooled_errors(rungs: list[Rung]) -> None:
+    """Each rung's standard error of its signal under "no trend": every proportion pooled over the rungs.
+
+    A rung's own Wilson width understates the error where its share sits at 0 or 1 by chance (4 games won
+    4-0), and a line through such rungs then reads a slope that is only noise. Under "no trend" the share
+    is the same at every rung, so its variance comes from the pooled share (Cochran-Armitage), with one
+    pseudo-win and one pseudo-loss so a side that won every game keeps a non-zero variance."""
+    width = max((len(r.counts) for r in rungs), default=0)
+    if not width:
+        return
+    pooled = []
+    for j in range(0, width, 2):
+        k = sum(r.counts[j] for r in rungs if len(r.counts) == width)
+        n = sum(r.counts[j + 1] for r in rungs if len(r.counts) == width)
+        p = (k + 1) / (n + 2)
+        pooled.append(p * (1 - p))
+    for r in rungs:
+        if len(r.counts) != width or any(r.counts[j + 1] == 0 for j in range(0, width, 2)):
+            continue
+        r.signal_se = math.sqrt(sum(v / r.counts[2 * i + 1] for i, v in enumerate(pooled)))
 
 
 def _trend(rungs: list[Rung]) -> tuple[float, float, float, float]:
-    """WLS slope of the signal over log2(budget), weights 1/variance of each rung (known variances)."""
+    """WLS slope of the signal over log2(budget), weights 1/variance of each rung under "no trend"."""
     import statsmodels.api as sm
 
-    ok = [r for r in rungs if not (math.isnan(r.signal) or math.isnan(r.signal_low) or math.isnan(r.signal_high))]
+    ok = [r for r in rungs if not (math.isnan(r.signal) or math.isnan(r.signal_se))]
     if len(ok) < 2:
         return math.nan, math.nan, math.nan, math.nan
     x = np.log2([r.budget for r in ok])
     y = np.array([r.signal for r in ok])
-    se = np.array([max((r.signal_high - r.signal_low) / (2 * Z95), 1e-3) for r in ok])
+    se = np.array([max(r.signal_se, 1e-3) for r in ok])
     fit = sm.WLS(y, sm.add_constant(x), weights=1.0 / se**2).fit(cov_type="fixed scale")
     slope, s = float(fit.params[1]), float(fit.bse[1])
+    # rungs scattered about the line more than their sampling errors allow (games of deterministic agents
+    # repeating one another, or a signal that is no line in log2(budget)) widen the interval by that excess
+    # (quasi-likelihood: Pearson's chi-square over its degrees of freedom, never below 1)
+    if len(ok) > 2:
+        chi2 = float(np.sum((y - fit.fittedvalues) ** 2 / se**2))
+        s *= math.sqrt(max(1.0, chi2 / (len(ok) - 2)))
     return slope, slope - Z95 * s, slope + Z95 * s, s
 
 
@@ -223,11 +263,14 @@ def _verdict(rungs: list[Rung], slope: float, lo: float, hi: float, se: float,
 
 def trace_frame(t: Trace) -> pd.DataFrame:
     """The report's table: one row per rung, every figure with its interval."""
-    def iv(x: float, lo: float, hi: float, pct: bool = True) -> str:
+    def iv(x: float, lo: float, hi: float, pct: bool = True, decided: int = 1) -> str:
         if math.isnan(x):
             return "–"
-        if math.isinf(x):
-            return "not reached (every game capped)"
+        if math.isinf(x):  # over half the games cut by the cap: the median is beyond it
+            if not decided:
+                return "not reached (every game capped)"
+            low = "" if math.isnan(lo) or math.isinf(lo) else f"; 95% CI from {lo:.0f}"
+            return f"not reached (over half capped{low})"
         def f(v: float) -> str:
             if pct:
                 return f"{100 * v:.0f}%"
@@ -241,7 +284,7 @@ def trace_frame(t: Trace) -> pd.DataFrame:
     return pd.DataFrame([{"agent": r.agent, "budget": f"{r.budget:g}", "games": r.games,
                           "advantage": iv(r.advantage, r.advantage_low, r.advantage_high),
                           "decided": iv(r.decisive, r.decisive_low, r.decisive_high),
-                          "median length": iv(r.length, r.length_low, r.length_high, pct=False),
+                          "median length": iv(r.length, r.length_low, r.length_high, pct=False, decided=r.decided),
                           "signal (points)": pts(r.signal, r.signal_low, r.signal_high)} for r in t.rungs])
 
 
@@ -258,10 +301,10 @@ def plot_trace(t: Trace) -> bytes:
                      np.nan_to_num([100 * r.signal_high for r in t.rungs] - y)])
     ax.errorbar(x, y, yerr=err, color=palette.FIRST, marker="o", ls="none", capsize=3, label="measured (95% CI)")
     if not math.isnan(t.slope):
-        w = np.array([1.0 / max((r.signal_high - r.signal_low) / (2 * Z95), 1e-3) ** 2 for r in t.rungs
-                      if not math.isnan(r.signal)])
-        xs = np.array([xi for xi, r in zip(x, t.rungs, strict=True) if not math.isnan(r.signal)])
-        ys = np.array([yi for yi, r in zip(y, t.rungs, strict=True) if not math.isnan(r.signal)])
+        used = [not (math.isnan(r.signal) or math.isnan(r.signal_se)) for r in t.rungs]
+        w = np.array([1.0 / max(r.signal_se, 1e-3) ** 2 for r, u in zip(t.rungs, used, strict=True) if u])
+        xs = np.array([xi for xi, u in zip(x, used, strict=True) if u])
+        ys = np.array([yi for yi, u in zip(y, used, strict=True) if u])
         xm, ym = np.average(xs, weights=w), np.average(ys, weights=w)
         ax.plot([x[0], x[-1]], [ym + 100 * t.slope * (x[0] - xm), ym + 100 * t.slope * (x[-1] - xm)],
                 color=palette.REFERENCE, lw=1.2, label=f"trend {100 * t.slope:+.1f} pts/doubling ({t.verdict})")
@@ -274,5 +317,5 @@ def plot_trace(t: Trace) -> bytes:
     return _png(fig)
 
 
-__all__ = ["AGENT_OF", "BUDGET", "MIN_RUNGS", "STABLE_POINTS", "Rung", "Trace", "has_trace", "plot_trace", "trace",
+__all__ = ["AGENT_OF", "BUDGET", "MIN_RUNGS", "STABLE_POINTS", "Rung", "Trace", "fit", "has_trace", "plot_trace", "trace",
            "trace_frame"]

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Collection
 from typing import Any, ClassVar
 
-from .agents import NativeTwin, native_agent_specs, protocol_agent
+from .agents import NativeTwin, native_agent_specs, native_params, protocol_agent
 from .protocol import GameDef, IllegalAction, State
 from .rows import GameResult, base_row, close_row, derive, error_row, finish_row, seat_agents
 from .rulespec import Rules
@@ -34,6 +34,9 @@ GENERIC_AGENT_NAMES: tuple[str, ...] = ("random", "greedy", "alphabeta", "mcts",
 #: the parameters those cores read (``bindings::generic_params``)
 GENERIC_AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam",
                                   "steps", "reply", "odds", "prior"})
+#: those and ``eval=NAME`` (learned weights) for a core that computes the game's evaluation features
+#: (``Game::features`` in Rust, the twin of ``GameDef.evaluation_features``)
+LEARNED_AGENT_PARAMS = GENERIC_AGENT_PARAMS | {"eval"}
 
 
 def core_module(name: str) -> Any:
@@ -140,8 +143,8 @@ class CoreAgent(NativeTwin):
 def native_seats(spec: Any, game: GameDef, rules: Rules, names: Collection[str] = GENERIC_AGENT_NAMES,
                  params: Collection[str] = GENERIC_AGENT_PARAMS) -> list[tuple[str, dict[str, Any] | None, int]]:
     """Every seat's ``(name, params or None, seed)`` for a core's whole game: each agent built once by its Python
-    twin (which checks every parameter), seeded as the Python loop seeds it; ``ValueError`` when a seat has no
-    twin in the core (``native_agent_specs``)."""
+    twin (which checks every parameter), seeded as the Python loop seeds it, learned weights (``eval=NAME``) as
+    the vector of the game's features; ``ValueError`` when a seat has no twin in the core (``native_agent_specs``)."""
     n = game.info(rules).num_players
     specs = seat_agents(spec, n)
     seeds = [derive(f"{spec.game}-agent", spec.seed, i) for i in range(n)]
@@ -150,7 +153,8 @@ def native_seats(spec: Any, game: GameDef, rules: Rules, names: Collection[str] 
     native = native_agent_specs(specs, names, params)
     if native is None:
         raise ValueError(f"an agent of {', '.join(specs)} has no native twin")
-    return [(base, p or None, s) for (base, p), s in zip(native, seeds, strict=True)]
+    known = frozenset(params)
+    return [(base, native_params(p, known, game=game) or None, s) for (base, p), s in zip(native, seeds, strict=True)]
 
 
 class CoreGame:
@@ -180,5 +184,5 @@ def play_in_core(spec: Any, game: GameDef, body: Callable[[CoreGame], None]) -> 
     return GameResult(close_row(g.row, g.state, g.n_legal, t0), g.events)
 
 
-__all__ = ["GENERIC_AGENT_NAMES", "GENERIC_AGENT_PARAMS", "CoreAgent", "CoreGame", "MirroredState", "core_module",
+__all__ = ["GENERIC_AGENT_NAMES", "GENERIC_AGENT_PARAMS", "LEARNED_AGENT_PARAMS", "CoreAgent", "CoreGame", "MirroredState", "core_module",
            "native_seats", "play_in_core"]

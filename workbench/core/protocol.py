@@ -378,6 +378,11 @@ class State:
         ``data-target`` (TerraFeud: ``move``, ``attack``, ``stop``, ``mine``, ``shot``, ``castle``); "" by default."""
         return ""
 
+    def action_mode(self, action: Any) -> str:
+        """The multi-step action ``action`` is one of (a name of ``GameDef.action_modes``: TerraFeud's ``order``,
+        several infantry moves given as one action), or "" for an ordinary action (the default)."""
+        return ""
+
     def action_card(self, action: Any) -> dict[str, Any] | None:
         """What a purchase buys, for the board's card palette: ``{"card": name, "price": n, "first": bool,
         "pattern": key}`` (``first``: shown before the others, big chess's King); None for other actions."""
@@ -536,6 +541,9 @@ class GameDef:
     # the board's graphical position editor: the pieces one click sets on a cell, as (code as ``to_dict()``'s
     # ``pieces`` map writes it, owner seat, words); empty: the position is edited as text (Copy, edit, Paste)
     edit_palette: tuple[tuple[str, int, str], ...] = ()
+    # palette codes a person places by two clicks, the first cell then the second (``edit_pair``): TerraFeud's
+    # archer marker (the archer, then the hex it marks); none by default
+    edit_pairs: tuple[str, ...] = ()
     # extra CSS class names the board's page gives its parts (part -> class: "cell", "svg", "piece", "selected",
     # "dest", "status", "message", "moves", "move", "move-text", "future", "undo"), for a game whose older pages,
     # stylesheets and browser checks know its board by them; none by default
@@ -544,6 +552,15 @@ class GameDef:
     # marks, and the names in ``default_overlays`` start switched on
     overlays: tuple[tuple[str, str], ...] = ()
     default_overlays: tuple[str, ...] = ()
+    # multi-step actions a person gives as one, each a button and mode of the board, as (name, button words, what
+    # it is and how its cells are clicked); ``State.action_mode(action)`` names the mode of each action of one.
+    # With a mode on, clicks pick only its actions' cells (the click sequences of every action keep working
+    # without it). TerraFeud's Order: several infantry moves as one action
+    action_modes: tuple[tuple[str, str, str], ...] = ()
+    # the agent the board's Evaluate and continuous analysis search with: a spec ``make_protocol_agent`` builds for
+    # this game (its own tuned agent, by the name the game gives it), the board capping its clock per request;
+    # empty: the generic ``alphabeta``
+    analysis_agent: str = ""
     # the balance question benchmarks ask by default (rule -> values, as --grid); none: the default rules
     benchmark_grid: Mapping[str, Sequence[str]] = {}
     # the game's headline balance question (rule -> values; empty: the first seat's edge) and the agent range
@@ -643,10 +660,46 @@ class GameDef:
         """The seats of this position (default: ``info`` of its rules); a scenario may seat four players."""
         return self.info(self.state_rules(state))
 
-    def edit_cell(self, data: dict[str, Any], cell: str, code: str) -> dict[str, Any]:
+    def edit_form(self, state: State) -> dict[str, Any]:
+        """The position as the editor edits it (what ``edit_cell`` and the other editor hooks receive): default
+        ``state.to_dict()``; a game whose scenario position is the clearer form (big chess) gives that."""
+        return state.to_dict()
+
+    def edit_state(self, data: Mapping[str, Any]) -> State:
+        """The edited position judged by the game's own checks (each edit, and Done): a ``State``, or a
+        ``ValueError`` that names the cell and the rule. Default: ``state_from_dict``."""
+        return self.state_from_dict(data)
+
+    def edit_pieces(self, data: Mapping[str, Any]) -> Sequence[tuple[str, int, str]]:
+        """The position editor's palette for the edited position ``data`` (``to_dict`` form), as (code, owner seat,
+        words); an owner of -1 is no seat's (a marker, a tile). A game whose pieces depend on the position (big
+        chess's 2-25 seats, The Cursed Lands' factions) says them here; default: ``edit_palette``."""
+        return self.edit_palette
+
+    def edit_options(self, data: Mapping[str, Any], code: str) -> Sequence[tuple[str, str, tuple[str, ...]]]:
+        """What else a click with palette piece ``code`` sets, as (name, words, choices; the first is the default):
+        The Cursed Lands' hit points, big chess's facing and level. ``edit_cell`` receives the chosen values. None
+        by default."""
+        return ()
+
+    def edit_pair(self, data: dict[str, Any], first: str, second: str, code: str) -> dict[str, Any]:
+        """The position ``data`` with ``code`` (one of ``edit_pairs``) placed from cell ``first`` to ``second``
+        (the same cell twice removes it); ``ValueError`` naming the cell and the rule when it cannot be."""
+        raise ValueError(f"{code!r} is not placed by two clicks in {self.title}")
+
+    def edit_clear(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Every piece off the edited position (a blank board to build a problem on). Default: the ``pieces`` map
+        emptied cell by cell through ``edit_cell``."""
+        for cell in list((data.get("pieces") or {}).keys()):
+            data = self.edit_cell(data, str(cell), "")
+        return data
+
+    def edit_cell(self, data: dict[str, Any], cell: str, code: str,
+                  options: Mapping[str, str] | None = None) -> dict[str, Any]:
         """The position editor's one hook: the position ``data`` (``to_dict`` form) with ``code`` (an
-        ``edit_palette`` code; "" empties) set on the cell named ``cell``. Default: the ``pieces`` map
-        (cell name -> code). ``state_from_dict`` judges the result when the editor is done."""
+        ``edit_palette`` code; "" empties) set on the cell named ``cell``, with ``options`` (``edit_options``'
+        values). Default: the ``pieces`` map (cell name -> code). ``state_from_dict`` judges the result (each
+        edit, and when the editor is done); a ``ValueError`` here names the cell and the rule."""
         pieces = dict(data.get("pieces") or {})
         if code:
             pieces[cell] = code
@@ -668,6 +721,12 @@ class GameDef:
     def scenario(self, data: Mapping[str, Any], where: str) -> ScenarioCase:
         """A parsed scenario file (``game:`` names this game) as a runnable case; ``ScenarioError`` if bad."""
         raise NotImplementedError(f"{self.name} has no scenario files")
+
+    def score_words(self, score: float, state: State, player: int) -> str:
+        """An agent's score of ``state`` (``player``'s view, the seat to move) in words, where the game's own agents
+        mark a forced result in their scores (TerraFeud's ``White wins by force (the game ends within 7 plies)``);
+        "" (the default) lets the board say it (``+1.50 coins for Red: Red is better by 1.50``)."""
+        return ""
 
     def describe_check(self, case: ScenarioCase, index: int, result: Any) -> dict[str, Any] | None:
         """Check ``index`` of a loaded scenario in words for the board's panel: ``{"status", "asserts",

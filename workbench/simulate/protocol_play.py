@@ -278,7 +278,7 @@ def seat_agent(game: Any, name: str, rules: Any, seed: int) -> Any:
     from workbench.agents.generic import make_protocol_agent
 
     _, params = parse_agent_spec(name)
-    # barring (bar=) and learned weights (eval=) are Python's
+    # barring (bar=) is Python's; learned weights (eval=) are read by every core
     if str(params.get("engine", "")).strip().lower() == "native" and not {"bar", *PYTHON_ONLY} & set(params):
         agent = game.native.agent(name, rules, seed)
         if agent is not None:
@@ -286,7 +286,7 @@ def seat_agent(game: Any, name: str, rules: Any, seed: int) -> Any:
     return make_protocol_agent(name, game, rules, seed=seed)
 
 
-PYTHON_ONLY = frozenset({"eval"})  # read by one seat's native twin only where its core has the features (Pole)
+PYTHON_ONLY: frozenset[str] = frozenset()  # every core reads learned weights (eval=) now: nothing is Python-only
 
 
 def play_protocol_game(spec: Any, own_rows: bool = True) -> Any:

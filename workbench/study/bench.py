@@ -3,8 +3,10 @@
 For each game that declares one (``GameDef.headline_grid`` and ``GameDef.skill_trace``: TerraFeud's winter
 against summer, Pole's ``fortress_rounding``, a Cursed Lands faction pair, big chess's first seat), this
 plays the question at every doubling budget of the declared agent (``workbench trace``), and prints the
-rungs with their intervals, the verdict, and the figures: games, wall seconds, games per second.
-A benchmark prints figures; it asserts nothing.
+rungs with their intervals, the verdict, and the figures: games, wall and CPU seconds (workers included)
+per rung and in all, the load, the engine. ``make bench`` reruns one trace quickly (``--game``); the
+measured traces and the commands behind them are in docs/strength.md. A benchmark prints figures; it
+asserts nothing.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import time
 from workbench.balance.trace import trace, trace_frame
 from workbench.core.cliargs import Parser, max_workers, seed, whole
 
-from .trace import parse_skill_trace, run_trace
+from .trace import cpu_seconds, parse_skill_trace, run_trace, timing
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--game", action="append", default=None, help="only these games (repeatable)")
     ap.add_argument("--seed", type=seed(), default=7)
     ap.add_argument("--workers", type=whole(0, max_workers()), default=None)
+    ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"))
     args = ap.parse_args(argv)
     chosen = args.game or names()
     for name in chosen:
@@ -38,17 +41,19 @@ def main(argv: list[str] | None = None) -> int:
         if not game.skill_trace:
             continue
         grid = {k: list(v) for k, v in game.headline_grid.items()} or None
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), cpu_seconds()
         table = run_trace(game.name, grid, parse_skill_trace(game.skill_trace), args.games, args.seed,
-                          workers=args.workers, progress=False)
-        seconds = time.perf_counter() - t0
+                          workers=args.workers, engine=args.engine, progress=False)
+        seconds, cpu = time.perf_counter() - t0, cpu_seconds() - c0
         result = trace(table)
         question = ", ".join(f"{k}={'/'.join(v)}" for k, v in (grid or {}).items()) or "the first seat"
         print(f"\n{game.title}: {question}, {game.skill_trace}")
         print(trace_frame(result).to_string(index=False))
         print(result.sentence())
-        print(f"{len(table)} games in {seconds:.1f} s wall ({len(table) / seconds:.2f} games/s, "
-              f"engine {'/'.join(sorted(set(table['engine'].astype(str))))})", flush=True)
+        for rung in table.attrs.get("rungs", []):
+            print(f"  {rung['agent']}: {timing(rung['games'], rung['wall'], rung['cpu'], rung['load'])}, engine {rung['engine']}")
+        print(f"{timing(len(table), seconds, cpu)}, {len(table) / seconds:.2f} games/s wall, engine "
+              f"{'/'.join(sorted(set(table['engine'].astype(str))))}", flush=True)
     return 0
 
 

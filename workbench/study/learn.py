@@ -10,6 +10,11 @@ Intervals come from a bootstrap that resamples whole games (positions of one gam
 Values are read in the game's own unit: a feature's weight divided by the logit of one unit of the hand
 evaluation (fitted on the same positions), so "archer 2.6 [2.1, 3.2]" sets beside the hand weight 2.
 
+The weights the file gives an agent are *anchored*: ``k x hand + delta`` per feature, fitted together with a
+ridge (``--anchor``) on the corrections only, so a rare piece keeps its rescaled hand weight and only what the
+games contradict moves (``--anchor 0``: the plain fit's weights). The values a designer reads stay the plain fit's.
+Features are read on the game's native core when it has one (the exact twins of the Python features).
+
 Then ``--rounds`` rounds: the agent plays again with the learned weights (``AGENT:eval=NAME``), the new
 positions join the old, and the fit is redone. The result is a weights file ``NAME`` in the current folder
 (the study's), which the generic agents take by name (``alphabeta:eval=NAME``, ``workbench.agents.learned``).
@@ -31,19 +36,23 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.core.cliargs import Parser, max_workers, seed, whole
+from workbench.core.cliargs import Parser, max_workers, number, seed, whole
 from workbench.games import DEFAULT
 
 RIDGE = 1e-3  # L2 penalty per position: keeps a feature seen in few positions finite, moves others by little
+ANCHOR = 0.05  # L2 penalty per position on each weight's departure from the (rescaled) hand weights
 BOOT = 200
 
 
 def positions(game: Any, rules: Any, games: pd.DataFrame, events: pd.DataFrame, every: int = 2,
-              skip: int = 4) -> pd.DataFrame:
+              skip: int = 4, engine: str = "auto") -> pd.DataFrame:
     """Features of sampled positions (every ``every``-th decision after the first ``skip`` plies), from the first
-    seat's side, with the game's result for that seat (``y``) and the hand evaluation (``hand``)."""
-    from workbench.core.protocol import CHANCE
+    seat's side, with the game's result for that seat (``y``) and the hand evaluation (``hand``). On a game's
+    native core (``engine``) the records are replayed there and the features read there (the exact twins of the
+    Python features, proven equal by the tests)."""
+    from workbench.core.protocol import CHANCE, resolve_engine
 
+    native = resolve_engine(game, engine) == "native"
     weights = dict(game.evaluation_weights(rules))
     rows = []
     by_game = dict(tuple(events.sort_values(["game_id", "ply"]).groupby("game_id")["action"]))
@@ -51,7 +60,8 @@ def positions(game: Any, rules: Any, games: pd.DataFrame, events: pd.DataFrame, 
         if row.victory == "error" or row.game_id not in by_game:
             continue
         y = _score(row)
-        state = game.new_initial_state(rules, int(row.seed))
+        state = (game.native.new_state(rules, int(row.seed)) if native
+                 else game.new_initial_state(rules, int(row.seed)))
         try:
             for ply, text in enumerate(by_game[row.game_id], start=1):
                 state.apply_action(state.string_to_action(str(text)))
@@ -87,6 +97,28 @@ def _fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     alpha = np.full(design.shape[1], RIDGE)
     alpha[0] = 0.0
     return np.asarray(model.fit_regularized(alpha=alpha, L1_wt=0.0, maxiter=200).params)
+
+
+def anchored_weights(data: pd.DataFrame, features: list[str], hand: dict[str, float], names: list[str],
+                     anchor: float = ANCHOR) -> tuple[dict[str, float], float]:
+    """The weights an agent plays with: ``k * hand + delta`` per feature (log-odds), ``k`` the hand evaluation's
+    own log-odds scale and ``delta`` the data's correction, fitted together with a ridge of ``anchor`` per
+    position on the corrections only. A feature the data barely sees (a rare piece) keeps its rescaled hand
+    weight instead of being shrunk to 0, so the agent never treats an unseen queen as worthless; the values
+    a designer reads (``fit_values``) stay the unanchored fit. Returns (weights of ``names``, ``k``)."""
+    import statsmodels.api as sm
+
+    x = data[features].to_numpy(float)
+    y = data["y"].to_numpy(float)
+    h = data["hand"].to_numpy(float)[:, None]
+    design = np.column_stack([np.ones(len(y)), h, x])
+    alpha = np.full(design.shape[1], anchor)
+    alpha[:2] = 0.0
+    params = np.asarray(sm.GLM(y, design, family=sm.families.Binomial()).fit_regularized(
+        alpha=alpha, L1_wt=0.0, maxiter=200).params)
+    k = float(params[1])
+    delta = dict(zip(features, (float(v) for v in params[2:]), strict=True))
+    return {n: k * hand.get(n, 0.0) + delta.get(n, 0.0) for n in names}, k
 
 
 def fit_values(data: pd.DataFrame, features: list[str], boot: int = BOOT, seed: int = 0) -> dict[str, Any]:
@@ -142,8 +174,11 @@ def play(game: str, rules: Any, agent: str, games: int, seed: int, workers: int 
 
 def learn(game_name: str, rules_text: str, games: int, agent: str = "greedy", rounds: int = 2, seed: int = 0,
           name: str = "", workers: int | None = None, engine: str = "auto", boot: int = BOOT,
-          max_plies: int | None = None, every: int = 2, log: Any = print) -> tuple[dict[str, Any], pd.DataFrame]:
-    """Play, fit, and refit over ``rounds`` rounds with the learned weights; returns (weights document, last games)."""
+          max_plies: int | None = None, every: int = 2, log: Any = print,
+          anchor: float = ANCHOR) -> tuple[dict[str, Any], pd.DataFrame]:
+    """Play, fit, and refit over ``rounds`` rounds with the learned weights; returns (weights document, last games).
+    The file's weights are anchored to the hand weights (``anchored_weights``) unless ``anchor`` is 0, when they
+    are the plain fit's."""
     from workbench.agents.learned import NAME
     from workbench.games import get
 
@@ -157,7 +192,7 @@ def learn(game_name: str, rules_text: str, games: int, agent: str = "greedy", ro
         raise ValueError(f"--name {name!r}: a weights file is named, not a path: letters, digits, '._=+-', ending .json")
     t0 = time.perf_counter()
     table, events = play(game.name, rules, agent, games, seed, workers, engine, max_plies)
-    data = positions(game, rules, table, events, every)
+    data = positions(game, rules, table, events, every, engine=engine)
     history = []
     doc: dict[str, Any] = {}
     for rnd in range(rounds + 1):
@@ -167,11 +202,17 @@ def learn(game_name: str, rules_text: str, games: int, agent: str = "greedy", ro
         fit = fit_values(data, features, boot=boot, seed=seed + rnd)
         defaults = dict(game.evaluation_weights(rules))
         unseen = sorted(set(probe) - set(features))
+        if anchor > 0:
+            weights, hand_k = anchored_weights(data, features, defaults, list(probe), anchor)
+            how = {"fit": "anchored", "anchor": anchor, "hand_k": hand_k}
+        else:
+            weights = {k: v["weight"] for k, v in fit["features"].items()}
+            how = {"fit": "plain"}
         doc = {"game": game.name, "rules": rules.label(), "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
                "agent": agent, "games": int(data["game_id"].nunique()), "positions": len(data), "rounds": rnd,
                "unit": game.evaluation_unit, "scale": fit["scale"],
                "scale_interval": [fit["scale_low"], fit["scale_high"]], "units": fit["units"], "boot": boot,
-               "weights": {k: v["weight"] for k, v in fit["features"].items()},
+               "weights": weights, **how,
                "values": {k: {**v, "default": defaults.get(k)} for k, v in fit["features"].items()},
                "unseen": unseen, "seconds": round(time.perf_counter() - t0, 1), "file": name}
         history.append(doc)
@@ -182,7 +223,7 @@ def learn(game_name: str, rules_text: str, games: int, agent: str = "greedy", ro
             break
         learned = f"{agent}{',' if ':' in agent else ':'}eval={name}"
         table, events = play(game.name, rules, learned, games, seed + 7919 * (rnd + 1), workers, engine, max_plies)
-        more = positions(game, rules, table, events, every)
+        more = positions(game, rules, table, events, every, engine=engine)
         more["game_id"] = more["game_id"] + (rnd + 1) * 1_000_000
         data = pd.concat([data, more], ignore_index=True)
     return doc, table
@@ -225,6 +266,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--name", default="", help="the weights file, written in the current folder (default from the rules)")
     ap.add_argument("--boot", type=whole(20, 10_000), default=BOOT, help="bootstrap resamples of whole games")
     ap.add_argument("--every", type=whole(1, 100), default=2, help="sample every N-th ply of a game")
+    ap.add_argument("--anchor", type=number(0, 100), default=ANCHOR, metavar="A",
+                    help="ridge per position pulling the played weights toward the rescaled hand weights (0: the "
+                         "plain fit's weights)")
     ap.add_argument("--seed", type=seed(), default=0)
     ap.add_argument("--workers", type=whole(0, max_workers()), default=None)
     ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"))
@@ -235,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         doc, table = learn(args.game, args.rules, args.games, args.agent, args.rounds, args.seed, args.name,
-                           args.workers, args.engine, args.boot, args.max_plies, args.every)
+                           args.workers, args.engine, args.boot, args.max_plies, args.every, anchor=args.anchor)
     except ValueError as exc:
         print(f"learn: error: {exc}", flush=True)
         return 2

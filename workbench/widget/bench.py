@@ -1,19 +1,37 @@
-"""``python -m workbench.widget.bench``: the general board's first-board time and click latency, per game.
+"""``python -m workbench.widget.bench``: the board's first-board time and click latency, per game and click kind.
 
-First board: ``Board(game)`` built in a ready kernel, its first view computed and serialised (what the page
-receives before it draws). Click: one page message handled (a click, a button or Undo/Redo) and the new view
-serialised, the median and the worst of ``--clicks`` messages along a random game. Figures, not a timed
-test: the targets (first board under 1 s, clicks under 150 ms on 2 cores) are read off the printout.
+Figures, not a timed test: the targets (first board under 1 s after the kernel is ready, clicks under 150 ms on
+2 cores) are read off the printout. Every figure is printed as the count, min, median and max of its repeats,
+with the median's 95% interval (distribution-free, from order statistics) when there are at least 6, beside the
+machine's load average and the CPU seconds spent, since the shared 2-core machine's wall times move with its load.
+
+In process (a warm kernel: the board and every game imported, as ``make play``'s kernels are): first board =
+``Board(game)`` built and its first view and geometry serialised (what the page receives before it draws);
+click = one page message handled and the new view serialised, along a random game. Click kinds: ``select`` (a
+cell that starts or extends a selection), ``play`` (a cell or button that plays an action), ``undo``, ``redo``.
+
+In a real page (``--page``): the served board (``make play``'s Voila settings, ``workbench.serving``) on a
+one-board notebook in Debian's Chromium, loopback only. First board = from the kernel running the notebook's
+first cell to the board drawn in the page; page = from the request to the board drawn; click = from the mouse
+press on a lit cell or a button to the board drawn again, by the page's own clock (``gbDrawn``, set at the end
+of the page's draw); ``draw`` is the page's share of it (its redraw). CPU seconds: the server and its kernels,
+and the browser, over each board's loads and clicks.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import random
 import statistics
 import time
+from collections.abc import Iterable
 from typing import Any
+
+KINDS = ("select", "play", "undo", "redo")
+CHROMIUM = "/usr/bin/chromium"
 
 
 def boards(also: list[str]) -> list[tuple[str, str | None]]:
@@ -26,6 +44,46 @@ def boards(also: list[str]) -> list[tuple[str, str | None]]:
         game, _, rules = item.partition("@")
         out.append((game, rules or None))
     return out
+
+
+def label(game: str, rules: str | None) -> str:
+    return game + (f" ({rules})" if rules else "")
+
+
+def median_interval(xs: list[float]) -> tuple[float, float] | None:
+    """The median's 95% interval from order statistics (at least 95% coverage for any distribution), or None
+    when there are fewer than 6 values (min and max then cover it at under 97%)."""
+    n = len(xs)
+    if n < 6:
+        return None
+    s = sorted(xs)
+    # the largest k with P(Binomial(n, 1/2) < k) <= 2.5%: the interval is the k-th smallest to the k-th largest
+    k, tail = 0, 0.0
+    while True:
+        nxt = tail + math.comb(n, k) / 2 ** n
+        if nxt > 0.025:
+            break
+        tail, k = nxt, k + 1
+    k = max(k, 1)
+    return s[k - 1], s[n - k]
+
+
+def summary(xs: list[float], unit: str = "ms") -> str:
+    """``n  min  median [95% interval]  max`` of the values (milliseconds unless told)."""
+    if not xs:
+        return f"{0:>4}  {'-':>8}  {'-':>8} {'':17}  {'-':>8}"
+    ci = median_interval(xs)
+    inner = f"[{ci[0]:.1f}-{ci[1]:.1f}]" if ci else "(n<6: no interval)"
+    return f"{len(xs):>4}  {min(xs):6.1f} {unit}  {statistics.median(xs):6.1f} {unit} {inner:17}  {max(xs):6.1f} {unit}"
+
+
+def header(what: str) -> str:
+    return f"{what:44} {'kind':8} {'   n':>4}  {'min':>9}  {'median':>9} {'[95% interval]':17}  {'max':>9}"
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.1f} (1 min), {five:.1f} (5 min) on {os.cpu_count()} cores"
 
 
 def _message(board: Any, rng: random.Random) -> dict[str, Any]:
@@ -45,37 +103,89 @@ def _message(board: Any, rng: random.Random) -> dict[str, Any]:
     return {"type": "cancel"}
 
 
-def bench(game: str, rules: str | None, clicks: int, seed: int) -> dict[str, Any]:
+def kind_of(msg: dict[str, Any], node_before: Any, node_after: Any) -> str | None:
+    """The click kind of a handled message: undo and redo by name, a cell or button by whether it played."""
+    if msg["type"] in ("undo", "redo"):
+        return str(msg["type"])
+    if msg["type"] in ("click", "choose"):
+        return "play" if node_after != node_before else "select"
+    return None
+
+
+def first_board(game: str, rules: str | None, seed: int) -> tuple[float, int]:
+    """Seconds to build the board and serialise what the page first receives, and its size in bytes."""
     from workbench.widget.board import GameBoard
 
     t0 = time.perf_counter()
     b = GameBoard(game, rules=rules, seed=seed)
     size = len(json.dumps(b.view)) + len(json.dumps(b.geometry))
-    first = time.perf_counter() - t0
+    return time.perf_counter() - t0, size
+
+
+def bench(game: str, rules: str | None, clicks: int, seed: int, repeats: int = 6) -> dict[str, Any]:
+    """In process: first board over ``repeats`` builds, then ``clicks`` messages of a random game by kind."""
+    from workbench.widget.board import GameBoard
+
+    firsts, size = [], 0
+    for r in range(repeats):
+        sec, size = first_board(game, rules, seed + r)
+        firsts.append(1000 * sec)
+    b = GameBoard(game, rules=rules, seed=seed)
     rng = random.Random(seed)
-    times = []
+    by_kind: dict[str, list[float]] = {k: [] for k in KINDS}
+    sizes = []
     for _ in range(clicks):
         if b.view.get("over"):
             b._on_msg(b, {"type": "undo"}, [])
         msg = _message(b, rng)
+        node = b.view.get("node")
         t = time.perf_counter()
         b._on_msg(b, msg, [])
-        len(json.dumps(b.view))
-        times.append(time.perf_counter() - t)
-    return {"game": game + (f" ({rules})" if rules else ""),
-            "first_ms": 1000 * first, "first_kb": size / 1024, "median_ms": 1000 * statistics.median(times),
-            "worst_ms": 1000 * max(times), "clicks": len(times)}
+        sizes.append(len(json.dumps(b.view)))
+        took = time.perf_counter() - t
+        kind = kind_of(msg, node, b.view.get("node"))
+        if kind:
+            by_kind[kind].append(1000 * took)
+    return {"board": label(game, rules), "first_ms": firsts, "first_kb": size / 1024, "clicks": by_kind,
+            "view_kb": statistics.median(sizes) / 1024 if sizes else 0.0}
 
 
-CHROMIUM = "/usr/bin/chromium"
+def in_process(games: Iterable[tuple[str, str | None]], clicks: int, seed: int, repeats: int, warm: bool = True) -> None:
+    from workbench import serving
+
+    if warm:
+        exec(serving.PREWARM, {})  # noqa: S102 - a warm kernel, as the served page's: the board and every game imported
+    print(f"In process ({load()})")
+    print(header("board (in process)"))
+    cpu0 = time.process_time()
+    for game, rules in games:
+        r = bench(game, rules, clicks, seed, repeats)
+        print(f"{r['board']:44} {'first':8} {summary(r['first_ms'])}   ({r['first_kb']:.0f} kB)")
+        for kind in KINDS:
+            if r["clicks"][kind]:
+                print(f"{'':44} {kind:8} {summary(r['clicks'][kind])}")
+        print(f"{'':44} {'view':8} median {r['view_kb']:.0f} kB a click")
+    print(f"CPU: {time.process_time() - cpu0:.1f} s for the in-process part; {load()}")
 
 
-def page_bench(clicks: int, games: list[tuple[str, str | None]]) -> None:
-    """In a real page: the served board (``make play``'s Voila settings, ``workbench.serving``) on a one-board
-    notebook, Debian's Chromium (loopback only). First board = from the kernel running the notebook's first cell
-    (its clock, written to a file) to the board drawn in the page; page = from the request to the board drawn;
-    click = from a click on a lit cell (or a button) to the page's status or message changing."""
-    import os
+# ---------------------------------------------------------------------------------------------------- in a page
+DRAWN = "(el) => { const d = el.gbDrawn; return d ? {seq: d.seq, ms: d.ms, at: d.at, down: window.__gbDown || 0} : null; }"
+
+
+def _cpu(procs: list[Any]) -> float:
+    total = 0.0
+    for p in procs:
+        try:
+            t = p.cpu_times()
+            total += t.user + t.system
+        except Exception:  # noqa: BLE001, S112 - a process that has gone (a kernel shut down) no longer counts
+            continue
+    return total
+
+
+def page_bench(clicks: int, games: list[tuple[str, str | None]], seed: int, repeats: int) -> None:
+    """The served board in Debian's Chromium: first board and page total over ``repeats`` page loads (each a fresh
+    kernel), then ``clicks`` clicks by kind on the last load, with the page's own clock and its draw's share."""
     import socket
     import subprocess
     import tempfile
@@ -83,19 +193,25 @@ def page_bench(clicks: int, games: list[tuple[str, str | None]]) -> None:
     from urllib.parse import urlparse
 
     import nbformat
+    import psutil
     from playwright.sync_api import sync_playwright
 
     from workbench import serving
 
-    print(f"{'game (in a page)':44} {'first board':>12} {'page':>10} {'click median':>13} {'click worst':>12}")
+    if not Path(CHROMIUM).exists():
+        print(f"In a page: skipped, {CHROMIUM} is not installed (make chromium)")
+        return
+    print(f"\nIn a page: Voila as `make play` serves it, Debian's Chromium ({load()})")
+    print(header("board (in a page)"))
+    me = psutil.Process()
+    rng = random.Random(seed)
     with sync_playwright() as pw, tempfile.TemporaryDirectory() as tmp:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
                                      args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
         for game, rules in games:
             stamp = Path(tmp) / "ready"
-            stamp.unlink(missing_ok=True)
             nb = nbformat.v4.new_notebook()
-            args = f"{game!r}" + (f", rules={rules!r}" if rules else "")
+            args = f"{game!r}" + (f", rules={rules!r}" if rules else "") + f", seed={seed}"
             nb.cells = [nbformat.v4.new_code_cell(f"import time\n_ = open({str(stamp)!r}, 'w').write(repr(time.time()))"),
                         nbformat.v4.new_code_cell(f"from workbench.widget import Board\nBoard({args})")]
             nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -107,6 +223,12 @@ def page_bench(clicks: int, games: list[tuple[str, str | None]]) -> None:
             server = subprocess.Popen(serving.voila_command(path, port, [f"--Voila.root_dir={tmp}"]), cwd=tmp,
                                       env=serving.voila_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                       start_new_session=True)
+            served = psutil.Process(server.pid)
+            others = [p for p in me.children(recursive=True) if p.pid != server.pid]
+            browser_cpu0 = _cpu(others)
+            firsts, totals = [], []
+            by_kind: dict[str, list[float]] = {k: [] for k in KINDS}
+            draws: list[float] = []
             try:
                 for _ in range(100):
                     try:
@@ -114,46 +236,91 @@ def page_bench(clicks: int, games: list[tuple[str, str | None]]) -> None:
                         break
                     except OSError:
                         time.sleep(0.2)
-                page = browser.new_page(viewport={"width": 1300, "height": 1000})
-                page.route("**/*", lambda r: r.continue_() if urlparse(r.request.url).hostname == "127.0.0.1" else r.abort())
-                asked = time.time()
-                page.goto(f"http://127.0.0.1:{port}/", timeout=60_000, wait_until="commit")
-                page.wait_for_function("() => document.querySelector('.gb-root .gb-svgbox svg, .gb-root .gb-observation')",
-                                       timeout=120_000, polling=10)
-                drawn = time.time()
-                first = drawn - float(stamp.read_text())
-                times = []
-                for _ in range(clicks):
-                    before = page.evaluate("() => document.querySelector('.gb-status').textContent + '|' + "
-                                           "document.querySelector('.gb-message').textContent")
-                    target = page.locator("polygon.gb-lit").first if page.locator("polygon.gb-lit").count() else \
-                        page.locator(".gb-choice, .gb-card").first
-                    if not target.count():
-                        break
-                    t = time.perf_counter()
-                    target.click(force=True)
-                    page.wait_for_function("(s) => (document.querySelector('.gb-status').textContent + '|' + "
-                                           "document.querySelector('.gb-message').textContent) !== s", arg=before,
-                                           polling=5, timeout=20_000)
-                    times.append(time.perf_counter() - t)
-                page.close()
-                med = f"{1000 * statistics.median(times):10.0f} ms" if times else f"{'-':>13}"
-                worst = f"{1000 * max(times):9.0f} ms" if times else f"{'-':>12}"
-                print(f"{game + (f' ({rules})' if rules else ''):44} {1000 * first:10.0f} ms "
-                      f"{1000 * (drawn - asked):8.0f} ms {med} {worst}")
+                for rep in range(repeats):
+                    stamp.unlink(missing_ok=True)
+                    page = browser.new_page(viewport={"width": 1300, "height": 1000})
+                    page.route("**/*", lambda r: r.continue_() if urlparse(r.request.url).hostname == "127.0.0.1"
+                               else r.abort())
+                    asked = time.time()
+                    page.goto(f"http://127.0.0.1:{port}/", timeout=60_000, wait_until="commit")
+                    page.wait_for_function("() => document.querySelector('.gb-root .gb-svgbox svg, .gb-root .gb-observation')",
+                                           timeout=120_000, polling=5)
+                    drawn = time.time()
+                    firsts.append(1000 * (drawn - float(stamp.read_text())))
+                    totals.append(1000 * (drawn - asked))
+                    if rep == repeats - 1:
+                        _page_clicks(page, clicks, rng, by_kind, draws)
+                    kernel_cpu = _cpu([served, *served.children(recursive=True)])
+                    page.close()
             finally:
                 os.killpg(server.pid, 15)
                 server.wait(timeout=20)
+            browser_cpu = _cpu([p for p in me.children(recursive=True) if p.pid != server.pid]) - browser_cpu0
+            name = label(game, rules)
+            print(f"{name:44} {'first':8} {summary(firsts)}")
+            print(f"{'':44} {'page':8} {summary(totals)}")
+            for kind in KINDS:
+                if by_kind[kind]:
+                    print(f"{'':44} {kind:8} {summary(by_kind[kind])}")
+            print(f"{'':44} {'draw':8} {summary(draws)}   (the page's redraw, within the clicks)")
+            print(f"{'':44} CPU: server and kernels {kernel_cpu:.1f} s, browser {browser_cpu:.1f} s; {load()}")
         browser.close()
+
+
+def _page_clicks(page: Any, clicks: int, rng: random.Random, by_kind: dict[str, list[float]], draws: list[float]) -> None:
+    """``clicks`` gestures of a person playing at random: a lit cell, else a button or card; an undo and a redo now
+    and then. Each is timed from the mouse press to the end of the page's next draw, by the page's clock."""
+    root = page.locator(".gb-root").first
+    handle = root.element_handle()
+    page.evaluate("() => document.addEventListener('pointerdown', () => { window.__gbDown = performance.now(); }, true)")
+    for i in range(clicks):
+        _settle(page, handle)
+        node = page.evaluate("(el) => (el.querySelector('.gb-current') || {dataset: {}}).dataset.node || ''", handle)
+        undo, redo = root.locator('.gb-btn[data-action="undo"]'), root.locator('.gb-btn[data-action="redo"]')
+        lit = root.locator("polygon.gb-lit")
+        kind = None
+        if i % 6 == 4 and undo.is_enabled():
+            target, kind = undo, "undo"
+        elif i % 6 == 5 and redo.is_enabled():
+            target, kind = redo, "redo"
+        elif lit.count():
+            target = lit.nth(rng.randrange(lit.count()))
+        else:
+            target = root.locator(".gb-choice, .gb-card").first
+        if not target.count():
+            break
+        target.click(force=True, timeout=10_000)
+        page.wait_for_function("(el) => el.gbDrawn && el.gbDrawn.at > (window.__gbDown || 0)", arg=handle, polling=5,
+                               timeout=30_000)
+        d = page.evaluate(DRAWN, handle)
+        after = page.evaluate("(el) => (el.querySelector('.gb-current') || {dataset: {}}).dataset.node || ''", handle)
+        kind = kind or ("play" if after != node else "select")
+        by_kind[kind].append(d["at"] - d["down"])
+        draws.append(d["ms"])
+        page.mouse.move(0, 0)  # no hover preview or "why" message between clicks
+
+
+def _settle(page: Any, handle: Any, quiet: float = 0.2) -> None:
+    """Wait until the board has drawn no new view for ``quiet`` seconds (a gesture's late views, such as an agent's
+    move or a background check, must not be taken for the next click's answer)."""
+    last, since = None, time.perf_counter()
+    while time.perf_counter() - since < quiet:
+        seq = (page.evaluate(DRAWN, handle) or {}).get("seq")
+        if seq != last:
+            last, since = seq, time.perf_counter()
+        time.sleep(0.02)
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m workbench.widget.bench", description=__doc__.splitlines()[0])
-    ap.add_argument("--clicks", type=int, default=40)
+    ap.add_argument("--clicks", type=int, default=60, help="clicks per board in process")
+    ap.add_argument("--repeats", type=int, default=6, help="first boards per board in process")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--page", action="store_true", help="also in a real page: Voila and Debian's Chromium")
+    ap.add_argument("--page-clicks", type=int, default=24, help="clicks per board in a page")
+    ap.add_argument("--page-repeats", type=int, default=3, help="page loads (each a fresh kernel) per board")
     ap.add_argument("--only", action="append", default=[], metavar="GAME",
-                    help="time only these boards (a registered game's name, or an --also board's)")
+                    help="time only these boards (a registered game's name, or an --also board's GAME@RULES)")
     ap.add_argument("--also", action="append", default=[], metavar="GAME[@RULES]",
                     help="another board to time: a game under rule values (GAME@RULE=VALUE,...) or openspiel:NAME")
     args = ap.parse_args(argv)
@@ -162,13 +329,9 @@ def main(argv: list[str] | None = None) -> None:
         games = [(g, r) for g, r in games if g in args.only or f"{g}@{r}" in args.only]
     import anywidget  # noqa: F401 - the widget's import is part of a ready kernel, not of the first board
 
-    print(f"{'game':44} {'first board':>12} {'view':>8} {'click median':>13} {'click worst':>12}")
-    for game, rules in games:
-        r = bench(game, rules, args.clicks, args.seed)
-        print(f"{r['game']:44} {r['first_ms']:10.0f} ms {r['first_kb']:6.0f} kB {r['median_ms']:10.1f} ms "
-              f"{r['worst_ms']:9.1f} ms")
+    in_process(games, args.clicks, args.seed, args.repeats)
     if args.page:
-        page_bench(min(args.clicks, 10), games)
+        page_bench(args.page_clicks, games, args.seed, args.page_repeats)
 
 
 if __name__ == "__main__":

@@ -79,6 +79,8 @@ function render({ model, el: root }) {
   const rollBtn = mk("Roll", "roll");
   mk("Agent move", "agent_move");
   mk("Evaluate", "evaluate");
+  // multi-step actions given as one (GameDef.action_modes: TerraFeud's Order): a button that switches its mode
+  const modeBox = el("span", { class: "gb-modes" }, controls);
   const view2 = el("div", { class: "gb-controls" }, panel);
   const flipBtn = el("button", { class: "gb-btn", "data-action": "flip" }, view2, "Flip");
   const coordBox = el("label", { class: "gb-auto" }, view2);
@@ -229,6 +231,8 @@ function render({ model, el: root }) {
       ["moves", moves, "gb-moves"], ["undo", undoBtn, "gb-btn"]]) node.setAttribute("class", A(part, cls));
     boardBox.innerHTML = "";
     cellEls = {};
+    pieceEls = {};
+    gen += 1;
     obs = geo.cells.length ? null : el("pre", { class: "gb-observation", "aria-label": "observation" }, boardBox);
     const vb = geo.viewbox;
     bbox = vb;
@@ -333,18 +337,40 @@ function render({ model, el: root }) {
     return markColour[m];
   }
 
+  let editSeat = null;  // the seat whose pieces the editor's palette shows (games with many seats)
   function drawEditor(v) {
     editRow.style.display = geo.can_edit && !(v.editor && v.editor.pieces) ? "" : "none";
     editBar.innerHTML = "";
     const ed = v.editor || {};
     root.classList.toggle("gb-editing", !!ed.pieces);
     if (!ed.pieces) return;
+    // many seats (big chess: up to 25): a seat select, and that seat's pieces (plus the pieces of no seat)
+    const owners = [...new Set(ed.pieces.map((p) => p.owner).filter((o) => o >= 0))];
+    const cur = ed.pieces.find((p) => p.code === ed.piece);
+    if (editSeat === null || !owners.includes(editSeat)) editSeat = cur && cur.owner >= 0 ? cur.owner : (owners[0] ?? -1);
+    if (owners.length > 2) {
+      const ss = el("select", { class: "gb-edit-seat", title: "whose pieces the palette shows" }, editBar);
+      owners.forEach((o) => { const op = el("option", { value: String(o) }, ss, geo.players[o] || String(o)); if (o === editSeat) op.selected = true; });
+      ss.addEventListener("change", () => { editSeat = Number(ss.value); drawEditor(v); });
+    }
     const pal = el("div", { class: "gb-row gb-edit-palette" }, editBar);
-    for (const p of [...ed.pieces, { code: "", owner: -1, words: "remove" }]) {
+    const shown = owners.length > 2 ? ed.pieces.filter((p) => p.owner < 0 || p.owner === editSeat) : ed.pieces;
+    for (const p of [...shown, { code: "", owner: -1, words: "remove" }]) {
       const b = el("button", { class: "gb-btn gb-edit-piece" + (p.code === ed.piece ? " gb-on" : ""), "data-piece": p.code,
-        title: p.words }, pal, p.code || "✕");
+        "data-owner": String(p.owner), title: p.words }, pal, p.code.length <= 3 ? (p.code || "✕") : p.words.slice(0, 22));
       if (p.owner >= 0) { b.style.background = geo.colours[p.owner] || ""; b.style.color = geo.inks[p.owner] || ""; }
       b.addEventListener("click", () => model.send({ type: "edit_piece", piece: p.code }));
+    }
+    // what else a click sets (The Cursed Lands' hit points, big chess's facing and level): GameDef.edit_options
+    if ((ed.options || []).length || ed.first) {
+      const orow = el("div", { class: "gb-row gb-edit-options" }, editBar);
+      for (const o of ed.options || []) {
+        const lab = el("label", { class: "gb-auto" }, orow, `${o.words} `);
+        const sel = el("select", { class: "gb-edit-option", "data-option": o.name }, lab);
+        for (const c of o.choices) { const op = el("option", { value: c }, sel, c); if (c === o.value) op.selected = true; }
+        sel.addEventListener("change", () => model.send({ type: "edit_option", name: o.name, value: sel.value }));
+      }
+      if (ed.first) el("span", { class: "gb-edit-first" }, orow, `from ${ed.first}: click the second cell`);
     }
     const row = el("div", { class: "gb-row" }, editBar);
     const tm = el("select", { class: "gb-edit-tomove", title: "the seat to move" }, row);
@@ -356,19 +382,74 @@ function render({ model, el: root }) {
     if (ed.error) el("div", { class: "gb-edit-error" }, editBar, ed.error);
   }
 
+  function drawModes(v) {
+    modeBox.innerHTML = "";
+    for (const m of v.modes || []) {
+      const b = el("button", { class: "gb-btn gb-mode" + (m.on ? " gb-on" : ""), "data-action": "mode", "data-mode": m.name,
+        "aria-pressed": String(!!m.on), title: m.words }, modeBox, m.label);
+      b.disabled = !m.available && !m.on;
+      b.addEventListener("click", () => model.send({ type: "mode", name: m.name, on: !m.on }));
+    }
+  }
+
   let seatsKey = null, pinned = "";  // pinned: the preview of the lit cell under the pointer
   // what the hovered action would remove, wherever it is (a coordinated attack's victims), marked while hovered;
   // draw() calls it again, so a view arriving while the pointer rests on a lit cell keeps the marks
   function previewDeaths(p) {
     if (!layers.over) return;
     for (const old of layers.over.querySelectorAll(".gb-preview-death")) old.remove();
+    const first = layers.over.firstChild;  // under the targets, as they were drawn before them
     for (const r of (p && p.removed) || []) {
       const ce = cellEls[r];
-      if (ce) sv("circle", { cx: ce.x, cy: ce.y, r: geo.size * 0.75, class: "gb-preview-death", "data-cell": r,
-        "data-hex": r }, layers.over);
+      if (ce) layers.over.insertBefore(sv("circle", { cx: ce.x, cy: ce.y, r: geo.size * 0.75, class: "gb-preview-death",
+        "data-cell": r, "data-hex": r }), first);
     }
   }
+
+  // Incremental redraw: a click changes a few cells and a few panel parts, so each part is redrawn only when
+  // the view's data it is drawn from changed (its key), and each piece only when its own glyph did. Rebuilding
+  // every element on every view made the browser restyle and lay out the whole board and panel per click.
+  let gen = 0;  // bumped by build() (a new layout or a flip): every part is drawn afresh after it
+  let pieceEls = {};  // cell -> {key, node}: the drawn piece (or lone badge) of each cell
+  function changed(node, ...parts) {
+    const key = gen + "|" + JSON.stringify(parts);
+    if (node.__gbKey === key) return false;
+    node.__gbKey = key;
+    return true;
+  }
+  function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
+  function setAttr(node, name, value) { if (node.getAttribute(name) !== value) node.setAttribute(name, value); }
+
+  function drawPiece(g, x, y) {
+    // one cell's piece (disc, facing, letter, badges) or its lone badge; null when the cell has neither
+    const s = geo.size;
+    if (g.piece) {
+      const col = geo.colours[g.owner] || "#888", ink = geo.inks[g.owner] || "#fff";
+      const grp = sv("g", { class: A("piece", "gb-piece"), "data-cell": g.cell, "data-owner": String(g.owner),
+        "data-piece": g.piece });
+      if (geo.shape.startsWith("hex")) grp.setAttribute("data-hex", g.cell);
+      sv("circle", { cx: x, cy: y - s * 0.08, r: s * 0.5, fill: col, class: "gb-disc" }, grp);
+      if (g.facing !== null && g.facing !== undefined) {
+        // facing: degrees clockwise from north (0 = N, 90 = E), an arrowhead at the disc's rim
+        const a = ((g.facing + (flipped ? 180 : 0)) - 90) * Math.PI / 180, r = s * 0.5, cy = y - s * 0.08;
+        const tip = [x + Math.cos(a) * r * 1.4, cy + Math.sin(a) * r * 1.4];
+        const l = [x + Math.cos(a + 0.5) * r, cy + Math.sin(a + 0.5) * r];
+        const rr = [x + Math.cos(a - 0.5) * r, cy + Math.sin(a - 0.5) * r];
+        sv("polygon", { points: `${tip.join(",")} ${l.join(",")} ${rr.join(",")}`, class: "gb-facing" }, grp);
+      }
+      sv("text", { x, y: y + s * 0.1, "font-size": s * 0.52, fill: ink, class: "gb-letter" }, grp, g.piece);
+      if (g.badges.length) {
+        // badges under the disc, never over it
+        sv("text", { x, y: y + s * 0.78, "font-size": s * 0.28, class: "gb-badge" }, grp, g.badges.slice(0, 3).join(" "));
+      }
+      return grp;
+    }
+    if (g.badges.length) return sv("text", { x, y: y + s * 0.12, "font-size": s * 0.3, class: "gb-badge" }, null, g.badges[0]);
+    return null;
+  }
+
   function draw() {
+    const t0 = performance.now();
     const v = model.get("view");
     if (!geo || !v || !v.glyphs) return;
     // a person playing the second seat against an agent on the first sees their own side at the bottom
@@ -380,71 +461,71 @@ function render({ model, el: root }) {
       const want = humans.length === 1 && geo.players.length === 2 && humans[0] === geo.players[1];
       if (was !== null && want !== flipped) { flipped = want; root.classList.toggle("gb-flipped", flipped); build(); return; }
     }
-    title.textContent = v.title + (v.scenario ? ` — ${v.scenario}` : "") + (v.rules ? ` (${v.rules})` : "");
-    status.textContent = v.status;
-    status.setAttribute("data-to-move", v.over ? "" : (v.to_move_name || ""));
-    message.textContent = v.message || "";
-    message.setAttribute("class", A("message", `gb-message gb-${v.level || "info"}`));
+    setText(title, v.title + (v.scenario ? ` — ${v.scenario}` : "") + (v.rules ? ` (${v.rules})` : ""));
+    setText(status, v.status);
+    setAttr(status, "data-to-move", v.over ? "" : (v.to_move_name || ""));
+    setText(message, v.message || "");
+    setAttr(message, "class", A("message", `gb-message gb-${v.level || "info"}`));
     if (pinned && !(v.previews && v.previews[lastHover])) pinned = "";
-    hover.textContent = pinned || (v.hover && v.hover.text) || "";
-    busy.textContent = model.get("busy") || "";
+    setText(hover, pinned || (v.hover && v.hover.text) || "");
+    setText(busy, model.get("busy") || "");
     undoBtn.disabled = !v.can_undo;
     redoBtn.disabled = !v.can_redo;
     rollBtn.disabled = !v.chance;
     auto.checked = !!v.auto_roll;
-    evalLine.textContent = v.evaluation || "";
-    checkLine.textContent = v.check || "";
-    drawTurn(v);
-    drawEditor(v);
-    if (obs) obs.textContent = v.observation || "";
+    setText(evalLine, v.evaluation || "");
+    setText(checkLine, v.check || "");
+    if (changed(turn, v.over, v.to_move_index, v.status, v.to_move)) drawTurn(v);
+    if (changed(editBar, v.editor, geo.can_edit)) drawEditor(v);
+    if (changed(modeBox, v.modes)) drawModes(v);
+    if (obs) setText(obs, v.observation || "");
     const s = geo.size;
-    for (const k of ["heat", "marks", "pieces", "over", "shapes"]) if (layers[k]) layers[k].innerHTML = "";
-    if (pinned) previewDeaths(v.previews[lastHover]);
     const lit = new Set(v.lit), sel = new Set(v.selection);
     const removed = new Set();
     for (const p of Object.values(v.previews || {})) for (const r of p.removed) removed.add(r);
     const used = { seats: new Set(), terrain: new Set(), marks: new Set() };
+    const drawn = new Set();
     for (const g of v.glyphs) {
       const ce = cellEls[g.cell];
       if (!ce) continue;
       const fill = terrainFill(g.terrain);
       if (g.terrain) used.terrain.add(g.terrain);
-      ce.poly.setAttribute("class", A("cell", `gb-cell t-${g.terrain || "none"}`) + (lit.has(g.cell) ? " gb-lit" : "")
-        + (sel.has(g.cell) ? " " + A("selected", "gb-sel") : ""));
-      ce.poly.style.fill = fill || "";
-      const { x, y } = ce;
-      g.marks.slice(0, 2).forEach((m, k) => {
-        used.marks.add(m);
-        sv("circle", { cx: x, cy: y, r: s * (0.8 - 0.1 * k), class: `gb-markring m-${m}`, stroke: colourOfMark(m),
-          "stroke-dasharray": k ? "0.1,0.06" : "", "data-mark": m, "data-cell": g.cell }, layers.marks);
-      });
-      if (g.piece) {
-        used.seats.add(g.owner);
-        const col = geo.colours[g.owner] || "#888", ink = geo.inks[g.owner] || "#fff";
-        const grp = sv("g", { class: A("piece", "gb-piece"), "data-cell": g.cell, "data-owner": String(g.owner),
-          "data-piece": g.piece }, layers.pieces);
-        if (geo.shape.startsWith("hex")) grp.setAttribute("data-hex", g.cell);
-        sv("circle", { cx: x, cy: y - s * 0.08, r: s * 0.5, fill: col, class: "gb-disc" }, grp);
-        if (g.facing !== null && g.facing !== undefined) {
-          // facing: degrees clockwise from north (0 = N, 90 = E), an arrowhead at the disc's rim
-          const a = ((g.facing + (flipped ? 180 : 0)) - 90) * Math.PI / 180, r = s * 0.5, cy = y - s * 0.08;
-          const tip = [x + Math.cos(a) * r * 1.4, cy + Math.sin(a) * r * 1.4];
-          const l = [x + Math.cos(a + 0.5) * r, cy + Math.sin(a + 0.5) * r];
-          const rr = [x + Math.cos(a - 0.5) * r, cy + Math.sin(a - 0.5) * r];
-          sv("polygon", { points: `${tip.join(",")} ${l.join(",")} ${rr.join(",")}`, class: "gb-facing" }, grp);
+      const cls = A("cell", `gb-cell t-${g.terrain || "none"}`) + (lit.has(g.cell) ? " gb-lit" : "")
+        + (sel.has(g.cell) ? " " + A("selected", "gb-sel") : "");
+      if (ce.cls !== cls) { ce.poly.setAttribute("class", cls); ce.cls = cls; }
+      if (ce.fill !== (fill || "")) { ce.poly.style.fill = fill || ""; ce.fill = fill || ""; }
+      for (const m of g.marks.slice(0, 2)) used.marks.add(m);
+      if (g.piece) used.seats.add(g.owner);
+      drawn.add(g.cell);
+      const key = JSON.stringify([g.piece, g.owner, g.facing, g.badges]);
+      const had = pieceEls[g.cell];
+      if (had && had.key === key) continue;
+      const node = drawPiece(g, ce.x, ce.y);
+      if (had && had.node) {
+        if (node) had.node.replaceWith(node); else had.node.remove();
+      } else if (node) layers.pieces.appendChild(node);
+      pieceEls[g.cell] = { key, node };
+    }
+    for (const [cell, had] of Object.entries(pieceEls)) {  // a cell the view no longer lists
+      if (!drawn.has(cell)) { if (had.node) had.node.remove(); delete pieceEls[cell]; }
+    }
+    const last = v.last || { cells: [], removed: [] };
+    if (changed(layers.marks, v.glyphs.map((g) => g.marks.slice(0, 2)), v.buy_cells, last.cells)) drawMarks(v);
+    if (changed(layers.heat, v.heat)) {
+      layers.heat.innerHTML = "";
+      for (const g of v.glyphs) {
+        const ce = cellEls[g.cell];
+        if (ce && v.heat && v.heat[g.cell] !== undefined) {
+          sv("polygon", { points: pts(ce.c.points), fill: heatColour(v.heat[g.cell]), class: "gb-heatcell" }, layers.heat);
         }
-        sv("text", { x, y: y + s * 0.1, "font-size": s * 0.52, fill: ink, class: "gb-letter" }, grp, g.piece);
-        if (g.badges.length) {
-          // badges under the disc, never over it
-          sv("text", { x, y: y + s * 0.78, "font-size": s * 0.28, class: "gb-badge" }, grp, g.badges.slice(0, 3).join(" "));
-        }
-      } else if (g.badges.length) {
-        sv("text", { x, y: y + s * 0.12, "font-size": s * 0.3, class: "gb-badge" }, layers.pieces, g.badges[0]);
       }
-      if (v.heat && v.heat[g.cell] !== undefined) {
-        sv("polygon", { points: pts(ce.c.points), fill: heatColour(v.heat[g.cell]), class: "gb-heatcell" }, layers.heat);
-      }
-      if (lit.has(g.cell)) {
+    }
+    if (changed(layers.over, v.lit, v.selection, v.targets, v.previews, last, v.blocks, v.attack_lines)) {
+      layers.over.innerHTML = "";
+      for (const g of v.glyphs) {
+        const ce = cellEls[g.cell];
+        if (!ce || !lit.has(g.cell)) continue;
+        const { x, y } = ce;
         const dest = v.selection.length > 0;  // a target of the selection (not a piece that can start a move)
         const t = sv("circle", { cx: x, cy: y, r: s * (g.piece ? 0.7 : 0.2), class: g.piece ? (dest ? "gb-target gb-ring" : "gb-target gb-ring gb-source") : "gb-target gb-dot",
           "data-cell": g.cell }, layers.over);
@@ -453,46 +534,67 @@ function render({ model, el: root }) {
           t.setAttribute("data-target", (v.targets || {})[g.cell] || "move");
           if (geo.shape.startsWith("hex")) t.setAttribute("data-hex", g.cell);
         }
+        if (removed.has(g.cell)) {
+          sv("line", { x1: x - s * 0.5, y1: y - s * 0.5, x2: x + s * 0.5, y2: y + s * 0.5, class: "gb-doom" }, layers.over);
+        }
       }
-      if (removed.has(g.cell) && lit.has(g.cell)) {
-        sv("line", { x1: x - s * 0.5, y1: y - s * 0.5, x2: x + s * 0.5, y2: y + s * 0.5, class: "gb-doom" }, layers.over);
+      // odds on the targets (Pole's n/36): the chance of the result, never the strike of a certain one
+      for (const [cell, p] of Object.entries(v.previews || {})) {
+        for (const [tc, odds] of Object.entries(p.odds || {})) {
+          const ce = cellEls[tc];
+          if (!ce) continue;
+          const { x, y } = ce;
+          sv("rect", { x: x - s * 0.78, y: y + s * 0.3, width: s * 1.56, height: s * 0.5, rx: s * 0.1, class: "gb-odds-bg" }, layers.over);
+          sv("text", { x, y: y + s * 0.68, "font-size": s * 0.42, class: "gb-odds", "data-odds-for": cell }, layers.over, odds);
+        }
       }
+      drawLast(v);
     }
-    // odds on the targets (Pole's n/36): the chance of the result, never the strike of a certain one
-    for (const [cell, p] of Object.entries(v.previews || {})) {
-      for (const [tc, odds] of Object.entries(p.odds || {})) {
-        const ce = cellEls[tc];
-        if (!ce) continue;
-        const { x, y } = ce;
-        sv("rect", { x: x - s * 0.78, y: y + s * 0.3, width: s * 1.56, height: s * 0.5, rx: s * 0.1, class: "gb-odds-bg" }, layers.over);
-        sv("text", { x, y: y + s * 0.68, "font-size": s * 0.42, class: "gb-odds", "data-odds-for": cell }, layers.over, odds);
-      }
+    previewDeaths(pinned ? v.previews[lastHover] : null);
+    if (changed(layers.shapes, v.shapes)) drawShapes(v);
+    if (changed(linesBox, v.lines)) drawLines(v);
+    mainBtn.disabled = !!v.is_main;
+    if (changed(graph, v.eval)) drawEval(v);
+    if (changed(buttons, v.buttons, v.palette, v.pattern)) drawButtons(v);
+    drawMoves(v);
+    if (changed(diffBox, v.diff)) drawDiff(v);
+    drawCatalog();
+    const odds = !!(v.previews && Object.values(v.previews).some((p) => Object.keys(p.odds || {}).length));
+    if (changed(legendBody, [...used.terrain], [...used.marks], v.to_move_index, v.legend, odds, (v.buy_cells || []).length > 0,
+      last.cells.length > 0, last.removed.length > 0, !!((v.shapes || {}).arrows || (v.shapes || {}).circles), v.heat_layer,
+      v.heat_player, v.heat_scale)) drawLegend(v, used);
+    // what the last view cost the page (read by `python -m workbench.widget.bench --page`)
+    root.gbDrawn = { seq: v.seq, ms: performance.now() - t0, at: performance.now() };
+  }
+
+  function drawMarks(v) {
+    // the game's marks as rings, the purchase crosses (big chess's cells next to the King), the last move's cells
+    layers.marks.innerHTML = "";
+    const s = geo.size;
+    for (const g of v.glyphs) {
+      const ce = cellEls[g.cell];
+      if (!ce) continue;
+      g.marks.slice(0, 2).forEach((m, k) => {
+        sv("circle", { cx: ce.x, cy: ce.y, r: s * (0.8 - 0.1 * k), class: `gb-markring m-${m}`, stroke: colourOfMark(m),
+          "stroke-dasharray": k ? "0.1,0.06" : "", "data-mark": m, "data-cell": g.cell }, layers.marks);
+      });
     }
-    // purchase cells next to the King (big chess): a blue cross on lit empty cells when buys are offered
     for (const cell of v.buy_cells || []) {
       const ce = cellEls[cell];
       if (!ce) continue;
       const { x, y } = ce, d = s * 0.45;
       sv("path", { d: `M${x - d},${y - d}L${x + d},${y + d}M${x + d},${y - d}L${x - d},${y + d}`, class: "gb-buy" }, layers.marks);
     }
-    drawShapes(v);
-    drawLast(v);
-    drawLines(v);
-    mainBtn.disabled = !!v.is_main;
-    drawEval(v);
-    drawButtons(v);
-    drawMoves(v);
-    drawDiff(v);
-    drawCatalog();
-    drawLegend(v, used);
+    for (const p of ((v.last || {}).cells || []).map((c) => cellEls[c]).filter(Boolean)) {
+      sv("circle", { cx: p.x, cy: p.y, r: s * 0.9, class: "gb-lastcell" }, layers.marks);
+    }
   }
 
   function drawLast(v) {
     // the last move: its cells joined (the attacker's line), and a cross where it (or its roll) removed a piece
     const last = v.last || { cells: [], removed: [] };
     const s = geo.size;
-    const pts3 = last.cells.map((c) => cellEls[c]).filter(Boolean);
-    for (const p of pts3) sv("circle", { cx: p.x, cy: p.y, r: s * 0.9, class: "gb-lastcell" }, layers.marks);
+    const pts3 = last.cells.map((c) => cellEls[c]).filter(Boolean);  // (their circles: drawMarks)
     if (pts3.length > 1) {
       sv("polyline", { points: pts3.map((p) => `${p.x},${p.y}`).join(" "), class: "gb-lastline" }, layers.over);
     }
@@ -516,6 +618,7 @@ function render({ model, el: root }) {
   }
 
   function drawShapes(v) {
+    layers.shapes.innerHTML = "";
     const sh = v.shapes || {};
     const s = geo.size;
     for (const [a, b, colour] of sh.arrows || []) {
@@ -537,8 +640,10 @@ function render({ model, el: root }) {
     linesBox.innerHTML = "";
     for (const l of v.lines || []) {
       if (l.error) { el("div", { class: "gb-line" }, linesBox, l.error); continue; }
-      el("div", { class: "gb-line" }, linesBox,
-        `${l.score === null || l.score === undefined ? "" : fmt(l.score) + " " + l.unit + ": "}${l.moves.join(" ")}`);
+      const forced = (l.words || "").includes("by force");
+      const head = l.score === null || l.score === undefined ? "" : (forced ? l.words : `${fmt(l.score)} ${l.unit}`) + ": ";
+      el("div", { class: "gb-line", title: `${l.words || ""} (${l.by || "search"}, depth ${l.depth})` }, linesBox,
+        `${head}${l.moves.join(" ")}`);
     }
   }
 
@@ -653,28 +758,53 @@ function render({ model, el: root }) {
   }
 
   function drawMoves(v) {
-    // one line per turn (a turn's actions and rolls together), numbered by the game's turns; variations indented
-    moves.innerHTML = "";
-    let cur = null, li = null, key = null;
+    // one line per turn (a turn's actions and rolls together), numbered by the game's turns; variations indented.
+    // Only the turns whose moves changed are rebuilt (a move adds one, an undo changes two): a long game's list
+    // is not redrawn on every click.
+    const turns = [];
+    let key = null;
     for (const r of v.moves || []) {
       const k = `${r.depth}|${r.turn}`;
-      if (k !== key || !li) {
-        li = el("li", { class: "gb-turnrow" + (r.depth ? " gb-variation" : ""), style: `margin-left:${r.depth * 1.2}em` }, moves);
-        el("span", { class: "gb-turnno" }, li, `${r.turn}.`);
-        key = k;
-      }
+      if (k !== key || !turns.length) { turns.push([]); key = k; }
+      turns[turns.length - 1].push(r);
+    }
+    let cur = null;
+    turns.forEach((rows, i) => {
+      const k = gen + "|" + JSON.stringify(rows);
+      const old = moves.children[i];
+      if (old && old.__gbKey === k) { if (rows.some((r) => r.current)) cur = old.querySelector(".gb-current"); return; }
+      const li = turnRow(rows);
+      li.__gbKey = k;
+      if (old) old.replaceWith(li); else moves.appendChild(li);
+      if (rows.some((r) => r.current)) cur = li.querySelector(".gb-current");
+    });
+    while (moves.children.length > turns.length) moves.lastChild.remove();
+    const curId = cur ? cur.getAttribute("data-node") : null;
+    if (cur && curId !== moves.__gbCurrent) cur.scrollIntoView({ block: "nearest" });  // only when the current move moved
+    moves.__gbCurrent = curId;
+  }
+
+  function turnRow(rows) {
+    const r0 = rows[0];
+    const li = el("li", { class: "gb-turnrow" + (r0.depth ? " gb-variation" : ""), style: `margin-left:${r0.depth * 1.2}em` });
+    el("span", { class: "gb-turnno" }, li, `${r0.turn}.`);
+    for (const r of rows) {
       const span = el("span", { class: A("move", "gb-move") + (r.chance ? " gb-roll" : "") + (r.current ? " gb-current" : "")
         + (r.future ? " " + A("future", "gb-future") : ""),
         "data-node": String(r.id), title: `${r.player}: ${r.words || r.text}${r.comment ? " — " + r.comment : ""}` }, li);
       el("span", { class: A("move-text", "gb-move-text") }, span, r.chance ? (r.words || r.text) : r.text);
       if (!r.chance && r.sign) el("span", { class: "gb-sign" }, span, r.sign);
+      // the agent's own search value of the move it played (its seat's view), as the old board's "~" scores
+      if (r.eval_kind === "search" && r.eval !== null && r.eval !== undefined) {
+        el("span", { class: "gb-score", title: `${r.player}'s agent's own search value, its view (${geo.unit || ""})` }, span,
+          ` ~${Math.abs(r.eval) >= 1e4 ? (r.eval > 0 ? "win" : "loss") : fmt(r.eval)}`);
+      }
       if (!r.chance && r.words && r.words !== r.text) el("span", { class: "gb-words" }, span, ` (${r.words.slice(0, 70)})`);
       if (r.comment) el("span", { class: "gb-comment" }, span, ` {${r.comment.slice(0, 80)}}`);
       span.addEventListener("click", (ev) => { ev.stopPropagation(); model.send({ type: "goto", node: r.id }); });
       if (r.result) el("span", { class: "gb-result" }, li, ` — ${r.result}`);
-      if (r.current) cur = span;
     }
-    if (cur) cur.scrollIntoView({ block: "nearest" });
+    return li;
   }
 
   function drawDiff(v) {

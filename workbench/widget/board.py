@@ -63,7 +63,8 @@ MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "annotate": {"sign": fields.text(2, ANNOTATION_SIGNS), "comment": fields.text(300)},
     "upload": {"name": fields.text(200), "text": fields.text(MAX_FILE_BYTES), "kind": fields.text(10, ("record", "scenario"))},
     "edit": {}, "edit_done": {}, "edit_cancel": {}, "edit_clear": {},
-    "edit_piece": {"piece": fields.text(8)},
+    "edit_piece": {"piece": fields.text(40)},
+    "edit_option": {"name": fields.text(30), "value": fields.text(30)},
     "edit_to_move": {"seat": fields.whole(0, 24)},
     "download": {"kind": fields.text(10, ("record", "svg", "scenario"))},
     "pick_game": {"game_id": fields.whole(0, 2**62)},
@@ -78,13 +79,14 @@ MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "analysis": {"on": fields.boolean},
     "pattern": {"card": fields.text(40)},
     "overlay": {"name": fields.text(30), "on": fields.boolean},
+    "mode": {"name": fields.text(30), "on": fields.boolean},
     "nav": {"to": fields.text(8, ("back", "forward", "home", "end")), "count": fields.whole(1, 100_000)},
 }
 WHILE_THINKING = {"new_game", "undo", "cancel", "heat", "overlay", "catalog", "check", "why", "download", "shape", "clear_shapes", "copy",
                   "analysis", "pattern"}
 
 
-EDITOR_MESSAGES = {"overlay", "click", "edit", "edit_piece", "edit_to_move", "edit_clear", "edit_done", "edit_cancel", "copy",
+EDITOR_MESSAGES = {"overlay", "click", "edit", "edit_piece", "edit_option", "edit_to_move", "edit_clear", "edit_done", "edit_cancel", "copy",
                    "download", "shape", "clear_shapes", "why", "heat", "pattern"}
 
 
@@ -101,9 +103,9 @@ class GameBoard(anywidget.AnyWidget):
     geometry = traitlets.Dict().tag(sync=True)
     view = traitlets.Dict().tag(sync=True)
     busy = traitlets.Unicode("").tag(sync=True)
-    catalog = traitlets.List().tag(sync=True)
+    catalog: traitlets.List[Any] = traitlets.List().tag(sync=True)
     download = traitlets.Dict().tag(sync=True)  # {"name", "text", "n"}: the page saves it as a file
-    batch = traitlets.List().tag(sync=True)
+    batch: traitlets.List[Any] = traitlets.List().tag(sync=True)
     clipboard = traitlets.Dict().tag(sync=True)  # {"text", "n"}: what Copy put in the text box  # the batch picker's rows (game id, cell, result, plies, agents)
 
     def __init__(self, game: str = DEFAULT, *, rules: Any = None, seed: int = 0, agents: dict[int, str] | None = None,
@@ -120,6 +122,7 @@ class GameBoard(anywidget.AnyWidget):
         self._analysing = False  # continuous analysis on
         self._analyser: threading.Thread | None = None
         self._seq = 0
+        self._once: int | None = None  # the seat an Agent move borrowed the default agent for
         for seat, spec in (agents or {}).items():
             self.controller.set_agent(int(seat), spec)
         self.on_msg(self._on_msg)
@@ -148,6 +151,11 @@ class GameBoard(anywidget.AnyWidget):
 
     def undo(self) -> None:
         self._gesture("undo")
+
+    def set_mode(self, name: str, on: bool = True) -> None:
+        """A multi-step action's mode, as its button (``GameDef.action_modes``: ``set_mode("order")`` on TerraFeud),
+        then ``click`` its cells in turn."""
+        self._gesture("mode", name=name, on=on)
 
     def redo(self) -> None:
         self._gesture("redo")
@@ -232,14 +240,22 @@ class GameBoard(anywidget.AnyWidget):
     def annotate(self, sign: str = "", comment: str = "") -> None:
         self._gesture("annotate", sign=sign, comment=comment)
 
-    def edit(self, placements: dict[str, str] | None = None, to_move: int | None = None, done: bool = False) -> None:
+    def edit(self, placements: dict[str, str] | None = None, to_move: int | None = None, done: bool = False,
+             options: dict[str, str] | None = None, pairs: dict[str, tuple[str, str]] | None = None) -> None:
         """The position editor from a notebook: ``edit({"f5": "k", "e4": ""}, to_move=1, done=True)`` opens it
-        (if closed), sets each cell's piece ("" empties), and with ``done`` plays on from the edit."""
+        (if closed), sets each cell's piece ("" empties) with ``options`` (``{"hp": "2"}``, ``{"facing": "E"}``),
+        places ``pairs`` (``{"marker": ("d2", "d5")}``: a two-click piece), and with ``done`` plays on from the edit."""
         if not self.controller.editing:
             self._gesture("edit")
         for cell, code in (placements or {}).items():
             self._gesture("edit_piece", piece=code)
+            for name, value in (options or {}).items():
+                self._gesture("edit_option", name=name, value=value)
             self._gesture("click", cell=cell)
+        for code, (first, second) in (pairs or {}).items():
+            self._gesture("edit_piece", piece=code)
+            self._gesture("click", cell=first)
+            self._gesture("click", cell=second)
         if to_move is not None:
             self._gesture("edit_to_move", seat=to_move)
         if done:
@@ -489,6 +505,8 @@ class GameBoard(anywidget.AnyWidget):
             c.start_editing()
         elif kind == "edit_piece":
             c.set_edit_piece(f["piece"])
+        elif kind == "edit_option":
+            c.set_edit_option(f["name"], f["value"])
         elif kind == "edit_to_move":
             c.set_edit_to_move(f["seat"])
         elif kind == "edit_clear":
@@ -523,6 +541,8 @@ class GameBoard(anywidget.AnyWidget):
             c.nav(f["to"], f.get("count", 1))
         elif kind == "overlay":
             c.set_overlay(f["name"], f["on"])
+        elif kind == "mode":
+            c.set_mode(f["name"], f["on"])
         elif kind == "pattern":
             if f["card"] and not re.fullmatch(r"[A-Za-z0-9_ -]{1,40}", f["card"]):
                 raise WidgetError("message field 'card' must be a card's key")
@@ -624,7 +644,7 @@ class GameBoard(anywidget.AnyWidget):
                 c.accept(action, at, score=score)
 
         def done() -> None:
-            if getattr(self, "_once", None) == seat:
+            if self._once == seat:
                 c.agents.pop(seat, None)
                 self._once = None
 

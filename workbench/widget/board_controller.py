@@ -23,7 +23,7 @@ from typing import Any
 from workbench.core import palette
 from workbench.core.protocol import CHANCE, GameDef, Glyph, IllegalAction, State
 
-from .common import SCENARIO_ROOT, WidgetError, _entry, _short, _verdict_of, capped_agent_spec
+from .common import AGENT_SECONDS, SCENARIO_ROOT, WidgetError, _entry, _short, _verdict_of, capped_agent_spec
 from .tree import SNAPSHOT_EVERY, VariationTree
 
 MAX_CHOICES = 400  # buttons for one click sequence (big chess: 30 cards x 8 facings at a cell)
@@ -36,7 +36,7 @@ ANNOTATION_SIGNS = ("", "!", "?", "!!", "??", "!?", "?!")
 RECORD_VERSION = 1
 MAX_RECORD_MOVES = 20_000
 SWING = 1.0  # an evaluation change of one unit of the game (an infantryman, a coin) marks the move on the graph
-EVAL_AGENT = "alphabeta:depth=2,nodes=20000,seconds=2"
+LINE_SECONDS = 1.0  # each best line's search clock (continuous analysis)
 
 
 def player_colours(labels: Any) -> list[str]:
@@ -124,8 +124,16 @@ class GameBoardController:
         self.editing = False  # the graphical position editor (``GameDef.edit_palette``/``edit_cell``)
         self.edit_data: dict[str, Any] = {}
         self.edit_piece = ""
+        self.edit_opts: dict[str, str] = {}  # the settings of the pieces the editor's clicks place (``GameDef.edit_options``)
+        self.edit_first = ""  # the first cell of a two-click edit (``GameDef.edit_pairs``)
+        self._palette: list[tuple[str, int, str]] = []
+        self._edit_shown: State | None = None
         self.edit_error = ""
         self._edit_state: State | None = None
+        self.mode = ""  # a multi-step action's mode (``GameDef.action_modes``: TerraFeud's Order), at ``_mode_at``
+        self._mode_at: Any = None
+        self._modes_key: Any = None
+        self._modes: dict[str, list[tuple[Any, tuple[int, ...]]]] = {}
         self._cache_key: Any = None
         self._cache: list[tuple[Any, tuple[int, ...]]] = []
         self._cells_of: dict[Any, tuple[int, ...]] = {}
@@ -275,9 +283,9 @@ class GameBoardController:
             self.state.undo_action()
             self._undoable -= 1
         else:  # rebuilt from a snapshot: the state cannot undo past it, so rebuild once more
-            self.state = self._state_at(node.parent)
-        node.parent.last = node
-        self.node = node.parent
+            self.state = self._state_at(node.up)
+        node.up.last = node
+        self.node = node.up
 
     def _detached(self, state: State) -> Any:
         """A copy of ``state`` without its undo history (``to_dict`` then ``state_from_dict``), or None when the
@@ -328,14 +336,14 @@ class GameBoardController:
         # the way there: up to the common ancestor, then down; undone and replayed when near, else rebuilt
         a, b, ups, downs = self.node, target, 0, []
         while a.ply > b.ply:
-            a, ups = a.parent, ups + 1
+            a, ups = a.up, ups + 1
         while b.ply > a.ply:
             downs.append(b)
-            b = b.parent
+            b = b.up
         while a is not b:
-            a, ups = a.parent, ups + 1
+            a, ups = a.up, ups + 1
             downs.append(b)
-            b = b.parent
+            b = b.up
         downs.reverse()
         if ups <= self._undoable and ups + len(downs) <= 2 * SNAPSHOT_EVERY:
             for _ in range(ups):
@@ -347,7 +355,7 @@ class GameBoardController:
         else:
             self.state = self._state_at(target)
         for n in downs:
-            n.parent.last = n
+            n.up.last = n
         self.node = target
         self.selection, self.choices = [], []
         self.diff = None
@@ -411,7 +419,7 @@ class GameBoardController:
             self.selection, self.choices = [], []
             self.message, self.level = "selection cleared", "info"
             return
-        pairs = self._legal_cells()
+        pairs = self._pairs()
         seq = [*self.selection, cell]
         tseq = tuple(seq)
         matching = [a for a, cells in pairs if cells[:len(seq)] == tseq]
@@ -439,6 +447,10 @@ class GameBoardController:
         self.level = "info"
         picked = "-".join(self.names[c] for c in seq)
         self.message = (f"{picked}: choose one of {len(complete)} below" if complete else f"{picked} selected")
+        mode = self.active_mode()
+        if mode and not complete:
+            longest = max(len(self._cells(a)) for a in longer)
+            self.message = f"{self._mode_words(mode)[0]}: {picked} (click {len(seq) + 1} of {longest}: a lit cell)"
         if complete and longer:
             self.message += ", or click a lit cell"
 
@@ -448,6 +460,11 @@ class GameBoardController:
         st = self.state
         name = self.names[seq[-1]]
         self.blocks, self._exact = [], False
+        mode = self.active_mode()
+        if mode:  # a multi-step action's mode: only its actions' cells are lit
+            label = self._mode_words(mode)[0]
+            picked = "-".join(self.names[c] for c in seq)
+            return f"{label}: no {label} picks {picked} (lit cells do; press {label} again to leave it)"
         try:
             exact = st.explain_cells(list(seq))
         except Exception:  # noqa: BLE001 - a game's explainer failing must not hide the generic answer
@@ -510,7 +527,7 @@ class GameBoardController:
         else:
             cell = self.ids[name]
             seq = [*self.selection, cell]
-            pairs = self._legal_cells()
+            pairs = self._pairs()
             tseq = tuple(seq)
             matching = [a for a, cells in pairs if cells[:len(seq)] == tseq]
             if not matching and self.selection:
@@ -585,13 +602,13 @@ class GameBoardController:
         if node is None or node.parent is None:
             raise WidgetError(f"there is no move {node_id} in this game")
         on_it = False
-        n = self.node
+        n: Any = self.node
         while n is not None:
             if n is node:
                 on_it = True
                 break
             n = n.parent
-        parent = node.parent
+        parent = node.up
         if on_it:
             self.goto(parent.id)
         self.tree.delete(node)
@@ -689,23 +706,72 @@ class GameBoardController:
         except NotImplementedError:
             raise WidgetError(f"{self.game.name} writes no scenario files") from None
 
+    def analysis_spec(self, depth: int = 2, seconds: float = AGENT_SECONDS) -> str:
+        """The agent Evaluate and the analysis search with: the game's own (``GameDef.analysis_agent``: TerraFeud's
+        tuned ``search``), else the generic ``alphabeta`` at ``depth``; capped like every page agent, its clock at
+        most ``seconds``."""
+        spec = self.game.analysis_agent or f"alphabeta:depth={depth},nodes=20000"
+        text, _ = capped_agent_spec(spec, self.game_agents(), generic=True, weights=self.weights_files())
+        if "seconds=" in text:
+            text = re.sub(r"seconds=([0-9.e+-]+)", lambda m: f"seconds={min(float(m.group(1)), seconds):g}", text)
+        return text
+
+    def score_words(self, score: float, state: State, player: int) -> str:
+        """An agent's score (``player``'s view) in words: the game's own (a forced result, ``GameDef.score_words``),
+        else a forced result by the search's win value, else who is better by how much, in the game's unit."""
+        try:
+            said = str(self.game.score_words(score, state, player) or "")
+        except Exception:  # noqa: BLE001 - words are a help, never a failure
+            said = ""
+        if said:
+            return said
+        from workbench.core.agents import WIN
+
+        who, unit = self.label(player), self.game.evaluation_unit
+        if abs(score) >= WIN / 2:
+            return f"{who} {'wins' if score > 0 else 'loses'} by force (the search sees the end)"
+        if abs(score) < 0.005:
+            return f"level (0.00 {unit})"
+        return f"{who} is {'better' if score > 0 else 'worse'} by {abs(score):.2f} {unit}"
+
+    def _scored(self, score: Any, state: State, player: int) -> str:
+        """`` (score +1.50 coins: Red is better by 1.50 coins)``, or `` (White wins by force ...)`` without the search's
+        win value, or "" when the agent gave no score."""
+        if not isinstance(score, (int, float)) or score != score:
+            return ""
+        words = self.score_words(float(score), state, player)
+        if "by force" in words:
+            return f" ({words})"
+        return f" (score {score:+.2f} {self.game.evaluation_unit}: {words})"
+
     def analyse(self, depth: int = 2, lines: int = 3, length: int = 4, state: State | None = None) -> list[dict[str, Any]]:
-        """Best lines here (or in ``state``, a copy taken under the widget's lock): the generic ``alphabeta``'s choice,
-        then its choice searched again with the earlier bests excluded at the root (a real search per line, as
-        multi-PV engines do), each followed by the replies it expects (``length`` plies), with its score from
-        the seat to move's view (thread-safe: copies only)."""
+        """Best lines here (or in ``state``, a copy taken under the widget's lock). Line 1 is the analysis agent's
+        choice (``analysis_spec``: the game's own where it declares one, on its native engine where it has one),
+        then the choices searched again with the earlier bests excluded at the root (a real search per line, as
+        multi-PV engines do) by an agent that can exclude root actions (the analysis agent when it can, else the
+        generic ``alphabeta``; each line names its agent), each followed by the replies it expects (``length``
+        plies), with its score from the seat to move's view and in words (thread-safe: copies only)."""
         from workbench.agents.generic import make_protocol_agent
 
         st = (state if state is not None else self.state).clone()
         if st.is_terminal() or st.current_player() == CHANCE:
             return []
         legal = list(st.legal_actions())
-        spec = f"generic-alphabeta:depth={depth},nodes=20000,seconds=1"  # the generic searcher: it excludes root moves
+        me = st.current_player()
+        spec = self.analysis_spec(depth, LINE_SECONDS)
+        generic = f"generic-alphabeta:depth={depth},nodes=20000,seconds={LINE_SECONDS:g}"  # it excludes root actions
         out: list[dict[str, Any]] = []
         excluded: list[Any] = []
-        for _ in range(min(lines, len(legal))):
-            agent = make_protocol_agent(spec, self.game, self.rules, seed=self.seed)
-            agent.exclude = list(excluded)
+        for k in range(min(lines, len(legal))):
+            by = spec
+            if k == 0:
+                agent = self.make_agent(spec)
+            else:
+                agent = make_protocol_agent(spec, self.game, self.rules, seed=self.seed)
+                if not isinstance(getattr(agent, "exclude", None), list):  # an agent's attribute, not a game's hook
+                    by = generic
+                    agent = make_protocol_agent(generic, self.game, self.rules, seed=self.seed)
+                agent.exclude = list(excluded)
             probe = st.clone()
             first = agent.select_action(probe)
             score = getattr(agent, "score", None)
@@ -714,12 +780,15 @@ class GameBoardController:
             for _k in range(length - 1):
                 if probe.is_terminal() or probe.current_player() == CHANCE:
                     break
-                reply = make_protocol_agent(f"generic-alphabeta:depth={max(1, depth - 1)},nodes=5000,seconds=0.3", self.game,
+                reply = make_protocol_agent(f"alphabeta:depth={max(1, depth - 1)},nodes=5000,seconds=0.3", self.game,
                                             self.rules, seed=self.seed).select_action(probe.clone())
                 line.append(probe.action_to_string(reply))
                 probe.apply_action(reply)
-            out.append({"moves": line, "score": None if not isinstance(score, (int, float)) else round(float(score), 2),
-                        "unit": self.game.evaluation_unit, "depth": getattr(agent, "depth_reached", depth) or depth})
+            value = float(score) if isinstance(score, (int, float)) and score == score else None
+            out.append({"moves": line, "score": None if value is None else round(value, 2),
+                        "unit": self.game.evaluation_unit, "by": by,
+                        "words": "" if value is None else self.score_words(value, st, me),
+                        "depth": getattr(agent, "depth_reached", None) or getattr(agent, "reached", None) or depth})
             excluded.append(first)
             if len(excluded) >= len(legal):
                 break
@@ -727,17 +796,22 @@ class GameBoardController:
 
     # ------------------------------------------------------------------ the position editor
     def edit_codes(self) -> dict[str, tuple[int, str]]:
-        return {code: (owner, words) for code, owner, words in self.game.edit_palette}
+        """The editor's palette for the edited position (``GameDef.edit_pieces``): code -> (owner seat, words)."""
+        return {code: (owner, words) for code, owner, words in self._palette}
 
     def start_editing(self) -> None:
         """The graphical editor on the position shown: pick a piece (or remove), click cells; Done starts there."""
         if not self.layout.cells:
             raise WidgetError(f"{self.game.title} has no cells: Copy the position, edit its JSON, Paste it")
-        if not self.game.edit_palette:
+        data = self.game.edit_form(self.state)
+        palette = list(self.game.edit_pieces(data))
+        if not palette:
             raise WidgetError(f"{self.game.title} declares no editor pieces: Copy the position, edit its JSON, Paste it")
-        self.edit_data = self.state.to_dict()
-        self.edit_piece = self.game.edit_palette[0][0]
+        self.edit_data, self._palette = data, palette
+        self.edit_piece = next((c for c, o, _ in palette if o >= 0), palette[0][0])
+        self.edit_opts, self.edit_first = {}, ""
         self.editing, self.edit_error, self._edit_state = True, "", self.state.clone()
+        self._edit_shown = self.state.clone()
         self.selection, self.choices = [], []
         self.message, self.level = "editor: pick a piece (or remove) and click cells; Done plays on from there", "info"
 
@@ -745,35 +819,78 @@ class GameBoardController:
         if not self.editing:
             raise WidgetError("the editor is not open (press Edit position)")
 
+    def _options(self, code: str) -> list[tuple[str, str, tuple[str, ...]]]:
+        """The settings a click with ``code`` takes (``GameDef.edit_options``)."""
+        if not code:
+            return []
+        try:
+            return [(str(n), str(w), tuple(str(c) for c in ch)) for n, w, ch in self.game.edit_options(self.edit_data, code)]
+        except (ValueError, TypeError, KeyError):
+            return []
+
     def set_edit_piece(self, code: str) -> None:
-        """What a click sets: a code of the game's ``edit_palette``, or "" (remove)."""
+        """What a click sets: a code of the game's palette (``GameDef.edit_pieces``), or "" (remove)."""
         self._need_editor()
         if code and code not in self.edit_codes():
             raise WidgetError(f"{_short(code, 10)!r} is not a piece of {self.game.title}'s editor")
-        self.edit_piece = code
+        self.edit_piece, self.edit_first = code, ""
         what = self.edit_codes()[code][1] if code else "remove"
-        self.message, self.level = f"editor: {what}; click the cells to set", "info"
+        how = "click the first cell, then the second" if code in self.game.edit_pairs else "click the cells to set"
+        self.message, self.level = f"editor: {what}; {how}", "info"
+
+    def set_edit_option(self, name: str, value: str) -> None:
+        """One setting of the pieces the next clicks place (The Cursed Lands' hit points, big chess's facing)."""
+        self._need_editor()
+        for opt, words, choices in self._options(self.edit_piece):
+            if opt == name:
+                if value not in choices:
+                    raise WidgetError(_short(f"editor: {words} must be one of {', '.join(choices)}"))
+                self.edit_opts[name] = value
+                self.message, self.level = f"editor: {words} {value} for the next pieces placed", "info"
+                return
+        raise WidgetError(_short(f"editor: {self.edit_piece or 'remove'} takes no setting {name!r}"))
 
     def _edited(self, data: dict[str, Any]) -> None:
-        """Keep the edit and draw it when it is already a position; else say what is still wrong."""
+        """Keep the edit and draw it when it is already a position; else say what is still wrong (the game's
+        own checks, ``GameDef.edit_state``: the cell and the rule)."""
         self.edit_data = data
         try:
-            self._edit_state = self.game.state_from_dict(data)
+            self._edit_state = self.game.edit_state(data)
+            self._edit_shown = self._edit_state
             self.edit_error = ""
         except (ValueError, TypeError, KeyError) as exc:
             self._edit_state = None
             self.edit_error = _short(f"not a position yet: {exc}", 200)
+        try:
+            self._palette = list(self.game.edit_pieces(data)) or self._palette
+        except (ValueError, TypeError, KeyError):
+            pass
 
     def edit_click(self, name: str) -> None:
         self._need_editor()
         if name not in self.ids:
             raise WidgetError(f"there is no cell {_short(name, 20)!r} on this board")
-        try:
-            self._edited(self.game.edit_cell(dict(self.edit_data), name, self.edit_piece))
-        except (ValueError, TypeError, KeyError) as exc:
-            raise WidgetError(_short(f"editor: {name}: {exc}")) from None
-        words = self.edit_codes().get(self.edit_piece, (0, "nothing"))[1] if self.edit_piece else "emptied"
-        self.message, self.level = (f"{name}: {words}" + (f" · {self.edit_error}" if self.edit_error else "")), \
+        code = self.edit_piece
+        words = self.edit_codes().get(code, (0, "nothing"))[1] if code else "emptied"
+        if code in self.game.edit_pairs:
+            if not self.edit_first:
+                self.edit_first = name
+                self.message, self.level = f"editor: {words}: from {name}; click the second cell (the same to remove)", "info"
+                return
+            first, self.edit_first = self.edit_first, ""
+            try:
+                self._edited(self.game.edit_pair(dict(self.edit_data), first, name, code))
+            except (ValueError, TypeError, KeyError) as exc:
+                raise WidgetError(_short(f"editor: {first}-{name}: {exc}")) from None
+            said = f"{first}-{name}: {words}" if first != name else f"{first}: {words} removed"
+        else:
+            opts = {n: self.edit_opts.get(n, ch[0]) for n, _, ch in self._options(code) if ch}
+            try:
+                self._edited(self.game.edit_cell(dict(self.edit_data), name, code, opts or None))
+            except (ValueError, TypeError, KeyError) as exc:
+                raise WidgetError(_short(f"editor: {name}: {exc}")) from None
+            said = f"{name}: {words}" + "".join(f", {n} {v}" for n, v in opts.items())
+        self.message, self.level = (said + (f" · {self.edit_error}" if self.edit_error else "")), \
             "warn" if self.edit_error else "info"
 
     def set_edit_to_move(self, player: int) -> None:
@@ -787,17 +904,17 @@ class GameBoardController:
     def clear_edit(self) -> None:
         """Every piece off (a blank board to build a problem on)."""
         self._need_editor()
-        data = dict(self.edit_data)
-        for cell in list((data.get("pieces") or {}).keys()):
-            data = self.game.edit_cell(data, str(cell), "")
-        self._edited(data)
+        try:
+            self._edited(self.game.edit_clear(dict(self.edit_data)))
+        except (ValueError, TypeError, KeyError) as exc:
+            raise WidgetError(_short(f"editor: {exc}")) from None
         self.message, self.level = "editor: board cleared" + (f" · {self.edit_error}" if self.edit_error else ""), "info"
 
     def finish_editing(self) -> bool:
         """Play on from the edited position (a new start); False and the game's reason when it is not a position."""
         self._need_editor()
         try:
-            state = self.game.state_from_dict(self.edit_data)
+            state = self.game.edit_state(self.edit_data)
         except (ValueError, TypeError, KeyError) as exc:
             self.message, self.level = _short(f"editor: {exc}"), "warn"
             return False
@@ -813,13 +930,19 @@ class GameBoardController:
             self.message, self.level = "editor closed; edits discarded", "info"
 
     def _edit_glyphs(self) -> list[Any]:
-        """The editor's drawing: the edited position when it is one, else the board's terrain and the edit's pieces."""
+        """The editor's drawing: the edited position when it is one, else the last edit that was one, with the
+        pieces of a ``pieces`` map (cell -> code) drawn as edited."""
         if self._edit_state is not None:
             return list(self._edit_state.glyphs())
         codes = self.edit_codes()
-        pieces = {self.ids[str(c)]: str(v) for c, v in (self.edit_data.get("pieces") or {}).items() if str(c) in self.ids}
+        raw = self.edit_data.get("pieces")
+        pieces = {self.ids[str(c)]: str(v) for c, v in raw.items() if str(c) in self.ids and isinstance(v, str)} \
+            if isinstance(raw, dict) and all(isinstance(v, str) for v in raw.values()) else None
+        shown = self._edit_shown if self._edit_shown is not None else self.state
+        if pieces is None:
+            return list(shown.glyphs())
         out = []
-        for g in self.state.glyphs():
+        for g in shown.glyphs():
             code = pieces.pop(g.cell, "")
             out.append(Glyph(g.cell, terrain=g.terrain, piece=code, owner=codes.get(code, (None, ""))[0] if code else None))
         return out
@@ -867,12 +990,74 @@ class GameBoardController:
 
     def cancel(self) -> None:
         self.selection, self.choices = [], []
+        self.mode = ""
         self.message, self.level = "selection cleared", "info"
+
+    # ------------------------------------------------------------------ multi-step actions (GameDef.action_modes)
+    def _mode_words(self, name: str) -> tuple[str, str]:
+        """A declared mode's button words and what it is."""
+        for mode, label, words in self.game.action_modes:
+            if mode == name:
+                return label, words
+        raise WidgetError(f"mode must be one of {', '.join(m for m, _, _ in self.game.action_modes) or 'none (this game declares none)'}")
+
+    def active_mode(self) -> str:
+        """The mode switched on at this position ("" when none, or when the position changed since)."""
+        return self.mode if self.mode and self._mode_at == self.where() else ""
+
+    def _mode_actions(self) -> dict[str, list[tuple[Any, tuple[int, ...]]]]:
+        """The legal actions of each declared mode here (``State.action_mode``), asked once per position."""
+        pairs = self._legal_cells()
+        if self._modes_key != self._cache_key:
+            out: dict[str, list[tuple[Any, tuple[int, ...]]]] = {m: [] for m, _, _ in self.game.action_modes}
+            if out:
+                for a, cells in pairs:
+                    try:
+                        mode = str(self.state.action_mode(a) or "")
+                    except Exception:  # noqa: BLE001 - a game's help, never a failure
+                        mode = ""
+                    if mode in out:
+                        out[mode].append((a, cells))
+            self._modes, self._modes_key = out, self._cache_key
+        return self._modes
+
+    def _pairs(self) -> list[tuple[Any, tuple[int, ...]]]:
+        """The actions clicks pick from: every legal one, or only those of the mode switched on."""
+        mode = self.active_mode()
+        return self._mode_actions().get(mode, []) if mode else self._legal_cells()
+
+    def set_mode(self, name: str, on: bool = True) -> None:
+        """Switch a multi-step action's mode on (its button: TerraFeud's Order) or off; refused, with the mode's
+        own words, where none of its actions is legal."""
+        label, words = self._mode_words(name)
+        self.selection, self.choices = [], []
+        if not on:
+            self.mode = ""
+            self.message, self.level = f"{label}: off; clicks pick any action", "info"
+            return
+        st = self.state
+        if st.is_terminal() or st.current_player() == CHANCE:
+            raise WidgetError(f"{label}: {'the game is over' if st.is_terminal() else 'chance moves next'}")
+        acts = self._mode_actions().get(name, [])
+        if not acts:
+            raise WidgetError(f"{label}: none is legal here; {words}")
+        self.mode, self._mode_at = name, self.where()
+        steps = max(len(c) for _, c in acts)
+        self.message, self.level = f"{label} ({len(acts)} legal, {steps} clicks): {words}", "info"
+
+    def _modes_view(self) -> list[dict[str, Any]]:
+        """The modes' buttons: words, on, and whether any of its actions is legal here."""
+        if not self.game.action_modes or self.editing:
+            return []
+        acts = self._mode_actions()
+        active = self.active_mode()
+        return [{"name": m, "label": label, "words": words, "on": m == active, "available": bool(acts.get(m))}
+                for m, label, words in self.game.action_modes]
 
     def buttons(self) -> list[Any]:
         """The actions shown as buttons: those the selection completes, else every action that picks no cell,
         and every single-cell action whose cell several actions share (a palette opens there on click)."""
-        free = [a for a, cells in self._legal_cells() if not cells]
+        free = [a for a, cells in self._pairs() if not cells]
         return [*self.choices, *(a for a in free if a not in self.choices)] if self.selection else free
 
     def play_text(self, text: str, light: bool = False) -> None:
@@ -996,26 +1181,26 @@ class GameBoardController:
         node.effects["agent"] = True
         if isinstance(score, (int, float)) and abs(float(score)) < 1e12:  # the agent's own value, its seat's view
             node.score = (round(float(score), 2), "search")
-        spec = self.agents.get(self.node.effects.get("player"), "agent")
+        spec = self.agents.get(self.node.effects.get("player", CHANCE), "agent")
         engine = engine or self.last_engine
         self.message = f"{who} ({spec}, {engine} engine) played {self._last_decision_text()}"
         self.level = "info"
 
-    def evaluate(self, spec: str = EVAL_AGENT) -> str:
-        """The agent's score and choice here, beside the game's static evaluation for every seat."""
+    def evaluate(self, spec: str | None = None) -> str:
+        """The analysis agent's (``analysis_spec``, or ``spec``'s) choice here and its score, in the game's unit and in
+        words, beside the game's static evaluation for every seat."""
         st = self.state
         if st.is_terminal():
             self.evaluation = f"game over: {self.result_text()}"
             return self.evaluation
         if st.current_player() == CHANCE:
             raise WidgetError("chance moves next: roll before evaluating")
-        text, _ = capped_agent_spec(spec, self.game_agents(), generic=True)
+        text = capped_agent_spec(spec, self.game_agents(), generic=True)[0] if spec else self.analysis_spec()
+        me = st.current_player()
         action, score, _ = self.think(text)
         statics = ", ".join(f"{self.label(p)} {st.evaluate(p):+.2f}" for p in range(self.info().num_players))
-        self.evaluation = (f"{text} ({self.last_engine} engine) for {self.label(st.current_player())}: "
-                           f"{st.action_to_string(action)}"
-                           + (f" (score {score:+.2f} {self.game.evaluation_unit})" if isinstance(score, (int, float)) else "")
-                           + f"; static ({self.game.evaluation_unit}) {statics}")
+        self.evaluation = (f"{text} ({self.last_engine} engine) for {self.label(me)}: {st.action_to_string(action)}"
+                           + self._scored(score, st, me) + f"; static ({self.game.evaluation_unit}) {statics}")
         return self.evaluation
 
     # ------------------------------------------------------------------ records (download, upload, comments)
@@ -1395,10 +1580,10 @@ class GameBoardController:
             effects += 1
             t1, t2 = str(e1.get("text") or ""), str(e2.get("text") or "")
             out.append({"what": text, "now": _short(t1, 120), "then": _short(t2, 120), "same": t1 == t2})
-        for card in sorted(prices_now, key=str):
-            if card in prices_then:
-                out.append({"what": f"price of {card}", "now": str(prices_now[card]), "then": str(prices_then[card]),
-                            "same": prices_now[card] == prices_then[card]})
+        for name in sorted(prices_now, key=str):
+            if name in prices_then:
+                out.append({"what": f"price of {name}", "now": str(prices_now[name]), "then": str(prices_then[name]),
+                            "same": prices_now[name] == prices_then[name]})
         try:
             from workbench.agents.generic import make_protocol_agent
 
@@ -1526,7 +1711,7 @@ class GameBoardController:
     def view(self) -> dict[str, Any]:
         """Everything the page draws, as JSON: glyphs, lit cells, previews, buttons, moves, status."""
         st = self.state
-        pairs = [] if self.editing else self._legal_cells()
+        pairs = [] if self.editing else self._pairs()
         legal = [a for a, _ in pairs]
         n = len(self.selection)
         sel = tuple(self.selection)
@@ -1631,7 +1816,7 @@ class GameBoardController:
             "observation": "" if self.layout.cells else _short(self._observation(), 4000), "legend": self._glyph_legend(glyphs),
             "palette": self._cards(buttons), "editor": self._editor_view(), "targets": targets,
             "to_move_name": info.players[p] if 0 <= p < len(info.players) else "", "overlays": sorted(self.overlays),
-            "blocks": list(self.blocks), "attack_lines": self._attack_lines(),
+            "blocks": list(self.blocks), "attack_lines": self._attack_lines(), "modes": self._modes_view(),
         }
 
     def _attack_lines(self) -> list[list[str]]:
@@ -1654,11 +1839,16 @@ class GameBoardController:
         """The editor's bar: its pieces (with their seat's colour index), the chosen one, the seat to move, what is wrong."""
         if not self.editing:
             return {}
-        to_move = str(self.edit_data.get("to_move", ""))
-        players = list(self.info().players)
-        return {"pieces": [{"code": c, "owner": o, "words": w} for c, o, w in self.game.edit_palette],
-                "piece": self.edit_piece, "to_move": players.index(to_move) if to_move in players else -1,
-                "error": self.edit_error}
+        shown = self._edit_state if self._edit_state is not None else self._edit_shown
+        try:
+            to_move = shown.current_player() if shown is not None else -1
+        except Exception:  # noqa: BLE001 - the seat select is a help
+            to_move = -1
+        options = [{"name": n, "words": w, "choices": list(ch), "value": self.edit_opts.get(n, ch[0] if ch else "")}
+                   for n, w, ch in self._options(self.edit_piece)]
+        return {"pieces": [{"code": c, "owner": o, "words": w} for c, o, w in self._palette],
+                "piece": self.edit_piece, "to_move": to_move, "error": self.edit_error, "options": options,
+                "pairs": list(self.game.edit_pairs), "first": self.edit_first}
 
     def _last_move(self) -> dict[str, Any]:
         """The last decision's cells (its line from source to target) and what it and its rolls removed (marked)."""
@@ -1754,7 +1944,7 @@ class GameBoardController:
 
     def geometry(self) -> dict[str, Any]:
         """The layout once: each cell's polygon and centre, the legend and the seats' colours."""
-        cells = []
+        cells: list[dict[str, Any]] = []
         for c in self.layout.cells:
             pts = self.layout.polygon(c)
             cells.append({"name": c.name, "x": round(c.x, 3), "y": round(c.y, 3),
@@ -1770,11 +1960,18 @@ class GameBoardController:
             "colours": colours, "inks": [ink_of(c) for c in colours], "players": list(self.info().labels),
             "heat_layers": list(self.game.heat_layers),
             "teams": [[self.label(p) for p in team] for team in self.info().teams], "unit": self.game.evaluation_unit,
-            "can_edit": bool(self.game.edit_palette and self.layout.cells),
+            "can_edit": bool(self.layout.cells) and self._can_edit(),
             "aliases": dict(self.game.board_aliases),
             "overlays": [{"name": n, "words": w} for n, w in self.game.overlays],
             "rule_fields": self.rule_fields(),
         }
+
+    def _can_edit(self) -> bool:
+        """Whether the game declares editor pieces for this position (``GameDef.edit_pieces``)."""
+        try:
+            return bool(self.game.edit_pieces(self.game.edit_form(self.state)))
+        except Exception:  # noqa: BLE001 - the button is a help: the text editor remains
+            return False
 
     def rule_fields(self) -> list[dict[str, Any]]:
         """The new-game panel's fields: every rule of the game's spec but those naming a file (the page never

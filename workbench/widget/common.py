@@ -27,7 +27,7 @@ AGENT_LIMITS: dict[str, dict[str, tuple[float, float]]] = {
 AGENT_INTS = {"depth", "nodes", "iterations", "rollout_depth"}
 AGENT_CLOCKED = {"alphabeta", "mcts", "search"}  # agents with a ``seconds`` budget: the page always sets one
 _ENGINES = ("auto", "python", "native")
-AGENT_WORDS = {"mcts": {"rollout": ("eval", "random"), "quiesce": (True, False), "engine": _ENGINES},
+AGENT_WORDS: dict[str, dict[str, tuple[Any, ...]]] = {"mcts": {"rollout": ("eval", "random"), "quiesce": (True, False), "engine": _ENGINES},
                "alphabeta": {"engine": _ENGINES}, "search": {"engine": _ENGINES}, "greedy": {"engine": _ENGINES}, "random": {"engine": _ENGINES}}
 # The general board's agents are the generic ones (``workbench.agents.generic``), whose parameters are not
 # TerraFeud's: ``rollout`` is a number of random actions, ``plan`` has a beam. The same caps, in their terms.
@@ -38,10 +38,10 @@ GENERIC_AGENT_LIMITS: dict[str, dict[str, tuple[float, float]]] = {
     "search": {"depth": (1, 8), "nodes": (1, 2_000_000), "seconds": (0.05, AGENT_SECONDS)},
     "mcts": {"iterations": (1, 5000), "c": (0.0, 10.0), "rollout": (0, 200), "scale": (0.01, 100.0),
              "seconds": (0.05, AGENT_SECONDS)},
-    "plan": {"beam": (1, 16), "steps": (1, 64), "reply": (0, 1)},
+    "plan": {"beam": (1, 16), "steps": (1, 64), "reply": (0, 2)},
 }
 GENERIC_AGENT_INTS = {"depth", "nodes", "iterations", "rollout", "beam", "steps", "reply"}
-GENERIC_AGENT_WORDS = {name: {"engine": _ENGINES} for name in GENERIC_AGENT_LIMITS}
+GENERIC_AGENT_WORDS: dict[str, dict[str, tuple[Any, ...]]] = {name: {"engine": _ENGINES} for name in GENERIC_AGENT_LIMITS}
 # Files a board reads: regular files only, at most this many bytes (records and scenarios are small).
 MAX_FILE_BYTES = 512 * 1024
 # Where the scenario picker looks: the project's scenarios/ folders (never a path typed in the page).
@@ -123,7 +123,7 @@ def capped_agent_spec(spec: str, game_agents: Sequence[str] = (), generic: bool 
     if base not in known:
         raise WidgetError(_short(f"unknown agent {base!r}; known agents: {', '.join(known)}"))
     limits = (GENERIC_AGENT_LIMITS if generic else AGENT_LIMITS).get(base, {})
-    words = (GENERIC_AGENT_WORDS if generic else AGENT_WORDS).get(base, {})
+    words: dict[str, tuple[Any, ...]] = (GENERIC_AGENT_WORDS if generic else AGENT_WORDS).get(base, {})
     ints = GENERIC_AGENT_INTS if generic else AGENT_INTS
     out: dict[str, Any] = {}
     notes: list[str] = []

@@ -39,6 +39,13 @@ class Node:
         self.last: Node | None = None  # the child visited last: Redo and → follow it
         self.to_move: int = 0  # the player to move at this node (the game's current_player)
 
+    @property
+    def up(self) -> Node:
+        """The parent of a node that has one (asking the root for it is a bug of the caller)."""
+        if self.parent is None:
+            raise ValueError("the start has no move before it")
+        return self.parent
+
     def next(self) -> Node | None:
         """The child the line continues with: the one visited last, else the main one."""
         if self.last is not None and self.last in self.children:

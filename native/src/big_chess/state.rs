@@ -160,6 +160,8 @@ pub struct State {
     legal: RefCell<Option<Legal>>,
     /// false on a fork (MCTS simulations, random playouts): no undo snapshot is kept
     record: bool,
+    /// Learned weights of [`State::features`] an agent searches with (`eval=NAME`); `None`: the hand evaluation.
+    pub weights: Option<Arc<[f64]>>,
 }
 
 impl Clone for State {
@@ -170,6 +172,7 @@ impl Clone for State {
             history: self.history.clone(),
             legal: RefCell::new(self.legal.borrow().clone()),
             record: self.record,
+            weights: self.weights.clone(),
         }
     }
 }
@@ -231,7 +234,7 @@ impl State {
             lead10: None,
             fired: Vec::new(),
         };
-        State { ctx, c, history: Vec::new(), legal: RefCell::new(None), record: true }
+        State { ctx, c, history: Vec::new(), legal: RefCell::new(None), record: true, weights: None }
     }
 
     /// `GameDef.new_initial_state`: the setup phase, the army start, or deployed by `deploy_plan`.
@@ -1752,6 +1755,84 @@ impl State {
         (per[mine] - best.unwrap_or(0.0)) / 10.0
     }
 
+    /// The number of `GameDef.evaluation_features`: one per card but the King, then upgrades, treasury
+    /// and trophies.
+    pub fn feature_count(&self) -> usize {
+        self.ctx.cards.len() - 1 + 3
+    }
+
+    /// `evaluation_features`: material per card (count, own team minus the mean other team; the King left
+    /// out), upgrades bought, treasury and trophies (in infantry units: summed in whole money, then / 10),
+    /// in the Python order (the cards' order, then upgrades, treasury, trophies).
+    pub fn features(&self, player: usize) -> Vec<f64> {
+        let ctx = &*self.ctx;
+        let nk = ctx.cards.len();
+        let nf = self.feature_count();
+        let teams = ctx.team_members.len();
+        let slot: Vec<usize> = {
+            let mut i = 0;
+            (0..nk)
+                .map(|k| {
+                    let here = i;
+                    if !ctx.cards[k].king {
+                        i += 1;
+                    }
+                    here
+                })
+                .collect()
+        };
+        let mut counts = vec![vec![0.0f64; nf]; teams];
+        let mut money = vec![[0i64; 3]; teams]; // upgrades, treasury, trophies in whole money
+        for pc in self.c.pieces.iter().flatten() {
+            let k = pc.card as usize;
+            if ctx.cards[k].king {
+                continue;
+            }
+            let t = ctx.team_of[pc.owner as usize];
+            counts[t][slot[k]] += 1.0;
+            money[t][0] += pc.cost - ctx.cost[k];
+            money[t][2] += pc.trophies;
+        }
+        for p in 0..self.np() {
+            if !self.is_out(p) {
+                money[ctx.team_of[p]][1] += self.c.treasury[p];
+            }
+        }
+        for (t, m) in money.iter().enumerate() {
+            for (j, &v) in m.iter().enumerate() {
+                counts[t][nk - 1 + j] = v as f64 / 10.0;
+            }
+        }
+        let mine = ctx.team_of[player];
+        let others: Vec<usize> = (0..teams).filter(|&t| t != mine).collect();
+        (0..nf)
+            .map(|i| {
+                let mut total = 0.0;
+                for &o in &others {
+                    total += counts[o][i];
+                }
+                let n = others.len().max(1);
+                counts[mine][i] - total / n as f64
+            })
+            .collect()
+    }
+
+    /// The evaluation an agent searches with: the learned weights' sum over [`State::features`] (summed in
+    /// order from 0, as Python's `sum`) while the game runs, else the hand evaluation [`State::eval`].
+    pub fn weighted_eval(&self, player: usize) -> f64 {
+        match &self.weights {
+            Some(w) if self.c.result == R_NONE => {
+                let f = self.features(player);
+                let mut total = 0.0;
+                for (wi, fi) in w.iter().zip(f.iter()) {
+                    total += wi * fi;
+                }
+                total
+            }
+            _ => self.eval(player),
+        }
+    }
+
     /// `action_priority`: removals first (by the victim's cost), then promotions, purchases, moves.
     pub fn priority(&self, d: &D) -> i64 {
         let ctx = &*self.ctx;
@@ -1842,7 +1923,15 @@ impl Game for State {
     }
 
     fn evaluate(&self, player: usize) -> f64 {
-        self.eval(player)
+        self.weighted_eval(player)
+    }
+
+    fn feature_count(&self) -> usize {
+        State::feature_count(self)
+    }
+
+    fn set_eval_weights(&mut self, weights: Option<Arc<[f64]>>) -> Option<Arc<[f64]>> {
+        std::mem::replace(&mut self.weights, weights)
     }
 
     fn action_priority(&self, action: u32) -> i64 {
@@ -1860,6 +1949,7 @@ impl Game for State {
             history: Vec::new(),
             legal: RefCell::new(self.legal.borrow().clone()),
             record: false,
+            weights: self.weights.clone(),
         }
     }
 }

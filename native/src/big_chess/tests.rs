@@ -104,3 +104,34 @@ fn greedy_and_alphabeta_play_deployed_games() {
     assert!(!tr.actions.is_empty());
     assert_eq!(tr.actions.len(), tr.fired_end.len());
 }
+
+#[test]
+fn the_features_under_the_hand_weights_are_the_evaluation() {
+    // two teams of one, the play phase: a card's cost / 10, upgrades 1, treasury and trophies 0.9 sum to `eval`
+    // (the Kings' 1000 cancel while both stand)
+    let r = Rules { start: Start::Deployed, max_turns: 40, ..Rules::default() };
+    let mut st = State::new_game(ctx("classic-2", None, r)).expect("start");
+    let mut hand: Vec<f64> =
+        (0..st.ctx.cards.len()).filter(|&k| !st.ctx.cards[k].king).map(|k| st.ctx.cost[k] as f64 / 10.0).collect();
+    hand.extend([1.0, 0.9, 0.9]);
+    let hand: Arc<[f64]> = Arc::from(hand);
+    let mut rng = PyRandom::new(5);
+    let mut checked = 0;
+    for _ in 0..150 {
+        if st.is_terminal() {
+            break;
+        }
+        for side in 0..2 {
+            let own = st.eval(side);
+            st.set_eval_weights(Some(hand.clone()));
+            assert!((Game::evaluate(&st, side) - own).abs() < 1e-9, "side {side}");
+            assert_eq!(Game::evaluate(&st.fork(), side), Game::evaluate(&st, side), "a fork keeps the weights");
+            st.set_eval_weights(None);
+            checked += 1;
+        }
+        let l = st.all_legal();
+        let d = rng.choice(&l).expect("an action").d;
+        st.apply_desc(d);
+    }
+    assert!(checked > 50);
+}

@@ -326,6 +326,14 @@ impl PyState {
         shield(|| self.st.eval(player))
     }
 
+    /// `evaluation_features` of `player` (the cards but the King, then upgrades, treasury, trophies).
+    fn features(&self, player: usize) -> PyResult<Vec<f64>> {
+        if player >= self.st.np() {
+            return Err(bad(format!("features: no player {player}")));
+        }
+        shield(|| self.st.features(player))
+    }
+
     /// `action_priority` of a legal action's text (0 for anything else, as in Python).
     fn action_priority(&self, text: &str) -> PyResult<i64> {
         shield(|| self.st.find_text(text).and_then(|id| self.st.find(id)).map_or(0, |d| self.st.priority(&d)))

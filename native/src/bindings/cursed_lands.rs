@@ -238,6 +238,11 @@ impl PyState {
         shield(|| self.st.evaluate(player.min(1)))
     }
 
+    /// `insight.features` of `player` in their order (the unit kinds, then the terms).
+    fn features(&self, player: usize) -> PyResult<Vec<f64>> {
+        shield(|| self.st.features(player.min(1)).to_vec())
+    }
+
     fn action_priority(&self, action: u32) -> PyResult<i64> {
         shield(|| self.st.action_priority(action))
     }

@@ -251,6 +251,11 @@ impl PyPole {
         shield(|| self.st.eval(player))
     }
 
+    /// `analysis.features` of `player` in their order (the kinds but the Prince, then the terms).
+    fn features(&self, player: usize) -> PyResult<Vec<f64>> {
+        shield(|| self.st.features(player.min(1)).to_vec())
+    }
+
     fn action_priority(&self, action: u32) -> PyResult<i64> {
         if !self.st.is_legal(action) {
             return Err(bad(format!("action {action} is not legal here")));

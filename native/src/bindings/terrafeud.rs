@@ -600,6 +600,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         sub.add_function(wrap_pyfunction!(legal_ids, sub)?)?;
         sub.add_function(wrap_pyfunction!(protocol_perft, sub)?)?;
         sub.add_function(wrap_pyfunction!(protocol_evaluate, sub)?)?;
+        sub.add_function(wrap_pyfunction!(protocol_features, sub)?)?;
         sub.add_function(wrap_pyfunction!(protocol_play_game, sub)?)?;
         sub.add_function(wrap_pyfunction!(play_barred, sub)?)?;
         sub.add_function(wrap_pyfunction!(classes, sub)?)?;
@@ -654,6 +655,13 @@ fn protocol_perft(py: Python<'_>, state: &PyState, depth: u32) -> PyResult<u64> 
 fn protocol_evaluate(py: Python<'_>, state: &PyState, player: usize) -> PyResult<f64> {
     let g = protocol_state(py, state)?;
     shield(|| crate::core::protocol::Game::evaluate(&g, player.min(1)))
+}
+
+/// `evaluation_features(player)`: the counts per kind but the feudal, then `position` (the core's twin).
+#[pyfunction]
+fn protocol_features(py: Python<'_>, state: &PyState, player: usize) -> PyResult<Vec<f64>> {
+    let g = protocol_state(py, state)?;
+    shield(|| g.features(player.min(1)).to_vec())
 }
 
 /// A whole game from `state` with generic agents (`(name, params, seed)` per side) through the core's play

@@ -138,6 +138,8 @@ pub struct State {
     history: Vec<Core>,
     /// The evaluation's terrain tables by board, shared by the game's forks and views.
     cache: Arc<Mutex<TablesCache>>,
+    /// Learned weights of [`State::features`] an agent searches with (`eval=NAME`); `None`: the hand evaluation.
+    pub weights: Option<Arc<[f64]>>,
 }
 
 /// The evaluation's terrain tables by board, and the last board asked for (most evaluations of a search
@@ -184,6 +186,7 @@ impl State {
             decks: Arc::new([Vec::new(), Vec::new()]),
             history: Vec::new(),
             cache: Arc::default(),
+            weights: None,
         }
     }
 
@@ -827,6 +830,7 @@ impl State {
             decks: self.decks.clone(),
             history: Vec::new(),
             cache: self.cache.clone(),
+            weights: self.weights.clone(),
         }
     }
 
@@ -1145,7 +1149,128 @@ impl State {
         }
         round6(score[player] - score[1 - player])
     }
+
+    /// `insight.features`: the evaluation's terms from `player`'s side (own minus enemy) in the Python
+    /// order: a count per unit kind, then unit HP, unit attack, castle HP, deck, depth, advance, siege,
+    /// castle threat, unit threats, AP and hanging units; all 0 once the game is over.
+    pub fn features(&self, player: usize) -> [f64; N_FEATURES] {
+        let mut out = [0.0; N_FEATURES];
+        if self.is_terminal() {
+            return out;
+        }
+        let g = geo();
+        let tables = self.terrain_tables();
+        let mut terms = [[0.0f64; N_FEATURES]; 2];
+        let mut units: [Set; 2] = [0, 0];
+        let mut zones: [Set; 2] = [0, 0];
+        let mut zone_of = [0 as Set; N];
+        let mut value = [0.0f64; N];
+        for h in 0..N {
+            let side = self.c.owner[h];
+            if side < 0 {
+                continue;
+            }
+            let side = side as usize;
+            let k = self.c.kind[h] as usize;
+            let f = self.faction(side);
+            let t = &mut terms[side];
+            t[k] += 1.0;
+            t[F_UNIT_HP] += self.c.hp[h] as f64;
+            t[F_UNIT_ATTACK] += self.units.attack[f][k] as f64;
+            value[h] = W_UNIT + W_HP * self.c.hp[h] as f64 + W_ATTACK * self.units.attack[f][k] as f64;
+            let radius = self.allowance(h) + if RANGED[k] { self.shot_range(h, side, k) } else { 1 };
+            units[side] |= 1 << h;
+            let zone = g.within[radius.clamp(0, 16) as usize][h];
+            zone_of[h] = zone;
+            zones[side] |= zone;
+        }
+        for side in 0..2 {
+            let t = &mut terms[side];
+            t[F_CASTLE_HP] += self.c.castle_hp[side] as f64;
+            t[F_DECK] += self.deck(side).len() as f64;
+            t[F_DEPTH] += tables.depth[side] as f64;
+            let ecastle = self.castle_of(1 - side);
+            if ecastle >= 0 {
+                let f = self.faction(side);
+                let mut u = units[side];
+                while u != 0 {
+                    let h = u.trailing_zeros() as usize;
+                    u &= u - 1;
+                    let k = self.c.kind[h] as usize;
+                    let w = tables.walk[side][WALK_CLASS[k]][h] as i32;
+                    if w >= 0 {
+                        t[F_ADVANCE] += (ADVANCE_HORIZON - w).max(0) as f64;
+                        if w == 0 {
+                            t[F_SIEGE] += self.units.attack[f][k] as f64;
+                        }
+                    }
+                }
+                if zones[side] >> ecastle & 1 == 1 {
+                    t[F_THREAT_CASTLE] += 1.0;
+                }
+            }
+            t[F_THREAT_UNITS] += (units[1 - side] & zones[side]).count_ones() as f64;
+        }
+        if !self.c.setup {
+            terms[self.c.to_move as usize][F_AP] += self.c.ap as f64;
+        }
+        for side in 0..2 {
+            let mut hanging: Set = 0;
+            let mut e = units[1 - side];
+            while e != 0 {
+                let a = e.trailing_zeros() as usize;
+                e &= e - 1;
+                let mut u = zone_of[a] & units[side] & !hanging;
+                while u != 0 {
+                    let h = u.trailing_zeros() as usize;
+                    u &= u - 1;
+                    if self.damage(1 - side, self.c.kind[a] as usize, h) >= self.c.hp[h] {
+                        hanging |= 1 << h;
+                    }
+                }
+            }
+            while hanging != 0 {
+                let h = hanging.trailing_zeros() as usize;
+                hanging &= hanging - 1;
+                terms[side][F_HANGING] += value[h];
+            }
+        }
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = terms[player][i] - terms[1 - player][i];
+        }
+        out
+    }
+
+    /// The evaluation an agent searches with: the learned weights' sum over [`State::features`] (summed in
+    /// order from 0, as Python's `sum`) while the game runs, else the hand evaluation [`State::evaluate`].
+    pub fn weighted_eval(&self, player: usize) -> f64 {
+        match &self.weights {
+            Some(w) if !self.is_terminal() => {
+                let f = self.features(player);
+                let mut total = 0.0;
+                for (wi, fi) in w.iter().zip(f.iter()) {
+                    total += wi * fi;
+                }
+                total
+            }
+            _ => self.evaluate(player),
+        }
+    }
 }
+
+/// The number of `insight.features` (4 unit kinds, then the terms) and the terms' places among them.
+pub const N_FEATURES: usize = 15;
+const F_CASTLE_HP: usize = 4;
+const F_UNIT_HP: usize = 5;
+const F_UNIT_ATTACK: usize = 6;
+const F_DECK: usize = 7;
+const F_DEPTH: usize = 8;
+const F_ADVANCE: usize = 9;
+const F_SIEGE: usize = 10;
+const F_THREAT_CASTLE: usize = 11;
+const F_THREAT_UNITS: usize = 12;
+const F_AP: usize = 13;
+const F_HANGING: usize = 14;
 
 /// Which walk table a kind reads: melee (S, C) walks next to the castle, A and R to where they can shoot it.
 const WALK_CLASS: [usize; 4] = [0, 1, 0, 2];
@@ -1244,7 +1369,13 @@ impl crate::core::protocol::Game for State {
         State::returns(self, player)
     }
     fn evaluate(&self, player: usize) -> f64 {
-        State::evaluate(self, player)
+        self.weighted_eval(player)
+    }
+    fn feature_count(&self) -> usize {
+        N_FEATURES
+    }
+    fn set_eval_weights(&mut self, weights: Option<Arc<[f64]>>) -> Option<Arc<[f64]>> {
+        std::mem::replace(&mut self.weights, weights)
     }
     fn action_priority(&self, action: u32) -> i64 {
         State::action_priority(self, action)

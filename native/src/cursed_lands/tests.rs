@@ -4,6 +4,8 @@ use super::geo::{self, camp_at, camp_count, camp_is_valid, decode_camp, SplitMix
 use super::play::{play, random_playout};
 use super::rules::Rules;
 use super::state::{round6, State};
+use std::sync::Arc;
+
 use crate::core::generic::{self, Params};
 use crate::core::protocol::Game;
 use crate::core::pyrandom::PyRandom;
@@ -182,4 +184,30 @@ fn a_pick_on_a_view_is_legal_in_the_real_game() {
             assert_eq!(tr.n_legal.len(), tr.actions.len());
         }
     }
+}
+
+#[test]
+fn the_features_under_the_hand_weights_are_the_evaluation() {
+    // `insight.feature_weights`: every unit kind 1, then castle HP 3, unit HP 0.5, attack 0.25, deck 0.02,
+    // depth 0.5, advance 0.25, siege 2, castle threat 1, unit threats 0.3, AP 0.2, hanging -0.5
+    let hand: Arc<[f64]> =
+        Arc::from(vec![1.0, 1.0, 1.0, 1.0, 3.0, 0.5, 0.25, 0.02, 0.5, 0.25, 2.0, 1.0, 0.3, 0.2, -0.5]);
+    let mut st = State::classic(Rules { turn_limit: 30, ..Rules::default() }, 4);
+    let mut rng = PyRandom::new(4);
+    let mut buf = Vec::new();
+    let mut checked = 0;
+    while !st.is_terminal() {
+        for side in 0..2 {
+            let own = Game::evaluate(&st, side);
+            st.set_eval_weights(Some(hand.clone()));
+            assert!((Game::evaluate(&st, side) - own).abs() < 1e-5, "side {side}");
+            assert_eq!(Game::evaluate(&st.view(9), side), Game::evaluate(&st, side), "a view keeps the weights");
+            st.set_eval_weights(None);
+            checked += 1;
+        }
+        st.legal_actions(&mut buf);
+        st.apply(*rng.choice(&buf).unwrap());
+    }
+    assert_eq!(st.features(0), [0.0; super::state::N_FEATURES]);
+    assert!(checked > 50);
 }

@@ -13,6 +13,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use crate::core::protocol::{Game, TERMINAL};
+use crate::terrafeud::agents::access;
 use crate::terrafeud::agents::eval::{self, EvalParams};
 use crate::terrafeud::geometry::N_HEXES;
 use crate::terrafeud::state::{Action, State};
@@ -74,12 +75,43 @@ pub fn action_of(legal: &[Action], id: u32) -> Option<Action> {
 pub struct TerraFeud {
     st: RefCell<State>,
     eval: Arc<EvalParams>,
+    /// Learned weights of [`TerraFeud::features`] an agent searches with (`eval=NAME`); `None`: the hand
+    /// evaluation.
+    weights: Option<Arc<[f64]>>,
 }
+
+/// The number of `GameDef.evaluation_features`: a count per kind but the feudal, then `position`.
+pub const N_FEATURES: usize = 6;
 
 impl TerraFeud {
     /// `st` with the evaluation weights Python handed over (`eval::params`).
     pub fn new(st: State, eval: Arc<EvalParams>) -> TerraFeud {
-        TerraFeud { st: RefCell::new(st), eval }
+        TerraFeud { st: RefCell::new(st), eval, weights: None }
+    }
+
+    /// `evaluation_features`: a count per kind but the feudal (knight, pikeman, cavalry, archer,
+    /// infantryman: own minus the enemy's), then `position`, the rest of the evaluation in material units
+    /// (`evaluate - material`, 0 once the game is over).
+    pub fn features(&self, player: usize) -> [f64; N_FEATURES] {
+        let me = player.min(1);
+        let mut st = self.st.borrow_mut();
+        let mut counts = [0i64; 8];
+        for &c in access::squares(&st).iter() {
+            let kind = (c & 7) as usize;
+            if c != 0 && (2..=6).contains(&kind) {
+                counts[kind] += if (c >> 3) as usize == me { 1 } else { -1 };
+            }
+        }
+        let mut out = [0.0; N_FEATURES];
+        for (i, o) in out.iter_mut().take(5).enumerate() {
+            *o = counts[i + 2] as f64;
+        }
+        out[5] = if access::is_over(&st) {
+            0.0
+        } else {
+            eval::evaluate(&mut st, me, &self.eval) - eval::material(&st, me, &self.eval)
+        };
+        out
     }
 
     /// `st` with the installed evaluation weights; an error when Python has not handed them over.
@@ -151,7 +183,25 @@ impl Game for TerraFeud {
     }
 
     fn evaluate(&self, player: usize) -> f64 {
-        eval::evaluate(&mut self.st.borrow_mut(), player.min(1), &self.eval)
+        match &self.weights {
+            Some(w) if !self.is_terminal() => {
+                let f = self.features(player);
+                let mut total = 0.0;
+                for (wi, fi) in w.iter().zip(f.iter()) {
+                    total += wi * fi;
+                }
+                total
+            }
+            _ => eval::evaluate(&mut self.st.borrow_mut(), player.min(1), &self.eval),
+        }
+    }
+
+    fn feature_count(&self) -> usize {
+        N_FEATURES
+    }
+
+    fn set_eval_weights(&mut self, weights: Option<Arc<[f64]>>) -> Option<Arc<[f64]>> {
+        std::mem::replace(&mut self.weights, weights)
     }
 
     fn action_priority(&self, _action: u32) -> i64 {
@@ -215,6 +265,33 @@ mod tests {
         }
         // the stored table (workbench/games/terrafeud/data/perft.json), counted by the Python engine
         assert_eq!(perft(&mut TerraFeud::new(state(false, false, Rules::default()), weights()), 3), 157183);
+    }
+
+    #[test]
+    fn the_features_under_the_hand_weights_are_the_evaluation() {
+        let mut g = TerraFeud::new(state(false, true, Rules::default()), weights());
+        let hand: Arc<[f64]> = Arc::from(vec![4.5, 3.0, 3.5, 2.0, 1.0, 1.0]);
+        let mut rng = PyRandom::new(11);
+        let mut ids = Vec::new();
+        let mut checked = 0;
+        for _ in 0..120 {
+            if g.is_terminal() {
+                break;
+            }
+            for side in 0..2 {
+                let own = g.evaluate(side);
+                let before = g.set_eval_weights(Some(hand.clone()));
+                assert!(before.is_none());
+                assert!((g.evaluate(side) - own).abs() < 1e-9, "side {side}");
+                assert_eq!(g.fork().evaluate(side), g.evaluate(side), "a fork keeps the weights");
+                g.set_eval_weights(None);
+                assert_eq!(g.evaluate(side), own);
+                checked += 1;
+            }
+            g.legal_actions(&mut ids);
+            g.apply(*rng.choice(&ids).unwrap());
+        }
+        assert!(checked > 100);
     }
 
     #[test]

@@ -100,3 +100,23 @@ def test_setup_armies_starts_play_for_four_and_eight_players() -> None:
     assert all(st._king_cell(p) is not None for p in range(4))
     assert st.treasury == [30, 30, 30, 30]
     assert "aKi" in st.observation_string()
+
+
+def test_a_copy_shares_the_generated_actions_and_a_probe_does_not_generate_them_again(monkeypatch) -> None:  # noqa: ANN001
+    """The board previews each lit placement by playing it on a copy (``action_effects``): the copy shares the
+    position's generated actions, so the 4-player setup's thousands are generated once, not once per preview; a
+    move on the copy leaves the original's actions as they were."""
+    from workbench.games.big_chess.state import BigChessState
+
+    st = GAME.new_initial_state(GAME.rules("board=classic-4"))
+    legal = st.legal_actions()
+    assert len(legal) > 1000 and st.phase == "setup"
+    calls = []
+    real = BigChessState._gen_setup
+    monkeypatch.setattr(BigChessState, "_gen_setup", lambda self: calls.append(1) or real(self))
+    for a in legal[:5]:
+        assert st.action_effects(a) is not None
+    assert calls == []
+    other = st.clone()
+    other.apply_action(legal[0])
+    assert st.legal_actions() == legal and other.legal_actions() != legal

@@ -107,11 +107,12 @@ def test_plan_picks_what_python_picks() -> None:
 
     rng = random.Random(12)
     mod = core()
-    specs = [("plan:beam=3", {"beam": 3}), ("plan:beam=2,reply=1,steps=2", {"beam": 2, "reply": 1, "steps": 2})]
+    specs = [("plan:beam=3", {"beam": 3}), ("plan:beam=2,reply=1,steps=2", {"beam": 2, "reply": 1, "steps": 2}),
+             ("plan:beam=2,reply=2", {"beam": 2, "reply": 2})]  # reply=2: the opponent's greedy turn
     for g in range(6):
         rules = GAME.rules("factions=orcs/elves") if g == 0 else sample_rules(rng).replace(setup_phase=False)
         st = GAME.new_initial_state(rules, 20 + g)
-        spec, params = specs[g % 2]
+        spec, params = specs[g % 3]
         py_agent = make_protocol_agent(spec, GAME, rules, seed=300 + g)
         nat_agent = mod.Agent("plan", params, 300 + g)
         a, b = st.clone(), NativeCursedState.from_python(st)
@@ -121,6 +122,7 @@ def test_plan_picks_what_python_picks() -> None:
             x = py_agent.select_action(a)
             y = nat_agent.select_action(b.native)
             assert x == y, f"{spec} game {g}: python {a.action_to_string(x)} native {a.action_to_string(y)}"
+            assert py_agent.nodes_searched == nat_agent.stats()[1], f"{spec} game {g}: nodes"
             a.apply_action(x)
             b.apply_action(y)
 

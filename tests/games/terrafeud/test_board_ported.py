@@ -390,8 +390,8 @@ KNIGHT_HANGS = {"f3": "F", "f11": "f", "e5": "P", "f6": "k", "h9": "i", "b6": "i
 
 
 def test_evaluation_is_the_agents_search_value_and_best_move() -> None:
-    """The one board's Evaluate: the capped alphabeta agent's choice and score, in the game's units, beside the
-    static evaluation of every seat (TerraFeud's tuned ``search`` agent is not the board's default)."""
+    """The one board's Evaluate: the capped analysis agent's choice and score (TerraFeud declares its ``search``,
+    ``GameDef.analysis_agent``), in the game's units and words, beside the static evaluation of every seat."""
     c = ctrl_of(pos(KNIGHT_HANGS))
     static = c.state.evaluate(0)
     assert static < -3  # one ply sees Black a knight up
@@ -406,7 +406,7 @@ def test_evaluation_is_the_agents_search_value_and_best_move() -> None:
 
 def test_evaluation_spec_caps_the_clock_and_scores_are_worded() -> None:
     """The page's Evaluate runs a capped agent (at most ``AGENT_SECONDS``) and words its score with the game's unit
-    and the seat whose view it is (the old board's ``describe_score`` wording is not the one board's)."""
+    and the seat whose view it is (``describe_score``'s words are back: test_board_terrafeud's forced win)."""
     from workbench.widget.common import AGENT_SECONDS, capped_agent_spec
 
     assert capped_agent_spec("alphabeta:seconds=30", generic=True)[0] == f"alphabeta:seconds={AGENT_SECONDS}"

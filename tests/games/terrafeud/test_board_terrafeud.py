@@ -66,6 +66,102 @@ def test_castling_and_orders_of_any_size_are_click_sequences(size: int, clicks: 
     assert [m["text"] for m in v["moves"]] == [played], v["message"]
 
 
+def test_order_button_is_a_mode_of_the_declared_multi_step_action() -> None:
+    """The Order as the old board had it: a button (``GameDef.action_modes``); with it on, clicks light only the
+    Order's cells, so e3-e4 does not play a move but waits for the next infantryman; off, the same clicks move."""
+    b = board({"f3": "F", "f11": "f", "f2": "I", "e3": "I", "g3": "I"})
+    v = b.view
+    assert v["modes"] == [{"name": "order", "label": "Order", "words": GAME.action_modes[0][2], "on": False,
+                           "available": True}]
+    v = send(b, type="mode", name="order", on=True)
+    assert v["modes"][0]["on"] and v["level"] == "info" and "Order (" in v["message"]
+    orders = [a for a in b.controller.state.legal_actions() if b.controller.state.action_mode(a) == "order"]
+    firsts = {b.controller.names[b.controller.state.action_cells(a)[0]] for a in orders}
+    assert set(v["lit"]) == firsts and "f3" not in v["lit"]  # only infantry that an Order can move
+    v = send(b, type="click", cell="e3")
+    v = send(b, type="click", cell="e4")
+    assert v["moves"] == [] and v["buttons"] == [] and "click 3 of 4" in v["message"]  # no move played yet
+    assert "g3" in v["lit"] and v["selection"] == ["e3", "e4"]
+    v = send(b, type="click", cell="a5")  # not an Order's cell: said in the mode's words
+    assert "Order: no Order picks" in v["message"]
+    send(b, type="click", cell="g3")
+    v = send(b, type="click", cell="g4")
+    assert [m["text"] for m in v["moves"]] == ["order e3-e4 g3-g4"] and not v["modes"][0]["on"]  # played; mode ends
+    send(b, type="undo")
+    send(b, type="mode", name="order", on=True)
+    v = send(b, type="mode", name="order", on=False)  # off again: the click sequences of every action
+    send(b, type="click", cell="f2")
+    v = send(b, type="click", cell="e2")  # a move that an Order could go on from: its button, and the lit next cells
+    assert [x["text"] for x in v["buttons"]] == ["f2-e2"] and "e3" in v["lit"]
+    v = send(b, type="choose", index=0)
+    assert [m["text"] for m in v["moves"] if m["current"]] == ["f2-e2"] and not v["modes"][0]["on"]
+    lone = board({"f3": "F", "f11": "f", "f2": "I"})  # one infantryman: no Order is legal; the button is disabled
+    assert lone.view["modes"][0]["available"] is False
+    v = send(lone, type="mode", name="order", on=True)
+    assert v["level"] == "error" and "Order: none is legal here" in v["message"] and not v["modes"][0]["on"]
+    v = send(lone, type="mode", name="castle", on=True)
+    assert "mode must be one of order" in v["message"]
+
+
+def test_evaluate_and_analysis_search_with_the_games_declared_agent_and_word_its_score() -> None:
+    """Evaluate and the best lines run the agent TerraFeud declares for analysis (``GameDef.analysis_agent``, its
+    tuned ``search``; a tool names no game), clock capped; the score is in material points and in words, and a
+    forced result is said as one (never as the search's win value)."""
+    from workbench.games.terrafeud.agents.evaluate import WIN_SCORE
+
+    b = board({"f3": "F", "f11": "f", "e5": "P", "f6": "k", "h9": "i", "b6": "i"})
+    c = b.controller
+    assert GAME.analysis_agent and c.analysis_spec().split(":")[0] == GAME.analysis_agent.split(":")[0]
+    assert c.analysis_spec().endswith("seconds=2") and c.analysis_spec(seconds=1).endswith("seconds=1")
+    text = c.evaluate()
+    assert text.startswith(c.analysis_spec()) and "for White: e5xf6" in text
+    assert "material points: White is better by" in text  # the knight won, in the game's unit and in words
+    lines = c.analyse(lines=2, length=2)
+    assert lines[0]["moves"][0] == "e5xf6" and lines[0]["by"] == c.analysis_spec(seconds=1)
+    assert lines[0]["words"].startswith("White is better by") and lines[1]["moves"][0] != "e5xf6"
+    mate = board({"f3": "F", "e10": "P", "f11": "f"}).controller.evaluate()
+    assert "White wins by force" in mate and "score" not in mate.split(";")[0]  # no 1,000,000 "material points"
+    st = c.state
+    assert GAME.score_words(WIN_SCORE - 9, st, 1) == "Black wins by force (the game ends within 9 plies)"
+    assert GAME.score_words(-(WIN_SCORE - 4), st, 1) == "White wins by force (the game ends within 4 plies)"
+    assert GAME.score_words(1.5, st, 0) == ""  # an ordinary score: the board's own words
+    assert c.score_words(0.0, st, 0) == "level (0.00 material points)"
+
+
+def test_editor_places_archer_markers_by_two_clicks_and_refuses_naming_the_cell_and_rule() -> None:
+    """The old editor's marker tool, declared (``edit_pairs``): the archer, then the hex it marks; a marker of the
+    side that just acted on a piece of the side to move is a pending ultimatum; a non-archer or an unreachable
+    hex is refused with the cell and the rule (W8)."""
+    from workbench.games.terrafeud.engine.geometry import parse_hex
+
+    b = board({"f3": "F", "f11": "f", "d2": "A", "d4": "i"})
+    send(b, type="edit")
+    codes = [p["code"] for p in b.view["editor"]["pieces"]]
+    assert "marker" in codes and b.view["editor"]["pairs"] == ["marker"]
+    send(b, type="edit_piece", piece="marker")
+    v = send(b, type="click", cell="f3")
+    v = send(b, type="click", cell="f5")
+    assert v["level"] == "error" and "f3 holds no archer" in v["message"] and "W8" in v["message"]
+    send(b, type="click", cell="d2")
+    v = send(b, type="click", cell="k6")
+    assert v["level"] == "error" and "cannot mark k6" in v["message"] and "W8" in v["message"]
+    send(b, type="click", cell="d2")
+    v = send(b, type="click", cell="d4")
+    assert v["level"] == "info" and "d2-d4" in v["message"]
+    assert b.controller.edit_data["markers"] == {"d2": "d4"}
+    v = send(b, type="edit_to_move", seat=1)  # Black to move: the marked infantryman must answer the ultimatum
+    assert b.controller.edit_data["ultimatum_pending"] == ["d4"] and not v["editor"]["error"]
+    v = send(b, type="edit_done")
+    inner = b.controller.state.inner
+    assert inner.markers[0] == {parse_hex("d2"): parse_hex("d4")} and parse_hex("d4") in inner.pending
+    assert "marked-white" in {m for g in v["glyphs"] for m in g["marks"]}  # drawn by the markers overlay
+    send(b, type="edit")
+    send(b, type="edit_piece", piece="marker")
+    send(b, type="click", cell="d2")
+    send(b, type="click", cell="d2")  # the archer twice: its marker removed
+    assert b.controller.edit_data["markers"] == {} and b.controller.edit_data["ultimatum_pending"] == []
+
+
 def test_overlays_zones_markers_aura_are_marks_with_legend_words() -> None:
     b = HexBoard(seed=3)
     assert b.view["overlays"] == ["markers"]

@@ -186,8 +186,8 @@ class BigChess(GameDef):
     native = BigChessNative()
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     commands = {"cards": GameCommand("big chess cards: cost (under --rules) and patterns per level", _cards_command)}
-    headline_grid = {}  # the skill-trace benchmark's question (docs/balance.md)
-    skill_trace = "alphabeta:depth=3,nodes=50..400"  # ... asked at these doubling budgets
+    headline_grid = {"start": ("deployed",)}  # the skill-trace question: the first seat, armies deployed (docs/strength.md)
+    skill_trace = "alphabeta:depth=4,nodes=128..4096"  # ... at these doubling budgets (each stronger: docs/strength.md)
     heat_layers = ("threat", "attack", "team_attack", "control", "buy")
     evaluation_unit = "infantry units"
     glyph_words = {"L#": "a level the piece has gained", "t#": "trophies (pieces taken)", "$#": "its player's treasury",
@@ -447,6 +447,91 @@ class BigChess(GameDef):
         """A ``game: big-chess`` scenario file (section 17)."""
         return BigChessScenario(data, where)
 
+    # the board's position editor: the scenario position (section 17) is the form edited, judged by its own checks
+    def edit_form(self, state: State) -> dict[str, Any]:
+        """The rules, extra cards and scenario ``position`` of ``state`` (``dump_position``)."""
+        from .scenario import dump_position
+
+        assert isinstance(state, BigChessState)
+        return {"rules": {k: (list(v) if isinstance(v, tuple) else v) for k, v in state.ctx.rules.to_dict().items()},
+                "cards": [c.to_data() for c in state.ctx.extra_cards] or None, "position": dump_position(state)}
+
+    def edit_state(self, data: Mapping[str, Any]) -> State:
+        """The edited position through the scenario position's checks (section 17: each names the key and the
+        cell, and the rule: two Kings, a piece outside its zone in the setup phase (B55), a facing on a piece
+        without a vector ...)."""
+        from .scenario import build_position
+
+        return build_position(self.rules(data.get("rules") or {}), data.get("position") or {}, data.get("cards"))
+
+    def _edit_context(self, data: Mapping[str, Any]) -> Context:
+        pos = data.get("position") or {}
+        board = make_board(pos["board"], pos.get("facing"))
+        return context_for(self.rules(data.get("rules") or {}), board, pos.get("teams", "a,b"), data.get("cards"))
+
+    def edit_pieces(self, data: Mapping[str, Any]) -> Sequence[tuple[str, int, str]]:
+        """Every card for every seat of the position (2 to 25), the King first: ``a:knight`` (player a's Knight)."""
+        ctx = self._edit_context(data)
+        cards = sorted(ctx.cards, key=lambda c: (not ctx.is_king[ctx.card_index[c.key]], c.cost, c.key))
+        return tuple((f"{letter}:{c.key}", p, f"player {letter} {c.key} ({c.cost})")
+                     for p, letter in enumerate(ctx.players) for c in cards)
+
+    def edit_options(self, data: Mapping[str, Any], code: str) -> Sequence[tuple[str, str, tuple[str, ...]]]:
+        """A vector piece's facing (its seat's zone facing first) and a card's level (none, or one it defines)."""
+        ctx = self._edit_context(data)
+        letter, _, key = code.partition(":")
+        ki = ctx.card_index.get(key)
+        if ki is None or letter not in ctx.pidx:
+            return ()
+        card, out = ctx.cards[ki], []
+        if card.vector:
+            own = FACING_NAMES[ctx.board.facing.get(letter, 0)]
+            out.append(("facing", "facing", (own, *(f for f in FACING_NAMES if f != own))))
+        if card.levels:
+            out.append(("level", "level", ("none", *(str(lv) for lv in card.levels))))
+        return tuple(out)
+
+    def edit_cell(self, data: dict[str, Any], cell: str, code: str,
+                  options: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """A card of a seat (``a:infantry`` with ``options`` facing and level) set on ``cell`` (``x,y``), or "" to
+        empty it; what belonged to the old piece (cost, level, trophies, a shadow) goes with it."""
+        pos = dict(data.get("position") or {})
+        pieces = dict(pos.get("pieces") or {})
+        per_cell = {k: dict(pos.get(k) or {}) for k in ("levels", "cost", "trophies", "travelled")}
+        for table in per_cell.values():
+            table.pop(cell, None)
+        pos["moved"] = [c for c in pos.get("moved") or [] if c != cell]
+        pos["shadows"] = {s: c for s, c in (pos.get("shadows") or {}).items() if c != cell and s != cell}
+        pieces.pop(cell, None)
+        if code:
+            opts = dict(options or {})
+            pieces[cell] = code + (f":{opts['facing']}" if opts.get("facing") else "")
+            if opts.get("level") not in (None, "", "none"):
+                per_cell["levels"][cell] = [int(str(opts["level"]))]
+        pos.update(pieces=pieces, **per_cell, winner=None, result=None)
+        if pos.get("phase") == "setup":
+            for key in ("moved", "shadows"):
+                pos.pop(key, None)
+        return {**data, "position": pos}
+
+    def edit_to_move(self, data: dict[str, Any], player: int) -> dict[str, Any]:
+        """The seat to move (play phase; in the setup phase every seat places and none is to move, B37)."""
+        pos = dict(data.get("position") or {})
+        players = self._edit_context(data).players
+        if not 0 <= player < len(players):
+            raise ValueError(f"there is no seat {player}: this position seats {', '.join(players)}")
+        if pos.get("phase") == "setup":
+            raise ValueError("the setup phase has no seat to move: every seat places (B37)")
+        return {**data, "position": {**pos, "to_move": players[player]}}
+
+    def edit_clear(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Every piece off (and what belonged to them)."""
+        pos = {**(data.get("position") or {}), "pieces": {}, "levels": {}, "cost": {}, "trophies": {}, "travelled": {},
+               "winner": None, "result": None}
+        if pos.get("phase") != "setup":
+            pos.update(moved=[], shadows={})
+        return {**data, "position": pos}
+
     def dump_scenario(self, state: State, id: str, title: str, checks: Sequence[Mapping[str, Any]] = ()) -> str:  # noqa: A002
         """The state as a scenario file with every position key."""
         assert isinstance(state, BigChessState)
@@ -509,23 +594,33 @@ class BigChess(GameDef):
     def evaluation_features(self, state: Any, player: int) -> dict[str, float] | None:
         """Material per card (count, own team minus the mean other team; the King left out: losing it ends the
         game), levels and promotions bought (cost above the card's base, in infantry units), treasury and
-        trophies (in infantry units). The hand evaluation weighs a card by its cost / 10 and money by 0.9 / 10."""
+        trophies (in infantry units: summed in whole money, then / 10, so the sum's order cannot move a bit).
+        The hand evaluation weighs a card by its cost / 10 and money by 0.9 / 10. A core state's features are
+        read in the core (``State::features``, the exact twin)."""
+        from .native import NativeBigChessState
+
+        if isinstance(state, NativeBigChessState):  # read in the core
+            keys = [c.key for i, c in enumerate(state.ctx.cards) if not state.ctx.is_king[i]]
+            return dict(zip([*keys, "upgrades", "treasury", "trophies"], state.native.features(player), strict=True))
         st = state if hasattr(state, "ctx") else self.state_from_dict(state.to_dict())
         ctx = st.ctx
         keys = [c.key for c in ctx.cards if not ctx.is_king[ctx.cards.index(c)]]
         teams = len(ctx.team_members)
         mine = ctx.team_of[player]
-        per_team = [dict.fromkeys([*keys, "upgrades", "treasury", "trophies"], 0.0) for _ in range(teams)]
+        per_team = [dict.fromkeys(keys, 0.0) for _ in range(teams)]
+        money = [{"upgrades": 0, "treasury": 0, "trophies": 0} for _ in range(teams)]
         for pc in st.pieces.values():
             if ctx.is_king[pc.card]:
                 continue
-            t = per_team[ctx.team_of[pc.owner]]
-            t[ctx.cards[pc.card].key] += 1
-            t["upgrades"] += (pc.cost - ctx.cost[pc.card]) / 10.0  # the card's price under these rules
-            t["trophies"] += pc.trophies / 10.0
+            team = ctx.team_of[pc.owner]
+            per_team[team][ctx.cards[pc.card].key] += 1
+            money[team]["upgrades"] += pc.cost - ctx.cost[pc.card]  # the card's price under these rules
+            money[team]["trophies"] += pc.trophies
         for p in range(len(ctx.players)):
             if p not in st.out:
-                per_team[ctx.team_of[p]]["treasury"] += st.treasury[p] / 10.0
+                money[ctx.team_of[p]]["treasury"] += st.treasury[p]
+        for t, m in zip(per_team, money, strict=True):
+            t.update({k: v / 10.0 for k, v in m.items()})
         others = [t for i, t in enumerate(per_team) if i != mine] or [dict.fromkeys(per_team[mine], 0.0)]
         return {k: per_team[mine][k] - sum(o[k] for o in others) / len(others) for k in per_team[mine]}
 

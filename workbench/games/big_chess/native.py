@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from workbench.core.nativekit import GENERIC_AGENT_NAMES, GENERIC_AGENT_PARAMS, CoreAgent, MirroredState, core_module
+from workbench.core.nativekit import GENERIC_AGENT_NAMES, LEARNED_AGENT_PARAMS, CoreAgent, MirroredState, core_module
 from workbench.core.protocol import IllegalAction
 from workbench.core.rulespec import Rules
 
@@ -26,7 +26,7 @@ from .context import Context
 from .state import COUNTERS, BigChessState, Piece
 
 AGENT_NAMES = GENERIC_AGENT_NAMES
-AGENT_PARAMS = GENERIC_AGENT_PARAMS
+AGENT_PARAMS = LEARNED_AGENT_PARAMS  # eval=NAME: the core computes the game's evaluation features
 SUBMODULE = "big_chess"
 _NC = len(COUNTERS)
 _RESULTS = {None: 0, "win": 1, "draw": 2}
@@ -247,6 +247,7 @@ class NativeAgent(CoreAgent):
     core's copy of the position and answers with the action's canonical text, as the Python twin does."""
 
     SUBMODULE = SUBMODULE
+    PARAMS = AGENT_PARAMS
 
     def core_state(self, state: Any) -> Any:
         return (state if isinstance(state, NativeBigChessState) else NativeBigChessState.from_python(state)).native

@@ -191,10 +191,10 @@ def build_position(rules: Rules, pos: Mapping[str, Any] | None, cards_data: Any 
             f = 0
         if ctx.is_king[ki]:
             if owner in kings:
-                raise PositionError(at("pieces", k), f"pieces {k}: player {owner_l} has two Kings")
+                raise PositionError(at("pieces", k), f"pieces {k}: player {owner_l} has two Kings (13: at most one)")
             kings[owner] = c
         if setup and ctx.zone[c] != owner_l:
-            raise PositionError(at("pieces", k), f"pieces {k}: in the setup phase a piece stands in its owner's zone ({owner_l})")
+            raise PositionError(at("pieces", k), f"pieces {k}: in the setup phase a piece stands in its owner's zone ({owner_l}; 13)")
         st.pieces[c] = Piece(owner, ki, f, 0, ctx.cost[ki], 0, False, 0)
 
     def piece_at(key: str, k: Any) -> int:

@@ -61,6 +61,12 @@ class CursedNative(NativeBackend):
 
         return native_state(state)
 
+    def new_state(self, rules: Rules | None = None, seed: int = 0) -> Any:
+        """The start under ``rules`` dealt from ``seed`` on the native core (the Python start's twin)."""
+        from .native import native_state
+
+        return native_state(GAME.new_initial_state(rules, seed))
+
     def agent(self, spec: str, rules: Rules, seed: int) -> Any:
         """The native twin of agent ``spec`` for one seat of a Python-loop game (a spec pinned ``engine=native``
         on the ladder, or the board's agent), or None when the core is not built or has no such agent."""
@@ -106,7 +112,7 @@ class CursedLandsGame(GameDef):
     scenario_folder = "cursed-lands"
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     headline_grid = {"factions": ("humans/orcs", "orcs/humans")}  # the skill-trace benchmark's question (docs/balance.md)
-    skill_trace = "plan:beam=1..8,reply=1"  # ... asked at these doubling budgets
+    skill_trace = "alphabeta:depth=4,nodes=128..2048"  # ... asked at these doubling budgets (docs/strength.md)
     action_classes = ACTION_CLASSES  # laying each tile kind, each faction's ability, a counter-attack
     archetypes = load_archetypes(Path(__file__).parent / "data" / "archetypes.json", ACTION_CLASSES)  # rush, turtle ...
     heat_layers = ("threat", "control")
@@ -184,6 +190,70 @@ class CursedLandsGame(GameDef):
         assert isinstance(state, CursedState)
         return dump_scenario(state, id, title, checks)
 
+    # the board's position editor: units of each seat's faction (with their hit points) and tiles
+    def edit_pieces(self, data: Mapping[str, Any]) -> Sequence[tuple[str, int, str]]:
+        """Each seat's four kinds in its faction (``S`` p1's Swordsman, ``s`` p2's), then a tile of each terrain."""
+        from .deck import TERRAINS
+        from .rules import KIND_WORDS
+
+        factions = (data.get("position") or {}).get("factions") or {}
+        units = tuple((letter if side == 0 else letter.lower(), side,
+                       f"{SIDES[side]} {factions.get(SIDES[side], '')} {KIND_WORDS[k]}".replace("  ", " "))
+                      for side in (0, 1) for k, letter in enumerate(KINDS))
+        return units + tuple((f"tile:{t}", -1, f"a {t} tile (under a unit too)") for t in TERRAINS)
+
+    def edit_options(self, data: Mapping[str, Any], code: str) -> Sequence[tuple[str, str, tuple[str, ...]]]:
+        """A unit's hit points, full first (its faction's full HP under the position's rules, section 10)."""
+        if code.upper() not in KINDS or len(code) != 1:
+            return ()
+        full = self._full_hp(data, code)
+        return (("hp", "hit points", tuple(str(h) for h in range(full, 0, -1))),)
+
+    def _full_hp(self, data: Mapping[str, Any], code: str) -> int:
+        from .rules import unit_table
+
+        side = 0 if code.isupper() else 1
+        factions = (data.get("position") or {}).get("factions") or {}
+        faction = FACTIONS.index(str(factions.get(SIDES[side], FACTIONS[0])))
+        return int(unit_table(self.rules(data.get("rules") or {})).hp[faction][KINDS.index(code.upper())])
+
+    def edit_cell(self, data: dict[str, Any], cell: str, code: str,
+                  options: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """A unit (``S`` .. ``r``, with ``options["hp"]``) or a tile (``tile:forest``) set on ``cell``; "" removes the
+        unit there, else the tile. The position's own checks (``state_from_dict``) judge the result: a unit on a
+        void hex or a castle, hit points above full, are refused with the hex and the rule."""
+        pos = dict(data.get("position") or {})
+        units, hp, tiles = dict(pos.get("units") or {}), dict(pos.get("hp") or {}), dict(pos.get("tiles") or {})
+        gone = {cell}
+        if code.startswith("tile:"):
+            tiles[cell] = code[5:]
+            gone = set()
+        elif code:
+            units[cell] = code
+            hp[cell] = int((options or {}).get("hp") or self._full_hp(data, code))
+        elif cell in units:
+            units.pop(cell)
+            hp.pop(cell, None)
+        else:
+            tiles.pop(cell, None)
+            gone = set()
+        pos.update(units=units, hp=hp, tiles=tiles, winner=None, victory=None,
+                   activated=[h for h in pos.get("activated") or [] if h not in gone],
+                   fresh=[h for h in pos.get("fresh") or [] if h not in gone])
+        return {**data, "position": pos}
+
+    def edit_to_move(self, data: dict[str, Any], player: int) -> dict[str, Any]:
+        """``p1`` or ``p2`` to move (the position's ``to_move``)."""
+        if player not in (0, 1):
+            raise ValueError(f"there is no seat {player} in {self.title} (p1, p2)")
+        return {**data, "position": {**(data.get("position") or {}), "to_move": SIDES[player]}}
+
+    def edit_clear(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Every unit off (the tiles, camps and castles stay)."""
+        pos = {**(data.get("position") or {}), "units": {}, "hp": {}, "activated": [], "fresh": [], "winner": None,
+               "victory": None}
+        return {**data, "position": pos}
+
     def game_row(self, state: State) -> dict[str, Any]:
         """Factions, victory kind, turns, castle HP left, tiles placed and units produced per kind."""
         from .insight import game_row
@@ -209,9 +279,15 @@ class CursedLandsGame(GameDef):
         return dict(RULE_WORDS)
 
     def evaluation_features(self, state: Any, player: int) -> dict[str, float]:
-        """Units per kind, their HP and attack, castle HP and the positional terms (``insight.features``)."""
-        from .insight import features
+        """Units per kind, their HP and attack, castle HP and the positional terms (``insight.features``); a core
+        state's are read in the core (``State::features``, the exact twin)."""
+        from .insight import FEATURE_WEIGHTS, features
+        from .native import NativeCursedState
+        from .rules import KIND_WORDS
 
+        if isinstance(state, NativeCursedState):
+            names = [*(w.lower() for w in KIND_WORDS), *FEATURE_WEIGHTS]
+            return dict(zip(names, state.native.features(player), strict=True))
         return features(state if hasattr(state, "terrain") else self.state_from_dict(state.to_dict()), player)
 
     def evaluation_weights(self, rules: Rules | None = None) -> dict[str, float]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from workbench.core.nativekit import GENERIC_AGENT_NAMES, GENERIC_AGENT_PARAMS, CoreAgent, MirroredState, core_module
+from workbench.core.nativekit import GENERIC_AGENT_NAMES, LEARNED_AGENT_PARAMS, CoreAgent, MirroredState, core_module
 from workbench.core.protocol import TERMINAL, IllegalAction
 from workbench.core.rulespec import Rules
 
@@ -253,7 +253,7 @@ class NativeCursedState(MirroredState):
         return f"<NativeCursedState turn {self.turn()} p{self.native.to_move + 1} ap {self.native.ap}>"
 
 
-AGENT_PARAMS = GENERIC_AGENT_PARAMS
+AGENT_PARAMS = LEARNED_AGENT_PARAMS  # eval=NAME: the core computes the game's evaluation features
 
 
 class NativeAgent(CoreAgent):
@@ -261,6 +261,7 @@ class NativeAgent(CoreAgent):
     the view of the side to move, its seed drawn from the agent's stream first, as the Python twin does."""
 
     SUBMODULE = SUBMODULE
+    PARAMS = AGENT_PARAMS
 
     def core_state(self, state: Any) -> Any:
         return (state if isinstance(state, NativeCursedState) else NativeCursedState.from_python(state)).native

@@ -151,7 +151,7 @@ class PoleGame(GameDef):
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     published_file = "data/published.json"  # the contract's section-15 table (workbench published --game pole)
     headline_grid = {"fortress_rounding": ("exact", "down")}  # the skill-trace benchmark's question (docs/balance.md)
-    skill_trace = "alphabeta:depth=6,nodes=250..2000"  # ... asked at these doubling budgets
+    skill_trace = "alphabeta:depth=6,nodes=256..2048"  # ... asked at these doubling budgets (docs/strength.md)
     action_classes = ACTION_CLASSES  # buying each kind, a catapult attack, an attack on a fortress
     archetypes = load_archetypes(Path(__file__).parent / "data" / "archetypes.json", ACTION_CLASSES)  # rush, turtle ...
     heat_layers = HEAT_LAYERS
@@ -301,10 +301,21 @@ class PoleGame(GameDef):
         return dict(AGENTS)
 
     def evaluation_features(self, state: Any, player: int) -> dict[str, float]:
-        """Material per piece kind, coins, tempo, threat, reply, Prince danger and fortress (``analysis.features``)."""
+        """Material per piece kind, coins, tempo, threat, reply, Prince danger and fortress (``analysis.features``);
+        a core state's are read in the core (``State::features``, the exact twin)."""
         from .analysis import features
+        from .native import NativePoleState
 
+        if isinstance(state, NativePoleState):
+            return dict(zip(self._feature_names(), state.core.features(player), strict=True))
         return features(self._python_state(state), player)
+
+    def _feature_names(self) -> list[str]:
+        """``analysis.features``' names in their order (the core's vector follows it)."""
+        from .rules import KIND_WORDS, P
+
+        return [*(w for k, w in enumerate(KIND_WORDS) if k != P), "coins", "tempo", "threat", "reply", "prince_danger",
+                "fortress"]
 
     def evaluation_weights(self, rules: Rules | None = None) -> dict[str, float]:
         """The hand weights: the kinds' costs under ``rules``, a coin 1, half the income for the tempo, ..."""

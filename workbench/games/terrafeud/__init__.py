@@ -154,10 +154,15 @@ class TerraFeud(GameDef):
     # the board's position editor: a piece's letter as positions write it (White upper case, Black lower case)
     edit_palette = tuple((letter if side == 0 else letter.lower(), side, f"{('White', 'Black')[side]} {name}")
                          for side in (0, 1) for letter, name in (("F", "feudal"), ("K", "knight"), ("P", "pikeman"),
-                                                                 ("C", "cavalry"), ("A", "archer"), ("I", "infantryman")))
+                                                                 ("C", "cavalry"), ("A", "archer"), ("I", "infantryman"))) \
+        + (("marker", -1, "an archer's marker (W8): click the archer, then the hex it marks (the archer again removes it)"),)
+    edit_pairs = ("marker",)
 
     overlays = (("zones", "zones of control"), ("markers", "archers' markers"), ("aura", "the feudals' auras"))
     default_overlays = ("markers",)
+    analysis_agent = "search"  # the board's Evaluate and analysis: its tuned search (the old board's), clock capped
+    action_modes = (("order", "Order", "an Order (W12): the feudal's infantry move together as one action; click each "
+                     "infantryman, then its step"),)
     glyph_words = {"zone-white": "in White's zone of control", "zone-black": "in Black's zone of control",
                    "zones": "in both zones of control", "marked-white": "marked by a White archer",
                    "marked-black": "marked by a Black archer", "marker-archer": "an archer whose marker is out",
@@ -182,13 +187,50 @@ class TerraFeud(GameDef):
         return {"status": str(d["status"]), "asserts": str(d["asserts"]), "message": str(d["message"]),
                 "play": [t for t, _ in checks[index].play]}
 
-    def edit_cell(self, data: dict[str, Any], cell: str, code: str) -> dict[str, Any]:
+    def score_words(self, score: float, state: State, player: int) -> str:
+        """A forced result in its agents' scores (a win is ``WIN_SCORE`` less the ply the game ends at) in words,
+        as its old board said it; "" for an ordinary score (the board words it in material points)."""
+        from .agents.evaluate import WIN_SCORE
+
+        if not WIN_SCORE / 2 <= abs(score) <= WIN_SCORE or not isinstance(state, TerraFeudState):
+            return ""
+        winner = ("White", "Black")[player if score > 0 else 1 - player]
+        plies = max(0, int(round(WIN_SCORE - abs(score))) - state.inner.ply)
+        return f"{winner} wins by force (the game ends within {plies} plies)"
+
+    def edit_cell(self, data: dict[str, Any], cell: str, code: str,
+                  options: Mapping[str, str] | None = None) -> dict[str, Any]:
         """A piece set or removed: an archer's marker from or on that cell goes with the old piece, and an edited
-        position is a fresh one (no result, no pending ultimatum on a piece that moved away)."""
-        out = super().edit_cell(data, cell, code)
+        position is a fresh one (no result; the pending ultimatums follow the markers)."""
+        out = super().edit_cell(data, cell, code, options)
         markers = {a: t for a, t in (out.get("markers") or {}).items() if a != cell and t != cell}
-        pending = [h for h in (out.get("ultimatum_pending") or []) if h != cell]
-        return {**out, "markers": markers, "ultimatum_pending": pending, "winner": None, "victory": None}
+        return _pending({**out, "markers": markers, "winner": None, "victory": None})
+
+    def edit_pair(self, data: dict[str, Any], first: str, second: str, code: str) -> dict[str, Any]:
+        """An archer's marker (W8): the archer on ``first`` marks ``second``, a hex it could shoot at (its
+        ``archer_range``, farther from a hill); ``first`` twice removes its marker."""
+        if code != "marker":
+            return super().edit_pair(data, first, second, code)
+        from .engine.geometry import parse_hex
+
+        pieces = data.get("pieces") or {}
+        if str(pieces.get(first, "")).upper() != "A":
+            raise ValueError(f"{first} holds no archer: a marker is an archer's (W8); click an archer first")
+        markers = {a: t for a, t in (data.get("markers") or {}).items() if a != first}
+        if second != first:
+            try:
+                board = self.state_from_dict({**data, "markers": markers, "ultimatum_pending": []}).inner.board
+            except ValueError:
+                board = None  # not a position yet: its own checks say why when it is judged
+            if board is not None and parse_hex(second) not in board.shot_targets[parse_hex(first)]:
+                raise ValueError(f"the archer on {first} cannot mark {second} (W8: at distance {board.archer_range}, "
+                                 "farther from a hill)")
+            markers[first] = second
+        return _pending({**data, "markers": markers, "winner": None, "victory": None})
+
+    def edit_to_move(self, data: dict[str, Any], player: int) -> dict[str, Any]:
+        """The side to move, and with it which markers are ultimatums it must answer."""
+        return _pending(super().edit_to_move(data, player))
 
     @property
     def spec(self) -> RulesSpec:
@@ -332,11 +374,16 @@ class TerraFeud(GameDef):
     def evaluation_features(self, state: Any, player: int) -> dict[str, float]:
         """Material per piece kind (own count minus the enemy's; the feudal left out, its loss ends the game) and
         ``position``: the rest of the agents' evaluation (ultimatums, zones, advance, aura, mines, feudal
-        threats) as one term, in material units. The agents' evaluation is their sum under the hand weights."""
+        threats) as one term, in material units. The agents' evaluation is their sum under the hand weights. A core
+        state's are read in the core."""
         from .agents.evaluate import evaluate, material
         from .engine.pieces import FEUDAL, KIND_NAMES
+        from .native import NativeState, native_features
 
         inner = getattr(state, "inner", state)
+        if isinstance(inner, NativeState):  # read in the core (``TerraFeud::features``, the exact twin)
+            names = [name for k, name in KIND_NAMES.items() if k != FEUDAL]
+            return dict(zip([*names, "position"], native_features(inner, player), strict=True))
         counts = {k: 0 for k in KIND_NAMES if k != FEUDAL}
         for c in inner.squares:
             if c and (c & 7) in counts:
@@ -384,6 +431,17 @@ class TerraFeud(GameDef):
         from .engine.telemetry import RULES
 
         return {**{r: r.replace("_", " ") for r in RULES}, **RULE_WORDS}
+
+
+def _pending(data: dict[str, Any]) -> dict[str, Any]:
+    """The edited position's pending ultimatums: as after any action, a marker of the side that just acted on a
+    piece of the side to move is an ultimatum that piece must answer this turn (rulings, section 8)."""
+    pieces = data.get("pieces") or {}
+    mover = 0 if data.get("to_move") == "white" else 1
+    pending = sorted({t for a, t in (data.get("markers") or {}).items()
+                      if str(pieces.get(a, "")).upper() == "A" and (pieces[a] == "A") != (mover == 0)
+                      and t in pieces and (str(pieces[t]).isupper()) == (mover == 0)})
+    return {**data, "ultimatum_pending": pending}
 
 
 def _load_start(rules: Any) -> Any:

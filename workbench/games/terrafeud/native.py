@@ -18,7 +18,7 @@ from workbench.core.agents import (
     parse_agent_spec,
     seed_key,  # noqa: F401 - the native agents' seeds (core's kit), named here as before
 )
-from workbench.core.nativekit import CoreAgent
+from workbench.core.nativekit import LEARNED_AGENT_PARAMS, CoreAgent
 
 from .engine import Game, GameState, IllegalActionError, RulesConfig
 from .engine.pieces import SIDE_NAMES
@@ -476,6 +476,7 @@ class GenericTwin(CoreAgent):
     by the Python twin."""
 
     SUBMODULE = "terrafeud"
+    PARAMS = LEARNED_AGENT_PARAMS  # eval=NAME: the core computes the evaluation features (TerraFeud::features)
 
     @classmethod
     def for_seat(cls, spec: str, game: Any, rules: Any, seed: int | None, built: bool) -> GenericTwin | None:
@@ -505,6 +506,12 @@ class GenericTwin(CoreAgent):
         native = self.core_state(state)
         ids = list(_native.terrafeud.legal_ids(native))
         return state.legal_actions()[ids.index(int(super().select_action(state)))]
+
+
+def native_features(state: NativeState, player: int) -> list[float]:
+    """``GAME.evaluation_features`` of a core state, computed in the core (counts per kind, then ``position``)."""
+    install_eval_params()
+    return list(_native.terrafeud.protocol_features(state._st, int(player)))
 
 
 def play_barred(start: Any, seats: Any, masks: Any, n_classes: int, max_plies: int) -> Any:

@@ -180,6 +180,12 @@ class TerraFeudState(State):
                 return "stop"
         return "move"
 
+    def action_mode(self, action: Any) -> str:
+        """An Order (W12) is the board's ``order`` mode: several infantry moves given as one action."""
+        from workbench.games.terrafeud.engine import ORDER
+
+        return "order" if action[0] == ORDER else ""
+
     def explain_cells(self, cells: Any) -> dict[str, Any] | None:
         """A piece sent to a hex it cannot reach: the engine's first failing rule and the hexes that block it (an
         archer reaches hexes beyond its neighbours only by a shot, W8, so that is the action explained)."""

@@ -1,8 +1,9 @@
 //! `GenericPlan` (`plan:beam=8`): plans the whole of the mover's turn, however many actions it has.
 //! Every legal action is scored one action deep (as `greedy` does); the `beam` best (a stable sort,
 //! so equal scores keep the canonical order) are each completed greedily to the end of the mover's
-//! turn (at most `steps` more actions, the first best action of each step), with `reply` the opponent
-//! answers with its best single action, and the first action of
+//! turn (at most `steps` more actions, the first best action of each step), with `reply=1` the opponent
+//! answers with its best single action, with `reply=2` with its whole turn played greedily (its best
+//! action at each step, at most `steps`), and the first action of
 //! the best whole turn is played, ties broken by `rng.choice` in beam order. It replans at every
 //! decision. A game of one action per turn reduces to `greedy` over the beam (a one-ply search).
 //!
@@ -16,15 +17,16 @@ pub struct Plan {
     pub rng: PyRandom,
     pub beam: usize,
     pub steps: usize,
-    /// Let the opponent answer the planned turn with its best single action (`reply=1`).
-    pub reply: bool,
+    /// Let the opponent answer the planned turn: 0 not at all, 1 with its best single action, 2 with
+    /// its whole turn played greedily.
+    pub reply: u32,
     /// Value of the last decision's best turn and the evaluations it spent.
     pub score: f64,
     pub nodes_searched: u64,
 }
 
 impl Plan {
-    pub fn new(rng: PyRandom, beam: usize, steps: usize, reply: bool) -> Self {
+    pub fn new(rng: PyRandom, beam: usize, steps: usize, reply: u32) -> Self {
         Plan { rng, beam, steps, reply, score: 0.0, nodes_searched: 0 }
     }
 
@@ -50,7 +52,10 @@ impl Plan {
             played += 1;
             value = best_v;
         }
-        if self.reply && !state.is_terminal() && state.current_player() >= 0 && state.current_player() != me as i32 {
+        let answers = !state.is_terminal() && state.current_player() >= 0 && state.current_player() != me as i32;
+        if self.reply == 2 && answers {
+            value = self.answer(state, me, value, acts);
+        } else if self.reply > 0 && answers {
             state.legal_actions(acts);
             let mut worst = f64::INFINITY;
             for &a in acts.iter() {
@@ -63,6 +68,36 @@ impl Plan {
             if worst < f64::INFINITY {
                 value = worst;
             }
+        }
+        for _ in 0..played {
+            state.undo();
+        }
+        value
+    }
+
+    /// `reply=2`: the opponent's whole turn, greedily (the worst action for `me` at each step, the
+    /// first of equal ones), and `me`'s value at its end.
+    fn answer<G: Game>(&mut self, state: &mut G, me: usize, mut value: f64, acts: &mut Vec<u32>) -> f64 {
+        let side = state.current_player();
+        let mut played = 0;
+        while played < self.steps && !state.is_terminal() && state.current_player() == side {
+            state.legal_actions(acts);
+            let mut best = None;
+            let mut best_v = f64::INFINITY;
+            for &a in acts.iter() {
+                state.apply(a);
+                let v = expected_leaf(state, me);
+                state.undo();
+                self.nodes_searched += 1;
+                if v < best_v - 1e-9 {
+                    best = Some(a);
+                    best_v = v;
+                }
+            }
+            let Some(a) = best else { break };
+            state.apply(a);
+            played += 1;
+            value = best_v;
         }
         for _ in 0..played {
             state.undo();

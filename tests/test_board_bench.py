@@ -1,0 +1,32 @@
+"""The board's benchmark (``python -m workbench.widget.bench``): its statistics and its in-process figures.
+
+No timing is asserted (figures belong to the printout); these check that what it prints is computed right."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.widget import bench
+
+
+def test_median_interval_from_order_statistics() -> None:
+    # n = 10: the 2nd smallest to the 2nd largest (P(Binomial(10, 1/2) <= 1) = 1.1%, <= 2 is 5.5%)
+    assert bench.median_interval([float(x) for x in range(10, 0, -1)]) == (2.0, 9.0)
+    # n = 6: min to max (P(X = 0) = 1.6%, P(X <= 1) = 10.9%)
+    assert bench.median_interval([5.0, 1.0, 4.0, 2.0, 6.0, 3.0]) == (1.0, 6.0)
+    assert bench.median_interval([1.0, 2.0, 3.0, 4.0, 5.0]) is None
+    line = bench.summary([1.0, 2.0, 3.0])
+    assert "no interval" in line and "nan" not in line
+    assert "nan" not in bench.summary([])
+
+
+def test_clicks_are_timed_by_kind_along_a_random_game(capsys: pytest.CaptureFixture[str]) -> None:
+    r = bench.bench("openspiel:tic_tac_toe", None, clicks=16, seed=3, repeats=2)
+    assert len(r["first_ms"]) == 2 and all(x > 0 for x in r["first_ms"])
+    kinds = r["clicks"]
+    assert set(kinds) == set(bench.KINDS) and kinds["play"]
+    assert sum(len(v) for v in kinds.values()) <= 16
+    assert bench.kind_of({"type": "click"}, 3, 3) == "select" and bench.kind_of({"type": "choose"}, 3, 4) == "play"
+    bench.in_process([("openspiel:tic_tac_toe", None)], clicks=8, seed=1, repeats=2, warm=False)
+    out = capsys.readouterr().out
+    assert "load average" in out and "CPU:" in out and "first" in out and "nan" not in out

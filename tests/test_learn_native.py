@@ -1,0 +1,115 @@
+"""Learned weights on every native core: the cores' feature readers are the exact twins of the games' Python
+``evaluation_features``, agents with ``eval=NAME`` pick in the core what they pick in Python, whole games with
+learned weights stay on the core, and ``learn`` reads the same positions on either engine."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+
+import pytest
+
+from workbench.core.protocol import CHANCE
+from workbench.games import get
+
+# the game, a variant whose start needs no long setup, and the native twin of its generic agents
+GAMES = {
+    "pole": ("", "workbench.games.pole.native:NativeAgent"),
+    "cursed-lands": ("factions=elves/dwarves", "workbench.games.cursed_lands.native:NativeAgent"),
+    "big-chess": ("start=deployed,cost_knight=60", "workbench.games.big_chess.native:NativeAgent"),
+    "terrafeud": ("archer_range=4", "workbench.games.terrafeud.native:GenericTwin"),
+}
+
+
+def _setup(name: str):
+    game = get(name)
+    if not game.native.available():
+        pytest.skip("the native core is not built")
+    rules_text, twin = GAMES[name]
+    module, cls = twin.split(":")
+    return game, game.spec.make(rules_text or None), getattr(importlib.import_module(module), cls)
+
+
+def _step(game, state, rng: random.Random) -> None:
+    p = state.current_player()
+    if p == CHANCE:
+        outs = state.chance_outcomes()
+        state.apply_action(rng.choices([o for o, _ in outs], [q for _, q in outs])[0])
+    else:
+        state.apply_action(rng.choice(state.legal_actions(p)))
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_core_reads_the_same_features_as_python_at_every_ply_of_random_games(name):
+    """At every ply of two random games, for every player: the same names, order and floats (==, not approx)."""
+    game, rules, _ = _setup(name)
+    players = game.info(rules).num_players
+    compared = 0
+    for seed in range(2):
+        state, rng = game.new_initial_state(rules, seed), random.Random(seed)
+        for _ in range(160):
+            if state.is_terminal():
+                break
+            nat = game.native.state(state)
+            for p in range(players):
+                py = game.evaluation_features(state, p)
+                assert list(game.evaluation_features(nat, p).items()) == list(py.items()), (seed, p)
+                compared += 1
+            _step(game, state, rng)
+    assert compared >= 200
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_agents_with_learned_weights_pick_in_the_core_what_they_pick_in_python(name, tmp_path, monkeypatch):
+    """Random weights in a file chosen by name: greedy and alphabeta (depth 2, a node budget) pick the same action
+    and alphabeta keeps the same root value, native against Python, at each decision of a game."""
+    from workbench.agents.generic import make_protocol_agent
+    from workbench.core.weights import feature_names, weights_vector
+
+    game, rules, twin = _setup(name)
+    rng = random.Random(7)
+    weights = {k: round(rng.uniform(-2, 2), 3) for k in feature_names(game)}
+    (tmp_path / "w.json").write_text(json.dumps({"game": game.name, "weights": weights}))
+    monkeypatch.chdir(tmp_path)
+    assert weights_vector(game, "w.json") == [weights[k] for k in feature_names(game)]
+    players = game.info(rules).num_players
+    for spec, plies in (("greedy:eval=w.json", 24), ("alphabeta:depth=2,nodes=150,seconds=5,eval=w.json", 8)):
+        state, dice = game.new_initial_state(rules, 3), random.Random(3)
+        py = [make_protocol_agent(spec, game, rules, seed=40 + i) for i in range(players)]
+        nat = [twin(spec, game, rules, seed=40 + i) for i in range(players)]
+        decided = 0
+        while not state.is_terminal() and decided < plies:
+            if state.current_player() == CHANCE:
+                _step(game, state, dice)
+                continue
+            p = state.current_player()
+            action = py[p].select_action(state)
+            assert nat[p].select_action(state) == action, (spec, decided)
+            if spec.startswith("alphabeta"):
+                assert nat[p].score == py[p].score
+            state.apply_action(action)
+            decided += 1
+        assert decided == plies or state.is_terminal()
+
+
+@pytest.mark.parametrize("name", ["cursed-lands", "big-chess"])
+def test_whole_games_with_learned_weights_stay_on_the_core_and_learn_reads_the_same_positions(name, tmp_path,
+                                                                                               monkeypatch):
+    """``simulate`` plays ``greedy:eval=NAME`` in the core (the rows say native), and ``learn``'s positions read on
+    the core equal those replayed in Python, feature by feature."""
+    import pandas as pd
+
+    from workbench.core.weights import feature_names
+    from workbench.study.learn import play, positions
+
+    game, rules, _ = _setup(name)
+    hand = dict(game.evaluation_weights(rules))
+    (tmp_path / "h.json").write_text(json.dumps({"game": game.name,
+                                                 "weights": {k: hand.get(k, 0.0) for k in feature_names(game)}}))
+    monkeypatch.chdir(tmp_path)
+    games, events = play(game.name, rules, "greedy:eval=h.json", 3, 1, 1, "auto", 120)
+    assert set(games["engine"]) == {"native"} and "error" not in set(games["victory"])
+    on_core = positions(game, rules, games, events, engine="native")
+    assert len(on_core) > 20
+    pd.testing.assert_frame_equal(on_core, positions(game, rules, games, events, engine="python"), check_exact=True)
