@@ -60,6 +60,8 @@ def test_agents_keep_their_names_and_the_generic_ones_are_reachable() -> None:
     assert isinstance(generic, GenericAlphaBeta) and generic.name == "generic-alphabeta:depth=1"
     assert isinstance(seats.make("generic-alphabeta:depth=1", 0, "auto"), (GenericAlphaBeta, GenericTwin))
     assert isinstance(make_protocol_agent("generic-alphabeta", get("pole")), GenericAlphaBeta)
+    with pytest.raises(ValueError, match="own alphabeta reads no learned weights.*generic-alphabeta:eval=w.json"):
+        make_protocol_agent("alphabeta:eval=w.json", tf)  # never a silent switch to the generic agent
     # the tuned agent and the generic one pick from the protocol's state alike
     st = tf.new_initial_state(None, 3)
     assert tuned.select_action(st) in st.legal_actions() and generic.select_action(st) in st.legal_actions()

@@ -462,10 +462,12 @@ def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | Non
         from .style import StyleAgent
 
         factories["style"] = StyleAgent
-    # a game's own agents (GameDef.game_agents) take their names for this game; learned weights (eval=) are read
-    # by the generic agents, so such a spec keeps the generic agent of a generic name
+    # a game's own agents (GameDef.game_agents) take their names for this game
     own = {} if generic else dict(game.game_agents())
-    factories.update({k: v for k, v in own.items() if weights is None or k not in GENERIC_AGENTS})
+    if weights is not None and base in own:  # learned weights are the generic agents' (never a silent switch)
+        raise ValueError(f"agent {spec!r}: {game.title}'s own {base} reads no learned weights (eval=); the generic "
+                         f"agent does: {GENERIC_PREFIX}{str(spec).strip()}")
+    factories.update(own)
     if base not in factories:
         raise ValueError(f"unknown agent {base!r} for {game.name}; known: {', '.join(factories)}")
     try:

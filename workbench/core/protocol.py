@@ -813,8 +813,8 @@ class GameDef:
         builds them by name, each agent handed the protocol's ``State``. A new name stands beside the generic agents
         (Pole's section-15 ``turtle``); a generic name is this game's own agent of that name for this game
         (TerraFeud's tuned ``alphabeta``), and ``generic-<name>`` (``core.agents.GENERIC_PREFIX``) stays the
-        generic one. Restricted play (``bar=``) and play styles bar the generic agents. Their native twins are the
-        seat agents of ``native.agent``.
+        generic one. Restricted play (``bar=``) bars the generic agents, and learned weights (``eval=``) are theirs
+        (a game's own agent refuses them). Their native twins are the seat agents of ``native.agent``.
         """
         return {}
 

@@ -127,7 +127,7 @@ def seat_agent(spec: str, game: Any, rules: Any, seed: int | None) -> Any:
     params.pop("engine", None)
     if base.startswith(GENERIC_PREFIX):
         return GenericTwin.for_seat(spec, game, rules, seed, True)
-    if base not in TUNED or not has_agent(base):
+    if base not in TUNED or not has_agent(base) or "eval" in params:  # eval=: the generic agents' (refused there)
         return None
     try:
         twin = TUNED[base](seed=seed, **params)  # the validated Python agent with the same settings
