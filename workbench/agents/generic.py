@@ -321,7 +321,8 @@ class GenericPlan(ProtocolAgent):
     to the end of its own turn (at most ``steps`` more actions, the first best action at each step), and
     with ``reply=1`` also lets the opponent answer with its best single action, with ``reply=2`` with its
     whole turn played greedily (the opponent's best action at each step, at most ``steps``, so a move
-    followed by an attack is seen); it plays the first action of the best whole turn (ties broken by the
+    followed by an attack is seen), with ``reply=3`` that turn and then the mover's own next turn, greedily
+    (so an attack it prepares now is valued by what it wins next turn); it plays the first action of the best whole turn (ties broken by the
     seeded stream in beam order) and replans at every decision.
     A game of one action per turn reduces to a one-ply search (``reply=1``: two plies). The native twin
     (``native/src/core/generic/plan.rs``) makes the same choices.
@@ -334,13 +335,14 @@ class GenericPlan(ProtocolAgent):
         super().__init__(seed, game, rules)
         self.beam = check_param("plan", "beam", beam, int, 1, 256)
         self.steps = check_param("plan", "steps", steps, int, 1, 64)
-        self.reply = check_param("plan", "reply", reply, int, 0, 2)
+        self.reply = check_param("plan", "reply", reply, int, 0, 3)
         self.score = 0.0
         self.nodes_searched = 0
 
     def describe(self) -> str:
         return f"{self.name}: the {self.beam} best first actions, each turn completed greedily" + (
-            ("", ", the opponent's best reply", ", the opponent's greedy turn in reply")[self.reply])
+            ("", ", the opponent's best reply", ", the opponent's greedy turn in reply",
+             ", the opponent's greedy turn in reply and the mover's next turn")[self.reply])
 
     def _value(self, state: State, me: int, teams: list[int]) -> float:
         self.nodes_searched += 1
@@ -362,8 +364,14 @@ class GenericPlan(ProtocolAgent):
             state.apply_action(best)
             played += 1
             value = best_v
-        if self.reply == 2 and not state.is_terminal() and state.current_player() >= 0 and state.current_player() != me:
-            value = self._answer(state, me, teams, value)
+        if self.reply >= 2 and not state.is_terminal() and state.current_player() >= 0 and state.current_player() != me:
+            value, answered = self._turn(state, me, teams, value, False)
+            if self.reply == 3 and answered and not state.is_terminal() and state.current_player() == me:
+                value, again = self._turn(state, me, teams, value, True)  # the mover's next turn: its threats pay
+                for _ in range(again):
+                    state.undo_action()
+            for _ in range(answered):
+                state.undo_action()
         elif self.reply and not state.is_terminal() and state.current_player() >= 0 and state.current_player() != me:
             worst = math.inf
             for action in own_actions(state):
@@ -376,27 +384,26 @@ class GenericPlan(ProtocolAgent):
             state.undo_action()
         return value
 
-    def _answer(self, state: State, me: int, teams: list[int], value: float) -> float:
-        """``reply=2``: the opponent's whole turn, greedily (its best action for it, the worst for ``me``, at
-        each step, the first of equal ones), and ``me``'s value at its end."""
+    def _turn(self, state: State, me: int, teams: list[int], value: float, mine: bool) -> tuple[float, int]:
+        """``reply=2``/``3``: the whole turn of the side to move, greedily (the best action for ``me`` at each step
+        when ``mine``, else the worst, the first of equal ones), left applied: ``me``'s value at its end and the
+        number of actions played (the caller undoes them)."""
         side = state.current_player()
         played = 0
         while played < self.steps and not state.is_terminal() and state.current_player() == side:
-            best, best_v = None, math.inf
+            best, best_v = None, -math.inf if mine else math.inf
             for action in own_actions(state):
                 state.apply_action(action)
                 v = self._value(state, me, teams)
                 state.undo_action()
-                if v < best_v - 1e-9:
+                if (v > best_v + 1e-9) if mine else (v < best_v - 1e-9):
                     best, best_v = action, v
             if best is None:
                 break
             state.apply_action(best)
             played += 1
             value = best_v
-        for _ in range(played):
-            state.undo_action()
-        return value
+        return value, played
 
     def select_action(self, state: State) -> Any:
         root = self.searchable(state)

@@ -108,11 +108,12 @@ def test_plan_picks_what_python_picks() -> None:
     rng = random.Random(12)
     mod = core()
     specs = [("plan:beam=3", {"beam": 3}), ("plan:beam=2,reply=1,steps=2", {"beam": 2, "reply": 1, "steps": 2}),
-             ("plan:beam=2,reply=2", {"beam": 2, "reply": 2})]  # reply=2: the opponent's greedy turn
+             ("plan:beam=2,reply=2", {"beam": 2, "reply": 2}),  # reply=2: the opponent's greedy turn
+             ("plan:beam=2,reply=3", {"beam": 2, "reply": 3})]  # reply=3: and the mover's next turn
     for g in range(6):
         rules = GAME.rules("factions=orcs/elves") if g == 0 else sample_rules(rng).replace(setup_phase=False)
         st = GAME.new_initial_state(rules, 20 + g)
-        spec, params = specs[g % 3]
+        spec, params = specs[g % 4]
         py_agent = make_protocol_agent(spec, GAME, rules, seed=300 + g)
         nat_agent = mod.Agent("plan", params, 300 + g)
         a, b = st.clone(), NativeCursedState.from_python(st)
