@@ -75,6 +75,8 @@ def test_agents_with_learned_weights_pick_in_the_core_what_they_pick_in_python(n
     assert weights_vector(game, "w.json") == [weights[k] for k in feature_names(game)]
     players = game.info(rules).num_players
     for spec, plies in (("greedy:eval=w.json", 24), ("alphabeta:depth=2,nodes=150,seconds=5,eval=w.json", 8)):
+        if spec.partition(":")[0] in game.game_agents():  # TerraFeud's own greedy/alphabeta read no weights: the
+            spec = "generic-" + spec                      # generic ones do (``generic-<name>``)
         state, dice = game.new_initial_state(rules, 3), random.Random(3)
         py = [make_protocol_agent(spec, game, rules, seed=40 + i) for i in range(players)]
         nat = [twin(spec, game, rules, seed=40 + i) for i in range(players)]
@@ -86,7 +88,7 @@ def test_agents_with_learned_weights_pick_in_the_core_what_they_pick_in_python(n
             p = state.current_player()
             action = py[p].select_action(state)
             assert nat[p].select_action(state) == action, (spec, decided)
-            if spec.startswith("alphabeta"):
+            if "alphabeta" in spec:
                 assert nat[p].score == py[p].score
             state.apply_action(action)
             decided += 1
