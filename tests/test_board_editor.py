@@ -188,6 +188,20 @@ def test_best_lines_are_searched_with_the_earlier_bests_excluded_at_the_root() -
     assert st.action_to_string(agent.select_action(st.clone())) == firsts[1]
 
 
+def test_best_lines_of_a_declared_analysis_agent_that_cannot_exclude_are_the_generic_searchs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Line 1 is the game's declared analysis agent (``GameDef.analysis_agent``); where it cannot leave root moves
+    out (``greedy`` here), lines 2 and 3 are the generic alphabeta's with the earlier bests excluded, and say so."""
+    pole = get("pole")
+    monkeypatch.setattr(pole, "analysis_agent", "greedy")
+    b = GameBoard("pole", seed=5)
+    assert b.controller.analysis_spec() == "greedy"
+    lines = b.controller.analyse(depth=1, lines=3, length=1)
+    assert [x["by"].split(":")[0] for x in lines] == ["greedy", "generic-alphabeta", "generic-alphabeta"]
+    assert len({x["moves"][0] for x in lines}) == 3
+    assert b.controller.evaluate().startswith("greedy (")
+
+
 def test_keyboard_steps_queued_into_one_nav_message() -> None:
     b = GameBoard("pole", seed=5)
     c = b.controller

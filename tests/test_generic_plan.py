@@ -68,7 +68,7 @@ def test_plan_on_one_action_turns_is_a_one_ply_search() -> None:
 
 def test_plan_parameters_are_checked() -> None:
     game = games.get("cursed-lands")
-    for bad in ("plan:beam=0", "plan:steps=65", "plan:reply=3", "plan:beam=2.5"):
+    for bad in ("plan:beam=0", "plan:steps=65", "plan:reply=4", "plan:beam=2.5"):
         with pytest.raises(ValueError, match="plan"):
             make_protocol_agent(bad, game)
 

@@ -54,6 +54,29 @@ def test_planted_weights_are_recovered_with_whole_game_intervals():
     assert knight["weight_low"] > pawn["weight_high"] * 0.9
 
 
+def test_anchored_weights_keep_the_hand_ratio_where_data_is_silent_and_move_where_it_disagrees():
+    """Planted truth: the hand weights value a knight at 3 pawns, the games at 1; a queen is never seen off
+    balance. The played weights keep the queen at 9 rescaled hand pawns (not shrunk to 0, as the plain ridge
+    fit leaves a feature it cannot see) and bring the knight down toward the truth."""
+    from workbench.study.learn import anchored_weights
+
+    rng = np.random.default_rng(5)
+    hand = {"pawn": 1.0, "knight": 3.0, "queen": 9.0}
+    rows = []
+    for g in range(300):
+        x = rng.normal(0, 1, size=(6, 2)).round()
+        p = 1 / (1 + np.exp(-(x.mean(axis=0) @ np.array([1.0, 1.0]))))
+        y = float(rng.random() < p)
+        rows += [{"game_id": g, "y": y, "pawn": a, "knight": b, "queen": 0.0, "hand": a + 3 * b} for a, b in x]
+    data = pd.DataFrame(rows)
+    weights, k = anchored_weights(data, ["pawn", "knight"], hand, ["pawn", "knight", "queen"], anchor=0.01)
+    assert k > 0
+    assert weights["queen"] == pytest.approx(9 * k)  # unseen: the rescaled hand weight
+    assert weights["knight"] / weights["pawn"] < 2.0  # the data's 1:1 pulls the hand's 3:1 down
+    strong, _ = anchored_weights(data, ["pawn", "knight"], hand, ["pawn", "knight", "queen"], anchor=100.0)
+    assert strong["knight"] / strong["pawn"] == pytest.approx(3.0, rel=0.05)  # a strong anchor keeps the hand's
+
+
 def test_weights_are_chosen_by_name_and_an_agent_searches_with_them(tmp_path, monkeypatch):
     from workbench.agents.generic import make_protocol_agent
     from workbench.agents.learned import available_weights, load_weights

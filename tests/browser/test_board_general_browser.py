@@ -4,10 +4,15 @@ One Voila server, one page, eight boards: Pole from a scenario (buy a card, atta
 the dice said as hit or miss, undo across them), The Cursed Lands new and from a combat scenario (production,
 a tile, a move, an attack, end turn, AP and decks), big chess (2- and 4-player setup by cards, a purchase on a
 blue-cross cell next to the King, a 7x7 scenario on its own board), TerraFeud on the general board, and
-OpenSpiel's tic-tac-toe over its observation string. The same checks run for every game: coordinates
-visible (a screenshot with them differs from one without), a legend entry for every seat and terrain colour
-drawn (found in the legend's own screenshot), the panel beside the board in a 900 px viewport; then the
-Dark theme's text at WCAG AA contrast, measured on screenshot pixels. Every request that does not go to
+OpenSpiel's tic-tac-toe over its observation string. TerraFeud's Order button on an uploaded scenario, Evaluate
+with its declared analysis agent and an agent's own score in the move list; the editor's units with hit points
+and a chosen seat's piece with its facing; the old board's defects (badges explained, Red red, a heat scale, no
+badge over a letter, prices in the rule diff). The same checks run for every game: coordinates visible (a
+screenshot with them differs from one without), a legend entry for every seat and terrain colour drawn (found in
+the legend's own screenshot), the panel beside the board in a 900 px viewport, Flip, the evaluation's unit and
+words, an agent's move stepped with the arrow keys, the editor's palette and settings, Copy position and Paste,
+the record downloaded, a new game from the game's own notation in the info colour; then the Dark theme's text
+at WCAG AA contrast, measured on screenshot pixels. Every request that does not go to
 127.0.0.1 is blocked and recorded; there must be none.
 """
 
@@ -39,18 +44,26 @@ bcs = Board("big-chess")
 bcs.load_scenario("bc-21d-elimination-four-players.yaml")
 tf = Board("terrafeud")
 ttt = Board("openspiel:tic_tac_toe")
-for b in (pole, cl, clx, bc2, bc4, army, bcs, tf, ttt):
+bat = Board.from_batch({batch!r})
+for b in (pole, cl, clx, bc2, bc4, army, bcs, tf, ttt, bat):
     display(b)
 """
-POLE, CL, CLX, BC2, BC4, ARMY, BCS, TF, TTT = range(9)
-N_BOARDS = 9
+POLE, CL, CLX, BC2, BC4, ARMY, BCS, TF, TTT, BAT = range(10)
+N_BOARDS = 10
 EVERY_GAME = [POLE, CL, BC4, BCS, TF, TTT]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NotebookServer]:
+    from workbench.simulate import simulate
+
     tmp = tmp_path_factory.mktemp("gboard")
-    srv = NotebookServer(write_notebook(tmp / "boards.ipynb", BOARDS), tmp, app="voila", extra=("--template=workbench",))
+    batch = tmp / "pole.parquet"  # a batch with events: its games open on the board (Board.from_batch, the picker)
+    simulate([{"max_turns": 12}], "greedy", "greedy", 3, seed=3, workers=0, events=True, out=batch, progress=False,
+             game="pole")
+    srv = NotebookServer(write_notebook(tmp / "boards.ipynb", BOARDS.format(batch=str(batch))), tmp, app="voila",
+                         extra=("--template=workbench",))
+    srv.batch = batch
     srv.start()
     try:
         yield srv
@@ -326,7 +339,7 @@ def test_terrafeud_order_button_on_an_uploaded_scenario(page) -> None:  # noqa: 
     assert said.startswith("search:") and any(w in said for w in ("better by", "worse by", "level", "by force")), said
     b.locator(".gb-tools > summary").click()
     b.locator(".gb-seat").select_option("1")
-    b.locator(".gb-spec").fill("alphabeta:depth=1,engine=python")
+    b.locator(".gb-spec").fill("search:depth=1,engine=python")  # an agent that reports its value
     changed(b, lambda: b.locator(".gb-btn", has_text="Set agent").click())
     page.wait_for_function("(el) => el.querySelectorAll('.tf-move').length === 2", arg=b.element_handle(), timeout=30_000)
     assert b.locator(".tf-move").nth(1).locator(".gb-score").inner_text().strip().startswith("~")
@@ -371,6 +384,78 @@ def test_incremental_redraw_draws_what_a_fresh_draw_does(page, index: int) -> No
         assert x == y, f"part {part} differs after a fresh draw"
 
 
+def test_editor_places_units_with_hit_points_and_a_chosen_seats_piece_with_its_facing(page) -> None:  # noqa: ANN001
+    """The editor for the games that declare pieces by position: The Cursed Lands' unit with its hit points (a void
+    hex refused with the hex and the rule C2), and big chess's four seats (a seat select, a facing)."""
+    b = board(page, CL)
+    b.scroll_into_view_if_needed()
+    changed(b, lambda: b.locator('button[data-action="edit"]').click())
+    changed(b, lambda: b.locator('.gb-edit-piece[data-piece="S"]').click())
+    changed(b, lambda: b.locator('.gb-edit-option[data-option="hp"]').select_option("2"))
+    click_cell(b, "e5")
+    said = b.locator(".gb-message").inner_text()
+    assert "e5 is void" in said and "C2" in said and "gb-warn" in b.locator(".gb-message").get_attribute("class")
+    changed(b, lambda: b.locator('.gb-edit-piece[data-piece=""]').click())
+    click_cell(b, "e5")  # the refused unit off again
+    changed(b, lambda: b.locator('.gb-edit-piece[data-piece="S"]').click())
+    click_cell(b, "a2")  # the tile laid earlier: a unit with 2 hit points stands there
+    assert "hp 2" in b.locator(".gb-message").inner_text()
+    assert "2hp" in b.locator('.gb-piece[data-cell="a2"]').text_content()
+    changed(b, lambda: b.locator('button[data-action="edit_cancel"]').click())
+    s = board(page, BCS)
+    s.scroll_into_view_if_needed()
+    changed(s, lambda: s.locator('button[data-action="edit"]').click())
+    s.locator(".gb-edit-seat").select_option("2")  # player c's cards
+    assert set(s.evaluate("(el) => [...el.querySelectorAll('.gb-edit-piece')].map(p => p.dataset.owner)")) == {"2", "-1"}
+    changed(s, lambda: s.locator('.gb-edit-piece[data-piece="c:infantry"]').click())
+    changed(s, lambda: s.locator('.gb-edit-option[data-option="facing"]').select_option("E"))
+    click_cell(s, "3,3")
+    assert s.locator('.gb-piece[data-cell="3,3"]').get_attribute("data-owner") == "2"
+    changed(s, lambda: s.locator('button[data-action="edit_done"]').click())
+    wait_text(s.locator(".gb-message"), "edited position ready")
+
+
+def test_old_board_defects_badges_explained_red_is_red_heat_scale_no_overlap_and_prices_diffed(page) -> None:  # noqa: ANN001
+    """Defects of the old general board (issue 30's "Why"), each seen in the page: the legend explains the badges
+    ("a5 d3 10¢"); Red's pieces are red, not cream; a heat layer has its scale; The Cursed Lands' badges do not
+    overlap the pieces' letters; the rule diff compares prices (cost_knight: 30 → 50), not only legal actions."""
+    b = board(page, POLE)
+    b.scroll_into_view_if_needed()
+    b.locator(".gb-legend summary").click()
+    legend = b.locator(".gb-legend-body").text_content()
+    assert "armour" in legend and "damage dealt" in legend and "coins" in legend, legend
+    red = b.locator(".gb-legend-seat").nth(0).get_attribute("data-colour")
+    r, g, bl = hex_rgb(red)
+    assert r > 150 and g < 100 and bl < 100, red  # Red is red
+    assert colour_pixels(b.locator(".gb-svgbox").screenshot(), (r, g, bl), 12) > 100  # and its pieces are drawn so
+    b.locator(".gb-tools > summary").click()
+    b.locator(".gb-heat").select_option("threat")  # the answer is the layer and its legend row, not a message
+    page.wait_for_function("(el) => (el.querySelector('.gb-legend-heat') || {dataset: {}}).dataset.scale?.includes(',')",
+                           arg=b.element_handle())
+    scale = b.locator(".gb-legend-heat").text_content()
+    assert "threat for Red" in scale and "…" in scale, scale
+    b.locator(".gb-heat").select_option("")
+    page.wait_for_function("(el) => !el.querySelector('.gb-legend-heat')", arg=b.element_handle())
+    b.locator(".gb-tools > summary").click()
+    b.locator(".gb-legend summary").click()
+    x = board(page, CLX)
+    x.scroll_into_view_if_needed()
+    overlaps = x.evaluate("""(el) => [...el.querySelectorAll('.gb-piece')].filter(p => p.querySelector('.gb-badge')
+        && p.querySelector('.gb-letter')).map(p => {
+          const a = p.querySelector('.gb-badge').getBoundingClientRect(), b = p.querySelector('.gb-letter').getBoundingClientRect();
+          return Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+        })""")
+    assert overlaps and max(overlaps) < 1.0, overlaps
+    c = board(page, BC2)
+    c.scroll_into_view_if_needed()
+    c.locator(".gb-tools > summary").click()
+    c.locator(".gb-diffin").fill("cost_knight=50")
+    changed(c, c.locator('.gb-btn[data-action="compare"]').click)
+    page.wait_for_function("(el) => el.querySelector('.gb-outcome.gb-changed')", arg=c.element_handle())
+    assert "price of Knight: 30 → 50" in c.locator(".gb-outcome.gb-changed").first.inner_text()
+    c.locator(".gb-tools > summary").click()
+
+
 @pytest.mark.parametrize("index", EVERY_GAME)
 def test_every_game_coordinates_legend_and_panel_beside_at_900(page, index: int) -> None:  # noqa: ANN001
     b = board(page, index)
@@ -412,6 +497,106 @@ def test_every_game_coordinates_legend_and_panel_beside_at_900(page, index: int)
         page.set_viewport_size({"width": 1300, "height": 1100})
 
 
+def test_a_batch_game_on_the_board_by_its_picker_and_the_scenario_picker_with_verdicts(page, server) -> None:  # noqa: ANN001
+    """Beyond an analysis board: a simulate batch's games in a picker (``Board.from_batch``), one stepped through
+    with its events (the batch's path never reaches the page); and the scenario picker, each file with its
+    checks' verdict."""
+    from workbench.simulate.dataset import read_events
+
+    b = board(page, BAT)
+    b.scroll_into_view_if_needed()
+    options = b.locator(".gb-batch option")
+    assert options.count() == 3 and "plies" in options.nth(1).inner_text()
+    gid = int(options.nth(1).get_attribute("value"))
+    changed(b, lambda: b.locator(".gb-batch").select_option(str(gid)))
+    wait_text(b.locator(".gb-message"), f"game {gid}")
+    assert b.locator(".gb-current").count() == 0 and b.locator(".gb-future").count() > 0  # at its start
+    assert str(server.batch.parent) not in b.inner_html()
+    b.focus()
+    changed(b, lambda: page.keyboard.press("ArrowRight"))
+    events = read_events(server.batch)
+    first = events[events["game_id"] == gid].sort_values("ply")["action"].iloc[0]
+    assert b.locator(".gb-current .gb-move-text").inner_text().startswith(str(first)[:3])
+    b.locator("button", has_text="List scenarios").click()
+    page.wait_for_function("(el) => el.querySelectorAll('.gb-picker option').length > 10", arg=b.element_handle(),
+                           timeout=60_000)
+    verdicts = b.locator(".gb-picker").inner_text()
+    assert "pass" in verdicts, verdicts[:300]
+
+
+GAME_OF = {POLE: "pole", CL: "cursed-lands", BC4: "big-chess", BCS: "big-chess", TF: "terrafeud", TTT: "openspiel:tic_tac_toe"}
+OPTION_OF = {CL: ("S", "hp"), BC4: ("a:infantry", "facing"), BCS: ("a:infantry", "facing"), TF: ("marker", "")}
+NOTATION = {CL: ("factions=orcs/dwarves", "orcs/dwarves"), BC4: ("teams=ac/bd", "teams=ac,bd")}  # the game's own words
+
+
+@pytest.mark.parametrize("index", EVERY_GAME)
+def test_every_game_flip_evaluation_keys_editor_copy_paste_record_and_new_game(page, index: int) -> None:  # noqa: ANN001
+    """The analysis board's features for each of the four games and tic-tac-toe, as a person sees them: Flip turns
+    the drawing; an unlit cell's reason on hover; the evaluation bar and Evaluate speak the game's unit, Evaluate in words too; an agent's move,
+    then ← and → step it back and forth; the editor's palette (with a seat select beyond two seats, and the
+    settings a piece takes); Copy position then Paste; the record downloaded; a new game from the game's own
+    notation, said in the info colour, not error red."""
+    import json
+
+    from workbench.games import get
+
+    b = board(page, index)
+    b.scroll_into_view_if_needed()
+    unit = get(GAME_OF[index]).evaluation_unit
+    assert unit in b.locator(".gb-evaltext").inner_text()
+    cells = b.locator("polygon.gb-cell").count()
+    if cells:
+        before = b.locator(".gb-svgbox").screenshot()
+        b.locator('.gb-btn[data-action="flip"]').click()
+        assert differing_pixels(before, b.locator(".gb-svgbox").screenshot()) > cells * 3
+        b.locator('.gb-btn[data-action="flip"]').click()
+        # the reason for an unlit cell, on hover, with nothing selected (the old board said it only after a selection)
+        unlit = b.evaluate("(el) => [...el.querySelectorAll('polygon.gb-cell:not(.gb-lit)')].map(p => p.dataset.cell)")
+        b.locator(f'polygon[data-cell="{unlit[-1]}"]').hover(force=True)
+        page.wait_for_function("([el, c]) => el.querySelector('.gb-hover').textContent.includes(c)",
+                               arg=[b.element_handle(), unlit[-1]])
+    b.locator('.gb-btn[data-action="evaluate"]').click()
+    page.wait_for_function("([el, u]) => el.querySelector('.gb-eval').textContent.includes(u)", arg=[b.element_handle(), unit],
+                           timeout=30_000)
+    said = b.locator(".gb-eval").inner_text()
+    assert any(w in said for w in ("better by", "worse by", "level", "by force")), said
+    moves = b.locator(".gb-move").count()
+    changed(b, b.locator('.gb-btn[data-action="agent_move"]').click)
+    page.wait_for_function("([el, n]) => el.querySelectorAll('.gb-move').length > n", arg=[b.element_handle(), moves],
+                           timeout=45_000)
+    b.focus()
+    changed(b, lambda: page.keyboard.press("ArrowLeft"))
+    page.wait_for_function("(el) => el.querySelectorAll('.gb-future').length >= 1", arg=b.element_handle())
+    changed(b, lambda: page.keyboard.press("ArrowRight"))
+    page.wait_for_function("(el) => el.querySelectorAll('.gb-future').length === 0", arg=b.element_handle())
+    if index in OPTION_OF:
+        code, option = OPTION_OF[index]
+        changed(b, lambda: b.locator('button[data-action="edit"]').click())
+        owners = set(b.evaluate("(el) => [...el.querySelectorAll('.gb-edit-piece')].map(p => p.dataset.owner)")) - {"-1"}
+        assert b.locator(".gb-edit-seat").count() == (1 if index in (BC4, BCS) else 0), owners  # four seats: pick whose
+        if index in (BC4, BCS):
+            b.locator(".gb-edit-seat").select_option("0")
+        changed(b, lambda: b.locator(f'.gb-edit-piece[data-piece="{code}"]').click())
+        if option:
+            assert b.locator(f'.gb-edit-option[data-option="{option}"]').count() == 1
+        changed(b, lambda: b.locator('button[data-action="edit_cancel"]').click())
+        assert b.locator(".gb-edit-piece").count() == 0
+    b.locator(".gb-tools > summary").click()
+    changed(b, lambda: b.locator('.gb-btn[data-action="copy"]', has_text="Copy position").click())
+    page.wait_for_function("(el) => el.querySelector('.gb-clip').value.startsWith('{')", arg=b.element_handle())
+    changed(b, lambda: b.locator('.gb-btn[data-action="paste"]').click())
+    wait_text(b.locator(".gb-message"), "pasted position")
+    with page.expect_download() as record:
+        b.locator('.gb-btn[data-action="download"]').first.click()
+    assert json.loads(Path(record.value.path()).read_text())["game"] == GAME_OF[index]
+    typed, seen = NOTATION.get(index, ("", ""))
+    b.locator(".gb-rules").fill(typed)
+    changed(b, lambda: b.locator('.gb-btn[data-action="new_game"]').click())
+    wait_text(b.locator(".gb-message"), "new game")
+    assert "gb-info" in b.locator(".gb-message").get_attribute("class") and seen in b.locator(".gb-message").inner_text()
+    b.locator(".gb-tools > summary").click()
+
+
 def test_dark_theme_text_at_wcag_aa_contrast(browser, server: NotebookServer) -> None:  # noqa: ANN001
     pg = ready(browser, server, 1300, query="?theme=dark")
     try:
@@ -423,6 +608,12 @@ def test_dark_theme_text_at_wcag_aa_contrast(browser, server: NotebookServer) ->
             ratio = contrast_of(b.locator(part).first.screenshot())
             assert ratio >= 4.5, (part, ratio)
         shot(b, "pole-dark")
+        for index in EVERY_GAME:  # every game's status line, title and buttons in Dark, as measured for Pole
+            g = board(pg, index)
+            g.scroll_into_view_if_needed()
+            for part in (".gb-status", ".gb-title", '.gb-btn[data-action="evaluate"]'):  # (a disabled Undo is exempt)
+                ratio = contrast_of(g.locator(part).first.screenshot())
+                assert ratio >= 4.5, (index, part, ratio)
         assert not pg.blocked and not pg.errors, (pg.blocked, pg.errors)
     finally:
         pg.close()

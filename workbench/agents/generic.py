@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
-from workbench.core.agents import WIN, Agent, ProtocolAgent, _leaf, _teams, check_param, own_actions  # noqa: F401 - the kit, shared
+from workbench.core.agents import GENERIC_PREFIX, WIN, Agent, ProtocolAgent, _leaf, _teams, check_param, own_actions  # noqa: F401 - the kit, shared (GENERIC_PREFIX named here as before)
 from workbench.core.protocol import CHANCE, State
 
 
@@ -320,7 +321,8 @@ class GenericPlan(ProtocolAgent):
     to the end of its own turn (at most ``steps`` more actions, the first best action at each step), and
     with ``reply=1`` also lets the opponent answer with its best single action, with ``reply=2`` with its
     whole turn played greedily (the opponent's best action at each step, at most ``steps``, so a move
-    followed by an attack is seen); it plays the first action of the best whole turn (ties broken by the
+    followed by an attack is seen), with ``reply=3`` that turn and then the mover's own next turn, greedily
+    (so an attack it prepares now is valued by what it wins next turn); it plays the first action of the best whole turn (ties broken by the
     seeded stream in beam order) and replans at every decision.
     A game of one action per turn reduces to a one-ply search (``reply=1``: two plies). The native twin
     (``native/src/core/generic/plan.rs``) makes the same choices.
@@ -333,13 +335,14 @@ class GenericPlan(ProtocolAgent):
         super().__init__(seed, game, rules)
         self.beam = check_param("plan", "beam", beam, int, 1, 256)
         self.steps = check_param("plan", "steps", steps, int, 1, 64)
-        self.reply = check_param("plan", "reply", reply, int, 0, 2)
+        self.reply = check_param("plan", "reply", reply, int, 0, 3)
         self.score = 0.0
         self.nodes_searched = 0
 
     def describe(self) -> str:
         return f"{self.name}: the {self.beam} best first actions, each turn completed greedily" + (
-            ("", ", the opponent's best reply", ", the opponent's greedy turn in reply")[self.reply])
+            ("", ", the opponent's best reply", ", the opponent's greedy turn in reply",
+             ", the opponent's greedy turn in reply and the mover's next turn")[self.reply])
 
     def _value(self, state: State, me: int, teams: list[int]) -> float:
         self.nodes_searched += 1
@@ -361,8 +364,14 @@ class GenericPlan(ProtocolAgent):
             state.apply_action(best)
             played += 1
             value = best_v
-        if self.reply == 2 and not state.is_terminal() and state.current_player() >= 0 and state.current_player() != me:
-            value = self._answer(state, me, teams, value)
+        if self.reply >= 2 and not state.is_terminal() and state.current_player() >= 0 and state.current_player() != me:
+            value, answered = self._turn(state, me, teams, value, False)
+            if self.reply == 3 and answered and not state.is_terminal() and state.current_player() == me:
+                value, again = self._turn(state, me, teams, value, True)  # the mover's next turn: its threats pay
+                for _ in range(again):
+                    state.undo_action()
+            for _ in range(answered):
+                state.undo_action()
         elif self.reply and not state.is_terminal() and state.current_player() >= 0 and state.current_player() != me:
             worst = math.inf
             for action in own_actions(state):
@@ -375,27 +384,26 @@ class GenericPlan(ProtocolAgent):
             state.undo_action()
         return value
 
-    def _answer(self, state: State, me: int, teams: list[int], value: float) -> float:
-        """``reply=2``: the opponent's whole turn, greedily (its best action for it, the worst for ``me``, at
-        each step, the first of equal ones), and ``me``'s value at its end."""
+    def _turn(self, state: State, me: int, teams: list[int], value: float, mine: bool) -> tuple[float, int]:
+        """``reply=2``/``3``: the whole turn of the side to move, greedily (the best action for ``me`` at each step
+        when ``mine``, else the worst, the first of equal ones), left applied: ``me``'s value at its end and the
+        number of actions played (the caller undoes them)."""
         side = state.current_player()
         played = 0
         while played < self.steps and not state.is_terminal() and state.current_player() == side:
-            best, best_v = None, math.inf
+            best, best_v = None, -math.inf if mine else math.inf
             for action in own_actions(state):
                 state.apply_action(action)
                 v = self._value(state, me, teams)
                 state.undo_action()
-                if v < best_v - 1e-9:
+                if (v > best_v + 1e-9) if mine else (v < best_v - 1e-9):
                     best, best_v = action, v
             if best is None:
                 break
             state.apply_action(best)
             played += 1
             value = best_v
-        for _ in range(played):
-            state.undo_action()
-        return value
+        return value, played
 
     def select_action(self, state: State) -> Any:
         root = self.searchable(state)
@@ -431,41 +439,42 @@ GENERIC_AGENTS: dict[str, type[ProtocolAgent]] = {
 }
 
 
-GENERIC_PREFIX = "generic-"  # ``generic-alphabeta``: the generic agent for every game, whatever a game calls its own
-
-
 def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | None = None, **params: Any) -> Any:
     """A protocol agent from ``"alphabeta:depth=2"``; ``ValueError`` naming the agent or parameter.
 
-    ``generic-<name>`` (``generic-alphabeta:depth=2``) is always the generic agent of that name, so it stays
-    reachable in every tool where a game's own agents take the generic names (TerraFeud's ``alphabeta`` in
-    ``simulate`` is its tuned one)."""
+    A name is the game's own agent when the game declares one (``GameDef.game_agents``: Pole's ``turtle``,
+    TerraFeud's tuned ``alphabeta``), else the generic agent. ``generic-<name>`` (``generic-alphabeta:depth=2``)
+    is always the generic agent of that name, so it stays reachable where a game's own agent takes the generic
+    name. Restricted play (``bar=``) bars the generic agents, which search through the barred view of the state."""
     from . import parse_agent_spec
 
     base, spec_params = parse_agent_spec(spec)
-    if base.startswith(GENERIC_PREFIX) and base[len(GENERIC_PREFIX):] in GENERIC_AGENTS:
-        text = spec.strip()[len(GENERIC_PREFIX):]
-        generic = make_protocol_agent(text, game, rules, seed, **params)
-        generic.name = spec.strip()
-        return generic
+    generic = base.startswith(GENERIC_PREFIX) and base[len(GENERIC_PREFIX):] in GENERIC_AGENTS
+    if generic:
+        base = base[len(GENERIC_PREFIX):]
     spec_params.update(params)
     spec_params.pop("engine", None)  # the engine is chosen by the caller (native cores join later)
     if "bar" in spec_params:  # restricted play: the same agent, barred from classes of actions (restrict.py)
         from .restrict import Restricted, parse_bar
 
         barred = parse_bar(spec_params.pop("bar"), game)
-        inner = make_protocol_agent(base, game, rules, seed, **spec_params)
+        inner = make_protocol_agent(GENERIC_PREFIX + base if base in GENERIC_AGENTS else base, game, rules, seed,
+                                    **spec_params)
         restricted = Restricted(inner, game, barred)
         restricted.name = str(spec).strip()
         return restricted
     weights = spec_params.pop("eval", None)  # learned weights by file name (agents.learned), Python only
-    factories = dict(GENERIC_AGENTS)
+    factories: dict[str, Callable[..., Any]] = dict(GENERIC_AGENTS)
     if game is not None and game.archetypes:  # a game that declares play styles is played by the style agent
         from .style import StyleAgent
 
         factories["style"] = StyleAgent
-    for name, factory in game.game_agents().items():  # a game's own (GameDef.game_agents)
-        factories.setdefault(name, factory)
+    # a game's own agents (GameDef.game_agents) take their names for this game
+    own = {} if generic else dict(game.game_agents())
+    if weights is not None and base in own:  # learned weights are the generic agents' (never a silent switch)
+        raise ValueError(f"agent {spec!r}: {game.title}'s own {base} reads no learned weights (eval=); the generic "
+                         f"agent does: {GENERIC_PREFIX}{str(spec).strip()}")
+    factories.update(own)
     if base not in factories:
         raise ValueError(f"unknown agent {base!r} for {game.name}; known: {', '.join(factories)}")
     try:

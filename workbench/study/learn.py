@@ -10,6 +10,11 @@ Intervals come from a bootstrap that resamples whole games (positions of one gam
 Values are read in the game's own unit: a feature's weight divided by the logit of one unit of the hand
 evaluation (fitted on the same positions), so "archer 2.6 [2.1, 3.2]" sets beside the hand weight 2.
 
+The weights the file gives an agent are *anchored*: ``k x hand + delta`` per feature, fitted together with a
+ridge (``--anchor``) on the corrections only, so a rare piece keeps its rescaled hand weight and only what the
+games contradict moves (``--anchor 0``: the plain fit's weights). The values a designer reads stay the plain fit's.
+Features are read on the game's native core when it has one (the exact twins of the Python features).
+
 Then ``--rounds`` rounds: the agent plays again with the learned weights (``AGENT:eval=NAME``), the new
 positions join the old, and the fit is redone. The result is a weights file ``NAME`` in the current folder
 (the study's), which the generic agents take by name (``alphabeta:eval=NAME``, ``workbench.agents.learned``).
@@ -31,10 +36,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.core.cliargs import Parser, max_workers, seed, whole
+from workbench.core.cliargs import Parser, max_workers, number, seed, whole
 from workbench.games import DEFAULT
 
 RIDGE = 1e-3  # L2 penalty per position: keeps a feature seen in few positions finite, moves others by little
+ANCHOR = 0.05  # L2 penalty per position on each weight's departure from the (rescaled) hand weights
 BOOT = 200
 
 
@@ -93,6 +99,28 @@ def _fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.asarray(model.fit_regularized(alpha=alpha, L1_wt=0.0, maxiter=200).params)
 
 
+def anchored_weights(data: pd.DataFrame, features: list[str], hand: dict[str, float], names: list[str],
+                     anchor: float = ANCHOR) -> tuple[dict[str, float], float]:
+    """The weights an agent plays with: ``k * hand + delta`` per feature (log-odds), ``k`` the hand evaluation's
+    own log-odds scale and ``delta`` the data's correction, fitted together with a ridge of ``anchor`` per
+    position on the corrections only. A feature the data barely sees (a rare piece) keeps its rescaled hand
+    weight instead of being shrunk to 0, so the agent never treats an unseen queen as worthless; the values
+    a designer reads (``fit_values``) stay the unanchored fit. Returns (weights of ``names``, ``k``)."""
+    import statsmodels.api as sm
+
+    x = data[features].to_numpy(float)
+    y = data["y"].to_numpy(float)
+    h = data["hand"].to_numpy(float)[:, None]
+    design = np.column_stack([np.ones(len(y)), h, x])
+    alpha = np.full(design.shape[1], anchor)
+    alpha[:2] = 0.0
+    params = np.asarray(sm.GLM(y, design, family=sm.families.Binomial()).fit_regularized(
+        alpha=alpha, L1_wt=0.0, maxiter=200).params)
+    k = float(params[1])
+    delta = dict(zip(features, (float(v) for v in params[2:]), strict=True))
+    return {n: k * hand.get(n, 0.0) + delta.get(n, 0.0) for n in names}, k
+
+
 def fit_values(data: pd.DataFrame, features: list[str], boot: int = BOOT, seed: int = 0) -> dict[str, Any]:
     """Weights (log-odds per unit of each feature), the scale (log-odds per unit of the hand evaluation), values in
     the game's unit (weight / scale), and bootstrap 95% intervals resampling whole games."""
@@ -146,8 +174,11 @@ def play(game: str, rules: Any, agent: str, games: int, seed: int, workers: int 
 
 def learn(game_name: str, rules_text: str, games: int, agent: str = "greedy", rounds: int = 2, seed: int = 0,
           name: str = "", workers: int | None = None, engine: str = "auto", boot: int = BOOT,
-          max_plies: int | None = None, every: int = 2, log: Any = print) -> tuple[dict[str, Any], pd.DataFrame]:
-    """Play, fit, and refit over ``rounds`` rounds with the learned weights; returns (weights document, last games)."""
+          max_plies: int | None = None, every: int = 2, log: Any = print,
+          anchor: float = ANCHOR) -> tuple[dict[str, Any], pd.DataFrame]:
+    """Play, fit, and refit over ``rounds`` rounds with the learned weights; returns (weights document, last games).
+    The file's weights are anchored to the hand weights (``anchored_weights``) unless ``anchor`` is 0, when they
+    are the plain fit's."""
     from workbench.agents.learned import NAME
     from workbench.games import get
 
@@ -171,11 +202,17 @@ def learn(game_name: str, rules_text: str, games: int, agent: str = "greedy", ro
         fit = fit_values(data, features, boot=boot, seed=seed + rnd)
         defaults = dict(game.evaluation_weights(rules))
         unseen = sorted(set(probe) - set(features))
+        if anchor > 0:
+            weights, hand_k = anchored_weights(data, features, defaults, list(probe), anchor)
+            how = {"fit": "anchored", "anchor": anchor, "hand_k": hand_k}
+        else:
+            weights = {k: v["weight"] for k, v in fit["features"].items()}
+            how = {"fit": "plain"}
         doc = {"game": game.name, "rules": rules.label(), "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
                "agent": agent, "games": int(data["game_id"].nunique()), "positions": len(data), "rounds": rnd,
                "unit": game.evaluation_unit, "scale": fit["scale"],
                "scale_interval": [fit["scale_low"], fit["scale_high"]], "units": fit["units"], "boot": boot,
-               "weights": {k: v["weight"] for k, v in fit["features"].items()},
+               "weights": weights, **how,
                "values": {k: {**v, "default": defaults.get(k)} for k, v in fit["features"].items()},
                "unseen": unseen, "seconds": round(time.perf_counter() - t0, 1), "file": name}
         history.append(doc)
@@ -229,6 +266,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--name", default="", help="the weights file, written in the current folder (default from the rules)")
     ap.add_argument("--boot", type=whole(20, 10_000), default=BOOT, help="bootstrap resamples of whole games")
     ap.add_argument("--every", type=whole(1, 100), default=2, help="sample every N-th ply of a game")
+    ap.add_argument("--anchor", type=number(0, 100), default=ANCHOR, metavar="A",
+                    help="ridge per position pulling the played weights toward the rescaled hand weights (0: the "
+                         "plain fit's weights)")
     ap.add_argument("--seed", type=seed(), default=0)
     ap.add_argument("--workers", type=whole(0, max_workers()), default=None)
     ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"))
@@ -239,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         doc, table = learn(args.game, args.rules, args.games, args.agent, args.rounds, args.seed, args.name,
-                           args.workers, args.engine, args.boot, args.max_plies, args.every)
+                           args.workers, args.engine, args.boot, args.max_plies, args.every, anchor=args.anchor)
     except ValueError as exc:
         print(f"learn: error: {exc}", flush=True)
         return 2

@@ -8,7 +8,7 @@ and the CPU seconds spent. Its sentences follow the rule written in ``docs/balan
 from"):
 
 - **the limit makes draws** when the share decided at the largest value exceeds the share at the smallest with
-  the 95% interval of the difference above 0 (the games the smaller limit drew were cut short, not stalled);
+  the 95% interval of the difference above 0 (the smaller limit draws games that a longer one decides);
 - the draws still left at the largest value are the agents' (or a longer game's): nothing is claimed past it;
 - **a first-seat edge** only when the first seat's share of the decided games, pooled over the values, has its
   95% interval wholly off 50%; otherwise none is shown, with the decided games a 10-point edge would need.
@@ -116,8 +116,8 @@ def verdict(rows: Sequence[LimitRow], param: str) -> list[str]:
                   f"{high.decided / high.games:.0%} at {param}={high.value} ({diff * 100:+.1f} points, 95% CI "
                   f"[{d_lo * 100:+.1f}, {d_hi * 100:+.1f}])")
         if d_lo > 0:
-            out.append(f"The limit makes draws: {change}; the games drawn at {param}={low.value} were cut short, "
-                       f"not stalled.")
+            out.append(f"The limit makes draws: {change}; {param}={low.value} draws games that a longer limit "
+                       f"decides.")
         elif d_hi < 0:
             out.append(f"A longer limit decides fewer games: {change}.")
         else:

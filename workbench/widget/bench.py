@@ -13,9 +13,10 @@ cell that starts or extends a selection), ``play`` (a cell or button that plays 
 In a real page (``--page``): the served board (``make play``'s Voila settings, ``workbench.serving``) on a
 one-board notebook in Debian's Chromium, loopback only. First board = from the kernel running the notebook's
 first cell to the board drawn in the page; page = from the request to the board drawn; click = from the mouse
-press on a lit cell or a button to the board drawn again, by the page's own clock (``gbDrawn``, set at the end
-of the page's draw); ``draw`` is the page's share of it (its redraw). CPU seconds: the server and its kernels,
-and the browser, over each board's loads and clicks.
+press on a lit cell or a button to the board painted again, by the page's own clock (``gbDrawn``: set at the end
+of the page's draw, ``painted`` after the next frame); ``draw`` is the page script's share of it (its redraw) and
+``paint`` the browser's (restyle, layout, paint); the rest is the message's trip to the kernel and back and the
+kernel's work. CPU seconds: the server and its kernels, and the browser, over each board's loads and clicks.
 """
 
 from __future__ import annotations
@@ -169,7 +170,8 @@ def in_process(games: Iterable[tuple[str, str | None]], clicks: int, seed: int, 
 
 
 # ---------------------------------------------------------------------------------------------------- in a page
-DRAWN = "(el) => { const d = el.gbDrawn; return d ? {seq: d.seq, ms: d.ms, at: d.at, down: window.__gbDown || 0} : null; }"
+DRAWN = ("(el) => { const d = el.gbDrawn; return d ? {seq: d.seq, ms: d.ms, at: d.at, painted: d.painted, "
+         "down: window.__gbDown || 0} : null; }")
 
 
 def _cpu(procs: list[Any]) -> float:
@@ -229,6 +231,7 @@ def page_bench(clicks: int, games: list[tuple[str, str | None]], seed: int, repe
             firsts, totals = [], []
             by_kind: dict[str, list[float]] = {k: [] for k in KINDS}
             draws: list[float] = []
+            renders: list[float] = []
             try:
                 for _ in range(100):
                     try:
@@ -249,7 +252,7 @@ def page_bench(clicks: int, games: list[tuple[str, str | None]], seed: int, repe
                     firsts.append(1000 * (drawn - float(stamp.read_text())))
                     totals.append(1000 * (drawn - asked))
                     if rep == repeats - 1:
-                        _page_clicks(page, clicks, rng, by_kind, draws)
+                        _page_clicks(page, clicks, rng, by_kind, draws, renders)
                     kernel_cpu = _cpu([served, *served.children(recursive=True)])
                     page.close()
             finally:
@@ -262,14 +265,16 @@ def page_bench(clicks: int, games: list[tuple[str, str | None]], seed: int, repe
             for kind in KINDS:
                 if by_kind[kind]:
                     print(f"{'':44} {kind:8} {summary(by_kind[kind])}")
-            print(f"{'':44} {'draw':8} {summary(draws)}   (the page's redraw, within the clicks)")
+            print(f"{'':44} {'draw':8} {summary(draws)}   (of the clicks: the page script's redraw)")
+            print(f"{'':44} {'paint':8} {summary(renders)}   (of the clicks: the browser's restyle, layout, paint)")
             print(f"{'':44} CPU: server and kernels {kernel_cpu:.1f} s, browser {browser_cpu:.1f} s; {load()}")
         browser.close()
 
 
-def _page_clicks(page: Any, clicks: int, rng: random.Random, by_kind: dict[str, list[float]], draws: list[float]) -> None:
+def _page_clicks(page: Any, clicks: int, rng: random.Random, by_kind: dict[str, list[float]], draws: list[float],
+                 renders: list[float]) -> None:
     """``clicks`` gestures of a person playing at random: a lit cell, else a button or card; an undo and a redo now
-    and then. Each is timed from the mouse press to the end of the page's next draw, by the page's clock."""
+    and then. Each is timed from the mouse press to the board painted again, by the page's clock."""
     root = page.locator(".gb-root").first
     handle = root.element_handle()
     page.evaluate("() => document.addEventListener('pointerdown', () => { window.__gbDown = performance.now(); }, true)")
@@ -290,13 +295,14 @@ def _page_clicks(page: Any, clicks: int, rng: random.Random, by_kind: dict[str, 
         if not target.count():
             break
         target.click(force=True, timeout=10_000)
-        page.wait_for_function("(el) => el.gbDrawn && el.gbDrawn.at > (window.__gbDown || 0)", arg=handle, polling=5,
-                               timeout=30_000)
+        page.wait_for_function("(el) => el.gbDrawn && el.gbDrawn.at > (window.__gbDown || 0) && el.gbDrawn.painted",
+                               arg=handle, polling=5, timeout=30_000)
         d = page.evaluate(DRAWN, handle)
         after = page.evaluate("(el) => (el.querySelector('.gb-current') || {dataset: {}}).dataset.node || ''", handle)
         kind = kind or ("play" if after != node else "select")
-        by_kind[kind].append(d["at"] - d["down"])
+        by_kind[kind].append(d["painted"] - d["down"])
         draws.append(d["ms"])
+        renders.append(d["painted"] - d["at"])
         page.mouse.move(0, 0)  # no hover preview or "why" message between clicks
 
 

@@ -564,7 +564,10 @@ function render({ model, el: root }) {
       last.cells.length > 0, last.removed.length > 0, !!((v.shapes || {}).arrows || (v.shapes || {}).circles), v.heat_layer,
       v.heat_player, v.heat_scale)) drawLegend(v, used);
     // what the last view cost the page (read by `python -m workbench.widget.bench --page`)
-    root.gbDrawn = { seq: v.seq, ms: performance.now() - t0, at: performance.now() };
+    const stamp = { seq: v.seq, ms: performance.now() - t0, at: performance.now(), painted: 0 };
+    root.gbDrawn = stamp;
+    // and when the browser has restyled, laid out and painted it: a task queued from the next frame's callback
+    requestAnimationFrame(() => setTimeout(() => { stamp.painted = performance.now(); }, 0));
   }
 
   function drawMarks(v) {

@@ -759,7 +759,7 @@ class GameBoardController:
         legal = list(st.legal_actions())
         me = st.current_player()
         spec = self.analysis_spec(depth, LINE_SECONDS)
-        generic = f"alphabeta:depth={depth},nodes=20000,seconds={LINE_SECONDS:g}"
+        generic = f"generic-alphabeta:depth={depth},nodes=20000,seconds={LINE_SECONDS:g}"  # it excludes root moves
         out: list[dict[str, Any]] = []
         excluded: list[Any] = []
         for k in range(min(lines, len(legal))):

@@ -38,7 +38,7 @@ GENERIC_AGENT_LIMITS: dict[str, dict[str, tuple[float, float]]] = {
     "search": {"depth": (1, 8), "nodes": (1, 2_000_000), "seconds": (0.05, AGENT_SECONDS)},
     "mcts": {"iterations": (1, 5000), "c": (0.0, 10.0), "rollout": (0, 200), "scale": (0.01, 100.0),
              "seconds": (0.05, AGENT_SECONDS)},
-    "plan": {"beam": (1, 16), "steps": (1, 64), "reply": (0, 2)},
+    "plan": {"beam": (1, 16), "steps": (1, 64), "reply": (0, 3)},
 }
 GENERIC_AGENT_INTS = {"depth", "nodes", "iterations", "rollout", "beam", "steps", "reply"}
 GENERIC_AGENT_WORDS: dict[str, dict[str, tuple[Any, ...]]] = {name: {"engine": _ENGINES} for name in GENERIC_AGENT_LIMITS}

@@ -108,7 +108,7 @@ pub(crate) fn generic_params(
             "scale" => p.scale = Some(f.clamp(0.001, 1e9)),
             "beam" => p.beam = Some((f as u32).clamp(1, 256)),
             "steps" => p.steps = Some((f as u32).clamp(1, 64)),
-            "reply" => p.reply = Some((f as u32).min(2)),
+            "reply" => p.reply = Some((f as u32).min(3)),
             "odds" => p.odds = Some((f as u32).min(1)),
             "prior" => p.prior = Some((f as u32).min(1)),
             _ => return Err(bad(format!("unknown agent parameter {key:?}"))),

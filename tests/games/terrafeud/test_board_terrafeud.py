@@ -113,13 +113,14 @@ def test_evaluate_and_analysis_search_with_the_games_declared_agent_and_word_its
     c = b.controller
     assert GAME.analysis_agent and c.analysis_spec().split(":")[0] == GAME.analysis_agent.split(":")[0]
     assert c.analysis_spec().endswith("seconds=2") and c.analysis_spec(seconds=1).endswith("seconds=1")
-    text = c.evaluate()
-    assert text.startswith(c.analysis_spec()) and "for White: e5xf6" in text
+    text = c.evaluate(c.analysis_spec(seconds=0.5))  # the declared agent, on a shorter clock (test time)
+    assert text.startswith(c.analysis_spec(seconds=0.5)) and "for White: e5xf6" in text
     assert "material points: White is better by" in text  # the knight won, in the game's unit and in words
     lines = c.analyse(lines=2, length=2)
     assert lines[0]["moves"][0] == "e5xf6" and lines[0]["by"] == c.analysis_spec(seconds=1)
     assert lines[0]["words"].startswith("White is better by") and lines[1]["moves"][0] != "e5xf6"
-    mate = board({"f3": "F", "e10": "P", "f11": "f"}).controller.evaluate()
+    mate_board = board({"f3": "F", "e10": "P", "f11": "f"}).controller
+    mate = mate_board.evaluate(mate_board.analysis_spec(seconds=0.5))
     assert "White wins by force" in mate and "score" not in mate.split(";")[0]  # no 1,000,000 "material points"
     st = c.state
     assert GAME.score_words(WIN_SCORE - 9, st, 1) == "Black wins by force (the game ends within 9 plies)"

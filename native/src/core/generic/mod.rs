@@ -136,7 +136,7 @@ fn make_plain<G: Game + 'static>(name: &str, rng: PyRandom, p: &Params) -> Optio
             rng,
             p.beam.unwrap_or(8) as usize,
             p.steps.unwrap_or(16) as usize,
-            p.reply.unwrap_or(0).min(2),
+            p.reply.unwrap_or(0).min(3),
         )),
         _ => return None,
     })

@@ -3,7 +3,8 @@
 //! so equal scores keep the canonical order) are each completed greedily to the end of the mover's
 //! turn (at most `steps` more actions, the first best action of each step), with `reply=1` the opponent
 //! answers with its best single action, with `reply=2` with its whole turn played greedily (its best
-//! action at each step, at most `steps`), and the first action of
+//! action at each step, at most `steps`), with `reply=3` that turn and then the mover's own next turn
+//! greedily, and the first action of
 //! the best whole turn is played, ties broken by `rng.choice` in beam order. It replans at every
 //! decision. A game of one action per turn reduces to `greedy` over the beam (a one-ply search).
 //!
@@ -18,7 +19,7 @@ pub struct Plan {
     pub beam: usize,
     pub steps: usize,
     /// Let the opponent answer the planned turn: 0 not at all, 1 with its best single action, 2 with
-    /// its whole turn played greedily.
+    /// its whole turn played greedily, 3 that turn and then the mover's next turn.
     pub reply: u32,
     /// Value of the last decision's best turn and the evaluations it spent.
     pub score: f64,
@@ -53,8 +54,19 @@ impl Plan {
             value = best_v;
         }
         let answers = !state.is_terminal() && state.current_player() >= 0 && state.current_player() != me as i32;
-        if self.reply == 2 && answers {
-            value = self.answer(state, me, value, acts);
+        if self.reply >= 2 && answers {
+            let (v, answered) = self.turn(state, me, value, false, acts);
+            value = v;
+            if self.reply == 3 && answered > 0 && !state.is_terminal() && state.current_player() == me as i32 {
+                let (v, again) = self.turn(state, me, value, true, acts); // the mover's next turn
+                value = v;
+                for _ in 0..again {
+                    state.undo();
+                }
+            }
+            for _ in 0..answered {
+                state.undo();
+            }
         } else if self.reply > 0 && answers {
             state.legal_actions(acts);
             let mut worst = f64::INFINITY;
@@ -75,21 +87,30 @@ impl Plan {
         value
     }
 
-    /// `reply=2`: the opponent's whole turn, greedily (the worst action for `me` at each step, the
-    /// first of equal ones), and `me`'s value at its end.
-    fn answer<G: Game>(&mut self, state: &mut G, me: usize, mut value: f64, acts: &mut Vec<u32>) -> f64 {
+    /// `reply=2`/`3`: the whole turn of the side to move, greedily (the best action for `me` at each
+    /// step when `mine`, else the worst, the first of equal ones), left applied: `me`'s value at its
+    /// end and the number of actions played (the caller undoes them).
+    fn turn<G: Game>(
+        &mut self,
+        state: &mut G,
+        me: usize,
+        mut value: f64,
+        mine: bool,
+        acts: &mut Vec<u32>,
+    ) -> (f64, usize) {
         let side = state.current_player();
         let mut played = 0;
         while played < self.steps && !state.is_terminal() && state.current_player() == side {
             state.legal_actions(acts);
             let mut best = None;
-            let mut best_v = f64::INFINITY;
+            let mut best_v = if mine { f64::NEG_INFINITY } else { f64::INFINITY };
             for &a in acts.iter() {
                 state.apply(a);
                 let v = expected_leaf(state, me);
                 state.undo();
                 self.nodes_searched += 1;
-                if v < best_v - 1e-9 {
+                let better = if mine { v > best_v + 1e-9 } else { v < best_v - 1e-9 };
+                if better {
                     best = Some(a);
                     best_v = v;
                 }
@@ -99,10 +120,7 @@ impl Plan {
             played += 1;
             value = best_v;
         }
-        for _ in 0..played {
-            state.undo();
-        }
-        value
+        (value, played)
     }
 }
 
