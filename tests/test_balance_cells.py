@@ -149,8 +149,9 @@ def test_compare_within_a_slice_and_errors() -> None:
 def test_simulation_runner_numbers_seeds_by_offset() -> None:
     calls = []
 
-    def fake_simulate(rules, white, black, games, seed, max_plies, progress):
+    def fake_simulate(rules, games, agents, seed, max_plies, progress):
         calls.append((rules, games, seed, max_plies, progress))
+        assert agents == ("greedy", "random")  # the seats, from the two-seat shorthand
         return pd.DataFrame({"winner": ["white", "black", "none"][:games], "players": "white,black",
                              "victory": ["castle", "castle", "draw"][:games], "plies": 10})
 
@@ -158,3 +159,19 @@ def test_simulation_runner_numbers_seeds_by_offset() -> None:
     assert run(3, 0) == [1, 0, 0]
     assert run(2, 3) == [1, 0]
     assert calls == [(["season=winter"], 3, 100, 50, False), (["season=winter"], 2, 103, 50, False)]
+
+
+def test_agent_columns_are_agent_seat_and_the_older_names_a_game_declares() -> None:
+    """``is_agent``: ``agent_<seat>``, or a name the table's game declares for older tables (TerraFeud's
+    ``white_agent``, ``TableSchema.renamed_columns``), never any column that merely ends in ``_agent``."""
+    from pathlib import Path
+
+    from workbench.balance.cells import is_agent
+    from workbench.simulate.dataset import batch_keys, legacy_agent_columns
+
+    old = pd.read_parquet(Path(__file__).parent / "data" / "round2_terrafeud_games.parquet")
+    assert is_agent("agent_white") and is_agent("agent_red", "pole")
+    assert is_agent("white_agent", old) and is_agent("black_agent", "terrafeud")
+    assert not is_agent("white_agent") and not is_agent("white_agent", "pole") and not is_agent("secret_agent", old)
+    assert legacy_agent_columns("terrafeud") == ("white_agent", "black_agent") and legacy_agent_columns("pole") == ()
+    assert batch_keys(["game_id", "seed", "white_agent", "secret_agent", "agent_red"]) == ["game_id", "seed", "agent_red"]

@@ -220,21 +220,59 @@ RETIRED = ("native_available", "native_twin_of", "native_state", "native_game", 
            "native_random_playouts", "game_agents", "tuned_agents", "grid_values", "report_sections", "legend")
 
 
+LOOKUPS = ("getattr", "hasattr", "attrgetter", "methodcaller", "getattr_static")  # name lookups by string
+
+
 def _hook_lookups(path: Path, hooks: set[str]) -> list[str]:
+    """Every lookup of a hook by its name as a string: ``getattr``/``hasattr`` (also ``operator.attrgetter``,
+    ``methodcaller``, ``inspect.getattr_static``), and ``vars(x)[...]``/``x.__dict__[...]``/``.get(...)``."""
     tree = ast.parse(path.read_text(), filename=str(path))
     out = []
+
+    def called(func: ast.expr) -> str:
+        return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+
+    def is_dict(node: ast.expr) -> bool:  # vars(x) or x.__dict__
+        return (isinstance(node, ast.Call) and called(node.func) == "vars") or (
+            isinstance(node, ast.Attribute) and node.attr == "__dict__")
+
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr") \
-                and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and node.args[1].value in hooks:
-            out.append(f"line {node.lineno}: {node.func.id}(..., {node.args[1].value!r})")
+        name = None
+        if isinstance(node, ast.Call) and called(node.func) in LOOKUPS:
+            args = node.args[1:] if called(node.func) in ("getattr", "hasattr", "getattr_static") else node.args
+            name = next((a.value for a in args[:1] if isinstance(a, ast.Constant) and a.value in hooks), None)
+        elif isinstance(node, ast.Subscript) and is_dict(node.value) and isinstance(node.slice, ast.Constant):
+            name = node.slice.value if node.slice.value in hooks else None
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+              and is_dict(node.func.value) and node.args and isinstance(node.args[0], ast.Constant)):
+            name = node.args[0].value if node.args[0].value in hooks else None
+        if name is not None:
+            out.append(f"line {node.lineno}: {name!r}")
     return out
 
 
+def test_the_hook_rule_sees_every_spelling() -> None:
+    """getattr, hasattr, attrgetter, methodcaller, getattr_static, vars(...)[...] and __dict__.get all name a hook."""
+    probe = PACKAGE / "viz" / "_layering_probe.py"
+    probe.write_text("import inspect, operator\n\ndef f(game):\n    getattr(game, 'play_row')\n"
+                     "    hasattr(game.native, 'perft')\n    operator.attrgetter('game_agents')(game)\n"
+                     "    operator.methodcaller('report_sections', None)(game)\n"
+                     "    inspect.getattr_static(game, 'cell_spec')\n    vars(type(game))['blank_row']\n"
+                     "    type(game).__dict__.get('check_cell')\n    getattr(game, 'colour', None)\n")
+    try:
+        found = _hook_lookups(probe, _hook_names())
+    finally:
+        probe.unlink()
+    assert sorted(f.split(": ")[1] for f in found) == sorted(["'play_row'", "'perft'", "'game_agents'", "'cell_spec'",
+                                                              "'report_sections'", "'blank_row'", "'check_cell'"]), found
+
+
 def test_no_tool_discovers_a_hook() -> None:
-    """Every optional capability is declared on ``GameDef`` (or its ``NativeBackend``): a tool reads the attribute,
-    never ``getattr``/``hasattr`` with a hook's name."""
+    """Every optional capability is declared on ``GameDef`` (or its ``NativeBackend``): a tool (and core, which the
+    tools build on) reads the attribute, never looks a hook up by its name (``_hook_lookups``)."""
     hooks = _hook_names()
-    found = {str(p.relative_to(PACKAGE)): bad for p in _tool_paths() if (bad := _hook_lookups(p, hooks))}
+    paths = [*_tool_paths(), *sorted((PACKAGE / "core").rglob("*.py"))]
+    found = {str(p.relative_to(PACKAGE)): bad for p in paths if (bad := _hook_lookups(p, hooks))}
     assert not found, "hook discovery in tools (declare it on GameDef):\n" + "\n".join(
         f"{m}: {', '.join(v)}" for m, v in found.items())
 
@@ -359,3 +397,53 @@ if __name__ == "__main__":  # python tests/test_layering.py: the import picture 
     g = import_graph()
     cycles = import_cycles(g)
     print(f"{len(g)} modules, {sum(map(len, g.values()))} imports, {len(cycles)} cycles: {cycles}")
+
+
+# ---------------------------------------------------------------------- no import runs back up the layers
+# The commands stand on top (``layers.json``): the root files, the studies (``study/``: commands above simulate,
+# balance and tune) and every tool folder's command modules (its ``cli``, a ``bench``/``*bench`` benchmark); a
+# command may import another, nothing below imports one.
+COMMAND_FILES = ("__main__", "bench", "perft", "simbench", "nativediff", "serving")
+# (lower, higher, why): a lower folder never imports the higher one (the "never" pairs of layers.json)
+NEVER_UP = (("agents", "simulate", "an agent plays one game; the ladder is a command"),
+            ("simulate", "balance", "simulation produces tables; balance consumes them"),
+            ("balance", "tune", "tune builds on balance"))
+
+
+def _is_command(module: str) -> bool:
+    parts = module.split(".")
+    if (len(parts) == 2 and parts[1] in COMMAND_FILES) or (len(parts) > 1 and parts[1] == "study"):
+        return True
+    return len(parts) == 3 and parts[1] in TOOLS and (parts[2] == "cli" or parts[2].endswith("bench"))
+
+
+def _runs_up(graph: dict[str, set[str]]) -> list[str]:
+    def folder(module: str) -> str:
+        parts = module.split(".")
+        return parts[1] if len(parts) > 2 or (len(parts) == 2 and (PACKAGE / parts[1]).is_dir()) else ""
+
+    bad = []
+    for module, deps in graph.items():
+        for dep in sorted(deps):
+            if _is_command(dep) and not _is_command(module):
+                bad.append(f"{module} -> {dep} (a command)")
+            for low, high, why in NEVER_UP:
+                if folder(module) == low and folder(dep) == high:
+                    bad.append(f"{module} -> {dep} ({why})")
+    return bad
+
+
+def test_no_import_runs_up_the_layers() -> None:
+    """Nothing below the commands imports a command, and no tool imports a tool above it (``layers.json``'s "never"
+    pairs): a probe in ``balance`` that imports tune and the perft command inside a function is caught."""
+    probe = PACKAGE / "balance" / "_layering_probe.py"
+    probe.write_text("def f():\n    from workbench.tune import tune\n    from workbench import perft\n")
+    try:
+        found = _runs_up(import_graph())
+    finally:
+        probe.unlink()
+    caught = [b for b in found if b.startswith("workbench.balance._layering_probe ")]
+    assert caught == ["workbench.balance._layering_probe -> workbench.perft (a command)",
+                      "workbench.balance._layering_probe -> workbench.tune (tune builds on balance)"], caught
+    bad = [b for b in found if b not in caught]
+    assert not bad, "imports that run back up the layers:\n" + "\n".join(bad)

@@ -55,6 +55,28 @@ def test_native_declared_but_unbuilt_and_the_batch_plays_python(capsys: pytest.C
     assert "# stones, python engine" in out and "pile" in out
 
 
+def test_its_own_agents_are_found_by_name_by_every_tool() -> None:
+    """``GameDef.game_agents``: a new name (``hoarder``) and the game's own agent under a generic name (``greedy``),
+    built by the one path (``make_protocol_agent``: simulate, the ladder, tune, the board); ``generic-greedy`` is
+    the generic agent. A batch records the names as given, per seat."""
+    from workbench.agents import agent_names, make_agent
+    from workbench.agents.generic import GenericGreedy, make_protocol_agent
+    from workbench.tune import tune  # noqa: F401 - tune checks its agents through the same path (simulate's)
+
+    game = games.get("stones")
+    assert type(make_protocol_agent("greedy", game)).__name__ == "LastStone"
+    assert type(make_protocol_agent("hoarder", game)).__name__ == "Hoarder"
+    assert isinstance(make_protocol_agent("generic-greedy", game), GenericGreedy)
+    assert type(make_agent("greedy", game="stones")).__name__ == "LastStone"  # auto: the core is not built
+    assert {"hoarder", "greedy", "generic-greedy"} <= set(agent_names("stones"))
+    df = simulate({"coin": [False]}, games=2, game="stones", agents=("hoarder", "generic-greedy"), workers=0,
+                  progress=False, seed=1)
+    assert list(df["agent_first"]) == ["hoarder"] * 2 and list(df["agent_second"]) == ["generic-greedy"] * 2
+    assert set(df["victory"]) != {"error"}
+    with pytest.raises(SimulationError, match="unknown agent 'turtle' for stones"):
+        simulate(None, games=1, game="stones", agents=("turtle",), workers=0, progress=False)
+
+
 def test_the_plug_in_imports_core_only() -> None:
     """As every shipped game (``test_layering``): its package builds on ``workbench.core`` and nothing above."""
     import ast

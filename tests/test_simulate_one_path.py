@@ -41,17 +41,30 @@ def test_the_same_seeds_give_the_same_games_and_tables_as_before(engine: str) ->
 
 
 def test_agents_keep_their_names_and_the_generic_ones_are_reachable() -> None:
+    """TerraFeud's tuned agents are its game agents (``GameDef.game_agents``), built by the one path every tool
+    uses (``make_protocol_agent``, as Pole's ``turtle``) under the names they had; ``generic-<name>`` is the
+    generic agent, with its native twin on the core's protocol face."""
     from workbench.agents.generic import GenericAlphaBeta, make_protocol_agent
     from workbench.games import get
     from workbench.games.terrafeud.agents import AlphaBetaAgent, NativeAgent
+    from workbench.games.terrafeud.native import GenericTwin
 
+    tf = get("terrafeud")
+    assert set(tf.game_agents()) == {"random", "greedy", "alphabeta", "mcts", "search"}
     seats = tool_seats("terrafeud")
     tuned = seats.make("alphabeta:depth=1", 0, "python")
-    assert isinstance(tuned, AlphaBetaAgent) and not seats.protocol("alphabeta")  # TerraFeud's own, as before
+    assert isinstance(tuned, AlphaBetaAgent) and seats.protocol("alphabeta")  # TerraFeud's own, read protocol states
+    assert isinstance(make_protocol_agent("alphabeta:depth=1", tf, seed=0), AlphaBetaAgent)  # the board's, the same
     assert isinstance(seats.make("alphabeta:depth=1", 0, "auto"), (AlphaBetaAgent, NativeAgent))
-    generic = seats.make("generic-alphabeta:depth=1", 0, "auto")
-    assert isinstance(generic, GenericAlphaBeta) and seats.protocol("generic-alphabeta:depth=1")
+    generic = seats.make("generic-alphabeta:depth=1", 0, "python")
+    assert isinstance(generic, GenericAlphaBeta) and generic.name == "generic-alphabeta:depth=1"
+    assert isinstance(seats.make("generic-alphabeta:depth=1", 0, "auto"), (GenericAlphaBeta, GenericTwin))
     assert isinstance(make_protocol_agent("generic-alphabeta", get("pole")), GenericAlphaBeta)
+    with pytest.raises(ValueError, match="own alphabeta reads no learned weights.*generic-alphabeta:eval=w.json"):
+        make_protocol_agent("alphabeta:eval=w.json", tf)  # never a silent switch to the generic agent
+    # the tuned agent and the generic one pick from the protocol's state alike
+    st = tf.new_initial_state(None, 3)
+    assert tuned.select_action(st) in st.legal_actions() and generic.select_action(st) in st.legal_actions()
     games = simulate(None, "generic-greedy", "greedy", 1, seed=2, max_plies=30, workers=0, progress=False)
     assert games.loc[0, "agent_white"] == "generic-greedy" and games.loc[0, "victory"] != "error"
 
@@ -87,7 +100,7 @@ def test_every_spec_plays_through_the_one_loop() -> None:
     from workbench.simulate.protocol_play import protocol_specs, resolved
 
     rules = resolved("terrafeud").spec.make({"season": "winter"})
-    spec = protocol_specs("terrafeud", [rules], "random", "random", (), 1, 4, 10, False)[0]
+    spec = protocol_specs("terrafeud", [rules], "random", 1, 4, 10, False)[0]
     assert spec.cell == "season=winter" and spec.game == "terrafeud"
     assert play_game(spec).row["plies"] == 10
 

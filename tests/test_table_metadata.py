@@ -46,13 +46,31 @@ def test_the_round2_table_migrates_and_summarizes() -> None:
 
 
 def test_resume_of_a_round3_dataset_plays_only_the_missing_games(tmp_path: Path) -> None:
+    """Its run record (``_run.json``: no ``game``, the agents as ``white``/``black``) reads through the one migration
+    of run records (``migrate_manifest``); the resumed run's record names the game and the seats' agents, and its
+    new parts are of the same batch as the old one (which is kept, not set aside as damaged)."""
+    import warnings
+
+    from workbench.simulate.dataset import _run_of, migrate_manifest, run_manifest
+
     out = tmp_path / "old.parquet"
     shutil.copytree(DATA / "round3_terrafeud.parquet", out)
     before = read_results(out)
     assert len(before) == 4 and table_meta(before) is None  # written before the metadata
-    df = simulate({"season": ["summer", "winter"]}, "random", "greedy", 3, seed=5, max_plies=40, workers=0,
-                  out=out, resume=True, progress=False)
+    old_record = json.loads((out / "_run.json").read_text())
+    assert "game" not in old_record and "agents" not in old_record and old_record["white"] == "random"
+    assert migrate_manifest(old_record) == {**run_manifest([], 3, 5, 40, False, "terrafeud", ("random", "greedy")),
+                                            "cells": ["default", "season=winter"]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no part of the old batch is set aside: only the 2 missing games play
+        df = simulate({"season": ["summer", "winter"]}, "random", "greedy", 3, seed=5, max_plies=40, workers=0,
+                      out=out, resume=True, progress=False)
     assert sorted(df["game_id"]) == list(range(6))
+    assert df.set_index("game_id").loc[before.game_id, "seed"].tolist() == before.seed.tolist()  # the old rows kept
+    record = json.loads((out / "_run.json").read_text())
+    assert record["game"] == "terrafeud" and record["agents"] == ["random", "greedy"] and "white" not in record
+    runs = {json.loads(_run_of(p))["agents"] == ["random", "greedy"] for p in out.glob("part-*.parquet") if _run_of(p)}
+    assert runs == {True}
     again = read_results(out)
     assert table_meta(again)["game"] == "terrafeud"
     migrated = migrate_table(again)

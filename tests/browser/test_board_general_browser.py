@@ -532,7 +532,7 @@ NOTATION = {CL: ("factions=orcs/dwarves", "orcs/dwarves"), BC4: ("teams=ac/bd", 
 @pytest.mark.parametrize("index", EVERY_GAME)
 def test_every_game_flip_evaluation_keys_editor_copy_paste_record_and_new_game(page, index: int) -> None:  # noqa: ANN001
     """The analysis board's features for each of the four games and tic-tac-toe, as a person sees them: Flip turns
-    the drawing; the evaluation bar and Evaluate speak the game's unit, Evaluate in words too; an agent's move,
+    the drawing; an unlit cell's reason on hover; the evaluation bar and Evaluate speak the game's unit, Evaluate in words too; an agent's move,
     then ← and → step it back and forth; the editor's palette (with a seat select beyond two seats, and the
     settings a piece takes); Copy position then Paste; the record downloaded; a new game from the game's own
     notation, said in the info colour, not error red."""
@@ -550,6 +550,11 @@ def test_every_game_flip_evaluation_keys_editor_copy_paste_record_and_new_game(p
         b.locator('.gb-btn[data-action="flip"]').click()
         assert differing_pixels(before, b.locator(".gb-svgbox").screenshot()) > cells * 3
         b.locator('.gb-btn[data-action="flip"]').click()
+        # the reason for an unlit cell, on hover, with nothing selected (the old board said it only after a selection)
+        unlit = b.evaluate("(el) => [...el.querySelectorAll('polygon.gb-cell:not(.gb-lit)')].map(p => p.dataset.cell)")
+        b.locator(f'polygon[data-cell="{unlit[-1]}"]').hover(force=True)
+        page.wait_for_function("([el, c]) => el.querySelector('.gb-hover').textContent.includes(c)",
+                               arg=[b.element_handle(), unlit[-1]])
     b.locator('.gb-btn[data-action="evaluate"]').click()
     page.wait_for_function("([el, u]) => el.querySelector('.gb-eval').textContent.includes(u)", arg=[b.element_handle(), unit],
                            timeout=30_000)
@@ -603,6 +608,12 @@ def test_dark_theme_text_at_wcag_aa_contrast(browser, server: NotebookServer) ->
             ratio = contrast_of(b.locator(part).first.screenshot())
             assert ratio >= 4.5, (part, ratio)
         shot(b, "pole-dark")
+        for index in EVERY_GAME:  # every game's status line, title and buttons in Dark, as measured for Pole
+            g = board(pg, index)
+            g.scroll_into_view_if_needed()
+            for part in (".gb-status", ".gb-title", '.gb-btn[data-action="evaluate"]'):  # (a disabled Undo is exempt)
+                ratio = contrast_of(g.locator(part).first.screenshot())
+                assert ratio >= 4.5, (index, part, ratio)
         assert not pg.blocked and not pg.errors, (pg.blocked, pg.errors)
     finally:
         pg.close()

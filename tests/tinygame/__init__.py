@@ -7,7 +7,9 @@ move is a query, not ply parity). After each turn a coin is tossed: heads adds a
 As rich as Pole in what it declares, so ``tests/test_plugin_game.py`` can show a game plugs in with no
 line outside its package and its registry entry: chance, a scenario key of its own (``heap:``, the
 start pile, beside the generic ``rules:``), a native backend that exists but declares itself unbuilt
-(``engine=native`` then says so; ``auto`` plays Python), a grid shorthand (``pile=small``) and a report part.
+(``engine=native`` then says so; ``auto`` plays Python), a grid shorthand (``pile=small``), a report part and
+agents of its own (``GameDef.game_agents``, as Pole's ``turtle`` and TerraFeud's tuned ones): ``hoarder`` by a
+new name, and its own ``greedy`` under the generic name (``generic-greedy`` stays the generic one).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from workbench.core import CHANCE, TERMINAL, Cell, GameDef, GameInfo, IllegalAction, Layout, Param, RulesSpec, State
+from workbench.core.agents import ProtocolAgent
 from workbench.core.protocol import NativeBackend, ReportPart
 from workbench.core.scenario import CheckResult, ScenarioCase, ScenarioError, line_of
 
@@ -171,6 +174,26 @@ class StonesCase(ScenarioCase):
         return out
 
 
+class Hoarder(ProtocolAgent):
+    """Takes while it may (two stones a turn when the pile allows), then ends the turn."""
+
+    name = "hoarder"
+
+    def select_action(self, state: Any) -> Any:
+        legal = self._legal(state)
+        return TAKE if TAKE in legal else END
+
+
+class LastStone(ProtocolAgent):
+    """Stones' own ``greedy``: takes the last stone when it can, else one stone and ends (no search)."""
+
+    name = "greedy"
+
+    def select_action(self, state: Any) -> Any:
+        legal = self._legal(state)
+        return TAKE if TAKE in legal and (state.pile == 1 or state.taken == 0) else END
+
+
 class StonesNative(NativeBackend):
     """A native core that this test game declares but never built: the tools must say so, and play Python."""
 
@@ -185,6 +208,11 @@ class Stones(GameDef):
 
     name, title, scenario_folder = "stones", "Stones (test game)", "stones"
     native = StonesNative()
+
+    def game_agents(self) -> dict[str, Any]:
+        """Its own agents: ``hoarder`` beside the generic ones, ``greedy`` for this game (``generic-greedy``: the
+        generic one)."""
+        return {"hoarder": Hoarder, "greedy": LastStone}
 
     def grid_values(self, key: str, value: Any) -> list[Any] | None:
         """``pile=small``: the three smallest piles."""

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
-from workbench.core.agents import WIN, Agent, ProtocolAgent, _leaf, _teams, check_param, own_actions  # noqa: F401 - the kit, shared
+from workbench.core.agents import GENERIC_PREFIX, WIN, Agent, ProtocolAgent, _leaf, _teams, check_param, own_actions  # noqa: F401 - the kit, shared (GENERIC_PREFIX named here as before)
 from workbench.core.protocol import CHANCE, State
 
 
@@ -438,41 +439,42 @@ GENERIC_AGENTS: dict[str, type[ProtocolAgent]] = {
 }
 
 
-GENERIC_PREFIX = "generic-"  # ``generic-alphabeta``: the generic agent for every game, whatever a game calls its own
-
-
 def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | None = None, **params: Any) -> Any:
     """A protocol agent from ``"alphabeta:depth=2"``; ``ValueError`` naming the agent or parameter.
 
-    ``generic-<name>`` (``generic-alphabeta:depth=2``) is always the generic agent of that name, so it stays
-    reachable in every tool where a game's own agents take the generic names (TerraFeud's ``alphabeta`` in
-    ``simulate`` is its tuned one)."""
+    A name is the game's own agent when the game declares one (``GameDef.game_agents``: Pole's ``turtle``,
+    TerraFeud's tuned ``alphabeta``), else the generic agent. ``generic-<name>`` (``generic-alphabeta:depth=2``)
+    is always the generic agent of that name, so it stays reachable where a game's own agent takes the generic
+    name. Restricted play (``bar=``) bars the generic agents, which search through the barred view of the state."""
     from . import parse_agent_spec
 
     base, spec_params = parse_agent_spec(spec)
-    if base.startswith(GENERIC_PREFIX) and base[len(GENERIC_PREFIX):] in GENERIC_AGENTS:
-        text = spec.strip()[len(GENERIC_PREFIX):]
-        generic = make_protocol_agent(text, game, rules, seed, **params)
-        generic.name = spec.strip()
-        return generic
+    generic = base.startswith(GENERIC_PREFIX) and base[len(GENERIC_PREFIX):] in GENERIC_AGENTS
+    if generic:
+        base = base[len(GENERIC_PREFIX):]
     spec_params.update(params)
     spec_params.pop("engine", None)  # the engine is chosen by the caller (native cores join later)
     if "bar" in spec_params:  # restricted play: the same agent, barred from classes of actions (restrict.py)
         from .restrict import Restricted, parse_bar
 
         barred = parse_bar(spec_params.pop("bar"), game)
-        inner = make_protocol_agent(base, game, rules, seed, **spec_params)
+        inner = make_protocol_agent(GENERIC_PREFIX + base if base in GENERIC_AGENTS else base, game, rules, seed,
+                                    **spec_params)
         restricted = Restricted(inner, game, barred)
         restricted.name = str(spec).strip()
         return restricted
     weights = spec_params.pop("eval", None)  # learned weights by file name (agents.learned), Python only
-    factories = dict(GENERIC_AGENTS)
+    factories: dict[str, Callable[..., Any]] = dict(GENERIC_AGENTS)
     if game is not None and game.archetypes:  # a game that declares play styles is played by the style agent
         from .style import StyleAgent
 
         factories["style"] = StyleAgent
-    for name, factory in game.game_agents().items():  # a game's own (GameDef.game_agents)
-        factories.setdefault(name, factory)
+    # a game's own agents (GameDef.game_agents) take their names for this game
+    own = {} if generic else dict(game.game_agents())
+    if weights is not None and base in own:  # learned weights are the generic agents' (never a silent switch)
+        raise ValueError(f"agent {spec!r}: {game.title}'s own {base} reads no learned weights (eval=); the generic "
+                         f"agent does: {GENERIC_PREFIX}{str(spec).strip()}")
+    factories.update(own)
     if base not in factories:
         raise ValueError(f"unknown agent {base!r} for {game.name}; known: {', '.join(factories)}")
     try:

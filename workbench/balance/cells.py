@@ -27,6 +27,7 @@ from .stats import BalanceError, mean_interval, wilson_interval
 from .survival import length_summary
 from .table import (
     UNFINISHED_THRESHOLD,
+    _game_def,
     agent_columns,
     expand_rules,
     label_rule_names,
@@ -77,9 +78,16 @@ def cell_columns(games: pd.DataFrame) -> list[str]:
     return [*named, *generic, *agent_columns(games)]
 
 
-def is_agent(column: str) -> bool:
-    """An agent column: ``agent_<seat>``, or an older table's name for one (``white_agent``, ending ``_agent``)."""
-    return column.startswith("agent_") or column.endswith("_agent")
+def is_agent(column: str, games: pd.DataFrame | str | None = None) -> bool:
+    """An agent column: ``agent_<seat>``, or a name older tables of the table's game (``games``: the table or its
+    game's name) gave one, as the game declares it (``TableSchema.renamed_columns``, which ``migrate_table``
+    maps to today's). No other column, whatever its name ends with: a rule or a count may end in ``_agent``."""
+    if column.startswith("agent_"):
+        return True
+    if games is None:
+        return False
+    schema = table_schema(games) if isinstance(games, pd.DataFrame) else _game_def(games).table
+    return column in {old for old, new in schema.renamed_columns if new.startswith("agent_")}
 
 
 def varying_columns(games: pd.DataFrame) -> list[str]:
@@ -97,7 +105,7 @@ def start_bound_columns(games: pd.DataFrame) -> list[str]:
         return []
     bound = []
     for c in varying_columns(games):
-        if c == "start_id" or is_agent(c):
+        if c == "start_id" or is_agent(c, games):
             continue
         if (games[c].astype(str).groupby(starts).nunique() == 1).all():
             bound.append(c)

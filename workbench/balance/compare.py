@@ -14,7 +14,7 @@ games until a shift is accepted or rejected is ``sprt_variant``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -310,7 +310,7 @@ def compare_toggles(
     comparisons: list[Comparison] = []
     game = table_game(usable)
     for column in compared_columns(usable):
-        if not agents and is_agent(column):
+        if not agents and is_agent(column, usable):
             continue
         values = sort_values({_key(v) for v in usable[column]})
         baseline = baseline_value(column, values, game)
@@ -368,7 +368,7 @@ def baseline_value(column: str, values: list[Any], game: str | None = None) -> A
 
     ``game`` (the table's ``game`` column) names whose rulebook: the game's rules spec gives its defaults.
     """
-    if is_agent(column):
+    if is_agent(column, game):
         return values[0]
     if DEFAULT_RULE in values:
         return DEFAULT_RULE
@@ -381,8 +381,22 @@ def comparisons_table(comparisons: list[Comparison]) -> pd.DataFrame:
     return pd.DataFrame([c.as_row() for c in comparisons])
 
 
+def seats_of(first: str | Sequence[str], second: str | None = None) -> tuple[str, ...]:
+    """The seats' agents: ``first`` a sequence (one for every seat, or one per seat), or the two-seat shorthand
+    ``first, second`` (the first and second seat's agents, taking turns in a game of more seats)."""
+    if isinstance(first, str):
+        return (first,) if second is None else (first, second)
+    if second is not None:
+        raise ValueError("give the seats' agents as one sequence, or the two-seat shorthand first, second")
+    seats = tuple(first)
+    if not seats:
+        raise ValueError("name the seats' agents")
+    return seats
+
+
 def simulation_runner(
-    rules: str | Mapping[str, Any], white: str, black: str, seed: int = 0, max_plies: int = 300,
+    rules: str | Mapping[str, Any], first: str | Sequence[str], second: str | None = None, seed: int = 0,
+    max_plies: int = 300,
     simulate: Callable[..., pd.DataFrame] | None = None, decided_only: bool = False, **options: Any,
 ) -> Callable[[int, int], list[int | None]]:
     """A ``run_batch(n, offset)`` for ``sprt`` that plays ``n`` real games of one cell.
@@ -390,18 +404,19 @@ def simulation_runner(
     The batch starting at game ``offset`` is simulated with seed ``seed + offset``; ``simulate``
     hashes (seed, cell, index) into each game's seed, so no two batches repeat a game. With
     ``decided_only`` a game without a winner is ``None`` (left out: the test is then on the first seat's
-    share of decided games, its advantage, not on a mix of advantage and decisiveness). ``white`` and ``black``
-    are the first and second seat's agents (the two-seat shorthand of ``simulate``); ``options`` go to
-    ``simulate`` (``game=``, ``agents=`` ...). A game is a 1 when the first seat (or its team) won.
+    share of decided games, its advantage, not on a mix of advantage and decisiveness). ``first``: the seats'
+    agents (``seats_of``: a sequence, or with ``second`` the two-seat shorthand); ``options`` go to ``simulate``
+    (``game=`` ...). A game is a 1 when the first seat (or its team) won.
     """
+    seats = seats_of(first, second)
     if simulate is None:
         from workbench.simulate import simulate as play
     else:
         play = simulate
 
     def run_batch(n: int, offset: int) -> list[int | None]:
-        df = play([rules], white, black, games=n, seed=seed + offset, max_plies=max_plies, progress=False,
-                      **options)
+        df = play([rules], games=n, agents=seats, seed=seed + offset, max_plies=max_plies, progress=False,
+                  **options)
         if isinstance(df, tuple):
             df = df[0]
         table = normalize(df)
@@ -412,15 +427,16 @@ def simulation_runner(
 
 
 def sprt_variant(
-    rules: str | Mapping[str, Any], white: str, black: str, p0: float, d: float, alpha: float = 0.05,
+    rules: str | Mapping[str, Any], first: str | Sequence[str], second: str | None = None, *, p0: float, d: float,
+    alpha: float = 0.05,
     beta: float = 0.05, batch: int = 20, max_games: int = 1000, seed: int = 0, max_plies: int = 300,
     decided_only: bool = True, **options: Any,
 ) -> SPRTResult:
     """Play games of the variant ``rules`` until "it shifts the first seat's share of decided games from ``p0`` by
     at least ``d``" is accepted or rejected (Wald's SPRT). ``p0`` is the baseline share (from an earlier
     batch). Undecided games are left out (``decided_only=False``: the first seat's wins over all games, as
-    before). ``white``/``black``: the first and second seat's agents (``simulate``'s two-seat shorthand)."""
-    return sprt(simulation_runner(rules, white, black, seed=seed, max_plies=max_plies, decided_only=decided_only,
+    before). ``first``: the seats' agents (one sequence), or with ``second`` the two-seat shorthand (``seats_of``)."""
+    return sprt(simulation_runner(rules, first, second, seed=seed, max_plies=max_plies, decided_only=decided_only,
                                   **options),
                 p0, d=d, alpha=alpha, beta=beta, batch=batch, max_games=max_games)
 

@@ -54,7 +54,7 @@ def _with_pairing(games: pd.DataFrame) -> pd.DataFrame:
 
 def rule_columns(games: pd.DataFrame) -> list[str]:
     """The varying rule columns (agents left out): what defines a rule cell across strengths."""
-    return [c for c in compared_columns(games) if not is_agent(c)]
+    return [c for c in compared_columns(games) if not is_agent(c, games)]
 
 
 def has_skill_levels(games: pd.DataFrame) -> bool:

@@ -265,7 +265,7 @@ def usage_changes(games: pd.DataFrame, correction: str = "holm", alpha: float = 
     changes: list[UsageChange] = []
     game = table_game(usable)
     for column in compared_columns(usable):
-        if is_agent(column):
+        if is_agent(column, usable):
             continue
         keys = usable[column].map(_key)
         values = sort_values(set(keys))

@@ -89,6 +89,10 @@ def _number(text: str) -> Any:
     return {"none": None, "true": True, "false": False}.get(text.lower(), text)
 
 
+# ``generic-alphabeta``: the generic agent of that name for every game, whatever a game calls its own (TerraFeud's
+# ``alphabeta`` is its tuned one); core's so a game's native backend can tell a generic seat from its own
+GENERIC_PREFIX = "generic-"
+
 WIN = 1_000_000.0  # a won position outranks any evaluation
 
 

@@ -240,8 +240,9 @@ class SeatAgents(Protocol):
         ...
 
     def protocol(self, spec: str) -> bool:
-        """True when ``make(spec)`` is a generic agent, which searches the protocol's ``State`` (a game's own agents
-        may search its engine's state): the game hands it its position as a ``State``."""
+        """True when ``make(spec)`` reads the protocol's ``State`` (every agent of every game: the generic ones, a
+        game's own, their native twins); False only for an agent a user registered for the game's engine state
+        (``workbench.agents.register_agent``): the game hands it its engine's position."""
         ...
 
 
@@ -415,6 +416,11 @@ class State:
         """What every cell shows, for pictures and the board."""
         return []
 
+    def summary(self, player: int | None = None) -> dict[str, Any]:
+        """The game's own facts about this position (nested mapping, in its own order), for the board's status line
+        and reports; ``player`` a seat whose hidden facts may be shown. None by default."""
+        return {}
+
     def heat(self, layer: str, player: int) -> dict[int, float]:
         """A heat layer (``threat``, ``control`` or a game's own) as cell -> value, for ``player``."""
         return {}
@@ -426,27 +432,6 @@ class State:
     def action_priority(self, action: Any) -> int:
         """Move-ordering hint for searches: higher first (captures, attacks)."""
         return 0
-
-
-class AgentKit(Protocol):
-    """A game's own agents, tuned to its engine (what ``GameDef.tuned_agents`` returns; often a module).
-
-    ``workbench.agents.make_agent(spec, seed, engine, game=...)`` builds them: ``AGENTS[name](seed=...,
-    **params)`` is the Python agent (its ``select_action`` takes the game's engine state), and where
-    ``resolve_engine(engine)`` says ``"native"`` and the name is in ``NATIVE_AGENTS``,
-    ``native_twin(name, params, seed, agent)`` wraps it in its native twin behind the same interface.
-    """
-
-    AGENTS: Mapping[str, Callable[..., Any]]  # name -> factory(seed=..., **params)
-    NATIVE_AGENTS: Sequence[str]  # the names that have a native twin
-
-    def resolve_engine(self, engine: str) -> str:
-        """``auto``/``native``/``python`` -> ``native`` or ``python``; ``native`` without the build raises."""
-        ...
-
-    def native_twin(self, base: str, params: dict[str, Any], seed: int | None, twin: Any) -> Any:
-        """The native twin of the validated Python agent ``twin``."""
-        ...
 
 
 class NativeBackend:
@@ -536,11 +521,11 @@ def resolve_engine(game: GameDef, engine: str | None = "auto") -> str:
     return "native" if built else "python"
 
 # Names games once defined as loose methods; a subclass that still defines one is refused at import, so a
-# hook is never silently ignored (they all live on ``GameDef.native`` now).
+# hook is never silently ignored (the native ones live on ``GameDef.native``, a game's agents in ``game_agents``).
 RETIRED_HOOKS = {"native_available": "native.available", "native_twin_of": "native.state",
                  "native_state": "native.new_state", "native_game": "native.play_game",
                  "native_play": "native.play_trace", "native_agent": "native.agent",
-                 "native_random_playouts": "native.random_playouts"}
+                 "native_random_playouts": "native.random_playouts", "tuned_agents": "game_agents()"}
 
 
 class GameDef:
@@ -613,8 +598,8 @@ class GameDef:
         super().__init_subclass__(**kwargs)
         for old, new in RETIRED_HOOKS.items():
             if old in vars(cls):
-                raise TypeError(f"{cls.__name__}.{old}: declare it as GameDef.{new} (a NativeBackend), "
-                                "where the tools look for it")
+                where = "" if new.endswith("()") else " (a NativeBackend)"
+                raise TypeError(f"{cls.__name__}.{old}: declare it as GameDef.{new}{where}, where the tools look for it")
 
     @property
     def spec(self) -> RulesSpec:
@@ -821,27 +806,20 @@ class GameDef:
 
         return spec_table(self.spec, markdown=markdown)
 
-    def tuned_agents(self) -> AgentKit | None:
-        """The game's own agents tuned to its engine (an ``AgentKit``), or None (the default).
-
-        The generic agents (``workbench.agents.generic.make_protocol_agent``) play every game through
-        this protocol; a game that also ships agents of its own, searching its engine's state with
-        its own move ordering and evaluation (and perhaps native twins), returns them here, and
-        ``workbench.agents.make_agent(spec, game=name)`` builds them by the same spec names. The
-        tools import no game's agents: they reach them through this hook.
-        """
-        return None
-
     def grid_values(self, key: str, value: Any) -> list[Any] | None:
         """A grid shorthand: one value of ``--grid KEY=VALUE`` expanded into several (The Cursed Lands'
         ``factions=all``), or None when ``value`` is an ordinary value (the default)."""
         return None
 
     def game_agents(self) -> Mapping[str, Callable[..., Any]]:
-        """This game's own protocol agents beside the generic ones (new names; ``tuned_agents`` is for same-named ones): name -> factory(seed=, game=, rules=, **params).
+        """This game's own protocol agents: name -> factory(seed=, game=, rules=, **params); none by default.
 
-        ``make_protocol_agent`` (so simulate, the ladder, tune and the board) finds them by name; a
-        generic agent's name is never shadowed. Pole's section-15 ``turtle`` is one. None by default.
+        ``workbench.agents.generic.make_protocol_agent`` (so simulate, the ladder, tune, the studies and the board)
+        builds them by name, each agent handed the protocol's ``State``. A new name stands beside the generic agents
+        (Pole's section-15 ``turtle``); a generic name is this game's own agent of that name for this game
+        (TerraFeud's tuned ``alphabeta``), and ``generic-<name>`` (``core.agents.GENERIC_PREFIX``) stays the
+        generic one. Restricted play (``bar=``) bars the generic agents, and learned weights (``eval=``) are theirs
+        (a game's own agent refuses them). Their native twins are the seat agents of ``native.agent``.
         """
         return {}
 

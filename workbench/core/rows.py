@@ -38,16 +38,16 @@ class GameResult:
 
 
 def seat_agents(spec: Any, n: int) -> list[str]:
-    """One agent spec per seat: ``spec.agents`` (one for all, or one per seat), else the two-seat shorthand
-    (``spec.white``, ``spec.black``: the first and second seat's agents) taking turns by seat."""
-    if spec.agents:
-        if len(spec.agents) == 1:
-            return [spec.agents[0]] * n
-        if len(spec.agents) != n:
-            raise ValueError(f"{len(spec.agents)} agents for {n} seats; give one for every seat or one for all")
-        return list(spec.agents)
-    pair = [spec.white, spec.black]
-    return [pair[i % 2] for i in range(n)]
+    """One agent spec per seat from ``spec.agents``: one for all seats, one per seat, or two taking turns by seat
+    (the two-seat shorthand, first and second, as it always played a game of more seats)."""
+    agents = list(spec.agents)
+    if len(agents) == 1:
+        return agents * n
+    if len(agents) == n:
+        return agents
+    if len(agents) == 2:
+        return [agents[i % 2] for i in range(n)]
+    raise ValueError(f"{len(agents)} agents for {n} seats; give one for every seat, one for all, or two taking turns")
 
 
 def _cell_value(value: Any) -> Any:
@@ -126,7 +126,7 @@ def base_row(spec: Any, game: Any, rules: Rules) -> dict[str, Any]:
     try:
         agents = seat_agents(spec, info.num_players)
     except ValueError:
-        agents = [spec.white] * info.num_players
+        agents = [spec.agents[0]] * info.num_players
     for i, name in enumerate(info.players):
         row[f"agent_{name}"] = agents[i]
     row.update({"seed": spec.seed, "winner": "none", "winner_team": -1, "outcome": "unfinished",

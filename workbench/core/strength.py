@@ -26,7 +26,7 @@ def game_folder(game: Any) -> Path:
 
 def strength_path(game: Any) -> Path | None:
     """Where ``game`` keeps its Elo table (``GameDef.strength_file`` in its folder), or None when it declares none."""
-    name = str(getattr(game, "strength_file", "") or "")
+    name = str(game.strength_file or "")  # declared on every GameDef (empty: none measured)
     return game_folder(game) / name if name else None
 
 

@@ -117,12 +117,11 @@ def simulate(
                               "two-seat shorthand simulate(grid, first, second, games)")
     if games is None:
         raise SimulationError("games: how many games per grid cell?")
-    first = white if white is not None else agent_list[0]
-    second = black if black is not None else agent_list[1 % len(agent_list)]
+    seats = agent_list or (str(white), str(black))  # the seats' agents; white/black: the two-seat shorthand
     check_arguments(games, seed, DEFAULT_MAX_PLIES if max_plies is None else max_plies, workers, scheduler, flush_seconds,
                     chunk_size)
     game = _game_name(game)
-    check_agents((first, second, *agent_list), game)
+    check_agents((*seats, *(a for a in (white, black) if a is not None)), game)
     try:
         engine = resolve_protocol_engine(game, engine)
     except ValueError as exc:
@@ -131,9 +130,9 @@ def simulate(
     if max_plies is None:  # the game's own cap (Pole: max_turns in plies), else 300
         max_plies = default_max_plies(game, cells)
     check_total(len(cells), games)
-    specs = protocol_specs(game, cells, first, second, agent_list, games, seed, max_plies, events, engine)
+    specs = protocol_specs(game, cells, seats, games, seed, max_plies, events, engine)
     check_protocol_specs(specs)
-    manifest = run_manifest(cells, first, second, games, seed, max_plies, events, game, agent_list)
+    manifest = run_manifest(cells, games, seed, max_plies, events, game, seats)
     return run_specs(specs, manifest, out=out, workers=workers, scheduler=scheduler, events=events, resume=resume,
                      overwrite=overwrite, progress=progress, flush_seconds=flush_seconds, chunk_size=chunk_size,
                      game=game)
@@ -230,9 +229,9 @@ def check_protocol_specs(specs: Sequence[GameSpec]) -> None:
             info = game.info(rules)
             game.new_initial_state(rules, spec.seed)
             for name in seat_agents(spec, info.num_players):
-                if game.tuned_agents() is None:
+                if seats.protocol(name):
                     make_protocol_agent(name, game, rules, seed=0)
-                else:  # the game's own agents of that name play it (workbench.agents.make_agent)
+                else:  # an agent registered for the game's engine (workbench.agents.register_agent)
                     seats.make(name, 0, "auto")
             game.check_cell(spec, seats)
         except (ValueError, TypeError, OverflowError) as exc:

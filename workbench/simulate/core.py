@@ -51,11 +51,12 @@ from .seeds import (  # noqa: F401 - re-exported
 
 def make_specs(cells: list[Any], white: str, black: str, games: int, seed: int, max_plies: int, events: bool,
                engine: str = "python", game: str = DEFAULT, agents: tuple[str, ...] = ()) -> GameSpecs:
-    """``protocol_specs`` in the argument order older code calls it (the game last, the registry's default)."""
+    """``protocol_specs`` in the argument order older code calls it (the game last, the registry's default; ``white``
+    and ``black`` the two-seat shorthand, ``agents`` the seats' agents when given)."""
     from .protocol_play import expand_protocol_grid
 
     rules = expand_protocol_grid(game, cells)
-    return protocol_specs(game, rules, white, black, agents, games, seed, max_plies, events, engine)
+    return protocol_specs(game, rules, tuple(agents) or (white, black), games, seed, max_plies, events, engine)
 
 
 __all__ = [

@@ -20,7 +20,7 @@ import os
 import re
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -164,8 +164,8 @@ def _run_of(part: Path) -> str | None:
 
 def _describe_run(text: str) -> str:
     try:
-        m = json.loads(text)
-        return (f"{m.get('white')} vs {m.get('black')}, {m.get('games')} games per cell, seed {m.get('seed')}, "
+        m = migrate_manifest(json.loads(text))
+        return (f"{' vs '.join(map(str, m.get('agents') or []))}, {m.get('games')} games per cell, seed {m.get('seed')}, "
                 f"cells {', '.join(map(str, m.get('cells') or []))}")
     except (ValueError, TypeError, AttributeError):
         return "unreadable run record"
@@ -179,14 +179,14 @@ def check_one_batch(path: Path, parts: list[Path], df: pd.DataFrame) -> None:
     """
     runs: dict[str, list[Path]] = {}
     for part in parts:
-        run = _run_of(part)
+        run = same_batch_text(_run_of(part))
         if run is not None:
             runs.setdefault(run, []).append(part)
     if len(runs) > 1:
         lines = [f"batch {i}: {len(ps)} part file(s), {_describe_run(run)}" for i, (run, ps) in enumerate(runs.items(), 1)]
         raise SimulationError(f"{path}: holds parts of {len(runs)} different batches ({'; '.join(lines)}); "
                               "refusing to merge them: move one batch's part files to another folder")
-    keys = [c for c in batch_keys(df.columns) if c != "game_id"]
+    keys = [c for c in batch_keys(df.columns, legacy_agent_columns(_schema_game(parts))) if c != "game_id"]
     if "game_id" not in df or not keys:
         return
     dup = df[df.game_id.duplicated(keep=False)]
@@ -200,12 +200,33 @@ def check_one_batch(path: Path, parts: list[Path], df: pd.DataFrame) -> None:
                               f"different {'/'.join(keys)}; refusing to keep one copy of each silently")
 
 
-def batch_keys(names: Iterable[str]) -> list[str]:
+def legacy_agent_columns(game: str) -> tuple[str, ...]:
+    """The names older tables of ``game`` gave its agent columns, as the game declares them
+    (``TableSchema.renamed_columns``); none for an unknown game or a protocol-path dataset."""
+    from workbench.games import get
+
+    try:
+        return tuple(old for old, new in get(game).table.renamed_columns if new.startswith("agent_"))
+    except (ImportError, ValueError):
+        return ()
+
+
+def batch_keys(names: Iterable[str], legacy: Iterable[str] = ()) -> list[str]:
     """The columns that tell two batches' games apart: the game number, seed, cell and every seat's agent
-    (``agent_<seat>``, and an older table's ``white_agent``/``black_agent``)."""
+    (``agent_<seat>``, and the older names of them its game declares, ``legacy``)."""
     names = list(names)
-    agents = [c for c in names if c.startswith("agent_") or c in ("white_agent", "black_agent")]
+    older = set(legacy)
+    agents = [c for c in names if c.startswith("agent_") or c in older]
     return [c for c in ("game_id", "seed", "cell") if c in names] + agents
+
+
+def _has_columns(part: Path, columns: list[str]) -> bool:
+    """True when ``part`` stores every one of ``columns`` (False for a part that cannot be read: the full read
+    names it)."""
+    try:
+        return set(columns) <= set(pq.read_schema(part).names)
+    except (pa.ArrowException, OSError, ValueError):
+        return False
 
 
 def read_results(path: str | os.PathLike[str], columns: list[str] | None = None) -> pd.DataFrame:
@@ -223,15 +244,20 @@ def read_results(path: str | os.PathLike[str], columns: list[str] | None = None)
     schema = _fixed_schemas(_schema_game(parts))[0]
     if schema is None:  # columns as the game's rows gave them
         table = _concat([_read_part(f) for f in parts])
-        keys = batch_keys(table.column_names)
+        keys = batch_keys(table.column_names, legacy_agent_columns(_schema_game(parts)))
         wanted = None if columns is None else [c for c in dict.fromkeys([*columns, *keys]) if c in table.column_names]
         if wanted is not None:
             table = table.select(wanted)
         df = _frame(table)
     else:  # the game's declared columns
-        wanted = None if columns is None else list(dict.fromkeys([*columns, *batch_keys(schema.names)]))
-        table = pa.concat_tables([_read_part(f, schema=schema) if wanted is None
-                                  else _read_part(f, columns=wanted) for f in parts])
+        legacy = legacy_agent_columns(_schema_game(parts))
+        wanted = None if columns is None else list(dict.fromkeys([*columns, *batch_keys(schema.names, legacy)]))
+        if wanted is not None and all(_has_columns(f, wanted) for f in parts):
+            table = pa.concat_tables([_read_part(f, columns=wanted) for f in parts])
+        else:  # every column typed; a part written before a column existed reads it as missing (resume of it)
+            table = pa.concat_tables([_read_part(f, schema=schema) for f in parts])
+            if wanted is not None:
+                table = table.select([c for c in wanted if c in table.column_names])
         df = _frame(table)
     if len(parts) > 1:
         check_one_batch(p, parts, df)
@@ -367,7 +393,7 @@ def compact_dataset(directory: Path, schema: pa.Schema | None, keys: list[str]) 
     if len(parts) <= 1:
         return
     try:
-        runs = {_run_of(f) for f in parts}
+        runs = {same_batch_text(_run_of(f)) for f in parts}
         if len(runs) > 1:
             return
         table = _concat([_read_part(f, schema=schema) for f in parts])
@@ -398,15 +424,40 @@ def compact_dataset(directory: Path, schema: pa.Schema | None, keys: list[str]) 
             f.unlink(missing_ok=True)
 
 
-def run_manifest(cells: list[Any], white: str, black: str, games: int, seed: int, max_plies: int,
-                 events: bool = False, game: str = DEFAULT, agents: tuple[str, ...] = ()) -> dict[str, Any]:
-    """What identifies a batch: a resumed run must match it exactly (``events`` too, or some games
-    would have events and others not). The default game's (TerraFeud's) manifest keeps its old keys,
-    so old runs resume."""
+def run_manifest(cells: list[Any], games: int, seed: int, max_plies: int, events: bool = False,
+                 game: str = DEFAULT, agents: Sequence[str] = ()) -> dict[str, Any]:
+    """What identifies a batch: a resumed run must match it exactly (``events`` too, or some games would have
+    events and others not). Every game's record names the game and the seats' agents (``agents``: one for
+    every seat, one per seat, or two taking turns), the registry's default included; a record written before
+    reads through ``migrate_manifest``."""
     from .protocol_play import manifest_labels
 
-    out = {"cells": manifest_labels(game, cells), "white": white, "black": black, "games": games, "seed": seed,
-           "max_plies": max_plies, "events": bool(events)}
-    if game != DEFAULT:
-        out.update({"game": game, "agents": list(agents)})
+    return {"cells": manifest_labels(game, cells), "game": game, "agents": list(agents), "games": games,
+            "seed": seed, "max_plies": max_plies, "events": bool(events)}
+
+
+def migrate_manifest(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A run record of any version in today's form, the one migration of run records (``--resume``, a part's
+    batch): a record without ``game`` is the registry default's (batches were TerraFeud's before games had
+    names); its seats' agents are ``agents`` when it lists them, else the two-seat shorthand it stored
+    (``white``, ``black``), which goes. Other commands' records (ablate, tune: a ``command`` key) keep theirs."""
+    out = dict(record)
+    if "command" in out:
+        return out
+    out.setdefault("game", DEFAULT)
+    shorthand = [out.pop(k) for k in ("white", "black") if k in out]
+    if not out.get("agents"):
+        out["agents"] = shorthand
+    out["agents"] = [str(a) for a in out["agents"]]
     return out
+
+
+def same_batch_text(run: str | None) -> str | None:
+    """A part's run record as comparable text: migrated (``migrate_manifest``), keys sorted; unreadable as is."""
+    if run is None:
+        return None
+    try:
+        data = json.loads(run)
+    except ValueError:
+        return run
+    return json.dumps(migrate_manifest(data), sort_keys=True) if isinstance(data, dict) else run

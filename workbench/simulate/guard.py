@@ -30,7 +30,15 @@ from typing import Any
 
 from workbench.core.cliargs import cores, max_workers
 
-from .dataset import DAMAGED_PREFIX, PART_NAME, DamagedPartError, events_path, read_events, read_results
+from .dataset import (
+    DAMAGED_PREFIX,
+    PART_NAME,
+    DamagedPartError,
+    events_path,
+    migrate_manifest,
+    read_events,
+    read_results,
+)
 from .seeds import SimulationError, SimulationNotice
 
 MAX_GAMES_PER_CELL = 10_000_000
@@ -117,9 +125,9 @@ def check_total(cells: int, games: int) -> None:
 
 
 def check_agents(names: Sequence[Any], game: str | None = None) -> None:
-    """Build each agent once for ``game`` (the registry's default when None), so a bad name or parameter fails
-    here and not in every game: the game's own agents of that name when it has them (the generic ones are
-    built per cell, under its rules, by ``check_protocol_specs``)."""
+    """Build each agent once for ``game`` (the registry's default when None) under its default rules, so a bad
+    name or parameter fails here and not in every game (each cell builds them again under its own rules,
+    ``check_protocol_specs``)."""
     from workbench.games import DEFAULT
 
     from .protocol_play import resolved, tool_seats
@@ -129,8 +137,7 @@ def check_agents(names: Sequence[Any], game: str | None = None) -> None:
         if not isinstance(name, str):
             raise SimulationError(f"agent {name!r} must be a name like greedy or alphabeta:depth=2")
         try:
-            if gdef.tuned_agents() is not None:  # the generic agents are built per cell, under its rules
-                tool_seats(gdef.name).make(name, 0, "auto")
+            tool_seats(gdef.name).make(name, 0, "auto")
         except (ValueError, TypeError, OverflowError) as exc:
             raise SimulationError(str(exc) if str(exc).startswith("agent") else f"agent {name!r}: {exc}") from None
 
@@ -249,6 +256,7 @@ class OutputFolder:
                     raise ValueError("not a mapping")
             except (OSError, ValueError) as exc:
                 raise SimulationError(f"{p}: cannot resume: its run record {MANIFEST_NAME} is unreadable ({exc})") from None
+            old, manifest = migrate_manifest(old), migrate_manifest(manifest)  # a record written before reads as today's
             diff = [k for k in sorted(set(manifest) | set(old)) if old.get(k, "(not recorded)") != manifest.get(k)]
             if diff:
                 what = "; ".join(f"{k}: stored {old.get(k, '(not recorded)')!r}, asked {manifest.get(k)!r}" for k in diff)

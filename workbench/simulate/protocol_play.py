@@ -241,8 +241,8 @@ def resolved(game_name: str) -> Any:
 
 
 class ToolSeats:
-    """The seats' agents for a game that writes its own rows (``core.protocol.SeatAgents``): the game's own
-    agents by name (``workbench.agents.make_agent``: registered ones too), else the generic ones."""
+    """The seats' agents for a game that writes its own rows (``core.protocol.SeatAgents``), built as every tool
+    builds them (``workbench.agents.make_agent``: the game's own agents, the generic ones, registered ones)."""
 
     def __init__(self, game_name: str) -> None:
         self.game = game_name
@@ -250,23 +250,18 @@ class ToolSeats:
     def make(self, spec: str, seed: int | None, engine: str) -> Any:
         from workbench.agents import make_agent
 
-        if self.protocol(spec):
-            return seat_agent(resolved(self.game), spec, resolved(self.game).spec.defaults(), seed or 0)
         return make_agent(spec, seed=seed, engine=engine, game=self.game)
 
     def engine(self, spec: str, engine: str) -> str:
         from workbench.agents import agent_engine, parse_agent_spec
 
-        if self.protocol(spec):
-            return "python"
         return agent_engine(parse_agent_spec(spec)[0], engine, game=self.game)
 
     def protocol(self, spec: str) -> bool:
-        """A generic agent: the game has no agents of its own, or the spec asks ``generic-<name>``."""
-        from workbench.agents import parse_agent_spec
-        from workbench.agents.generic import GENERIC_PREFIX
+        """Every agent reads the protocol's ``State`` but one a user registered for the game's engine state."""
+        from workbench.agents import is_registered
 
-        return resolved(self.game).tuned_agents() is None or parse_agent_spec(spec)[0].startswith(GENERIC_PREFIX)
+        return not is_registered(spec, self.game)
 
 
 @functools.cache
@@ -420,8 +415,8 @@ def replay_game(row: Mapping[str, Any], max_plies: int = 300, events: bool = Tru
     if data is None:
         label = r.get("rules")
         data = cell_spec(gdef, gdef.spec.make(label if isinstance(label, str) and label else None))[1]
-    spec = GameSpec(int(r["game_id"]), str(r["cell"]), data, agents[0], agents[1 % len(agents)], int(r["seed"]),
-                    max_plies, events, game=name, agents=tuple(agents))
+    spec = GameSpec(int(r["game_id"]), str(r["cell"]), data, seed=int(r["seed"]), max_plies=max_plies, events=events,
+                    game=name, agents=tuple(agents))
     return play_protocol_game(spec)
 
 
@@ -429,24 +424,24 @@ class GameSpecs(Sequence[Any]):
     """A batch's specs, made on demand: ``cells x games`` of them are never all in memory at once unless a
     caller lists them (``game_id = cell_index * games + game_index``)."""
 
-    def __init__(self, game_name: str, cells: Sequence[Rules], white: str, black: str, agents: tuple[str, ...],
-                 games: int, seed: int, max_plies: int, events: bool, engine: str) -> None:
+    def __init__(self, game_name: str, cells: Sequence[Rules], agents: tuple[str, ...], games: int, seed: int,
+                 max_plies: int, events: bool, engine: str) -> None:
         game = resolved(game_name)
         self._cells = [cell_spec(game, rules) for rules in cells]
         self._game = game_name
-        self._args = (white, black, agents, games, seed, max_plies, events, engine)
+        self._args = (agents, games, seed, max_plies, events, engine)
 
     def __len__(self) -> int:
-        return len(self._cells) * self._args[3]
+        return len(self._cells) * self._args[1]
 
     def _spec(self, i: int) -> Any:
         from .seeds import GameSpec
 
-        white, black, agents, games, seed, max_plies, events, engine = self._args
+        agents, games, seed, max_plies, events, engine = self._args
         ci, gi = divmod(i, games)
         label, data = self._cells[ci]
-        return GameSpec(i, label, data, white, black, protocol_game_seed(self._game, seed, ci, gi), max_plies, events,
-                        engine, game=self._game, agents=agents)
+        return GameSpec(i, label, data, seed=protocol_game_seed(self._game, seed, ci, gi), max_plies=max_plies,
+                        events=events, engine=engine, game=self._game, agents=agents)
 
     @overload
     def __getitem__(self, index: int) -> Any: ...
@@ -468,14 +463,19 @@ class GameSpecs(Sequence[Any]):
 
     def firsts(self) -> list[Any]:
         """The first game of every cell (what the checks try before any game)."""
-        return [self._spec(ci * self._args[3]) for ci in range(len(self._cells))]
+        return [self._spec(ci * self._args[1]) for ci in range(len(self._cells))]
 
 
-def protocol_specs(game_name: str, cells: Sequence[Rules], white: str, black: str, agents: tuple[str, ...], games: int,
-                   seed: int, max_plies: int, events: bool, engine: str = "python") -> GameSpecs:
+def protocol_specs(game_name: str, cells: Sequence[Rules], agents: str | Sequence[str], games: int, seed: int,
+                   max_plies: int, events: bool, engine: str = "python") -> GameSpecs:
     """Specs for ``games`` games per cell, made lazily; ``game_id = cell_index * games + game_index``.
+
+    ``agents``: the seats' agents (one for every seat, one per seat, or two taking turns: ``seat_agents``).
 
     ``engine`` ``native`` plays a game in its native core when the game has one and every seat's
     agent has a native twin (the row's ``engine`` column says which engine played).
     """
-    return GameSpecs(game_name, cells, white, black, tuple(agents), games, seed, max_plies, events, engine)
+    seats = (agents,) if isinstance(agents, str) else tuple(agents)
+    if not seats:
+        raise ValueError("name the seats' agents")
+    return GameSpecs(game_name, cells, seats, games, seed, max_plies, events, engine)

@@ -6,6 +6,7 @@ the games that are missing; the game seed draws the rolled terrain and each agen
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,24 +39,38 @@ def agent_seed(game_seed_: int, seat: int, game: str = DEFAULT) -> int:
     return derive_seed(f"{game}-agent", game_seed_, seat)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class GameSpec:
     """Everything needed to play one game anywhere: picklable and small.
 
-    ``agents`` are the seats' agents (one for every seat, or one per seat in seat order); ``white``/``black``
-    are the older two-seat shorthand, the first and second seat's agents whatever the game calls its seats
-    (``core.rows.seat_agents`` reads both), kept so that every spec written before still builds."""
+    ``agents`` are the seats' agents: one for every seat, one per seat in seat order, or two taking turns by
+    seat (``core.rows.seat_agents``). The constructor also takes the older two-seat shorthand in its old
+    place, ``GameSpec(id, cell, rules, first, second, seed, ...)``: the first and second seat's agents
+    (``white``/``black`` as TerraFeud named them), kept as the spec's ``agents``, so every call written
+    before still builds; no tool reads a seat by a colour."""
 
     game_id: int
     cell: str
     rules: dict[str, Any]
-    white: str
-    black: str
+    agents: tuple[str, ...]
     seed: int
     max_plies: int = 300
     events: bool = False
     engine: str = "python"  # "native": played inside the Rust core when both agents have native twins
     game: str = DEFAULT  # a name of workbench.games (or openspiel:NAME), resolved once per worker
-    agents: tuple[str, ...] = ()  # one agent for every seat, or one per seat (games of 2+ players)
+
+    def __init__(self, game_id: int, cell: str, rules: dict[str, Any], white: str | None = None,
+                 black: str | None = None, seed: int = 0, max_plies: int = 300, events: bool = False,
+                 engine: str = "python", game: str = DEFAULT, agents: Sequence[str] = ()) -> None:
+        seats = tuple(agents) or tuple(a for a in (white, black) if a is not None)
+        if not seats:
+            raise ValueError("a game spec needs its seats' agents (agents=..., or the two-seat shorthand)")
+        if agents and any(a is not None and a != seats[i % len(seats)] for i, a in enumerate((white, black))):
+            raise ValueError(f"the two-seat shorthand ({white}, {black}) contradicts the seats' agents {list(seats)}: "
+                             "give them once, as agents=...")
+        for name, value in (("game_id", game_id), ("cell", cell), ("rules", rules), ("agents", seats),
+                            ("seed", seed), ("max_plies", max_plies), ("events", events), ("engine", engine),
+                            ("game", game)):
+            object.__setattr__(self, name, value)
 
 

@@ -82,8 +82,8 @@ def ablation_specs(game_name: str, cells: list[Any], agent: str, classes: list[s
                 s = protocol_game_seed(game_name, seed_, ci, j)
                 for seat in range(seats if bar != "none" else 1):
                     agents = tuple(barred if i == seat else plain for i in range(seats))
-                    specs.append(GameSpec(gid, label, data, agents[0], agents[1 % seats], s, max_plies, False,
-                                          engine, game=game_name, agents=agents))
+                    specs.append(GameSpec(gid, label, data, seed=s, max_plies=max_plies, events=False, engine=engine,
+                                          game=game_name, agents=agents))
                     gid += 1
     return specs
 
@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     """Print each class's worth per variant (and the variant comparison with ``--grid``)."""
     import sys
 
-    from workbench.simulate.cli import parse_grid
+    from workbench.simulate.grid import parse_grid
 
     argv = list(sys.argv[1:] if argv is None else argv)
     ap = Parser(prog="python -m workbench ablate", description=__doc__.split("\n\n")[1])

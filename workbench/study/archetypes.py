@@ -82,8 +82,8 @@ def tournament(game: str = DEFAULT, styles: Sequence[str] | None = None, pairs: 
             game_seed = protocol_game_seed(gdef.name, seed_, 0, j)
             for first, second in ((a, b), (b, a)):
                 agents = (spec_of[first], spec_of[second])
-                specs.append(GameSpec(gid, label, data, agents[0], agents[1], game_seed, int(max_plies), False, "python",
-                                      game=gdef.name, agents=agents))
+                specs.append(GameSpec(gid, label, data, seed=game_seed, max_plies=int(max_plies), events=False,
+                                      engine="python", game=gdef.name, agents=agents))
                 gid += 1
     manifest = {"command": "archetypes", "game": gdef.name, "path": "protocol", "styles": names,
                 "specs": [spec_of[s] for s in names], "cells": [cell.label()], "pairs": int(pairs), "seed": int(seed_),
@@ -137,8 +137,8 @@ def profile(game: str = DEFAULT, styles: Sequence[str] | None = None, pairs: int
         for j in range(int(pairs)):
             game_seed = protocol_game_seed(gdef.name, seed_, 0, j)
             for agents in ((counted[s], "greedy:bar=none"), ("greedy:bar=none", counted[s])):
-                specs.append(GameSpec(gid, cell.label() or "default", data, agents[0], agents[1], game_seed,
-                                      int(max_plies), False, "python", game=gdef.name, agents=agents))
+                specs.append(GameSpec(gid, cell.label() or "default", data, seed=game_seed, max_plies=int(max_plies),
+                                      events=False, engine="python", game=gdef.name, agents=agents))
                 gid += 1
     played = run_specs(specs, {"command": "archetypes-profile", "game": gdef.name, "path": "protocol"},
                        workers=workers, scheduler=scheduler, progress=progress, play=play_ablation_chunk)

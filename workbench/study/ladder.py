@@ -41,20 +41,12 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def agent_engines(spec: str, engine: str, game: str = DEFAULT) -> str:
-    """The engine ``spec`` searches with under ``--engine engine``: "native" or "python".
-
-    A game with agents of its own (``GameDef.tuned_agents``) plays them; any other game the generic ones
-    (a seat pinned ``engine=native`` plays the game's native twin, ``GameDef.native.agent``)."""
-    from workbench.games import get
-
-    gdef = get(game)
-    if gdef.tuned_agents() is None:
-        from workbench.simulate.protocol_play import seat_agent
-
-        return str(seat_agent(gdef, spec, gdef.spec.defaults(), 0).engine)
+    """The engine ``spec`` searches with under ``--engine engine``: "native" or "python" (the agent as every tool
+    builds it, ``workbench.agents.make_agent``: the game's own agents and the generic ones by name, the native twin
+    where the game's core is built and has one)."""
     from workbench.agents import make_agent
 
-    return str(make_agent(spec, seed=0, engine=engine, game=gdef.name).engine)
+    return str(make_agent(spec, seed=0, engine=engine, game=game).engine)
 
 
 def _team_agents(game: str, first: str, second: str) -> tuple[tuple[str, ...], int]:

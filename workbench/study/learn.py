@@ -2,7 +2,7 @@
 
 ``python -m workbench learn --game pole --rules cost_A=4 --games 200 [--agent greedy] [--rounds 2]
 [--name pole-archers.json] [--versus 100]`` plays ``--games`` self-play games of the variant (simulate),
-replays each in Python and samples its positions, and fits the game's declared evaluation features
+replays each (on the native core when the game has one) and samples its positions, and fits the game's declared evaluation features
 (``GameDef.evaluation_features``: material per piece kind or card and the game's positional terms) to the
 games' results by logistic regression (statsmodels; each position from the first seat's side, the
 result a win 1, a draw or unfinished game 1/2, a loss 0; a light ridge keeps rare features finite).

@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
                          "a game without one plays its default rules)")
     args = ap.parse_args(argv)
     from workbench.games import get
-    from workbench.simulate.cli import parse_grid
+    from workbench.simulate.grid import parse_grid
     from workbench.simulate.protocol_play import resolve_protocol_engine
 
     try:

@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         from workbench.games import get
-        from workbench.simulate.cli import parse_grid
+        from workbench.simulate.grid import parse_grid
 
         game = get(args.game).name
         rungs = parse_skill_trace(args.skill_trace)

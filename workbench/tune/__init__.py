@@ -112,7 +112,7 @@ def tune(game: str = DEFAULT, space: Sequence[str] = (), objectives: str | Seque
                          "requires": [r.text for r in reqs], "rules": {k: str(v) for k, v in fixed.items()},
                          "search": method, "alpha": alpha, "n0": n0, "growth": growth, "tolerance": tolerance,
                          "error": error, "halving": halving, "budget": budget, "stride": stride},
-                "game": gdef.name, "agents": list(agent_list), "white": agent_list[0], "black": agent_list[-1],
+                "game": gdef.name, "agents": list(agent_list),
                 "seed": seed, "max_plies": max_plies, "events": False, "games": "tune", "cells": []}
     bar = None
     if progress:
@@ -183,23 +183,13 @@ def _agents(gdef: Any, players: Sequence[str], agents: str | Sequence[str]) -> t
         out = parse_seat_agents(items[0], players) if len(items) == 1 else tuple(items)
     except ValueError as exc:
         raise TuneError(str(exc)) from None
-    if gdef.tuned_agents() is not None:  # the game's own agents of these names play it (as in simulate)
-        from workbench.simulate.core import SimulationError
-        from workbench.simulate.guard import check_agents
+    from workbench.simulate.core import SimulationError
+    from workbench.simulate.guard import check_agents
 
-        try:
-            check_agents(out, gdef.name)
-        except SimulationError as exc:
-            raise TuneError(str(exc)) from None
-        return out if len(out) == 2 else (out[0], out[0])
-    from workbench.agents.generic import make_protocol_agent
-
-    rules = gdef.spec.defaults()
-    for a in out:
-        try:
-            make_protocol_agent(a, gdef, rules, seed=0)
-        except ValueError as exc:
-            raise TuneError(str(exc)) from None
+    try:
+        check_agents(out, gdef.name)  # the agents every tool builds by these names (simulate's check)
+    except SimulationError as exc:
+        raise TuneError(str(exc)) from None
     return out
 
 

@@ -105,14 +105,11 @@ class GameRunner:
     def spec(self, request: Request, rec: VariantRecord, cell: int) -> GameSpec:
         rules = self.rules(rec.values, request.inner)
         cap = self.cap_for(rules)
-        white = self.agents[0]
-        black = self.agents[1] if len(self.agents) > 1 else self.agents[0]
         from workbench.simulate.protocol_play import cell_spec, protocol_game_seed
 
         label, data = cell_spec(self.game, rules)
-        return GameSpec(request.game_id, label, data, white, black,
-                        protocol_game_seed(self.name, self.seed, cell, request.index), cap, False,
-                        self.engine, game=self.name, agents=self.agents)
+        return GameSpec(request.game_id, label, data, seed=protocol_game_seed(self.name, self.seed, cell, request.index),
+                        max_plies=cap, events=False, engine=self.engine, game=self.name, agents=tuple(self.agents))
 
     # ------------------------------------------------------------------ playing
     def play(self, requests: Sequence[Request], variants: Sequence[VariantRecord]) -> dict[int, dict[str, Any]]:

@@ -169,7 +169,7 @@ def parse_within(game: Any, items: Sequence[str]) -> list[dict[str, Any]]:
     (ranges, comma lists, the game's ``grid_values`` shorthand), as a list of rule mappings."""
     if not items:
         return [{}]
-    from workbench.simulate.cli import parse_grid
+    from workbench.simulate.grid import parse_grid
     from workbench.simulate.protocol_play import _shorthand
 
     try:

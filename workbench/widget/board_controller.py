@@ -10,7 +10,7 @@ with the move that caused it). The moves live in the game-neutral variation tree
 Undo/Redo and playing from an earlier move keep every line, as the TerraFeud board does.
 
 No game is named here: a game's own facts (AP, coins, treasury, deck tops) come from its state's
-``summary()`` when it has one.
+``summary()`` (a declared State method, ``{}`` by default).
 """
 
 from __future__ import annotations
@@ -1644,14 +1644,12 @@ class GameBoardController:
                 parts.append(f"{', '.join(self.label(q) for q in offered)} act (any order)")
             else:
                 parts.append(f"{self.label(p)} to move" + (" (roll)" if p == CHANCE else ""))
-        summary = getattr(st, "summary", None)
-        if callable(summary):
-            try:
-                facts: list[str] = []
-                _flatten("", summary(), facts)
-                parts.extend(f for f in facts if not f.startswith(("to move", "turn ")))
-            except Exception:  # noqa: BLE001 - a status line must not break the board
-                pass
+        try:
+            facts: list[str] = []
+            _flatten("", st.summary(), facts)  # a declared State method (``{}`` by default), never discovered
+            parts.extend(f for f in facts if not f.startswith(("to move", "turn ")))
+        except Exception:  # noqa: BLE001 - a status line must not break the board
+            pass
         return " · ".join(parts)
 
     def offered_seats(self) -> list[int]:

@@ -82,7 +82,7 @@ def test_report_sections_by_team_and_economy() -> None:
     from workbench.simulate.protocol_play import expand_protocol_grid, play_protocol_game, protocol_specs
 
     cells = expand_protocol_grid("big-chess", {"start": ["deployed"], "board": ["classic-4"], "max_turns": ["60"]})
-    specs = protocol_specs("big-chess", cells, "greedy", "greedy", ("greedy",), 2, 0, 3000, True)
+    specs = protocol_specs("big-chess", cells, ("greedy",), 2, 0, 3000, True)
     import pandas as pd
 
     results = [play_protocol_game(s) for s in specs]

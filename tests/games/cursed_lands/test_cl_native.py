@@ -71,7 +71,7 @@ def test_native_games_give_the_python_rows_and_events(agent: str) -> None:
 
     cells = expand_protocol_grid("cursed-lands", {"turn_limit": [3], "factions": ["orcs/dwarves"],
                                                   "untiled": ["plain"]})
-    spec = protocol_specs("cursed-lands", cells, agent, agent, (), 1, 2, 200, True, "python")[0]
+    spec = protocol_specs("cursed-lands", cells, agent, 1, 2, 200, True, "python")[0]
     _same_game_on_both_engines(spec)
 
 
@@ -166,9 +166,9 @@ def test_simulate_engine_column_and_python_fallback() -> None:
     from workbench.simulate.protocol_play import expand_protocol_grid, protocol_specs
 
     camps = expand_protocol_grid("cursed-lands", {"setup_phase": [True], "starting_units": [1, 2]})
-    one, two = (protocol_specs("cursed-lands", [c], "greedy", "random", (), 1, 1, 50, False, "native")[0] for c in camps)
+    one, two = (protocol_specs("cursed-lands", [c], ("greedy", "random"), 1, 1, 50, False, "native")[0] for c in camps)
     assert playable(one, camps[0]) and not playable(two, camps[1])  # a search over millions of camps stays in Python
-    assert playable(replace(two, white="random"), camps[1])
+    assert playable(replace(two, agents=("random", "random")), camps[1])
 
 
 @pytest.mark.parametrize("agent", ["greedy", "alphabeta:depth=1"])
@@ -180,7 +180,7 @@ def test_hidden_deck_top_games_give_the_python_rows_and_events(agent: str) -> No
 
     cells = expand_protocol_grid("cursed-lands", {"turn_limit": [6], "deck_top_visible": [False],
                                                   "factions": ["orcs/dwarves"]})
-    specs = protocol_specs("cursed-lands", cells, agent, agent, (), 20, 5, 400, True, "python")
+    specs = protocol_specs("cursed-lands", cells, agent, 20, 5, 400, True, "python")
     for spec in (specs[3], specs[11], specs[16]):
         py = _same_game_on_both_engines(spec)
         assert py.row["outcome"] != "error", py.row["error"]
@@ -262,7 +262,7 @@ def test_a_seat_pinned_to_native_plays_its_twin_against_a_python_seat() -> None:
     for values in ({"turn_limit": 12}, {"turn_limit": 12, "deck_top_visible": False, "factions": "dwarves/elves"}):
         cell = GAME.spec.make(values)
         for seats in (("greedy:engine=native", "greedy:engine=python"), ("greedy:engine=python", "greedy:engine=native")):
-            mixed = protocol_specs("cursed-lands", [cell], "random", "random", seats, 1, 4, 400, True, "python")[0]
+            mixed = protocol_specs("cursed-lands", [cell], seats, 1, 4, 400, True, "python")[0]
             pure = replace(mixed, agents=("greedy:engine=python", "greedy:engine=python"))
             a, b = play_protocol_game(mixed), play_protocol_game(pure)
             assert a.row["engine"] == "python" and a.row["error"] is None  # the Python loop, one seat in Rust

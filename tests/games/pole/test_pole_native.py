@@ -90,7 +90,7 @@ def test_native_alphabeta_picks_what_python_picks_at_every_ply_of_seeded_games(s
 
 def _rows(agents: tuple[str, ...], values: dict) -> list:
     cells = [G.spec.make(values)]
-    return protocol_specs("pole", cells, "random", "random", agents, 2, 11, 100_000, True, "native")
+    return protocol_specs("pole", cells, agents, 2, 11, 100_000, True, "native")
 
 
 @pytest.mark.parametrize("agents", [("random",), ("greedy",), ("alphabeta:depth=1", "random")])
@@ -212,7 +212,7 @@ def test_a_seat_pinned_to_native_plays_its_twin_against_a_python_seat() -> None:
     assert seat_agent(G, "greedy:engine=native", rules, 1).engine == "native"
     assert seat_agent(G, "greedy:engine=python", rules, 1).engine == "python"
     assert seat_agent(get("openspiel:tic_tac_toe"), "greedy:engine=native", None, 1).engine == "python"  # no twin
-    mixed = protocol_specs("pole", [rules], "random", "random", ("greedy:engine=native", "greedy:engine=python"),
+    mixed = protocol_specs("pole", [rules], ("greedy:engine=native", "greedy:engine=python"),
                            1, 4, 100_000, False, "native")[0]
     pure = replace(mixed, agents=("greedy:engine=python", "greedy:engine=python"))
     a, b = play_protocol_game(mixed), play_protocol_game(pure)

@@ -101,7 +101,7 @@ def test_simulate_and_the_board_play_it() -> None:
 @pytest.mark.parametrize("values", [{}, {"attack_mode": "all", "start_coins": 9}, {"purchases_per_turn": 2}])
 def test_the_native_twin_plays_the_same_games(values: dict) -> None:
     values = {**values, "max_turns": 150}
-    for spec in protocol_specs("pole", [G.spec.make(values)], "turtle", "turtle", ("turtle",), 2, 5, 100_000, True,
+    for spec in protocol_specs("pole", [G.spec.make(values)], ("turtle",), 2, 5, 100_000, True,
                                "native"):
         n, p = play_protocol_game(spec), play_protocol_game(replace(spec, engine="python"))
         assert (n.row["engine"], p.row["engine"]) == ("native", "python")

@@ -105,26 +105,31 @@ def test_alphabeta_sees_the_reply(engine):
 
 
 def test_the_tools_reach_terrafeuds_own_agents_through_the_registry():
-    """``workbench.agents`` imports no game: TerraFeud's tuned agents come from ``GameDef.tuned_agents``."""
+    """``workbench.agents`` imports no game: TerraFeud's tuned agents are its ``GameDef.game_agents``, built by
+    the one path (``make_protocol_agent``) like Pole's ``turtle``; a game without its own agents plays the generic
+    ones by the same names, and a ``tuned_agents`` hook is refused at import."""
     import subprocess
     import sys
 
     from workbench.agents import agent_names
+    from workbench.agents.generic import GenericGreedy
+    from workbench.core.protocol import GameDef
     from workbench.games import get
-    from workbench.games.terrafeud.agents import AGENTS as TUNED
-    from workbench.games.terrafeud.agents import AlphaBetaAgent
+    from workbench.games.terrafeud.agents import GAME_AGENTS, TUNED, AlphaBetaAgent
 
     code = ("import sys, workbench; before = set(sys.modules); import workbench.agents, workbench.agents.generic, "
             "workbench.study.ladder, workbench.study.speed; "
             "print(sorted(m for m in set(sys.modules) - before if m.startswith('workbench.games.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
-    assert get("terrafeud").tuned_agents().AGENTS is TUNED and agent_names() == sorted(TUNED)
+    assert get("terrafeud").game_agents() == GAME_AGENTS and set(GAME_AGENTS) == set(TUNED)
+    assert {"alphabeta", "generic-alphabeta", "plan", "turtle"} - set(agent_names("pole")) == {"generic-alphabeta"}
+    assert {"alphabeta", "generic-alphabeta", "plan"} <= set(agent_names())
     agent = make_agent("alphabeta:depth=2,engine=python", seed=1, game="terrafeud")
     assert type(agent) is AlphaBetaAgent and agent.depth == 2 and agent.name == "alphabeta:depth=2,engine=python"
-    assert get("pole").tuned_agents() is None
-    with pytest.raises(ValueError, match="pole has no agents of its own"):
-        make_agent("greedy", game="pole")
+    assert type(make_agent("greedy", game="pole", engine="python")) is GenericGreedy
+    with pytest.raises(TypeError, match="tuned_agents: declare it as GameDef.game_agents"):
+        type("Old", (GameDef,), {"tuned_agents": lambda self: None})
 
 
 def test_material_uses_the_rulebook_weights():

@@ -103,7 +103,7 @@ def test_engine_choice_and_pins():
 @pytest.mark.parametrize("spec", ["alphabeta:depth=2", "alphabeta:depth=3,nodes=3000"])
 def test_native_alphabeta_searches_the_same_tree_as_python(spec):
     """Same seed, same position: the same action after the same number of nodes (move order, pruning and the
-    transposition table all agree), along a random line of 30 plies."""
+    transposition table all agree) and the same root value (the board's score), along a random line of 30 plies."""
     st = new_game(seed=3)
     line = random.Random(1)
     for ply in range(30):
@@ -112,4 +112,5 @@ def test_native_alphabeta_searches_the_same_tree_as_python(spec):
         py = make_agent(spec, seed=ply, engine="python")
         na = make_agent(spec, seed=ply, engine="native")
         assert (na.select_action(st.clone()), na.searched) == (py.select_action(st.clone()), py.searched), ply
+        assert na.score == pytest.approx(py.score, abs=1e-9) if py.score is not None else na.score is None, ply
         st.apply(line.choice(st.legal_actions()))

@@ -13,6 +13,7 @@ import random
 import pytest
 
 from workbench.agents.generic import make_protocol_agent
+from workbench.core.agents import GENERIC_PREFIX
 from workbench.games.terrafeud import GAME
 from workbench.perft import protocol_perft
 
@@ -61,9 +62,11 @@ def test_the_generic_perft_counts_the_python_tree_and_the_stored_table() -> None
                                   "mcts:iterations=25", "plan:beam=3,steps=2", "search:depth=2,nodes=2000"])
 def test_each_generic_agent_picks_what_its_python_twin_picks(spec: str) -> None:
     st, _ = _state("season=winter", 3)
+    if spec.partition(":")[0] in ("alphabeta", "mcts", "search"):  # the node budget decides, not a 2 s clock under load
+        spec += ",seconds=5"
     base, _, params = spec.partition(":")
     kw = {k: float(v) for k, v in (p.split("=") for p in params.split(",") if p)}
-    py_agent = make_protocol_agent(spec, GAME, None, seed=11)
+    py_agent = make_protocol_agent(GENERIC_PREFIX + spec, GAME, None, seed=11)  # alphabeta alone: the tuned one
     nat_agent = core.Agent(base, kw, 11)
     for _ in range(12 if base in ("random", "greedy") else 6):
         if st.is_terminal():
@@ -77,8 +80,8 @@ def test_whole_games_through_the_core_loop_are_the_python_games() -> None:
     for rules, seeds in (("", (1, 2)), ("order_radius=3", (3, 4))):
         st, nat = _state(rules, 9)
         out = core.protocol_play_game(nat, [("greedy", None, seeds[0]), ("random", None, seeds[1])], 60)
-        agents = [make_protocol_agent("greedy", GAME, None, seed=seeds[0]),
-                  make_protocol_agent("random", GAME, None, seed=seeds[1])]
+        agents = [make_protocol_agent("generic-greedy", GAME, None, seed=seeds[0]),
+                  make_protocol_agent("generic-random", GAME, None, seed=seeds[1])]
         played = []
         while not st.is_terminal() and st.move_number() < 60:
             a = agents[st.current_player()].select_action(st)
@@ -102,9 +105,18 @@ def test_refusals() -> None:
 
 def test_the_generic_twin_plays_the_python_generic_agent_on_protocol_states() -> None:
     st, _ = _state("order_radius=3", 4)
-    twin = native.GenericTwin("alphabeta:depth=1", GAME, None, 21)
-    py_agent = make_protocol_agent("alphabeta:depth=1", GAME, None, seed=21)
+    twin = GAME.native.agent("generic-alphabeta:depth=1", GAME.rules(), 21)  # the seat agent of the generic name
+    assert isinstance(twin, native.GenericTwin) and twin.name == "generic-alphabeta:depth=1"
+    py_agent = make_protocol_agent("generic-alphabeta:depth=1", GAME, None, seed=21)
     for _ in range(8):
         a = py_agent.select_action(st)
         assert twin.select_action(st) == a
         st.apply_action(a)
+
+
+def test_perft_on_the_native_engine_counts_through_the_cores_protocol_face() -> None:
+    """``perft --engine native``: ``GAME.native.perft`` of ``GAME.native.state`` counts with ``core::protocol::perft``,
+    as every core does (the stored table's depth-3 count)."""
+    st, _ = _state("hill=false,swamp=false", 0)
+    nat = GAME.native.state(st)
+    assert GAME.native.perft(nat, 3) == 157183 == core.protocol_perft(nat.inner._st, 3)

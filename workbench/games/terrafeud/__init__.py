@@ -70,8 +70,9 @@ TERRAFEUD_STUDY_CAP = STUDY_CAP
 
 
 class TerraFeudNative(NativeBackend):
-    """TerraFeud's native core (``workbench._native``) as the tools ask it (``GAME.native``); its whole games
-    and agents' twins go through its own simulate path and tuned agents."""
+    """TerraFeud's native core (``workbench._native``) as the tools ask it (``GAME.native``): state conversion, the
+    perft of the core's protocol face (``core::protocol::perft``), seat agents (its tuned agents' Rust twins and
+    the generic agents' twins), restricted play and playouts; its whole games are its rows' (``rows.py``)."""
 
     exists = True
     sweep = "workbench.games.terrafeud.nativediff"  # nativediff --game
@@ -111,11 +112,19 @@ class TerraFeudNative(NativeBackend):
 
         return class_bits(state.inner, GAME.action_to_int(state, action))
 
+    def agent(self, spec: str, rules: Rules, seed: int) -> Any:
+        """The native twin of seat agent ``spec`` (``native.seat_agent``), or None without one."""
+        from .agents.native_agent import seat_agent
+
+        return seat_agent(spec, GAME, rules, seed)
+
     def perft(self, state: Any, depth: int) -> int | None:
-        """The whole count inside Rust (GIL released)."""
-        inner = state.inner if isinstance(state, TerraFeudState) else state
-        count = getattr(inner, "perft", None)
-        return None if count is None else int(count(depth))
+        """The count inside Rust (GIL released) through the core's protocol face, as every game's core counts it:
+        ``core::protocol::perft`` over ``TerraFeud`` (each chance outcome one branch), proven equal to the tuned
+        perft and the stored table by the tests."""
+        from workbench.games.terrafeud.native import protocol_perft
+
+        return protocol_perft(state.inner, depth)
 
 
 class TerraFeud(GameDef):
@@ -126,7 +135,7 @@ class TerraFeud(GameDef):
     scenario_folder = "terrafeud"  # scenarios/terrafeud/: rulings/, rulebook/, fine-print/ (old paths: moved.json)
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     headline_grid = {"season": ("summer", "winter")}  # the skill-trace benchmark's question (docs/balance.md)
-    skill_trace = "mcts:iterations=50..400"  # ... asked at these doubling budgets
+    skill_trace = "mcts:iterations=25..1600"  # ... at these budgets (stronger only up to ~100: docs/strength.md)
     heat_layers = ("threat", "control", "mobility", "safe")
     benchmark_grid = {"season": ("summer", "winter")}  # agentbench's balance question: the speed target's batch
     action_classes = ACTION_CLASSES  # castling, the archer's shot, an Order, promotion, a bridge crossing
@@ -355,11 +364,12 @@ class TerraFeud(GameDef):
         inner = state.inner if isinstance(state, TerraFeudState) else state
         return dump_scenario(inner, id, title, [dict(c) for c in checks] or None)
 
-    def tuned_agents(self) -> Any:
-        """TerraFeud's own agents and their native twins (``workbench.games.terrafeud.agents``)."""
-        from . import agents
+    def game_agents(self) -> dict[str, Any]:
+        """Its own tuned agents under the generic names (``agents/``): ``random``, ``greedy``, ``alphabeta``,
+        ``mcts``, ``search``; ``generic-<name>`` is the generic agent. Their Rust twins: ``native.agent``."""
+        from .agents import GAME_AGENTS
 
-        return agents
+        return dict(GAME_AGENTS)
 
     def evaluation_features(self, state: Any, player: int) -> dict[str, float]:
         """Material per piece kind (own count minus the enemy's; the feudal left out, its loss ends the game) and

@@ -13,7 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.core.agents import seed_key  # noqa: F401 - the native agents' seeds (core's kit), named here as before
+from workbench.core.agents import (
+    GENERIC_PREFIX,
+    parse_agent_spec,
+    seed_key,  # noqa: F401 - the native agents' seeds (core's kit), named here as before
+)
 from workbench.core.nativekit import LEARNED_AGENT_PARAMS, CoreAgent
 
 from .engine import Game, GameState, IllegalActionError, RulesConfig
@@ -465,21 +469,40 @@ def new_state(game: Game, engine: str = "auto") -> GameState | NativeState:
 
 
 class GenericTwin(CoreAgent):
-    """A generic agent's native twin on TerraFeud (``workbench.core.nativekit.CoreAgent``): the generic agents of
-    ``workbench.agents.generic`` searched in Rust through ``core::protocol::Game`` over the tuned state
-    (``workbench._native.terrafeud``), picking what the Python twin picks (``test_protocol_native``). TerraFeud's
-    own tuned agents stay its ``Agent``; this is the generic one, for a seat that names it."""
+    """A generic agent's native twin on TerraFeud (``workbench.core.nativekit.CoreAgent``), the seat agent of a
+    ``generic-<name>`` spec (``GAME.native.agent``): the generic agents of ``workbench.agents.generic`` searched
+    in Rust through ``core::protocol::Game`` over the tuned state (``workbench._native.terrafeud``), picking what
+    the Python twin picks (``test_protocol_native``). A position the core cannot hold (``supports``) is searched
+    by the Python twin."""
 
     SUBMODULE = "terrafeud"
     PARAMS = LEARNED_AGENT_PARAMS  # eval=NAME: the core computes the evaluation features (TerraFeud::features)
 
+    @classmethod
+    def for_seat(cls, spec: str, game: Any, rules: Any, seed: int | None, built: bool) -> GenericTwin | None:
+        """The twin of ``generic-<name>`` when the core is built and holds the agent and its parameters, else None."""
+        base = parse_agent_spec(spec)[0]
+        if not built or not base.startswith(GENERIC_PREFIX) or base[len(GENERIC_PREFIX):] not in cls.NAMES:
+            return None
+        try:
+            return cls(spec, game, rules, seed)
+        except ValueError:  # a parameter the core does not read (eval=, bar=): the Python agent plays
+            return None
+
+    def core_agent(self, base: str, params: dict[str, float], seed: int | None) -> Any:
+        return super().core_agent(base[len(GENERIC_PREFIX):] if base.startswith(GENERIC_PREFIX) else base,
+                                  params, seed)
+
     def core_state(self, state: Any) -> Any:
-        inner = getattr(state, "inner", state)  # a protocol TerraFeudState or an engine state
+        inner = state.inner  # a protocol TerraFeudState
         return (inner if isinstance(inner, NativeState) else NativeState.from_state(inner))._st
 
     def select_action(self, state: Any) -> Any:
         """The pick as the protocol's action (the engine's tuple): the core's dense ids come in the Python legal
         order, so the id's place in them is the action's place in ``legal_actions()``."""
+        inner = state.inner
+        if isinstance(inner, GameState) and not supports(inner):
+            return self.twin.select_action(state)
         native = self.core_state(state)
         ids = list(_native.terrafeud.legal_ids(native))
         return state.legal_actions()[ids.index(int(super().select_action(state)))]
@@ -509,6 +532,15 @@ def play_barred(start: Any, seats: Any, masks: Any, n_classes: int, max_plies: i
     if illegal is not None:
         raise ValueError(f"action {illegal[0]} is not among the {illegal[1]} legal actions")
     return TerraFeudState(NativeState(ns.game, final)), list(n_legal), list(tallies)
+
+
+def protocol_perft(state: Any, depth: int) -> int | None:
+    """Perft of ``state`` (an engine or native state) in Rust through the core's protocol face, or None when the
+    core is not built or cannot hold the position (``perft`` walks it in Python then)."""
+    if _native is None or (isinstance(state, GameState) and not supports(state)):
+        return None
+    ns = state if isinstance(state, NativeState) else NativeState.from_state(state)
+    return int(_native.terrafeud.protocol_perft(ns._st, int(depth)))
 
 
 def river_rows() -> tuple[int, int]:

@@ -23,9 +23,10 @@ def engine_state(state: GameState, engine: str = "python") -> Any:
 
 def perft(state: Any, depth: int) -> int:
     """Number of action sequences of length ``depth`` (a finished game counts as a leaf)."""
-    native_perft = getattr(state, "perft", None)  # a NativeState: the whole count inside Rust
-    if native_perft is not None:
-        return int(native_perft(depth))
+    from .native import NativeState
+
+    if isinstance(state, NativeState):  # the whole count inside Rust
+        return int(state.perft(depth))
     if depth == 0 or state.is_terminal():
         return 1
     actions = state.legal_actions()

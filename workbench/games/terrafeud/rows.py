@@ -339,8 +339,9 @@ def play_row(spec: Any, seats: SeatAgents) -> GameResult:
 
 
 class ProtocolSeat:
-    """A generic agent (``generic-alphabeta``) in this loop: it is handed the engine's position as the protocol's
-    ``TerraFeudState`` (a view, not a copy: a search applies and undoes its actions on it)."""
+    """A seat's agent in this loop (its tuned agents, the generic ones, their native twins: every agent reads the
+    protocol's state): it is handed the engine's position as the protocol's ``TerraFeudState`` (a view, not a
+    copy: a search applies and undoes its actions on it)."""
 
     def __init__(self, agent: Any) -> None:
         self.agent = agent
@@ -353,7 +354,7 @@ class ProtocolSeat:
 
 
 def _engine_agent(seats: SeatAgents, spec: str, seed: int, engine: str) -> Any:
-    """A seat's agent searching the engine's state: its own tuned one, or a generic one behind ``ProtocolSeat``."""
+    """A seat's agent behind ``ProtocolSeat``; an agent a user registered for the engine's state reads it bare."""
     agent = seats.make(spec, seed, engine)
     return ProtocolSeat(agent) if seats.protocol(spec) else agent
 

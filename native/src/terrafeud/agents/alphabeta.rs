@@ -24,14 +24,32 @@ pub struct AlphaBetaAgent {
     count: u64,
     deadline: Instant,
     tt: Table<Action>,
+    score: Option<f64>,
 }
 
 impl AlphaBetaAgent {
     pub fn new(rng: PyRandom, params: EvalParams, depth: u32, nodes: u64, seconds: Option<f64>) -> Self {
-        AlphaBetaAgent { rng, params, depth, nodes, seconds, count: 0, deadline: Instant::now(), tt: Table::default() }
+        AlphaBetaAgent {
+            rng,
+            params,
+            depth,
+            nodes,
+            seconds,
+            count: 0,
+            deadline: Instant::now(),
+            tt: Table::default(),
+            score: None,
+        }
     }
 
-    fn root(&mut self, st: &mut State, acts: &[Action], depth: u32, enforce: bool) -> Result<Action, OutOfBudget> {
+    /// The best root action of one iteration and its value (the side to move's view).
+    fn root(
+        &mut self,
+        st: &mut State,
+        acts: &[Action],
+        depth: u32,
+        enforce: bool,
+    ) -> Result<(Action, f64), OutOfBudget> {
         let (mut alpha, beta) = (f64::NEG_INFINITY, f64::INFINITY);
         let mut order = acts.to_vec();
         if depth == 1 {
@@ -48,7 +66,7 @@ impl AlphaBetaAgent {
                 best = *a;
             }
         }
-        Ok(best)
+        Ok((best, alpha))
     }
 
     fn negamax(
@@ -116,6 +134,7 @@ impl AlphaBetaAgent {
 
 impl Agent for AlphaBetaAgent {
     fn select_action(&mut self, st: &mut State) -> Action {
+        self.score = None;
         let mut acts = st.legal_actions();
         if acts.is_empty() {
             return Action::Pass;
@@ -130,7 +149,10 @@ impl Agent for AlphaBetaAgent {
         let mut best = acts[0];
         for d in 1..=self.depth {
             match self.root(st, &acts, d, d > 1) {
-                Ok(b) => best = b,
+                Ok((b, v)) => {
+                    best = b;
+                    self.score = Some(v);
+                }
                 Err(OutOfBudget) => break,
             }
             let i = acts.iter().position(|a| *a == best).expect("best is a root action");
@@ -143,5 +165,9 @@ impl Agent for AlphaBetaAgent {
 
     fn searched(&self) -> u64 {
         self.count
+    }
+
+    fn score(&self) -> Option<f64> {
+        self.score
     }
 }

@@ -1,10 +1,11 @@
 """TerraFeud's own agents, tuned to its engine: ``random``, ``greedy``, ``alphabeta``, ``mcts``, ``search``.
 
 They search a ``GameState`` directly (move ordering by MOVE/SHOT/ORDER, the data file's evaluation
-weights, quiescence on captures), and each has a Rust twin in ``native/src/terrafeud/agents/``. This package is
-TerraFeud's answer to the protocol's ``GameDef.tuned_agents()`` hook (an ``AgentKit``): the tools
-build these agents with ``workbench.agents.make_agent("alphabeta:depth=2", seed)`` and never import
-them; the generic agents of ``workbench.agents.generic`` play TerraFeud through the protocol too.
+weights, quiescence on captures), and each has a Rust twin in ``native/src/terrafeud/agents/``. They are
+TerraFeud's game agents (``GameDef.game_agents``, built by ``workbench.agents.generic.make_protocol_agent``
+like Pole's ``turtle``), under the generic names: ``alphabeta`` is this one for TerraFeud in every tool, and
+the generic agent stays reachable as ``generic-alphabeta``. Their native twins are the seat agents of its native
+backend (``GameDef.native.agent``). The tools never import this package.
 """
 
 from __future__ import annotations
@@ -21,30 +22,23 @@ from .mcts import MCTSAgent
 from .native_agent import NATIVE_AGENTS, NativeAgent
 from .random_agent import RandomAgent
 from .search import SearchAgent
+from .seat import engine_state, game_agent
 
-# name -> factory(seed=..., **params): what a spec's name means for TerraFeud
-AGENTS: dict[str, Callable[..., Agent]] = {
+# name -> the tuned agent class: what a spec's name means for TerraFeud
+TUNED: dict[str, type[Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "alphabeta": AlphaBetaAgent,
     "mcts": MCTSAgent,
     "search": SearchAgent,
 }
-
-
-def resolve_engine(engine: str) -> str:
-    """``auto``/``native``/``python`` -> ``native`` or ``python`` (``native`` without the build raises)."""
-    from workbench.games.terrafeud.native import resolve_engine as resolve
-
-    return resolve(engine)
-
-
-def native_twin(base: str, params: dict[str, Any], seed: int | None, twin: Agent) -> Agent:
-    """The Rust twin of ``twin`` (the validated Python agent ``base`` with ``params``)."""
-    return NativeAgent(base, params, seed, twin)
+# name -> factory(seed=, game=, rules=, **params): ``GameDef.game_agents()`` (one function object per name, so a
+# tool can tell a name still holding its game agent from one an agent registered over it)
+GAME_AGENTS: dict[str, Callable[..., Any]] = {name: game_agent(cls) for name, cls in TUNED.items()}
 
 
 __all__ = [
-    "AGENTS", "NATIVE_AGENTS", "AlphaBetaAgent", "GreedyAgent", "MCTSAgent", "NativeAgent", "RandomAgent",
-    "SearchAgent", "evaluate", "material", "material_white", "native_twin", "piece_weights", "resolve_engine",
+    "GAME_AGENTS", "NATIVE_AGENTS", "TUNED", "AlphaBetaAgent", "GreedyAgent", "MCTSAgent", "NativeAgent",
+    "RandomAgent", "SearchAgent", "engine_state", "evaluate", "game_agent", "material", "material_white",
+    "piece_weights",
 ]

@@ -18,8 +18,10 @@ import time
 
 from workbench.core.agents import Agent, check_param
 from workbench.games.terrafeud.engine import MOVE, ORDER, SHOT, Action, GameState
+from workbench.games.terrafeud.state import TerraFeudState
 
 from .evaluate import evaluate, piece_weights, terminal_score
+from .seat import engine_state
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 MAX_DEPTH = 20
@@ -42,9 +44,14 @@ class AlphaBetaAgent(Agent):
         self.seconds = None if seconds is None else check_param("alphabeta", "seconds", seconds, float, 0.001,
                                                                 self.MAX_SECONDS)
         self.searched = 0  # nodes visited by the last decision, for benchmarks
+        # the deepest finished iteration's root value (the side to move's view), which the board shows; None when
+        # the decision was forced (one legal action)
+        self.score: float | None = None
 
-    def select_action(self, state: GameState) -> Action:
+    def select_action(self, state: GameState | TerraFeudState) -> Action:
         """Best action found within the budget (the deepest finished iteration decides)."""
+        state = engine_state(state)
+        self.score = None
         acts = list(self._legal(state))
         if len(acts) == 1:
             return acts[0]
@@ -55,7 +62,7 @@ class AlphaBetaAgent(Agent):
         best = acts[0]
         for d in range(1, self.depth + 1):
             try:
-                best = self._root(state, acts, d, enforce=d > 1)
+                best, self.score = self._root(state, acts, d, enforce=d > 1)
             except _OutOfBudget:
                 break
             acts.remove(best)
@@ -64,7 +71,8 @@ class AlphaBetaAgent(Agent):
         self._tt = {}
         return best
 
-    def _root(self, state: GameState, acts: list[Action], depth: int, enforce: bool) -> Action:
+    def _root(self, state: GameState, acts: list[Action], depth: int, enforce: bool) -> tuple[Action, float]:
+        """The best root action of one iteration and its value (the side to move's view)."""
         alpha, beta = float("-inf"), float("inf")
         best = acts[0]
         for a in acts if depth > 1 else self._ordered(state, acts, None):
@@ -75,7 +83,7 @@ class AlphaBetaAgent(Agent):
                 state.undo()
             if v > alpha:
                 alpha, best = v, a
-        return best
+        return best, alpha
 
     def _negamax(self, state: GameState, depth: int, alpha: float, beta: float, enforce: bool) -> float:
         self._count += 1

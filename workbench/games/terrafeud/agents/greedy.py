@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from workbench.core.agents import Agent
 from workbench.games.terrafeud.engine import Action, GameState
+from workbench.games.terrafeud.state import TerraFeudState
 
 from .evaluate import material, terminal_score
+from .seat import engine_state
 
 
 class GreedyAgent(Agent):
@@ -18,8 +20,9 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
-    def select_action(self, state: GameState) -> Action:
+    def select_action(self, state: GameState | TerraFeudState) -> Action:
         """The action with the best material balance after its triggers."""
+        state = engine_state(state)
         acts = self._legal(state)
         side = state.to_move
         best: list[Action] = []

@@ -18,9 +18,11 @@ import time
 
 from workbench.core.agents import Agent, check_param
 from workbench.games.terrafeud.engine import MOVE, ORDER, Action, GameState
+from workbench.games.terrafeud.state import TerraFeudState
 
 from .alphabeta import AlphaBetaAgent
 from .evaluate import evaluate, material
+from .seat import engine_state
 
 MAX_ITERATIONS = 1_000_000
 _SCALE = 1.0  # material units per logistic unit: sharp, so one infantryman up already counts
@@ -71,8 +73,9 @@ class MCTSAgent(Agent):
         self.seconds = None if seconds is None else check_param("mcts", "seconds", seconds, float, 0.001,
                                                                 self.MAX_SECONDS)
 
-    def select_action(self, state: GameState) -> Action:
+    def select_action(self, state: GameState | TerraFeudState) -> Action:
         """The most visited root action after ``iterations`` UCT iterations."""
+        state = engine_state(state)
         acts = self._legal(state)
         if len(acts) == 1:
             return acts[0]

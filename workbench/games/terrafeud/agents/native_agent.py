@@ -1,7 +1,7 @@
 """Native agents: the Rust twins of ``random``, ``greedy``, ``alphabeta``, ``mcts`` and ``search``.
 
-``make_agent(spec, seed, engine="native")`` (or ``"auto"`` when the native core is built) returns a
-``NativeAgent``. It has the Python agent's interface, so the widget and the Python game loop use
+TerraFeud's native backend (``GAME.native.agent``) returns a ``NativeAgent`` for a seat of a tuned agent
+(``workbench.agents.make_agent(spec, seed, engine="native")``, or ``"auto"`` when the native core is built). It has the Python agent's interface, so the widget and the Python game loop use
 it unchanged: ``select_action(state)`` takes a Python ``GameState`` (converted into the native
 state) or a native state, searches in Rust, and returns the action as the engine's tuple.
 Whole games on the native engine hand the spec text to Rust instead, with no Python per ply.
@@ -23,9 +23,11 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from workbench.core.agents import Agent, NativeFallbackWarning
+from workbench.core.agents import GENERIC_PREFIX, Agent, NativeFallbackWarning, parse_agent_spec
 from workbench.games.terrafeud.engine import Action, GameState
 from workbench.games.terrafeud.native import install_eval_params  # noqa: F401 - named here as before
+
+from .seat import engine_state
 
 NATIVE_AGENTS = ("random", "greedy", "alphabeta", "mcts", "search")
 _said: set[str] = set()  # notices a batch gave before its games (a forked worker inherits them)
@@ -87,8 +89,11 @@ class NativeAgent(Agent):
     def select_action(self, state: GameState | Any) -> Action:
         """The Rust agent's action; a Python state is converted into the native state first.
 
-        A Python state the native core cannot hold is searched by the Python twin instead."""
+        A Python state the native core cannot hold is searched by the Python twin instead; a protocol
+        ``TerraFeudState`` is read through its engine state."""
         from workbench.games.terrafeud.native import NativeState, supports, unsupported_reason
+
+        state = engine_state(state)
 
         if isinstance(state, GameState) and not supports(state):
             if self.notice is None:  # once per agent (and a batch that announced it stays quiet)
@@ -106,3 +111,28 @@ class NativeAgent(Agent):
         # ``score``: the board shows it as the agent's evaluation; None for agents without a value
         self.score = self._agent.score
         return action
+
+
+def seat_agent(spec: str, game: Any, rules: Any, seed: int | None) -> Any:
+    """``GAME.native.agent``: the native twin of seat agent ``spec`` (a tuned agent's Rust twin, or a generic
+    agent's twin for ``generic-<name>``, ``native.GenericTwin``), or None when the core is not built or has no
+    twin of it."""
+    from workbench.games.terrafeud.native import GenericTwin, available, has_agent
+
+    from . import TUNED
+
+    if not available():
+        return None
+    base, params = parse_agent_spec(spec)
+    params.pop("engine", None)
+    if base.startswith(GENERIC_PREFIX):
+        return GenericTwin.for_seat(spec, game, rules, seed, True)
+    if base not in TUNED or not has_agent(base) or "eval" in params:  # eval=: the generic agents' (refused there)
+        return None
+    try:
+        twin = TUNED[base](seed=seed, **params)  # the validated Python agent with the same settings
+    except TypeError as exc:
+        raise ValueError(f"agent {spec!r}: bad parameters {sorted(params)}: {exc}") from None
+    agent = NativeAgent(base, params, seed, twin)
+    agent.name = str(spec).strip()
+    return agent

@@ -34,9 +34,11 @@ from workbench.core.agents import Agent, check_param
 from workbench.games.terrafeud.engine import MOVE, ORDER, SHOT, Action, GameState
 from workbench.games.terrafeud.engine.geometry import DISTANCE
 from workbench.games.terrafeud.engine.pieces import FEUDAL
+from workbench.games.terrafeud.state import TerraFeudState
 
 from .alphabeta import AlphaBetaAgent
 from .evaluate import evaluate, material, piece_weights, terminal_score
+from .seat import engine_state
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 MAX_DEPTH = 20
@@ -108,8 +110,9 @@ class SearchAgent(Agent):
         self._found_value = 0.0
 
     # ------------------------------------------------------------------ root
-    def select_action(self, state: GameState) -> Action:
+    def select_action(self, state: GameState | TerraFeudState) -> Action:
         """Best action of the deepest (possibly partial) iteration within the budget."""
+        state = engine_state(state)
         acts = list(self._legal(state))
         self.score = None
         if len(acts) == 1:
