@@ -188,16 +188,19 @@ def test_best_lines_are_searched_with_the_earlier_bests_excluded_at_the_root() -
     assert st.action_to_string(agent.select_action(st.clone())) == firsts[1]
 
 
-def test_best_lines_of_a_declared_analysis_agent_that_cannot_exclude_are_the_generic_searchs(
+def test_best_lines_of_a_declared_analysis_agent_that_cannot_exclude_are_proposed_by_the_generic_search(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Line 1 is the game's declared analysis agent (``GameDef.analysis_agent``); where it cannot leave root moves
-    out (``greedy`` here), lines 2 and 3 are the generic alphabeta's with the earlier bests excluded, and say so."""
+    """Line 1 is the game's declared analysis agent's choice (``GameDef.analysis_agent``); where it cannot leave root
+    moves out (``greedy`` here), the generic alphabeta proposes lines 2 and 3 with the earlier bests excluded and
+    says so (``proposed_by``); every score is still the declared agent's, and greedy gives none."""
     pole = get("pole")
     monkeypatch.setattr(pole, "analysis_agent", "greedy")
     b = GameBoard("pole", seed=5)
     assert b.controller.analysis_spec() == "greedy"
     lines = b.controller.analyse(depth=1, lines=3, length=1)
-    assert [x["by"].split(":")[0] for x in lines] == ["greedy", "generic-alphabeta", "generic-alphabeta"]
+    assert [x["proposed_by"].split(":")[0] for x in lines] == ["greedy", "generic-alphabeta", "generic-alphabeta"]
+    assert [x["by"] for x in lines] == ["greedy"] * 3 and [x["score"] for x in lines] == [None] * 3
+    assert [x["words"] for x in lines] == [""] * 3  # no score, no words: never a generic figure under greedy's name
     assert len({x["moves"][0] for x in lines}) == 3
     assert b.controller.evaluate().startswith("greedy (")
 

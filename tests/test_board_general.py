@@ -290,3 +290,15 @@ def test_the_widget_s_agent_thread_says_which_engine_played() -> None:
         b._on_msg(b, {"type": "agent", "seat": 0, "spec": "greedy"}, [])
         b.wait()
         assert "native engine" in b.view["message"], b.view["message"]
+
+
+def test_status_facts_come_from_the_declared_summary_method_with_its_default() -> None:
+    """``State.summary`` is a declared method (``{}`` by default), called, never looked up: a game that declares none
+    (the tiny test game) gets the turn and the side to move only; a game's own facts come from its override."""
+    from workbench.core.protocol import State
+
+    c = GameBoardController(games.get("stones"), seed=0)
+    assert type(c.state).summary is State.summary and c.state.summary() == {}
+    assert c.status() == "turn 1 · First to move", c.status()
+    pole = GameBoardController(games.get("pole"), seed=0)
+    assert type(pole.state).summary is not State.summary and "coins red 5" in pole.status(), pole.status()

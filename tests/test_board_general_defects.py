@@ -143,3 +143,26 @@ def test_a_cursed_lands_attack_says_its_damage_in_the_move_list() -> None:
     row = c.view()["moves"][-1]
     assert "takes 2 damage (3 -> 1 hp)" in row["words"] and "is destroyed" in row["words"]
     assert row["result"] == "Player 2 won (elimination)"
+
+
+def test_fortress_rounding_changes_odds_evaluation_and_best_move_in_the_rule_diff() -> None:
+    """Pole's ``fortress_rounding`` in the board's outcome diff, at the contract's scenario where it matters
+    (odd damage on fortress pieces, P15/P48): under ``down`` the infantryman's 1 rounds to 0 and the Prince's 3
+    to 1 (the scenario's own 0/36 and 1/36); under ``exact`` they are 1/36 and 3/36, and the diff says so."""
+    from pathlib import Path
+
+    c = GameBoardController(games.get("pole"))
+    c.load_scenario_file(Path(__file__).resolve().parent.parent / "scenarios" / "pole" / "fortress-halving-down.yaml")
+    assert c.rules.to_dict()["fortress_rounding"] == "down"
+    diff = c.compare("fortress_rounding=exact")
+    rows = {o["what"]: o for o in diff["outcomes"]}
+    assert rows["d8xe9"]["now"].startswith("d8xe9: 0/36") and rows["d8xe9"]["then"].startswith("d8xe9: 1/36")
+    assert rows["e6xe9"]["now"].startswith("e6xe9: 1/36") and rows["e6xe9"]["then"].startswith("e6xe9: 3/36")
+    assert not rows["d8xe9"]["same"] and not rows["e6xe9"]["same"]
+    assert rows["e5xe9"]["same"] and rows["e5xe9"]["now"].startswith("e5xe9: 3/36")  # an even hit: no rounding
+    assert not rows["evaluation of Red (coins)"]["same"]  # the evaluation counts the fortress's odds too
+    assert diff["n_added"] == diff["n_removed"] == 0  # the same actions: only what they do differs
+    best = next(o for what, o in rows.items() if what.startswith("best move"))
+    assert (best["now"], best["then"]) == ("f9xe9", "e6xe9")  # the Prince's 3/36 under exact outbids the archer
+    differ = sum(1 for o in diff["outcomes"] if not o["same"])
+    assert differ >= 5 and f"{differ} of {len(diff['outcomes'])} outcomes differ" in c.message, c.message

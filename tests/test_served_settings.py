@@ -57,3 +57,30 @@ def test_the_template_drops_exactly_the_cdn_links_of_voilas_lab_template():
     assert "html_head_js_mermaidjs" in ours
     assert "--template=workbench" in serving.VOILA_SETTINGS
     assert serving.voila_env({})["JUPYTER_PATH"].split(":")[0] == str(serving.TEMPLATES)
+
+
+def test_a_served_kernel_imports_the_board_at_once_and_every_game_in_a_thread(tmp_path: Path) -> None:
+    """``PREWARM`` (the served kernels' startup file, run in an IPython shell as a kernel runs it): the board is
+    imported before the notebook runs, every registered game in a background thread (beside the kernel's wait for
+    the page), and the first cell runs only once they all are (the first board never shares the interpreter)."""
+    import os
+    import subprocess
+    import sys
+
+    probe = ("from IPython.core.interactiveshell import InteractiveShell\n"
+             "import sys\n"
+             "from traitlets.config import Config\n"
+             "config = Config()\n"
+             "config.HistoryManager.enabled = False\n"
+             "shell = InteractiveShell.instance(config=config)\n"
+             "shell.run_cell(sys.argv[1])\n"
+             "board = 'workbench.widget.board' in sys.modules\n"
+             "shell.run_cell('import threading, sys; from workbench.games import PACKAGES; '\n"
+             "               'alive = [t.is_alive() for t in threading.enumerate() if t.name == \"workbench-warm\"]; '\n"
+             "               'missing = sorted(set(PACKAGES.values()) - set(sys.modules))')\n"
+             "ns = shell.user_ns\n"
+             "print(board, ns['alive'], ns['missing'], len(shell.events.callbacks['pre_run_cell']))\n")
+    env = {**os.environ, "IPYTHONDIR": str(tmp_path)}  # nobody's own IPython profile
+    out = subprocess.run([sys.executable, "-c", probe, serving.PREWARM], capture_output=True, text=True, timeout=180,
+                         cwd=Path(serving.ROOT), env=env, check=True).stdout.split()
+    assert out == ["True", "[]", "[]", "1"], out  # the thread ended before the cell ran, every game imported

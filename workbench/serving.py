@@ -14,7 +14,8 @@ kernels alive. ``python -m workbench.serving NOTEBOOK`` starts Voila with:
   (nothing on the board uses those icons);
 - loopback only (``127.0.0.1``) and no tracebacks on the page (the lab template loads no MathJax);
 - a warm kernel: served kernels run ``PREWARM`` at start (an IPython startup file in their own
-  ``IPYTHONDIR``), importing the board and every registered game before the notebook's first cell;
+  ``IPYTHONDIR``), importing the board, then every registered game in a background thread while the kernel
+  waits for the page;
 - progressive rendering: the page's front end boots at once and the kernel's outputs stream into it as
   each cell runs, so the board is drawn well under a second after the kernel has built it (without it,
   Voila's ~2 MB front end only starts after the last cell: 2.5-3.8 s on the loaded 2 cores;
@@ -115,15 +116,29 @@ def voila_command(notebook: str | os.PathLike[str], port: int, extra: list[str] 
             *VOILA_SETTINGS, *(extra or [])]
 
 
-# What a served kernel runs before the notebook: the board's and the games' imports (~0.5 s of CPU), so the
-# notebook's first board is built from warm modules. A failure here only leaves the kernel cold.
+# What a served kernel runs before the notebook: the board's imports, then every game's in a background thread,
+# so the notebook's first board is built from warm modules. The games are imported beside the kernel's wait for
+# the page rather than before it (the page total fell by ~3 s: `docs/deployment.md`), and the first cell waits for
+# them to end. A failure here only leaves the kernel cold.
 PREWARM = """\
 try:
     import workbench.widget.board
-    from workbench.games import get as _get, names as _names
-    for _name in _names():
-        _get(_name)
-    del _get, _names, _name
+
+    def _workbench_warm():
+        try:
+            from workbench.games import get, names
+            for name in names():
+                get(name)
+        except Exception:
+            pass
+
+    import threading as _threading
+    _workbench_thread = _threading.Thread(target=_workbench_warm, name="workbench-warm", daemon=True)
+    _workbench_thread.start()
+    # the notebook's first cell waits for the imports to end (at most 30 s), so the first board never shares the
+    # interpreter with them
+    get_ipython().events.register("pre_run_cell", lambda *_: _workbench_thread.join(30))  # noqa: F821
+    del _workbench_warm, _threading
 except Exception:
     pass
 """

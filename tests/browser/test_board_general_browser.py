@@ -534,8 +534,10 @@ def test_every_game_flip_evaluation_keys_editor_copy_paste_record_and_new_game(p
     """The analysis board's features for each of the four games and tic-tac-toe, as a person sees them: Flip turns
     the drawing; an unlit cell's reason on hover; the evaluation bar and Evaluate speak the game's unit, Evaluate in words too; an agent's move,
     then ← and → step it back and forth; the editor's palette (with a seat select beyond two seats, and the
-    settings a piece takes); Copy position then Paste; the record downloaded; a new game from the game's own
-    notation, said in the info colour, not error red."""
+    settings a piece takes); the seat colours of the legend and of every drawn disc are the report's
+    (``balance.palette.seat_colour``, one palette); the record downloaded, then uploaded back through the file input
+    and replayed; Export SVG (parsed: its cells and its own style) and Export PNG (1200 px, not blank); Copy position
+    then Paste; a new game from the game's own notation, said in the info colour, not error red."""
     import json
 
     from workbench.games import get
@@ -555,6 +557,17 @@ def test_every_game_flip_evaluation_keys_editor_copy_paste_record_and_new_game(p
         b.locator(f'polygon[data-cell="{unlit[-1]}"]').hover(force=True)
         page.wait_for_function("([el, c]) => el.querySelector('.gb-hover').textContent.includes(c)",
                                arg=[b.element_handle(), unlit[-1]])
+    # seat colours: the legend's and every drawn disc's (its rendered fill) are the report's (one palette source)
+    from workbench.balance.palette import seat_colour
+
+    seats = b.evaluate("(el) => [...el.querySelectorAll('.gb-legend-seat')].map(s => [s.textContent, s.dataset.colour])")
+    labels = [text.split(" (team ")[0].split(" — ")[0] for text, _ in seats]
+    assert seats and [colour for _, colour in seats] == [seat_colour(i, labels) for i in range(len(labels))], seats
+    drawn = b.evaluate("(el) => [...el.querySelectorAll('.gb-piece')].map(g => [g.dataset.owner, "
+                       "getComputedStyle(g.querySelector('.gb-disc')).fill])")
+    for owner, fill in drawn:
+        if int(owner) >= 0:
+            assert fill == "rgb({}, {}, {})".format(*hex_rgb(seat_colour(int(owner), labels))), (owner, fill)
     b.locator('.gb-btn[data-action="evaluate"]').click()
     page.wait_for_function("([el, u]) => el.querySelector('.gb-eval').textContent.includes(u)", arg=[b.element_handle(), unit],
                            timeout=30_000)
@@ -582,13 +595,38 @@ def test_every_game_flip_evaluation_keys_editor_copy_paste_record_and_new_game(p
         changed(b, lambda: b.locator('button[data-action="edit_cancel"]').click())
         assert b.locator(".gb-edit-piece").count() == 0
     b.locator(".gb-tools > summary").click()
+    with page.expect_download() as record:
+        b.locator('.gb-btn[data-action="download"]').first.click()
+    saved = json.loads(Path(record.value.path()).read_text())
+    assert saved["game"] == GAME_OF[index] and saved["actions"]  # the agent's move at least
+    # the record uploaded back through the file input is replayed: a new tree with every move again
+    played = b.locator(".gb-move").count()
+    b.locator(".gb-upload-kind").select_option("record")
+    b.locator(".gb-upload").set_input_files(record.value.path())
+    wait_text(b.locator(".gb-message"), f"{len(saved['actions'])} actions loaded")
+    assert "gb-info" in b.locator(".gb-message").get_attribute("class")
+    assert b.locator(".gb-move").count() == played > moves
+    # Export SVG (the drawing with its own style) and Export PNG (a 1200-pixel picture of it), made in the page
+    import io
+    import xml.etree.ElementTree as ET
+
+    from PIL import Image
+
+    with page.expect_download() as svg_file:
+        b.locator('.gb-btn[data-action="export-svg"]').click()
+    tree = ET.fromstring(Path(svg_file.value.path()).read_text())
+    assert tree.tag.endswith("svg") and len(tree.findall(".//{http://www.w3.org/2000/svg}polygon")) >= cells
+    assert tree.find("{http://www.w3.org/2000/svg}style") is not None
+    with page.expect_download() as png_file:
+        b.locator('.gb-btn[data-action="export-png"]').click()
+    picture = Image.open(io.BytesIO(Path(png_file.value.path()).read_bytes()))
+    assert picture.format == "PNG" and picture.width == 1200
+    if cells:  # the drawn board, not a blank canvas (a text-only game draws no cells to export)
+        assert picture.convert("RGB").getcolors(3) is None  # more than 3 colours
     changed(b, lambda: b.locator('.gb-btn[data-action="copy"]', has_text="Copy position").click())
     page.wait_for_function("(el) => el.querySelector('.gb-clip').value.startsWith('{')", arg=b.element_handle())
     changed(b, lambda: b.locator('.gb-btn[data-action="paste"]').click())
     wait_text(b.locator(".gb-message"), "pasted position")
-    with page.expect_download() as record:
-        b.locator('.gb-btn[data-action="download"]').first.click()
-    assert json.loads(Path(record.value.path()).read_text())["game"] == GAME_OF[index]
     typed, seen = NOTATION.get(index, ("", ""))
     b.locator(".gb-rules").fill(typed)
     changed(b, lambda: b.locator('.gb-btn[data-action="new_game"]').click())

@@ -416,6 +416,11 @@ class State:
         """What every cell shows, for pictures and the board."""
         return []
 
+    def summary(self, player: int | None = None) -> dict[str, Any]:
+        """The game's own facts about this position (nested mapping, in its own order), for the board's status line
+        and reports; ``player`` a seat whose hidden facts may be shown. None by default."""
+        return {}
+
     def heat(self, layer: str, player: int) -> dict[int, float]:
         """A heat layer (``threat``, ``control`` or a game's own) as cell -> value, for ``player``."""
         return {}

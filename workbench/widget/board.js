@@ -645,7 +645,8 @@ function render({ model, el: root }) {
       if (l.error) { el("div", { class: "gb-line" }, linesBox, l.error); continue; }
       const forced = (l.words || "").includes("by force");
       const head = l.score === null || l.score === undefined ? "" : (forced ? l.words : `${fmt(l.score)} ${l.unit}`) + ": ";
-      el("div", { class: "gb-line", title: `${l.words || ""} (${l.by || "search"}, depth ${l.depth})` }, linesBox,
+      el("div", { class: "gb-line", title: `${l.words || ""} (${l.by || "search"}, depth ${l.depth}` +
+        (l.proposed_by && l.proposed_by !== l.by ? `; move proposed by ${l.proposed_by})` : ")") }, linesBox,
         `${head}${l.moves.join(" ")}`);
     }
   }

@@ -10,11 +10,12 @@ with the move that caused it). The moves live in the game-neutral variation tree
 Undo/Redo and playing from an earlier move keep every line, as the TerraFeud board does.
 
 No game is named here: a game's own facts (AP, coins, treasury, deck tops) come from its state's
-``summary()`` when it has one.
+``summary()`` (a declared State method, ``{}`` by default).
 """
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from pathlib import Path
@@ -745,12 +746,14 @@ class GameBoardController:
         return f" (score {score:+.2f} {self.game.evaluation_unit}: {words})"
 
     def analyse(self, depth: int = 2, lines: int = 3, length: int = 4, state: State | None = None) -> list[dict[str, Any]]:
-        """Best lines here (or in ``state``, a copy taken under the widget's lock). Line 1 is the analysis agent's
-        choice (``analysis_spec``: the game's own where it declares one, on its native engine where it has one),
-        then the choices searched again with the earlier bests excluded at the root (a real search per line, as
-        multi-PV engines do) by an agent that can exclude root actions (the analysis agent when it can, else the
-        generic ``alphabeta``; each line names its agent), each followed by the replies it expects (``length``
-        plies), with its score from the seat to move's view and in words (thread-safe: copies only)."""
+        """Best lines here (or in ``state``, a copy taken under the widget's lock), every score one agent's on one
+        scale (``by``): the analysis agent's (``analysis_spec``: the game's own where it declares one, on its native
+        engine where it has one). Line 1 is its choice; the next lines are searched again with the earlier bests
+        excluded at the root (a real search per line, as multi-PV engines do). An agent that cannot exclude root
+        moves has them proposed by the generic ``alphabeta`` (``proposed_by``) and scores every line, the first
+        too, by searching the position after its first move; the lines are then ordered by those scores. Each
+        line is followed by the replies expected (``length`` plies), its score from the seat to move's view and in
+        words (thread-safe: copies only)."""
         from workbench.agents.generic import make_protocol_agent
 
         st = (state if state is not None else self.state).clone()
@@ -762,6 +765,7 @@ class GameBoardController:
         generic = f"generic-alphabeta:depth={depth},nodes=20000,seconds={LINE_SECONDS:g}"  # it excludes root moves
         out: list[dict[str, Any]] = []
         excluded: list[Any] = []
+        rescore = False  # the analysis agent cannot exclude: it scores each line after its first move
         for k in range(min(lines, len(legal))):
             by = spec
             if k == 0:
@@ -769,7 +773,7 @@ class GameBoardController:
             else:
                 agent = make_protocol_agent(spec, self.game, self.rules, seed=self.seed)
                 if not isinstance(getattr(agent, "exclude", None), list):  # an agent's attribute, not a game's hook
-                    by = generic
+                    rescore, by = True, generic
                     agent = make_protocol_agent(generic, self.game, self.rules, seed=self.seed)
                 agent.exclude = list(excluded)
             probe = st.clone()
@@ -785,14 +789,46 @@ class GameBoardController:
                 line.append(probe.action_to_string(reply))
                 probe.apply_action(reply)
             value = float(score) if isinstance(score, (int, float)) and score == score else None
-            out.append({"moves": line, "score": None if value is None else round(value, 2),
-                        "unit": self.game.evaluation_unit, "by": by,
-                        "words": "" if value is None else self.score_words(value, st, me),
+            out.append({"moves": line, "score": None if value is None else round(value, 2), "first": first,
+                        "unit": self.game.evaluation_unit, "by": spec, "proposed_by": by,
                         "depth": getattr(agent, "depth_reached", None) or getattr(agent, "reached", None) or depth})
             excluded.append(first)
             if len(excluded) >= len(legal):
                 break
+        if rescore:
+            for row in out:
+                row["score"], searched = self._score_after(spec, st, row["first"], me)
+                row["depth"] = searched or row["depth"]
+            out.sort(key=lambda row: -math.inf if row["score"] is None else -row["score"])
+        for row in out:
+            row.pop("first")
+            row["words"] = "" if row["score"] is None else self.score_words(float(row["score"]), st, me)
         return out
+
+    def _score_after(self, spec: str, st: State, action: Any, me: int) -> tuple[float | None, Any]:
+        """``action``'s score by the agent ``spec`` from ``me``'s view: the agent searches the position after it,
+        its score turned to ``me``'s view (negated when an opponent moves there; a finished game scores its
+        result at the search's win value). None where it cannot say: a roll next, more than two sides, or an
+        agent without a score. Returns the rounded score and the depth searched."""
+        from workbench.core.agents import WIN
+
+        after = st.clone()
+        after.apply_action(action)
+        info = self.info()
+        if after.is_terminal():
+            result = after.returns()[me]
+            return (0.0 if result == 0 else round(math.copysign(WIN, result), 2)), 0
+        mover = after.current_player()
+        if mover == CHANCE or len(info.teams) != 2:
+            return None, None
+        agent = self.make_agent(spec)
+        agent.select_action(after)
+        score = getattr(agent, "score", None)
+        if not isinstance(score, (int, float)) or score != score:
+            return None, None
+        same = info.team_of(mover) == info.team_of(me)
+        depth = getattr(agent, "depth_reached", None) or getattr(agent, "reached", None)
+        return round(float(score) if same else -float(score), 2) + 0.0, depth  # + 0.0: never "-0.00"
 
     # ------------------------------------------------------------------ the position editor
     def edit_codes(self) -> dict[str, tuple[int, str]]:
@@ -1644,14 +1680,12 @@ class GameBoardController:
                 parts.append(f"{', '.join(self.label(q) for q in offered)} act (any order)")
             else:
                 parts.append(f"{self.label(p)} to move" + (" (roll)" if p == CHANCE else ""))
-        summary = getattr(st, "summary", None)
-        if callable(summary):
-            try:
-                facts: list[str] = []
-                _flatten("", summary(), facts)
-                parts.extend(f for f in facts if not f.startswith(("to move", "turn ")))
-            except Exception:  # noqa: BLE001 - a status line must not break the board
-                pass
+        try:
+            facts: list[str] = []
+            _flatten("", st.summary(), facts)  # a declared State method (``{}`` by default), never discovered
+            parts.extend(f for f in facts if not f.startswith(("to move", "turn ")))
+        except Exception:  # noqa: BLE001 - a status line must not break the board
+            pass
         return " · ".join(parts)
 
     def offered_seats(self) -> list[int]:

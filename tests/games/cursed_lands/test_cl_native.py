@@ -64,7 +64,7 @@ def _same_game_on_both_engines(spec: Any) -> Any:
     return py
 
 
-@pytest.mark.parametrize("agent", ["random", "greedy", "alphabeta:depth=2,nodes=1500", "mcts:iterations=8,rollout=3",
+@pytest.mark.parametrize("agent", ["random", "greedy", "alphabeta:depth=2,nodes=1500,seconds=5", "mcts:iterations=8,rollout=3",
                                    "plan:beam=2,reply=1"])
 def test_native_games_give_the_python_rows_and_events(agent: str) -> None:
     from workbench.simulate.protocol_play import expand_protocol_grid, protocol_specs

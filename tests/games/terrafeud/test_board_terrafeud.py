@@ -215,3 +215,25 @@ def test_the_protocol_state_asks_the_engine_what_an_action_changes() -> None:
     eff = st.action_effects(st.string_to_action("e3-e4"))
     assert sorted(eff["removed"]) == [parse_hex("c3"), parse_hex("d4")] and eff["ends"]
     assert {"removed", "marks", "text", "ends"} <= set(eff)
+
+
+def test_best_lines_are_one_agents_scores_on_one_scale_and_ordered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """TerraFeud's declared analysis agent (its tuned search) cannot exclude root moves: the generic alphabeta only
+    proposes lines 2 and 3, and every line's score is the declared agent's own, searched after the line's first
+    move (so "worse by 0.06" never sits under "better by 0.18" from another agent's scale), lines in score order."""
+    monkeypatch.setattr(GAME, "analysis_agent", "search:depth=1")  # depth-bound: the same scores on every run
+    c = GameBoard("terrafeud", seed=0).controller
+    spec = c.analysis_spec(seconds=1)
+    lines = c.analyse(lines=3, length=1)
+    assert len(lines) == 3 and {x["by"] for x in lines} == {spec}
+    assert spec in [x["proposed_by"] for x in lines] and len({x["moves"][0] for x in lines}) == 3
+    scores = [x["score"] for x in lines]
+    assert None not in scores and scores == sorted(scores, reverse=True), lines
+    st = c.state
+    for x in lines:  # each score is the declared agent's, from the position after the move, in White's view
+        after = st.clone()
+        after.apply_action(st.string_to_action(x["moves"][0]))
+        agent = c.make_agent(spec)
+        agent.select_action(after)
+        assert x["score"] == round(-agent.score, 2) + 0.0, (x, agent.score)
+        assert x["words"] == c.score_words(x["score"], st, 0)
