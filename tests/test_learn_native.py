@@ -133,3 +133,26 @@ def test_the_shipped_weights_are_offered_by_name_and_read_by_the_core(tmp_path, 
     spec = f"greedy:eval={name}"
     assert twin(spec, game, rules, seed=1).select_action(state) == make_protocol_agent(spec, game, rules,
                                                                                         seed=1).select_action(state)
+
+
+def test_terrafeud_generic_seats_with_learned_weights_play_whole_games_in_the_core(tmp_path, monkeypatch):
+    """A native TerraFeud batch of ``generic-greedy:eval=NAME`` / ``generic-alphabeta:...,eval=NAME`` plays each
+    game whole in the core (the rows say native) and gives the Python engine's rows and events exactly."""
+    import pandas as pd
+
+    from workbench.core.weights import feature_names
+    from workbench.study.learn import play
+
+    game, rules, _ = _setup("terrafeud")
+    rng = random.Random(5)
+    (tmp_path / "w.json").write_text(json.dumps({"game": game.name, "weights": {
+        k: round(rng.uniform(0.2, 4), 3) for k in feature_names(game)}}))
+    monkeypatch.chdir(tmp_path)
+    for spec in ("generic-greedy:eval=w.json", "generic-alphabeta:depth=2,nodes=150,seconds=5,eval=w.json"):
+        nat, nat_ev = play(game.name, rules, spec, 2, 1, 1, "native", 100)
+        py, py_ev = play(game.name, rules, spec, 2, 1, 1, "python", 100)
+        assert set(nat["engine"]) == {"native"} and set(py["engine"]) == {"python"}, spec
+        assert "error" not in set(nat["victory"]) and len(nat_ev) > 50
+        pd.testing.assert_frame_equal(nat.drop(columns=["engine", "seconds"]), py.drop(columns=["engine", "seconds"]),
+                                      check_exact=True)
+        pd.testing.assert_frame_equal(nat_ev, py_ev, check_exact=True)

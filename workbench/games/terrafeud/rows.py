@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench.core.agents import parse_agent_spec
+from workbench.core.agents import GENERIC_PREFIX, parse_agent_spec
 from workbench.core.protocol import SeatAgents
 from workbench.core.rows import GameResult, derive_seed, seat_agents
 
@@ -270,7 +270,11 @@ def play_row(spec: Any, seats: SeatAgents) -> GameResult:
         st = game.new_initial_state()
         seeds = (agent_seed(spec.seed, 0), agent_seed(spec.seed, 1))
         agents: Sequence[Any]
-        if spec.engine == "native" and playable(white, black, seats, st):
+        twins = generic_twins(white, black, seats, st, seeds) if spec.engine == "native" else None
+        if twins is not None:
+            # generic agents (learned weights too, eval=) in the core's protocol loop; replayed through this loop
+            st, agents = generic_game(st, twins, spec.max_plies)
+        elif spec.engine == "native" and playable(white, black, seats, st):
             # the whole game in Rust; its trace then runs through this same loop (identical rows)
             st, agents = native_game(st, white, black, seeds, spec.max_plies)
         else:
@@ -477,6 +481,55 @@ def native_game(start: GameState, white: str, black: str, seeds: tuple[int | Non
     install_eval_params()  # a fresh worker (pool, Dask) has not handed the evaluation weights to Rust yet
     trace = native.play_native(start, white, black, seeds, max_plies, boards=True)
     return TraceState(start, trace), [TraceAgent(white), TraceAgent(black)]
+
+
+def generic_twins(white: str, black: str, seats: SeatAgents, start: GameState,
+                  seeds: tuple[int, int]) -> list[native.GenericTwin] | None:
+    """Both seats' native twins when both are generic agents (``generic-<name>``, ``eval=`` included) that the
+    core holds from ``start`` and neither is pinned to Python nor replaced by a registered agent; else None."""
+    from . import GAME
+
+    if not native.available() or not native.supports(start):
+        return None
+    twins = []
+    for spec, seed in zip((white, black), seeds, strict=True):
+        params = parse_agent_spec(spec)[1]
+        if seats.engine(spec, str(params.get("engine", "auto"))) != "native":
+            return None
+        twin = native.GenericTwin.for_seat(spec, GAME, start.rules, seed, True)
+        if twin is None:
+            return None
+        twins.append(twin)
+    return twins
+
+
+class ReplayState(native.NativeState):
+    """A native state with the engine's action text (``format_action`` reads squares and the mover only)."""
+
+    def action_to_string(self, action: tuple) -> str:
+        return format_action(self, action)
+
+
+class ReplayAgent:
+    """Plays the core's picks (dense ids, ``core::protocol`` order) as the engine's tuples on a native state."""
+
+    def __init__(self, name: str, ids: list[int], start_ply: int) -> None:
+        self.name, self.ids, self.start_ply = name, ids, start_ply
+
+    def select_action(self, state: Any) -> tuple:
+        legal = list(native._native.terrafeud.legal_ids(state._st))
+        return state.legal_actions()[legal.index(self.ids[state.ply - self.start_ply])]
+
+
+def generic_game(start: GameState, twins: Sequence[native.GenericTwin], max_plies: int) -> tuple[Any, list[ReplayAgent]]:
+    """A whole game of two generic agents in Rust (``protocol_play_game``, without the GIL); its picks replayed on
+    a native state through ``play_row``'s loop, so the rows are those of the Python loop."""
+    native.install_eval_params()
+    ns = native.NativeState.from_state(start)
+    seats = [(t.base[len(GENERIC_PREFIX):], t.params or None, t.seed) for t in twins]
+    ids = list(native._native.terrafeud.protocol_play_game(ns._st, seats, int(max_plies))["actions"])
+    replay = ReplayState.from_state(start)
+    return replay, [ReplayAgent(t.name, ids, start.ply) for t in twins]
 
 
 # ---------------------------------------------------------------------- checks before the first game
