@@ -82,8 +82,10 @@ def test_page_agents_are_capped_and_think_in_a_thread() -> None:
     assert "thinking" in view["message"] and view["selection"] == []
     board.wait(30)
     assert board.state.move_number() == 2 and board.busy == "" and time.perf_counter() - start < 10
-    view = send(board, type="agent", seat=1, spec="mcts:iterations=10^9,rollout=999")
-    assert view["agents"]["Black"].startswith("mcts:iterations=5000,rollout=200") and "capped" in view["message"]
+    view = send(board, type="agent", seat=1, spec="generic-mcts:iterations=10^9,rollout=999")  # the generic mcts
+    assert view["agents"]["Black"].startswith("generic-mcts:iterations=5000,rollout=200") and "capped" in view["message"]
+    view = send(board, type="agent", seat=1, spec="mcts:iterations=10^9,rollout_depth=99")  # TerraFeud's own, its terms
+    assert view["agents"]["Black"].startswith("mcts:iterations=5000,rollout_depth=8") and "capped" in view["message"]
     view = send(board, type="agent", seat=1, spec="mcts:nodes=5")
     assert view["level"] == "error" and "nodes" in view["message"]
     view = send(board, type="agent", seat=1, spec="")

@@ -9,6 +9,7 @@ from .classes import ActionClass, ActionClasses, Archetype
 from .protocol import (
     CHANCE,
     TERMINAL,
+    AgentCaps,
     Cell,
     GameDef,
     GameInfo,
@@ -24,6 +25,6 @@ from .rulespec import Param, Rules, RulesError, RulesSpec
 from .scenario import CheckResult, ScenarioCase, ScenarioError, scenario_status
 
 __all__ = [
-    "ActionClass", "ActionClasses", "Archetype", "CHANCE", "TERMINAL", "Cell", "CheckResult", "GameDef", "GameInfo", "Glyph", "IllegalAction", "Layout",
+    "ActionClass", "ActionClasses", "AgentCaps", "Archetype", "CHANCE", "TERMINAL", "Cell", "CheckResult", "GameDef", "GameInfo", "Glyph", "IllegalAction", "Layout",
     "Param", "Pattern", "PatternMark", "ReportPart", "Rules", "RulesError", "RulesSpec", "ScenarioCase", "ScenarioError", "State", "scenario_status",
 ]

@@ -199,6 +199,17 @@ class GameCommand:
 
 
 @dataclass(frozen=True)
+class AgentCaps:
+    """What a served page may ask of one of a game's own agents (``GameDef.agent_caps``), so a stranger's request
+    never holds the kernel: numeric parameters with their (lowest, highest), parameters that take one of a few
+    words, and which numbers are whole. A ``seconds`` range makes the agent clocked: the page always sets one."""
+
+    limits: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    words: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    ints: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class TableSchema:
     """How a game's simulate rows read beyond the generic columns (``GameDef.table``), so balance never guesses.
 
@@ -566,6 +577,9 @@ class GameDef:
     # this game (its own tuned agent, by the name the game gives it), the board capping its clock per request;
     # empty: the generic ``alphabeta``
     analysis_agent: str = ""
+    # what the board's page may ask of this game's own agents (``game_agents``), by name: their parameters and caps.
+    # An own agent without an entry is offered by name only, without parameters
+    agent_caps: Mapping[str, AgentCaps] = {}
     # the balance question benchmarks ask by default (rule -> values, as --grid); none: the default rules
     benchmark_grid: Mapping[str, Sequence[str]] = {}
     # the game's headline balance question (rule -> values; empty: the first seat's edge) and the agent range

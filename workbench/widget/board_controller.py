@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core import palette
-from workbench.core.protocol import CHANCE, GameDef, Glyph, IllegalAction, State
+from workbench.core.protocol import CHANCE, AgentCaps, GameDef, Glyph, IllegalAction, State
 
 from .common import AGENT_SECONDS, SCENARIO_ROOT, WidgetError, _entry, _short, _verdict_of, capped_agent_spec
 from .tree import SNAPSHOT_EVERY, VariationTree
@@ -712,7 +712,7 @@ class GameBoardController:
         tuned ``search``), else the generic ``alphabeta`` at ``depth``; capped like every page agent, its clock at
         most ``seconds``."""
         spec = self.game.analysis_agent or f"alphabeta:depth={depth},nodes=20000"
-        text, _ = capped_agent_spec(spec, self.game_agents(), generic=True, weights=self.weights_files())
+        text, _ = capped_agent_spec(spec, self.game_agents(), weights=self.weights_files())
         if "seconds=" in text:
             text = re.sub(r"seconds=([0-9.e+-]+)", lambda m: f"seconds={min(float(m.group(1)), seconds):g}", text)
         return text
@@ -1124,7 +1124,7 @@ class GameBoardController:
             was = self.agents.pop(player, None)
             who = f"{self.label(player)}'s agent {was} stopped; " if was else ""
             return who + ("people move every seat" if not self.agents else f"{self.label(player)} moves by hand")
-        text, notes = capped_agent_spec(spec.strip(), self.game_agents(), generic=True, weights=self.weights_files())
+        text, notes = capped_agent_spec(spec.strip(), self.game_agents(), weights=self.weights_files())
         self.agents[player] = text
         return f"{self.label(player)}: {text}" + (f" ({'; '.join(notes)})" if notes else "")
 
@@ -1134,9 +1134,11 @@ class GameBoardController:
 
         return available_weights(self.game)
 
-    def game_agents(self) -> list[str]:
-        """The names of the game's own agents (``GameDef.game_agents``), which the board accepts too."""
-        return list(self.game.game_agents())
+    def game_agents(self) -> dict[str, AgentCaps]:
+        """The game's own agents (``GameDef.game_agents``), which the board accepts too, with what the page may ask
+        of each (``GameDef.agent_caps``; none declared: the name alone)."""
+        caps = self.game.agent_caps
+        return {name: caps.get(name, AgentCaps()) for name in self.game.game_agents()}
 
     def agent_due(self) -> bool:
         st = self.state
@@ -1231,7 +1233,7 @@ class GameBoardController:
             return self.evaluation
         if st.current_player() == CHANCE:
             raise WidgetError("chance moves next: roll before evaluating")
-        text = capped_agent_spec(spec, self.game_agents(), generic=True)[0] if spec else self.analysis_spec()
+        text = capped_agent_spec(spec, self.game_agents())[0] if spec else self.analysis_spec()
         me = st.current_player()
         action, score, _ = self.think(text)
         statics = ", ".join(f"{self.label(p)} {st.evaluate(p):+.2f}" for p in range(self.info().num_players))

@@ -7,41 +7,31 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-# What a browser may ask of an agent: parameter -> (lowest, highest). Larger values are capped, so a
-# page cannot hold the kernel for more than about AGENT_SECONDS: alphabeta and mcts always get that clock
-# (``seconds``), and their depth, nodes and iterations are capped as well.
+from workbench.core import AgentCaps
+from workbench.core.agents import GENERIC_PREFIX
+
+# What a browser may ask of an agent. Larger values are capped, so a page cannot hold the kernel for more than
+# about AGENT_SECONDS: a clocked agent (one with a ``seconds`` range) always gets that clock, and its depth, nodes
+# and iterations are capped as well. The generic agents' caps are here, in their terms (``rollout`` is a number of
+# random actions, ``plan`` has a beam); a game's own agents are capped by what the game declares
+# (``GameDef.agent_caps``), so a tuned agent's own knobs are asked in its own terms.
 AGENT_SECONDS = 2.0
-AGENT_LIMITS: dict[str, dict[str, tuple[float, float]]] = {
-    "random": {},
-    "greedy": {},
-    "alphabeta": {"depth": (1, 6), "nodes": (1, 60_000), "seconds": (0.05, AGENT_SECONDS)},
-    "search": {"depth": (1, 20), "nodes": (1, 2_000_000), "seconds": (0.05, AGENT_SECONDS), "qdepth": (0, 12),
-               "attack": (0.0, 1.0), "trade": (0.0, 1.0)},
-    "mcts": {"iterations": (1, 5000), "rollout_depth": (0, 8), "c": (0.0, 10.0), "scale": (0.01, 100.0),
-             "widen": (0.0, 10.0), "seconds": (0.05, AGENT_SECONDS)},
-}
-AGENT_INTS = {"depth", "nodes", "iterations", "rollout_depth"}
-AGENT_CLOCKED = {"alphabeta", "mcts", "search"}  # agents with a ``seconds`` budget: the page always sets one
 _ENGINES = ("auto", "python", "native")
-AGENT_WORDS: dict[str, dict[str, tuple[Any, ...]]] = {"mcts": {"rollout": ("eval", "random"), "quiesce": (True, False), "engine": _ENGINES},
-               "alphabeta": {"engine": _ENGINES}, "search": {"engine": _ENGINES}, "greedy": {"engine": _ENGINES}, "random": {"engine": _ENGINES}}
-# The general board's agents are the generic ones (``workbench.agents.generic``), whose parameters are not
-# TerraFeud's: ``rollout`` is a number of random actions, ``plan`` has a beam. The same caps, in their terms.
-GENERIC_AGENT_LIMITS: dict[str, dict[str, tuple[float, float]]] = {
-    "random": {},
-    "greedy": {},
-    "alphabeta": {"depth": (1, 6), "nodes": (1, 60_000), "seconds": (0.05, AGENT_SECONDS)},
-    "search": {"depth": (1, 8), "nodes": (1, 2_000_000), "seconds": (0.05, AGENT_SECONDS)},
-    "mcts": {"iterations": (1, 5000), "c": (0.0, 10.0), "rollout": (0, 200), "scale": (0.01, 100.0),
-             "seconds": (0.05, AGENT_SECONDS)},
-    "plan": {"beam": (1, 16), "steps": (1, 64), "reply": (0, 3)},
+GENERIC_AGENT_CAPS: dict[str, AgentCaps] = {
+    "random": AgentCaps(),
+    "greedy": AgentCaps(),
+    "alphabeta": AgentCaps({"depth": (1, 6), "nodes": (1, 60_000), "seconds": (0.05, AGENT_SECONDS)},
+                           ints=frozenset({"depth", "nodes"})),
+    "search": AgentCaps({"depth": (1, 8), "nodes": (1, 2_000_000), "seconds": (0.05, AGENT_SECONDS)},
+                        ints=frozenset({"depth", "nodes"})),
+    "mcts": AgentCaps({"iterations": (1, 5000), "c": (0.0, 10.0), "rollout": (0, 200), "scale": (0.01, 100.0),
+                       "seconds": (0.05, AGENT_SECONDS)}, ints=frozenset({"iterations", "rollout"})),
+    "plan": AgentCaps({"beam": (1, 16), "steps": (1, 64), "reply": (0, 3)}, ints=frozenset({"beam", "steps", "reply"})),
 }
-GENERIC_AGENT_INTS = {"depth", "nodes", "iterations", "rollout", "beam", "steps", "reply"}
-GENERIC_AGENT_WORDS: dict[str, dict[str, tuple[Any, ...]]] = {name: {"engine": _ENGINES} for name in GENERIC_AGENT_LIMITS}
 # Files a board reads: regular files only, at most this many bytes (records and scenarios are small).
 MAX_FILE_BYTES = 512 * 1024
 # Where the scenario picker looks: the project's scenarios/ folders (never a path typed in the page).
@@ -50,15 +40,6 @@ SCENARIO_ROOT = Path(__file__).resolve().parents[2] / "scenarios"  # the reposit
 
 class WidgetError(ValueError):
     """A request the board cannot carry out (bad file, missing module); the message says why."""
-
-
-def _agent_names() -> list[str]:
-    """Names ``workbench.agents.make_agent`` knows (registered ones included), for the panel's menu."""
-    try:
-        from workbench.agents import agent_names
-    except ImportError:
-        return []
-    return agent_names()
 
 
 def _short(text: str, limit: int = 300) -> str:
@@ -100,31 +81,33 @@ def _num(value: float) -> str:
     return f"{value:g}"
 
 
-def capped_agent_spec(spec: str, game_agents: Sequence[str] = (), generic: bool = False,
+def capped_agent_spec(spec: str, own: Mapping[str, AgentCaps] | None = None,
                       weights: Sequence[str] = ()) -> tuple[str, list[str]]:
-    """An agent spec from the page with every parameter checked and capped (AGENT_LIMITS).
+    """An agent spec from the page with every parameter checked and capped.
 
-    Returns the spec to run and notes on what was capped. Unknown agents and parameters, and
-    values that are not numbers, are refused; ``alphabeta`` always gets a clock of at most
-    ``AGENT_SECONDS``, so no request from the page holds the kernel for long. ``game_agents`` are the
-    board's game's own agents (``GameDef.game_agents``): accepted by name, without parameters.
-    ``generic``: the general board's agents (``GENERIC_AGENT_LIMITS``), not TerraFeud's tuned ones.
-    ``weights``: the learned weights files the board offers by name (``workbench.agents.learned``: the
-    study's folder, then the game's); ``eval=NAME`` is accepted only for one of them, never a path.
+    Returns the spec to run and notes on what was capped. Unknown agents and parameters, and values that are not
+    numbers, are refused; a clocked agent always gets a clock of at most ``AGENT_SECONDS``, so no request from the
+    page holds the kernel for long. ``own``: the board's game's own agents (``GameDef.game_agents``) with what the
+    game lets a page ask of them (``GameDef.agent_caps``); an own agent takes its name for that game, and
+    ``generic-<name>`` always reaches the generic agent. ``weights``: the learned weights files the board offers by
+    name (the study's folder, then the game's); ``eval=NAME`` is accepted for a generic agent and only for one of
+    them, never a path.
     """
     from workbench.agents import parse_agent_spec as parse
 
+    own = own or {}
     try:
         base, params = parse(spec)
     except ValueError as exc:
         raise WidgetError(_short(str(exc))) from None
-    names = list(GENERIC_AGENT_LIMITS) if generic else _agent_names()
-    known = names + [a for a in game_agents if a not in names]
-    if base not in known:
+    plain = base[len(GENERIC_PREFIX):] if base.startswith(GENERIC_PREFIX) else base
+    generic = base not in own and plain in GENERIC_AGENT_CAPS
+    if not generic and base not in own:
+        known = [*own, *(n for n in GENERIC_AGENT_CAPS if n not in own),
+                 *(GENERIC_PREFIX + n for n in GENERIC_AGENT_CAPS if n in own)]
         raise WidgetError(_short(f"unknown agent {base!r}; known agents: {', '.join(known)}"))
-    limits = (GENERIC_AGENT_LIMITS if generic else AGENT_LIMITS).get(base, {})
-    words: dict[str, tuple[Any, ...]] = (GENERIC_AGENT_WORDS if generic else AGENT_WORDS).get(base, {})
-    ints = GENERIC_AGENT_INTS if generic else AGENT_INTS
+    caps = GENERIC_AGENT_CAPS[plain] if generic else own[base]
+    words: dict[str, tuple[Any, ...]] = {"engine": _ENGINES, **caps.words}
     out: dict[str, Any] = {}
     notes: list[str] = []
     for key, value in params.items():
@@ -139,21 +122,21 @@ def capped_agent_spec(spec: str, game_agents: Sequence[str] = (), generic: bool 
                 raise WidgetError(f"{base}: {key} must be one of {', '.join(map(str, words[key]))}")
             out[key] = value
             continue
-        if key not in limits:
-            allowed = ", ".join([*limits, *words]) or "none"
+        if key not in caps.limits:
+            allowed = ", ".join([*caps.limits, *words]) or "none"
             raise WidgetError(_short(f"{base}: unknown parameter {key!r}; parameters the board accepts: {allowed}"))
         if isinstance(value, str) and re.fullmatch(r"\d{1,6}\^\d{1,2}", value):  # 10^9 as people type it
             a, b = value.split("^")
             value = int(a) ** int(b)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
             raise WidgetError(_short(f"{base}: {key}={value} is not a number"))
-        lo, hi = limits[key]
+        lo, hi = caps.limits[key]
         capped = min(max(value, lo), hi)
-        capped = int(capped) if key in ints else float(capped)
+        capped = int(capped) if key in caps.ints else float(capped)
         if capped != value:
             notes.append(f"{key} {_num(value)} capped to {_num(capped)}")
         out[key] = capped
-    if base in AGENT_CLOCKED:
+    if "seconds" in caps.limits:
         out["seconds"] = min(float(out.get("seconds", AGENT_SECONDS)), AGENT_SECONDS)
     text = base + (":" + ",".join(f"{k}={v}" for k, v in out.items()) if out else "")
     return text, notes

@@ -409,9 +409,9 @@ def test_evaluation_spec_caps_the_clock_and_scores_are_worded() -> None:
     and the seat whose view it is (``describe_score``'s words are back: test_board_terrafeud's forced win)."""
     from workbench.widget.common import AGENT_SECONDS, capped_agent_spec
 
-    assert capped_agent_spec("alphabeta:seconds=30", generic=True)[0] == f"alphabeta:seconds={AGENT_SECONDS}"
-    assert capped_agent_spec("alphabeta:nodes=500", generic=True)[0] == f"alphabeta:nodes=500,seconds={AGENT_SECONDS}"
-    assert capped_agent_spec("greedy", generic=True)[0] == "greedy"
+    assert capped_agent_spec("alphabeta:seconds=30")[0] == f"alphabeta:seconds={AGENT_SECONDS}"
+    assert capped_agent_spec("alphabeta:nodes=500")[0] == f"alphabeta:nodes=500,seconds={AGENT_SECONDS}"
+    assert capped_agent_spec("greedy")[0] == "greedy"
     c = ctrl_of(pos(KNIGHT_HANGS))
     text = c.evaluate("alphabeta:depth=2,seconds=30")
     assert text.startswith(f"alphabeta:depth=2,seconds={AGENT_SECONDS}") and "for White: e5xf6" in text
@@ -681,3 +681,32 @@ def test_the_protocol_state_asks_the_engine_what_an_action_changes() -> None:
     eff = st.action_effects(st.string_to_action("e3-e4"))
     assert sorted(eff["removed"]) == [parse_hex("c3"), parse_hex("d4")] and eff["ends"]
     assert {"removed", "marks", "text", "ends"} <= set(eff)
+
+
+def test_the_page_asks_terrafeuds_tuned_agents_in_their_own_terms_and_generic_names_reach_the_generic_ones() -> None:
+    """TerraFeud's own agents hold the generic names on its board as in every tool, so the page caps them by what
+    the game declares (``GameDef.agent_caps``): ``search:qdepth`` and ``mcts:rollout=eval`` are theirs, a generic
+    knob they lack is refused in words, and ``generic-<name>`` is the generic agent with the generic caps."""
+    from workbench.widget.common import AGENT_SECONDS, WidgetError
+
+    c = ctrl_of(pos(KNIGHT_HANGS))
+    own = c.game_agents()
+    assert set(own) == {"random", "greedy", "alphabeta", "mcts", "search"}
+    from workbench.widget.common import capped_agent_spec
+
+    assert capped_agent_spec("search:qdepth=40,depth=3", own)[0] == f"search:qdepth=12,depth=3,seconds={AGENT_SECONDS}"
+    assert capped_agent_spec("mcts:rollout=eval,iterations=9999", own)[0] == \
+        f"mcts:rollout=eval,iterations=5000,seconds={AGENT_SECONDS}"
+    with pytest.raises(WidgetError, match="mcts: rollout must be one of eval, random"):
+        capped_agent_spec("mcts:rollout=5", own)
+    with pytest.raises(WidgetError, match="alphabeta: unknown parameter 'eval'"):
+        capped_agent_spec("alphabeta:eval=w.json", own, weights=["w.json"])
+    assert capped_agent_spec("generic-mcts:rollout=500", own)[0] == f"generic-mcts:rollout=200,seconds={AGENT_SECONDS}"
+    assert capped_agent_spec("generic-alphabeta:eval=w.json", own, weights=["w.json"])[0] == \
+        f"generic-alphabeta:eval=w.json,seconds={AGENT_SECONDS}"
+    assert capped_agent_spec("plan:beam=99", own)[0] == "plan:beam=16"  # a generic agent the game has no own one of
+    with pytest.raises(WidgetError, match="unknown agent 'generic-turtle'"):
+        capped_agent_spec("generic-turtle", own)
+    # the board runs what it accepted: the tuned search with its own knob, and the generic alphabeta by its name
+    assert c.evaluate("search:qdepth=2,depth=2").startswith(f"search:qdepth=2,depth=2,seconds={AGENT_SECONDS}")
+    assert c.evaluate("generic-alphabeta:depth=1").startswith(f"generic-alphabeta:depth=1,seconds={AGENT_SECONDS}")

@@ -22,6 +22,7 @@ from typing import Any
 
 from workbench.core.classes import load_archetypes
 from workbench.core.protocol import (
+    AgentCaps,
     Cell,
     GameDef,
     GameInfo,
@@ -161,6 +162,20 @@ class TerraFeud(GameDef):
     overlays = (("zones", "zones of control"), ("markers", "archers' markers"), ("aura", "the feudals' auras"))
     default_overlays = ("markers",)
     analysis_agent = "search"  # the board's Evaluate and analysis: its tuned search (the old board's), clock capped
+    # what a page may ask of its tuned agents, in their own terms (``mcts:rollout=eval``, ``search:qdepth``); the
+    # board caps every clock at its own (``generic-<name>`` reaches the generic agents and their caps)
+    agent_caps = {
+        "random": AgentCaps(),
+        "greedy": AgentCaps(),
+        "alphabeta": AgentCaps({"depth": (1, 6), "nodes": (1, 60_000), "seconds": (0.05, 5.0)},
+                               ints=frozenset({"depth", "nodes"})),
+        "search": AgentCaps({"depth": (1, 20), "nodes": (1, 2_000_000), "seconds": (0.05, 5.0), "qdepth": (0, 12),
+                             "attack": (0.0, 1.0), "trade": (0.0, 1.0)}, ints=frozenset({"depth", "nodes", "qdepth"})),
+        "mcts": AgentCaps({"iterations": (1, 5000), "rollout_depth": (0, 8), "c": (0.0, 10.0), "scale": (0.01, 100.0),
+                           "widen": (0.0, 10.0), "seconds": (0.05, 5.0)},
+                          words={"rollout": ("eval", "random"), "quiesce": (True, False)},
+                          ints=frozenset({"iterations", "rollout_depth"})),
+    }
     action_modes = (("order", "Order", "an Order (W12): the feudal's infantry move together as one action; click each "
                      "infantryman, then its step"),)
     glyph_words = {"zone-white": "in White's zone of control", "zone-black": "in Black's zone of control",
