@@ -623,8 +623,13 @@ def test_every_game_flip_evaluation_keys_editor_copy_paste_record_and_new_game(p
         b.locator('.gb-btn[data-action="export-png"]').click()
     picture = Image.open(io.BytesIO(Path(png_file.value.path()).read_bytes()))
     assert picture.format == "PNG" and picture.width == 1200
-    if cells:  # the drawn board, not a blank canvas (a text-only game draws no cells to export)
+    if cells:  # the drawn board, not a blank canvas
         assert picture.convert("RGB").getcolors(3) is None  # more than 3 colours
+    else:  # a game without cells exports its observation text, every row of it, not a blank canvas
+        rows = [r for r in b.locator(".gb-observation").inner_text().splitlines() if r.strip()]
+        drawn = [t.text or "" for t in tree.iter("{http://www.w3.org/2000/svg}text")]
+        assert rows and all(r in drawn for r in rows), (rows, drawn)
+        assert len(picture.convert("RGB").getcolors(1 << 16) or []) > 1, "a blank picture"
     changed(b, lambda: b.locator('.gb-btn[data-action="copy"]', has_text="Copy position").click())
     page.wait_for_function("(el) => el.querySelector('.gb-clip').value.startsWith('{')", arg=b.element_handle())
     changed(b, lambda: b.locator('.gb-btn[data-action="paste"]').click())
