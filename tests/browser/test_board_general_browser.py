@@ -14,7 +14,8 @@ words, an agent's move stepped with the arrow keys, the editor's palette and set
 the record downloaded, a new game from the game's own notation in the info colour; hover previews (a scenario uploaded, a piece selected,
 a lit target hovered: the game's preview words, its odds or its death marks, nothing played) for every game with
 cells, and attacker lines drawn only by a game that declares them; then every game's board following the Dark
-theme (colours read from the page change) and the Dark theme's text at WCAG AA contrast, measured on screenshot pixels. Every request that does not go to
+theme (colours read from the page change) and the Dark theme's text at WCAG AA contrast, measured on screenshot pixels;
+last, JupyterLab itself, one board per game, switched from Light to Dark by its own menu, every board following. Every request that does not go to
 127.0.0.1 is blocked and recorded; there must be none.
 """
 
@@ -744,3 +745,48 @@ def test_dark_theme_text_at_wcag_aa_contrast(browser, server: NotebookServer, pa
         assert not pg.blocked and not pg.errors, (pg.blocked, pg.errors)
     finally:
         pg.close()
+
+
+LAB_BOARDS = """
+from workbench.widget import Board
+from IPython.display import display
+for name in ("pole", "cursed-lands", "big-chess", "terrafeud", "openspiel:tic_tac_toe"):
+    display(Board(name))
+"""
+
+
+def test_jupyterlab_light_dark_switch_every_game_follows(browser, tmp_path: Path) -> None:  # noqa: ANN001
+    """JupyterLab's own theme switch (Settings > Theme), live in one page: each game's board (the four and
+    tic-tac-toe) changes its ground, text, status and cell lines with it, dark ground and light text in Dark."""
+    srv = NotebookServer(write_notebook(tmp_path / "lab.ipynb", LAB_BOARDS), tmp_path, app="lab")
+    srv.start()
+    pg = open_page(browser, srv, 1300, 1000)
+    try:
+        pg.wait_for_selector("text=Python 3 (ipykernel) | Idle", timeout=60_000)
+        pg.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        pg.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        try:
+            pg.wait_for_function("() => document.querySelectorAll('.gb-root .gb-status').length === 5 && "
+                                 "[...document.querySelectorAll('.gb-root .gb-status')].every(s => s.textContent)",
+                                 timeout=90_000)
+        except Exception:  # playwright's TimeoutError: say what the page and the server saw
+            pytest.fail(f"the boards never rendered in JupyterLab; page errors {pg.errors}\n{srv.log()}")
+        assert pg.evaluate("() => document.body.dataset.jpThemeLight") == "true"
+        roots = pg.locator(".gb-root")
+        light = [roots.nth(i).evaluate(THEMED) for i in range(5)]
+        pg.locator(".lm-MenuBar-itemLabel", has_text="Settings").first.click()
+        pg.locator(".lm-Menu-itemLabel", has_text="Theme").first.hover()
+        pg.locator(".lm-Menu-itemLabel", has_text="JupyterLab Dark").first.click()
+        pg.wait_for_function("() => document.body.dataset.jpThemeLight === 'false'", timeout=30_000)
+        pg.wait_for_function(f"() => getComputedStyle(document.querySelector('.gb-root')).backgroundColor !== {light[0][0]!r}",
+                             timeout=30_000)
+        for i in range(5):
+            dark = roots.nth(i).evaluate(THEMED)
+            assert all(a != b for a, b in zip(light[i], dark, strict=True) if a), (i, light[i], dark)
+            assert luminance(dark[0]) < 0.3 < luminance(light[i][0]), (i, light[i][0], dark[0])
+            assert luminance(dark[1]) > 0.5 > luminance(light[i][1]), (i, light[i][1], dark[1])
+        assert not pg.errors, pg.errors
+        assert not [u for kind, u in pg.blocked if kind not in ("stylesheet", "font", "image")], pg.blocked
+    finally:
+        pg.close()
+        srv.stop()
