@@ -11,8 +11,10 @@ badge over a letter, prices in the rule diff). The same checks run for every gam
 screenshot with them differs from one without), a legend entry for every seat and terrain colour drawn (found in
 the legend's own screenshot), the panel beside the board in a 900 px viewport, Flip, the evaluation's unit and
 words, an agent's move stepped with the arrow keys, the editor's palette and settings, Copy position and Paste,
-the record downloaded, a new game from the game's own notation in the info colour; then the Dark theme's text
-at WCAG AA contrast, measured on screenshot pixels. Every request that does not go to
+the record downloaded, a new game from the game's own notation in the info colour; hover previews (a scenario uploaded, a piece selected,
+a lit target hovered: the game's preview words, its odds or its death marks, nothing played) for every game with
+cells, and attacker lines drawn only by a game that declares them; then every game's board following the Dark
+theme (colours read from the page change) and the Dark theme's text at WCAG AA contrast, measured on screenshot pixels. Every request that does not go to
 127.0.0.1 is blocked and recorded; there must be none.
 """
 
@@ -621,8 +623,13 @@ def test_every_game_flip_evaluation_keys_editor_copy_paste_record_and_new_game(p
         b.locator('.gb-btn[data-action="export-png"]').click()
     picture = Image.open(io.BytesIO(Path(png_file.value.path()).read_bytes()))
     assert picture.format == "PNG" and picture.width == 1200
-    if cells:  # the drawn board, not a blank canvas (a text-only game draws no cells to export)
+    if cells:  # the drawn board, not a blank canvas
         assert picture.convert("RGB").getcolors(3) is None  # more than 3 colours
+    else:  # a game without cells exports its observation text, every row of it, not a blank canvas
+        rows = [r for r in b.locator(".gb-observation").inner_text().splitlines() if r.strip()]
+        drawn = [t.text or "" for t in tree.iter("{http://www.w3.org/2000/svg}text")]
+        assert rows and all(r in drawn for r in rows), (rows, drawn)
+        assert len(picture.convert("RGB").getcolors(1 << 16) or []) > 1, "a blank picture"
     changed(b, lambda: b.locator('.gb-btn[data-action="copy"]', has_text="Copy position").click())
     page.wait_for_function("(el) => el.querySelector('.gb-clip').value.startsWith('{')", arg=b.element_handle())
     changed(b, lambda: b.locator('.gb-btn[data-action="paste"]').click())
@@ -635,7 +642,85 @@ def test_every_game_flip_evaluation_keys_editor_copy_paste_record_and_new_game(p
     b.locator(".gb-tools > summary").click()
 
 
-def test_dark_theme_text_at_wcag_aa_contrast(browser, server: NotebookServer) -> None:  # noqa: ANN001
+ROOT = Path(__file__).resolve().parents[2]
+# per game with cells: a scenario uploaded through the page, the piece clicked (a selection, never a move), the lit
+# target hovered, and what its preview must say and mark (the game's own preview text, its odds or its deaths)
+PREVIEW = {
+    POLE: ("pole/catapult-dead-two.yaml", "e5", "a5", "26/36", "odds"),
+    CLX: ("cursed-lands/combat-ranged.yaml", "d2", "f2", "is destroyed", "death"),
+    BC2: ("big-chess/bc-26-area-take.yaml", "3,3", "4,4", "3,3x4,4", "death"),
+    TF: ("terrafeud/rulebook/coordinated-attack-kills-feudal.yaml", "e3", "e4", "dies (coordinated attack)", "death"),
+}
+DEBUG = "(el) => [el.querySelector('.gb-tools').open, el.querySelector('.gb-upload-kind').value]"
+GAME_AT = {POLE: "pole", CLX: "cursed-lands", BC2: "big-chess", TF: "terrafeud", TTT: "openspiel:tic_tac_toe"}
+
+
+def test_hover_previews_and_attacker_lines_for_every_game(page) -> None:  # noqa: ANN001
+    """Hover previews of what an action does, for each game with cells: a scenario uploaded, a piece selected (no
+    move played), a lit target hovered; the hover line says the game's preview (odds without claiming the result,
+    or the deaths) and the board marks it (the odds figure, or a death ring on each cell the action removes).
+    Attacker lines (``State.attack_lines``) are drawn where a game declares them, and by no game that declares none,
+    even in a position with attacks (tic-tac-toe included)."""
+    from workbench.core.protocol import State
+    from workbench.games import get
+
+    for index, game in GAME_AT.items():
+        b = board(page, index)
+        b.scroll_into_view_if_needed()
+        if index in PREVIEW:
+            path, piece, target, words, mark = PREVIEW[index]
+            b.locator(".gb-tools > summary").click()
+            b.locator(".gb-upload-kind").select_option("scenario")
+            # (a board may hold this scenario already; the page's messages reach the kernel in order, so the
+            # clicks below act on the uploaded position)
+            b.locator(".gb-upload").set_input_files(str(ROOT / "scenarios" / path))
+            try:
+                wait_text(b.locator(".gb-message"), Path(path).name, timeout=45_000)
+            except Exception:  # playwright's TimeoutError: say what the board said instead
+                pytest.fail(f"{game}: {path} not loaded; the board says {b.locator('.gb-message').inner_text()!r} "
+                            f"{b.evaluate(DEBUG)} {page.errors}")
+            b.locator(".gb-tools > summary").click()
+            moves = b.locator(".gb-move").count()
+            click_cell(b, piece)
+            page.wait_for_function("([el, c]) => el.querySelector(`polygon.gb-lit[data-cell='${c}']`)",
+                                   arg=[b.element_handle(), target])
+            b.locator(f'polygon[data-cell="{target}"]').hover(force=True)
+            page.wait_for_function("([el, w]) => el.querySelector('.gb-hover').textContent.includes(w)",
+                                   arg=[b.element_handle(), words])
+            assert b.locator(".gb-move").count() == moves  # the click selected, the hover previewed: nothing played
+            if mark == "odds":  # the probability on the target, never the strike of a certain removal
+                assert b.locator(f'.gb-odds[data-odds-for="{target}"]').count() >= 1
+                assert b.locator(".gb-preview-death").count() == 0
+            else:
+                dead = set(b.evaluate("(el) => [...el.querySelectorAll('.gb-preview-death')].map(c => c.dataset.cell)"))
+                assert dead and (target in dead or index == TF), (index, dead)
+                if index == TF:  # the coordinated attack's victims: its own infantryman and the black feudal
+                    assert dead == {"c3", "d4"}, dead
+        state = get(game).new_initial_state()
+        drawn = b.evaluate("(el) => [...el.querySelectorAll('.gb-attacker-line')].map(l => [l.dataset.from, l.dataset.to])")
+        if type(state).attack_lines is State.attack_lines:  # declares none: draws none
+            assert drawn == [], (game, drawn)
+        else:  # declares them: the threatened feudal on d4 and its attackers, as the game computes them
+            assert sorted(map(tuple, drawn)) == [("c3", "d4"), ("e3", "d4")], (game, drawn)
+
+
+THEMED = """(el) => {
+  const cs = (n) => n ? getComputedStyle(n) : null;
+  const root = cs(el), status = cs(el.querySelector(".gb-status")), cell = cs(el.querySelector("polygon.gb-cell"));
+  return [root.backgroundColor, root.color, status.color, cell ? cell.stroke : ""];
+}"""
+
+
+def luminance(colour: str) -> float:
+    r, g, b = (int(v) / 255 for v in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_dark_theme_text_at_wcag_aa_contrast(browser, server: NotebookServer, page) -> None:  # noqa: ANN001
+    """Voila's JupyterLab Dark theme (``?theme=dark``): every game's board follows it (its ground, text and cell
+    lines read from the page differ from the Light page's, the ground darker, the text lighter), and its text
+    keeps WCAG AA contrast, measured on screenshot pixels."""
+    light = {i: board(page, i).evaluate(THEMED) for i in EVERY_GAME}
     pg = ready(browser, server, 1300, query="?theme=dark")
     try:
         assert pg.evaluate("() => document.body.dataset.jpThemeLight") == "false"  # JupyterLab Dark is on
@@ -649,6 +734,10 @@ def test_dark_theme_text_at_wcag_aa_contrast(browser, server: NotebookServer) ->
         for index in EVERY_GAME:  # every game's status line, title and buttons in Dark, as measured for Pole
             g = board(pg, index)
             g.scroll_into_view_if_needed()
+            dark = g.evaluate(THEMED)  # the board follows the theme: ground, text, status and cell lines change
+            assert all(a != b for a, b in zip(light[index], dark, strict=True) if a), (index, light[index], dark)
+            assert luminance(dark[0]) < 0.3 < luminance(light[index][0]), (index, light[index][0], dark[0])
+            assert luminance(dark[1]) > 0.5 > luminance(light[index][1]), (index, light[index][1], dark[1])
             for part in (".gb-status", ".gb-title", '.gb-btn[data-action="evaluate"]'):  # (a disabled Undo is exempt)
                 ratio = contrast_of(g.locator(part).first.screenshot())
                 assert ratio >= 4.5, (index, part, ratio)

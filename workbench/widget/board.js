@@ -897,19 +897,29 @@ function render({ model, el: root }) {
     clone.insertBefore(style, clone.firstChild);
     if (!coordIn.checked) clone.querySelector(".gb-layer-coords")?.remove();
     for (const p of clone.querySelectorAll("polygon.gb-cell")) if (!p.style.fill) p.style.fill = "#ece6d6";
-    return new XMLSerializer().serializeToString(clone);
+    if (obs) {  // a game without cells: the picture is its observation text, one line per row
+      const lines = obs.textContent.split("\n");
+      const w = Math.max(8, ...lines.map((l) => l.length)) * 0.62 + 1, h = lines.length * 1.25 + 1;
+      clone.setAttribute("viewBox", `0 0 ${w} ${h}`);
+      lines.forEach((line, i) => {
+        sv("text", { x: 0.5, y: 1.5 + i * 1.25, "font-size": 1, "font-family": "monospace", fill: "#1a1a1a",
+          style: "white-space: pre", class: "gb-observation-line" }, clone, line);
+      });
+      return [new XMLSerializer().serializeToString(clone), [0, 0, w, h]];
+    }
+    return [new XMLSerializer().serializeToString(clone), bbox];
   }
   function exportSvg() {
-    saveLink(fr, `${(model.get("view") || {}).game || "board"}-position.svg`, new Blob([exportText()], { type: "image/svg+xml" }));
+    saveLink(fr, `${(model.get("view") || {}).game || "board"}-position.svg`, new Blob([exportText()[0]], { type: "image/svg+xml" }));
   }
   function exportPng() {
-    const text = exportText();
+    const [text, box] = exportText();
     const url = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
     const img = new Image();
     img.onload = () => {
       const c = document.createElement("canvas");
       c.width = 1200;
-      c.height = Math.round(1200 * bbox[3] / bbox[2]);
+      c.height = Math.round(1200 * box[3] / box[2]);
       const ctx = c.getContext("2d");
       ctx.fillStyle = "#fff";
       ctx.fillRect(0, 0, c.width, c.height);
