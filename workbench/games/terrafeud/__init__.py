@@ -136,7 +136,7 @@ class TerraFeud(GameDef):
     scenario_folder = "terrafeud"  # scenarios/terrafeud/: rulings/, rulebook/, fine-print/ (old paths: moved.json)
     strength_file = "data/elo.json"  # the ladder's measured Elo table (workbench ladder --write)
     headline_grid = {"season": ("summer", "winter")}  # the skill-trace benchmark's question (docs/balance.md)
-    skill_trace = "mcts:iterations=25..1600"  # ... at these budgets (stronger only up to ~100: docs/strength.md)
+    skill_trace = "mcts:iterations=6..96"  # ... at these budgets, each stronger than the last (docs/strength.md: grows)
     heat_layers = ("threat", "control", "mobility", "safe")
     benchmark_grid = {"season": ("summer", "winter")}  # agentbench's balance question: the speed target's batch
     action_classes = ACTION_CLASSES  # castling, the archer's shot, an Order, promotion, a bridge crossing
