@@ -351,19 +351,8 @@ class GenericPlan(ProtocolAgent):
     def _complete(self, state: State, me: int, teams: list[int], value: float) -> float:
         """The value of the turn after its first action: greedy to the end of ``me``'s turn (then the reply)."""
         played = 0
-        while played < self.steps and not state.is_terminal() and state.current_player() == me:
-            best, best_v = None, -math.inf
-            for action in own_actions(state):
-                state.apply_action(action)
-                v = self._value(state, me, teams)
-                state.undo_action()
-                if v > best_v + 1e-9:
-                    best, best_v = action, v
-            if best is None:
-                break
-            state.apply_action(best)
-            played += 1
-            value = best_v
+        if state.current_player() == me:  # the rest of ``me``'s turn: ``_turn`` for the mover
+            value, played = self._turn(state, me, teams, value, True)
         if self.reply >= 2 and not state.is_terminal() and state.current_player() >= 0 and state.current_player() != me:
             value, answered = self._turn(state, me, teams, value, False)
             if self.reply == 3 and answered and not state.is_terminal() and state.current_player() == me:

@@ -34,24 +34,9 @@ impl Plan {
     /// The value of the turn after the first action: greedy completion while `me` is to move.
     fn complete<G: Game>(&mut self, state: &mut G, me: usize, mut value: f64, acts: &mut Vec<u32>) -> f64 {
         let mut played = 0;
-        while played < self.steps && !state.is_terminal() && state.current_player() == me as i32 {
-            state.legal_actions(acts);
-            let mut best = None;
-            let mut best_v = f64::NEG_INFINITY;
-            for &a in acts.iter() {
-                state.apply(a);
-                let v = expected_leaf(state, me);
-                state.undo();
-                self.nodes_searched += 1;
-                if v > best_v + 1e-9 {
-                    best = Some(a);
-                    best_v = v;
-                }
-            }
-            let Some(a) = best else { break };
-            state.apply(a);
-            played += 1;
-            value = best_v;
+        if state.current_player() == me as i32 {
+            // the rest of `me`'s turn: `turn` for the mover
+            (value, played) = self.turn(state, me, value, true, acts);
         }
         let answers = !state.is_terminal() && state.current_player() >= 0 && state.current_player() != me as i32;
         if self.reply >= 2 && answers {
