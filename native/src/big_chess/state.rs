@@ -1821,14 +1821,7 @@ impl State {
     /// order from 0, as Python's `sum`) while the game runs, else the hand evaluation [`State::eval`].
     pub fn weighted_eval(&self, player: usize) -> f64 {
         match &self.weights {
-            Some(w) if self.c.result == R_NONE => {
-                let f = self.features(player);
-                let mut total = 0.0;
-                for (wi, fi) in w.iter().zip(f.iter()) {
-                    total += wi * fi;
-                }
-                total
-            }
+            Some(w) if self.c.result == R_NONE => crate::core::protocol::learned_sum(w, &self.features(player)),
             _ => self.eval(player),
         }
     }

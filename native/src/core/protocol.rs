@@ -202,3 +202,13 @@ pub fn perft<G: Game>(state: &mut G, depth: u32) -> u64 {
     }
     total
 }
+
+/// A learned evaluation: the weights' sum over a state's features, summed in order from 0 as Python's `sum`
+/// over `zip(weights, features)` is, so every core scores a position with learned weights to the same float.
+pub fn learned_sum(weights: &[f64], features: &[f64]) -> f64 {
+    let mut total = 0.0;
+    for (w, f) in weights.iter().zip(features.iter()) {
+        total += w * f;
+    }
+    total
+}

@@ -1127,20 +1127,7 @@ impl State {
         // is found from the enemies' side (few units sit in any zone), then subtracted in board order, as
         // `insight.evaluate` sums it
         for side in 0..2 {
-            let mut hanging: Set = 0;
-            let mut e = units[1 - side];
-            while e != 0 {
-                let a = e.trailing_zeros() as usize;
-                e &= e - 1;
-                let mut u = zone_of[a] & units[side] & !hanging;
-                while u != 0 {
-                    let h = u.trailing_zeros() as usize;
-                    u &= u - 1;
-                    if self.damage(1 - side, self.c.kind[a] as usize, h) >= self.c.hp[h] {
-                        hanging |= 1 << h;
-                    }
-                }
-            }
+            let mut hanging = self.hanging(side, &units, &zone_of);
             while hanging != 0 {
                 let h = hanging.trailing_zeros() as usize;
                 hanging &= hanging - 1;
@@ -1148,6 +1135,26 @@ impl State {
             }
         }
         round6(score[player] - score[1 - player])
+    }
+
+    /// `side`'s hanging units: an enemy unit's zone holds each and its damage would destroy it. Found from the
+    /// enemies' side (few units sit in any zone); the callers sum them in board order, as `insight` does.
+    fn hanging(&self, side: usize, units: &[Set; 2], zone_of: &[Set; N]) -> Set {
+        let mut hanging: Set = 0;
+        let mut e = units[1 - side];
+        while e != 0 {
+            let a = e.trailing_zeros() as usize;
+            e &= e - 1;
+            let mut u = zone_of[a] & units[side] & !hanging;
+            while u != 0 {
+                let h = u.trailing_zeros() as usize;
+                u &= u - 1;
+                if self.damage(1 - side, self.c.kind[a] as usize, h) >= self.c.hp[h] {
+                    hanging |= 1 << h;
+                }
+            }
+        }
+        hanging
     }
 
     /// `insight.features`: the evaluation's terms from `player`'s side (own minus enemy) in the Python
@@ -1215,20 +1222,7 @@ impl State {
             terms[self.c.to_move as usize][F_AP] += self.c.ap as f64;
         }
         for side in 0..2 {
-            let mut hanging: Set = 0;
-            let mut e = units[1 - side];
-            while e != 0 {
-                let a = e.trailing_zeros() as usize;
-                e &= e - 1;
-                let mut u = zone_of[a] & units[side] & !hanging;
-                while u != 0 {
-                    let h = u.trailing_zeros() as usize;
-                    u &= u - 1;
-                    if self.damage(1 - side, self.c.kind[a] as usize, h) >= self.c.hp[h] {
-                        hanging |= 1 << h;
-                    }
-                }
-            }
+            let mut hanging = self.hanging(side, &units, &zone_of);
             while hanging != 0 {
                 let h = hanging.trailing_zeros() as usize;
                 hanging &= hanging - 1;
@@ -1245,14 +1239,7 @@ impl State {
     /// order from 0, as Python's `sum`) while the game runs, else the hand evaluation [`State::evaluate`].
     pub fn weighted_eval(&self, player: usize) -> f64 {
         match &self.weights {
-            Some(w) if !self.is_terminal() => {
-                let f = self.features(player);
-                let mut total = 0.0;
-                for (wi, fi) in w.iter().zip(f.iter()) {
-                    total += wi * fi;
-                }
-                total
-            }
+            Some(w) if !self.is_terminal() => crate::core::protocol::learned_sum(w, &self.features(player)),
             _ => self.evaluate(player),
         }
     }

@@ -835,14 +835,7 @@ impl State {
     /// set (summed in order from 0, as Python's `sum`), else the hand evaluation [`State::eval`].
     pub fn weighted_eval(&self, player: usize) -> f64 {
         match &self.weights {
-            Some(w) if self.pos.phase != OVER_PHASE => {
-                let f = self.features(player);
-                let mut total = 0.0;
-                for (wi, fi) in w.iter().zip(f.iter()) {
-                    total += wi * fi;
-                }
-                total
-            }
+            Some(w) if self.pos.phase != OVER_PHASE => crate::core::protocol::learned_sum(w, &self.features(player)),
             _ => self.eval(player),
         }
     }

@@ -184,14 +184,7 @@ impl Game for TerraFeud {
 
     fn evaluate(&self, player: usize) -> f64 {
         match &self.weights {
-            Some(w) if !self.is_terminal() => {
-                let f = self.features(player);
-                let mut total = 0.0;
-                for (wi, fi) in w.iter().zip(f.iter()) {
-                    total += wi * fi;
-                }
-                total
-            }
+            Some(w) if !self.is_terminal() => crate::core::protocol::learned_sum(w, &self.features(player)),
             _ => eval::evaluate(&mut self.st.borrow_mut(), player.min(1), &self.eval),
         }
     }
