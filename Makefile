@@ -102,7 +102,7 @@ NATIVEDIFF_GAMES ?= 1000
 
 bench: setup
 	$(BIN)/python -m workbench bench --games 50 --seed 1
-	# one headline skill trace rerun quickly (big chess, 7 doubling rungs on the native core): rungs, verdict, wall and CPU s
+	# one headline skill trace rerun quickly (big chess's declared rungs on the native core): rungs, verdict, wall and CPU s
 	$(BIN)/python -m workbench.study.bench --game big-chess --games 40 --workers 2
 	# the board: first board and clicks by kind, in process and in Debian's Chromium (docs/board-general.md)
 	$(BIN)/python -m workbench.widget.bench --page --also big-chess@board=classic-4 --also big-chess@start=army --also openspiel:tic_tac_toe
