@@ -10,6 +10,7 @@ snapshot is a shallow dict copy.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from typing import Any, NamedTuple
 
@@ -53,6 +54,12 @@ COUNTER_WORDS = {
     "setup_place": "setup placements", "setup_remove": "setup removals", "setup_relocate": "setup relocations",
 }
 
+
+# which fields of a generated action's tuple are its clicks: the piece then its target; a purchase's cell; the piece
+# for an activation (a board asks it of each of the 5,696 actions of a four-player setup)
+CLICKED: dict[str, tuple[int, ...]] = {"move": (1, 2), "strike": (1, 2), "take": (1, 2), "push": (1, 2), "area": (1,),
+                                       "vet": (1,), "buy": (2,), "transform": (2,), "pbuy": (1,), "place": (3,),
+                                       "remove": (2,), "reloc": (2, 3)}
 
 class Piece(NamedTuple):
     """One piece: owner (player index), card index, facing 0..7, bought levels (bit mask), current cost,
@@ -330,8 +337,10 @@ class BigChessState(State):
         if self._sorted is None:
             self._sorted = sorted(self._legal_map())
         if player is not None and self.phase == "setup":
+            # the player's actions are the run of sorted strings that start with its letter and ":"
             letter = self.ctx.players[player] + ":"
-            return [a for a in self._sorted if a.startswith(letter)]
+            ordered = self._sorted
+            return ordered[bisect_left(ordered, letter):bisect_left(ordered, letter[:-1] + ";")]
         if player is not None and player != self.to_move:
             return []
         return list(self._sorted)
@@ -351,12 +360,8 @@ class BigChessState(State):
                         continue
                 elif not card.buyable or ctx.cost[k] > self.treasury[p]:
                     continue
-                for c in free:
-                    if card.vector:
-                        for f in range(8):
-                            out[f"{letter}:+{card.key}@{ctx.names[c]}:{FACING_NAMES[f]}"] = ("place", p, k, c, f)
-                    else:
-                        out[f"{letter}:+{card.key}@{ctx.names[c]}"] = ("place", p, k, c, 0)
+                for c in free:  # "a:+knight@3,4:NE" for each facing of a vector card, else "a:+wall@3,4"
+                    out.update(ctx.placements(p, k, c))
             for s, pc in self.pieces.items():
                 if pc.owner != p:
                     continue
@@ -1322,25 +1327,10 @@ class BigChessState(State):
 
     def action_cells(self, action: Any) -> list[int]:
         """Clicks: the piece then its target; a purchase's cell; the piece for an activation."""
-        d = self._legal_map().get(action)
+        d = (self._legal if self._legal is not None else self._legal_map()).get(action)
         if d is None:
             return []
-        kind = d[0]
-        if kind in ("move", "strike", "take", "push"):
-            return [d[1], d[2]]
-        if kind in ("area", "vet"):
-            return [d[1]]
-        if kind in ("buy", "transform"):
-            return [d[2]]
-        if kind == "pbuy":
-            return [d[1]]
-        if kind == "place":
-            return [d[3]]
-        if kind == "remove":
-            return [d[2]]
-        if kind == "reloc":
-            return [d[2], d[3]]
-        return []
+        return [d[i] for i in CLICKED.get(d[0], ())]
 
     def action_card(self, action: Any) -> dict[str, Any] | None:
         """The card a placement, purchase or transformation buys and its price (the board's card palette)."""
