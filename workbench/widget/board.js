@@ -661,6 +661,8 @@ function render({ model, el: root }) {
 
   function drawLines(v) {
     linesBox.innerHTML = "";
+    const seen = (v.lines || []).find((l) => l.view);
+    if (seen) el("div", { class: "gb-lines-view" }, linesBox, `scores: ${seen.view}`);  // one seat's view, every line
     for (const l of v.lines || []) {
       if (l.error) { el("div", { class: "gb-line" }, linesBox, l.error); continue; }
       const forced = (l.words || "").includes("by force");
@@ -687,8 +689,10 @@ function render({ model, el: root }) {
     const share = here === null || here === undefined ? 50 : 50 + 50 * Math.tanh((here / top) * 1.5);
     evalFill.style.width = `${share.toFixed(1)}%`;
     evalFill.style.background = geo.colours[0] || "#eee";
-    evalBar.style.background = geo.colours[1] || "#333";
+    // the rest of the bar: the one opposing team's colour, or grey where several sides oppose the first seat
+    evalBar.style.background = e.against === undefined ? (geo.colours[1] || "#333") : e.against >= 0 ? geo.colours[e.against] : "#9e9e9e";
     evalText.textContent = `${e.seat || ""} ${fmt(here)} ${e.unit || ""}`;
+    evalText.title = e.view || "";
     graph.innerHTML = "";
     if (pts2.length < 2) return;
     const w = 300, h = 60, x0 = pts2[0][0], x1 = pts2[pts2.length - 1][0] || 1;
@@ -706,7 +710,7 @@ function render({ model, el: root }) {
       sv("title", {}, dot, `move ${p[0]}: ${e.seat} ${fmt(p[1])} ${e.unit}`);
       dot.addEventListener("click", () => model.send({ type: "goto", node: p[2] }));
     }
-    sv("text", { x: 4, y: 10, class: "gb-gunit", "font-size": 9 }, g, `${e.seat}'s view, ${e.unit} (±${fmt(top).slice(1)})`);
+    sv("text", { x: 4, y: 10, class: "gb-gunit", "font-size": 9 }, g, `${e.view || e.seat + "'s view"}, ${e.unit} (±${fmt(top).slice(1)})`);
   }
 
   function drawButtons(v) {

@@ -869,6 +869,7 @@ class GameBoardController:
         for row in out:
             row.pop("first")
             row["words"] = "" if row["score"] is None else self.score_words(float(row["score"]), st, me)
+            row["seat"], row["view"] = self.label(me), self.view_words(me)  # every line's score: the mover's view
         return out
 
     def _score_after(self, spec: str, st: State, action: Any, me: int) -> tuple[float | None, Any]:
@@ -2032,8 +2033,28 @@ class GameBoardController:
                 here = round(float(self.state.evaluate(0)), 3)
             except Exception:  # noqa: BLE001
                 here = None
-        return {"unit": self.game.evaluation_unit, "seat": self.label(0), "here": here, "points": points,
+        return {"unit": self.game.evaluation_unit, "seat": self.label(0), "view": self.view_words(0),
+                "against": self._against(0), "here": here, "points": points,
                 "current": self.node.ply, "swings": swings[-40:]}
+
+    def view_words(self, player: int) -> str:
+        """Whose view a score is in: the seat, its team where it has teammates, and "against the others" where
+        more than two sides play (the bar, the graph and the best lines of a 4-player game say which seat)."""
+        info = self.info()
+        team = next((t for t in info.teams if player in t), (player,))
+        words = f"{self.label(player)}'s view"
+        if len(team) > 1:
+            words += f" (team {' & '.join(info.players[q] for q in team)})"
+        if len(info.teams) > 2:
+            words += f", against the other {len(info.teams) - 1} sides"
+        return words
+
+    def _against(self, player: int) -> int:
+        """The seat whose colour the bar's other side is drawn in: the first of the one opposing team; -1 where
+        more than two sides play (the bar's rest is every other side)."""
+        info = self.info()
+        others = [t for t in info.teams if player not in t]
+        return others[0][0] if len(others) == 1 and others[0] else -1
 
     def _root_static(self) -> float | None:
         """The start's static evaluation (first seat's view), kept on the root once asked."""
