@@ -112,6 +112,12 @@ class MirroredState(State):
     def action_effects(self, action: Any) -> dict[str, Any]:
         return dict(self.python().action_effects(action))
 
+    def attackers(self) -> list[tuple[int, int, int]]:
+        return list(self.python().attackers())
+
+    def attack_lines(self) -> list[tuple[int, int, int]]:
+        return list(self.python().attack_lines())
+
     def __getattr__(self, name: str) -> Any:
         """Any other read-only query of the Python state, from the Python twin."""
         if name.startswith("__") or name in type(self).OWN:

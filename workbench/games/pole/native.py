@@ -231,6 +231,12 @@ class NativePoleState(State):
     def action_effects(self, action: Any) -> dict[str, Any]:
         return self.py().action_effects(action)
 
+    def attackers(self) -> list[tuple[int, int, int]]:
+        return self.py().attackers()
+
+    def attack_lines(self) -> list[tuple[int, int, int]]:
+        return self.py().attack_lines()
+
     def glyphs(self) -> list:
         return self.py().glyphs()
 
