@@ -88,7 +88,8 @@ def test_the_ladder_command_fits_and_writes_the_games_table(tmp_path, monkeypatc
     assert all(p["repeated"] >= 0 for p in doc["pairs"])
     capsys.readouterr()
     cli.main([])
-    assert "greedy, Elo" in capsys.readouterr().out
+    listing = capsys.readouterr().out
+    assert "greedy, Elo" in listing and doc["independence"] in listing
 
 
 def _nll(theta, cells, agents):
