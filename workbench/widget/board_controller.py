@@ -31,6 +31,7 @@ from .tree import SNAPSHOT_EVERY, VariationTree
 MAX_CHOICES = 400  # buttons for one click sequence (big chess: 30 cards x 8 facings at a cell)
 MAX_PREVIEWS = 80  # targets whose effects are computed for one view (each plays the action on a copy)
 MAX_BUTTON_PREVIEWS = 30
+MAX_ATTACKS = 2000  # attacks sent for the hover lines (big chess on 25 seats has many)
 MAX_DIFF_SHOWN = 40  # actions listed on each side of a rule-change diff
 MOVES_SHOWN = 300  # the move list's last rows
 DEFAULT_AGENT = "greedy"
@@ -171,6 +172,8 @@ class GameBoardController:
         self._exact = False
         self._lines_key: Any = None
         self._lines: list[list[str]] = []
+        self._attackers_key: Any = None
+        self._attackers_map: dict[str, list[list[str]]] = {}
         self.blocks: list[str] = []  # the cells that block the last refused click (``State.explain_cells``)
         self.lines: list[dict[str, Any]] = []  # continuous analysis: best lines at node ``lines_at``
         self.lines_at = -1
@@ -240,6 +243,9 @@ class GameBoardController:
         player = self.state.current_player()
         eff = {} if light else self._effects(action)
         said = str(eff.get("text") or "")
+        for sep in (": ", "; "):  # the row shows the notation already: its words say what it did
+            if said.startswith(text + sep):
+                said = said[len(text) + len(sep):]
         cells = [] if light else [self.names[c] for c in self._cells(action) if 0 <= c < len(self.names)]
         gone = [self.names[c] for c in eff.get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
         if eff.get("odds"):
@@ -249,7 +255,7 @@ class GameBoardController:
         self._undoable += 1
         node, _new = self.tree.add(self.node, action, text)
         node.to_move = self.state.current_player()
-        node.effects = {"player": player, "turn": turn, "words": _short(said, 160) if said and said != text else "",
+        node.effects = {"player": player, "turn": turn, "words": _short(said, 240) if said and said != text else "",
                         "cells": cells, "removed": gone}
         self._after(node, light)
         self.node = node
@@ -863,6 +869,7 @@ class GameBoardController:
         for row in out:
             row.pop("first")
             row["words"] = "" if row["score"] is None else self.score_words(float(row["score"]), st, me)
+            row["seat"], row["view"] = self.label(me), self.view_words(me)  # every line's score: the mover's view
         return out
 
     def _score_after(self, spec: str, st: State, action: Any, me: int) -> tuple[float | None, Any]:
@@ -1917,6 +1924,7 @@ class GameBoardController:
             "palette": self._cards(buttons), "editor": self._editor_view(), "targets": targets,
             "to_move_name": info.players[p] if 0 <= p < len(info.players) else "", "overlays": sorted(self.overlays),
             "blocks": list(self.blocks), "attack_lines": self._attack_lines(), "modes": self._modes_view(),
+            "attackers": self._attackers(),
         }
 
     def _attack_lines(self) -> list[list[str]]:
@@ -1934,6 +1942,26 @@ class GameBoardController:
             self._lines_key = key
             self._lines = [[self.names[a], self.names[b], self.label(s)] for a, b, s in raw if 0 <= a < n and 0 <= b < n]
         return list(self._lines)
+
+    def _attackers(self) -> dict[str, list[list[str]]]:
+        """Who attacks each cell (``State.attackers``: every seat's attacks on its next move, by the game's rules),
+        as cell -> [[attacker's cell, attacking seat's name]]: the page draws a hovered cell's lines; cached per
+        position."""
+        if self.editing:
+            return {}
+        key = (id(self.tree), self.node.id)
+        if self._attackers_key != key:
+            try:
+                raw = list(self.state.attackers())
+            except Exception:  # noqa: BLE001 - a help, never a failure
+                raw = []
+            n = len(self.names)
+            out: dict[str, list[list[str]]] = {}
+            for a, b, seat in raw[:MAX_ATTACKS]:
+                if 0 <= a < n and 0 <= b < n:
+                    out.setdefault(self.names[b], []).append([self.names[a], self.label(seat)])
+            self._attackers_key, self._attackers_map = key, out
+        return {k: [list(x) for x in v] for k, v in self._attackers_map.items()}
 
     def _editor_view(self) -> dict[str, Any]:
         """The editor's bar: its pieces (with their seat's colour index), the chosen one, the seat to move, what is wrong."""
@@ -2005,8 +2033,28 @@ class GameBoardController:
                 here = round(float(self.state.evaluate(0)), 3)
             except Exception:  # noqa: BLE001
                 here = None
-        return {"unit": self.game.evaluation_unit, "seat": self.label(0), "here": here, "points": points,
+        return {"unit": self.game.evaluation_unit, "seat": self.label(0), "view": self.view_words(0),
+                "against": self._against(0), "here": here, "points": points,
                 "current": self.node.ply, "swings": swings[-40:]}
+
+    def view_words(self, player: int) -> str:
+        """Whose view a score is in: the seat, its team where it has teammates, and "against the others" where
+        more than two sides play (the bar, the graph and the best lines of a 4-player game say which seat)."""
+        info = self.info()
+        team = next((t for t in info.teams if player in t), (player,))
+        words = f"{self.label(player)}'s view"
+        if len(team) > 1:
+            words += f" (team {' & '.join(info.players[q] for q in team)})"
+        if len(info.teams) > 2:
+            words += f", against the other {len(info.teams) - 1} sides"
+        return words
+
+    def _against(self, player: int) -> int:
+        """The seat whose colour the bar's other side is drawn in: the first of the one opposing team; -1 where
+        more than two sides play (the bar's rest is every other side)."""
+        info = self.info()
+        others = [t for t in info.teams if player not in t]
+        return others[0][0] if len(others) == 1 and others[0] else -1
 
     def _root_static(self) -> float | None:
         """The start's static evaluation (first seat's view), kept on the root once asked."""

@@ -51,7 +51,9 @@ def test_glyphs_heat_and_evaluation() -> None:
 def test_effects_cells_priority_and_explanations() -> None:
     st = _state()
     eff = st.action_effects("3,5x2,4")
-    assert eff["removed"] == [st.ctx.board.parse_cell("2,4")] and eff["ends"]
+    # the strike ends the turn, not the game (the protocol's ``ends``: the game), and says what it removes
+    assert eff["removed"] == [st.ctx.board.parse_cell("2,4")] and eff["ends_turn"] and not eff["ends"]
+    assert eff["text"].startswith("3,5x2,4: ") and "strikes" in eff["text"] and "on 2,4 (removed, 5.2)" in eff["text"]
     assert st.action_cells("3,5x2,4") == [st.ctx.board.parse_cell("3,5"), st.ctx.board.parse_cell("2,4")]
     assert st.action_priority("3,5x2,4") > st.action_priority("3,5-3,4")
     assert "not next to the King" in st.explain_illegal("+infantry@0,0")

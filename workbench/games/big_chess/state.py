@@ -55,11 +55,18 @@ COUNTER_WORDS = {
 }
 
 
+def _a(key: str) -> str:
+    """A card's name with its article (``an infantry``, ``a knight``)."""
+    words = key.replace("_", " ")
+    return f"{'an' if words[:1] in 'aeiou' else 'a'} {words}"
+
+
 # which fields of a generated action's tuple are its clicks: the piece then its target; a purchase's cell; the piece
 # for an activation (a board asks it of each of the 5,696 actions of a four-player setup)
 CLICKED: dict[str, tuple[int, ...]] = {"move": (1, 2), "strike": (1, 2), "take": (1, 2), "push": (1, 2), "area": (1,),
                                        "vet": (1,), "buy": (2,), "transform": (2,), "pbuy": (1,), "place": (3,),
                                        "remove": (2,), "reloc": (2, 3)}
+
 
 class Piece(NamedTuple):
     """One piece: owner (player index), card index, facing 0..7, bought levels (bit mask), current cost,
@@ -1343,6 +1350,35 @@ class BigChessState(State):
         return {"card": card.key.replace("_", " ").capitalize(), "price": d[4] if d[0] == "transform" else ctx.cost[k],
                 "first": ctx.is_king[k], "pattern": card.key, "name": card.name}
 
+    def attackers(self) -> list[tuple[int, int, int]]:
+        """Every removal a seat's pieces could make on its move (strikes, takes, area takes: 5.2, 5.3, 5): each
+        seat in play is given the move in a copy of this position (its turn's start: its own shadows and locks
+        expire, 11) and its own legal actions are read; none in the setup phase or once the game is over."""
+        if self.result is not None or self.phase != "play":
+            return []
+        out: set[tuple[int, int, int]] = set()
+        for p in range(len(self.ctx.players)):
+            if p in self.out:
+                continue
+            probe = self
+            if p != self.to_move:
+                probe = self.clone()
+                probe.to_move, probe._legal, probe._sorted = p, None, None
+                probe._start_turn(p)
+            for d in probe._legal_map().values():
+                if d[0] == "strike":
+                    out.add((d[1], d[2] if d[4] is None else d[4], p))
+                elif d[0] == "take":
+                    out.add((d[1], d[2], p))
+                elif d[0] == "area":
+                    out.update((d[1], c, p) for c in d[2])
+        return sorted(out)
+
+    def attack_lines(self) -> list[tuple[int, int, int]]:
+        """The attackers of a King (the piece whose removal puts its owner out, 13)."""
+        kings = {c for c, pc in self.pieces.items() if self.ctx.is_king[pc.card]}
+        return [line for line in self.attackers() if line[1] in kings]
+
     def action_effects(self, action: Any) -> dict[str, Any]:
         """What the action removes or marks and whether it ends the turn (computed by playing it)."""
         d = self._legal_map().get(action)
@@ -1366,5 +1402,65 @@ class BigChessState(State):
                 removed.add(c)
         removed_list = sorted(removed)
         marks = sorted(set(probe.shadows) - set(self.shadows))
-        ends = kind != "vet" and self.phase == "play"
-        return {"removed": removed_list, "marks": marks, "text": action, "ends": ends or probe.result is not None}
+        return {"removed": removed_list, "marks": marks, "text": self._effect_words(action, d, probe, altar),
+                "ends": probe.result is not None, "ends_turn": kind != "vet" and self.phase == "play"}
+
+    def _piece_words(self, cell: int) -> str:
+        """``the knight of player b on 3,5`` (the piece standing on ``cell`` now)."""
+        ctx = self.ctx
+        pc = self.pieces.get(cell)
+        if pc is None:
+            return f"the empty cell {ctx.names[cell]}"
+        return f"the {ctx.cards[pc.card].key.replace('_', ' ')} of player {ctx.players[pc.owner]} on {ctx.names[cell]}"
+
+    def _effect_words(self, action: str, d: tuple[Any, ...], probe: BigChessState, altar: list[Any]) -> str:
+        """What ``action`` does, as a sentence the board's hover and move list read: ``3,3x4,4: the knight of player a
+        on 3,3 strikes the pawn of player c on 4,4 (removed)``, then what the arrival cashed, who is out, the result."""
+        ctx, names, kind = self.ctx, self.ctx.names, d[0]
+        me = f"player {ctx.players[self.to_move]}" if self.phase == "play" else ""
+        card = ctx.cards
+        if kind == "move":
+            said = f"{self._piece_words(d[1])} moves to {names[d[2]]}" + (" (approach to its Prince, 7.3)" if d[5] == "approach" else "")
+        elif kind == "strike":
+            victim = d[2] if d[4] is None else d[4]
+            said = f"{self._piece_words(d[1])} strikes {self._piece_words(victim)} (removed, 5.2)"
+            if d[4] is not None:
+                said += f" through its shadow on {names[d[2]]} (9.3)"
+        elif kind == "take":
+            said = f"{self._piece_words(d[1])} takes {self._piece_words(d[2])} (removed; the taker stays, 5.3)"
+        elif kind == "push":
+            said = f"{self._piece_words(d[1])} pushes {self._piece_words(d[2])} to {names[d[3]]} (5.4)"
+        elif kind == "area":
+            said = f"{self._piece_words(d[1])} takes every enemy around it: " + ", ".join(self._piece_words(c) for c in d[2])
+        elif kind == "buy":
+            said = f"{me} buys {_a(card[d[1]].key)} on {names[d[2]]} for {ctx.cost[d[1]]} (10.1)"
+        elif kind == "transform":
+            said = f"{me} turns {self._piece_words(d[2])} into {_a(card[d[1]].key)} for {d[4]} (10.2)"
+        elif kind == "pbuy":
+            said = f"{me}'s Prince buys {self._piece_words(d[1])} for {self.pieces[d[1]].cost} (10.3)"
+        elif kind == "vet":
+            said = f"{self._piece_words(d[1])} gains level {d[2]} for {d[3]} trophies (10)"
+        elif kind == "place":
+            facing = f" facing {FACING_NAMES[d[4]]}" if card[d[2]].vector else ""
+            said = f"player {ctx.players[d[1]]} places {_a(card[d[2]].key)} on {names[d[3]]}{facing}"
+        elif kind == "remove":
+            said = f"player {ctx.players[d[1]]} takes {self._piece_words(d[2])} off the board"
+        elif kind == "reloc":
+            said = f"player {ctx.players[d[1]]} moves {self._piece_words(d[2])} to {names[d[3]]}"
+        elif kind == "ready":
+            said = f"player {ctx.players[d[1]]} is ready (13)"
+        else:
+            said = f"{me} passes" if me else action
+        if len(d) > 5 and kind in ("move", "strike") and (d[5] if kind == "strike" else d[6] if len(d) > 6 else None):
+            said += f", promoted to {_a(str(d[5] if kind == 'strike' else d[6]))} (10.4)"
+        if altar:
+            said += "; the altar cashes the piece that arrives on it"
+        gone = sorted(set(probe.out) - set(self.out))
+        if gone:
+            said += "; " + ", ".join(f"player {ctx.players[p]}" for p in gone) + (" is" if len(gone) == 1 else " are") + " out"
+        if probe.result == "win" and probe.winner_team is not None:
+            team = ", ".join(ctx.players[p] for p in ctx.team_members[probe.winner_team])
+            said += f"; ends the game: {'player' if len(ctx.team_members[probe.winner_team]) == 1 else 'team'} {team} wins"
+        elif probe.result is not None:
+            said += f"; ends the game: {probe.result}"
+        return f"{action}: {said}"
