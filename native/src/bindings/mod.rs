@@ -119,6 +119,7 @@ pub(crate) fn generic_params(
             "odds" => p.odds = Some((f as u32).min(1)),
             "prior" => p.prior = Some((f as u32).min(1)),
             "opening" => p.opening = Some(((f as u32).min(10_000), p.opening.map_or(0, |(_, s)| s))),
+            "epsilon" => p.epsilon = Some(f.min(1.0)),
             _ => return Err(bad(format!("unknown agent parameter {key:?}"))),
         }
     }
