@@ -108,6 +108,15 @@ def test_repeats_of_planted_tables_and_the_trace_warns() -> None:
     assert "Games repeat" not in trace(pd.DataFrame(rows[40:])).sentence()
 
 
+def test_every_declared_headline_opening_is_one_a_batch_accepts() -> None:
+    from workbench.core.agents import MAX_OPENING
+    from workbench.games import get, names
+
+    openings = {n: get(n).headline_opening for n in names()}
+    assert all(isinstance(k, int) and 0 <= k <= MAX_OPENING for k in openings.values())
+    assert openings["big-chess"] == 2  # its first seat is asked after one random decision a side (docs/strength.md)
+
+
 def test_an_opening_is_checked_before_any_game() -> None:
     with pytest.raises(SimulationError, match="opening"):
         simulate(None, games=1, agents=["random"], game="pole", opening=-1, workers=0, progress=False)

@@ -152,8 +152,8 @@ class ProtocolAgent(Agent):
 class Opening(Agent):
     """A batch's fixed random opening in front of a seat's agent (``GameSpec.opening``, ``simulate --opening K``).
 
-    Deterministic agents repeat whole games from one start (big chess at 128 nodes: 16 of 100 games identical),
-    so a batch of them holds fewer independent games than it counts. Engine testers play every game from a
+    Agents that search one position the same way can replay whole games from one start, and a batch of copies
+    holds fewer independent games than it counts (``simulate.repeats`` counts them). Engine testers play every game from a
     different fixed opening, each opening with the seats swapped; this is that opening: every decision before
     ply ``plies`` (``move_number``, chance plies counted) is ``random.Random(seed + ply).choice`` of the mover's
     own legal actions, the pick of the ``random`` agent so seeded. Every seat holds the batch's ``seed`` for the

@@ -1,16 +1,15 @@
 """Games that repeat one another: how many of a batch's games are copies, so a report can say so.
 
-Deterministic agents replay whole games from one start (big chess at 128 nodes: 16 of 100 games identical in
-length and winner). A batch of n games that holds copies holds fewer independent samples than n, and every
-interval computed as if the games were independent is too narrow. Two counts:
+Agents that search one position the same way can replay whole games from one start. A batch of n games that
+holds copies holds fewer independent samples than n, and every interval computed as if the games were
+independent is too narrow. Two counts:
 
 - :func:`repeated_lines` reads the events table (``simulate --events``): games whose action sequences are
   equal, ply for ply, within one cell and one pair of agents. Exact.
 - :func:`repeated_rows` reads the games table alone: games equal in every column a game's play decides
   (length, result, every rule counter and the game's own columns, branching), within one cell, agents and
   rung. Two different games rarely agree on all of them, so it is the count a report can give when no events
-  were kept; it can only overcount exact repeats where distinct games tie on every figure, which the tests
-  check against the exact count.
+  were kept: it never misses a copy, and overcounts only where distinct (short) games tie on every figure.
 
 A copy is a game equal to an earlier game of its group: ``repeats = games - distinct games``.
 """
