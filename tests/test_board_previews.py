@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from workbench.games import get
 from workbench.widget.board_controller import GameBoardController
@@ -173,3 +174,18 @@ def test_a_generic_chance_games_rolls_say_what_followed_in_the_move_list() -> No
         rolls.append((row["text"], roller, c.view()["to_move"]))
     assert any(t == "Roll 1" and a != b for t, a, b in rolls)  # a 1 passes the turn, as the words say
     assert any(t != "Roll 1" and a == b for t, a, b in rolls)
+
+
+def test_setup_actions_preview_their_placements_removals_and_camps() -> None:
+    """The setup phases: big chess's removal and relocation of a placed piece (13), The Cursed Lands' camp (C44)."""
+    c = GameBoardController(get("big-chess"))
+    c.load_scenario_file(ROOT / "big-chess" / "bc-23-setup-phase.yaml")
+    c.play_text("a:+berserk@0,4:E")
+    assert shown(c, "a:-0,4")["text"] == "a:-0,4: player a takes the berserk of player a on 0,4 off the board"
+    assert shown(c, "a:0,4-1,4")["text"] == "a:0,4-1,4: player a moves the berserk of player a on 0,4 to 1,4"
+    # (the camp is asked of the state: the board lists The Cursed Lands' 483,840 camps as buttons, 11 s a view)
+    g = get("cursed-lands")
+    st = g.scenario_state(g.scenario(yaml.safe_load((ROOT / "cursed-lands" / "setup-phase.yaml").read_text()), "setup-phase.yaml"))
+    first = st.legal_actions()[0]
+    text = st.action_to_string(first)
+    assert st.action_effects(first)["text"] == f"{text}: p1 sets up its camp (section 2); ends the turn"
