@@ -585,6 +585,13 @@ def test_every_game_flip_evaluation_keys_editor_copy_paste_record_and_new_game(p
     b.scroll_into_view_if_needed()
     unit = get(GAME_OF[index]).evaluation_unit
     assert unit in b.locator(".gb-evaltext").inner_text()
+    # whose view the bar is: the first seat's (with its team); its other side in the opposing team's colour
+    assert "'s view" in (b.locator(".gb-evaltext").get_attribute("title") or "")
+    if index == BC4:  # classic-4: teams ab and cd
+        assert b.locator(".gb-evaltext").get_attribute("title") == "player a's view (team a & b)"
+        seat_c = b.evaluate("(el) => el.querySelectorAll('.gb-legend-seat')[2].dataset.colour").lstrip("#")
+        bar = b.evaluate("(el) => getComputedStyle(el.querySelector('.gb-evalbar')).backgroundColor")
+        assert bar == "rgb({}, {}, {})".format(*(int(seat_c[i:i + 2], 16) for i in (0, 2, 4))), (bar, seat_c)
     cells = b.locator("polygon.gb-cell").count()
     if cells:
         before = b.locator(".gb-svgbox").screenshot()
