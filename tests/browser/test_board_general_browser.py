@@ -652,6 +652,8 @@ PREVIEW = {
     BC2: ("big-chess/bc-26-area-take.yaml", "3,3", "4,4", "3,3x4,4", "death"),
     TF: ("terrafeud/rulebook/coordinated-attack-kills-feudal.yaml", "e3", "e4", "dies (coordinated attack)", "death"),
 }
+# per game: a piece of the PREVIEW scenario that other pieces attack (its hover draws their lines)
+ATTACKED = {POLE: "e9", CLX: "f2", BC2: "4,4", TF: "d4"}
 DEBUG = "(el) => [el.querySelector('.gb-tools').open, el.querySelector('.gb-upload-kind').value]"
 GAME_AT = {POLE: "pole", CLX: "cursed-lands", BC2: "big-chess", TF: "terrafeud", TTT: "openspiel:tic_tac_toe"}
 
@@ -701,8 +703,27 @@ def test_hover_previews_and_attacker_lines_for_every_game(page) -> None:  # noqa
         drawn = b.evaluate("(el) => [...el.querySelectorAll('.gb-attacker-line')].map(l => [l.dataset.from, l.dataset.to])")
         if type(state).attack_lines is State.attack_lines:  # declares none: draws none
             assert drawn == [], (game, drawn)
-        else:  # declares them: the threatened feudal on d4 and its attackers, as the game computes them
-            assert sorted(map(tuple, drawn)) == [("c3", "d4"), ("e3", "d4")], (game, drawn)
+        else:  # declares them: the attackers of the game's key piece here, as the game computes them
+            from workbench.widget.board_controller import GameBoardController
+
+            ref = GameBoardController(get(game))
+            ref.load_scenario_file(ROOT / "scenarios" / PREVIEW[index][0])
+            view = ref.view()
+            assert sorted(map(tuple, drawn)) == sorted((a, b) for a, b, _s in view["attack_lines"]), (game, drawn)
+            if index == TF:  # the threatened feudal on d4 and its attackers
+                assert sorted(map(tuple, drawn)) == [("c3", "d4"), ("e3", "d4")], (game, drawn)
+            # hovering a piece draws a line from each of its attackers (State.attackers, every seat's), no more
+            cell = ATTACKED[index]
+            b.locator(f'polygon[data-cell="{cell}"]').hover(force=True)
+            want = sorted((a, cell, seat) for a, seat in view["attackers"][cell])
+            page.wait_for_function("([el, n]) => el.querySelectorAll('.gb-hover-attacker').length === n",
+                                   arg=[b.element_handle(), len(want)])
+            lines = b.evaluate("(el) => [...el.querySelectorAll('.gb-hover-attacker')].map(l => [l.dataset.from, "
+                               "l.dataset.to, l.dataset.seat])")
+            assert sorted(map(tuple, lines)) == want, (game, lines)
+            assert b.locator(".gb-legend-attackers").count() == 1
+            b.locator(".gb-hover").hover()  # the pointer off the board: the lines go
+            page.wait_for_function("(el) => !el.querySelector('.gb-hover-attacker')", arg=b.element_handle())
 
 
 THEMED = """(el) => {

@@ -44,11 +44,26 @@ def expected_value(state: State, value: Any) -> float:
 
 
 class GenericGreedy(ProtocolAgent):
-    """One action deep: the evaluation after each action, an attack valued by its odds (expectation)."""
+    """One action deep: the evaluation after each action, an attack valued by its odds (expectation).
+
+    ``epsilon=p`` plays a uniformly random legal action with probability ``p`` (one ``rng.random()`` draw
+    a decision, then ``rng.choice``, as ``random``), else the greedy pick: rungs between ``random``
+    (``epsilon=1``) and ``greedy`` (``epsilon=0``), so a ladder's Elo chain need not rest on one pairing
+    that greedy wins every game of.
+    """
 
     name = "greedy"
 
+    def __init__(self, seed: int | None = None, game: Any = None, rules: Any = None, epsilon: float = 0.0) -> None:
+        super().__init__(seed, game, rules)
+        self.epsilon = check_param("greedy", "epsilon", epsilon, float, 0.0, 1.0)
+
+    def describe(self) -> str:
+        return self.name + (f": a random action with probability {self.epsilon:g}" if self.epsilon else "")
+
     def select_action(self, state: State) -> Any:
+        if self.epsilon > 0 and self.rng.random() < self.epsilon:
+            return self.rng.choice(self._legal(state))
         root = self.searchable(state)
         me = root.current_player()
         info = self.info(root)

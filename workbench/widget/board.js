@@ -211,6 +211,7 @@ function render({ model, el: root }) {
 
   let svg = null, cellEls = {}, layers = {}, geo = null, groupOpen = null, cardOpen = null;
   let flipped = false, bbox = null, lastHover = "", hoverTimer = null, obs = null;
+  let attackHover = "";  // the cell under the pointer, whose attackers' lines are drawn
   const uid = Math.random().toString(36).slice(2, 8);
 
   function P(x, y) {
@@ -278,6 +279,7 @@ function render({ model, el: root }) {
         else model.send({ type: "drag", from: start.cell, to: cell });  // a piece dragged to its target
       }
     });
+    svg.addEventListener("mouseleave", () => { attackHover = ""; hoverAttackers(model.get("view")); });
     svg.addEventListener("mouseover", (ev) => {
       const t = ev.target.closest ? ev.target.closest("[data-cell]") : null;
       const v = model.get("view");
@@ -285,6 +287,8 @@ function render({ model, el: root }) {
       const cell = t.getAttribute("data-cell");
       const p = v.previews && v.previews[cell];
       for (const old of svg.querySelectorAll(".gb-preview-death")) old.remove();
+      attackHover = cell;
+      hoverAttackers(v);
       pinned = "";
       if (p) {
         clearTimeout(hoverTimer);  // a "why" asked for the cell before must not replace this preview
@@ -393,6 +397,20 @@ function render({ model, el: root }) {
   }
 
   let seatsKey = null, pinned = "";  // pinned: the preview of the lit cell under the pointer
+  // the pieces that attack the hovered cell (State.attackers, every seat's, by the game's rules): a line from each,
+  // in its seat's colour; draw() calls it again, so a view arriving under the pointer keeps them
+  function hoverAttackers(v) {
+    if (!layers.over) return;
+    for (const old of layers.over.querySelectorAll(".gb-hover-attacker")) old.remove();
+    const to = attackHover && cellEls[attackHover];
+    if (!to || !v) return;
+    for (const [a, seat] of (v.attackers || {})[attackHover] || []) {
+      const from = cellEls[a];
+      const i = (geo.players || []).indexOf(seat);
+      if (from) sv("line", { x1: from.x, y1: from.y, x2: to.x, y2: to.y, class: "gb-hover-attacker", "data-from": a,
+        "data-to": attackHover, "data-seat": seat, stroke: i >= 0 ? geo.colours[i] : "" }, layers.over);
+    }
+  }
   // what the hovered action would remove, wherever it is (a coordinated attack's victims), marked while hovered;
   // draw() calls it again, so a view arriving while the pointer rests on a lit cell keeps the marks
   function previewDeaths(p) {
@@ -551,6 +569,7 @@ function render({ model, el: root }) {
       drawLast(v);
     }
     previewDeaths(pinned ? v.previews[lastHover] : null);
+    hoverAttackers(v);
     if (changed(layers.shapes, v.shapes)) drawShapes(v);
     if (changed(linesBox, v.lines)) drawLines(v);
     mainBtn.disabled = !!v.is_main;
@@ -560,7 +579,8 @@ function render({ model, el: root }) {
     if (changed(diffBox, v.diff)) drawDiff(v);
     drawCatalog();
     const odds = !!(v.previews && Object.values(v.previews).some((p) => Object.keys(p.odds || {}).length));
-    if (changed(legendBody, [...used.terrain], [...used.marks], v.to_move_index, v.legend, odds, (v.buy_cells || []).length > 0,
+    if (changed(legendBody, [...used.terrain], [...used.marks], v.to_move_index, v.legend, odds, (v.attack_lines || []).length > 0,
+      Object.keys(v.attackers || {}).length > 0, (v.buy_cells || []).length > 0,
       last.cells.length > 0, last.removed.length > 0, !!((v.shapes || {}).arrows || (v.shapes || {}).circles), v.heat_layer,
       v.heat_player, v.heat_scale)) drawLegend(v, used);
     // what the last view cost the page (read by `python -m workbench.widget.bench --page`)
@@ -641,6 +661,8 @@ function render({ model, el: root }) {
 
   function drawLines(v) {
     linesBox.innerHTML = "";
+    const seen = (v.lines || []).find((l) => l.view);
+    if (seen) el("div", { class: "gb-lines-view" }, linesBox, `scores: ${seen.view}`);  // one seat's view, every line
     for (const l of v.lines || []) {
       if (l.error) { el("div", { class: "gb-line" }, linesBox, l.error); continue; }
       const forced = (l.words || "").includes("by force");
@@ -667,8 +689,10 @@ function render({ model, el: root }) {
     const share = here === null || here === undefined ? 50 : 50 + 50 * Math.tanh((here / top) * 1.5);
     evalFill.style.width = `${share.toFixed(1)}%`;
     evalFill.style.background = geo.colours[0] || "#eee";
-    evalBar.style.background = geo.colours[1] || "#333";
+    // the rest of the bar: the one opposing team's colour, or grey where several sides oppose the first seat
+    evalBar.style.background = e.against === undefined ? (geo.colours[1] || "#333") : e.against >= 0 ? geo.colours[e.against] : "#9e9e9e";
     evalText.textContent = `${e.seat || ""} ${fmt(here)} ${e.unit || ""}`;
+    evalText.title = e.view || "";
     graph.innerHTML = "";
     if (pts2.length < 2) return;
     const w = 300, h = 60, x0 = pts2[0][0], x1 = pts2[pts2.length - 1][0] || 1;
@@ -686,7 +710,7 @@ function render({ model, el: root }) {
       sv("title", {}, dot, `move ${p[0]}: ${e.seat} ${fmt(p[1])} ${e.unit}`);
       dot.addEventListener("click", () => model.send({ type: "goto", node: p[2] }));
     }
-    sv("text", { x: 4, y: 10, class: "gb-gunit", "font-size": 9 }, g, `${e.seat}'s view, ${e.unit} (±${fmt(top).slice(1)})`);
+    sv("text", { x: 4, y: 10, class: "gb-gunit", "font-size": 9 }, g, `${e.view || e.seat + "'s view"}, ${e.unit} (±${fmt(top).slice(1)})`);
   }
 
   function drawButtons(v) {
@@ -803,7 +827,7 @@ function render({ model, el: root }) {
         el("span", { class: "gb-score", title: `${r.player}'s agent's own search value, its view (${geo.unit || ""})` }, span,
           ` ~${Math.abs(r.eval) >= 1e4 ? (r.eval > 0 ? "win" : "loss") : fmt(r.eval)}`);
       }
-      if (!r.chance && r.words && r.words !== r.text) el("span", { class: "gb-words" }, span, ` (${r.words.slice(0, 70)})`);
+      if (!r.chance && r.words && r.words !== r.text) el("span", { class: "gb-words" }, span, ` (${r.words.slice(0, 160)})`);
       if (r.comment) el("span", { class: "gb-comment" }, span, ` {${r.comment.slice(0, 80)}}`);
       span.addEventListener("click", (ev) => { ev.stopPropagation(); model.send({ type: "goto", node: r.id }); });
       if (r.result) el("span", { class: "gb-result" }, li, ` — ${r.result}`);
@@ -877,6 +901,8 @@ function render({ model, el: root }) {
     if (v.previews && Object.values(v.previews).some((p) => Object.keys(p.odds || {}).length)) {
       legendRow("odds", "background:#fffbe6;border-color:#d0021b", "n/36: the chance the attack removes that piece");
     }
+    if ((v.attack_lines || []).length) legendRow("attack-lines", "border-top:2px dashed #ff1744", "dashed red line: a piece that attacks the game's key piece");
+    if (Object.keys(v.attackers || {}).length) legendRow("attackers", "border-top:2px solid #555", "hover a piece: a line from each piece that attacks it, in its seat's colour");
     if ((v.buy_cells || []).length) legendRow("buy", "border:2px solid #1565c0", "blue cross: a purchase can be placed here");
     const last = v.last || { cells: [], removed: [] };
     if (last.cells.length) legendRow("last", "background:rgba(245,183,0,.35)", "the last move's cells (dashed: its line)");
