@@ -1303,7 +1303,7 @@ class GameBoardController:
             return self.evaluation
         if st.current_player() == CHANCE:
             raise WidgetError("chance moves next: roll before evaluating")
-        text = capped_agent_spec(spec, self.game_agents())[0] if spec else self.analysis_spec()
+        text = capped_agent_spec(spec, self.game_agents(), weights=self.weights_files())[0] if spec else self.analysis_spec()
         me = st.current_player()
         action, score, _ = self.think(text)
         statics = ", ".join(f"{self.label(p)} {st.evaluate(p):+.2f}" for p in range(self.info().num_players))
