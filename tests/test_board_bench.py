@@ -60,3 +60,9 @@ def test_an_undo_or_a_redo_finds_the_positions_actions_kept(monkeypatch: pytest.
     assert asked == []
     GameBoard("openspiel:tic_tac_toe")
     assert gc.get_freeze_count() > 0
+
+
+def test_a_coarse_clocks_mean_has_its_interval_and_never_nan() -> None:
+    line = bench.mean_summary([0.0, 10.0, 10.0, 0.0, 20.0, 10.0])
+    assert "mean 8.3 ms" in line and "[" in line and "nan" not in line
+    assert "no interval" in bench.mean_summary([10.0]) and "nan" not in bench.mean_summary([])

@@ -387,6 +387,42 @@ def test_incremental_redraw_draws_what_a_fresh_draw_does(page, index: int) -> No
         assert x == y, f"part {part} differs after a fresh draw"
 
 
+def test_clicks_arrive_as_patches_and_a_lost_one_brings_the_whole_view(page) -> None:  # noqa: ANN001
+    """A click's view arrives as a patch of the view the page holds (no whole view after the first); when the page's
+    view is not the one a patch was made against (a lost message), it asks once for the whole view, which equals the
+    view the patches had built, and the board drawn from it is what a fresh draw gives; then patches resume."""
+    b = board(page, ARMY)
+    b.scroll_into_view_if_needed()
+    h = b.element_handle()
+    stats = lambda: page.evaluate("(el) => el.gbPatchStats()", h)  # noqa: E731
+    before = stats()
+    for step in range(3):
+        lit = b.locator("polygon.gb-lit")
+        changed(b, lambda lit=lit, step=step: lit.nth(step % lit.count()).click(force=True))
+    after = stats()
+    assert after["patches"] >= before["patches"] + 3 and after["fulls"] == before["fulls"] and after["asked"] == before["asked"]
+    built = page.evaluate("(el) => el.gbView()", h)
+    page.evaluate("(el) => el.gbForget()", h)
+    b.locator('.gb-btn[data-action="flip"]').focus()
+    page.keyboard.press("Escape")  # a cancel: its patch cannot apply to the forgotten view
+    page.wait_for_function("([el, n]) => el.gbPatchStats().fulls > n && el.gbView().seq > 0", arg=[h, after["fulls"]],
+                           timeout=45_000)
+    whole = page.evaluate("(el) => el.gbView()", h)
+    assert stats()["asked"] == after["asked"] + 1 and stats()["fulls"] == after["fulls"] + 1
+    same = ("message", "level", "seq", "hover")  # what the Escape itself changed
+    assert {k: v for k, v in whole.items() if k not in same} == {k: v for k, v in built.items() if k not in same}
+    page.mouse.move(0, 0)
+    page.wait_for_timeout(300)
+    drawn = page.evaluate(DRAWN, h)
+    flip = b.locator('.gb-btn[data-action="flip"]')
+    flip.click()
+    flip.click()
+    assert page.evaluate(DRAWN, h) == drawn
+    lit = b.locator("polygon.gb-lit")
+    changed(b, lambda: lit.nth(0).click(force=True))
+    assert stats()["patches"] == after["patches"] + 1 and stats()["asked"] == after["asked"] + 1
+
+
 def test_editor_places_units_with_hit_points_and_a_chosen_seats_piece_with_its_facing(page) -> None:  # noqa: ANN001
     """The editor for the games that declare pieces by position: The Cursed Lands' unit with its hit points (a void
     hex refused with the hex and the rule C2), and big chess's four seats (a seat select, a facing)."""
@@ -549,6 +585,13 @@ def test_every_game_flip_evaluation_keys_editor_copy_paste_record_and_new_game(p
     b.scroll_into_view_if_needed()
     unit = get(GAME_OF[index]).evaluation_unit
     assert unit in b.locator(".gb-evaltext").inner_text()
+    # whose view the bar is: the first seat's (with its team); its other side in the opposing team's colour
+    assert "'s view" in (b.locator(".gb-evaltext").get_attribute("title") or "")
+    if index == BC4:  # classic-4: teams ab and cd
+        assert b.locator(".gb-evaltext").get_attribute("title") == "player a's view (team a & b)"
+        seat_c = b.evaluate("(el) => el.querySelectorAll('.gb-legend-seat')[2].dataset.colour").lstrip("#")
+        bar = b.evaluate("(el) => getComputedStyle(el.querySelector('.gb-evalbar')).backgroundColor")
+        assert bar == "rgb({}, {}, {})".format(*(int(seat_c[i:i + 2], 16) for i in (0, 2, 4))), (bar, seat_c)
     cells = b.locator("polygon.gb-cell").count()
     if cells:
         before = b.locator(".gb-svgbox").screenshot()

@@ -45,6 +45,49 @@ function saveLink(row, name, blob) {
   a.click();
 }
 
+// A click's view arrives as a patch of the view the page holds (board.py view_patch): the fields that changed, and
+// the changed items of the long lists by index. It applies only to the view of seq `base`; any other (a lost or
+// reordered message) gives null, and the page asks the kernel for the whole view instead.
+function applyPatch(view, p) {
+  if (!view || view.seq !== p.base) return null;
+  const next = { ...view };
+  for (const k of p.drop || []) delete next[k];
+  Object.assign(next, p.set || {});
+  for (const [k, l] of Object.entries(p.lists || {})) {
+    const arr = (view[k] || []).slice(0, l.n);
+    for (const [i, item] of l.at) arr[i] = item;
+    if (arr.length !== l.n) return null;
+    for (let i = 0; i < l.n; i++) if (arr[i] === undefined) return null;
+    next[k] = arr;
+  }
+  next.seq = p.seq;
+  return next;
+}
+
+// once per model (every render of the board shares it): patches become the model's view; a mismatch asks for the
+// whole view once, and later patches wait for it
+function initialize({ model }) {
+  let waiting = false, applying = false;
+  // counts for the benchmark and the tests, and a lost message's effect (the view's seq forgotten, so the next
+  // patch cannot apply); a page-side attribute of the model (renders get their own proxy of it), never sent
+  const stats = { patches: 0, fulls: 0, asked: 0 };
+  stats.forget = () => {
+    applying = true;
+    try { model.set("view", { ...model.get("view"), seq: -1 }); } finally { applying = false; }
+  };
+  model.set("gb_patching", stats);
+  model.on("change:view", () => { if (!applying) { waiting = false; stats.fulls += 1; } });
+  model.on("msg:custom", (msg) => {
+    if (!msg || msg.kind !== "view-patch") return;
+    if (waiting) return;
+    const next = applyPatch(model.get("view"), msg);
+    if (!next) { waiting = true; stats.asked += 1; model.send({ type: "full" }); return; }
+    applying = true;
+    try { model.set("view", next); } finally { applying = false; }
+    stats.patches += 1;
+  });
+}
+
 // a part's own class plus the game's alias for it (GameDef.board_aliases: TerraFeud's page knew its cells as tf-hex)
 let ALIASES = {};
 const A = (part, cls) => (ALIASES[part] ? `${cls} ${ALIASES[part]}` : cls);
@@ -52,6 +95,11 @@ const A = (part, cls) => (ALIASES[part] ? `${cls} ${ALIASES[part]}` : cls);
 function render({ model, el: root }) {
   root.classList.add("gb-root");
   root.setAttribute("tabindex", "0");
+  // for the benchmark and the browser tests: the patches applied, the whole views received and asked for; the view
+  // held; and a lost message's effect (the view's seq forgotten, so the next patch cannot apply)
+  root.gbPatchStats = () => { const p = model.get("gb_patching") || {}; return { patches: p.patches, fulls: p.fulls, asked: p.asked }; };
+  root.gbView = () => model.get("view");
+  root.gbForget = () => model.get("gb_patching").forget();
   const head = el("div", { class: "gb-head" }, root);
   const title = el("span", { class: "gb-title" }, head);
   const turn = el("span", { class: "gb-turn" }, head);
@@ -1007,4 +1055,4 @@ function render({ model, el: root }) {
   };
 }
 
-export default { render };
+export default { initialize, render };

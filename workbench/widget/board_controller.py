@@ -286,6 +286,8 @@ class GameBoardController:
         gone = [self.names[c] for c in self._effects(chosen).get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
         turn = self.state.turn()
         self.state.apply_action(chosen)
+        if words == text and self.state.current_player() != CHANCE:  # the game has no sentence for it: what followed
+            words = f"{text}: {self._to_move_words()}"
         self._undoable += 1
         node, _ = self.tree.add(self.node, chosen, text)
         node.to_move = self.state.current_player()
@@ -609,6 +611,9 @@ class GameBoardController:
                 kept = self.blocks, self._exact  # a hover explains; the last click's blocking cells stay drawn
                 text = self._why_not(seq)
                 self.blocks, self._exact = kept
+                by = self._attackers().get(name)
+                if by:  # the lines the page draws into this cell, in words too
+                    text += f"; {name} is attacked from " + ", ".join(f"{a} ({seat})" for a, seat in by[:12])
         self.hover = {"cell": name, "text": _short(text, 300)}
         return self.hover["text"]
 
@@ -1300,7 +1305,7 @@ class GameBoardController:
             return self.evaluation
         if st.current_player() == CHANCE:
             raise WidgetError("chance moves next: roll before evaluating")
-        text = capped_agent_spec(spec, self.game_agents())[0] if spec else self.analysis_spec()
+        text = capped_agent_spec(spec, self.game_agents(), weights=self.weights_files())[0] if spec else self.analysis_spec()
         me = st.current_player()
         action, score, _ = self.think(text)
         statics = ", ".join(f"{self.label(p)} {st.evaluate(p):+.2f}" for p in range(self.info().num_players))
