@@ -207,6 +207,8 @@ class AgentCaps:
     limits: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     words: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     ints: frozenset[str] = frozenset()
+    # the agent searches with learned weights (``eval=NAME``): the page offers the board's weights files by name
+    learned: bool = False
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ class _Here:
     their click cells, an index by first cell (a click or a view looks at one cell's actions, not all 5,696 of big
     chess's four-player setup), the mode subsets, the free actions (buttons) and the seats offered."""
 
-    __slots__ = ("pairs", "cells_of", "modes", "offered", "_first", "_free")
+    __slots__ = ("pairs", "cells_of", "modes", "offered", "lines", "attackers", "_first", "_free")
 
     def __init__(self, pairs: list[Pair]) -> None:
         self.pairs = pairs
@@ -65,6 +65,8 @@ class _Here:
                     pass
         self.modes: dict[str, list[Pair]] | None = None
         self.offered: list[int] | None = None
+        self.lines: list[list[str]] | None = None  # the game's attacker lines (``State.attack_lines``)
+        self.attackers: dict[str, list[list[str]]] | None = None  # who attacks each cell (``State.attackers``)
         self._first: dict[str, tuple[dict[int, list[Pair]], dict[int, list[Any]], set[int]]] = {}
         self._free: dict[str, list[Any]] = {}
 
@@ -170,10 +172,6 @@ class GameBoardController:
         self.check_index = -1
         self.hover: dict[str, str] = {}
         self._exact = False
-        self._lines_key: Any = None
-        self._lines: list[list[str]] = []
-        self._attackers_key: Any = None
-        self._attackers_map: dict[str, list[list[str]]] = {}
         self.blocks: list[str] = []  # the cells that block the last refused click (``State.explain_cells``)
         self.lines: list[dict[str, Any]] = []  # continuous analysis: best lines at node ``lines_at``
         self.lines_at = -1
@@ -1313,7 +1311,7 @@ class GameBoardController:
             return self.evaluation
         if st.current_player() == CHANCE:
             raise WidgetError("chance moves next: roll before evaluating")
-        text = capped_agent_spec(spec, self.game_agents())[0] if spec else self.analysis_spec()
+        text = capped_agent_spec(spec, self.game_agents(), weights=self.weights_files())[0] if spec else self.analysis_spec()
         me = st.current_player()
         action, score, _ = self.think(text)
         statics = ", ".join(f"{self.label(p)} {st.evaluate(p):+.2f}" for p in range(self.info().num_players))
@@ -1946,16 +1944,15 @@ class GameBoardController:
         as [from, to, attacking seat's name]; cached per position."""
         if self.editing:
             return []
-        key = (id(self.tree), self.node.id)
-        if self._lines_key != key:
+        here = self._here()
+        if here.lines is None:
             try:
                 raw = list(self.state.attack_lines())[:60]
             except Exception:  # noqa: BLE001 - a help, never a failure
                 raw = []
             n = len(self.names)
-            self._lines_key = key
-            self._lines = [[self.names[a], self.names[b], self.label(s)] for a, b, s in raw if 0 <= a < n and 0 <= b < n]
-        return list(self._lines)
+            here.lines = [[self.names[a], self.names[b], self.label(s)] for a, b, s in raw if 0 <= a < n and 0 <= b < n]
+        return list(here.lines)
 
     def _attackers(self) -> dict[str, list[list[str]]]:
         """Who attacks each cell (``State.attackers``: every seat's attacks on its next move, by the game's rules),
@@ -1963,8 +1960,8 @@ class GameBoardController:
         position."""
         if self.editing:
             return {}
-        key = (id(self.tree), self.node.id)
-        if self._attackers_key != key:
+        here = self._here()  # kept with the position's actions: an undo or a redo finds them (TerraFeud's ~10 ms)
+        if here.attackers is None:
             try:
                 raw = list(self.state.attackers())
             except Exception:  # noqa: BLE001 - a help, never a failure
@@ -1974,8 +1971,8 @@ class GameBoardController:
             for a, b, seat in raw[:MAX_ATTACKS]:
                 if 0 <= a < n and 0 <= b < n:
                     out.setdefault(self.names[b], []).append([self.names[a], self.label(seat)])
-            self._attackers_key, self._attackers_map = key, out
-        return {k: [list(x) for x in v] for k, v in self._attackers_map.items()}
+            here.attackers = out
+        return {k: [list(x) for x in v] for k, v in here.attackers.items()}
 
     def _editor_view(self) -> dict[str, Any]:
         """The editor's bar: its pieces (with their seat's colour index), the chosen one, the seat to move, what is wrong."""
