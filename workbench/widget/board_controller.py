@@ -246,6 +246,7 @@ class GameBoardController:
                 said = said[len(text) + len(sep):]
         cells = [] if light else [self.names[c] for c in self._cells(action) if 0 <= c < len(self.names)]
         gone = [self.names[c] for c in eff.get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
+        hurt = self._damage(eff)
         if eff.get("odds"):
             gone = []  # an attack's removals are the roll's to decide
         turn = self.state.turn()
@@ -254,7 +255,7 @@ class GameBoardController:
         node, _new = self.tree.add(self.node, action, text)
         node.to_move = self.state.current_player()
         node.effects = {"player": player, "turn": turn, "words": _short(said, 240) if said and said != text else "",
-                        "cells": cells, "removed": gone}
+                        "cells": cells, "removed": gone, "damaged": hurt}
         self._after(node, light)
         self.node = node
         self.selection, self.choices = [], []
@@ -316,6 +317,13 @@ class GameBoardController:
         except Exception:  # noqa: BLE001 - a preview must not break the board
             return {}
         return eff if isinstance(eff, dict) else {}
+
+    def _damage(self, eff: dict[str, Any]) -> dict[str, int]:
+        """An action's ``damage`` (cell -> hit points lost by a piece that survives) by cell name."""
+        raw = eff.get("damage") or {}
+        n = len(self.names)
+        return {self.names[c]: int(v) for c, v in raw.items() if isinstance(c, int) and 0 <= c < n and isinstance(v, int) and v > 0} \
+            if isinstance(raw, dict) else {}
 
     def _chance_words(self, outcome: Any, text: str) -> str:
         """What a chance outcome does, in words: the game's sentence, else hit or miss from what it removes."""
@@ -1806,6 +1814,7 @@ class GameBoardController:
             out[self.names[cell]] = {
                 "text": _short(str(eff.get("text") or self.state.action_to_string(complete[0])), 200),
                 "odds": odds, "removed": [n for n in removed if n not in odds], "at_risk": [n for n in removed if n in odds],
+                "damage": self._damage(eff),
                 "ends": bool(eff.get("ends")),
             }
         return out
@@ -1987,8 +1996,9 @@ class GameBoardController:
             removed.extend(n.effects.get("removed", []))
             n = n.parent
         if n.parent is None:
-            return {"cells": [], "removed": removed}
-        return {"cells": n.effects.get("cells", []), "removed": removed + list(n.effects.get("removed", []))}
+            return {"cells": [], "removed": removed, "damaged": {}}
+        return {"cells": n.effects.get("cells", []), "removed": removed + list(n.effects.get("removed", [])),
+                "damaged": dict(n.effects.get("damaged") or {})}
 
     def pattern_svg(self, card: str) -> str:
         """A card's first pattern diagram as SVG (``GameDef.card_patterns``), cached; "" when the game has none."""
