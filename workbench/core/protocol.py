@@ -377,6 +377,11 @@ class State:
         """Cells a click sequence picks for ``action`` (first = the piece or source); [] for buttons."""
         return []
 
+    def legal_action_cells(self) -> list[tuple[Any, tuple[int, ...]]]:
+        """Every legal action with its click cells (``action_cells``), in ``legal_actions`` order: what a board asks
+        of each new position. A game with thousands of actions (big chess's setup) may answer it in one pass."""
+        return [(a, tuple(self.action_cells(a))) for a in self.legal_actions()]
+
     def action_effects(self, action: Any) -> dict[str, Any]:
         """What ``action`` would change: ``{"removed": [cells], "marks": [cells], "text": str, "ends": bool}``; ``text``
         a sentence (the notation, then what it does: "d2xf2: ... takes 2 damage"), ``ends`` whether it ends the
