@@ -380,7 +380,8 @@ class State:
     def action_effects(self, action: Any) -> dict[str, Any]:
         """What ``action`` would change: ``{"removed": [cells], "marks": [cells], "text": str, "ends": bool}``; ``text``
         a sentence (the notation, then what it does: "d2xf2: ... takes 2 damage"), ``ends`` whether it ends the
-        game (``ends_turn``: the turn), ``odds`` {cell: "n/36"} where a roll decides the removals."""
+        game (``ends_turn``: the turn), ``odds`` {cell: "n/36"} where a roll decides the removals, ``damage``
+        {cell: hit points lost} by a piece that survives (the board marks it on hover and after the move)."""
         return {}
 
     def overlay(self, name: str) -> dict[int, str]:

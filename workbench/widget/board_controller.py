@@ -50,7 +50,7 @@ class _Here:
     their click cells, an index by first cell (a click or a view looks at one cell's actions, not all 5,696 of big
     chess's four-player setup), the mode subsets, the free actions (buttons) and the seats offered."""
 
-    __slots__ = ("pairs", "cells_of", "modes", "offered", "_first", "_free")
+    __slots__ = ("pairs", "cells_of", "modes", "offered", "lines", "attackers", "_first", "_free")
 
     def __init__(self, pairs: list[Pair]) -> None:
         self.pairs = pairs
@@ -65,6 +65,8 @@ class _Here:
                     pass
         self.modes: dict[str, list[Pair]] | None = None
         self.offered: list[int] | None = None
+        self.lines: list[list[str]] | None = None  # the game's attacker lines (``State.attack_lines``)
+        self.attackers: dict[str, list[list[str]]] | None = None  # who attacks each cell (``State.attackers``)
         self._first: dict[str, tuple[dict[int, list[Pair]], dict[int, list[Any]], set[int]]] = {}
         self._free: dict[str, list[Any]] = {}
 
@@ -170,10 +172,6 @@ class GameBoardController:
         self.check_index = -1
         self.hover: dict[str, str] = {}
         self._exact = False
-        self._lines_key: Any = None
-        self._lines: list[list[str]] = []
-        self._attackers_key: Any = None
-        self._attackers_map: dict[str, list[list[str]]] = {}
         self.blocks: list[str] = []  # the cells that block the last refused click (``State.explain_cells``)
         self.lines: list[dict[str, Any]] = []  # continuous analysis: best lines at node ``lines_at``
         self.lines_at = -1
@@ -248,6 +246,7 @@ class GameBoardController:
                 said = said[len(text) + len(sep):]
         cells = [] if light else [self.names[c] for c in self._cells(action) if 0 <= c < len(self.names)]
         gone = [self.names[c] for c in eff.get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
+        hurt = self._damage(eff)
         if eff.get("odds"):
             gone = []  # an attack's removals are the roll's to decide
         turn = self.state.turn()
@@ -256,7 +255,7 @@ class GameBoardController:
         node, _new = self.tree.add(self.node, action, text)
         node.to_move = self.state.current_player()
         node.effects = {"player": player, "turn": turn, "words": _short(said, 240) if said and said != text else "",
-                        "cells": cells, "removed": gone}
+                        "cells": cells, "removed": gone, "damaged": hurt}
         self._after(node, light)
         self.node = node
         self.selection, self.choices = [], []
@@ -318,6 +317,13 @@ class GameBoardController:
         except Exception:  # noqa: BLE001 - a preview must not break the board
             return {}
         return eff if isinstance(eff, dict) else {}
+
+    def _damage(self, eff: dict[str, Any]) -> dict[str, int]:
+        """An action's ``damage`` (cell -> hit points lost by a piece that survives) by cell name."""
+        raw = eff.get("damage") or {}
+        n = len(self.names)
+        return {self.names[c]: int(v) for c, v in raw.items() if isinstance(c, int) and 0 <= c < n and isinstance(v, int) and v > 0} \
+            if isinstance(raw, dict) else {}
 
     def _chance_words(self, outcome: Any, text: str) -> str:
         """What a chance outcome does, in words: the game's sentence, else hit or miss from what it removes."""
@@ -1808,6 +1814,7 @@ class GameBoardController:
             out[self.names[cell]] = {
                 "text": _short(str(eff.get("text") or self.state.action_to_string(complete[0])), 200),
                 "odds": odds, "removed": [n for n in removed if n not in odds], "at_risk": [n for n in removed if n in odds],
+                "damage": self._damage(eff),
                 "ends": bool(eff.get("ends")),
             }
         return out
@@ -1937,16 +1944,15 @@ class GameBoardController:
         as [from, to, attacking seat's name]; cached per position."""
         if self.editing:
             return []
-        key = (id(self.tree), self.node.id)
-        if self._lines_key != key:
+        here = self._here()
+        if here.lines is None:
             try:
                 raw = list(self.state.attack_lines())[:60]
             except Exception:  # noqa: BLE001 - a help, never a failure
                 raw = []
             n = len(self.names)
-            self._lines_key = key
-            self._lines = [[self.names[a], self.names[b], self.label(s)] for a, b, s in raw if 0 <= a < n and 0 <= b < n]
-        return list(self._lines)
+            here.lines = [[self.names[a], self.names[b], self.label(s)] for a, b, s in raw if 0 <= a < n and 0 <= b < n]
+        return list(here.lines)
 
     def _attackers(self) -> dict[str, list[list[str]]]:
         """Who attacks each cell (``State.attackers``: every seat's attacks on its next move, by the game's rules),
@@ -1954,8 +1960,8 @@ class GameBoardController:
         position."""
         if self.editing:
             return {}
-        key = (id(self.tree), self.node.id)
-        if self._attackers_key != key:
+        here = self._here()  # kept with the position's actions: an undo or a redo finds them (TerraFeud's ~10 ms)
+        if here.attackers is None:
             try:
                 raw = list(self.state.attackers())
             except Exception:  # noqa: BLE001 - a help, never a failure
@@ -1965,8 +1971,8 @@ class GameBoardController:
             for a, b, seat in raw[:MAX_ATTACKS]:
                 if 0 <= a < n and 0 <= b < n:
                     out.setdefault(self.names[b], []).append([self.names[a], self.label(seat)])
-            self._attackers_key, self._attackers_map = key, out
-        return {k: [list(x) for x in v] for k, v in self._attackers_map.items()}
+            here.attackers = out
+        return {k: [list(x) for x in v] for k, v in here.attackers.items()}
 
     def _editor_view(self) -> dict[str, Any]:
         """The editor's bar: its pieces (with their seat's colour index), the chosen one, the seat to move, what is wrong."""
@@ -1990,8 +1996,9 @@ class GameBoardController:
             removed.extend(n.effects.get("removed", []))
             n = n.parent
         if n.parent is None:
-            return {"cells": [], "removed": removed}
-        return {"cells": n.effects.get("cells", []), "removed": removed + list(n.effects.get("removed", []))}
+            return {"cells": [], "removed": removed, "damaged": {}}
+        return {"cells": n.effects.get("cells", []), "removed": removed + list(n.effects.get("removed", [])),
+                "damaged": dict(n.effects.get("damaged") or {})}
 
     def pattern_svg(self, card: str) -> str:
         """A card's first pattern diagram as SVG (``GameDef.card_patterns``), cached; "" when the game has none."""
