@@ -31,7 +31,7 @@ from .tree import SNAPSHOT_EVERY, VariationTree
 MAX_CHOICES = 400  # buttons for one click sequence (big chess: 30 cards x 8 facings at a cell)
 MAX_PREVIEWS = 80  # targets whose effects are computed for one view (each plays the action on a copy)
 MAX_BUTTON_PREVIEWS = 30
-MAX_ATTACKS = 2000  # attacks sent for the hover lines (big chess on 25 seats has many)
+MAX_ATTACKS = 2000  # attacks sent for the hover lines (a game of 25 seats has many)
 MAX_DIFF_SHOWN = 40  # actions listed on each side of a rule-change diff
 MOVES_SHOWN = 300  # the move list's last rows
 DEFAULT_AGENT = "greedy"
@@ -877,11 +877,35 @@ class GameBoardController:
                 row["score"], searched = self._score_after(spec, st, row["first"], me)
                 row["depth"] = searched or row["depth"]
             out.sort(key=lambda row: -math.inf if row["score"] is None else -row["score"])
+        else:
+            self._even_depths(out, spec, st, legal)
         for row in out:
             row.pop("first")
             row["words"] = "" if row["score"] is None else self.score_words(float(row["score"]), st, me)
             row["seat"], row["view"] = self.label(me), self.view_words(me)  # every line's score: the mover's view
         return out
+
+    def _even_depths(self, out: list[dict[str, Any]], spec: str, st: State, legal: list[Any]) -> None:
+        """One scale across lines: where a clock or node budget stopped some lines' searches shallower than others
+        (the excluded moves make lines 2 and 3 cheaper), every line deeper than the shallowest is scored again at that
+        depth, its own first move alone at the root, and the lines are ordered by those scores."""
+        from workbench.agents.generic import make_protocol_agent
+
+        depths = [row["depth"] for row in out]
+        if "depth=" not in spec or not all(isinstance(d, int) and d > 0 for d in depths) or len(set(depths)) < 2:
+            return
+        low = min(depths)
+        even = re.sub(r"depth=\d+", f"depth={low}", spec)
+        for row in out:
+            if row["depth"] == low:
+                continue
+            agent = make_protocol_agent(even, self.game, self.rules, seed=self.seed)
+            agent.exclude = [a for a in legal if a != row["first"]]  # the line's move alone, searched to ``low``
+            agent.select_action(st.clone())
+            score = getattr(agent, "score", None)
+            if isinstance(score, (int, float)) and score == score:
+                row["score"], row["depth"] = round(float(score), 2) + 0.0, getattr(agent, "depth_reached", None) or low
+        out.sort(key=lambda row: -math.inf if row["score"] is None else -row["score"])
 
     def _score_after(self, spec: str, st: State, action: Any, me: int) -> tuple[float | None, Any]:
         """``action``'s score by the agent ``spec`` from ``me``'s view: the agent searches the position after it,
