@@ -33,8 +33,8 @@ def test_clicks_are_timed_by_kind_along_a_random_game(capsys: pytest.CaptureFixt
 
 
 def test_an_undo_or_a_redo_finds_the_positions_actions_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The board keeps each visited position's legal actions, click cells and index (the last few nodes): an undo
-    or a redo shows the same lit cells and buttons without asking the engine for its actions again, and the view
+    """The board keeps each visited position's legal actions, click cells, index and attackers (the last few nodes):
+    an undo or a redo shows the same lit cells and buttons without asking the engine for them again, and the view
     there equals the one first drawn. A board also moves what is loaded out of the collector's sight (gc.freeze)."""
     import gc
 
@@ -44,7 +44,7 @@ def test_an_undo_or_a_redo_finds_the_positions_actions_kept(monkeypatch: pytest.
 
     game = get("big-chess")
     c = GameBoardController(game, game.rules("board=classic-4"), seed=1)
-    keys = ("lit", "buttons", "buy_cells", "status", "glyphs", "previews")
+    keys = ("lit", "buttons", "buy_cells", "status", "glyphs", "previews", "attackers", "attack_lines")
     first = c.view()
     c.click(first["lit"][0])
     c.choose(0)  # a placement: a new position
@@ -52,6 +52,8 @@ def test_an_undo_or_a_redo_finds_the_positions_actions_kept(monkeypatch: pytest.
     asked: list[int] = []
     real = type(c.state).legal_actions
     monkeypatch.setattr(type(c.state), "legal_actions", lambda self, *a: asked.append(1) or real(self, *a))
+    told = type(c.state).attackers
+    monkeypatch.setattr(type(c.state), "attackers", lambda self: asked.append(2) or told(self))
     c.undo()
     again = c.view()
     assert {k: again[k] for k in keys} == {k: first[k] for k in keys}

@@ -59,3 +59,23 @@ def test_two_seats_keep_their_words_and_the_bar_against_the_other_seat() -> None
     lines = c.analyse(depth=1, lines=2, length=1)
     assert {x["view"] for x in lines} == {"Red's view"}
     assert c.view()["eval"]["view"] == "Red's view" and c.view()["eval"]["against"] == 1
+
+
+def test_lines_stopped_at_different_depths_are_all_scored_at_the_shallowest(monkeypatch) -> None:  # noqa: ANN001
+    """A node budget stops line 1's search (every root move) shallower or deeper than lines 2 and 3 (fewer root moves):
+    every line is then scored at the shallowest depth reached, its own first move alone at the root, so the three
+    scores are one search's on one scale (each recomputed here by an independent search at that depth)."""
+    g = get("big-chess")
+    c = GameBoardController(g, g.spec.make("board=classic-4,start=deployed,teams=a/b/c/d"))
+    monkeypatch.setattr(c, "analysis_spec", lambda depth=2, seconds=1.0: "alphabeta:depth=3,nodes=400,seconds=5")
+    lines = c.analyse(depth=3, lines=3, length=1)
+    depths = {x["depth"] for x in lines}
+    assert len(depths) == 1, lines
+    low = depths.pop()
+    st = c.state
+    for x in lines:
+        agent = make_protocol_agent(f"alphabeta:depth={low},nodes=400,seconds=5", g, c.rules, seed=c.seed)
+        agent.exclude = [a for a in st.legal_actions() if st.action_to_string(a) != x["moves"][0]]
+        agent.select_action(st.clone())
+        assert x["score"] == round(agent.score, 2), x
+    assert [x["score"] for x in lines] == sorted((x["score"] for x in lines), reverse=True)

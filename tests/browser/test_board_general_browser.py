@@ -181,6 +181,8 @@ def test_pole_buy_attack_odds_dice_and_undo(page) -> None:  # noqa: ANN001
     b.locator(".gb-analysis-toggle").check()
     page.wait_for_function("(el) => el.querySelector('.gb-line')", arg=b.element_handle(), timeout=30_000)
     assert "coins" in b.locator(".gb-line").first.inner_text()
+    view = b.locator(".gb-lines-view").inner_text()  # whose view every line's score is, said once above them
+    assert view in ("scores: Red's view", "scores: Black's view"), view
     b.locator(".gb-analysis-toggle").uncheck()
     # a sign and a note on the move, then the record and the picture saved by the page (no request leaves)
     b.locator(".gb-sign").select_option("!?")
@@ -742,6 +744,16 @@ def test_hover_previews_and_attacker_lines_for_every_game(page) -> None:  # noqa
                 assert dead and (target in dead or index == TF), (index, dead)
                 if index == TF:  # the coordinated attack's victims: its own infantryman and the black feudal
                     assert dead == {"c3", "d4"}, dead
+            if index == CLX:  # an attack its target survives: the hit points it would lose, written over it
+                click_cell(b, "e2")
+                page.wait_for_function("(el) => el.querySelector(`polygon.gb-lit[data-cell='f2']`) && "
+                                       "el.querySelector('.gb-selected, .gb-sel')", arg=b.element_handle())
+                b.locator('polygon[data-cell="f2"]').hover(force=True)
+                page.wait_for_function("(el) => el.querySelector('.gb-preview-damage[data-cell=\"f2\"]')",
+                                       arg=b.element_handle())
+                assert b.locator('.gb-preview-damage[data-cell="f2"]').get_attribute("data-damage") == "2"
+                assert "takes 2 damage" in b.locator(".gb-hover").inner_text()
+                assert b.locator(".gb-move").count() == moves
         state = get(game).new_initial_state()
         drawn = b.evaluate("(el) => [...el.querySelectorAll('.gb-attacker-line')].map(l => [l.dataset.from, l.dataset.to])")
         if type(state).attack_lines is State.attack_lines:  # declares none: draws none

@@ -334,7 +334,7 @@ function render({ model, el: root }) {
       if (!t || !v) return;
       const cell = t.getAttribute("data-cell");
       const p = v.previews && v.previews[cell];
-      for (const old of svg.querySelectorAll(".gb-preview-death")) old.remove();
+      for (const old of svg.querySelectorAll(".gb-preview-death, .gb-preview-damage")) old.remove();
       attackHover = cell;
       hoverAttackers(v);
       pinned = "";
@@ -470,6 +470,8 @@ function render({ model, el: root }) {
       if (ce) layers.over.insertBefore(sv("circle", { cx: ce.x, cy: ce.y, r: geo.size * 0.75, class: "gb-preview-death",
         "data-cell": r, "data-hex": r }), first);
     }
+    for (const old of layers.over.querySelectorAll(".gb-preview-damage")) old.remove();
+    for (const [r, n] of Object.entries((p && p.damage) || {})) damageMark(r, n, "gb-preview-damage");
   }
 
   // Incremental redraw: a click changes a few cells and a few panel parts, so each part is redrawn only when
@@ -532,7 +534,8 @@ function render({ model, el: root }) {
     setAttr(status, "data-to-move", v.over ? "" : (v.to_move_name || ""));
     setText(message, v.message || "");
     setAttr(message, "class", A("message", `gb-message gb-${v.level || "info"}`));
-    if (pinned && !(v.previews && v.previews[lastHover])) pinned = "";
+    // the lit cell under the pointer: its preview in this view (another selection previews another action there)
+    if (pinned) pinned = (v.previews && v.previews[lastHover] && v.previews[lastHover].text) || "";
     setText(hover, pinned || (v.hover && v.hover.text) || "");
     setText(busy, model.get("busy") || "");
     undoBtn.disabled = !v.can_undo;
@@ -629,7 +632,7 @@ function render({ model, el: root }) {
     const odds = !!(v.previews && Object.values(v.previews).some((p) => Object.keys(p.odds || {}).length));
     if (changed(legendBody, [...used.terrain], [...used.marks], v.to_move_index, v.legend, odds, (v.attack_lines || []).length > 0,
       Object.keys(v.attackers || {}).length > 0, (v.buy_cells || []).length > 0,
-      last.cells.length > 0, last.removed.length > 0, !!((v.shapes || {}).arrows || (v.shapes || {}).circles), v.heat_layer,
+      last.cells.length > 0, last.removed.length > 0, Object.keys(last.damaged || {}).length > 0, !!((v.shapes || {}).arrows || (v.shapes || {}).circles), v.heat_layer,
       v.heat_player, v.heat_scale)) drawLegend(v, used);
     // what the last view cost the page (read by `python -m workbench.widget.bench --page`)
     const stamp = { seq: v.seq, ms: performance.now() - t0, at: performance.now(), painted: 0 };
@@ -661,6 +664,15 @@ function render({ model, el: root }) {
     }
   }
 
+  // "−2" over a piece that loses hit points and survives (State.action_effects' damage): hovered, or the last move's
+  function damageMark(cell, n, cls) {
+    const ce = cellEls[cell];
+    if (!ce) return;
+    const s = geo.size;
+    sv("text", { x: ce.x + s * 0.45, y: ce.y - s * 0.45, "font-size": s * 0.5, class: cls, "data-cell": cell,
+      "data-damage": String(n) }, layers.over, `−${n}`);
+  }
+
   function drawLast(v) {
     // the last move: its cells joined (the attacker's line), and a cross where it (or its roll) removed a piece
     const last = v.last || { cells: [], removed: [] };
@@ -669,6 +681,7 @@ function render({ model, el: root }) {
     if (pts3.length > 1) {
       sv("polyline", { points: pts3.map((p) => `${p.x},${p.y}`).join(" "), class: "gb-lastline" }, layers.over);
     }
+    for (const [c, n] of Object.entries(last.damaged || {})) damageMark(c, n, "gb-damaged");
     for (const c of last.removed) {
       const p = cellEls[c];
       if (!p) continue;
@@ -954,6 +967,7 @@ function render({ model, el: root }) {
     if ((v.buy_cells || []).length) legendRow("buy", "border:2px solid #1565c0", "blue cross: a purchase can be placed here");
     const last = v.last || { cells: [], removed: [] };
     if (last.cells.length) legendRow("last", "background:rgba(245,183,0,.35)", "the last move's cells (dashed: its line)");
+    if (Object.keys(last.damaged || {}).length) legendRow("damaged", "color:#b00020", "−n: hit points the last move took from a piece that survives (hover a target: what it would take)");
     if (last.removed.length) legendRow("died", "border:2px solid #8b0000", "dark red cross: removed by the last move or its roll");
     if ((v.shapes || {}).arrows || (v.shapes || {}).circles) legendRow("shape", "background:#15781b", "your drawings (right-drag; shift red, alt blue, ctrl yellow)");
     if (v.heat_layer) {

@@ -429,6 +429,7 @@ def action_effects(st: CursedState, a: int) -> dict[str, Any]:
         elif (st.turn_no != turn or st.to_move != side) and kind != "end":
             words.append("ends the turn")
         return {"removed": sorted(removed), "marks": marks, "text": "; ".join(words), "ends": ends,
+                "damage": {h: hp_before[h] - st.hp[h] for h in marks if hp_before[h] > st.hp[h]},
                 "ends_turn": not ends and (st.turn_no != turn or st.to_move != side)}
     finally:
         st.undo_action()

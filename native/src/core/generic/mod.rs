@@ -11,6 +11,11 @@ pub mod plan;
 use crate::core::protocol::{Game, CHANCE};
 use crate::core::pyrandom::PyRandom;
 
+/// The agent trait lives beside the play loop that drives it ([`crate::core::protocol::Agent`]), so the protocol
+/// never reaches into this module (no `protocol` <-> `generic` cycle); it is re-exported here, where the agents
+/// implementing it are.
+pub use crate::core::protocol::Agent;
+
 pub use alphabeta::AlphaBeta;
 pub use mcts::Mcts;
 pub use plan::Plan;
@@ -19,22 +24,6 @@ pub use plan::Plan;
 pub const WIN: f64 = 1_000_000.0;
 /// Ceiling on thinking time per decision (`workbench.agents.base.MAX_SECONDS`).
 pub const MAX_SECONDS: f64 = 5.0;
-
-/// An agent for a protocol game.
-pub trait Agent<G: Game>: Send {
-    /// The action to play in `state` (not terminal, not chance); `state` is left as it was.
-    fn select_action(&mut self, state: &mut G) -> u32;
-    /// The same pick when the caller has listed `legal` already (`Game::legal_listed`: empty for a
-    /// lazy list), so a play loop need not list twice; only `random` uses it.
-    fn select_among(&mut self, state: &mut G, legal: &[u32]) -> u32 {
-        let _ = legal;
-        self.select_action(state)
-    }
-    /// The last decision's root value and nodes searched (iterations for mcts), when it has them.
-    fn stats(&self) -> (f64, u64) {
-        (0.0, 0)
-    }
-}
 
 /// Names with a native generic twin.
 pub const NAMES: [&str; 6] = ["random", "greedy", "alphabeta", "mcts", "search", "plan"];
