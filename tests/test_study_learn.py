@@ -153,3 +153,85 @@ def test_the_native_core_searches_with_the_same_learned_weights(tmp_path, monkey
                 assert nat[p].score == py[p].score
             st.apply_action(a)
     assert native.has_native("greedy:eval=pw.json") and not native.has_native("turtle:eval=pw.json")
+
+
+def test_td_returns_mix_the_next_values_and_the_result_game_by_game():
+    from workbench.study.learn import td_returns
+
+    value = np.array([0.1, 0.2, 0.4, 0.9, 0.3])
+    result = np.array([1.0, 1.0, 1.0, 0.0, 0.0])
+    ids = np.array([7, 7, 7, 8, 8])
+    got = td_returns(value, result, ids, 0.5)
+    # game 7: last gets 1; before it 0.5*0.4 + 0.5*1 = 0.7; first 0.5*0.2 + 0.5*0.7 = 0.45; game 8: 0, 0.5*0.3 + 0
+    assert got.tolist() == pytest.approx([0.45, 0.7, 1.0, 0.15, 0.0])
+    assert td_returns(value, result, ids, 1.0).tolist() == result.tolist()
+
+
+def _walks(rng, true, games=300, plies=8):
+    """Games as random walks of two features; the result drawn from the logistic model of the last position."""
+    rows = []
+    for g in range(games):
+        x = np.cumsum(rng.normal(0, 1, size=(plies, 2)).round(), axis=0)
+        y = float(rng.random() < 1 / (1 + np.exp(-(x[-1] @ true))))
+        rows += [{"game_id": g, "y": y, "pawn": a, "knight": b, "hand": a + b} for a, b in x]
+    return pd.DataFrame(rows)
+
+
+def test_td_lambda_fit_recovers_planted_weights_against_a_wrong_hand():
+    """Planted truth: a knight worth 3 pawns, the hand says 1. The TD(0.7) fit, like the result fit, finds the
+    data's 3:1, and its targets are the values of the next positions, not only each game's result."""
+    from workbench.study.learn import anchored_weights
+
+    data = _walks(np.random.default_rng(11), np.array([0.3, 0.9]))
+    hand = {"pawn": 1.0, "knight": 1.0}
+    for lam in (1.0, 0.7):
+        weights, k = anchored_weights(data, ["pawn", "knight"], hand, ["pawn", "knight"], anchor=0.001, lam=lam)
+        assert 2.0 < weights["knight"] / weights["pawn"] < 4.5, lam
+        assert 0.15 < weights["pawn"] < 0.5 and k != 0
+
+
+def test_spread_anchor_holds_a_wide_feature_as_firmly_as_a_count():
+    """Two features disagree with the hand alike per standard deviation, one of ten times the other's range
+    (hit points against a count). Per unit, the anchor barely holds the wide one; per spread, both move alike."""
+    from workbench.study.learn import anchored_weights
+
+    rng = np.random.default_rng(4)
+    rows = []
+    for g in range(400):
+        x = rng.normal(0, 1, size=(5, 2)).round()
+        p = 1 / (1 + np.exp(-(x.mean(axis=0) @ np.array([1.0, 3.0]))))  # per sd: count 1, hit points 3
+        y = float(rng.random() < p)
+        rows += [{"game_id": g, "y": y, "count": a, "hp": 10 * b, "hand": a + b} for a, b in x]  # hand 1:1 per sd
+    data = pd.DataFrame(rows)
+    hand = {"count": 1.0, "hp": 0.1}
+
+    def moved(spread):
+        w, k = anchored_weights(data, ["count", "hp"], hand, ["count", "hp"], anchor=0.5, spread=spread)
+        return {f: abs(w[f] / (k * hand[f]) - 1.0) for f in hand}  # each weight's departure from the hand's
+
+    per_unit, per_spread = moved(False), moved(True)
+    assert per_unit["hp"] > 3 * per_unit["count"]  # per unit the wide feature escapes the anchor
+    assert per_spread["hp"] < per_unit["hp"] / 2  # per spread it is held
+    assert per_spread["hp"] == pytest.approx(per_spread["count"], rel=0.6, abs=0.05)
+
+
+def test_a_fixed_feature_keeps_its_rescaled_hand_weight_while_the_others_move():
+    """Planted truth 3:1 against a hand of 1:1; with the knight fixed, its weight is k x hand exactly and the pawn's
+    correction alone carries the data (so it moves the other way); unfixed, the ratio follows the data."""
+    from workbench.study.learn import anchored_weights
+
+    data = _walks(np.random.default_rng(11), np.array([0.3, 0.9]))
+    hand = {"pawn": 1.0, "knight": 1.0}
+    free, _ = anchored_weights(data, ["pawn", "knight"], hand, ["pawn", "knight"], anchor=0.001)
+    held, k = anchored_weights(data, ["pawn", "knight"], hand, ["pawn", "knight"], anchor=0.001, fixed=("knight",))
+    assert held["knight"] == pytest.approx(k * hand["knight"]) and k > 0
+    assert held["pawn"] < held["knight"] and free["knight"] / free["pawn"] > 2.0
+
+
+def test_learn_refuses_a_fixed_name_that_is_no_feature_and_shaping_options_without_an_anchor():
+    from workbench.study.learn import learn
+
+    with pytest.raises(ValueError, match="--fixed dragon: not an evaluation feature of pole"):
+        learn("pole", "", 10, fixed=("dragon",))
+    with pytest.raises(ValueError, match="give --anchor above 0"):
+        learn("pole", "", 10, anchor=0.0, lam=0.5)

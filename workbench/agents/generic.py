@@ -44,11 +44,26 @@ def expected_value(state: State, value: Any) -> float:
 
 
 class GenericGreedy(ProtocolAgent):
-    """One action deep: the evaluation after each action, an attack valued by its odds (expectation)."""
+    """One action deep: the evaluation after each action, an attack valued by its odds (expectation).
+
+    ``epsilon=p`` plays a uniformly random legal action with probability ``p`` (one ``rng.random()`` draw
+    a decision, then ``rng.choice``, as ``random``), else the greedy pick: rungs between ``random``
+    (``epsilon=1``) and ``greedy`` (``epsilon=0``), so a ladder's Elo chain need not rest on one pairing
+    that greedy wins every game of.
+    """
 
     name = "greedy"
 
+    def __init__(self, seed: int | None = None, game: Any = None, rules: Any = None, epsilon: float = 0.0) -> None:
+        super().__init__(seed, game, rules)
+        self.epsilon = check_param("greedy", "epsilon", epsilon, float, 0.0, 1.0)
+
+    def describe(self) -> str:
+        return self.name + (f": a random action with probability {self.epsilon:g}" if self.epsilon else "")
+
     def select_action(self, state: State) -> Any:
+        if self.epsilon > 0 and self.rng.random() < self.epsilon:
+            return self.rng.choice(self._legal(state))
         root = self.searchable(state)
         me = root.current_player()
         info = self.info(root)
@@ -460,15 +475,19 @@ def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | Non
         factories["style"] = StyleAgent
     # a game's own agents (GameDef.game_agents) take their names for this game
     own = {} if generic else dict(game.game_agents())
-    if weights is not None and base in own:  # learned weights are the generic agents' (never a silent switch)
-        raise ValueError(f"agent {spec!r}: {game.title}'s own {base} reads no learned weights (eval=); the generic "
-                         f"agent does: {GENERIC_PREFIX}{str(spec).strip()}")
+    own_weights = weights is not None and base in own
+    if own_weights:  # a game's own agent that reads learned weights takes the name (eval=NAME) itself
+        spec_params["eval"], weights = weights, None
     factories.update(own)
     if base not in factories:
         raise ValueError(f"unknown agent {base!r} for {game.name}; known: {', '.join(factories)}")
     try:
         agent: ProtocolAgent = factories[base](seed=seed, game=game, rules=rules, **spec_params)
     except TypeError as exc:
+        if own_weights and "'eval'" in str(exc):  # an own agent without eval=: never a silent switch
+            who = (f"the generic agent does: {GENERIC_PREFIX}{str(spec).strip()}" if base in GENERIC_AGENTS
+                   else f"the generic agents do ({', '.join(GENERIC_AGENTS)})")
+            raise ValueError(f"agent {spec!r}: {game.title}'s own {base} reads no learned weights (eval=); {who}") from None
         raise ValueError(f"agent {spec!r}: bad parameters {sorted(spec_params)}: {exc}") from None
     if weights is not None:
         from .learned import learned_evaluation

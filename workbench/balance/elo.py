@@ -15,7 +15,13 @@ seats (as BayesElo's prior does). With 100 real games a pairing the prior moves 
 with 99–0 it turns an infinite estimate into about +900.
 
 The fit is a binomial GLM (statsmodels, logit link) on the aggregated pairings; the 95% intervals are
-Wald intervals from its Hessian, on the Elo scale. Team and faction games are rated by seat: an agent
+Wald intervals on the Elo scale. A drawn game is less uncertain than a coin toss: a game scoring 1, 1/2 or
+0 with the mean ``p`` and a draw share ``d`` varies by ``p(1 - p) - d/4``, not the binomial ``p(1 - p)``.
+So the covariance is the sandwich ``B⁻¹ M B⁻¹``: ``B`` the binomial information (the GLM's Hessian), ``M``
+the same with each pairing-and-seat cell's variance scaled by its observed trinomial factor
+``1 - d/(4 p(1 - p))`` (from its wins, draws and losses, with one pseudo-win and one pseudo-loss so that
+an all-drawn cell keeps some doubt). Without draws ``M = B`` and the intervals are the GLM's own. The
+ratings themselves are the plain draws-as-half estimates either way. Team and faction games are rated by seat: an agent
 plays every seat of its team, and a ladder swaps the teams for half of the games, so the seat term
 absorbs the first team's (or faction's) edge and the ratings the agents'.
 """
@@ -45,6 +51,7 @@ class Result:
     second: str
     score: float  # points of the first side: 1 win, 0.5 draw or unfinished, 0 loss (or a sum over ``games``)
     games: int = 1
+    draws: float = 0.0  # of ``games``, how many were drawn or unfinished (the half points; 0: none counted)
 
 
 @dataclass
@@ -122,23 +129,31 @@ def fit_elo(results: Iterable[Result], anchor: str = "random", prior_draws: floa
     _check_connected(agents, rows, anchor)
     free = [a for a in agents if a != anchor]
     col = {a: i for i, a in enumerate(free)}
-    pairs: dict[tuple[str, str], list[float]] = {}
+    pairs: dict[tuple[str, str], list[float]] = {}  # (first, second) -> [score, games, draws]
     for r in rows:
         if not 0 <= r.score <= r.games:
             raise BalanceError(f"score {r.score} of {r.first} against {r.second} is outside 0..{r.games}")
-        p = pairs.setdefault((r.first, r.second), [0.0, 0.0])
+        wins = r.score - r.draws / 2
+        if not 0 <= r.draws <= r.games or wins < -1e-9 or wins + r.draws > r.games + 1e-9:
+            raise BalanceError(f"{r.draws} draws of {r.first} against {r.second} do not fit {r.games} games "
+                               f"scoring {r.score}")
+        p = pairs.setdefault((r.first, r.second), [0.0, 0.0, 0.0])
         p[0] += r.score
         p[1] += r.games
+        p[2] += r.draws
     if prior_draws > 0:  # virtual draws, half with each side first
         for a, b in {tuple(sorted(k)) for k in pairs}:
             for first, second in ((a, b), (b, a)):
-                p = pairs.setdefault((first, second), [0.0, 0.0])
+                p = pairs.setdefault((first, second), [0.0, 0.0, 0.0])
                 p[0] += prior_draws / 4
                 p[1] += prior_draws / 2
+                p[2] += prior_draws / 2
     x = np.zeros((len(pairs), len(free) + 1))
     y = np.zeros(len(pairs))
     w = np.zeros(len(pairs))
-    for k, ((first, second), (score, n)) in enumerate(pairs.items()):
+    shrink = np.ones(len(pairs))  # each cell's trinomial variance over the binomial one
+    for k, ((first, second), (score, n, draws)) in enumerate(pairs.items()):
+        shrink[k] = draw_factor(score, n, draws)
         x[k, 0] = 1.0  # the first side's edge
         if first in col:
             x[k, 1 + col[first]] += 1.0
@@ -153,7 +168,14 @@ def fit_elo(results: Iterable[Result], anchor: str = "random", prior_draws: floa
     if not np.all(np.isfinite(fit.params)):
         raise BalanceError("the Elo fit did not converge (give the prior some draws: prior_draws > 0)")
     beta = np.asarray(fit.params) * ELO
-    cov = np.asarray(fit.cov_params()) * ELO * ELO
+    mu = np.asarray(fit.fittedvalues)
+    info = x.T @ (x * (w * mu * (1 - mu))[:, None])  # B: the binomial information (the GLM's Hessian)
+    try:
+        bread = np.linalg.inv(info)
+    except np.linalg.LinAlgError:
+        raise BalanceError("the Elo fit is singular (give the prior some draws: prior_draws > 0)") from None
+    meat = x.T @ (x * (w * mu * (1 - mu) * shrink)[:, None])
+    cov = bread @ meat @ bread * ELO * ELO
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     if not np.all(np.isfinite(se)) or se.max() > MAX_SE:
         raise BalanceError("an agent won or lost every game of its pairings: without a prior its rating is not "
@@ -175,6 +197,17 @@ def fit_elo(results: Iterable[Result], anchor: str = "random", prior_draws: floa
     return EloFit(ratings, seat, anchor, prior_draws, int(sum(r.games for r in rows)), cov[1:, 1:])
 
 
+def draw_factor(score: float, games: float, draws: float) -> float:
+    """A cell's variance of one game's score (1, 1/2, 0) over the binomial ``p(1 - p)`` of its mean: ``1 - d/(4p(1-p))``.
+
+    Read from its wins, draws and losses plus one pseudo-win and one pseudo-loss, so it lies in (0, 1]:
+    1 without draws, small when nearly every game is drawn."""
+    n = games + 2.0
+    d = draws / n
+    p = (score + 1.0) / n
+    return float(max(1.0 - d / (4.0 * p * (1.0 - p)), 1e-6))
+
+
 def _check_connected(agents: Sequence[str], rows: Sequence[Result], anchor: str) -> None:
     links: dict[str, set[str]] = {a: set() for a in agents}
     for r in rows:
@@ -190,4 +223,4 @@ def _check_connected(agents: Sequence[str], rows: Sequence[Result], anchor: str)
         raise BalanceError(f"no chain of games links {', '.join(missing)} to {anchor}: their ratings have no common scale")
 
 
-__all__ = ["ELO", "PRIOR_DRAWS", "EloFit", "Rating", "Result", "fit_elo"]
+__all__ = ["ELO", "PRIOR_DRAWS", "EloFit", "Rating", "Result", "draw_factor", "fit_elo"]

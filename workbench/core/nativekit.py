@@ -33,7 +33,7 @@ from .rulespec import Rules
 GENERIC_AGENT_NAMES: tuple[str, ...] = ("random", "greedy", "alphabeta", "mcts", "search", "plan")
 #: the parameters those cores read (``bindings::generic_params``)
 GENERIC_AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam",
-                                  "steps", "reply", "odds", "prior"})
+                                  "steps", "reply", "odds", "prior", "epsilon"})
 #: those and ``eval=NAME`` (learned weights) for a core that computes the game's evaluation features
 #: (``Game::features`` in Rust, the twin of ``GameDef.evaluation_features``)
 LEARNED_AGENT_PARAMS = GENERIC_AGENT_PARAMS | {"eval"}
@@ -111,6 +111,12 @@ class MirroredState(State):
 
     def action_effects(self, action: Any) -> dict[str, Any]:
         return dict(self.python().action_effects(action))
+
+    def attackers(self) -> list[tuple[int, int, int]]:
+        return list(self.python().attackers())
+
+    def attack_lines(self) -> list[tuple[int, int, int]]:
+        return list(self.python().attack_lines())
 
     def __getattr__(self, name: str) -> Any:
         """Any other read-only query of the Python state, from the Python twin."""

@@ -207,6 +207,8 @@ class AgentCaps:
     limits: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     words: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     ints: frozenset[str] = frozenset()
+    # the agent searches with learned weights (``eval=NAME``): the page offers the board's weights files by name
+    learned: bool = False
 
 
 @dataclass(frozen=True)
@@ -376,7 +378,10 @@ class State:
         return []
 
     def action_effects(self, action: Any) -> dict[str, Any]:
-        """What ``action`` would change: ``{"removed": [cells], "marks": [cells], "text": str, "ends": bool}``."""
+        """What ``action`` would change: ``{"removed": [cells], "marks": [cells], "text": str, "ends": bool}``; ``text``
+        a sentence (the notation, then what it does: "d2xf2: ... takes 2 damage"), ``ends`` whether it ends the
+        game (``ends_turn``: the turn), ``odds`` {cell: "n/36"} where a roll decides the removals, ``damage``
+        {cell: hit points lost} by a piece that survives (the board marks it on hover and after the move)."""
         return {}
 
     def overlay(self, name: str) -> dict[int, str]:
@@ -413,6 +418,12 @@ class State:
     def attack_lines(self) -> list[tuple[int, int, int]]:
         """Lines the board draws from attacker to what it threatens, ``(from cell, to cell, attacking seat)``:
         TerraFeud's attackers of a threatened or mated feudal. None by default."""
+        return []
+
+    def attackers(self) -> list[tuple[int, int, int]]:
+        """Every attack the pieces on the board could make on their seat's next move, by the game's own rules:
+        ``(attacker's cell, attacked cell, attacking seat)``, for every seat (the one to move and the others, as if
+        it were theirs). The board draws, for a hovered cell, the lines from its attackers. None by default."""
         return []
 
     def explain_illegal(self, text: str) -> str:

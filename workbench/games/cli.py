@@ -33,7 +33,7 @@ def _strength(game: object) -> dict | None:
         return {"error": str(exc)}
     if table is None:
         return None
-    return {k: table.get(k) for k in ("date", "command", "model", "first_seat", "agents")}
+    return {k: table.get(k) for k in ("date", "command", "model", "first_seat", "agents", "games", "independence")}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  agents' strength (Elo above random, 95% intervals; measured {strength['date']}):")
             for row in strength["agents"]:
                 print(f"    {label(row, r['title'])}")
+            if strength.get("independence"):  # whether games repeated (deterministic agents) under those intervals
+                print(f"    {strength['independence']}")
     print("  (and openspiel:NAME for any game of the open_spiel package, e.g. openspiel:connect_four)")
     return 0
 

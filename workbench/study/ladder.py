@@ -1,7 +1,8 @@
 """The strength ladder: agents against each other, seats alternated, and their Elo ratings with 95% intervals.
 
-``python -m workbench ladder --game G [--games 100] [--agents random greedy mcts alphabeta] [--all-pairs]``
-plays every adjacent pair (``--all-pairs``: every pair) through ``workbench.simulate`` (so on all cores),
+``python -m workbench ladder --game G [--games 100] [--agents random greedy mcts alphabeta] [--reach 2 | --all-pairs]``
+plays every adjacent pair (``--reach 2``: also each agent with the one after its neighbour; ``--all-pairs``:
+every pair) through ``workbench.simulate`` (so on all cores),
 half the games with each agent on the first side (in team games: in every seat of the first team), and
 prints one row per pair (wins of each, unfinished games, the upper agent's score with a 95% Wilson
 interval, the engine each agent searched with), then the Elo table of every agent fitted from all pairs
@@ -67,6 +68,19 @@ def _team_wins(table: pd.DataFrame, team: int) -> int:
     return int((table.winner.astype(str) == seats).sum())
 
 
+UNIQUE_COLUMNS = ("game_id", "seed", "seconds")  # what differs between two plays of one game
+
+
+def repeated_games(table: pd.DataFrame) -> int:
+    """Games of ``table`` that repeat an earlier one in every recorded figure (length, winner, every counter):
+    deterministic agents replay a game from the same start, whatever the seed. The Elo fit counts such repeats as
+    independent games, so a pairing that is mostly repeats has intervals narrower than its evidence."""
+    if table.empty:
+        return 0
+    cols = [c for c in table.columns if c not in UNIQUE_COLUMNS]
+    return int(table[cols].astype(str).duplicated().sum())
+
+
 def play_pair(lower: str, upper: str, games: int, seed: int, max_plies: int, workers: int | None,
               progress: bool = True, engine: str = "auto", game: str = DEFAULT, rules: str | None = None) -> dict[str, Any]:
     """``games`` games of ``upper`` against ``lower``, half with each colour (each team, in any game), under
@@ -87,6 +101,7 @@ def play_pair(lower: str, upper: str, games: int, seed: int, max_plies: int, wor
     lower_wins = _team_wins(a, 1) + _team_wins(b, 0)
     n = len(a) + len(b)
     errors = int((a.victory == "error").sum() + (b.victory == "error").sum())
+    repeated = repeated_games(a) + repeated_games(b)
     others = n - upper_wins - lower_wins
     plies = pd.concat([a.plies, b.plies]).mean()
     score = (upper_wins + 0.5 * others) / n
@@ -100,7 +115,7 @@ def play_pair(lower: str, upper: str, games: int, seed: int, max_plies: int, wor
         return "native" if games_engine == ["native"] else agent_engines(spec, engine, game)
 
     return {"lower": lower, "upper": upper, "games": n, "upper_wins": upper_wins, "lower_wins": lower_wins,
-            "unfinished": others - errors, "errors": errors, "upper_win_rate": upper_wins / n,
+            "unfinished": others - errors, "errors": errors, "repeated": repeated, "upper_win_rate": upper_wins / n,
             "win_rate_lo": win_lo, "win_rate_hi": win_hi, "upper_score": score, "score_lo": score_lo,
             "score_hi": score_hi, "mean_plies": float(plies), "seconds": time.perf_counter() - t0,
             "upper_engine": seat_engine(upper), "lower_engine": seat_engine(lower),
@@ -116,15 +131,17 @@ def _results(upper: str, lower: str, a: pd.DataFrame, b: pd.DataFrame) -> list[R
         ok = table[table.victory != "error"]
         if len(ok):
             w0, w1 = _team_wins(ok, 0), _team_wins(ok, 1)
-            out.append(Result(first, second, w0 + 0.5 * (len(ok) - w0 - w1), len(ok)))
+            out.append(Result(first, second, w0 + 0.5 * (len(ok) - w0 - w1), len(ok), len(ok) - w0 - w1))
     return out
 
 
-def pairs_of(agents: list[str], all_pairs: bool) -> list[tuple[str, str]]:
-    """(lower, upper) pairs: each agent with the next one, or every pair with ``all_pairs``."""
-    if all_pairs:
-        return [(agents[i], agents[j]) for i in range(len(agents)) for j in range(i + 1, len(agents))]
-    return [(agents[i], agents[i + 1]) for i in range(len(agents) - 1)]
+def pairs_of(agents: list[str], all_pairs: bool, reach: int = 1) -> list[tuple[str, str]]:
+    """(lower, upper) pairs: each agent with the next ``reach`` ones (1: its neighbour), or every pair with
+    ``all_pairs``. Pairs close in strength carry the most information per game (a pairing one side wins
+    every game of says little), and ``reach`` 2 links each agent to the scale twice, so one noisy pairing
+    does not carry the whole chain above it."""
+    span = len(agents) if all_pairs else reach
+    return [(agents[i], agents[j]) for i in range(len(agents)) for j in range(i + 1, min(len(agents), i + span + 1))]
 
 
 def rate(rows: list[dict[str, object]], anchor: str) -> EloFit:
@@ -138,7 +155,7 @@ def rate(rows: list[dict[str, object]], anchor: str) -> EloFit:
 
 
 def strength_document(fit: EloFit, game: str, rows: list[dict[str, object]], argv: list[str], max_plies: int,
-                      seconds: float) -> dict[str, object]:
+                      seconds: float, cpu: float | None = None) -> dict[str, object]:
     """The game's shipped table: the date, the command that measured it, the model, the ratings and the pairs."""
     from datetime import datetime, timezone
 
@@ -149,13 +166,30 @@ def strength_document(fit: EloFit, game: str, rows: list[dict[str, object]], arg
         "game": gdef.name, "title": gdef.title, "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
         "command": "python -m workbench ladder " + " ".join(argv),
         "model": "Bradley-Terry on the Elo scale, draws and unfinished games as half, a first-seat term, "
-                 f"{fit.anchor} at 0, {fit.prior_draws:g} virtual draws per pairing played; 95% Wald intervals",
+                 f"{fit.anchor} at 0, {fit.prior_draws:g} virtual draws per pairing played; 95% Wald intervals "
+                 "with each cell's variance scaled to its draws (a trinomial sandwich)",
         "max_plies": max_plies, "games": fit.games, "seconds": round(seconds, 1),
+        **({"cpu_seconds": round(cpu, 1)} if cpu is not None else {}),
+        "independence": independence_note(rows),
         "first_seat": {"elo": round(fit.seat[0], 1), "low": round(fit.seat[1], 1), "high": round(fit.seat[2], 1)},
         "agents": fit.to_rows(),
         "pairs": [{k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items() if k != "results"}
                   for r in rows],
     }
+
+
+def independence_note(rows: list[dict[str, object]]) -> str:
+    """What the intervals assume about the games: independent, and how many games break that by repeating one."""
+    repeated = sum(int(r.get("repeated", 0)) for r in rows)  # type: ignore[call-overload]
+    games = sum(int(r["games"]) for r in rows)  # type: ignore[call-overload]
+    if not repeated:
+        return (f"No game of the {games} repeats another of its pairing in every recorded figure; the intervals "
+                "treat the games as independent.")
+    worst = max(rows, key=lambda r: int(r.get("repeated", 0)) / max(int(r["games"]), 1))  # type: ignore[call-overload]
+    return (f"{repeated} of the {games} games repeat an earlier game of their pairing in every recorded figure "
+            f"(most in {worst['upper']} against {worst['lower']}: {worst['repeated']} of {worst['games']}): "
+            "deterministic agents replay games, and the intervals treat every game as independent, so they are "
+            "narrower than the evidence.")
 
 
 def print_fit(fit: EloFit, title: str) -> None:
@@ -184,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"),
                     help="engine of every agent (a spec's own engine= wins); auto = native when built")
     ap.add_argument("--all-pairs", action="store_true", help="every pair of agents, not only neighbours")
+    ap.add_argument("--reach", type=whole(1, 100), default=1,
+                    help="pair each agent with the next N of --agents (1: neighbours only; 2: also the one after)")
     ap.add_argument("--anchor", default="random", help="the agent rated 0 (default random; it must play)")
     ap.add_argument("--write", action="store_true",
                     help="store the Elo table, dated, as the game's measured strengths (its GameDef.strength_file)")
@@ -227,9 +263,11 @@ def main(argv: list[str] | None = None) -> int:
     from workbench.simulate.protocol_play import default_max_plies
 
     max_plies = args.max_plies if args.max_plies is not None else default_max_plies(game, fallback=LADDER_MAX_PLIES)
+    from workbench.study.trace import cpu_seconds, timing
+
     rows = []
-    t0 = time.perf_counter()
-    for i, (lower, upper) in enumerate(pairs_of(agents, args.all_pairs)):
+    t0, c0 = time.perf_counter(), cpu_seconds()
+    for i, (lower, upper) in enumerate(pairs_of(agents, args.all_pairs, args.reach)):
         try:
             rows.append(play_pair(lower, upper, args.games, args.seed + 10 * i, max_plies,
                                   args.workers, progress=not args.json, engine=args.engine, game=game,
@@ -241,20 +279,24 @@ def main(argv: list[str] | None = None) -> int:
             r = rows[-1]
             print(f"{r['upper']} [{r['upper_engine']}] vs {r['lower']} [{r['lower_engine']}]: "
                   f"{r['upper_win_rate']:.0%} wins (95% CI {r['win_rate_lo']:.0%}-{r['win_rate_hi']:.0%}), "
-                  f"score {r['upper_score']:.0%} ({r['score_lo']:.0%}-{r['score_hi']:.0%}) in {r['games']} games",
+                  f"score {r['upper_score']:.0%} ({r['score_lo']:.0%}-{r['score_hi']:.0%}) in {r['games']} games"
+                  + (f", {r['repeated']} repeating an earlier game" if r["repeated"] else ""),
                   flush=True)
     try:
         fit = rate(rows, args.anchor)
     except ValueError as exc:
         print(f"ladder: error: {exc}", flush=True)
         return 2
-    doc = strength_document(fit, game, rows, argv, max_plies, time.perf_counter() - t0)
+    wall, cpu = time.perf_counter() - t0, cpu_seconds() - c0
+    doc = strength_document(fit, game, rows, argv, max_plies, wall, cpu)
     if args.json:
         print(json.dumps(doc, indent=1))
     else:
         table = pd.DataFrame([{k: v for k, v in r.items() if k != "results"} for r in rows]).set_index(["upper", "lower"])
         print(table.to_string(float_format=lambda x: f"{x:.2f}"))
         print_fit(fit, get(game).title)
+        print(f"  {doc['independence']}")
+        print(f"  {timing(fit.games, wall, cpu)}")
     if args.write:
         from workbench.core.strength import strength_path
 

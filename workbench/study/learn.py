@@ -12,7 +12,11 @@ evaluation (fitted on the same positions), so "archer 2.6 [2.1, 3.2]" sets besid
 
 The weights the file gives an agent are *anchored*: ``k x hand + delta`` per feature, fitted together with a
 ridge (``--anchor``) on the corrections only, so a rare piece keeps its rescaled hand weight and only what the
-games contradict moves (``--anchor 0``: the plain fit's weights). The values a designer reads stay the plain fit's.
+games contradict moves (``--anchor 0``: the plain fit's weights). ``--anchor-per spread`` puts that ridge per standard
+deviation of each feature (standardised), so wide features (hit points summed) are held like counts. ``--lambda L``
+fits the played weights to each position's TD(L) return (the next positions' fitted values mixed with the result,
+refitted a few sweeps) rather than the result alone; ``--fixed F,...`` keeps those features at their rescaled hand
+weight (only the rest are corrected). The values a designer reads stay the plain fit's.
 Features are read on the game's native core when it has one (the exact twins of the Python features).
 
 Then ``--rounds`` rounds: the agent plays again with the learned weights (``AGENT:eval=NAME``), the new
@@ -42,6 +46,7 @@ from workbench.games import DEFAULT
 RIDGE = 1e-3  # L2 penalty per position: keeps a feature seen in few positions finite, moves others by little
 ANCHOR = 0.05  # L2 penalty per position on each weight's departure from the (rescaled) hand weights
 BOOT = 200
+TD_SWEEPS = 4  # refits of the TD(lambda) targets: each uses the previous fit's values of the next positions
 
 
 def positions(game: Any, rules: Any, games: pd.DataFrame, events: pd.DataFrame, every: int = 2,
@@ -100,25 +105,51 @@ def _fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def anchored_weights(data: pd.DataFrame, features: list[str], hand: dict[str, float], names: list[str],
-                     anchor: float = ANCHOR) -> tuple[dict[str, float], float]:
+                     anchor: float = ANCHOR, spread: bool = False, lam: float = 1.0,
+                     sweeps: int = TD_SWEEPS, fixed: tuple[str, ...] = ()) -> tuple[dict[str, float], float]:
     """The weights an agent plays with: ``k * hand + delta`` per feature (log-odds), ``k`` the hand evaluation's
     own log-odds scale and ``delta`` the data's correction, fitted together with a ridge of ``anchor`` per
     position on the corrections only. A feature the data barely sees (a rare piece) keeps its rescaled hand
     weight instead of being shrunk to 0, so the agent never treats an unseen queen as worthless; the values
-    a designer reads (``fit_values``) stay the unanchored fit. Returns (weights of ``names``, ``k``)."""
+    a designer reads (``fit_values``) stay the unanchored fit. With ``spread`` the ridge is per standard deviation
+    of each feature (the corrections fitted on standardised features): a feature of wide range (hit points summed
+    over units) is held as firmly as a piece count, and a rare piece no more. With ``lam`` below 1 the target of
+    each position is its TD(lambda) return (``td_returns``) under the previous sweep's fit, not only the game's
+    result: what the next positions are worth, which carries less of the dice's noise. The ``fixed`` features get
+    no correction (their weight stays ``k * hand``): positional terms a designer trusts, while the pieces move.
+    Returns (weights of ``names``, ``k``)."""
     import statsmodels.api as sm
 
+    features = [f for f in features if f not in fixed]
     x = data[features].to_numpy(float)
-    y = data["y"].to_numpy(float)
+    sd = x.std(axis=0) if spread else np.ones(x.shape[1])
+    sd[sd == 0] = 1.0
+    result = data["y"].to_numpy(float)
     h = data["hand"].to_numpy(float)[:, None]
-    design = np.column_stack([np.ones(len(y)), h, x])
+    design = np.column_stack([np.ones(len(result)), h, x / sd])
     alpha = np.full(design.shape[1], anchor)
     alpha[:2] = 0.0
-    params = np.asarray(sm.GLM(y, design, family=sm.families.Binomial()).fit_regularized(
-        alpha=alpha, L1_wt=0.0, maxiter=200).params)
+    ids = data["game_id"].to_numpy()
+    target = result
+    for _ in range(1 if lam >= 1.0 else sweeps + 1):
+        params = np.asarray(sm.GLM(target, design, family=sm.families.Binomial()).fit_regularized(
+            alpha=alpha, L1_wt=0.0, maxiter=200).params)
+        target = td_returns(1.0 / (1.0 + np.exp(-(design @ params))), result, ids, lam)
     k = float(params[1])
-    delta = dict(zip(features, (float(v) for v in params[2:]), strict=True))
+    delta = dict(zip(features, (float(v) for v in params[2:] / sd), strict=True))
     return {n: k * hand.get(n, 0.0) + delta.get(n, 0.0) for n in names}, k
+
+
+def td_returns(value: np.ndarray, result: np.ndarray, ids: np.ndarray, lam: float) -> np.ndarray:
+    """TD(lambda) returns of positions listed game by game in play order: the last position of a game gets the
+    result, each earlier one ``(1 - lam) x value(next) + lam x return(next)`` (``lam`` 1: the result itself)."""
+    out = np.empty(len(value))
+    for i in range(len(value) - 1, -1, -1):
+        if i == len(value) - 1 or ids[i + 1] != ids[i]:
+            out[i] = result[i]
+        else:
+            out[i] = (1.0 - lam) * value[i + 1] + lam * out[i + 1]
+    return out
 
 
 def fit_values(data: pd.DataFrame, features: list[str], boot: int = BOOT, seed: int = 0) -> dict[str, Any]:
@@ -175,18 +206,26 @@ def play(game: str, rules: Any, agent: str, games: int, seed: int, workers: int 
 def learn(game_name: str, rules_text: str, games: int, agent: str = "greedy", rounds: int = 2, seed: int = 0,
           name: str = "", workers: int | None = None, engine: str = "auto", boot: int = BOOT,
           max_plies: int | None = None, every: int = 2, log: Any = print,
-          anchor: float = ANCHOR) -> tuple[dict[str, Any], pd.DataFrame]:
+          anchor: float = ANCHOR, spread: bool = False, lam: float = 1.0,
+          fixed: tuple[str, ...] = ()) -> tuple[dict[str, Any], pd.DataFrame]:
     """Play, fit, and refit over ``rounds`` rounds with the learned weights; returns (weights document, last games).
     The file's weights are anchored to the hand weights (``anchored_weights``) unless ``anchor`` is 0, when they
     are the plain fit's."""
     from workbench.agents.learned import NAME
     from workbench.games import get
 
+    if anchor <= 0 and (spread or lam < 1.0 or fixed):
+        raise ValueError("--anchor-per spread, --lambda below 1 and --fixed shape the anchored fit: give --anchor "
+                         "above 0")
     game = get(game_name)
     rules = game.spec.make(rules_text or None)
     probe = game.evaluation_features(game.new_initial_state(rules, 0), 0)
     if probe is None:
         raise ValueError(f"{game.name} declares no evaluation features (GameDef.evaluation_features)")
+    unknown = sorted(set(fixed) - set(probe))
+    if unknown:
+        raise ValueError(f"--fixed {','.join(unknown)}: not an evaluation feature of {game.name} "
+                         f"({', '.join(probe)})")
     name = name or f"{game.name}-{_slug(rules.label()) or 'rulebook'}.json"
     if not NAME.match(name):
         raise ValueError(f"--name {name!r}: a weights file is named, not a path: letters, digits, '._=+-', ending .json")
@@ -203,8 +242,10 @@ def learn(game_name: str, rules_text: str, games: int, agent: str = "greedy", ro
         defaults = dict(game.evaluation_weights(rules))
         unseen = sorted(set(probe) - set(features))
         if anchor > 0:
-            weights, hand_k = anchored_weights(data, features, defaults, list(probe), anchor)
-            how = {"fit": "anchored", "anchor": anchor, "hand_k": hand_k}
+            weights, hand_k = anchored_weights(data, features, defaults, list(probe), anchor, spread, lam,
+                                               fixed=fixed)
+            how = {"fit": "anchored", "anchor": anchor, "anchor_per": "spread" if spread else "unit", "lambda": lam,
+                   "fixed": list(fixed), "hand_k": hand_k}
         else:
             weights = {k: v["weight"] for k, v in fit["features"].items()}
             how = {"fit": "plain"}
@@ -269,6 +310,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--anchor", type=number(0, 100), default=ANCHOR, metavar="A",
                     help="ridge per position pulling the played weights toward the rescaled hand weights (0: the "
                          "plain fit's weights)")
+    ap.add_argument("--anchor-per", default="unit", choices=("unit", "spread"),
+                    help="the anchor's ridge per unit of each feature, or per its standard deviation (standardised)")
+    ap.add_argument("--lambda", dest="lam", type=number(0, 1), default=1.0, metavar="L",
+                    help="fit the played weights to each position's TD(L) return, not only the game's result "
+                         "(1: the result)")
+    ap.add_argument("--fixed", default="", metavar="F,...",
+                    help="features whose played weight stays the rescaled hand weight (no correction)")
     ap.add_argument("--seed", type=seed(), default=0)
     ap.add_argument("--workers", type=whole(0, max_workers()), default=None)
     ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"))
@@ -279,7 +327,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         doc, table = learn(args.game, args.rules, args.games, args.agent, args.rounds, args.seed, args.name,
-                           args.workers, args.engine, args.boot, args.max_plies, args.every, anchor=args.anchor)
+                           args.workers, args.engine, args.boot, args.max_plies, args.every, anchor=args.anchor,
+                           spread=args.anchor_per == "spread", lam=args.lam,
+                           fixed=tuple(f for f in args.fixed.split(",") if f))
     except ValueError as exc:
         print(f"learn: error: {exc}", flush=True)
         return 2

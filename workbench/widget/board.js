@@ -57,6 +57,49 @@ function saveLink(row, name, blob) {
   a.click();
 }
 
+// A click's view arrives as a patch of the view the page holds (board.py view_patch): the fields that changed, and
+// the changed items of the long lists by index. It applies only to the view of seq `base`; any other (a lost or
+// reordered message) gives null, and the page asks the kernel for the whole view instead.
+function applyPatch(view, p) {
+  if (!view || view.seq !== p.base) return null;
+  const next = { ...view };
+  for (const k of p.drop || []) delete next[k];
+  Object.assign(next, p.set || {});
+  for (const [k, l] of Object.entries(p.lists || {})) {
+    const arr = (view[k] || []).slice(0, l.n);
+    for (const [i, item] of l.at) arr[i] = item;
+    if (arr.length !== l.n) return null;
+    for (let i = 0; i < l.n; i++) if (arr[i] === undefined) return null;
+    next[k] = arr;
+  }
+  next.seq = p.seq;
+  return next;
+}
+
+// once per model (every render of the board shares it): patches become the model's view; a mismatch asks for the
+// whole view once, and later patches wait for it
+function initialize({ model }) {
+  let waiting = false, applying = false;
+  // counts for the benchmark and the tests, and a lost message's effect (the view's seq forgotten, so the next
+  // patch cannot apply); a page-side attribute of the model (renders get their own proxy of it), never sent
+  const stats = { patches: 0, fulls: 0, asked: 0 };
+  stats.forget = () => {
+    applying = true;
+    try { model.set("view", { ...model.get("view"), seq: -1 }); } finally { applying = false; }
+  };
+  model.set("gb_patching", stats);
+  model.on("change:view", () => { if (!applying) { waiting = false; stats.fulls += 1; } });
+  model.on("msg:custom", (msg) => {
+    if (!msg || msg.kind !== "view-patch") return;
+    if (waiting) return;
+    const next = applyPatch(model.get("view"), msg);
+    if (!next) { waiting = true; stats.asked += 1; model.send({ type: "full" }); return; }
+    applying = true;
+    try { model.set("view", next); } finally { applying = false; }
+    stats.patches += 1;
+  });
+}
+
 // a part's own class plus the game's alias for it (GameDef.board_aliases: TerraFeud's page knew its cells as tf-hex)
 let ALIASES = {};
 const A = (part, cls) => (ALIASES[part] ? `${cls} ${ALIASES[part]}` : cls);
@@ -64,6 +107,11 @@ const A = (part, cls) => (ALIASES[part] ? `${cls} ${ALIASES[part]}` : cls);
 function render({ model, el: root }) {
   root.classList.add("gb-root");
   root.setAttribute("tabindex", "0");
+  // for the benchmark and the browser tests: the patches applied, the whole views received and asked for; the view
+  // held; and a lost message's effect (the view's seq forgotten, so the next patch cannot apply)
+  root.gbPatchStats = () => { const p = model.get("gb_patching") || {}; return { patches: p.patches, fulls: p.fulls, asked: p.asked }; };
+  root.gbView = () => model.get("view");
+  root.gbForget = () => model.get("gb_patching").forget();
   const head = el("div", { class: "gb-head" }, root);
   const title = el("span", { class: "gb-title" }, head);
   const turn = el("span", { class: "gb-turn" }, head);
@@ -223,6 +271,7 @@ function render({ model, el: root }) {
 
   let svg = null, cellEls = {}, layers = {}, geo = null, groupOpen = null, cardOpen = null;
   let flipped = false, bbox = null, lastHover = "", hoverTimer = null, obs = null;
+  let attackHover = "";  // the cell under the pointer, whose attackers' lines are drawn
   const uid = Math.random().toString(36).slice(2, 8);
 
   function P(x, y) {
@@ -290,13 +339,16 @@ function render({ model, el: root }) {
         else model.send({ type: "drag", from: start.cell, to: cell });  // a piece dragged to its target
       }
     });
+    svg.addEventListener("mouseleave", () => { attackHover = ""; hoverAttackers(model.get("view")); });
     svg.addEventListener("mouseover", (ev) => {
       const t = ev.target.closest ? ev.target.closest("[data-cell]") : null;
       const v = model.get("view");
       if (!t || !v) return;
       const cell = t.getAttribute("data-cell");
       const p = v.previews && v.previews[cell];
-      for (const old of svg.querySelectorAll(".gb-preview-death")) old.remove();
+      for (const old of svg.querySelectorAll(".gb-preview-death, .gb-preview-damage")) old.remove();
+      attackHover = cell;
+      hoverAttackers(v);
       pinned = "";
       if (p) {
         clearTimeout(hoverTimer);  // a "why" asked for the cell before must not replace this preview
@@ -405,6 +457,20 @@ function render({ model, el: root }) {
   }
 
   let seatsKey = null, pinned = "";  // pinned: the preview of the lit cell under the pointer
+  // the pieces that attack the hovered cell (State.attackers, every seat's, by the game's rules): a line from each,
+  // in its seat's colour; draw() calls it again, so a view arriving under the pointer keeps them
+  function hoverAttackers(v) {
+    if (!layers.over) return;
+    for (const old of layers.over.querySelectorAll(".gb-hover-attacker")) old.remove();
+    const to = attackHover && cellEls[attackHover];
+    if (!to || !v) return;
+    for (const [a, seat] of (v.attackers || {})[attackHover] || []) {
+      const from = cellEls[a];
+      const i = (geo.players || []).indexOf(seat);
+      if (from) sv("line", { x1: from.x, y1: from.y, x2: to.x, y2: to.y, class: "gb-hover-attacker", "data-from": a,
+        "data-to": attackHover, "data-seat": seat, stroke: i >= 0 ? geo.colours[i] : "" }, layers.over);
+    }
+  }
   // what the hovered action would remove, wherever it is (a coordinated attack's victims), marked while hovered;
   // draw() calls it again, so a view arriving while the pointer rests on a lit cell keeps the marks
   function previewDeaths(p) {
@@ -416,6 +482,8 @@ function render({ model, el: root }) {
       if (ce) layers.over.insertBefore(sv("circle", { cx: ce.x, cy: ce.y, r: geo.size * 0.75, class: "gb-preview-death",
         "data-cell": r, "data-hex": r }), first);
     }
+    for (const old of layers.over.querySelectorAll(".gb-preview-damage")) old.remove();
+    for (const [r, n] of Object.entries((p && p.damage) || {})) damageMark(r, n, "gb-preview-damage");
   }
 
   // Incremental redraw: a click changes a few cells and a few panel parts, so each part is redrawn only when
@@ -478,7 +546,8 @@ function render({ model, el: root }) {
     setAttr(status, "data-to-move", v.over ? "" : (v.to_move_name || ""));
     setText(message, v.message || "");
     setAttr(message, "class", A("message", `gb-message gb-${v.level || "info"}`));
-    if (pinned && !(v.previews && v.previews[lastHover])) pinned = "";
+    // the lit cell under the pointer: its preview in this view (another selection previews another action there)
+    if (pinned) pinned = (v.previews && v.previews[lastHover] && v.previews[lastHover].text) || "";
     setText(hover, pinned || (v.hover && v.hover.text) || "");
     setText(busy, model.get("busy") || "");
     undoBtn.disabled = !v.can_undo;
@@ -565,6 +634,7 @@ function render({ model, el: root }) {
       drawLast(v);
     }
     previewDeaths(pinned ? v.previews[lastHover] : null);
+    hoverAttackers(v);
     if (changed(layers.shapes, v.shapes)) drawShapes(v);
     if (changed(linesBox, v.lines)) drawLines(v);
     mainBtn.disabled = !!v.is_main;
@@ -574,8 +644,9 @@ function render({ model, el: root }) {
     if (changed(diffBox, v.diff)) drawDiff(v);
     drawCatalog();
     const odds = !!(v.previews && Object.values(v.previews).some((p) => Object.keys(p.odds || {}).length));
-    if (changed(legendBody, [...used.terrain], [...used.marks], v.to_move_index, v.legend, odds, (v.buy_cells || []).length > 0,
-      last.cells.length > 0, last.removed.length > 0, !!((v.shapes || {}).arrows || (v.shapes || {}).circles), v.heat_layer,
+    if (changed(legendBody, [...used.terrain], [...used.marks], v.to_move_index, v.legend, odds, (v.attack_lines || []).length > 0,
+      Object.keys(v.attackers || {}).length > 0, (v.buy_cells || []).length > 0,
+      last.cells.length > 0, last.removed.length > 0, Object.keys(last.damaged || {}).length > 0, !!((v.shapes || {}).arrows || (v.shapes || {}).circles), v.heat_layer,
       v.heat_player, v.heat_scale)) drawLegend(v, used);
     // what the last view cost the page (read by `python -m workbench.widget.bench --page`)
     const stamp = { seq: v.seq, ms: performance.now() - t0, at: performance.now(), painted: 0 };
@@ -607,6 +678,15 @@ function render({ model, el: root }) {
     }
   }
 
+  // "−2" over a piece that loses hit points and survives (State.action_effects' damage): hovered, or the last move's
+  function damageMark(cell, n, cls) {
+    const ce = cellEls[cell];
+    if (!ce) return;
+    const s = geo.size;
+    sv("text", { x: ce.x + s * 0.45, y: ce.y - s * 0.45, "font-size": s * 0.5, class: cls, "data-cell": cell,
+      "data-damage": String(n) }, layers.over, `−${n}`);
+  }
+
   function drawLast(v) {
     // the last move: its cells joined (the attacker's line), and a cross where it (or its roll) removed a piece
     const last = v.last || { cells: [], removed: [] };
@@ -615,6 +695,7 @@ function render({ model, el: root }) {
     if (pts3.length > 1) {
       sv("polyline", { points: pts3.map((p) => `${p.x},${p.y}`).join(" "), class: "gb-lastline" }, layers.over);
     }
+    for (const [c, n] of Object.entries(last.damaged || {})) damageMark(c, n, "gb-damaged");
     for (const c of last.removed) {
       const p = cellEls[c];
       if (!p) continue;
@@ -655,6 +736,8 @@ function render({ model, el: root }) {
 
   function drawLines(v) {
     linesBox.innerHTML = "";
+    const seen = (v.lines || []).find((l) => l.view);
+    if (seen) el("div", { class: "gb-lines-view" }, linesBox, `scores: ${seen.view}`);  // one seat's view, every line
     for (const l of v.lines || []) {
       if (l.error) { el("div", { class: "gb-line" }, linesBox, l.error); continue; }
       const forced = (l.words || "").includes("by force");
@@ -681,8 +764,10 @@ function render({ model, el: root }) {
     const share = here === null || here === undefined ? 50 : 50 + 50 * Math.tanh((here / top) * 1.5);
     evalFill.style.width = `${share.toFixed(1)}%`;
     evalFill.style.background = geo.colours[0] || "#eee";
-    evalBar.style.background = geo.colours[1] || "#333";
+    // the rest of the bar: the one opposing team's colour, or grey where several sides oppose the first seat
+    evalBar.style.background = e.against === undefined ? (geo.colours[1] || "#333") : e.against >= 0 ? geo.colours[e.against] : "#9e9e9e";
     evalText.textContent = `${e.seat || ""} ${fmt(here)} ${e.unit || ""}`;
+    evalText.title = e.view || "";
     graph.innerHTML = "";
     if (pts2.length < 2) return;
     const w = 300, h = 60, x0 = pts2[0][0], x1 = pts2[pts2.length - 1][0] || 1;
@@ -700,7 +785,7 @@ function render({ model, el: root }) {
       sv("title", {}, dot, `move ${p[0]}: ${e.seat} ${fmt(p[1])} ${e.unit}`);
       dot.addEventListener("click", () => model.send({ type: "goto", node: p[2] }));
     }
-    sv("text", { x: 4, y: 10, class: "gb-gunit", "font-size": 9 }, g, `${e.seat}'s view, ${e.unit} (±${fmt(top).slice(1)})`);
+    sv("text", { x: 4, y: 10, class: "gb-gunit", "font-size": 9 }, g, `${e.view || e.seat + "'s view"}, ${e.unit} (±${fmt(top).slice(1)})`);
   }
 
   function drawButtons(v) {
@@ -817,7 +902,7 @@ function render({ model, el: root }) {
         el("span", { class: "gb-score", title: `${r.player}'s agent's own search value, its view (${geo.unit || ""})` }, span,
           ` ~${Math.abs(r.eval) >= 1e4 ? (r.eval > 0 ? "win" : "loss") : fmt(r.eval)}`);
       }
-      if (!r.chance && r.words && r.words !== r.text) el("span", { class: "gb-words" }, span, ` (${r.words.slice(0, 70)})`);
+      if (!r.chance && r.words && r.words !== r.text) el("span", { class: "gb-words" }, span, ` (${r.words.slice(0, 160)})`);
       if (r.comment) el("span", { class: "gb-comment" }, span, ` {${r.comment.slice(0, 80)}}`);
       span.addEventListener("click", (ev) => { ev.stopPropagation(); model.send({ type: "goto", node: r.id }); });
       if (r.result) el("span", { class: "gb-result" }, li, ` — ${r.result}`);
@@ -891,9 +976,12 @@ function render({ model, el: root }) {
     if (v.previews && Object.values(v.previews).some((p) => Object.keys(p.odds || {}).length)) {
       legendRow("odds", "background:#fffbe6;border-color:#d0021b", "n/36: the chance the attack removes that piece");
     }
+    if ((v.attack_lines || []).length) legendRow("attack-lines", "border-top:2px dashed #ff1744", "dashed red line: a piece that attacks the game's key piece");
+    if (Object.keys(v.attackers || {}).length) legendRow("attackers", "border-top:2px solid #555", "hover a piece: a line from each piece that attacks it, in its seat's colour");
     if ((v.buy_cells || []).length) legendRow("buy", "border:2px solid #1565c0", "blue cross: a purchase can be placed here");
     const last = v.last || { cells: [], removed: [] };
     if (last.cells.length) legendRow("last", "background:rgba(245,183,0,.35)", "the last move's cells (dashed: its line)");
+    if (Object.keys(last.damaged || {}).length) legendRow("damaged", "color:#b00020", "−n: hit points the last move took from a piece that survives (hover a target: what it would take)");
     if (last.removed.length) legendRow("died", "border:2px solid #8b0000", "dark red cross: removed by the last move or its roll");
     if ((v.shapes || {}).arrows || (v.shapes || {}).circles) legendRow("shape", "background:#15781b", "your drawings (right-drag; shift red, alt blue, ctrl yellow)");
     if (v.heat_layer) {
@@ -995,4 +1083,4 @@ function render({ model, el: root }) {
   };
 }
 
-export default { render };
+export default { initialize, render };

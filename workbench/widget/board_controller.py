@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from .tree import SNAPSHOT_EVERY, VariationTree
 MAX_CHOICES = 400  # buttons for one click sequence (big chess: 30 cards x 8 facings at a cell)
 MAX_PREVIEWS = 80  # targets whose effects are computed for one view (each plays the action on a copy)
 MAX_BUTTON_PREVIEWS = 30
+MAX_ATTACKS = 2000  # attacks sent for the hover lines (big chess on 25 seats has many)
 MAX_DIFF_SHOWN = 40  # actions listed on each side of a rule-change diff
 MOVES_SHOWN = 300  # the move list's last rows
 DEFAULT_AGENT = "greedy"
@@ -38,6 +40,64 @@ RECORD_VERSION = 1
 MAX_RECORD_MOVES = 20_000
 SWING = 1.0  # an evaluation change of one unit of the game (an infantryman, a coin) marks the move on the graph
 LINE_SECONDS = 1.0  # each best line's search clock (continuous analysis)
+HERE_KEPT = 16  # positions whose legal actions and their click index are kept (an undo or redo finds them)
+
+Pair = tuple[Any, tuple[int, ...]]
+
+
+class _Here:
+    """What the board derives from one position's legal actions, built once and kept per node: the actions with
+    their click cells, an index by first cell (a click or a view looks at one cell's actions, not all 5,696 of big
+    chess's four-player setup), the mode subsets, the free actions (buttons) and the seats offered."""
+
+    __slots__ = ("pairs", "cells_of", "modes", "offered", "lines", "attackers", "_first", "_free")
+
+    def __init__(self, pairs: list[Pair]) -> None:
+        self.pairs = pairs
+        try:
+            self.cells_of: dict[Any, tuple[int, ...]] = dict(pairs)
+        except TypeError:  # an unhashable action: the others kept, it is asked again when needed
+            self.cells_of = {}
+            for a, cells in pairs:
+                try:
+                    self.cells_of[a] = cells
+                except TypeError:
+                    pass
+        self.modes: dict[str, list[Pair]] | None = None
+        self.offered: list[int] | None = None
+        self.lines: list[list[str]] | None = None  # the game's attacker lines (``State.attack_lines``)
+        self.attackers: dict[str, list[list[str]]] | None = None  # who attacks each cell (``State.attackers``)
+        self._first: dict[str, tuple[dict[int, list[Pair]], dict[int, list[Any]], set[int]]] = {}
+        self._free: dict[str, list[Any]] = {}
+
+    def first(self, mode: str, pairs: list[Pair]) -> tuple[dict[int, list[Pair]], dict[int, list[Any]], set[int]]:
+        """``pairs`` (all, or mode ``mode``'s) by first cell, in their order; the lit cells of an empty selection
+        with their actions; and the lit cells from which an action goes on."""
+        got = self._first.get(mode)
+        if got is None:
+            index: dict[int, list[Pair]] = {}
+            lit: dict[int, list[Any]] = {}
+            longer: set[int] = set()
+            for pair in pairs:
+                cells = pair[1]
+                if cells:
+                    c = cells[0]
+                    if c in index:
+                        index[c].append(pair)
+                        lit[c].append(pair[0])
+                    else:
+                        index[c], lit[c] = [pair], [pair[0]]
+                    if len(cells) > 1:
+                        longer.add(c)
+            got = self._first[mode] = (index, lit, longer)
+        return got
+
+    def free(self, mode: str, pairs: list[Pair]) -> list[Any]:
+        """The actions that pick no cell (buttons)."""
+        got = self._free.get(mode)
+        if got is None:
+            got = self._free[mode] = [a for a, cells in pairs if not cells]
+        return got
 
 
 def player_colours(labels: Any) -> list[str]:
@@ -112,10 +172,7 @@ class GameBoardController:
         self.check_index = -1
         self.hover: dict[str, str] = {}
         self._exact = False
-        self._lines_key: Any = None
-        self._lines: list[list[str]] = []
         self.blocks: list[str] = []  # the cells that block the last refused click (``State.explain_cells``)
-        self._offered: tuple[Any, list[int]] = (None, [])
         self.lines: list[dict[str, Any]] = []  # continuous analysis: best lines at node ``lines_at``
         self.lines_at = -1
         self.pattern_card = ""  # the card whose pattern diagram the palette shows
@@ -133,11 +190,8 @@ class GameBoardController:
         self._edit_state: State | None = None
         self.mode = ""  # a multi-step action's mode (``GameDef.action_modes``: TerraFeud's Order), at ``_mode_at``
         self._mode_at: Any = None
-        self._modes_key: Any = None
-        self._modes: dict[str, list[tuple[Any, tuple[int, ...]]]] = {}
-        self._cache_key: Any = None
-        self._cache: list[tuple[Any, tuple[int, ...]]] = []
-        self._cells_of: dict[Any, tuple[int, ...]] = {}
+        self._heres: OrderedDict[Any, _Here] = OrderedDict()  # per position: legal actions, click index (HERE_KEPT)
+        self._serial = 0  # the tree's number: a new game or scenario starts a new one
         self._new_root(state if state is not None else game.new_initial_state(self.rules, seed=self.seed))
 
     # ------------------------------------------------------------------ positions and the tree
@@ -159,6 +213,8 @@ class GameBoardController:
         self.root_state = state.clone()
         self.rng = random.Random(self.seed)
         self.tree = VariationTree(None, 0)
+        self._serial += 1
+        self._heres.clear()
         self.node = self.tree.root
         self.node.to_move = state.current_player()
         self.selection: list[int] = []
@@ -185,8 +241,12 @@ class GameBoardController:
         player = self.state.current_player()
         eff = {} if light else self._effects(action)
         said = str(eff.get("text") or "")
+        for sep in (": ", "; "):  # the row shows the notation already: its words say what it did
+            if said.startswith(text + sep):
+                said = said[len(text) + len(sep):]
         cells = [] if light else [self.names[c] for c in self._cells(action) if 0 <= c < len(self.names)]
         gone = [self.names[c] for c in eff.get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
+        hurt = self._damage(eff)
         if eff.get("odds"):
             gone = []  # an attack's removals are the roll's to decide
         turn = self.state.turn()
@@ -194,8 +254,8 @@ class GameBoardController:
         self._undoable += 1
         node, _new = self.tree.add(self.node, action, text)
         node.to_move = self.state.current_player()
-        node.effects = {"player": player, "turn": turn, "words": _short(said, 160) if said and said != text else "",
-                        "cells": cells, "removed": gone}
+        node.effects = {"player": player, "turn": turn, "words": _short(said, 240) if said and said != text else "",
+                        "cells": cells, "removed": gone, "damaged": hurt}
         self._after(node, light)
         self.node = node
         self.selection, self.choices = [], []
@@ -225,6 +285,8 @@ class GameBoardController:
         gone = [self.names[c] for c in self._effects(chosen).get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
         turn = self.state.turn()
         self.state.apply_action(chosen)
+        if words == text and self.state.current_player() != CHANCE:  # the game has no sentence for it: what followed
+            words = f"{text}: {self._to_move_words()}"
         self._undoable += 1
         node, _ = self.tree.add(self.node, chosen, text)
         node.to_move = self.state.current_player()
@@ -255,6 +317,13 @@ class GameBoardController:
         except Exception:  # noqa: BLE001 - a preview must not break the board
             return {}
         return eff if isinstance(eff, dict) else {}
+
+    def _damage(self, eff: dict[str, Any]) -> dict[str, int]:
+        """An action's ``damage`` (cell -> hit points lost by a piece that survives) by cell name."""
+        raw = eff.get("damage") or {}
+        n = len(self.names)
+        return {self.names[c]: int(v) for c, v in raw.items() if isinstance(c, int) and 0 <= c < n and isinstance(v, int) and v > 0} \
+            if isinstance(raw, dict) else {}
 
     def _chance_words(self, outcome: Any, text: str) -> str:
         """What a chance outcome does, in words: the game's sentence, else hit or miss from what it removes."""
@@ -373,31 +442,36 @@ class GameBoardController:
     def _legal(self) -> list[Any]:
         return [a for a, _ in self._legal_cells()]
 
-    def _legal_cells(self) -> list[tuple[Any, tuple[int, ...]]]:
-        """Legal actions with their click cells, asked once per position (big chess has thousands)."""
-        key = (id(self.tree), self.node.id, self.state.move_number())
-        if self._cache_key != key:
+    def _here(self) -> _Here:
+        """This position's legal actions with their click cells and index, built once per node and kept for the
+        last HERE_KEPT nodes: big chess's setup has thousands, and an undo or redo returns to a node seen before."""
+        key = (self._serial, self.node.id, self.state.move_number())
+        here = self._heres.get(key)
+        if here is None:
             st = self.state
             acts = [] if st.is_terminal() or st.current_player() == CHANCE else list(st.legal_actions())
-            self._cache = [(a, tuple(st.action_cells(a))) for a in acts]
-            self._cells_of = {}
-            for a, cells in self._cache:
-                try:
-                    self._cells_of[a] = cells
-                except TypeError:  # an unhashable action: asked again when needed
-                    pass
-            self._cache_key = key
-        return self._cache
+            here = self._heres[key] = _Here([(a, tuple(st.action_cells(a))) for a in acts])
+            while len(self._heres) > HERE_KEPT:
+                self._heres.popitem(last=False)
+        else:
+            self._heres.move_to_end(key)
+        return here
+
+    def _legal_cells(self) -> list[Pair]:
+        """Legal actions with their click cells, asked once per position (big chess has thousands)."""
+        return self._here().pairs
 
     def _cells(self, action: Any) -> tuple[int, ...]:
         """The click cells of a legal action here (from the position's cache: a view asks thousands of times)."""
-        if self._cache_key is None or self._cache_key[1] != self.node.id or self._cache_key[0] != id(self.tree):
-            self._legal_cells()
         try:
-            cells = self._cells_of.get(action)
+            cells = self._here().cells_of.get(action)
         except TypeError:
             cells = None
         return cells if cells is not None else tuple(self.state.action_cells(action))
+
+    def _index(self) -> tuple[dict[int, list[Pair]], dict[int, list[Any]], set[int]]:
+        """The actions clicks pick from (``_pairs``) by first cell, with the lit cells of an empty selection."""
+        return self._here().first(self.active_mode(), self._pairs())
 
     def click(self, name: str) -> None:
         """A click on a cell: extend the selection, play the action it completes, or say why not (in the editor:
@@ -420,12 +494,12 @@ class GameBoardController:
             self.selection, self.choices = [], []
             self.message, self.level = "selection cleared", "info"
             return
-        pairs = self._pairs()
+        index = self._index()[0]
         seq = [*self.selection, cell]
         tseq = tuple(seq)
-        matching = [a for a, cells in pairs if cells[:len(seq)] == tseq]
+        matching = [a for a, cells in index.get(seq[0], ()) if cells[:len(seq)] == tseq]
         if not matching and self.selection:
-            fresh = [a for a, cells in pairs if cells[:1] == (cell,)]
+            fresh = [a for a, _ in index.get(cell, ())]
             if fresh:  # a click on another piece starts again from it
                 self.selection = []
                 seq, matching = [cell], fresh
@@ -528,11 +602,11 @@ class GameBoardController:
         else:
             cell = self.ids[name]
             seq = [*self.selection, cell]
-            pairs = self._pairs()
+            index = self._index()[0]
             tseq = tuple(seq)
-            matching = [a for a, cells in pairs if cells[:len(seq)] == tseq]
+            matching = [a for a, cells in index.get(seq[0], ()) if cells[:len(seq)] == tseq]
             if not matching and self.selection:
-                matching = [a for a, cells in pairs if cells[:1] == (cell,)]
+                matching = [a for a, _ in index.get(cell, ())]
             if matching:
                 complete = [a for a in matching if len(self._cells(a)) == len(seq)]
                 if len(complete) == 1 and len(matching) == 1:
@@ -543,6 +617,9 @@ class GameBoardController:
                 kept = self.blocks, self._exact  # a hover explains; the last click's blocking cells stay drawn
                 text = self._why_not(seq)
                 self.blocks, self._exact = kept
+                by = self._attackers().get(name)
+                if by:  # the lines the page draws into this cell, in words too
+                    text += f"; {name} is attacked from " + ", ".join(f"{a} ({seat})" for a, seat in by[:12])
         self.hover = {"cell": name, "text": _short(text, 300)}
         return self.hover["text"]
 
@@ -800,10 +877,35 @@ class GameBoardController:
                 row["score"], searched = self._score_after(spec, st, row["first"], me)
                 row["depth"] = searched or row["depth"]
             out.sort(key=lambda row: -math.inf if row["score"] is None else -row["score"])
+        else:
+            self._even_depths(out, spec, st, legal)
         for row in out:
             row.pop("first")
             row["words"] = "" if row["score"] is None else self.score_words(float(row["score"]), st, me)
+            row["seat"], row["view"] = self.label(me), self.view_words(me)  # every line's score: the mover's view
         return out
+
+    def _even_depths(self, out: list[dict[str, Any]], spec: str, st: State, legal: list[Any]) -> None:
+        """One scale across lines: where a clock or node budget stopped some lines' searches shallower than others
+        (the excluded moves make lines 2 and 3 cheaper), every line deeper than the shallowest is scored again at that
+        depth, its own first move alone at the root, and the lines are ordered by those scores."""
+        from workbench.agents.generic import make_protocol_agent
+
+        depths = [row["depth"] for row in out]
+        if "depth=" not in spec or not all(isinstance(d, int) and d > 0 for d in depths) or len(set(depths)) < 2:
+            return
+        low = min(depths)
+        even = re.sub(r"depth=\d+", f"depth={low}", spec)
+        for row in out:
+            if row["depth"] == low:
+                continue
+            agent = make_protocol_agent(even, self.game, self.rules, seed=self.seed)
+            agent.exclude = [a for a in legal if a != row["first"]]  # the line's move alone, searched to ``low``
+            agent.select_action(st.clone())
+            score = getattr(agent, "score", None)
+            if isinstance(score, (int, float)) and score == score:
+                row["score"], row["depth"] = round(float(score), 2) + 0.0, getattr(agent, "depth_reached", None) or low
+        out.sort(key=lambda row: -math.inf if row["score"] is None else -row["score"])
 
     def _score_after(self, spec: str, st: State, action: Any, me: int) -> tuple[float | None, Any]:
         """``action``'s score by the agent ``spec`` from ``me``'s view: the agent searches the position after it,
@@ -1041,21 +1143,21 @@ class GameBoardController:
         """The mode switched on at this position ("" when none, or when the position changed since)."""
         return self.mode if self.mode and self._mode_at == self.where() else ""
 
-    def _mode_actions(self) -> dict[str, list[tuple[Any, tuple[int, ...]]]]:
+    def _mode_actions(self) -> dict[str, list[Pair]]:
         """The legal actions of each declared mode here (``State.action_mode``), asked once per position."""
-        pairs = self._legal_cells()
-        if self._modes_key != self._cache_key:
-            out: dict[str, list[tuple[Any, tuple[int, ...]]]] = {m: [] for m, _, _ in self.game.action_modes}
+        here = self._here()
+        if here.modes is None:
+            out: dict[str, list[Pair]] = {m: [] for m, _, _ in self.game.action_modes}
             if out:
-                for a, cells in pairs:
+                for a, cells in here.pairs:
                     try:
                         mode = str(self.state.action_mode(a) or "")
                     except Exception:  # noqa: BLE001 - a game's help, never a failure
                         mode = ""
                     if mode in out:
                         out[mode].append((a, cells))
-            self._modes, self._modes_key = out, self._cache_key
-        return self._modes
+            here.modes = out
+        return here.modes
 
     def _pairs(self) -> list[tuple[Any, tuple[int, ...]]]:
         """The actions clicks pick from: every legal one, or only those of the mode switched on."""
@@ -1093,7 +1195,7 @@ class GameBoardController:
     def buttons(self) -> list[Any]:
         """The actions shown as buttons: those the selection completes, else every action that picks no cell,
         and every single-cell action whose cell several actions share (a palette opens there on click)."""
-        free = [a for a, cells in self._pairs() if not cells]
+        free = self._here().free(self.active_mode(), self._pairs())
         return [*self.choices, *(a for a in free if a not in self.choices)] if self.selection else free
 
     def play_text(self, text: str, light: bool = False) -> None:
@@ -1233,7 +1335,7 @@ class GameBoardController:
             return self.evaluation
         if st.current_player() == CHANCE:
             raise WidgetError("chance moves next: roll before evaluating")
-        text = capped_agent_spec(spec, self.game_agents())[0] if spec else self.analysis_spec()
+        text = capped_agent_spec(spec, self.game_agents(), weights=self.weights_files())[0] if spec else self.analysis_spec()
         me = st.current_player()
         action, score, _ = self.think(text)
         statics = ", ".join(f"{self.label(p)} {st.evaluate(p):+.2f}" for p in range(self.info().num_players))
@@ -1697,9 +1799,10 @@ class GameBoardController:
         p = st.current_player()
         if st.is_terminal() or p == CHANCE:
             return []
-        everything = len(self._legal_cells())
-        if self._offered[0] == self._cache_key:
-            return self._offered[1]
+        here = self._here()
+        if here.offered is not None:
+            return here.offered
+        everything = len(here.pairs)
         out = [p]
         for q in range(self.info().num_players):
             if q == p:
@@ -1710,10 +1813,10 @@ class GameBoardController:
                 return [p]
             if mine and len(mine) < everything:
                 out.append(q)
-        self._offered = (self._cache_key, sorted(out))
-        return self._offered[1]
+        here.offered = sorted(out)
+        return here.offered
 
-    def _previews(self, legal: list[Any], lit: dict[int, list[Any]]) -> dict[str, dict[str, Any]]:
+    def _previews(self, lit: dict[int, list[Any]]) -> dict[str, dict[str, Any]]:
         """Effects of the action a lit cell would complete (when it completes exactly one)."""
         out: dict[str, dict[str, Any]] = {}
         n = len(self.selection) + 1
@@ -1735,6 +1838,7 @@ class GameBoardController:
             out[self.names[cell]] = {
                 "text": _short(str(eff.get("text") or self.state.action_to_string(complete[0])), 200),
                 "odds": odds, "removed": [n for n in removed if n not in odds], "at_risk": [n for n in removed if n in odds],
+                "damage": self._damage(eff),
                 "ends": bool(eff.get("ends")),
             }
         return out
@@ -1747,17 +1851,20 @@ class GameBoardController:
     def view(self) -> dict[str, Any]:
         """Everything the page draws, as JSON: glyphs, lit cells, previews, buttons, moves, status."""
         st = self.state
-        pairs = [] if self.editing else self._pairs()
-        legal = [a for a, _ in pairs]
         n = len(self.selection)
         sel = tuple(self.selection)
         lit: dict[int, list[Any]] = {}
         longer: set[int] = set()  # lit cells from which some action goes on
-        for a, cells in pairs:
-            if len(cells) > n and cells[:n] == sel:
-                lit.setdefault(cells[n], []).append(a)
-                if len(cells) > n + 1:
-                    longer.add(cells[n])
+        if self.editing:
+            pass
+        elif not n:  # the position's own lit cells, kept with its actions (read here, never changed)
+            _, lit, longer = self._index()
+        else:
+            for a, cells in self._index()[0].get(sel[0], ()):
+                if len(cells) > n and cells[:n] == sel:
+                    lit.setdefault(cells[n], []).append(a)
+                    if len(cells) > n + 1:
+                        longer.add(cells[n])
         targets: dict[str, str] = {}
         if n:  # what each lit target means (TerraFeud's move / attack / stop), for the page's data-target
             for cell, acts in lit.items():
@@ -1837,7 +1944,7 @@ class GameBoardController:
             "game": self.game.name, "title": self.game.title, "status": self.status(),
             "to_move": self.label(p), "to_move_index": p, "chance": p == CHANCE, "over": st.is_terminal(),
             "glyphs": glyphs, "lit": [self.names[c] for c in lit], "selection": [self.names[c] for c in self.selection],
-            "previews": self._previews(legal, lit), "buy_cells": self._palette_cells(lit, longer, occupied), "buttons": buttons, "moves": rows,
+            "previews": self._previews(lit), "buy_cells": self._palette_cells(lit, longer, occupied), "buttons": buttons, "moves": rows,
             "message": self.message, "level": self.level, "heat": heat, "heat_layer": self.heat_layer,
             "heat_player": self.heat_player, "diff": self.diff, "evaluation": self.evaluation,
             "agents": {self.label(k): v for k, v in self.agents.items()}, "auto_roll": self.auto_roll,
@@ -1853,6 +1960,7 @@ class GameBoardController:
             "palette": self._cards(buttons), "editor": self._editor_view(), "targets": targets,
             "to_move_name": info.players[p] if 0 <= p < len(info.players) else "", "overlays": sorted(self.overlays),
             "blocks": list(self.blocks), "attack_lines": self._attack_lines(), "modes": self._modes_view(),
+            "attackers": self._attackers(),
         }
 
     def _attack_lines(self) -> list[list[str]]:
@@ -1860,16 +1968,35 @@ class GameBoardController:
         as [from, to, attacking seat's name]; cached per position."""
         if self.editing:
             return []
-        key = (id(self.tree), self.node.id)
-        if self._lines_key != key:
+        here = self._here()
+        if here.lines is None:
             try:
                 raw = list(self.state.attack_lines())[:60]
             except Exception:  # noqa: BLE001 - a help, never a failure
                 raw = []
             n = len(self.names)
-            self._lines_key = key
-            self._lines = [[self.names[a], self.names[b], self.label(s)] for a, b, s in raw if 0 <= a < n and 0 <= b < n]
-        return list(self._lines)
+            here.lines = [[self.names[a], self.names[b], self.label(s)] for a, b, s in raw if 0 <= a < n and 0 <= b < n]
+        return list(here.lines)
+
+    def _attackers(self) -> dict[str, list[list[str]]]:
+        """Who attacks each cell (``State.attackers``: every seat's attacks on its next move, by the game's rules),
+        as cell -> [[attacker's cell, attacking seat's name]]: the page draws a hovered cell's lines; cached per
+        position."""
+        if self.editing:
+            return {}
+        here = self._here()  # kept with the position's actions: an undo or a redo finds them (TerraFeud's ~10 ms)
+        if here.attackers is None:
+            try:
+                raw = list(self.state.attackers())
+            except Exception:  # noqa: BLE001 - a help, never a failure
+                raw = []
+            n = len(self.names)
+            out: dict[str, list[list[str]]] = {}
+            for a, b, seat in raw[:MAX_ATTACKS]:
+                if 0 <= a < n and 0 <= b < n:
+                    out.setdefault(self.names[b], []).append([self.names[a], self.label(seat)])
+            here.attackers = out
+        return {k: [list(x) for x in v] for k, v in here.attackers.items()}
 
     def _editor_view(self) -> dict[str, Any]:
         """The editor's bar: its pieces (with their seat's colour index), the chosen one, the seat to move, what is wrong."""
@@ -1893,8 +2020,9 @@ class GameBoardController:
             removed.extend(n.effects.get("removed", []))
             n = n.parent
         if n.parent is None:
-            return {"cells": [], "removed": removed}
-        return {"cells": n.effects.get("cells", []), "removed": removed + list(n.effects.get("removed", []))}
+            return {"cells": [], "removed": removed, "damaged": {}}
+        return {"cells": n.effects.get("cells", []), "removed": removed + list(n.effects.get("removed", [])),
+                "damaged": dict(n.effects.get("damaged") or {})}
 
     def pattern_svg(self, card: str) -> str:
         """A card's first pattern diagram as SVG (``GameDef.card_patterns``), cached; "" when the game has none."""
@@ -1941,8 +2069,28 @@ class GameBoardController:
                 here = round(float(self.state.evaluate(0)), 3)
             except Exception:  # noqa: BLE001
                 here = None
-        return {"unit": self.game.evaluation_unit, "seat": self.label(0), "here": here, "points": points,
+        return {"unit": self.game.evaluation_unit, "seat": self.label(0), "view": self.view_words(0),
+                "against": self._against(0), "here": here, "points": points,
                 "current": self.node.ply, "swings": swings[-40:]}
+
+    def view_words(self, player: int) -> str:
+        """Whose view a score is in: the seat, its team where it has teammates, and "against the others" where
+        more than two sides play (the bar, the graph and the best lines of a 4-player game say which seat)."""
+        info = self.info()
+        team = next((t for t in info.teams if player in t), (player,))
+        words = f"{self.label(player)}'s view"
+        if len(team) > 1:
+            words += f" (team {' & '.join(info.players[q] for q in team)})"
+        if len(info.teams) > 2:
+            words += f", against the other {len(info.teams) - 1} sides"
+        return words
+
+    def _against(self, player: int) -> int:
+        """The seat whose colour the bar's other side is drawn in: the first of the one opposing team; -1 where
+        more than two sides play (the bar's rest is every other side)."""
+        info = self.info()
+        others = [t for t in info.teams if player not in t]
+        return others[0][0] if len(others) == 1 and others[0] else -1
 
     def _root_static(self) -> float | None:
         """The start's static evaluation (first seat's view), kept on the root once asked."""

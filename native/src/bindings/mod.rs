@@ -111,6 +111,7 @@ pub(crate) fn generic_params(
             "reply" => p.reply = Some((f as u32).min(3)),
             "odds" => p.odds = Some((f as u32).min(1)),
             "prior" => p.prior = Some((f as u32).min(1)),
+            "epsilon" => p.epsilon = Some(f.min(1.0)),
             _ => return Err(bad(format!("unknown agent parameter {key:?}"))),
         }
     }

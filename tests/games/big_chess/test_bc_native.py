@@ -43,7 +43,7 @@ def test_simulate_rows_and_events_equal_on_both_engines() -> None:
     assert len(ep) >= 12 and ep.equals(en)
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "alphabeta:depth=1"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "greedy:epsilon=0.5", "alphabeta:depth=1"])
 def test_native_agents_pick_the_python_twins_action(spec: str) -> None:
     from workbench.agents.generic import make_protocol_agent
 

@@ -51,7 +51,9 @@ def test_glyphs_heat_and_evaluation() -> None:
 def test_effects_cells_priority_and_explanations() -> None:
     st = _state()
     eff = st.action_effects("3,5x2,4")
-    assert eff["removed"] == [st.ctx.board.parse_cell("2,4")] and eff["ends"]
+    # the strike ends the turn, not the game (the protocol's ``ends``: the game), and says what it removes
+    assert eff["removed"] == [st.ctx.board.parse_cell("2,4")] and eff["ends_turn"] and not eff["ends"]
+    assert eff["text"].startswith("3,5x2,4: ") and "strikes" in eff["text"] and "on 2,4 (removed, 5.2)" in eff["text"]
     assert st.action_cells("3,5x2,4") == [st.ctx.board.parse_cell("3,5"), st.ctx.board.parse_cell("2,4")]
     assert st.action_priority("3,5x2,4") > st.action_priority("3,5-3,4")
     assert "not next to the King" in st.explain_illegal("+infantry@0,0")
@@ -120,3 +122,24 @@ def test_a_copy_shares_the_generated_actions_and_a_probe_does_not_generate_them_
     other = st.clone()
     other.apply_action(legal[0])
     assert st.legal_actions() == legal and other.legal_actions() != legal
+
+
+def test_each_seats_setup_actions_are_its_run_of_the_sorted_list_with_their_cells() -> None:
+    """A seat's setup actions (``legal_actions(p)``: the board's offered seats) are exactly the actions that start
+    with its letter, and each placement's click is its cell, along a four-player setup; placements come from the
+    context's table, the same strings and tuples as written out."""
+    st = GAME.new_initial_state(GAME.rules("board=classic-4"), seed=2)
+    rng = random.Random(4)
+    for _ in range(12):
+        legal = st.legal_actions()
+        for p, letter in enumerate(st.ctx.players):
+            assert st.legal_actions(p) == [a for a in legal if a.startswith(letter + ":")]
+        for a in rng.sample(legal, 20):
+            kind, *rest = st._legal_map()[a]
+            if kind == "place":
+                p, k, c, f = rest
+                card = st.ctx.cards[k]
+                tail = f":{['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'][f]}" if card.vector else ""
+                assert a == f"{st.ctx.players[p]}:+{card.key}@{st.ctx.names[c]}{tail}"
+                assert st.action_cells(a) == [c]
+        st.apply_action(rng.choice([a for a in legal if "+" in a]))

@@ -85,9 +85,9 @@ def test_random_and_greedy_pick_what_python_picks_under_every_toggle() -> None:
     for g in range(6):
         rules = sample_rules(rng).replace(setup_phase=False)  # Python greedy over 483,840 camps is minutes
         st = GAME.new_initial_state(rules, g)
-        for name in ("random", "greedy"):
-            py_agent = make_protocol_agent(name, GAME, rules, seed=100 + g)
-            nat_agent = mod.Agent(name, None, 100 + g)
+        for name, params in (("random", None), ("greedy", None), ("greedy", {"epsilon": 0.5})):
+            py_agent = make_protocol_agent(name, GAME, rules, seed=100 + g, **(params or {}))
+            nat_agent = mod.Agent(name, params, 100 + g)
             a, b = st.clone(), NativeCursedState.from_python(st)
             for _ in range(15):
                 if a.is_terminal():

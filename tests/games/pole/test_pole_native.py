@@ -39,7 +39,7 @@ def test_mixtures_of_toggles_are_equal_too(seed: int) -> None:
     assert sweep_game(G.spec.make(values), seed) > 0
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "alphabeta:depth=1", "alphabeta:depth=2,nodes=400,seconds=5",
+@pytest.mark.parametrize("spec", ["random", "greedy", "greedy:epsilon=0.4", "alphabeta:depth=1", "alphabeta:depth=2,nodes=400,seconds=5",
                                   "mcts:iterations=25,rollout=5", "mcts:iterations=30,rollout=0,odds=1", "mcts:iterations=40,rollout=0,odds=1,prior=1,c=0.3",
                                   "plan:beam=3,reply=1"])
 def test_native_agents_pick_what_their_python_twins_pick(spec: str) -> None:

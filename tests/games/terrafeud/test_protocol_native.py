@@ -58,7 +58,7 @@ def test_the_generic_perft_counts_the_python_tree_and_the_stored_table() -> None
     assert core.protocol_perft(nat, 3) == 157183  # workbench/games/terrafeud/data/perft.json, summer, no terrain
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "alphabeta:depth=1", "alphabeta:depth=2,nodes=3000",
+@pytest.mark.parametrize("spec", ["random", "greedy", "greedy:epsilon=0.5", "alphabeta:depth=1", "alphabeta:depth=2,nodes=3000",
                                   "mcts:iterations=25", "plan:beam=3,steps=2", "search:depth=2,nodes=2000"])
 def test_each_generic_agent_picks_what_its_python_twin_picks(spec: str) -> None:
     st, _ = _state("season=winter", 3)

@@ -104,6 +104,21 @@ class Context:
                 per.append(tuple(cells))
             self.rays.append(tuple(per))
         self._leaps: dict[tuple[int, int, int], Any] = {}
+        self._placements: dict[tuple[int, int, int], dict[str, tuple[Any, ...]]] = {}
+
+    def placements(self, p: int, k: int, c: int) -> dict[str, tuple[Any, ...]]:
+        """Player ``p``'s setup placements of card ``k`` on cell ``c``, text to generated tuple (one per facing for a
+        vector card), made once per context: a four-player setup lists 5,696 of them at every position."""
+        key = (p, k, c)
+        out = self._placements.get(key)
+        if out is None:
+            from .geometry import FACING_NAMES
+
+            card, head = self.cards[k], f"{self.players[p]}:+{self.cards[k].key}@{self.names[c]}"
+            out = ({f"{head}:{FACING_NAMES[f]}": ("place", p, k, c, f) for f in range(8)} if card.vector
+                   else {head: ("place", p, k, c, 0)})
+            self._placements[key] = out
+        return out
 
     def compiled(self, card: int, f: int, mask: int) -> tuple[tuple[Any, tuple[tuple[int, int], ...]], ...]:
         """Active entries of a card for a facing and an effective level mask, with turned vectors (cached)."""

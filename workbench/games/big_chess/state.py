@@ -10,6 +10,7 @@ snapshot is a shallow dict copy.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from typing import Any, NamedTuple
 
@@ -52,6 +53,19 @@ COUNTER_WORDS = {
     "pass": "passes (only when nothing else is legal, B35)",
     "setup_place": "setup placements", "setup_remove": "setup removals", "setup_relocate": "setup relocations",
 }
+
+
+def _a(key: str) -> str:
+    """A card's name with its article (``an infantry``, ``a knight``)."""
+    words = key.replace("_", " ")
+    return f"{'an' if words[:1] in 'aeiou' else 'a'} {words}"
+
+
+# which fields of a generated action's tuple are its clicks: the piece then its target; a purchase's cell; the piece
+# for an activation (a board asks it of each of the 5,696 actions of a four-player setup)
+CLICKED: dict[str, tuple[int, ...]] = {"move": (1, 2), "strike": (1, 2), "take": (1, 2), "push": (1, 2), "area": (1,),
+                                       "vet": (1,), "buy": (2,), "transform": (2,), "pbuy": (1,), "place": (3,),
+                                       "remove": (2,), "reloc": (2, 3)}
 
 
 class Piece(NamedTuple):
@@ -330,8 +344,10 @@ class BigChessState(State):
         if self._sorted is None:
             self._sorted = sorted(self._legal_map())
         if player is not None and self.phase == "setup":
+            # the player's actions are the run of sorted strings that start with its letter and ":"
             letter = self.ctx.players[player] + ":"
-            return [a for a in self._sorted if a.startswith(letter)]
+            ordered = self._sorted
+            return ordered[bisect_left(ordered, letter):bisect_left(ordered, letter[:-1] + ";")]
         if player is not None and player != self.to_move:
             return []
         return list(self._sorted)
@@ -351,12 +367,8 @@ class BigChessState(State):
                         continue
                 elif not card.buyable or ctx.cost[k] > self.treasury[p]:
                     continue
-                for c in free:
-                    if card.vector:
-                        for f in range(8):
-                            out[f"{letter}:+{card.key}@{ctx.names[c]}:{FACING_NAMES[f]}"] = ("place", p, k, c, f)
-                    else:
-                        out[f"{letter}:+{card.key}@{ctx.names[c]}"] = ("place", p, k, c, 0)
+                for c in free:  # "a:+knight@3,4:NE" for each facing of a vector card, else "a:+wall@3,4"
+                    out.update(ctx.placements(p, k, c))
             for s, pc in self.pieces.items():
                 if pc.owner != p:
                     continue
@@ -1322,25 +1334,10 @@ class BigChessState(State):
 
     def action_cells(self, action: Any) -> list[int]:
         """Clicks: the piece then its target; a purchase's cell; the piece for an activation."""
-        d = self._legal_map().get(action)
+        d = (self._legal if self._legal is not None else self._legal_map()).get(action)
         if d is None:
             return []
-        kind = d[0]
-        if kind in ("move", "strike", "take", "push"):
-            return [d[1], d[2]]
-        if kind in ("area", "vet"):
-            return [d[1]]
-        if kind in ("buy", "transform"):
-            return [d[2]]
-        if kind == "pbuy":
-            return [d[1]]
-        if kind == "place":
-            return [d[3]]
-        if kind == "remove":
-            return [d[2]]
-        if kind == "reloc":
-            return [d[2], d[3]]
-        return []
+        return [d[i] for i in CLICKED.get(d[0], ())]
 
     def action_card(self, action: Any) -> dict[str, Any] | None:
         """The card a placement, purchase or transformation buys and its price (the board's card palette)."""
@@ -1352,6 +1349,35 @@ class BigChessState(State):
         card = ctx.cards[k]
         return {"card": card.key.replace("_", " ").capitalize(), "price": d[4] if d[0] == "transform" else ctx.cost[k],
                 "first": ctx.is_king[k], "pattern": card.key, "name": card.name}
+
+    def attackers(self) -> list[tuple[int, int, int]]:
+        """Every removal a seat's pieces could make on its move (strikes, takes, area takes: 5.2, 5.3, 5): each
+        seat in play is given the move in a copy of this position (its turn's start: its own shadows and locks
+        expire, 11) and its own legal actions are read; none in the setup phase or once the game is over."""
+        if self.result is not None or self.phase != "play":
+            return []
+        out: set[tuple[int, int, int]] = set()
+        for p in range(len(self.ctx.players)):
+            if p in self.out:
+                continue
+            probe = self
+            if p != self.to_move:
+                probe = self.clone()
+                probe.to_move, probe._legal, probe._sorted = p, None, None
+                probe._start_turn(p)
+            for d in probe._legal_map().values():
+                if d[0] == "strike":
+                    out.add((d[1], d[2] if d[4] is None else d[4], p))
+                elif d[0] == "take":
+                    out.add((d[1], d[2], p))
+                elif d[0] == "area":
+                    out.update((d[1], c, p) for c in d[2])
+        return sorted(out)
+
+    def attack_lines(self) -> list[tuple[int, int, int]]:
+        """The attackers of a King (the piece whose removal puts its owner out, 13)."""
+        kings = {c for c, pc in self.pieces.items() if self.ctx.is_king[pc.card]}
+        return [line for line in self.attackers() if line[1] in kings]
 
     def action_effects(self, action: Any) -> dict[str, Any]:
         """What the action removes or marks and whether it ends the turn (computed by playing it)."""
@@ -1376,5 +1402,65 @@ class BigChessState(State):
                 removed.add(c)
         removed_list = sorted(removed)
         marks = sorted(set(probe.shadows) - set(self.shadows))
-        ends = kind != "vet" and self.phase == "play"
-        return {"removed": removed_list, "marks": marks, "text": action, "ends": ends or probe.result is not None}
+        return {"removed": removed_list, "marks": marks, "text": self._effect_words(action, d, probe, altar),
+                "ends": probe.result is not None, "ends_turn": kind != "vet" and self.phase == "play"}
+
+    def _piece_words(self, cell: int) -> str:
+        """``the knight of player b on 3,5`` (the piece standing on ``cell`` now)."""
+        ctx = self.ctx
+        pc = self.pieces.get(cell)
+        if pc is None:
+            return f"the empty cell {ctx.names[cell]}"
+        return f"the {ctx.cards[pc.card].key.replace('_', ' ')} of player {ctx.players[pc.owner]} on {ctx.names[cell]}"
+
+    def _effect_words(self, action: str, d: tuple[Any, ...], probe: BigChessState, altar: list[Any]) -> str:
+        """What ``action`` does, as a sentence the board's hover and move list read: ``3,3x4,4: the knight of player a
+        on 3,3 strikes the pawn of player c on 4,4 (removed)``, then what the arrival cashed, who is out, the result."""
+        ctx, names, kind = self.ctx, self.ctx.names, d[0]
+        me = f"player {ctx.players[self.to_move]}" if self.phase == "play" else ""
+        card = ctx.cards
+        if kind == "move":
+            said = f"{self._piece_words(d[1])} moves to {names[d[2]]}" + (" (approach to its Prince, 7.3)" if d[5] == "approach" else "")
+        elif kind == "strike":
+            victim = d[2] if d[4] is None else d[4]
+            said = f"{self._piece_words(d[1])} strikes {self._piece_words(victim)} (removed, 5.2)"
+            if d[4] is not None:
+                said += f" through its shadow on {names[d[2]]} (9.3)"
+        elif kind == "take":
+            said = f"{self._piece_words(d[1])} takes {self._piece_words(d[2])} (removed; the taker stays, 5.3)"
+        elif kind == "push":
+            said = f"{self._piece_words(d[1])} pushes {self._piece_words(d[2])} to {names[d[3]]} (5.4)"
+        elif kind == "area":
+            said = f"{self._piece_words(d[1])} takes every enemy around it: " + ", ".join(self._piece_words(c) for c in d[2])
+        elif kind == "buy":
+            said = f"{me} buys {_a(card[d[1]].key)} on {names[d[2]]} for {ctx.cost[d[1]]} (10.1)"
+        elif kind == "transform":
+            said = f"{me} turns {self._piece_words(d[2])} into {_a(card[d[1]].key)} for {d[4]} (10.2)"
+        elif kind == "pbuy":
+            said = f"{me}'s Prince buys {self._piece_words(d[1])} for {self.pieces[d[1]].cost} (10.3)"
+        elif kind == "vet":
+            said = f"{self._piece_words(d[1])} gains level {d[2]} for {d[3]} trophies (10)"
+        elif kind == "place":
+            facing = f" facing {FACING_NAMES[d[4]]}" if card[d[2]].vector else ""
+            said = f"player {ctx.players[d[1]]} places {_a(card[d[2]].key)} on {names[d[3]]}{facing}"
+        elif kind == "remove":
+            said = f"player {ctx.players[d[1]]} takes {self._piece_words(d[2])} off the board"
+        elif kind == "reloc":
+            said = f"player {ctx.players[d[1]]} moves {self._piece_words(d[2])} to {names[d[3]]}"
+        elif kind == "ready":
+            said = f"player {ctx.players[d[1]]} is ready (13)"
+        else:
+            said = f"{me} passes" if me else action
+        if len(d) > 5 and kind in ("move", "strike") and (d[5] if kind == "strike" else d[6] if len(d) > 6 else None):
+            said += f", promoted to {_a(str(d[5] if kind == 'strike' else d[6]))} (10.4)"
+        if altar:
+            said += "; the altar cashes the piece that arrives on it"
+        gone = sorted(set(probe.out) - set(self.out))
+        if gone:
+            said += "; " + ", ".join(f"player {ctx.players[p]}" for p in gone) + (" is" if len(gone) == 1 else " are") + " out"
+        if probe.result == "win" and probe.winner_team is not None:
+            team = ", ".join(ctx.players[p] for p in ctx.team_members[probe.winner_team])
+            said += f"; ends the game: {'player' if len(ctx.team_members[probe.winner_team]) == 1 else 'team'} {team} wins"
+        elif probe.result is not None:
+            said += f"; ends the game: {probe.result}"
+        return f"{action}: {said}"

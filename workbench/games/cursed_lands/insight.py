@@ -348,6 +348,52 @@ def action_cells(st: CursedState, a: int) -> list[int]:
     return []
 
 
+def attackers(st: CursedState) -> list[tuple[int, int, int]]:
+    """Every attack a unit could make on its side's next activation (section 6, C41's ranges and mountains): from
+    where it stands, or after a move within its reach, as ``_generate`` lists ATTACK and MOVE_ATTACK; AP and the
+    activation marks aside, so the side not to move shows what it attacks on its turn."""
+    if st.is_terminal() or st.phase != "play":
+        return []
+    out: set[tuple[int, int, int]] = set()
+    open_ = st.open_hexes()
+    for h in range(NUM_HEXES):
+        side = st.owner[h]
+        if side < 0:
+            continue
+        k = st.kind[h]
+        out.update((h, g, side) for g in st.targets_from(h, side, k))
+        for t, left in st.reach(h, open_).items():
+            if left >= 1 and t != h:
+                out.update((h, g, side) for g in st.targets_from(t, side, k))
+    return sorted(out)
+
+
+def _doing(kind: str, f: int, t: int, g: int, side: int, kinds: list[int], after: CursedState) -> str:
+    """What an action is, in words (``after``: the position it made, for a tile's terrain and a unit produced)."""
+    me = SIDES[side]
+    if kind == "produce":
+        h = after.flag_of(side, f)
+        return f"{me} produces {_a(KIND_WORDS[f])} on its flag {HEX_NAMES[h]} (section 9)"
+    if kind == "tile":
+        return f"{me} lays {_a(CODE_NAMES[after.tile[t]])} tile on {HEX_NAMES[t]} (section 7)"
+    if kind == "move":
+        return f"the {KIND_WORDS[kinds[f]].lower()} of {me} on {HEX_NAMES[f]} moves to {HEX_NAMES[t]}"
+    if kind in ("attack", "move_attack"):
+        where = f"moves to {HEX_NAMES[t]} and " if kind == "move_attack" else ""
+        target = f"the castle on {HEX_NAMES[g]}" if g in (after.castle_of(0), after.castle_of(1)) else (
+            f"the {KIND_WORDS[kinds[g]].lower()} on {HEX_NAMES[g]}")
+        verb = "shoots at" if RANGED[kinds[f]] else "attacks"  # a ranged unit's attack (section 8)
+        return f"the {KIND_WORDS[kinds[f]].lower()} of {me} on {HEX_NAMES[f]} {where}{verb} {target}"
+    if kind == "end":
+        return f"{me} ends its turn"
+    return f"{me} sets up its camp (section 2)"
+
+
+def _a(word: str) -> str:
+    word = word.lower()
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
 def action_effects(st: CursedState, a: int) -> dict[str, Any]:
     """What ``a`` would change, found by playing it and taking it back: removed units, marked hexes,
     a sentence, and whether it ends the game or the turn."""
@@ -368,7 +414,7 @@ def action_effects(st: CursedState, a: int) -> dict[str, Any]:
         if moved_from >= 0 and st.owner[t] < 0:
             removed.append(t)  # the mover fell to a counterattack (C41)
         marks = [h for h in range(NUM_HEXES) if st.owner[h] >= 0 and h in before_units and st.hp[h] != hp_before[h]]
-        words = [text]
+        words = [f"{text}: {_doing(kind, f, t, _g, side, kind_before, st)}"]
         for h in marks:  # damage in words, as the move list reads it
             words.append(f"the {KIND_WORDS[kind_before[h]].lower()} on {HEX_NAMES[h]} takes "
                          f"{hp_before[h] - st.hp[h]} damage ({hp_before[h]} -> {st.hp[h]} hp)")
@@ -380,9 +426,10 @@ def action_effects(st: CursedState, a: int) -> dict[str, Any]:
         ends = st.is_terminal()
         if ends:
             words.append(f"ends the game ({st.victory_kind})")
-        elif st.turn_no != turn or st.to_move != side:
+        elif (st.turn_no != turn or st.to_move != side) and kind != "end":
             words.append("ends the turn")
         return {"removed": sorted(removed), "marks": marks, "text": "; ".join(words), "ends": ends,
+                "damage": {h: hp_before[h] - st.hp[h] for h in marks if hp_before[h] > st.hp[h]},
                 "ends_turn": not ends and (st.turn_no != turn or st.to_move != side)}
     finally:
         st.undo_action()

@@ -1007,6 +1007,17 @@ class CursedState(State):
 
         return action_cells(self, action)
 
+    def attackers(self) -> list[tuple[int, int, int]]:
+        """Every attack a unit could make on its side's next activation (``insight.attackers``)."""
+        from .insight import attackers
+
+        return attackers(self)
+
+    def attack_lines(self) -> list[tuple[int, int, int]]:
+        """The attackers of a castle (the win condition, section 8)."""
+        castles = {self.castle_of(0), self.castle_of(1)} - {-1}
+        return [line for line in self.attackers() if line[1] in castles]
+
     def action_effects(self, action: Any) -> dict[str, Any]:
         """Removed units, damaged hexes, a sentence, and whether it ends the game."""
         from .insight import action_effects

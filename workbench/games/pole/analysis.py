@@ -231,14 +231,14 @@ def effects(state: PoleState, action: Any) -> dict[str, Any]:
     """What ``action`` would change: removed cells (with odds for attacks), marks, a sentence, and ends."""
     if state.phase == OVER_PHASE or not isinstance(action, int):
         return {}
-    side = SIDES[state.to_move]
+    side = SIDES[state.to_move].capitalize()  # the seat's label (Red, Black)
     if state.pending >= 0:
         hits = state._hits(action)
         words = ", ".join(f"the {KIND_WORDS[(state.board[t] - 1) & 7]} on {NAMES[t]}" for t in hits)
         ends = any((state.board[t] - 1) & 7 == P for t in hits)
         said = (f"hit: {words} {'is' if len(hits) == 1 else 'are'} destroyed" if hits else "miss: nothing is destroyed")
         return {"removed": hits, "marks": [], "ends": ends, "outcome": "hit" if hits else "miss",
-                "text": f"{dice_text(action)}, {said}" + (f"; {side.capitalize()} wins" if ends else "")}
+                "text": f"{dice_text(action)}, {said}" + (f"; {side} wins" if ends else "")}
     if action >= ATT0:
         a = action - ALL0 if action >= ALL0 else (action - ATT0) // 100
         targets = state.zone_targets(a) if action >= ALL0 else [(action - ATT0) % 100]
@@ -250,16 +250,20 @@ def effects(state: PoleState, action: Any) -> dict[str, Any]:
     probe = state.clone()
     probe.apply_action(action)
     ends = probe.phase == OVER_PHASE
+    result = f"; ends the game ({probe.victory_kind})" if ends else ""
+    notation = state.action_to_string(action)
     if action < NOBUY:
         kind, cell = divmod(action, 100)
-        text = (f"{side} buys a {KIND_WORDS[kind]} on {NAMES[cell]} for {state.cfg.cost[kind]} coins"
+        text = (f"{notation}: {side} buys a {KIND_WORDS[kind]} on {NAMES[cell]} for {state.cfg.cost[kind]} coins"
                 + (" (it acts from its side's next turn)" if state.cfg.buy_first else ""))
-        return {"removed": [], "marks": [cell], "ends": ends, "text": text}
+        return {"removed": [], "marks": [cell], "ends": ends, "text": text + result}
     if action in (NOBUY, PASS):
         return {"removed": [], "marks": [], "ends": ends,
-                "text": f"{side} {'buys nothing' if action == NOBUY else 'passes'}" + (f" ({probe.victory_kind})" if ends else "")}
+                "text": f"{notation}: {side} {'buys nothing' if action == NOBUY else 'passes'}{result}"}
     a, b = divmod(action - MOVE0, 100)
-    return {"removed": [], "marks": [b], "ends": ends, "text": f"{letter(state.board[a])} {NAMES[a]} to {NAMES[b]}"}
+    kind = (state.board[a] - 1) & 7
+    return {"removed": [], "marks": [b], "ends": ends,
+            "text": f"{notation}: {side}'s {KIND_WORDS[kind]} on {NAMES[a]} moves to {NAMES[b]}{result}"}
 
 
 def features(state: PoleState, player: int) -> dict[str, float]:

@@ -31,7 +31,7 @@ except ImportError:  # pragma: no cover - exercised where cargo is missing
 NATIVE_AGENTS = ("random", "greedy", "alphabeta", "mcts", "search", "plan", "turtle")  # turtle: Pole's own (turtle.py)
 # eval=NAME: learned weights of analysis.features, read by the core (State::features, the same sum)
 _AGENT_PARAMS = frozenset({"depth", "nodes", "seconds", "iterations", "c", "rollout", "scale", "beam", "steps", "reply", "odds", "prior",
-                           "eval"})
+                           "epsilon", "eval"})
 
 
 def available() -> bool:
@@ -230,6 +230,12 @@ class NativePoleState(State):
 
     def action_effects(self, action: Any) -> dict[str, Any]:
         return self.py().action_effects(action)
+
+    def attackers(self) -> list[tuple[int, int, int]]:
+        return self.py().attackers()
+
+    def attack_lines(self) -> list[tuple[int, int, int]]:
+        return self.py().attack_lines()
 
     def glyphs(self) -> list:
         return self.py().glyphs()

@@ -892,6 +892,18 @@ class PoleState(State):
         kind = action // 100
         return {"card": KIND_WORDS[kind], "price": self.cfg.cost[kind], "first": kind == P, "pattern": LETTERS[kind]}
 
+    def attackers(self) -> list[tuple[int, int, int]]:
+        """Every piece's attack zone on the enemy pieces it holds now (``zone_targets``: blocking applied, P36's
+        phase and freshness aside, so the side not to move shows what it attacks on its turn)."""
+        if self.phase == OVER_PHASE:
+            return []
+        return [(a, t, (v - 1) >> 3) for a, v in enumerate(self.board) if v for t in self.zone_targets(a)]
+
+    def attack_lines(self) -> list[tuple[int, int, int]]:
+        """The attackers of a Prince that an enemy piece holds in its attack zone (the piece the game is lost with)."""
+        princes = {c for c in (self.prince_of(0), self.prince_of(1)) if c is not None}
+        return [line for line in self.attackers() if line[1] in princes]
+
     def action_effects(self, action: Any) -> dict[str, Any]:
         """What ``action`` would change, computed by the engine (removals come with their odds)."""
         from .analysis import effects

@@ -476,10 +476,11 @@ def playable(white: str, black: str, seats: SeatAgents, start: GameState | None 
 def native_game(start: GameState, white: str, black: str, seeds: tuple[int | None, int | None],
                 max_plies: int) -> tuple[TraceState, list[TraceAgent]]:
     """Play the game natively from ``start``; the replay state and agents for ``play_game``'s loop."""
+    from . import GAME
     from .agents.native_agent import install_eval_params
 
     install_eval_params()  # a fresh worker (pool, Dask) has not handed the evaluation weights to Rust yet
-    trace = native.play_native(start, white, black, seeds, max_plies, boards=True)
+    trace = native.play_native(start, white, black, seeds, max_plies, boards=True, game=GAME)  # GAME: eval=NAME
     return TraceState(start, trace), [TraceAgent(white), TraceAgent(black)]
 
 

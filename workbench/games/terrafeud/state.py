@@ -120,9 +120,34 @@ class TerraFeudState(State):
         from workbench.games.terrafeud.engine.analysis import action_effects
 
         try:
-            return action_effects(self.inner, action)
+            eff = action_effects(self.inner, action)
         except IllegalActionError as exc:
             raise IllegalAction(str(exc)) from None
+        said = [w for w in str(eff.get("text") or "").split("; ") if w and w != "castles"]
+        eff["text"] = "; ".join([f"{self.action_to_string(action)}: {self._doing(action)}", *said])
+        return eff
+
+    def _doing(self, action: Any) -> str:
+        """What ``action`` is, in words (its effects follow it in ``action_effects``' text)."""
+        from workbench.games.terrafeud.engine import CASTLE, MOVE, ORDER, SHOT
+        from workbench.games.terrafeud.engine.geometry import hex_name
+        from workbench.games.terrafeud.engine.pieces import KIND_NAMES, SIDE_NAMES
+        from workbench.games.terrafeud.engine.state import order_steps
+
+        st = self.inner
+        side = SIDE_NAMES[st.to_move]
+        kind = action[0]
+        if kind == MOVE:
+            said = f"the {side} {KIND_NAMES[kind_of(st.squares[action[1]])]} on {hex_name(action[1])} moves to {hex_name(action[2])}"
+            promo = KIND_NAMES[action[3]] if len(action) > 3 and action[3] else ""
+            return said + (f", promoted to {'an' if promo[:1] in 'aeiou' else 'a'} {promo}" if promo else "")
+        if kind == SHOT:
+            return f"the {side} archer on {hex_name(action[1])} shoots at {hex_name(action[2])} (W8)"
+        if kind == CASTLE:
+            return f"{side} castles ({hex_name(action[1])} and {hex_name(action[2])})"
+        if kind == ORDER:
+            return f"{side} gives an Order (W12): " + ", ".join(f"{hex_name(a)}-{hex_name(t)}" for a, t, _p in order_steps(action))
+        return f"{side} passes"
 
     def overlay(self, name: str) -> dict[int, str]:
         """``zones``: each side's zone of control; ``markers``: the hexes archers have marked (and the archers);
@@ -210,6 +235,20 @@ class TerraFeudState(State):
         if action[0] == MOVE and len(action) > 3 and action[3]:
             return f"promote to {LETTERS[action[3]]} {KIND_NAMES[action[3]]}"
         return ""
+
+    def attackers(self) -> list[tuple[int, int, int]]:
+        """The enemy pieces that could attack each piece in their side's next turn (the engine's threat probe,
+        ``threat_sets``: moves, shots, markers and coordinated attacks played by the engine)."""
+        from workbench.games.terrafeud.engine.analysis import threat_sets
+
+        st = self.inner
+        if st.winner is not None:
+            return []
+        out = []
+        for side in (0, 1):
+            sets = threat_sets(st, side)
+            out.extend((a, h, 1 - side) for h, c in enumerate(st.squares) if c and side_of(c) == side for a in sorted(sets[h]))
+        return out
 
     def attack_lines(self) -> list[tuple[int, int, int]]:
         """The attackers of a threatened feudal, and of a mated one (the engine's threat probe)."""

@@ -56,6 +56,8 @@ pub struct Params {
     pub odds: Option<u32>,
     /// `mcts:prior=1`: children expanded in move order.
     pub prior: Option<u32>,
+    /// `greedy:epsilon=p`: a random action with probability `p`.
+    pub epsilon: Option<f64>,
     /// `eval=NAME`: learned weights of the game's features (resolved by name in Python).
     pub weights: Option<std::sync::Arc<[f64]>>,
 }
@@ -108,7 +110,7 @@ impl<G: Game> Agent<G> for Weighted<G> {
 fn make_plain<G: Game + 'static>(name: &str, rng: PyRandom, p: &Params) -> Option<Box<dyn Agent<G>>> {
     Some(match name {
         "random" => Box::new(Random { rng, buf: Vec::new() }),
-        "greedy" => Box::new(Greedy { rng, buf: Vec::new() }),
+        "greedy" => Box::new(Greedy { rng, buf: Vec::new(), epsilon: p.epsilon.unwrap_or(0.0) }),
         "alphabeta" => Box::new(AlphaBeta::new(
             rng,
             p.depth.unwrap_or(2),
@@ -197,14 +199,19 @@ pub fn expected_leaf<G: Game>(state: &mut G, me: usize) -> f64 {
 }
 
 /// `GenericGreedy`: one action deep on the mover's view (hidden information), attacks valued by their
-/// odds; ties broken by `rng.choice`.
+/// odds; ties broken by `rng.choice`. With `epsilon > 0`, first one `rng.random()` draw: below
+/// `epsilon` the pick is `random`'s (`rng.choice` of the legal actions) instead.
 pub struct Greedy {
     pub rng: PyRandom,
     buf: Vec<u32>,
+    pub epsilon: f64,
 }
 
 impl<G: Game> Agent<G> for Greedy {
     fn select_action(&mut self, state: &mut G) -> u32 {
+        if self.epsilon > 0.0 && self.rng.random() < self.epsilon {
+            return state.random_action(&mut self.rng, &mut self.buf);
+        }
         let mut view = searchable(&mut self.rng, state);
         let state = view.as_mut().unwrap_or(state);
         let me = state.current_player() as usize;
