@@ -145,6 +145,7 @@ def test_terrafeud_attackers_hold_every_attack_move_and_the_threatened_feudal_li
 def test_attackers_view_is_empty_while_editing_and_for_a_game_that_declares_none() -> None:
     c = _at("pole", "pole/catapult-dead-two.yaml")
     assert c.view()["attackers"]["e9"] == [["e5", "Red"]]
+    assert c.hover_reason("e9").endswith("; e9 is attacked from e5 (Red)")  # an unlit cell's hover says them too
     c.start_editing()
     assert c.view()["attackers"] == {}
     assert _at("openspiel:tic_tac_toe", None).view()["attackers"] == {}

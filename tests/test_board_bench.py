@@ -33,8 +33,8 @@ def test_clicks_are_timed_by_kind_along_a_random_game(capsys: pytest.CaptureFixt
 
 
 def test_an_undo_or_a_redo_finds_the_positions_actions_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The board keeps each visited position's legal actions, click cells and index (the last few nodes): an undo
-    or a redo shows the same lit cells and buttons without asking the engine for its actions again, and the view
+    """The board keeps each visited position's legal actions, click cells, index and attackers (the last few nodes):
+    an undo or a redo shows the same lit cells and buttons without asking the engine for them again, and the view
     there equals the one first drawn. A board also moves what is loaded out of the collector's sight (gc.freeze)."""
     import gc
 
@@ -44,7 +44,7 @@ def test_an_undo_or_a_redo_finds_the_positions_actions_kept(monkeypatch: pytest.
 
     game = get("big-chess")
     c = GameBoardController(game, game.rules("board=classic-4"), seed=1)
-    keys = ("lit", "buttons", "buy_cells", "status", "glyphs", "previews")
+    keys = ("lit", "buttons", "buy_cells", "status", "glyphs", "previews", "attackers", "attack_lines")
     first = c.view()
     c.click(first["lit"][0])
     c.choose(0)  # a placement: a new position
@@ -52,6 +52,8 @@ def test_an_undo_or_a_redo_finds_the_positions_actions_kept(monkeypatch: pytest.
     asked: list[int] = []
     real = type(c.state).legal_actions
     monkeypatch.setattr(type(c.state), "legal_actions", lambda self, *a: asked.append(1) or real(self, *a))
+    told = type(c.state).attackers
+    monkeypatch.setattr(type(c.state), "attackers", lambda self: asked.append(2) or told(self))
     c.undo()
     again = c.view()
     assert {k: again[k] for k in keys} == {k: first[k] for k in keys}
@@ -60,3 +62,9 @@ def test_an_undo_or_a_redo_finds_the_positions_actions_kept(monkeypatch: pytest.
     assert asked == []
     GameBoard("openspiel:tic_tac_toe")
     assert gc.get_freeze_count() > 0
+
+
+def test_a_coarse_clocks_mean_has_its_interval_and_never_nan() -> None:
+    line = bench.mean_summary([0.0, 10.0, 10.0, 0.0, 20.0, 10.0])
+    assert "mean 8.3 ms" in line and "[" in line and "nan" not in line
+    assert "no interval" in bench.mean_summary([10.0]) and "nan" not in bench.mean_summary([])

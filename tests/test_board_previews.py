@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from workbench.games import get
 from workbench.widget.board_controller import GameBoardController
@@ -60,6 +61,8 @@ KINDS: dict[str, list[tuple[str, str, str, list[str], bool]]] = {
         ("activation-extra-cost.yaml", "d3-d4xe4", "d3-d4xe4: the swordsman of p1 on d3 moves to d4 and attacks the "
          "swordsman on e4; the swordsman on e4 takes 2 damage (3 -> 1 hp)", [], False),  # a move then an attack
         ("activation-extra-cost.yaml", "end", "end: p1 ends its turn", [], False),
+        ("combat-ranged.yaml", "d2xf2", "d2xf2: the artillery of p1 on d2 shoots at the swordsman on f2; the swordsman "
+         "on f2 is destroyed", ["f2"], False),  # a ranged attack
         ("agent-view.yaml", "#a2=r", "#a2=r: p1 lays a road tile on a2 (section 7)", [], False),  # a tile placed
         ("combat-counter-kill.yaml", "e3xe4", "e3xe4: the swordsman of p1 on e3 attacks the swordsman on e4; the "
          "swordsman on e4 takes 2 damage (3 -> 1 hp); the swordsman on e3 is destroyed; ends the game (elimination)",
@@ -154,3 +157,54 @@ def test_a_text_only_game_previews_its_buttons_by_their_notation() -> None:
     buttons = c.view()["buttons"]
     assert buttons and all(b["hint"] == "" and b["text"] for b in buttons)
     assert c.view()["previews"] == {}
+
+
+def test_a_generic_chance_games_rolls_say_what_followed_in_the_move_list() -> None:
+    """An OpenSpiel game's chance outcome has no sentence of its game (``Roll 1`` in pig): the move list says what
+    followed it, the seat to move (pig's 1 passes the turn, another roll keeps it) or the end of the game."""
+    c = GameBoardController(get("openspiel:pig"), seed=1)
+    rolls = []
+    for _ in range(12):
+        if c.state.is_terminal():
+            break
+        roller = c.view()["to_move"]
+        c.choose(next(b["index"] for b in c.view()["buttons"] if b["text"] == "roll"))
+        row = c.view()["moves"][-1]
+        assert row["chance"] and row["words"] == f"{row['text']}: {c.view()['to_move']} to move", row
+        rolls.append((row["text"], roller, c.view()["to_move"]))
+    assert any(t == "Roll 1" and a != b for t, a, b in rolls)  # a 1 passes the turn, as the words say
+    assert any(t != "Roll 1" and a == b for t, a, b in rolls)
+
+
+def test_setup_actions_preview_their_placements_removals_and_camps() -> None:
+    """The setup phases: big chess's removal and relocation of a placed piece (13), The Cursed Lands' camp (C44)."""
+    c = GameBoardController(get("big-chess"))
+    c.load_scenario_file(ROOT / "big-chess" / "bc-23-setup-phase.yaml")
+    c.play_text("a:+berserk@0,4:E")
+    assert shown(c, "a:-0,4")["text"] == "a:-0,4: player a takes its berserk on 0,4 off the board"
+    assert shown(c, "a:0,4-1,4")["text"] == "a:0,4-1,4: player a moves its berserk on 0,4 to 1,4"
+    # (the camp is asked of the state: the board lists The Cursed Lands' 483,840 camps as buttons, 11 s a view)
+    g = get("cursed-lands")
+    st = g.scenario_state(g.scenario(yaml.safe_load((ROOT / "cursed-lands" / "setup-phase.yaml").read_text()), "setup-phase.yaml"))
+    first = st.legal_actions()[0]
+    text = st.action_to_string(first)
+    assert st.action_effects(first)["text"] == f"{text}: p1 sets up its camp (section 2); ends the turn"
+
+
+def test_damage_is_marked_on_hover_and_after_the_move() -> None:
+    """The Cursed Lands' attack that leaves its target alive: its preview carries the hit points lost (the page writes
+    ``−2`` over the piece), and after the move the last move's marks keep them beside its deaths."""
+    c = GameBoardController(get("cursed-lands"))
+    c.load_scenario_file(ROOT / "cursed-lands" / "activation-extra-cost.yaml")
+    c.click("e3")
+    p = c.view()["previews"]["e4"]
+    assert p["damage"] == {"e4": 2} and p["removed"] == []
+    c.click("e4")
+    last = c.view()["last"]
+    assert last["damaged"] == {"e4": 2} and last["removed"] == [] and last["cells"] == ["e3", "e4"]
+    row = c.view()["moves"][-1]
+    assert row["words"] == "the swordsman of p1 on e3 attacks the swordsman on e4; the swordsman on e4 takes 2 damage (3 -> 1 hp)"
+    c.load_scenario_file(ROOT / "cursed-lands" / "combat-counter-kill.yaml")
+    c.play_text("e3xe4")  # the attacker dies to the counterattack: a death, and the target's damage
+    last = c.view()["last"]
+    assert last["removed"] == ["e3"] and last["damaged"] == {"e4": 2}

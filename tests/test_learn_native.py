@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import random
 
 import pytest
@@ -117,20 +118,38 @@ def test_whole_games_with_learned_weights_stay_on_the_core_and_learn_reads_the_s
     pd.testing.assert_frame_equal(on_core, positions(game, rules, games, events, engine="python"), check_exact=True)
 
 
-def test_the_shipped_weights_are_offered_by_name_and_read_by_the_core(tmp_path, monkeypatch):
-    """The weights that beat the hand weights ship in the game's folder: offered by name (no path), valid for the
-    game's features, and searched with on the core exactly as in Python."""
-    from workbench.agents.generic import make_protocol_agent
-    from workbench.core.weights import available_weights, feature_names, load_weights, weights_vector
+def _shipped() -> list[tuple[str, str]]:
+    """(game, file) for every weights file a game ships in its ``data/weights`` folder."""
+    from workbench.core.weights import weights_folders
 
-    game, _, twin = _setup("big-chess")
+    return [(name, path.name) for name in GAMES for path in sorted(weights_folders(get(name))[-1].glob("*.json"))]
+
+
+def test_the_games_ship_weights_that_beat_their_hand_weights():
+    """Big chess (cost_queen=10) and TerraFeud (coordinated=1): the files the measurements in docs/strength.md name."""
+    assert {("big-chess", "big-chess-deployed-cost_queen=10.json"),
+            ("terrafeud", "terrafeud-coordinated=1.json")} <= set(_shipped())
+
+
+@pytest.mark.parametrize(("name", "file"), _shipped())
+def test_the_shipped_weights_are_offered_by_name_and_read_by_the_core(name, file, tmp_path, monkeypatch):
+    """The weights that beat the hand weights ship in the game's folder: offered by name (no path), valid for the
+    game's features, fitted under the variant they name, and searched with on the core exactly as in Python."""
+    from workbench.agents.generic import make_protocol_agent
+    from workbench.core.weights import available_weights, feature_names, load_weights, weights_folders, weights_vector
+
+    game, _, twin = _setup(name)
     monkeypatch.chdir(tmp_path)  # an empty study folder: only the game's own files are found
-    name = "big-chess-deployed-cost_queen=10.json"
-    assert name in available_weights(game)
-    assert len(weights_vector(game, name)) == len(feature_names(game)) and load_weights(game, name)["queen"] > 0
-    rules = game.spec.make("start=deployed,cost_queen=10")
+    assert file in available_weights(game)
+    weights = load_weights(game, file)
+    assert len(weights_vector(game, file)) == len(feature_names(game)) and all(map(math.isfinite, weights.values()))
+    meta = json.loads((weights_folders(game)[-1] / file).read_text(encoding="utf-8"))
+    assert meta["game"] == game.name and meta["versus_confirmed"]["score_lo"] > 0.5  # confirmed on fresh seeds
+    rules = game.spec.make(meta["rules"] or None)
     state = game.new_initial_state(rules, 2)
-    spec = f"greedy:eval={name}"
+    spec = f"greedy:eval={file}"
+    if "greedy" in game.game_agents():  # a game's own greedy reads no weights: the generic one does
+        spec = "generic-" + spec
     assert twin(spec, game, rules, seed=1).select_action(state) == make_protocol_agent(spec, game, rules,
                                                                                         seed=1).select_action(state)
 

@@ -60,8 +60,12 @@ def test_agents_keep_their_names_and_the_generic_ones_are_reachable() -> None:
     assert isinstance(generic, GenericAlphaBeta) and generic.name == "generic-alphabeta:depth=1"
     assert isinstance(seats.make("generic-alphabeta:depth=1", 0, "auto"), (GenericAlphaBeta, GenericTwin))
     assert isinstance(make_protocol_agent("generic-alphabeta", get("pole")), GenericAlphaBeta)
-    with pytest.raises(ValueError, match="own alphabeta reads no learned weights.*generic-alphabeta:eval=w.json"):
-        make_protocol_agent("alphabeta:eval=w.json", tf)  # never a silent switch to the generic agent
+    with pytest.raises(ValueError, match="own greedy reads no learned weights.*generic-greedy:eval=w.json"):
+        make_protocol_agent("greedy:eval=w.json", tf)  # never a silent switch to the generic agent
+    with pytest.raises(ValueError, match="eval=w.json: no such weights file"):  # the tuned searchers read weights
+        make_protocol_agent("alphabeta:eval=w.json", tf)
+    with pytest.raises(ValueError, match="own turtle reads no learned weights.*the generic agents do"):
+        make_protocol_agent("turtle:eval=w.json", get("pole"))  # an own agent without eval= at all
     # the tuned agent and the generic one pick from the protocol's state alike
     st = tf.new_initial_state(None, 3)
     assert tuned.select_action(st) in st.legal_actions() and generic.select_action(st) in st.legal_actions()

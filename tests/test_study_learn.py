@@ -213,3 +213,25 @@ def test_spread_anchor_holds_a_wide_feature_as_firmly_as_a_count():
     assert per_unit["hp"] > 3 * per_unit["count"]  # per unit the wide feature escapes the anchor
     assert per_spread["hp"] < per_unit["hp"] / 2  # per spread it is held
     assert per_spread["hp"] == pytest.approx(per_spread["count"], rel=0.6, abs=0.05)
+
+
+def test_a_fixed_feature_keeps_its_rescaled_hand_weight_while_the_others_move():
+    """Planted truth 3:1 against a hand of 1:1; with the knight fixed, its weight is k x hand exactly and the pawn's
+    correction alone carries the data (so it moves the other way); unfixed, the ratio follows the data."""
+    from workbench.study.learn import anchored_weights
+
+    data = _walks(np.random.default_rng(11), np.array([0.3, 0.9]))
+    hand = {"pawn": 1.0, "knight": 1.0}
+    free, _ = anchored_weights(data, ["pawn", "knight"], hand, ["pawn", "knight"], anchor=0.001)
+    held, k = anchored_weights(data, ["pawn", "knight"], hand, ["pawn", "knight"], anchor=0.001, fixed=("knight",))
+    assert held["knight"] == pytest.approx(k * hand["knight"]) and k > 0
+    assert held["pawn"] < held["knight"] and free["knight"] / free["pawn"] > 2.0
+
+
+def test_learn_refuses_a_fixed_name_that_is_no_feature_and_shaping_options_without_an_anchor():
+    from workbench.study.learn import learn
+
+    with pytest.raises(ValueError, match="--fixed dragon: not an evaluation feature of pole"):
+        learn("pole", "", 10, fixed=("dragon",))
+    with pytest.raises(ValueError, match="give --anchor above 0"):
+        learn("pole", "", 10, anchor=0.0, lam=0.5)

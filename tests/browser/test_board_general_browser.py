@@ -181,6 +181,8 @@ def test_pole_buy_attack_odds_dice_and_undo(page) -> None:  # noqa: ANN001
     b.locator(".gb-analysis-toggle").check()
     page.wait_for_function("(el) => el.querySelector('.gb-line')", arg=b.element_handle(), timeout=30_000)
     assert "coins" in b.locator(".gb-line").first.inner_text()
+    view = b.locator(".gb-lines-view").inner_text()  # whose view every line's score is, said once above them
+    assert view in ("scores: Red's view", "scores: Black's view"), view
     b.locator(".gb-analysis-toggle").uncheck()
     # a sign and a note on the move, then the record and the picture saved by the page (no request leaves)
     b.locator(".gb-sign").select_option("!?")
@@ -387,6 +389,42 @@ def test_incremental_redraw_draws_what_a_fresh_draw_does(page, index: int) -> No
         assert x == y, f"part {part} differs after a fresh draw"
 
 
+def test_clicks_arrive_as_patches_and_a_lost_one_brings_the_whole_view(page) -> None:  # noqa: ANN001
+    """A click's view arrives as a patch of the view the page holds (no whole view after the first); when the page's
+    view is not the one a patch was made against (a lost message), it asks once for the whole view, which equals the
+    view the patches had built, and the board drawn from it is what a fresh draw gives; then patches resume."""
+    b = board(page, ARMY)
+    b.scroll_into_view_if_needed()
+    h = b.element_handle()
+    stats = lambda: page.evaluate("(el) => el.gbPatchStats()", h)  # noqa: E731
+    before = stats()
+    for step in range(3):
+        lit = b.locator("polygon.gb-lit")
+        changed(b, lambda lit=lit, step=step: lit.nth(step % lit.count()).click(force=True))
+    after = stats()
+    assert after["patches"] >= before["patches"] + 3 and after["fulls"] == before["fulls"] and after["asked"] == before["asked"]
+    built = page.evaluate("(el) => el.gbView()", h)
+    page.evaluate("(el) => el.gbForget()", h)
+    b.locator('.gb-btn[data-action="flip"]').focus()
+    page.keyboard.press("Escape")  # a cancel: its patch cannot apply to the forgotten view
+    page.wait_for_function("([el, n]) => el.gbPatchStats().fulls > n && el.gbView().seq > 0", arg=[h, after["fulls"]],
+                           timeout=45_000)
+    whole = page.evaluate("(el) => el.gbView()", h)
+    assert stats()["asked"] == after["asked"] + 1 and stats()["fulls"] == after["fulls"] + 1
+    same = ("message", "level", "seq", "hover")  # what the Escape itself changed
+    assert {k: v for k, v in whole.items() if k not in same} == {k: v for k, v in built.items() if k not in same}
+    page.mouse.move(0, 0)
+    page.wait_for_timeout(300)
+    drawn = page.evaluate(DRAWN, h)
+    flip = b.locator('.gb-btn[data-action="flip"]')
+    flip.click()
+    flip.click()
+    assert page.evaluate(DRAWN, h) == drawn
+    lit = b.locator("polygon.gb-lit")
+    changed(b, lambda: lit.nth(0).click(force=True))
+    assert stats()["patches"] == after["patches"] + 1 and stats()["asked"] == after["asked"] + 1
+
+
 def test_editor_places_units_with_hit_points_and_a_chosen_seats_piece_with_its_facing(page) -> None:  # noqa: ANN001
     """The editor for the games that declare pieces by position: The Cursed Lands' unit with its hit points (a void
     hex refused with the hex and the rule C2), and big chess's four seats (a seat select, a facing)."""
@@ -549,6 +587,13 @@ def test_every_game_flip_evaluation_keys_editor_copy_paste_record_and_new_game(p
     b.scroll_into_view_if_needed()
     unit = get(GAME_OF[index]).evaluation_unit
     assert unit in b.locator(".gb-evaltext").inner_text()
+    # whose view the bar is: the first seat's (with its team); its other side in the opposing team's colour
+    assert "'s view" in (b.locator(".gb-evaltext").get_attribute("title") or "")
+    if index == BC4:  # classic-4: teams ab and cd
+        assert b.locator(".gb-evaltext").get_attribute("title") == "player a's view (team a & b)"
+        seat_c = b.evaluate("(el) => el.querySelectorAll('.gb-legend-seat')[2].dataset.colour").lstrip("#")
+        bar = b.evaluate("(el) => getComputedStyle(el.querySelector('.gb-evalbar')).backgroundColor")
+        assert bar == "rgb({}, {}, {})".format(*(int(seat_c[i:i + 2], 16) for i in (0, 2, 4))), (bar, seat_c)
     cells = b.locator("polygon.gb-cell").count()
     if cells:
         before = b.locator(".gb-svgbox").screenshot()
@@ -699,6 +744,16 @@ def test_hover_previews_and_attacker_lines_for_every_game(page) -> None:  # noqa
                 assert dead and (target in dead or index == TF), (index, dead)
                 if index == TF:  # the coordinated attack's victims: its own infantryman and the black feudal
                     assert dead == {"c3", "d4"}, dead
+            if index == CLX:  # an attack its target survives: the hit points it would lose, written over it
+                click_cell(b, "e2")
+                page.wait_for_function("(el) => el.querySelector(`polygon.gb-lit[data-cell='f2']`) && "
+                                       "el.querySelector('.gb-selected, .gb-sel')", arg=b.element_handle())
+                b.locator('polygon[data-cell="f2"]').hover(force=True)
+                page.wait_for_function("(el) => el.querySelector('.gb-preview-damage[data-cell=\"f2\"]')",
+                                       arg=b.element_handle())
+                assert b.locator('.gb-preview-damage[data-cell="f2"]').get_attribute("data-damage") == "2"
+                assert "takes 2 damage" in b.locator(".gb-hover").inner_text()
+                assert b.locator(".gb-move").count() == moves
         state = get(game).new_initial_state()
         drawn = b.evaluate("(el) => [...el.querySelectorAll('.gb-attacker-line')].map(l => [l.dataset.from, l.dataset.to])")
         if type(state).attack_lines is State.attack_lines:  # declares none: draws none

@@ -475,15 +475,19 @@ def make_protocol_agent(spec: str, game: Any, rules: Any = None, seed: int | Non
         factories["style"] = StyleAgent
     # a game's own agents (GameDef.game_agents) take their names for this game
     own = {} if generic else dict(game.game_agents())
-    if weights is not None and base in own:  # learned weights are the generic agents' (never a silent switch)
-        raise ValueError(f"agent {spec!r}: {game.title}'s own {base} reads no learned weights (eval=); the generic "
-                         f"agent does: {GENERIC_PREFIX}{str(spec).strip()}")
+    own_weights = weights is not None and base in own
+    if own_weights:  # a game's own agent that reads learned weights takes the name (eval=NAME) itself
+        spec_params["eval"], weights = weights, None
     factories.update(own)
     if base not in factories:
         raise ValueError(f"unknown agent {base!r} for {game.name}; known: {', '.join(factories)}")
     try:
         agent: ProtocolAgent = factories[base](seed=seed, game=game, rules=rules, **spec_params)
     except TypeError as exc:
+        if own_weights and "'eval'" in str(exc):  # an own agent without eval=: never a silent switch
+            who = (f"the generic agent does: {GENERIC_PREFIX}{str(spec).strip()}" if base in GENERIC_AGENTS
+                   else f"the generic agents do ({', '.join(GENERIC_AGENTS)})")
+            raise ValueError(f"agent {spec!r}: {game.title}'s own {base} reads no learned weights (eval=); {who}") from None
         raise ValueError(f"agent {spec!r}: bad parameters {sorted(spec_params)}: {exc}") from None
     if weights is not None:
         from .learned import learned_evaluation

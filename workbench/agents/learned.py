@@ -1,4 +1,5 @@
-"""Learned evaluation weights: a file of ``workbench learn`` that a generic agent searches with (``eval=NAME``).
+"""Learned evaluation weights: a file of ``workbench learn`` that a generic agent searches with (``eval=NAME``;
+a game's own agent may take the same name and sum the same features itself, as TerraFeud's tuned searchers do).
 
 ``alphabeta:eval=pole-down.json`` replaces the game's hand evaluation by ``sum(weight * feature)`` over the
 features the game declares (``GameDef.evaluation_features``), in log-odds of winning. A file is chosen by

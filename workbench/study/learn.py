@@ -15,7 +15,8 @@ ridge (``--anchor``) on the corrections only, so a rare piece keeps its rescaled
 games contradict moves (``--anchor 0``: the plain fit's weights). ``--anchor-per spread`` puts that ridge per standard
 deviation of each feature (standardised), so wide features (hit points summed) are held like counts. ``--lambda L``
 fits the played weights to each position's TD(L) return (the next positions' fitted values mixed with the result,
-refitted a few sweeps) rather than the result alone. The values a designer reads stay the plain fit's.
+refitted a few sweeps) rather than the result alone; ``--fixed F,...`` keeps those features at their rescaled hand
+weight (only the rest are corrected). The values a designer reads stay the plain fit's.
 Features are read on the game's native core when it has one (the exact twins of the Python features).
 
 Then ``--rounds`` rounds: the agent plays again with the learned weights (``AGENT:eval=NAME``), the new
@@ -105,7 +106,7 @@ def _fit(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def anchored_weights(data: pd.DataFrame, features: list[str], hand: dict[str, float], names: list[str],
                      anchor: float = ANCHOR, spread: bool = False, lam: float = 1.0,
-                     sweeps: int = TD_SWEEPS) -> tuple[dict[str, float], float]:
+                     sweeps: int = TD_SWEEPS, fixed: tuple[str, ...] = ()) -> tuple[dict[str, float], float]:
     """The weights an agent plays with: ``k * hand + delta`` per feature (log-odds), ``k`` the hand evaluation's
     own log-odds scale and ``delta`` the data's correction, fitted together with a ridge of ``anchor`` per
     position on the corrections only. A feature the data barely sees (a rare piece) keeps its rescaled hand
@@ -114,10 +115,12 @@ def anchored_weights(data: pd.DataFrame, features: list[str], hand: dict[str, fl
     of each feature (the corrections fitted on standardised features): a feature of wide range (hit points summed
     over units) is held as firmly as a piece count, and a rare piece no more. With ``lam`` below 1 the target of
     each position is its TD(lambda) return (``td_returns``) under the previous sweep's fit, not only the game's
-    result: what the next positions are worth, which carries less of the dice's noise. Returns (weights of
-    ``names``, ``k``)."""
+    result: what the next positions are worth, which carries less of the dice's noise. The ``fixed`` features get
+    no correction (their weight stays ``k * hand``): positional terms a designer trusts, while the pieces move.
+    Returns (weights of ``names``, ``k``)."""
     import statsmodels.api as sm
 
+    features = [f for f in features if f not in fixed]
     x = data[features].to_numpy(float)
     sd = x.std(axis=0) if spread else np.ones(x.shape[1])
     sd[sd == 0] = 1.0
@@ -203,20 +206,26 @@ def play(game: str, rules: Any, agent: str, games: int, seed: int, workers: int 
 def learn(game_name: str, rules_text: str, games: int, agent: str = "greedy", rounds: int = 2, seed: int = 0,
           name: str = "", workers: int | None = None, engine: str = "auto", boot: int = BOOT,
           max_plies: int | None = None, every: int = 2, log: Any = print,
-          anchor: float = ANCHOR, spread: bool = False, lam: float = 1.0) -> tuple[dict[str, Any], pd.DataFrame]:
+          anchor: float = ANCHOR, spread: bool = False, lam: float = 1.0,
+          fixed: tuple[str, ...] = ()) -> tuple[dict[str, Any], pd.DataFrame]:
     """Play, fit, and refit over ``rounds`` rounds with the learned weights; returns (weights document, last games).
     The file's weights are anchored to the hand weights (``anchored_weights``) unless ``anchor`` is 0, when they
     are the plain fit's."""
     from workbench.agents.learned import NAME
     from workbench.games import get
 
-    if anchor <= 0 and (spread or lam < 1.0):
-        raise ValueError("--anchor-per spread and --lambda below 1 shape the anchored fit: give --anchor above 0")
+    if anchor <= 0 and (spread or lam < 1.0 or fixed):
+        raise ValueError("--anchor-per spread, --lambda below 1 and --fixed shape the anchored fit: give --anchor "
+                         "above 0")
     game = get(game_name)
     rules = game.spec.make(rules_text or None)
     probe = game.evaluation_features(game.new_initial_state(rules, 0), 0)
     if probe is None:
         raise ValueError(f"{game.name} declares no evaluation features (GameDef.evaluation_features)")
+    unknown = sorted(set(fixed) - set(probe))
+    if unknown:
+        raise ValueError(f"--fixed {','.join(unknown)}: not an evaluation feature of {game.name} "
+                         f"({', '.join(probe)})")
     name = name or f"{game.name}-{_slug(rules.label()) or 'rulebook'}.json"
     if not NAME.match(name):
         raise ValueError(f"--name {name!r}: a weights file is named, not a path: letters, digits, '._=+-', ending .json")
@@ -233,9 +242,10 @@ def learn(game_name: str, rules_text: str, games: int, agent: str = "greedy", ro
         defaults = dict(game.evaluation_weights(rules))
         unseen = sorted(set(probe) - set(features))
         if anchor > 0:
-            weights, hand_k = anchored_weights(data, features, defaults, list(probe), anchor, spread, lam)
+            weights, hand_k = anchored_weights(data, features, defaults, list(probe), anchor, spread, lam,
+                                               fixed=fixed)
             how = {"fit": "anchored", "anchor": anchor, "anchor_per": "spread" if spread else "unit", "lambda": lam,
-                   "hand_k": hand_k}
+                   "fixed": list(fixed), "hand_k": hand_k}
         else:
             weights = {k: v["weight"] for k, v in fit["features"].items()}
             how = {"fit": "plain"}
@@ -305,6 +315,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lambda", dest="lam", type=number(0, 1), default=1.0, metavar="L",
                     help="fit the played weights to each position's TD(L) return, not only the game's result "
                          "(1: the result)")
+    ap.add_argument("--fixed", default="", metavar="F,...",
+                    help="features whose played weight stays the rescaled hand weight (no correction)")
     ap.add_argument("--seed", type=seed(), default=0)
     ap.add_argument("--workers", type=whole(0, max_workers()), default=None)
     ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"))
@@ -316,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         doc, table = learn(args.game, args.rules, args.games, args.agent, args.rounds, args.seed, args.name,
                            args.workers, args.engine, args.boot, args.max_plies, args.every, anchor=args.anchor,
-                           spread=args.anchor_per == "spread", lam=args.lam)
+                           spread=args.anchor_per == "spread", lam=args.lam,
+                           fixed=tuple(f for f in args.fixed.split(",") if f))
     except ValueError as exc:
         print(f"learn: error: {exc}", flush=True)
         return 2

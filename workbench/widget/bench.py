@@ -7,8 +7,10 @@ machine's load average and the CPU seconds spent, since the shared 2-core machin
 
 In process (a warm kernel: the board and every game imported, as ``make play``'s kernels are): first board =
 ``Board(game)`` built and its first view and geometry serialised (what the page receives before it draws);
-click = one page message handled and the new view serialised, along a random game. Click kinds: ``select`` (a
-cell that starts or extends a selection), ``play`` (a cell or button that plays an action), ``undo``, ``redo``.
+click = one page message handled and the new view serialised as the patch the page receives (every part encoded,
+the changed ones sent), along a random game. Click kinds: ``select`` (a cell that starts or extends a selection),
+``play`` (a cell or button that plays an action), ``undo``, ``redo``. ``view``: the whole view's size and what a
+click sends (its patch).
 
 In a real page (``--page``): the served board (``make play``'s Voila settings, ``workbench.serving``) on a
 one-board notebook in Debian's Chromium, loopback only. First board = from the kernel running the notebook's
@@ -78,6 +80,17 @@ def summary(xs: list[float], unit: str = "ms") -> str:
     return f"{len(xs):>4}  {min(xs):6.1f} {unit}  {statistics.median(xs):6.1f} {unit} {inner:17}  {max(xs):6.1f} {unit}"
 
 
+def mean_summary(xs: list[float], unit: str = "ms") -> str:
+    """``n  mean [95% interval]``: for figures read on a coarse clock (a process's CPU seconds move in 10 ms ticks, so
+    one click's is 0, 10 or 20 ms), whose mean over the clicks is exact where a median is not (normal interval)."""
+    n = len(xs)
+    if n < 2:
+        return f"{n:>4}  mean {xs[0]:.1f} {unit} (n<2: no interval)" if xs else f"{0:>4}  -"
+    mean = statistics.fmean(xs)
+    half = 1.96 * statistics.stdev(xs) / math.sqrt(n)
+    return f"{n:>4}  mean {mean:.1f} {unit} [{max(0.0, mean - half):.1f}-{mean + half:.1f}]"
+
+
 def header(what: str) -> str:
     return f"{what:44} {'kind':8} {'   n':>4}  {'min':>9}  {'median':>9} {'[95% interval]':17}  {'max':>9}"
 
@@ -134,21 +147,25 @@ def bench(game: str, rules: str | None, clicks: int, seed: int, repeats: int = 6
     b = GameBoard(game, rules=rules, seed=seed)
     rng = random.Random(seed)
     by_kind: dict[str, list[float]] = {k: [] for k in KINDS}
-    sizes = []
+    cpu_kind: dict[str, list[float]] = {k: [] for k in KINDS}
+    sizes, sent = [], []
     for _ in range(clicks):
         if b.view.get("over"):
             b._on_msg(b, {"type": "undo"}, [])
         msg = _message(b, rng)
         node = b.view.get("node")
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         b._on_msg(b, msg, [])
+        took, cpu = time.perf_counter() - t, time.process_time() - c
         sizes.append(len(json.dumps(b.view)))
-        took = time.perf_counter() - t
+        sent.append(b.sent_chars)
         kind = kind_of(msg, node, b.view.get("node"))
         if kind:
             by_kind[kind].append(1000 * took)
-    return {"board": label(game, rules), "first_ms": firsts, "first_kb": size / 1024, "clicks": by_kind,
-            "view_kb": statistics.median(sizes) / 1024 if sizes else 0.0}
+            cpu_kind[kind].append(1000 * cpu)
+    return {"board": label(game, rules), "first_ms": firsts, "first_kb": size / 1024, "clicks": by_kind, "cpu": cpu_kind,
+            "view_kb": statistics.median(sizes) / 1024 if sizes else 0.0,
+            "sent_kb": statistics.median(sent) / 1024 if sent else 0.0, "sent_max_kb": max(sent, default=0) / 1024}
 
 
 def in_process(games: Iterable[tuple[str, str | None]], clicks: int, seed: int, repeats: int, warm: bool = True) -> None:
@@ -165,7 +182,9 @@ def in_process(games: Iterable[tuple[str, str | None]], clicks: int, seed: int, 
         for kind in KINDS:
             if r["clicks"][kind]:
                 print(f"{'':44} {kind:8} {summary(r['clicks'][kind])}")
-        print(f"{'':44} {'view':8} median {r['view_kb']:.0f} kB a click")
+                print(f"{'':44} {'  CPU':8} {summary(r['cpu'][kind])}")
+        print(f"{'':44} {'view':8} median {r['view_kb']:.0f} kB a click; sent as a patch: median {r['sent_kb']:.1f} kB, "
+              f"max {r['sent_max_kb']:.1f} kB")
     print(f"CPU: {time.process_time() - cpu0:.1f} s for the in-process part; {load()}")
 
 
@@ -230,6 +249,7 @@ def page_bench(clicks: int, games: list[tuple[str, str | None]], seed: int, repe
             browser_cpu0 = _cpu(others)
             firsts, totals = [], []
             by_kind: dict[str, list[float]] = {k: [] for k in KINDS}
+            cpu_kind: dict[str, list[float]] = {k: [] for k in KINDS}
             draws: list[float] = []
             renders: list[float] = []
             try:
@@ -252,7 +272,8 @@ def page_bench(clicks: int, games: list[tuple[str, str | None]], seed: int, repe
                     firsts.append(1000 * (drawn - float(stamp.read_text())))
                     totals.append(1000 * (drawn - asked))
                     if rep == repeats - 1:
-                        _page_clicks(page, clicks, rng, by_kind, draws, renders)
+                        _page_clicks(page, clicks, rng, by_kind, draws, renders,
+                                     lambda s=served: _cpu([s, *s.children(recursive=True)]), cpu_kind)
                     kernel_cpu = _cpu([served, *served.children(recursive=True)])
                     page.close()
             finally:
@@ -265,6 +286,7 @@ def page_bench(clicks: int, games: list[tuple[str, str | None]], seed: int, repe
             for kind in KINDS:
                 if by_kind[kind]:
                     print(f"{'':44} {kind:8} {summary(by_kind[kind])}")
+                    print(f"{'':44} {'  CPU':8} {mean_summary(cpu_kind[kind])}   (server and kernel, a click)")
             print(f"{'':44} {'draw':8} {summary(draws)}   (of the clicks: the page script's redraw)")
             print(f"{'':44} {'paint':8} {summary(renders)}   (of the clicks: the browser's restyle, layout, paint)")
             print(f"{'':44} CPU: server and kernels {kernel_cpu:.1f} s, browser {browser_cpu:.1f} s; {load()}")
@@ -272,9 +294,10 @@ def page_bench(clicks: int, games: list[tuple[str, str | None]], seed: int, repe
 
 
 def _page_clicks(page: Any, clicks: int, rng: random.Random, by_kind: dict[str, list[float]], draws: list[float],
-                 renders: list[float]) -> None:
+                 renders: list[float], cpu_now: Any = None, cpu_kind: dict[str, list[float]] | None = None) -> None:
     """``clicks`` gestures of a person playing at random: a lit cell, else a button or card; an undo and a redo now
-    and then. Each is timed from the mouse press to the board painted again, by the page's clock."""
+    and then. Each is timed from the mouse press to the board painted again, by the page's clock, and (``cpu_now``)
+    by the CPU seconds the server and its kernel spent meanwhile."""
     root = page.locator(".gb-root").first
     handle = root.element_handle()
     page.evaluate("() => document.addEventListener('pointerdown', () => { window.__gbDown = performance.now(); }, true)")
@@ -294,13 +317,19 @@ def _page_clicks(page: Any, clicks: int, rng: random.Random, by_kind: dict[str, 
             target = root.locator(".gb-choice, .gb-card").first
         if not target.count():
             break
+        cpu0 = cpu_now() if cpu_now else 0.0
         target.click(force=True, timeout=10_000)
-        page.wait_for_function("(el) => el.gbDrawn && el.gbDrawn.at > (window.__gbDown || 0) && el.gbDrawn.painted",
-                               arg=handle, polling=5, timeout=30_000)
-        d = page.evaluate(DRAWN, handle)
+        # the first draw after the press, read in the same step that sees it painted (a later view, such as a hover's
+        # answer, may replace gbDrawn before a second look)
+        d = page.wait_for_function("(el) => { const d = el.gbDrawn, down = window.__gbDown || 0; "
+                                   "return d && d.at > down && d.painted ? {ms: d.ms, at: d.at, painted: d.painted, down} "
+                                   ": null; }", arg=handle, polling=5, timeout=30_000).json_value()
+        cpu1 = cpu_now() if cpu_now else 0.0
         after = page.evaluate("(el) => (el.querySelector('.gb-current') || {dataset: {}}).dataset.node || ''", handle)
         kind = kind or ("play" if after != node else "select")
         by_kind[kind].append(d["painted"] - d["down"])
+        if cpu_kind is not None:
+            cpu_kind[kind].append(1000 * (cpu1 - cpu0))
         draws.append(d["ms"])
         renders.append(d["painted"] - d["at"])
         page.mouse.move(0, 0)  # no hover preview or "why" message between clicks

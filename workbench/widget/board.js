@@ -45,6 +45,49 @@ function saveLink(row, name, blob) {
   a.click();
 }
 
+// A click's view arrives as a patch of the view the page holds (board.py view_patch): the fields that changed, and
+// the changed items of the long lists by index. It applies only to the view of seq `base`; any other (a lost or
+// reordered message) gives null, and the page asks the kernel for the whole view instead.
+function applyPatch(view, p) {
+  if (!view || view.seq !== p.base) return null;
+  const next = { ...view };
+  for (const k of p.drop || []) delete next[k];
+  Object.assign(next, p.set || {});
+  for (const [k, l] of Object.entries(p.lists || {})) {
+    const arr = (view[k] || []).slice(0, l.n);
+    for (const [i, item] of l.at) arr[i] = item;
+    if (arr.length !== l.n) return null;
+    for (let i = 0; i < l.n; i++) if (arr[i] === undefined) return null;
+    next[k] = arr;
+  }
+  next.seq = p.seq;
+  return next;
+}
+
+// once per model (every render of the board shares it): patches become the model's view; a mismatch asks for the
+// whole view once, and later patches wait for it
+function initialize({ model }) {
+  let waiting = false, applying = false;
+  // counts for the benchmark and the tests, and a lost message's effect (the view's seq forgotten, so the next
+  // patch cannot apply); a page-side attribute of the model (renders get their own proxy of it), never sent
+  const stats = { patches: 0, fulls: 0, asked: 0 };
+  stats.forget = () => {
+    applying = true;
+    try { model.set("view", { ...model.get("view"), seq: -1 }); } finally { applying = false; }
+  };
+  model.set("gb_patching", stats);
+  model.on("change:view", () => { if (!applying) { waiting = false; stats.fulls += 1; } });
+  model.on("msg:custom", (msg) => {
+    if (!msg || msg.kind !== "view-patch") return;
+    if (waiting) return;
+    const next = applyPatch(model.get("view"), msg);
+    if (!next) { waiting = true; stats.asked += 1; model.send({ type: "full" }); return; }
+    applying = true;
+    try { model.set("view", next); } finally { applying = false; }
+    stats.patches += 1;
+  });
+}
+
 // a part's own class plus the game's alias for it (GameDef.board_aliases: TerraFeud's page knew its cells as tf-hex)
 let ALIASES = {};
 const A = (part, cls) => (ALIASES[part] ? `${cls} ${ALIASES[part]}` : cls);
@@ -52,6 +95,11 @@ const A = (part, cls) => (ALIASES[part] ? `${cls} ${ALIASES[part]}` : cls);
 function render({ model, el: root }) {
   root.classList.add("gb-root");
   root.setAttribute("tabindex", "0");
+  // for the benchmark and the browser tests: the patches applied, the whole views received and asked for; the view
+  // held; and a lost message's effect (the view's seq forgotten, so the next patch cannot apply)
+  root.gbPatchStats = () => { const p = model.get("gb_patching") || {}; return { patches: p.patches, fulls: p.fulls, asked: p.asked }; };
+  root.gbView = () => model.get("view");
+  root.gbForget = () => model.get("gb_patching").forget();
   const head = el("div", { class: "gb-head" }, root);
   const title = el("span", { class: "gb-title" }, head);
   const turn = el("span", { class: "gb-turn" }, head);
@@ -286,7 +334,7 @@ function render({ model, el: root }) {
       if (!t || !v) return;
       const cell = t.getAttribute("data-cell");
       const p = v.previews && v.previews[cell];
-      for (const old of svg.querySelectorAll(".gb-preview-death")) old.remove();
+      for (const old of svg.querySelectorAll(".gb-preview-death, .gb-preview-damage")) old.remove();
       attackHover = cell;
       hoverAttackers(v);
       pinned = "";
@@ -422,6 +470,8 @@ function render({ model, el: root }) {
       if (ce) layers.over.insertBefore(sv("circle", { cx: ce.x, cy: ce.y, r: geo.size * 0.75, class: "gb-preview-death",
         "data-cell": r, "data-hex": r }), first);
     }
+    for (const old of layers.over.querySelectorAll(".gb-preview-damage")) old.remove();
+    for (const [r, n] of Object.entries((p && p.damage) || {})) damageMark(r, n, "gb-preview-damage");
   }
 
   // Incremental redraw: a click changes a few cells and a few panel parts, so each part is redrawn only when
@@ -484,7 +534,8 @@ function render({ model, el: root }) {
     setAttr(status, "data-to-move", v.over ? "" : (v.to_move_name || ""));
     setText(message, v.message || "");
     setAttr(message, "class", A("message", `gb-message gb-${v.level || "info"}`));
-    if (pinned && !(v.previews && v.previews[lastHover])) pinned = "";
+    // the lit cell under the pointer: its preview in this view (another selection previews another action there)
+    if (pinned) pinned = (v.previews && v.previews[lastHover] && v.previews[lastHover].text) || "";
     setText(hover, pinned || (v.hover && v.hover.text) || "");
     setText(busy, model.get("busy") || "");
     undoBtn.disabled = !v.can_undo;
@@ -581,7 +632,7 @@ function render({ model, el: root }) {
     const odds = !!(v.previews && Object.values(v.previews).some((p) => Object.keys(p.odds || {}).length));
     if (changed(legendBody, [...used.terrain], [...used.marks], v.to_move_index, v.legend, odds, (v.attack_lines || []).length > 0,
       Object.keys(v.attackers || {}).length > 0, (v.buy_cells || []).length > 0,
-      last.cells.length > 0, last.removed.length > 0, !!((v.shapes || {}).arrows || (v.shapes || {}).circles), v.heat_layer,
+      last.cells.length > 0, last.removed.length > 0, Object.keys(last.damaged || {}).length > 0, !!((v.shapes || {}).arrows || (v.shapes || {}).circles), v.heat_layer,
       v.heat_player, v.heat_scale)) drawLegend(v, used);
     // what the last view cost the page (read by `python -m workbench.widget.bench --page`)
     const stamp = { seq: v.seq, ms: performance.now() - t0, at: performance.now(), painted: 0 };
@@ -613,6 +664,15 @@ function render({ model, el: root }) {
     }
   }
 
+  // "−2" over a piece that loses hit points and survives (State.action_effects' damage): hovered, or the last move's
+  function damageMark(cell, n, cls) {
+    const ce = cellEls[cell];
+    if (!ce) return;
+    const s = geo.size;
+    sv("text", { x: ce.x + s * 0.45, y: ce.y - s * 0.45, "font-size": s * 0.5, class: cls, "data-cell": cell,
+      "data-damage": String(n) }, layers.over, `−${n}`);
+  }
+
   function drawLast(v) {
     // the last move: its cells joined (the attacker's line), and a cross where it (or its roll) removed a piece
     const last = v.last || { cells: [], removed: [] };
@@ -621,6 +681,7 @@ function render({ model, el: root }) {
     if (pts3.length > 1) {
       sv("polyline", { points: pts3.map((p) => `${p.x},${p.y}`).join(" "), class: "gb-lastline" }, layers.over);
     }
+    for (const [c, n] of Object.entries(last.damaged || {})) damageMark(c, n, "gb-damaged");
     for (const c of last.removed) {
       const p = cellEls[c];
       if (!p) continue;
@@ -661,6 +722,8 @@ function render({ model, el: root }) {
 
   function drawLines(v) {
     linesBox.innerHTML = "";
+    const seen = (v.lines || []).find((l) => l.view);
+    if (seen) el("div", { class: "gb-lines-view" }, linesBox, `scores: ${seen.view}`);  // one seat's view, every line
     for (const l of v.lines || []) {
       if (l.error) { el("div", { class: "gb-line" }, linesBox, l.error); continue; }
       const forced = (l.words || "").includes("by force");
@@ -687,8 +750,10 @@ function render({ model, el: root }) {
     const share = here === null || here === undefined ? 50 : 50 + 50 * Math.tanh((here / top) * 1.5);
     evalFill.style.width = `${share.toFixed(1)}%`;
     evalFill.style.background = geo.colours[0] || "#eee";
-    evalBar.style.background = geo.colours[1] || "#333";
+    // the rest of the bar: the one opposing team's colour, or grey where several sides oppose the first seat
+    evalBar.style.background = e.against === undefined ? (geo.colours[1] || "#333") : e.against >= 0 ? geo.colours[e.against] : "#9e9e9e";
     evalText.textContent = `${e.seat || ""} ${fmt(here)} ${e.unit || ""}`;
+    evalText.title = e.view || "";
     graph.innerHTML = "";
     if (pts2.length < 2) return;
     const w = 300, h = 60, x0 = pts2[0][0], x1 = pts2[pts2.length - 1][0] || 1;
@@ -706,7 +771,7 @@ function render({ model, el: root }) {
       sv("title", {}, dot, `move ${p[0]}: ${e.seat} ${fmt(p[1])} ${e.unit}`);
       dot.addEventListener("click", () => model.send({ type: "goto", node: p[2] }));
     }
-    sv("text", { x: 4, y: 10, class: "gb-gunit", "font-size": 9 }, g, `${e.seat}'s view, ${e.unit} (±${fmt(top).slice(1)})`);
+    sv("text", { x: 4, y: 10, class: "gb-gunit", "font-size": 9 }, g, `${e.view || e.seat + "'s view"}, ${e.unit} (±${fmt(top).slice(1)})`);
   }
 
   function drawButtons(v) {
@@ -902,6 +967,7 @@ function render({ model, el: root }) {
     if ((v.buy_cells || []).length) legendRow("buy", "border:2px solid #1565c0", "blue cross: a purchase can be placed here");
     const last = v.last || { cells: [], removed: [] };
     if (last.cells.length) legendRow("last", "background:rgba(245,183,0,.35)", "the last move's cells (dashed: its line)");
+    if (Object.keys(last.damaged || {}).length) legendRow("damaged", "color:#b00020", "−n: hit points the last move took from a piece that survives (hover a target: what it would take)");
     if (last.removed.length) legendRow("died", "border:2px solid #8b0000", "dark red cross: removed by the last move or its roll");
     if ((v.shapes || {}).arrows || (v.shapes || {}).circles) legendRow("shape", "background:#15781b", "your drawings (right-drag; shift red, alt blue, ctrl yellow)");
     if (v.heat_layer) {
@@ -1003,4 +1069,4 @@ function render({ model, el: root }) {
   };
 }
 
-export default { render };
+export default { initialize, render };

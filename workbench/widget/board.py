@@ -9,11 +9,17 @@ It trusts nothing from the page: every message's type and fields are checked
 (``MESSAGE_FIELDS``) for type, range and size; any failure is one plain panel message; no message names
 a server path (scenarios come from a picker over the game's own ``scenarios/`` folder); page-sent trait
 values are ignored; agents are capped and think in a thread under a busy sign.
+
+A click's view goes to the page as a patch of the parts that changed (``view_patch``: top-level fields, and the
+items of the long lists by index), applied by the page to the view it holds; the whole view is sent on load, on
+reconnect (the widget's state is always the whole view) and whenever the page's view is not the one a patch was
+made against (the page then asks with a ``full`` message).
 """
 
 from __future__ import annotations
 
 import gc
+import json
 import pathlib
 import re
 import threading
@@ -82,6 +88,7 @@ MESSAGE_FIELDS: dict[str, dict[str, fields.Check]] = {
     "overlay": {"name": fields.text(30), "on": fields.boolean},
     "mode": {"name": fields.text(30), "on": fields.boolean},
     "nav": {"to": fields.text(8, ("back", "forward", "home", "end")), "count": fields.whole(1, 100_000)},
+    "full": {},  # the page's view is not the one the last patch was made against: send the whole view
 }
 WHILE_THINKING = {"new_game", "undo", "cancel", "heat", "overlay", "catalog", "check", "why", "download", "shape", "clear_shapes", "copy",
                   "analysis", "pattern"}
@@ -89,6 +96,44 @@ WHILE_THINKING = {"new_game", "undo", "cancel", "heat", "overlay", "catalog", "c
 
 EDITOR_MESSAGES = {"overlay", "click", "edit", "edit_piece", "edit_option", "edit_to_move", "edit_clear", "edit_done", "edit_cancel", "copy",
                    "download", "shape", "clear_shapes", "why", "heat", "pattern"}
+
+
+PATCHED_LISTS = ("glyphs", "moves")  # a view's long lists, patched item by item (a click changes a few pieces, rows)
+
+
+def _encoded(view: dict[str, Any]) -> dict[str, Any]:
+    """Each top-level field of ``view`` as its JSON text, and each item of the long lists as one (the texts are
+    what is compared: a change from 1 to true, or 1 to 1.0, is a change, as the page sees it)."""
+    out: dict[str, Any] = {}
+    for key, value in view.items():
+        if key in PATCHED_LISTS and isinstance(value, list):
+            out[key] = [json.dumps(item) for item in value]
+        else:
+            out[key] = json.dumps(value)
+    return out
+
+
+def view_patch(sent: dict[str, Any], view: dict[str, Any], now: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """The patch from the view whose texts are ``sent`` (``_encoded``) to ``view`` (texts ``now``), and its size in
+    characters: ``set`` the fields that changed, ``drop`` those gone, ``lists`` the long lists' changed items
+    (``{"n": length, "at": [[index, item], ...]}``; a list whose items mostly changed is set whole). The page
+    applies it only to the view of seq ``base`` (board.js ``applyPatch``)."""
+    patch: dict[str, Any] = {"kind": "view-patch", "base": json.loads(sent["seq"]) if "seq" in sent else -1,
+                             "seq": view.get("seq", 0), "set": {}, "drop": [k for k in sent if k not in now], "lists": {}}
+    size = 0
+    for key, text in now.items():
+        old = sent.get(key)
+        if key == "seq" or old == text:
+            continue
+        if isinstance(text, list) and isinstance(old, list):
+            at = [[i, view[key][i]] for i, t in enumerate(text) if i >= len(old) or old[i] != t]
+            if len(at) * 2 <= len(text):
+                patch["lists"][key] = {"n": len(text), "at": at}
+                size += sum(len(text[i]) for i, _ in at)
+                continue
+        patch["set"][key] = view[key]
+        size += sum(map(len, text)) if isinstance(text, list) else len(text)
+    return patch, size
 
 
 _FROZEN: list[bool] = []  # whether this process's loaded objects were moved out of the collector's sight
@@ -137,6 +182,9 @@ class GameBoard(anywidget.AnyWidget):
         self._analysing = False  # continuous analysis on
         self._analyser: threading.Thread | None = None
         self._seq = 0
+        self._sent: dict[str, Any] = {}  # the JSON texts of the view the page holds (``_encoded``), {} before any
+        self._quiet = False  # the view being set is sent as a patch, not whole
+        self.sent_chars = 0  # what the last view cost on the wire: its patch, or the whole view (the benchmark)
         self._once: int | None = None  # the seat an Agent move borrowed the default agent for
         for seat, spec in (agents or {}).items():
             self.controller.set_agent(int(seat), spec)
@@ -423,9 +471,20 @@ class GameBoard(anywidget.AnyWidget):
         """Ignore trait values sent by the page: it only draws them (all input comes as checked messages)."""
         del sync_data
 
+    def _should_send_property(self, key: str, value: Any) -> bool:
+        """ipywidgets' check before it sends a trait whole: a view sent as a patch (``_sync``) is not sent again."""
+        if key == "view" and self._quiet:
+            return False
+        return bool(super()._should_send_property(key, value))
+
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
         try:
             kind, fields = validate_message(content)
+            if kind == "full":  # the page lost a patch (a reconnect, a second page): the whole view again
+                with self._lock:
+                    self.send_state("view")
+                    self.sent_chars = len(json.dumps(self.view))
+                return
         except WidgetError as exc:
             with self._lock:
                 self._say(str(exc), "error")
@@ -577,7 +636,19 @@ class GameBoard(anywidget.AnyWidget):
             view = {**self.view, "message": plain_failure(exc), "level": "error"}
         self._seq += 1
         view["seq"] = self._seq
-        self.view = view
+        now = _encoded(view)
+        if not self._sent or "seq" not in self._sent:  # the first view: whole (the widget's state)
+            self.view = view
+            self.sent_chars = sum(len(t) if isinstance(t, str) else sum(map(len, t)) for t in now.values())
+        else:
+            patch, self.sent_chars = view_patch(self._sent, view, now)
+            self._quiet = True
+            try:
+                self.view = view  # the widget's state stays the whole view (a page that connects later gets it)
+            finally:
+                self._quiet = False
+            self.send(patch)
+        self._sent = now
 
     # ------------------------------------------------------------------ agents and long work in threads
     def _maybe_think(self) -> None:

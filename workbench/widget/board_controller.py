@@ -31,7 +31,7 @@ from .tree import SNAPSHOT_EVERY, VariationTree
 MAX_CHOICES = 400  # buttons for one click sequence (big chess: 30 cards x 8 facings at a cell)
 MAX_PREVIEWS = 80  # targets whose effects are computed for one view (each plays the action on a copy)
 MAX_BUTTON_PREVIEWS = 30
-MAX_ATTACKS = 2000  # attacks sent for the hover lines (big chess on 25 seats has many)
+MAX_ATTACKS = 2000  # attacks sent for the hover lines (a game of 25 seats has many)
 MAX_DIFF_SHOWN = 40  # actions listed on each side of a rule-change diff
 MOVES_SHOWN = 300  # the move list's last rows
 DEFAULT_AGENT = "greedy"
@@ -50,7 +50,7 @@ class _Here:
     their click cells, an index by first cell (a click or a view looks at one cell's actions, not all 5,696 of big
     chess's four-player setup), the mode subsets, the free actions (buttons) and the seats offered."""
 
-    __slots__ = ("pairs", "cells_of", "modes", "offered", "_first", "_free")
+    __slots__ = ("pairs", "cells_of", "modes", "offered", "lines", "attackers", "_first", "_free")
 
     def __init__(self, pairs: list[Pair]) -> None:
         self.pairs = pairs
@@ -65,6 +65,8 @@ class _Here:
                     pass
         self.modes: dict[str, list[Pair]] | None = None
         self.offered: list[int] | None = None
+        self.lines: list[list[str]] | None = None  # the game's attacker lines (``State.attack_lines``)
+        self.attackers: dict[str, list[list[str]]] | None = None  # who attacks each cell (``State.attackers``)
         self._first: dict[str, tuple[dict[int, list[Pair]], dict[int, list[Any]], set[int]]] = {}
         self._free: dict[str, list[Any]] = {}
 
@@ -170,10 +172,6 @@ class GameBoardController:
         self.check_index = -1
         self.hover: dict[str, str] = {}
         self._exact = False
-        self._lines_key: Any = None
-        self._lines: list[list[str]] = []
-        self._attackers_key: Any = None
-        self._attackers_map: dict[str, list[list[str]]] = {}
         self.blocks: list[str] = []  # the cells that block the last refused click (``State.explain_cells``)
         self.lines: list[dict[str, Any]] = []  # continuous analysis: best lines at node ``lines_at``
         self.lines_at = -1
@@ -248,6 +246,7 @@ class GameBoardController:
                 said = said[len(text) + len(sep):]
         cells = [] if light else [self.names[c] for c in self._cells(action) if 0 <= c < len(self.names)]
         gone = [self.names[c] for c in eff.get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
+        hurt = self._damage(eff)
         if eff.get("odds"):
             gone = []  # an attack's removals are the roll's to decide
         turn = self.state.turn()
@@ -256,7 +255,7 @@ class GameBoardController:
         node, _new = self.tree.add(self.node, action, text)
         node.to_move = self.state.current_player()
         node.effects = {"player": player, "turn": turn, "words": _short(said, 240) if said and said != text else "",
-                        "cells": cells, "removed": gone}
+                        "cells": cells, "removed": gone, "damaged": hurt}
         self._after(node, light)
         self.node = node
         self.selection, self.choices = [], []
@@ -286,6 +285,8 @@ class GameBoardController:
         gone = [self.names[c] for c in self._effects(chosen).get("removed", []) if isinstance(c, int) and 0 <= c < len(self.names)]
         turn = self.state.turn()
         self.state.apply_action(chosen)
+        if words == text and self.state.current_player() != CHANCE:  # the game has no sentence for it: what followed
+            words = f"{text}: {self._to_move_words()}"
         self._undoable += 1
         node, _ = self.tree.add(self.node, chosen, text)
         node.to_move = self.state.current_player()
@@ -316,6 +317,13 @@ class GameBoardController:
         except Exception:  # noqa: BLE001 - a preview must not break the board
             return {}
         return eff if isinstance(eff, dict) else {}
+
+    def _damage(self, eff: dict[str, Any]) -> dict[str, int]:
+        """An action's ``damage`` (cell -> hit points lost by a piece that survives) by cell name."""
+        raw = eff.get("damage") or {}
+        n = len(self.names)
+        return {self.names[c]: int(v) for c, v in raw.items() if isinstance(c, int) and 0 <= c < n and isinstance(v, int) and v > 0} \
+            if isinstance(raw, dict) else {}
 
     def _chance_words(self, outcome: Any, text: str) -> str:
         """What a chance outcome does, in words: the game's sentence, else hit or miss from what it removes."""
@@ -441,8 +449,8 @@ class GameBoardController:
         here = self._heres.get(key)
         if here is None:
             st = self.state
-            acts = [] if st.is_terminal() or st.current_player() == CHANCE else list(st.legal_actions())
-            here = self._heres[key] = _Here([(a, tuple(st.action_cells(a))) for a in acts])
+            pairs = [] if st.is_terminal() or st.current_player() == CHANCE else list(st.legal_action_cells())
+            here = self._heres[key] = _Here(pairs)
             while len(self._heres) > HERE_KEPT:
                 self._heres.popitem(last=False)
         else:
@@ -609,6 +617,9 @@ class GameBoardController:
                 kept = self.blocks, self._exact  # a hover explains; the last click's blocking cells stay drawn
                 text = self._why_not(seq)
                 self.blocks, self._exact = kept
+                by = self._attackers().get(name)
+                if by:  # the lines the page draws into this cell, in words too
+                    text += f"; {name} is attacked from " + ", ".join(f"{a} ({seat})" for a, seat in by[:12])
         self.hover = {"cell": name, "text": _short(text, 300)}
         return self.hover["text"]
 
@@ -866,10 +877,35 @@ class GameBoardController:
                 row["score"], searched = self._score_after(spec, st, row["first"], me)
                 row["depth"] = searched or row["depth"]
             out.sort(key=lambda row: -math.inf if row["score"] is None else -row["score"])
+        else:
+            self._even_depths(out, spec, st, legal)
         for row in out:
             row.pop("first")
             row["words"] = "" if row["score"] is None else self.score_words(float(row["score"]), st, me)
+            row["seat"], row["view"] = self.label(me), self.view_words(me)  # every line's score: the mover's view
         return out
+
+    def _even_depths(self, out: list[dict[str, Any]], spec: str, st: State, legal: list[Any]) -> None:
+        """One scale across lines: where a clock or node budget stopped some lines' searches shallower than others
+        (the excluded moves make lines 2 and 3 cheaper), every line deeper than the shallowest is scored again at that
+        depth, its own first move alone at the root, and the lines are ordered by those scores."""
+        from workbench.agents.generic import make_protocol_agent
+
+        depths = [row["depth"] for row in out]
+        if "depth=" not in spec or not all(isinstance(d, int) and d > 0 for d in depths) or len(set(depths)) < 2:
+            return
+        low = min(depths)
+        even = re.sub(r"depth=\d+", f"depth={low}", spec)
+        for row in out:
+            if row["depth"] == low:
+                continue
+            agent = make_protocol_agent(even, self.game, self.rules, seed=self.seed)
+            agent.exclude = [a for a in legal if a != row["first"]]  # the line's move alone, searched to ``low``
+            agent.select_action(st.clone())
+            score = getattr(agent, "score", None)
+            if isinstance(score, (int, float)) and score == score:
+                row["score"], row["depth"] = round(float(score), 2) + 0.0, getattr(agent, "depth_reached", None) or low
+        out.sort(key=lambda row: -math.inf if row["score"] is None else -row["score"])
 
     def _score_after(self, spec: str, st: State, action: Any, me: int) -> tuple[float | None, Any]:
         """``action``'s score by the agent ``spec`` from ``me``'s view: the agent searches the position after it,
@@ -1299,7 +1335,7 @@ class GameBoardController:
             return self.evaluation
         if st.current_player() == CHANCE:
             raise WidgetError("chance moves next: roll before evaluating")
-        text = capped_agent_spec(spec, self.game_agents())[0] if spec else self.analysis_spec()
+        text = capped_agent_spec(spec, self.game_agents(), weights=self.weights_files())[0] if spec else self.analysis_spec()
         me = st.current_player()
         action, score, _ = self.think(text)
         statics = ", ".join(f"{self.label(p)} {st.evaluate(p):+.2f}" for p in range(self.info().num_players))
@@ -1802,6 +1838,7 @@ class GameBoardController:
             out[self.names[cell]] = {
                 "text": _short(str(eff.get("text") or self.state.action_to_string(complete[0])), 200),
                 "odds": odds, "removed": [n for n in removed if n not in odds], "at_risk": [n for n in removed if n in odds],
+                "damage": self._damage(eff),
                 "ends": bool(eff.get("ends")),
             }
         return out
@@ -1931,16 +1968,15 @@ class GameBoardController:
         as [from, to, attacking seat's name]; cached per position."""
         if self.editing:
             return []
-        key = (id(self.tree), self.node.id)
-        if self._lines_key != key:
+        here = self._here()
+        if here.lines is None:
             try:
                 raw = list(self.state.attack_lines())[:60]
             except Exception:  # noqa: BLE001 - a help, never a failure
                 raw = []
             n = len(self.names)
-            self._lines_key = key
-            self._lines = [[self.names[a], self.names[b], self.label(s)] for a, b, s in raw if 0 <= a < n and 0 <= b < n]
-        return list(self._lines)
+            here.lines = [[self.names[a], self.names[b], self.label(s)] for a, b, s in raw if 0 <= a < n and 0 <= b < n]
+        return list(here.lines)
 
     def _attackers(self) -> dict[str, list[list[str]]]:
         """Who attacks each cell (``State.attackers``: every seat's attacks on its next move, by the game's rules),
@@ -1948,8 +1984,8 @@ class GameBoardController:
         position."""
         if self.editing:
             return {}
-        key = (id(self.tree), self.node.id)
-        if self._attackers_key != key:
+        here = self._here()  # kept with the position's actions: an undo or a redo finds them (TerraFeud's ~10 ms)
+        if here.attackers is None:
             try:
                 raw = list(self.state.attackers())
             except Exception:  # noqa: BLE001 - a help, never a failure
@@ -1959,8 +1995,8 @@ class GameBoardController:
             for a, b, seat in raw[:MAX_ATTACKS]:
                 if 0 <= a < n and 0 <= b < n:
                     out.setdefault(self.names[b], []).append([self.names[a], self.label(seat)])
-            self._attackers_key, self._attackers_map = key, out
-        return {k: [list(x) for x in v] for k, v in self._attackers_map.items()}
+            here.attackers = out
+        return {k: [list(x) for x in v] for k, v in here.attackers.items()}
 
     def _editor_view(self) -> dict[str, Any]:
         """The editor's bar: its pieces (with their seat's colour index), the chosen one, the seat to move, what is wrong."""
@@ -1984,8 +2020,9 @@ class GameBoardController:
             removed.extend(n.effects.get("removed", []))
             n = n.parent
         if n.parent is None:
-            return {"cells": [], "removed": removed}
-        return {"cells": n.effects.get("cells", []), "removed": removed + list(n.effects.get("removed", []))}
+            return {"cells": [], "removed": removed, "damaged": {}}
+        return {"cells": n.effects.get("cells", []), "removed": removed + list(n.effects.get("removed", [])),
+                "damaged": dict(n.effects.get("damaged") or {})}
 
     def pattern_svg(self, card: str) -> str:
         """A card's first pattern diagram as SVG (``GameDef.card_patterns``), cached; "" when the game has none."""
@@ -2032,8 +2069,28 @@ class GameBoardController:
                 here = round(float(self.state.evaluate(0)), 3)
             except Exception:  # noqa: BLE001
                 here = None
-        return {"unit": self.game.evaluation_unit, "seat": self.label(0), "here": here, "points": points,
+        return {"unit": self.game.evaluation_unit, "seat": self.label(0), "view": self.view_words(0),
+                "against": self._against(0), "here": here, "points": points,
                 "current": self.node.ply, "swings": swings[-40:]}
+
+    def view_words(self, player: int) -> str:
+        """Whose view a score is in: the seat, its team where it has teammates, and "against the others" where
+        more than two sides play (the bar, the graph and the best lines of a 4-player game say which seat)."""
+        info = self.info()
+        team = next((t for t in info.teams if player in t), (player,))
+        words = f"{self.label(player)}'s view"
+        if len(team) > 1:
+            words += f" (team {' & '.join(info.players[q] for q in team)})"
+        if len(info.teams) > 2:
+            words += f", against the other {len(info.teams) - 1} sides"
+        return words
+
+    def _against(self, player: int) -> int:
+        """The seat whose colour the bar's other side is drawn in: the first of the one opposing team; -1 where
+        more than two sides play (the bar's rest is every other side)."""
+        info = self.info()
+        others = [t for t in info.teams if player not in t]
+        return others[0][0] if len(others) == 1 and others[0] else -1
 
     def _root_static(self) -> float | None:
         """The start's static evaluation (first seat's view), kept on the root once asked."""

@@ -90,8 +90,8 @@ def capped_agent_spec(spec: str, own: Mapping[str, AgentCaps] | None = None,
     page holds the kernel for long. ``own``: the board's game's own agents (``GameDef.game_agents``) with what the
     game lets a page ask of them (``GameDef.agent_caps``); an own agent takes its name for that game, and
     ``generic-<name>`` always reaches the generic agent. ``weights``: the learned weights files the board offers by
-    name (the study's folder, then the game's); ``eval=NAME`` is accepted for a generic agent and only for one of
-    them, never a path.
+    name (the study's folder, then the game's); ``eval=NAME`` is accepted for a generic agent or an own agent whose
+    caps say it reads learned weights (``AgentCaps.learned``), and only for one of them, never a path.
     """
     from workbench.agents import parse_agent_spec as parse
 
@@ -111,10 +111,13 @@ def capped_agent_spec(spec: str, own: Mapping[str, AgentCaps] | None = None,
     out: dict[str, Any] = {}
     notes: list[str] = []
     for key, value in params.items():
-        if key == "eval" and generic:
+        if key == "eval" and (generic or caps.learned):
             if str(value) not in weights:
                 offered = ", ".join(weights) or "none (python -m workbench learn writes one)"
-                raise WidgetError(_short(f"{base}: eval={value}: not a weights file the board offers; offered: {offered}"))
+                how = ("not a weights file the board offers: a weights file is chosen by name from the board's "
+                       "list, never by a path" if re.search(r"[/\\:~]|^\.", str(value))
+                       else "not a weights file the board offers")
+                raise WidgetError(_short(f"{base}: eval={value}: {how}; offered: {offered}"))
             out[key] = str(value)
             continue
         if key in words:

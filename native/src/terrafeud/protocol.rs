@@ -13,7 +13,6 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use crate::core::protocol::{Game, TERMINAL};
-use crate::terrafeud::agents::access;
 use crate::terrafeud::agents::eval::{self, EvalParams};
 use crate::terrafeud::geometry::N_HEXES;
 use crate::terrafeud::state::{Action, State};
@@ -81,7 +80,7 @@ pub struct TerraFeud {
 }
 
 /// The number of `GameDef.evaluation_features`: a count per kind but the feudal, then `position`.
-pub const N_FEATURES: usize = 6;
+pub use crate::terrafeud::agents::eval::N_FEATURES;
 
 impl TerraFeud {
     /// `st` with the evaluation weights Python handed over (`eval::params`).
@@ -93,25 +92,7 @@ impl TerraFeud {
     /// infantryman: own minus the enemy's), then `position`, the rest of the evaluation in material units
     /// (`evaluate - material`, 0 once the game is over).
     pub fn features(&self, player: usize) -> [f64; N_FEATURES] {
-        let me = player.min(1);
-        let mut st = self.st.borrow_mut();
-        let mut counts = [0i64; 8];
-        for &c in access::squares(&st).iter() {
-            let kind = (c & 7) as usize;
-            if c != 0 && (2..=6).contains(&kind) {
-                counts[kind] += if (c >> 3) as usize == me { 1 } else { -1 };
-            }
-        }
-        let mut out = [0.0; N_FEATURES];
-        for (i, o) in out.iter_mut().take(5).enumerate() {
-            *o = counts[i + 2] as f64;
-        }
-        out[5] = if access::is_over(&st) {
-            0.0
-        } else {
-            eval::evaluate(&mut st, me, &self.eval) - eval::material(&st, me, &self.eval)
-        };
-        out
+        eval::features(&mut self.st.borrow_mut(), player.min(1), &self.eval)
     }
 
     /// `st` with the installed evaluation weights; an error when Python has not handed them over.
@@ -185,7 +166,7 @@ impl Game for TerraFeud {
     fn evaluate(&self, player: usize) -> f64 {
         match &self.weights {
             Some(w) if !self.is_terminal() => crate::core::protocol::learned_sum(w, &self.features(player)),
-            _ => eval::evaluate(&mut self.st.borrow_mut(), player.min(1), &self.eval),
+            _ => eval::hand_evaluate(&mut self.st.borrow_mut(), player.min(1), &self.eval),
         }
     }
 
@@ -285,6 +266,37 @@ mod tests {
             g.apply(*rng.choice(&ids).unwrap());
         }
         assert!(checked > 100);
+    }
+
+    #[test]
+    fn the_tuned_agents_learned_evaluation_is_the_protocols_learned_sum() {
+        // `eval=NAME` on the tuned agents (`EvalParams::learned`) scores as the generic agents' learned weights on
+        // the protocol face (`set_eval_weights`), and under the hand weights as the hand evaluation
+        let mut g = TerraFeud::new(state(true, true, Rules::default()), weights());
+        let w = eval::parse_learned("0.7;-1.25;3;2.5e-1;1e-05;0.3").unwrap();
+        let hand = eval::parse_learned("4.5;3.0;3.5;2.0;1.0;1.0").unwrap();
+        let learned = EvalParams { learned: Some(w.clone()), ..(*weights()).clone() };
+        let by_hand = EvalParams { learned: Some(hand), ..(*weights()).clone() };
+        let mut rng = PyRandom::new(5);
+        let mut ids = Vec::new();
+        for _ in 0..100 {
+            if g.is_terminal() {
+                break;
+            }
+            for side in 0..2 {
+                let own = eval::hand_evaluate(g.state_mut(), side, &weights());
+                assert!((eval::evaluate(g.state_mut(), side, &by_hand) - own).abs() < 1e-9);
+                let tuned = eval::evaluate(g.state_mut(), side, &learned);
+                g.set_eval_weights(Some(w.clone()));
+                assert_eq!(tuned, g.evaluate(side), "side {side}");
+                g.set_eval_weights(None);
+            }
+            g.legal_actions(&mut ids);
+            g.apply(*rng.choice(&ids).unwrap());
+        }
+        for bad in ["1;2;3", "1;2;3;4;5;x", "1;2;3;4;5;inf", ""] {
+            assert!(eval::parse_learned(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

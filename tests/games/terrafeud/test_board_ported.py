@@ -683,6 +683,31 @@ def test_the_protocol_state_asks_the_engine_what_an_action_changes() -> None:
     assert {"removed", "marks", "text", "ends"} <= set(eff)
 
 
+def test_the_board_seats_and_evaluates_a_tuned_agent_with_learned_weights_chosen_by_name(tmp_path: Path,
+                                                                                        monkeypatch: Any) -> None:
+    """A weights file in the study's folder is offered by name; the tuned alphabeta searches with it on the board
+    (its score is the learned sum's, not the hand evaluation's), and a path typed in the page is refused."""
+    from workbench.agents import make_agent
+    from workbench.core.weights import feature_names
+    from workbench.widget.common import AGENT_SECONDS
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "w.json").write_text(json.dumps({"game": "terrafeud", "weights": dict.fromkeys(feature_names(GAME), 0.25)}))
+    c = ctrl_of(pos(KNIGHT_HANGS))
+    assert "w.json" in c.weights_files()
+    assert c.set_agent(1, "alphabeta:depth=2,eval=w.json").endswith(f"alphabeta:depth=2,eval=w.json,seconds={AGENT_SECONDS}")
+    with pytest.raises(WidgetError, match="never by a path"):
+        c.set_agent(1, f"alphabeta:eval={tmp_path / 'w.json'}")
+    learned, hand = (make_agent(s, seed=0, engine="python") for s in ("alphabeta:depth=2,eval=w.json", "alphabeta:depth=2"))
+    st = c.state.inner.clone()
+    learned.select_action(st.clone())
+    hand.select_action(st.clone())
+    assert learned.score != hand.score  # the weights change the search's values
+    action, score, _ = c.think(f"alphabeta:depth=2,eval=w.json,seconds={AGENT_SECONDS}")
+    assert score == pytest.approx(learned.score, abs=1e-9) and action in c.state.legal_actions()
+    assert c.evaluate("alphabeta:depth=2,eval=w.json").startswith(f"alphabeta:depth=2,eval=w.json,seconds={AGENT_SECONDS}")
+
+
 def test_the_page_asks_terrafeuds_tuned_agents_in_their_own_terms_and_generic_names_reach_the_generic_ones() -> None:
     """TerraFeud's own agents hold the generic names on its board as in every tool, so the page caps them by what
     the game declares (``GameDef.agent_caps``): ``search:qdepth`` and ``mcts:rollout=eval`` are theirs, a generic
@@ -699,8 +724,17 @@ def test_the_page_asks_terrafeuds_tuned_agents_in_their_own_terms_and_generic_na
         f"mcts:rollout=eval,iterations=5000,seconds={AGENT_SECONDS}"
     with pytest.raises(WidgetError, match="mcts: rollout must be one of eval, random"):
         capped_agent_spec("mcts:rollout=5", own)
-    with pytest.raises(WidgetError, match="alphabeta: unknown parameter 'eval'"):
-        capped_agent_spec("alphabeta:eval=w.json", own, weights=["w.json"])
+    # learned weights (eval=NAME): the tuned searching agents take them by name from the board's list, never a path
+    assert capped_agent_spec("alphabeta:eval=w.json,depth=9", own, weights=["w.json"])[0] == \
+        f"alphabeta:eval=w.json,depth=6,seconds={AGENT_SECONDS}"
+    assert capped_agent_spec("mcts:eval=w.json", own, weights=["w.json"])[0] == f"mcts:eval=w.json,seconds={AGENT_SECONDS}"
+    for path in ("/tmp/w.json", "../w.json", "~/w.json", "sub/w.json"):
+        with pytest.raises(WidgetError, match="chosen by name from the board's list, never by a path; offered: w.json"):
+            capped_agent_spec(f"search:eval={path}", own, weights=["w.json"])
+    with pytest.raises(WidgetError, match="not a weights file the board offers; offered: w.json"):
+        capped_agent_spec("alphabeta:eval=x.json", own, weights=["w.json"])
+    with pytest.raises(WidgetError, match="greedy: unknown parameter 'eval'"):  # greedy counts material only
+        capped_agent_spec("greedy:eval=w.json", own, weights=["w.json"])
     assert capped_agent_spec("generic-mcts:rollout=500", own)[0] == f"generic-mcts:rollout=200,seconds={AGENT_SECONDS}"
     assert capped_agent_spec("generic-alphabeta:eval=w.json", own, weights=["w.json"])[0] == \
         f"generic-alphabeta:eval=w.json,seconds={AGENT_SECONDS}"

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
 
 import pytest
 
 from workbench.agents import make_agent
-from workbench.games.terrafeud.agents.evaluate import evaluate
+from workbench.games.terrafeud.agents.evaluate import LearnedEvaluation, evaluate
 from workbench.games.terrafeud.agents.native_agent import install_eval_params
 from workbench.games.terrafeud.engine import new_game
 from workbench.games.terrafeud.native import NativeState, available, play_native
@@ -114,3 +115,73 @@ def test_native_alphabeta_searches_the_same_tree_as_python(spec):
         assert (na.select_action(st.clone()), na.searched) == (py.select_action(st.clone()), py.searched), ply
         assert na.score == pytest.approx(py.score, abs=1e-9) if py.score is not None else na.score is None, ply
         st.apply(line.choice(st.legal_actions()))
+
+
+def _weights_file(folder, seed: int, name: str = "w.json") -> str:
+    """A weights file of random weights over TerraFeud's declared features, by name in ``folder``."""
+    from workbench.core.weights import feature_names
+    from workbench.games.terrafeud import GAME
+
+    rng = random.Random(seed)
+    (folder / name).write_text(json.dumps({"game": "terrafeud", "weights": {
+        k: round(rng.uniform(0.1, 2.0), 4) for k in feature_names(GAME)}}))
+    return name
+
+
+@pytest.mark.parametrize("spec", ["alphabeta:depth=2,nodes=1500", "search:nodes=800", "mcts:iterations=80"])
+def test_tuned_agents_with_learned_weights_search_the_same_tree_in_both_engines(spec, tmp_path, monkeypatch):
+    """``eval=NAME`` on TerraFeud's own searching agents: along a random line of an archer_range=4 game, the Rust
+    agent picks what the Python one picks, after the same number of nodes, with the same root value (learned
+    weights' sum over the declared features); the weights change what the search sees."""
+    monkeypatch.chdir(tmp_path)
+    learned = f"{spec},eval={_weights_file(tmp_path, 7)}"
+    st, line, changed = new_game("archer_range=4", seed=5), random.Random(2), 0
+    for ply in range(12):
+        if st.is_terminal():
+            break
+        py, na = make_agent(learned, seed=ply, engine="python"), make_agent(learned, seed=ply, engine="native")
+        assert isinstance(py.learned, LearnedEvaluation) and na.engine == "native"
+        assert na.select_action(st.clone()) == py.select_action(st.clone()), ply
+        if not spec.startswith("mcts"):  # mcts reports neither nodes nor a root value in Python
+            assert (na.searched, na.score) == (py.searched, py.score), ply  # the same float: summed in the same order
+            hand = make_agent(spec, seed=ply, engine="python")
+            hand.select_action(st.clone())
+            changed += hand.score != py.score
+        st.apply(line.choice(st.legal_actions()))
+    assert changed >= 5 or spec.startswith("mcts")
+
+
+def test_learned_evaluation_is_the_feature_sum_and_the_hand_weights_give_the_hand_evaluation(tmp_path, monkeypatch):
+    """The tuned agents' learned evaluation is ``sum(weight * feature)`` in Python and in Rust (the same float),
+    and the hand weights as a file give the hand evaluation back (up to rounding)."""
+    from workbench.games.terrafeud import GAME
+    from workbench.games.terrafeud.agents.evaluate import features, learned_evaluation
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hand.json").write_text(json.dumps({"game": "terrafeud", "weights": GAME.evaluation_weights()}))
+    hand, rand = learned_evaluation(GAME, "hand.json"), learned_evaluation(GAME, _weights_file(tmp_path, 3))
+    st, rng = new_game("season=winter", seed=4), random.Random(4)
+    while not st.is_terminal() and st.ply < 60:
+        for side in (0, 1):
+            assert hand(st, side) == pytest.approx(evaluate(st, side), abs=1e-9)
+            assert rand(st, side) == sum(w * f for w, f in zip(rand.weights, features(st, side), strict=True))
+        st.apply(rng.choice(st.legal_actions()))
+
+
+def test_batches_play_tuned_agents_with_learned_weights_whole_in_the_core(tmp_path, monkeypatch):
+    """A native batch of TerraFeud's tuned ``alphabeta:...,eval=NAME`` against the same agent with the hand
+    weights plays each game whole in Rust (rows say native) and gives the Python engine's rows and events."""
+    import pandas as pd
+
+    from workbench.simulate import simulate
+
+    monkeypatch.chdir(tmp_path)
+    learned = f"alphabeta:depth=2,nodes=150,eval={_weights_file(tmp_path, 9)}"
+    runs = {eng: simulate({"archer_range": [4]}, learned, "alphabeta:depth=2,nodes=150", 2, seed=3, max_plies=80,
+                          workers=0, progress=False, engine=eng, events=True) for eng in ("native", "python")}
+    (nat, nat_ev), (py, py_ev) = runs["native"], runs["python"]
+    assert set(nat["engine"]) == {"native"} and set(py["engine"]) == {"python"}
+    assert "error" not in set(nat["victory"]) and len(nat_ev) > 60
+    pd.testing.assert_frame_equal(nat.drop(columns=["engine", "seconds"]), py.drop(columns=["engine", "seconds"]),
+                                  check_exact=True)
+    pd.testing.assert_frame_equal(nat_ev, py_ev, check_exact=True)

@@ -382,7 +382,8 @@ def _doing(kind: str, f: int, t: int, g: int, side: int, kinds: list[int], after
         where = f"moves to {HEX_NAMES[t]} and " if kind == "move_attack" else ""
         target = f"the castle on {HEX_NAMES[g]}" if g in (after.castle_of(0), after.castle_of(1)) else (
             f"the {KIND_WORDS[kinds[g]].lower()} on {HEX_NAMES[g]}")
-        return f"the {KIND_WORDS[kinds[f]].lower()} of {me} on {HEX_NAMES[f]} {where}attacks {target}"
+        verb = "shoots at" if RANGED[kinds[f]] else "attacks"  # a ranged unit's attack (section 8)
+        return f"the {KIND_WORDS[kinds[f]].lower()} of {me} on {HEX_NAMES[f]} {where}{verb} {target}"
     if kind == "end":
         return f"{me} ends its turn"
     return f"{me} sets up its camp (section 2)"
@@ -428,6 +429,7 @@ def action_effects(st: CursedState, a: int) -> dict[str, Any]:
         elif (st.turn_no != turn or st.to_move != side) and kind != "end":
             words.append("ends the turn")
         return {"removed": sorted(removed), "marks": marks, "text": "; ".join(words), "ends": ends,
+                "damage": {h: hp_before[h] - st.hp[h] for h in marks if hp_before[h] > st.hp[h]},
                 "ends_turn": not ends and (st.turn_no != turn or st.to_move != side)}
     finally:
         st.undo_action()

@@ -162,19 +162,20 @@ class TerraFeud(GameDef):
     overlays = (("zones", "zones of control"), ("markers", "archers' markers"), ("aura", "the feudals' auras"))
     default_overlays = ("markers",)
     analysis_agent = "search"  # the board's Evaluate and analysis: its tuned search (the old board's), clock capped
-    # what a page may ask of its tuned agents, in their own terms (``mcts:rollout=eval``, ``search:qdepth``); the
-    # board caps every clock at its own (``generic-<name>`` reaches the generic agents and their caps)
+    # what a page may ask of its tuned agents, in their own terms (``mcts:rollout=eval``, ``search:qdepth``, learned
+    # weights ``eval=NAME`` for the searching ones, by name from the board's list); the board caps every clock at its own (``generic-<name>`` reaches the generic agents and their caps)
     agent_caps = {
         "random": AgentCaps(),
         "greedy": AgentCaps(),
         "alphabeta": AgentCaps({"depth": (1, 6), "nodes": (1, 60_000), "seconds": (0.05, 5.0)},
-                               ints=frozenset({"depth", "nodes"})),
+                               ints=frozenset({"depth", "nodes"}), learned=True),
         "search": AgentCaps({"depth": (1, 20), "nodes": (1, 2_000_000), "seconds": (0.05, 5.0), "qdepth": (0, 12),
-                             "attack": (0.0, 1.0), "trade": (0.0, 1.0)}, ints=frozenset({"depth", "nodes", "qdepth"})),
+                             "attack": (0.0, 1.0), "trade": (0.0, 1.0)}, ints=frozenset({"depth", "nodes", "qdepth"}),
+                            learned=True),
         "mcts": AgentCaps({"iterations": (1, 5000), "rollout_depth": (0, 8), "c": (0.0, 10.0), "scale": (0.01, 100.0),
                            "widen": (0.0, 10.0), "seconds": (0.05, 5.0)},
                           words={"rollout": ("eval", "random"), "quiesce": (True, False)},
-                          ints=frozenset({"iterations", "rollout_depth"})),
+                          ints=frozenset({"iterations", "rollout_depth"}), learned=True),
     }
     action_modes = (("order", "Order", "an Order (W12): the feudal's infantry move together as one action; click each "
                      "infantryman, then its step"),)
@@ -391,21 +392,13 @@ class TerraFeud(GameDef):
         ``position``: the rest of the agents' evaluation (ultimatums, zones, advance, aura, mines, feudal
         threats) as one term, in material units. The agents' evaluation is their sum under the hand weights. A core
         state's are read in the core."""
-        from .agents.evaluate import evaluate, material
-        from .engine.pieces import FEUDAL, KIND_NAMES
+        from .agents.evaluate import FEATURES, features
         from .native import NativeState, native_features
 
         inner = getattr(state, "inner", state)
         if isinstance(inner, NativeState):  # read in the core (``TerraFeud::features``, the exact twin)
-            names = [name for k, name in KIND_NAMES.items() if k != FEUDAL]
-            return dict(zip([*names, "position"], native_features(inner, player), strict=True))
-        counts = {k: 0 for k in KIND_NAMES if k != FEUDAL}
-        for c in inner.squares:
-            if c and (c & 7) in counts:
-                counts[c & 7] += 1 if c >> 3 == player else -1
-        out = {KIND_NAMES[k]: float(v) for k, v in counts.items()}
-        out["position"] = 0.0 if inner.victory is not None else evaluate(inner, player) - material(inner, player)
-        return out
+            return dict(zip(FEATURES, native_features(inner, player), strict=True))
+        return dict(zip(FEATURES, features(inner, player), strict=True))
 
     def evaluation_weights(self, rules: Rules | None = None) -> dict[str, float]:
         """The rulebook's AI weights (data/terrafeud.json ``ai_weights``) per kind; the positional rest 1."""

@@ -397,14 +397,20 @@ def _require() -> None:
 # ---------------------------------------------------------------------- whole games
 
 
-def agent_spec(spec: str, seed: int | None) -> tuple[str, list[tuple[str, str]], list[int]]:
-    """``"alphabeta:depth=2"`` into (name, [(key, value)], seed key) for the native factory."""
+def agent_spec(spec: str, seed: int | None, game: Any = None) -> tuple[str, list[tuple[str, str]], list[int]]:
+    """``"alphabeta:depth=2"`` into (name, [(key, value)], seed key) for the native factory. Learned weights
+    (``eval=NAME``, a weights file of ``game`` by name) go to Rust as their vector over the evaluation features,
+    each weight's ``repr`` (which Rust parses to the same float) joined by ``;``."""
     name, _, rest = str(spec).strip().partition(":")
     params = []
     for part in filter(None, (p.strip() for p in rest.split(","))):
         if "=" not in part:
             raise ValueError(f"agent {spec!r}: parameter {part!r} needs the form name=value")
         k, v = (x.strip() for x in part.split("=", 1))
+        if k == "eval":
+            from .agents.evaluate import learned_evaluation
+
+            v = ";".join(repr(w) for w in learned_evaluation(game, v).weights)
         params.append((k, v))
     return name, params, seed_key(seed)
 
@@ -432,11 +438,12 @@ def install_eval_params() -> Any:
 
 
 def play_native(
-    start: GameState, white: str, black: str, seeds: tuple[int | None, int | None], max_plies: int, boards: bool = True
+    start: GameState, white: str, black: str, seeds: tuple[int | None, int | None], max_plies: int, boards: bool = True,
+    game: Any = None,
 ) -> dict[str, Any]:
     """Play a whole game inside Rust (GIL released) from a Python start state.
 
-    Returns ``actions`` (tuples), ``n_legal``, ``boards`` (bytes: 91 codes before each ply and after
+    ``game``: TerraFeud's ``GameDef``, whose weights files an ``eval=NAME`` names. Returns ``actions`` (tuples), ``n_legal``, ``boards`` (bytes: 91 codes before each ply and after
     the last), ``fired`` (per ply), ``winner``, ``victory``, ``plies`` and ``counters``.
     """
     _require()
@@ -447,8 +454,8 @@ def play_native(
         board_tables(start.game),
         rules_dict(start.rules),
         setup_of(start, live=True),
-        agent_spec(white, seeds[0]),
-        agent_spec(black, seeds[1]),
+        agent_spec(white, seeds[0], game),
+        agent_spec(black, seeds[1], game),
         int(max_plies),
         bool(boards),
     )

@@ -476,10 +476,11 @@ def playable(white: str, black: str, seats: SeatAgents, start: GameState | None 
 def native_game(start: GameState, white: str, black: str, seeds: tuple[int | None, int | None],
                 max_plies: int) -> tuple[TraceState, list[TraceAgent]]:
     """Play the game natively from ``start``; the replay state and agents for ``play_game``'s loop."""
+    from . import GAME
     from .agents.native_agent import install_eval_params
 
     install_eval_params()  # a fresh worker (pool, Dask) has not handed the evaluation weights to Rust yet
-    trace = native.play_native(start, white, black, seeds, max_plies, boards=True)
+    trace = native.play_native(start, white, black, seeds, max_plies, boards=True, game=GAME)  # GAME: eval=NAME
     return TraceState(start, trace), [TraceAgent(white), TraceAgent(black)]
 
 
@@ -537,6 +538,9 @@ def check_cell(spec: Any, seats: SeatAgents) -> None:
     """A cell's first game builds (terrain hexes, a ``start=`` scenario, ...), and no agent is stranded by a
     start the native core cannot hold: where it cannot, a native agent searches with its Python twin (said
     once, here, before any game); an agent pinned to ``engine=native`` cannot, so the batch is refused."""
+    if spec.opening:  # its own row writer and tuned native agents play from the start only
+        raise ValueError(f"opening={spec.opening}: TerraFeud's games are played by its own row writer, which has no "
+                         "random opening; play it without --opening")
     game = make_game(spec.rules, seed=spec.seed)
     start = game.new_initial_state()
     if not native.available() or native.supports(start):

@@ -4,7 +4,7 @@
 //! `workbench/games/terrafeud/data/terrafeud.json` (`ai_weights`) and the positional terms from
 //! `evaluate.TERMS`, and hands them over ([`EvalParams`]), so both engines score alike.
 
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 
 use crate::terrafeud::geometry::{geo, N_HEXES};
 use crate::terrafeud::state::{State, ARCHER, FEUDAL, INFANTRY, PIKEMAN};
@@ -27,6 +27,9 @@ pub struct EvalParams {
     pub mine: f64,
     pub threat_mover: f64,
     pub threat_waiting: f64,
+    /// Learned weights over [`features`] (`eval=NAME`): [`evaluate`] is then their sum (`learned_sum`);
+    /// `None`: the hand evaluation.
+    pub learned: Option<Arc<[f64]>>,
 }
 
 impl EvalParams {
@@ -53,6 +56,7 @@ impl EvalParams {
             mine: get("mine")?,
             threat_mover: get("threat_mover")?,
             threat_waiting: get("threat_waiting")?,
+            learned: None,
         })
     }
 }
@@ -99,11 +103,59 @@ pub fn terminal_score(st: &State, side: usize) -> f64 {
     }
 }
 
+/// The number of `GameDef.evaluation_features`: a count per kind but the feudal, then `position`.
+pub const N_FEATURES: usize = 6;
+
+/// Parse learned weights as Python hands them over (`native.agent_spec`): one `repr` per feature, joined by `;`.
+pub fn parse_learned(text: &str) -> Result<Arc<[f64]>, String> {
+    let mut out = Vec::with_capacity(N_FEATURES);
+    for part in text.split(';') {
+        let w: f64 = part.trim().parse().map_err(|_| format!("eval: weight {part:?} is not a number"))?;
+        if !w.is_finite() {
+            return Err(format!("eval: weight {part:?} is not finite"));
+        }
+        out.push(w);
+    }
+    if out.len() != N_FEATURES {
+        return Err(format!("eval: {} weights for {N_FEATURES} features", out.len()));
+    }
+    Ok(out.into())
+}
+
+/// `evaluate.features` / `evaluation_features`: a count per kind but the feudal (knight, pikeman, cavalry,
+/// archer, infantryman: own minus the enemy's), then `position`, the rest of the hand evaluation in material
+/// units (`hand_evaluate - material`, 0 once the game is over).
+pub fn features(st: &mut State, side: usize, p: &EvalParams) -> [f64; N_FEATURES] {
+    let mut counts = [0i64; 8];
+    for &c in access::squares(st).iter() {
+        let kind = (c & 7) as usize;
+        if c != 0 && (2..=6).contains(&kind) {
+            counts[kind] += if (c >> 3) as usize == side { 1 } else { -1 };
+        }
+    }
+    let mut out = [0.0; N_FEATURES];
+    for (i, o) in out.iter_mut().take(5).enumerate() {
+        *o = counts[i + 2] as f64;
+    }
+    out[5] = if access::is_over(st) { 0.0 } else { hand_evaluate(st, side, p) - material(st, side, p) };
+    out
+}
+
+/// The agents' evaluation for `side`: learned weights' sum over [`features`] when the agent was given some
+/// (`eval=NAME`, `LearnedEvaluation` in Python), else [`hand_evaluate`]; a finished game scores
+/// [`terminal_score`] either way.
+pub fn evaluate(st: &mut State, side: usize, p: &EvalParams) -> f64 {
+    match &p.learned {
+        Some(w) if !access::is_over(st) => crate::core::protocol::learned_sum(w, &features(st, side, p)),
+        _ => hand_evaluate(st, side, p),
+    }
+}
+
 /// Heuristic value for `side` in material units (`evaluate.evaluate`, term by term).
 ///
 /// One pass over the board feeds both sides' sums; each side's terms are still added in board
 /// order, as in Python, so the two evaluations agree to the last bit.
-pub fn evaluate(st: &mut State, side: usize, p: &EvalParams) -> f64 {
+pub fn hand_evaluate(st: &mut State, side: usize, p: &EvalParams) -> f64 {
     if access::is_over(st) {
         return terminal_score(st, side);
     }

@@ -163,20 +163,20 @@ fn build(sp: &Spec, rng: PyRandom) -> Result<Box<dyn Agent>, String> {
             Box::new(greedy::GreedyAgent { rng, params: eval::params()? })
         }
         "alphabeta" => {
-            sp.check_known(&["depth", "nodes", "seconds"])?;
+            sp.check_known(&["depth", "nodes", "seconds", "eval"])?;
             Box::new(alphabeta::AlphaBetaAgent::new(
                 rng,
-                eval::params()?,
+                searching_params(&sp)?,
                 sp.int("depth", 2, 1, alphabeta::MAX_DEPTH as i64)? as u32,
                 sp.int("nodes", 4000, 1, alphabeta::MAX_NODES as i64)? as u64,
                 sp.float("seconds", 0.001, MAX_SECONDS)?,
             ))
         }
         "search" => {
-            sp.check_known(&["depth", "nodes", "seconds", "qdepth", "attack", "lmr", "trade"])?;
+            sp.check_known(&["depth", "nodes", "seconds", "qdepth", "attack", "lmr", "trade", "eval"])?;
             let mut agent = Box::new(search::SearchAgent::new(
                 rng,
-                eval::params()?,
+                searching_params(&sp)?,
                 sp.int("depth", 8, 1, search::MAX_DEPTH as i64)? as u32,
                 sp.int("nodes", 100_000, 1, search::MAX_NODES as i64)? as u64,
                 sp.float("seconds", 0.001, MAX_SECONDS)?,
@@ -188,14 +188,24 @@ fn build(sp: &Spec, rng: PyRandom) -> Result<Box<dyn Agent>, String> {
             agent
         }
         "mcts" => {
-            sp.check_known(&["iterations", "rollout", "rollout_depth", "c", "scale", "widen", "quiesce", "seconds"])?;
+            sp.check_known(&[
+                "iterations",
+                "rollout",
+                "rollout_depth",
+                "c",
+                "scale",
+                "widen",
+                "quiesce",
+                "seconds",
+                "eval",
+            ])?;
             let rollout = sp.raw("rollout").unwrap_or("eval");
             if rollout != "eval" && rollout != "random" {
                 return Err(format!("mcts: rollout={rollout:?} must be 'eval' or 'random'"));
             }
             Box::new(mcts::MctsAgent {
                 rng,
-                params: eval::params()?,
+                params: searching_params(&sp)?,
                 iterations: sp.int("iterations", 300, 1, mcts::MAX_ITERATIONS as i64)? as u32,
                 random_rollout: rollout == "random",
                 rollout_depth: sp.int("rollout_depth", 6, 0, 200)? as u32,
@@ -210,6 +220,16 @@ fn build(sp: &Spec, rng: PyRandom) -> Result<Box<dyn Agent>, String> {
         other => return Err(format!("no native agent {other:?}; native agents: {}", NAMES.join(", "))),
     };
     Ok(agent)
+}
+
+/// The evaluation of a searching agent (`alphabeta`, `search`, `mcts`): the installed hand parameters, and
+/// learned weights when the spec has `eval=` (the vector Python resolved from the file's name).
+fn searching_params(sp: &Spec) -> Result<EvalParams, String> {
+    let mut p = eval::params()?;
+    if let Some(text) = sp.raw("eval") {
+        p.learned = Some(eval::parse_learned(text)?);
+    }
+    Ok(p)
 }
 
 /// The steps' target hexes of an action that strikes (moves and Orders).

@@ -20,7 +20,7 @@ from workbench.core.agents import Agent, check_param
 from workbench.games.terrafeud.engine import MOVE, ORDER, SHOT, Action, GameState
 from workbench.games.terrafeud.state import TerraFeudState
 
-from .evaluate import evaluate, piece_weights, terminal_score
+from .evaluate import LearnedEvaluation, learned_or_hand, piece_weights, terminal_score
 from .seat import engine_state
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
@@ -37,8 +37,11 @@ class AlphaBetaAgent(Agent):
 
     name = "alphabeta"
 
-    def __init__(self, seed: int | None = None, depth: int = 2, nodes: int = 4000, seconds: float | None = None) -> None:
+    def __init__(self, seed: int | None = None, depth: int = 2, nodes: int = 4000, seconds: float | None = None,
+                 learned: LearnedEvaluation | None = None) -> None:
         super().__init__(seed)
+        # the leaves' evaluation: ``evaluate``, or learned weights' sum over the features (``eval=NAME``)
+        self.learned, self._evaluate = learned_or_hand("alphabeta", learned)
         self.depth = check_param("alphabeta", "depth", depth, int, 1, MAX_DEPTH)
         self.nodes = check_param("alphabeta", "nodes", nodes, int, 1, MAX_NODES)
         self.seconds = None if seconds is None else check_param("alphabeta", "seconds", seconds, float, 0.001,
@@ -95,7 +98,7 @@ class AlphaBetaAgent(Agent):
         if state.victory is not None:
             return terminal_score(state, side)
         if depth == 0:
-            return evaluate(state, side)
+            return self._evaluate(state, side)
         key = state.key()
         hit = self._tt.get(key)
         tt_move = None

@@ -11,12 +11,14 @@ It deliberately leaves tactics to the search: no exchange analysis here.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from workbench.games.terrafeud.engine import GameState
 from workbench.games.terrafeud.engine.board import board_data
 from workbench.games.terrafeud.engine.geometry import ADJACENT, DISTANCE, WITHIN
-from workbench.games.terrafeud.engine.pieces import ARCHER, FEUDAL, INFANTRY, KIND_BY_LETTER, PIKEMAN
+from workbench.games.terrafeud.engine.pieces import ARCHER, FEUDAL, INFANTRY, KIND_BY_LETTER, KIND_NAMES, PIKEMAN
 
 WIN_SCORE = 100_000.0  # a finished game dwarfs any material count
 
@@ -121,4 +123,62 @@ def evaluate(state: GameState, side: int) -> float:
     return score
 
 
-__all__ = ["TERMS", "WIN_SCORE", "evaluate", "material", "material_white", "piece_weights", "terminal_score"]
+#: ``GameDef.evaluation_features``' names, in order: a count per kind but the feudal, then ``position``
+FEATURES: tuple[str, ...] = (*(name for k, name in KIND_NAMES.items() if k != FEUDAL), "position")
+
+
+def features(state: GameState, side: int) -> list[float]:
+    """The evaluation features (``FEATURES``' order) of ``side``: own count minus the enemy's per kind but the
+    feudal (its loss ends the game), then ``position``, the rest of ``evaluate`` in material units
+    (``evaluate - material``, 0 once the game is over). Under the hand weights their sum is ``evaluate``."""
+    counts = {k: 0 for k in KIND_NAMES if k != FEUDAL}
+    for c in state.squares:
+        if c and (c & 7) in counts:
+            counts[c & 7] += 1 if c >> 3 == side else -1
+    out = [float(v) for v in counts.values()]
+    out.append(0.0 if state.victory is not None else evaluate(state, side) - material(state, side))
+    return out
+
+
+class LearnedEvaluation:
+    """``eval=NAME`` for the tuned agents: the weights file's sum over ``features`` replaces ``evaluate`` (a
+    finished game still scores ``terminal_score``). Summed in order from 0, as the generic agents' learned sum
+    and the native core's (``eval::evaluate`` with learned weights) are, so all three give the same float."""
+
+    def __init__(self, name: str, weights: Sequence[float]) -> None:
+        if len(weights) != len(FEATURES):
+            raise ValueError(f"eval={name}: {len(weights)} weights for {len(FEATURES)} features")
+        self.name = name
+        self.weights = tuple(float(w) for w in weights)
+
+    def __call__(self, state: GameState, side: int) -> float:
+        if state.victory is not None:
+            return terminal_score(state, side)
+        total = 0.0
+        for w, f in zip(self.weights, features(state, side), strict=True):
+            total += w * f
+        return total
+
+
+def learned_or_hand(who: str, learned: object) -> tuple[LearnedEvaluation | None, Callable[[GameState, int], float]]:
+    """A tuned agent's ``learned`` parameter (None or a ``LearnedEvaluation``, resolved from ``eval=NAME``) and
+    the evaluation its search scores leaves with."""
+    if learned is None:
+        return None, evaluate
+    if not isinstance(learned, LearnedEvaluation):
+        raise ValueError(f"{who}: learned weights are chosen by name (eval=NAME), not {type(learned).__name__}")
+    return learned, learned
+
+
+def learned_evaluation(game: Any, name: str) -> LearnedEvaluation:
+    """The weights file ``name`` of ``game`` (TerraFeud's ``GameDef``; by name: the study's folder, then its
+    ``data/weights``; ``core.weights``' checks) as the tuned agents' evaluation."""
+    from workbench.core.weights import weights_vector
+
+    if game is None:
+        raise ValueError(f"eval={name}: learned weights need the game whose features they weigh")
+    return LearnedEvaluation(name, weights_vector(game, name))
+
+
+__all__ = ["FEATURES", "TERMS", "WIN_SCORE", "LearnedEvaluation", "evaluate", "features", "learned_evaluation", "learned_or_hand",
+           "material", "material_white", "piece_weights", "terminal_score"]

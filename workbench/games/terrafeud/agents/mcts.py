@@ -21,7 +21,7 @@ from workbench.games.terrafeud.engine import MOVE, ORDER, Action, GameState
 from workbench.games.terrafeud.state import TerraFeudState
 
 from .alphabeta import AlphaBetaAgent
-from .evaluate import evaluate, material
+from .evaluate import LearnedEvaluation, learned_or_hand, material
 from .seat import engine_state
 
 MAX_ITERATIONS = 1_000_000
@@ -57,8 +57,12 @@ class MCTSAgent(Agent):
         widen: float = 2.0,
         quiesce: bool = True,
         seconds: float | None = None,
+        learned: LearnedEvaluation | None = None,
     ) -> None:
         super().__init__(seed)
+        # leaves scored by ``evaluate``, or by learned weights' sum over the features (``eval=NAME``), squashed by
+        # ``scale``; ``quiesce``'s capture loss stays in material units
+        self.learned, self._evaluate = learned_or_hand("mcts", learned)
         if rollout not in ("eval", "random"):
             raise ValueError(f"mcts: rollout={rollout!r} must be 'eval' or 'random'")
         if not isinstance(quiesce, bool):
@@ -177,7 +181,7 @@ class MCTSAgent(Agent):
                     played += 1
             if state.victory is not None:
                 return 0.5 if state.winner is None else (1.0 if state.winner == side else 0.0)
-            v = evaluate(state, side)
+            v = self._evaluate(state, side)
             if self.quiesce:
                 v -= self._best_capture_gain(state, side)
         finally:

@@ -27,7 +27,7 @@ from workbench.core.agents import GENERIC_PREFIX, Agent, NativeFallbackWarning, 
 from workbench.games.terrafeud.engine import Action, GameState
 from workbench.games.terrafeud.native import install_eval_params  # noqa: F401 - named here as before
 
-from .seat import engine_state
+from .seat import engine_state, tuned_agent
 
 NATIVE_AGENTS = ("random", "greedy", "alphabeta", "mcts", "search")
 _said: set[str] = set()  # notices a batch gave before its games (a forked worker inherits them)
@@ -61,7 +61,7 @@ class NativeAgent(Agent):
 
     engine = "native"
 
-    def __init__(self, base: str, params: dict[str, Any], seed: int | None, twin: Agent) -> None:
+    def __init__(self, base: str, params: dict[str, Any], seed: int | None, twin: Agent, game: Any = None) -> None:
         super().__init__(seed)
         self.base = base
         self.params = dict(params)
@@ -69,7 +69,7 @@ class NativeAgent(Agent):
         self.spec = spec_text(base, params)
         from workbench.games.terrafeud.native import agent_spec
 
-        name, pairs, key = agent_spec(self.spec, seed)
+        name, pairs, key = agent_spec(self.spec, seed, game)  # game: whose weights files eval=NAME names
         self._agent = install_eval_params().Agent(name, pairs, key)
 
     @property
@@ -127,12 +127,12 @@ def seat_agent(spec: str, game: Any, rules: Any, seed: int | None) -> Any:
     params.pop("engine", None)
     if base.startswith(GENERIC_PREFIX):
         return GenericTwin.for_seat(spec, game, rules, seed, True)
-    if base not in TUNED or not has_agent(base) or "eval" in params:  # eval=: the generic agents' (refused there)
+    if base not in TUNED or not has_agent(base):
         return None
-    try:
-        twin = TUNED[base](seed=seed, **params)  # the validated Python agent with the same settings
+    try:  # the validated Python agent with the same settings (eval=NAME: its learned weights, checked there)
+        twin = tuned_agent(TUNED[base], seed, params, game)
     except TypeError as exc:
         raise ValueError(f"agent {spec!r}: bad parameters {sorted(params)}: {exc}") from None
-    agent = NativeAgent(base, params, seed, twin)
+    agent = NativeAgent(base, params, seed, twin, game)
     agent.name = str(spec).strip()
     return agent

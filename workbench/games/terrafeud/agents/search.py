@@ -37,7 +37,7 @@ from workbench.games.terrafeud.engine.pieces import FEUDAL
 from workbench.games.terrafeud.state import TerraFeudState
 
 from .alphabeta import AlphaBetaAgent
-from .evaluate import evaluate, material, piece_weights, terminal_score
+from .evaluate import LearnedEvaluation, learned_or_hand, material, piece_weights, terminal_score
 from .seat import engine_state
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
@@ -92,8 +92,11 @@ class SearchAgent(Agent):
 
     def __init__(self, seed: int | None = None, depth: int = 8, nodes: int = 100_000, seconds: float | None = None,
                  qdepth: int = 4, attack: float = DEFAULT_ATTACK, lmr: bool = True,
-                 trade: float = DEFAULT_TRADE) -> None:
+                 trade: float = DEFAULT_TRADE, learned: LearnedEvaluation | None = None) -> None:
         super().__init__(seed)
+        # standing pat on ``evaluate``, or on learned weights' sum over the features (``eval=NAME``); the
+        # ``attack`` and ``trade`` terms stay in material units
+        self.learned, self._evaluate = learned_or_hand("search", learned)
         self.depth = check_param("search", "depth", depth, int, 1, MAX_DEPTH)
         self.nodes = check_param("search", "nodes", nodes, int, 1, MAX_NODES)
         self.seconds = None if seconds is None else check_param("search", "seconds", seconds, float, 0.001,
@@ -173,7 +176,7 @@ class SearchAgent(Agent):
         try:
             return self._quiesce(state, float("-inf"), float("inf"), self.qdepth)
         except _OutOfBudget:
-            return evaluate(state, state.to_move)
+            return self._evaluate(state, state.to_move)
 
     # ------------------------------------------------------------------ tree
     def _tick(self) -> None:
@@ -228,7 +231,7 @@ class SearchAgent(Agent):
         """Stand pat on ``evaluate`` or improve it with a capture, ``qdepth`` captures deep at most."""
         self._tick()
         side = state.to_move
-        stand = evaluate(state, side)
+        stand = self._evaluate(state, side)
         if state.victory is None:
             if self.attack:
                 stand += self.attack * attack_balance(state, side)

@@ -19,12 +19,39 @@ def engine_state(state: Any) -> Any:
     return state.inner if isinstance(state, TerraFeudState) else state
 
 
+#: the tuned agents that search with an evaluation, so learned weights (``eval=NAME``) can replace it; ``random``
+#: reads none and ``greedy`` counts material only (the generic ``generic-greedy:eval=NAME`` sums the features)
+LEARNED = frozenset({"alphabeta", "search", "mcts"})
+
+
+def tuned_agent(cls: Any, seed: int | None, params: dict[str, Any], game: Any = None) -> Any:
+    """A tuned agent of ``cls`` with the spec's parameters; ``eval=NAME`` (a weights file of ``game`` by name, the
+    study's folder then ``data/weights``) becomes its ``learned`` evaluation. ``ValueError`` in words for an agent that
+    reads no weights, naming the generic agent that does."""
+    from workbench.core.agents import GENERIC_PREFIX
+
+    params = dict(params)
+    if "learned" in params:  # the resolved weights: set from eval=NAME only, never typed
+        raise ValueError(f"{cls.name}: unknown parameter 'learned' (learned weights are eval=NAME)")
+    name = params.pop("eval", None)
+    if name is not None:
+        if cls.name not in LEARNED:
+            raise ValueError(f"TerraFeud's own {cls.name} reads no learned weights (eval=); its "
+                             f"{', '.join(sorted(LEARNED))} do, and so does the generic agent: "
+                             f"{GENERIC_PREFIX}{cls.name}:eval={name}")
+        from .evaluate import learned_evaluation
+
+        params["learned"] = learned_evaluation(game, str(name))
+    return cls(seed=seed, **params)
+
+
 def game_agent(cls: type) -> Callable[..., Any]:
     """The game-agent factory of a tuned agent class (``factory(seed=, game=, rules=, **params)``): the tuned
-    agents read the rules from the state they are shown, so the factory keeps the seed and the parameters."""
+    agents read the rules from the state they are shown, so the factory keeps the seed and the parameters
+    (``eval=NAME`` resolved by ``tuned_agent``)."""
 
     def factory(seed: int | None = None, game: Any = None, rules: Any = None, **params: Any) -> Any:
-        return cls(seed=seed, **params)
+        return tuned_agent(cls, seed, params, game)
 
     factory.__name__ = factory.__qualname__ = f"{cls.__name__}_factory"
     factory.__doc__ = cls.__doc__
