@@ -181,8 +181,8 @@ def test_setup_actions_preview_their_placements_removals_and_camps() -> None:
     c = GameBoardController(get("big-chess"))
     c.load_scenario_file(ROOT / "big-chess" / "bc-23-setup-phase.yaml")
     c.play_text("a:+berserk@0,4:E")
-    assert shown(c, "a:-0,4")["text"] == "a:-0,4: player a takes the berserk of player a on 0,4 off the board"
-    assert shown(c, "a:0,4-1,4")["text"] == "a:0,4-1,4: player a moves the berserk of player a on 0,4 to 1,4"
+    assert shown(c, "a:-0,4")["text"] == "a:-0,4: player a takes its berserk on 0,4 off the board"
+    assert shown(c, "a:0,4-1,4")["text"] == "a:0,4-1,4: player a moves its berserk on 0,4 to 1,4"
     # (the camp is asked of the state: the board lists The Cursed Lands' 483,840 camps as buttons, 11 s a view)
     g = get("cursed-lands")
     st = g.scenario_state(g.scenario(yaml.safe_load((ROOT / "cursed-lands" / "setup-phase.yaml").read_text()), "setup-phase.yaml"))

@@ -447,3 +447,13 @@ def test_no_import_runs_up_the_layers() -> None:
                       "workbench.balance._layering_probe -> workbench.tune (tune builds on balance)"], caught
     bad = [b for b in found if b not in caught]
     assert not bad, "imports that run back up the layers:\n" + "\n".join(bad)
+
+
+def test_the_native_protocol_module_uses_no_agent_module() -> None:
+    """``core::protocol`` (the ``Game`` trait, the ``Agent`` trait and the play loop) names nothing of
+    ``core::generic`` (the agents), which builds on it: no module cycle between the two in the Rust core."""
+    text = (ROOT / "native" / "src" / "core" / "protocol.rs").read_text()
+    code = "\n".join(line.split("//")[0] for line in text.splitlines())
+    assert "generic::" not in code and "pub trait Agent<G: Game>" in code
+    generic = (ROOT / "native" / "src" / "core" / "generic" / "mod.rs").read_text()
+    assert "pub trait Agent" not in generic and "pub use crate::core::protocol::Agent;" in generic

@@ -271,6 +271,8 @@ def test_pole_buy_attack_odds_dice_and_undo(page) -> None:  # noqa: ANN001
     b.locator(".gb-analysis-toggle").check()
     page.wait_for_function("(el) => el.querySelector('.gb-line')", arg=b.element_handle(), timeout=30_000)
     assert "coins" in b.locator(".gb-line").first.inner_text()
+    view = b.locator(".gb-lines-view").inner_text()  # whose view every line's score is, said once above them
+    assert view in ("scores: Red's view", "scores: Black's view"), view
     b.locator(".gb-analysis-toggle").uncheck()
     # a sign and a note on the move, then the record and the picture saved by the page (no request leaves)
     b.locator(".gb-sign").select_option("!?")

@@ -31,7 +31,7 @@ from .tree import SNAPSHOT_EVERY, VariationTree
 MAX_CHOICES = 400  # buttons for one click sequence (big chess: 30 cards x 8 facings at a cell)
 MAX_PREVIEWS = 80  # targets whose effects are computed for one view (each plays the action on a copy)
 MAX_BUTTON_PREVIEWS = 30
-MAX_ATTACKS = 2000  # attacks sent for the hover lines (big chess on 25 seats has many)
+MAX_ATTACKS = 2000  # attacks sent for the hover lines (a game of 25 seats has many)
 MAX_DIFF_SHOWN = 40  # actions listed on each side of a rule-change diff
 MOVES_SHOWN = 300  # the move list's last rows
 DEFAULT_AGENT = "greedy"
@@ -449,8 +449,8 @@ class GameBoardController:
         here = self._heres.get(key)
         if here is None:
             st = self.state
-            acts = [] if st.is_terminal() or st.current_player() == CHANCE else list(st.legal_actions())
-            here = self._heres[key] = _Here([(a, tuple(st.action_cells(a))) for a in acts])
+            pairs = [] if st.is_terminal() or st.current_player() == CHANCE else list(st.legal_action_cells())
+            here = self._heres[key] = _Here(pairs)
             while len(self._heres) > HERE_KEPT:
                 self._heres.popitem(last=False)
         else:

@@ -133,13 +133,31 @@ pub enum End {
     Illegal { action: u32, n_legal: usize },
 }
 
+/// An agent for a protocol game: the generic agents (`crate::core::generic`) and a game's own agents
+/// implement it, and [`play`] drives them. It sits here, beside the `Game` trait and the loop, so this module
+/// depends on no agent module.
+pub trait Agent<G: Game>: Send {
+    /// The action to play in `state` (not terminal, not chance); `state` is left as it was.
+    fn select_action(&mut self, state: &mut G) -> u32;
+    /// The same pick when the caller has listed `legal` already (`Game::legal_listed`: empty for a
+    /// lazy list), so a play loop need not list twice; only `random` uses it.
+    fn select_among(&mut self, state: &mut G, legal: &[u32]) -> u32 {
+        let _ = legal;
+        self.select_action(state)
+    }
+    /// The last decision's root value and nodes searched (iterations for mcts), when it has them.
+    fn stats(&self) -> (f64, u64) {
+        (0.0, 0)
+    }
+}
+
 /// Play `state` to its end or `max_plies` actions: agents by player, chance by `chance()` (a
 /// uniform float, as `sample_outcome(outcomes, rng)` draws), and `observe(state, action, n_legal,
 /// before)` before and after each action (the events rows). Stops early when `interrupt::poll` says
 /// so, or at an illegal pick (only a game without perfect information checks: its agents pick on views).
 pub fn play<G: Game>(
     state: &mut G,
-    agents: &mut [Box<dyn crate::core::generic::Agent<G>>],
+    agents: &mut [Box<dyn Agent<G>>],
     mut chance: impl FnMut() -> f64,
     max_plies: usize,
     mut observe: impl FnMut(&G, u32, usize, bool),
