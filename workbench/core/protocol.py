@@ -377,6 +377,11 @@ class State:
         """Cells a click sequence picks for ``action`` (first = the piece or source); [] for buttons."""
         return []
 
+    def legal_action_cells(self) -> list[tuple[Any, tuple[int, ...]]]:
+        """Every legal action with its click cells (``action_cells``), in ``legal_actions`` order: what a board asks
+        of each new position. A game with thousands of actions (big chess's setup) may answer it in one pass."""
+        return [(a, tuple(self.action_cells(a))) for a in self.legal_actions()]
+
     def action_effects(self, action: Any) -> dict[str, Any]:
         """What ``action`` would change: ``{"removed": [cells], "marks": [cells], "text": str, "ends": bool}``; ``text``
         a sentence (the notation, then what it does: "d2xf2: ... takes 2 damage"), ``ends`` whether it ends the
@@ -598,6 +603,8 @@ class GameDef:
     # ``workbench trace --skill-trace``), e.g. "mcts:iterations=50..400"; empty: no headline trace
     headline_grid: Mapping[str, Sequence[str]] = {}
     skill_trace: str = ""
+    # plies of fixed random opening that trace starts every game with (``trace --opening``, docs/balance.md); 0: none
+    headline_opening: int = 0
     # commands only this game has, run as ``python -m workbench NAME ARGS`` (the dispatcher finds them here,
     # through the registry): name -> ``GameCommand``; none by default
     commands: Mapping[str, GameCommand] = {}

@@ -449,8 +449,8 @@ class GameBoardController:
         here = self._heres.get(key)
         if here is None:
             st = self.state
-            acts = [] if st.is_terminal() or st.current_player() == CHANCE else list(st.legal_actions())
-            here = self._heres[key] = _Here([(a, tuple(st.action_cells(a))) for a in acts])
+            pairs = [] if st.is_terminal() or st.current_player() == CHANCE else list(st.legal_action_cells())
+            here = self._heres[key] = _Here(pairs)
             while len(self._heres) > HERE_KEPT:
                 self._heres.popitem(last=False)
         else:

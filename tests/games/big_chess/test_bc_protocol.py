@@ -143,3 +143,21 @@ def test_each_seats_setup_actions_are_its_run_of_the_sorted_list_with_their_cell
                 assert a == f"{st.ctx.players[p]}:+{card.key}@{st.ctx.names[c]}{tail}"
                 assert st.action_cells(a) == [c]
         st.apply_action(rng.choice([a for a in legal if "+" in a]))
+
+
+def test_the_bulk_action_cells_equal_each_actions_cells_in_setup_and_play() -> None:
+    """``legal_action_cells`` (what the board asks of each new position, in one pass) equals the protocol's default,
+    each legal action with its ``action_cells``, along random two- and four-player games from the setup into play."""
+    from workbench.core.protocol import State
+
+    for rules, seed in (("board=classic-4", 3), ("start=army", 1)):
+        st = GAME.new_initial_state(GAME.rules(rules), seed=seed)
+        rng = random.Random(seed)
+        phases = set()
+        for _ in range(40):
+            if st.is_terminal():
+                break
+            phases.add(st.phase)
+            assert st.legal_action_cells() == State.legal_action_cells(st)
+            st.apply_action(rng.choice(st.legal_actions()))
+        assert phases

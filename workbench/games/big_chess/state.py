@@ -66,6 +66,8 @@ def _a(key: str) -> str:
 CLICKED: dict[str, tuple[int, ...]] = {"move": (1, 2), "strike": (1, 2), "take": (1, 2), "push": (1, 2), "area": (1,),
                                        "vet": (1,), "buy": (2,), "transform": (2,), "pbuy": (1,), "place": (3,),
                                        "remove": (2,), "reloc": (2, 3)}
+CLICKS_OF: dict[str, Any] = {kind: (lambda d, i=at: (d[i[0]],)) if len(at) == 1 else (lambda d, i=at: (d[i[0]], d[i[1]]))
+                             for kind, at in CLICKED.items()}
 
 
 class Piece(NamedTuple):
@@ -1338,6 +1340,20 @@ class BigChessState(State):
         if d is None:
             return []
         return [d[i] for i in CLICKED.get(d[0], ())]
+
+    def legal_action_cells(self) -> list[tuple[str, tuple[int, ...]]]:
+        """Every legal action with its clicks (``action_cells``), in one pass over the generated map: a board asks it
+        of each new position, 5,696 actions in a four-player setup."""
+        if self._sorted is None:
+            self._sorted = sorted(self._legal_map())
+        legal = self._legal_map()
+        none: tuple[int, ...] = ()
+        out = []
+        for a in self._sorted:
+            d = legal[a]
+            f = CLICKS_OF.get(d[0])
+            out.append((a, f(d) if f is not None else none))
+        return out
 
     def action_card(self, action: Any) -> dict[str, Any] | None:
         """The card a placement, purchase or transformation buys and its price (the board's card palette)."""
