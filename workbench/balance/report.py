@@ -719,6 +719,11 @@ def study_section(study: Study, usable: pd.DataFrame, summary: pd.DataFrame, err
                   + (f" {errors} game{'s' if errors != 1 else ''} ended in an error and "
                      f"{'are' if errors != 1 else 'is'} left out." if errors else ""),
                   study.sentence()]
+    from workbench.simulate.repeats import repeated_rows
+
+    copies = repeated_rows(usable)
+    if copies.repeats:  # deterministic agents replaying one game: fewer independent samples than counted
+        paragraphs.append("⚠ " + copies.sentence("in length, result and every counter"))
     flagged = summary[summary["flagged"]]
     for r in flagged.to_dict("records"):
         limit = int(r.get("limit_draws", 0) or 0)

@@ -87,6 +87,7 @@ class Rung:
     signal_high: float
     signal_se: float = math.nan  # its standard error under "no trend" (pooled proportions), the trend's weight
     counts: tuple[int, ...] = ()  # (first-side wins, decided) or, for a rule's effect, (baseline k, n, variant k, n)
+    repeats: int = 0  # games equal to an earlier game of the rung in every figure of their play (``repeats``)
 
 
 @dataclass
@@ -124,7 +125,17 @@ class Trace:
             need = (f" About {self.games_needed:,} games a rung would decide it if the slope held."
                     if self.games_needed else " No number of games would decide it at this slope.")
         return (f"{self.question} {words} ({path} points {span}; trend {slope}).{need} "
-                f"Nothing is claimed past {hi.agent}, the strongest rung measured.")
+                f"Nothing is claimed past {hi.agent}, the strongest rung measured.{self.repeat_warning()}")
+
+    def repeat_warning(self) -> str:
+        """" Games repeat: 16 of 100 at ..." when a rung holds copies (``simulate.repeats.repeated_rows``), else ""."""
+        hit = [r for r in self.rungs if r.repeats]
+        if not hit:
+            return ""
+        shown = ", ".join(f"{r.repeats} of {r.games} at {r.agent}" for r in hit)
+        return (f" Games repeat one another ({shown}: equal in length, result and every counter), so those rungs "
+                "hold fewer independent games than counted and their intervals, and the trend's, are too narrow; "
+                "a random opening (trace --opening K) makes the games differ.")
 
 
 def _length(g: pd.DataFrame) -> tuple[float, float, float]:
@@ -156,6 +167,8 @@ def trace(games: pd.DataFrame, stable_points: float = STABLE_POINTS) -> Trace:
     budgets = sorted(float(b) for b in usable[BUDGET].dropna().unique())
     if len(budgets) < 2 or min(budgets) <= 0:
         raise BalanceError(f"a skill trace needs at least two positive budgets, got {budgets}")
+    from workbench.simulate.repeats import repeated_rows
+
     first = seats_of(usable)[0]
     fair = _fair(usable)
     question, column, baseline, variant = _question(usable)
@@ -182,7 +195,7 @@ def trace(games: pd.DataFrame, stable_points: float = STABLE_POINTS) -> Trace:
                 sig = sl = sh = math.nan
         agent = str(g[AGENT_OF].iloc[0]) if AGENT_OF in g.columns else f"budget {b:g}"
         rungs.append(Rung(b, agent, n, d, k / d if d else math.nan, al, ah, d / n if n else math.nan, dl, dh,
-                          med, ml, mh, sig, sl, sh, counts=counts))
+                          med, ml, mh, sig, sl, sh, counts=counts, repeats=repeated_rows(g).repeats))
     return Trace(question, rungs, *fit(rungs, stable_points), stable_points)
 
 

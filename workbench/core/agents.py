@@ -149,6 +149,47 @@ class ProtocolAgent(Agent):
         return self.name
 
 
+class Opening(Agent):
+    """A batch's fixed random opening in front of a seat's agent (``GameSpec.opening``, ``simulate --opening K``).
+
+    Agents that search one position the same way can replay whole games from one start, and a batch of copies
+    holds fewer independent games than it counts (``simulate.repeats`` counts them). Engine testers play every game from a
+    different fixed opening, each opening with the seats swapped; this is that opening: every decision before
+    ply ``plies`` (``move_number``, chance plies counted) is ``random.Random(seed + ply).choice`` of the mover's
+    own legal actions, the pick of the ``random`` agent so seeded. Every seat holds the batch's ``seed`` for the
+    game, not its own, so the opening is a property of the game (the same with the agents swapped between
+    seats), and the native cores play it alike (``core::generic::Opening``, proven equal in the tests). From
+    ply ``plies`` on, ``inner`` plays.
+    """
+
+    def __init__(self, inner: Any, plies: int, seed: int) -> None:
+        super().__init__(seed)
+        self.inner, self.plies = inner, int(plies)
+        self.name = str(getattr(inner, "name", "agent"))  # an agent's own attribute, not a GameDef hook
+        self.engine = str(getattr(inner, "engine", "python"))
+
+    def select_action(self, state: Any) -> Any:
+        ply = state.move_number()
+        if ply < self.plies:
+            return random.Random(int(self.seed or 0) + ply).choice(own_actions(state))
+        return self.inner.select_action(state)
+
+    def __getattr__(self, name: str) -> Any:
+        """The seat's agent's other attributes (``tally``, ``stats``, ``describe``) are its own."""
+        if name.startswith("__") or name in ("inner", "plies"):
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+
+MAX_OPENING = 200  # random opening plies a batch may ask for (``GameSpec.opening``)
+
+
+def opening_params(plies: int, seed: int) -> dict[str, Any]:
+    """A batch's opening as a native core reads it with a seat's parameters (``generic_params`` in Rust): none
+    when ``plies`` is 0."""
+    return {"opening": float(plies), "opening_seed": int(seed)} if plies > 0 else {}
+
+
 def _leaf(state: State, me: int, teams: list[int]) -> float:
     """Static value for ``me``: a finished game is worth +-WIN (a shared result for team-mates)."""
     if state.is_terminal():

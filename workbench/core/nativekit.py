@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Collection
 from typing import Any, ClassVar
 
-from .agents import NativeTwin, native_agent_specs, native_params, protocol_agent
+from .agents import NativeTwin, native_agent_specs, native_params, opening_params, protocol_agent
 from .protocol import GameDef, IllegalAction, State
 from .rows import GameResult, base_row, close_row, derive, error_row, finish_row, seat_agents
 from .rulespec import Rules
@@ -160,7 +160,9 @@ def native_seats(spec: Any, game: GameDef, rules: Rules, names: Collection[str] 
     if native is None:
         raise ValueError(f"an agent of {', '.join(specs)} has no native twin")
     known = frozenset(params)
-    return [(base, native_params(p, known, game=game) or None, s) for (base, p), s in zip(native, seeds, strict=True)]
+    opening = opening_params(spec.opening, spec.opening_seed)  # the batch's random opening, every seat alike
+    return [(base, {**native_params(p, known, game=game), **opening} or None, s)
+            for (base, p), s in zip(native, seeds, strict=True)]
 
 
 class CoreGame:

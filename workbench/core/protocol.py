@@ -603,6 +603,8 @@ class GameDef:
     # ``workbench trace --skill-trace``), e.g. "mcts:iterations=50..400"; empty: no headline trace
     headline_grid: Mapping[str, Sequence[str]] = {}
     skill_trace: str = ""
+    # plies of fixed random opening that trace starts every game with (``trace --opening``, docs/balance.md); 0: none
+    headline_opening: int = 0
     # commands only this game has, run as ``python -m workbench NAME ARGS`` (the dispatcher finds them here,
     # through the registry): name -> ``GameCommand``; none by default
     commands: Mapping[str, GameCommand] = {}

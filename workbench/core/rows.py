@@ -57,7 +57,8 @@ def _cell_value(value: Any) -> Any:
 
 
 GENERIC_COLUMNS = frozenset({"game_id", "game", "cell", "rules", "players", "teams", "seed", "winner", "winner_team",
-                             "outcome", "victory", "plies", "turns", "max_plies", "seconds", "error", "engine"})
+                             "outcome", "victory", "plies", "turns", "max_plies", "seconds", "error", "engine",
+                             "opening", "opening_seed"})
 
 
 def game_extras(game: Any, state: Any, row: dict[str, Any]) -> dict[str, Any]:
@@ -132,4 +133,6 @@ def base_row(spec: Any, game: Any, rules: Rules) -> dict[str, Any]:
     row.update({"seed": spec.seed, "winner": "none", "winner_team": -1, "outcome": "unfinished",
                 "victory": "unfinished", "plies": 0, "turns": 0, "max_plies": spec.max_plies, "seconds": 0.0,
                 "error": None, "engine": "python", "mean_branching": 0.0, "decision_share": 0.0})
+    if spec.opening:  # a fixed random opening (core.agents.Opening): its plies and seed, so the game replays
+        row.update({"opening": int(spec.opening), "opening_seed": int(spec.opening_seed)})
     return row

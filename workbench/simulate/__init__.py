@@ -23,6 +23,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
+from workbench.core.agents import MAX_OPENING
 from workbench.games import DEFAULT
 
 from .backends import cpu_workers, run_dask, run_inprocess, run_pool
@@ -87,6 +88,8 @@ def simulate(
     engine: str = "auto",
     game: str = DEFAULT,
     agents: Sequence[str] | str | None = None,
+    opening: int = 0,
+    opening_seed: int | None = None,
 ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``games`` games in every grid cell, each seat played by its agent.
 
@@ -110,6 +113,12 @@ def simulate(
     (``GameInfo.default_max_plies``, so Pole's ``max_turns`` ends its games), else 300 (TerraFeud).
 
     ``game`` names any game of ``workbench.games`` (or ``openspiel:NAME``).
+
+    ``opening``: a fixed random opening of that many plies before the agents play (``core.agents.Opening``:
+    deterministic agents otherwise repeat whole games); game ``i``'s opening is seeded by ``opening_seed``
+    (default ``seed``) and ``i``, not by the game's seed, so two batches given the same ``opening_seed`` (the
+    seats swapped, another rung, another rule value) play the same openings game for game. The rows then carry
+    ``opening`` and ``opening_seed``.
     """
     agent_list = tuple([agents] if isinstance(agents, str) else agents or ())
     if not agent_list and (white is None or black is None):
@@ -130,9 +139,11 @@ def simulate(
     if max_plies is None:  # the game's own cap (Pole: max_turns in plies), else 300
         max_plies = default_max_plies(game, cells)
     check_total(len(cells), games)
-    specs = protocol_specs(game, cells, seats, games, seed, max_plies, events, engine)
+    if isinstance(opening, bool) or not isinstance(opening, int) or not 0 <= opening <= MAX_OPENING:
+        raise SimulationError(f"opening={opening!r}: a whole number of random plies from 0 to {MAX_OPENING}")
+    specs = protocol_specs(game, cells, seats, games, seed, max_plies, events, engine, opening, opening_seed)
     check_protocol_specs(specs)
-    manifest = run_manifest(cells, games, seed, max_plies, events, game, seats)
+    manifest = run_manifest(cells, games, seed, max_plies, events, game, seats, opening, opening_seed)
     return run_specs(specs, manifest, out=out, workers=workers, scheduler=scheduler, events=events, resume=resume,
                      overwrite=overwrite, progress=progress, flush_seconds=flush_seconds, chunk_size=chunk_size,
                      game=game)

@@ -90,6 +90,11 @@ def main(argv: list[str] | None = None, planner: Planner | None = None) -> int:
     ap.add_argument("--plan", type=float, default=None, metavar="POINTS",
                     help="print the games per cell needed to see a POINTS-point difference, and play nothing")
     ap.add_argument("--power", type=float, default=0.8, help="power for --plan (default 0.8)")
+    ap.add_argument("--opening", type=int, default=0, metavar="PLIES",
+                    help="a fixed random opening of PLIES plies before the agents play (deterministic agents "
+                         "otherwise repeat games); game i's opening is seeded by --opening-seed (default --seed) and i")
+    ap.add_argument("--opening-seed", type=int, default=None, metavar="SEED",
+                    help="seed of the openings: batches given the same one play the same openings game for game")
     args = ap.parse_args(argv)
     _plain_notes()
     if args.plan is None and (args.games is None or args.out is None):
@@ -129,7 +134,8 @@ def main(argv: list[str] | None = None, planner: Planner | None = None) -> int:
         result = simulate(grid or None, white, black, args.games, seed=args.seed, game=game.name, agents=agents,
                           max_plies=args.max_plies, workers=args.workers, scheduler=args.scheduler,
                           events=args.events, out=args.out, resume=args.resume, progress=not args.no_progress,
-                          overwrite=args.overwrite, flush_seconds=args.flush_every, engine=args.engine)
+                          overwrite=args.overwrite, flush_seconds=args.flush_every, engine=args.engine,
+                          opening=args.opening, opening_seed=args.opening_seed)
     except (SimulationError, RulesError, ValueError) as exc:  # core.RulesError is a ValueError too
         print(f"simulate: error: {exc}", file=sys.stderr)
         return 2
@@ -158,6 +164,12 @@ def main(argv: list[str] | None = None, planner: Planner | None = None) -> int:
         plies=("plies", "mean"),
     )
     print(summary.to_string(float_format=lambda x: f"{x:.3f}"))
+    from .repeats import repeated_lines, repeated_rows
+
+    if isinstance(result, tuple):  # with the events: exact copies, action for action
+        print(repeated_lines(result[0], result[1]).sentence())
+    else:
+        print(repeated_rows(result).sentence("in length, result and every counter"))
     return 0
 
 

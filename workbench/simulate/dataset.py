@@ -425,15 +425,19 @@ def compact_dataset(directory: Path, schema: pa.Schema | None, keys: list[str]) 
 
 
 def run_manifest(cells: list[Any], games: int, seed: int, max_plies: int, events: bool = False,
-                 game: str = DEFAULT, agents: Sequence[str] = ()) -> dict[str, Any]:
+                 game: str = DEFAULT, agents: Sequence[str] = (), opening: int = 0,
+                 opening_base: int | None = None) -> dict[str, Any]:
     """What identifies a batch: a resumed run must match it exactly (``events`` too, or some games would have
     events and others not). Every game's record names the game and the seats' agents (``agents``: one for
     every seat, one per seat, or two taking turns), the registry's default included; a record written before
     reads through ``migrate_manifest``."""
     from .protocol_play import manifest_labels
 
-    return {"cells": manifest_labels(game, cells), "game": game, "agents": list(agents), "games": games,
-            "seed": seed, "max_plies": max_plies, "events": bool(events)}
+    out = {"cells": manifest_labels(game, cells), "game": game, "agents": list(agents), "games": games,
+           "seed": seed, "max_plies": max_plies, "events": bool(events)}
+    if opening:  # a batch with random openings (recorded only then, so earlier records still match)
+        out.update({"opening": int(opening), "opening_base": seed if opening_base is None else int(opening_base)})
+    return out
 
 
 def migrate_manifest(record: Mapping[str, Any]) -> dict[str, Any]:

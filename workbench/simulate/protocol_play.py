@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, overload
 
+from workbench.core.agents import Opening
 from workbench.core.protocol import CHANCE
 from workbench.core.rows import GENERIC_COLUMNS as GENERIC_COLUMNS  # the row kit, named here as before
 from workbench.core.rows import _cell_value as _cell_value
@@ -325,6 +326,8 @@ def play_protocol_game(spec: Any, own_rows: bool = True) -> Any:
             state = game.new_initial_state(rules, spec.seed)
         agents = [] if played is not None else [
             seat_agent(game, a, rules, agent_seed(spec.seed, i, spec.game)) for i, a in enumerate(seats)]
+        if spec.opening:  # the batch's fixed random opening, the same for every seat (core.agents.Opening)
+            agents = [Opening(a, spec.opening, spec.opening_seed) for a in agents]
         chance_rng = random.Random(derive(f"{spec.game}-chance", spec.seed))
         names = {c.id: c.name for c in game.layout(rules).cells} if spec.events else {}
         while played is None and not state.is_terminal() and state.move_number() < spec.max_plies:
@@ -415,8 +418,11 @@ def replay_game(row: Mapping[str, Any], max_plies: int = 300, events: bool = Tru
     if data is None:
         label = r.get("rules")
         data = cell_spec(gdef, gdef.spec.make(label if isinstance(label, str) and label else None))[1]
+    opening = r.get("opening")
+    plies = int(opening) if isinstance(opening, (int, float)) and opening == opening else 0  # NaN: none
     spec = GameSpec(int(r["game_id"]), str(r["cell"]), data, seed=int(r["seed"]), max_plies=max_plies, events=events,
-                    game=name, agents=tuple(agents))
+                    game=name, agents=tuple(agents), opening=plies,
+                    opening_seed=int(r["opening_seed"]) if plies else 0)
     return play_protocol_game(spec)
 
 
@@ -425,23 +431,26 @@ class GameSpecs(Sequence[Any]):
     caller lists them (``game_id = cell_index * games + game_index``)."""
 
     def __init__(self, game_name: str, cells: Sequence[Rules], agents: tuple[str, ...], games: int, seed: int,
-                 max_plies: int, events: bool, engine: str) -> None:
+                 max_plies: int, events: bool, engine: str, opening: int = 0, opening_base: int | None = None) -> None:
         game = resolved(game_name)
         self._cells = [cell_spec(game, rules) for rules in cells]
         self._game = game_name
         self._args = (agents, games, seed, max_plies, events, engine)
+        self._opening = (int(opening), seed if opening_base is None else int(opening_base))
 
     def __len__(self) -> int:
         return len(self._cells) * self._args[1]
 
     def _spec(self, i: int) -> Any:
-        from .seeds import GameSpec
+        from .seeds import GameSpec, opening_seed
 
         agents, games, seed, max_plies, events, engine = self._args
         ci, gi = divmod(i, games)
         label, data = self._cells[ci]
+        plies, base = self._opening
         return GameSpec(i, label, data, seed=protocol_game_seed(self._game, seed, ci, gi), max_plies=max_plies,
-                        events=events, engine=engine, game=self._game, agents=agents)
+                        events=events, engine=engine, game=self._game, agents=agents, opening=plies,
+                        opening_seed=opening_seed(base, gi, self._game) if plies else 0)
 
     @overload
     def __getitem__(self, index: int) -> Any: ...
@@ -467,15 +476,20 @@ class GameSpecs(Sequence[Any]):
 
 
 def protocol_specs(game_name: str, cells: Sequence[Rules], agents: str | Sequence[str], games: int, seed: int,
-                   max_plies: int, events: bool, engine: str = "python") -> GameSpecs:
+                   max_plies: int, events: bool, engine: str = "python", opening: int = 0,
+                   opening_base: int | None = None) -> GameSpecs:
     """Specs for ``games`` games per cell, made lazily; ``game_id = cell_index * games + game_index``.
 
     ``agents``: the seats' agents (one for every seat, one per seat, or two taking turns: ``seat_agents``).
 
     ``engine`` ``native`` plays a game in its native core when the game has one and every seat's
     agent has a native twin (the row's ``engine`` column says which engine played).
+
+    ``opening``: each game's first ``opening`` plies are a fixed random opening (``core.agents.Opening``),
+    game ``i``'s seeded from ``opening_base`` (default ``seed``) and ``i`` alone, so batches sharing the base
+    play the same openings.
     """
     seats = (agents,) if isinstance(agents, str) else tuple(agents)
     if not seats:
         raise ValueError("name the seats' agents")
-    return GameSpecs(game_name, cells, seats, games, seed, max_plies, events, engine)
+    return GameSpecs(game_name, cells, seats, games, seed, max_plies, events, engine, opening, opening_base)

@@ -34,6 +34,13 @@ def game_seed(seed: int, cell: int, index: int, game: str = DEFAULT) -> int:
     return derive_seed(f"{game}-game", seed, cell, index)
 
 
+def opening_seed(base: int, index: int, game: str = DEFAULT) -> int:
+    """Seed of the random opening of game ``index`` of a batch whose openings are seeded ``base``
+    (``<game>-opening``): not the game's seed, so batches that share ``base`` (a ladder's two halves with the
+    seats swapped, a trace's rungs, every rule cell) play the same openings, game for game."""
+    return derive_seed(f"{game}-opening", base, index)
+
+
 def agent_seed(game_seed_: int, seat: int, game: str = DEFAULT) -> int:
     """Seed of the agent in seat ``seat`` (0 = the first seat) of the game seeded ``game_seed_`` (``<game>-agent``)."""
     return derive_seed(f"{game}-agent", game_seed_, seat)
@@ -58,10 +65,15 @@ class GameSpec:
     events: bool = False
     engine: str = "python"  # "native": played inside the Rust core when both agents have native twins
     game: str = DEFAULT  # a name of workbench.games (or openspiel:NAME), resolved once per worker
+    # a fixed random opening: the decisions before ply ``opening`` are uniformly random, drawn from
+    # ``opening_seed`` (``core.agents.Opening``); 0: the agents play from the start
+    opening: int = 0
+    opening_seed: int = 0
 
     def __init__(self, game_id: int, cell: str, rules: dict[str, Any], white: str | None = None,
                  black: str | None = None, seed: int = 0, max_plies: int = 300, events: bool = False,
-                 engine: str = "python", game: str = DEFAULT, agents: Sequence[str] = ()) -> None:
+                 engine: str = "python", game: str = DEFAULT, agents: Sequence[str] = (), opening: int = 0,
+                 opening_seed: int = 0) -> None:
         seats = tuple(agents) or tuple(a for a in (white, black) if a is not None)
         if not seats:
             raise ValueError("a game spec needs its seats' agents (agents=..., or the two-seat shorthand)")
@@ -70,7 +82,7 @@ class GameSpec:
                              "give them once, as agents=...")
         for name, value in (("game_id", game_id), ("cell", cell), ("rules", rules), ("agents", seats),
                             ("seed", seed), ("max_plies", max_plies), ("events", events), ("engine", engine),
-                            ("game", game)):
+                            ("game", game), ("opening", int(opening)), ("opening_seed", int(opening_seed))):
             object.__setattr__(self, name, value)
 
 

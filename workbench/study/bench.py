@@ -43,11 +43,12 @@ def main(argv: list[str] | None = None) -> int:
         grid = {k: list(v) for k, v in game.headline_grid.items()} or None
         t0, c0 = time.perf_counter(), cpu_seconds()
         table = run_trace(game.name, grid, parse_skill_trace(game.skill_trace), args.games, args.seed,
-                          workers=args.workers, engine=args.engine, progress=False)
+                          workers=args.workers, engine=args.engine, progress=False, opening=game.headline_opening)
         seconds, cpu = time.perf_counter() - t0, cpu_seconds() - c0
         result = trace(table)
         question = ", ".join(f"{k}={'/'.join(v)}" for k, v in (grid or {}).items()) or "the first seat"
-        print(f"\n{game.title}: {question}, {game.skill_trace}")
+        opening = f", after {game.headline_opening} random opening plies" if game.headline_opening else ""
+        print(f"\n{game.title}: {question}, {game.skill_trace}{opening}")
         print(trace_frame(result).to_string(index=False))
         print(result.sentence())
         for rung in table.attrs.get("rungs", []):

@@ -24,6 +24,7 @@ from typing import Any
 import pandas as pd
 
 from workbench.balance.elo import EloFit, Result, fit_elo
+from workbench.core.agents import MAX_OPENING
 from workbench.core.cliargs import Parser, max_workers, seed, whole
 from workbench.games import DEFAULT
 
@@ -82,9 +83,11 @@ def repeated_games(table: pd.DataFrame) -> int:
 
 
 def play_pair(lower: str, upper: str, games: int, seed: int, max_plies: int, workers: int | None,
-              progress: bool = True, engine: str = "auto", game: str = DEFAULT, rules: str | None = None) -> dict[str, Any]:
+              progress: bool = True, engine: str = "auto", game: str = DEFAULT, rules: str | None = None,
+              opening: int = 0) -> dict[str, Any]:
     """``games`` games of ``upper`` against ``lower``, half with each colour (each team, in any game), under
-    ``rules`` (``k=v,...``; the rulebook's when None)."""
+    ``rules`` (``k=v,...``; the rulebook's when None). With ``opening`` plies of fixed random opening, both
+    halves play the same openings game for game, the colours swapped (``simulate``'s ``opening_seed``)."""
     from workbench.simulate import simulate
 
     half = max(1, games // 2)
@@ -93,9 +96,10 @@ def play_pair(lower: str, upper: str, games: int, seed: int, max_plies: int, wor
     second, _ = _team_agents(game, lower, upper)
     grid = [rules] if rules else None
     a = simulate(grid, upper, lower, half, seed=seed, game=game, agents=first, max_plies=max_plies, workers=workers,
-                 progress=progress, engine=engine)
+                 progress=progress, engine=engine, opening=opening, opening_seed=seed)
     b = simulate(grid, lower, upper, games - half if games > 1 else 1, seed=seed + 1, game=game, agents=second,
-                 max_plies=max_plies, workers=workers, progress=progress, engine=engine)
+                 max_plies=max_plies, workers=workers, progress=progress, engine=engine, opening=opening,
+                 opening_seed=seed)
     assert not isinstance(a, tuple) and not isinstance(b, tuple)  # events off: the games tables alone
     upper_wins = _team_wins(a, 0) + _team_wins(b, 1)
     lower_wins = _team_wins(a, 1) + _team_wins(b, 0)
@@ -227,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--game", default=DEFAULT, help="the game (python -m workbench games)")
     ap.add_argument("--rules", default=None, metavar="K=V,...",
                     help="the variant every pair plays (the rulebook's when absent), e.g. start=deployed")
+    ap.add_argument("--opening", type=whole(0, MAX_OPENING), default=0, metavar="PLIES",
+                    help="a fixed random opening of PLIES plies, each played with the colours swapped (docs/balance.md)")
     args = ap.parse_args(argv)
     agents = [a.strip() for a in args.agents if a.strip()]
     try:
@@ -271,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             rows.append(play_pair(lower, upper, args.games, args.seed + 10 * i, max_plies,
                                   args.workers, progress=not args.json, engine=args.engine, game=game,
-                                  rules=args.rules or None))
+                                  rules=args.rules or None, opening=args.opening))
         except ValueError as exc:  # SimulationError: a batch refused before its first game
             print(f"ladder: error: {exc}", flush=True)
             return 2

@@ -23,6 +23,7 @@ import pandas as pd
 
 from workbench.balance.stats import BalanceError
 from workbench.balance.trace import AGENT_OF, BUDGET, MIN_RUNGS, trace, trace_frame
+from workbench.core.agents import MAX_OPENING
 from workbench.core.cliargs import Parser, max_workers, seed, whole
 from workbench.games import DEFAULT
 
@@ -83,9 +84,11 @@ def timing(games: int, wall: float, cpu: float, load: float | None = None) -> st
 
 def run_trace(game: str, grid: Mapping[str, Sequence[Any]] | None, rungs: list[tuple[str, float]], games: int, seed: int,
               max_plies: int | None = None, workers: int | None = None, engine: str = "auto",
-              progress: bool = True) -> pd.DataFrame:
+              progress: bool = True, opening: int = 0) -> pd.DataFrame:
     """Every rung's self-play batch of ``grid``, stacked, with ``skill_budget`` and ``skill_agent`` columns.
 
+    ``opening``: every game starts with that many plies of fixed random opening, the same openings at every
+    rung (seeded by ``seed``: the rungs are then compared on the same starts, game for game).
     The table's ``attrs["rungs"]`` keeps each rung's wall and CPU seconds (workers included)."""
     from workbench.simulate import simulate
 
@@ -93,7 +96,8 @@ def run_trace(game: str, grid: Mapping[str, Sequence[Any]] | None, rungs: list[t
     for i, (spec, budget) in enumerate(rungs):
         t0, c0 = time.perf_counter(), cpu_seconds()
         df = simulate(dict(grid) if grid else None, spec, spec, games, seed=seed + 1000 * i, game=game, agents=[spec],
-                      max_plies=max_plies, workers=workers, engine=engine, progress=progress)
+                      max_plies=max_plies, workers=workers, engine=engine, progress=progress, opening=opening,
+                      opening_seed=seed)
         df = (df[0] if isinstance(df, tuple) else df).assign(**{BUDGET: budget, AGENT_OF: spec})
         tables.append(df)
         wall, cpu = time.perf_counter() - t0, cpu_seconds() - c0
@@ -123,6 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--engine", default="auto", choices=("auto", "native", "python"))
     ap.add_argument("--out", default=None, help="write the stacked games table to this Parquet file")
     ap.add_argument("--report", default=None, metavar="DIR", help="write the balance report (with the trace) here")
+    ap.add_argument("--opening", type=whole(0, MAX_OPENING), default=0, metavar="PLIES",
+                    help="a fixed random opening of PLIES plies before the agents play, the same at every rung, so "
+                         "deterministic agents do not repeat games (docs/balance.md)")
     ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
     try:
@@ -134,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         grid = parse_grid(args.grid) if args.grid else None
         t0, c0 = time.perf_counter(), cpu_seconds()
         table = run_trace(game, grid, rungs, args.games, args.seed, args.max_plies, args.workers, args.engine,
-                          progress=not args.no_progress)
+                          progress=not args.no_progress, opening=args.opening)
         seconds, cpu = time.perf_counter() - t0, cpu_seconds() - c0
         result = trace(table)
     except (ValueError, BalanceError) as exc:

@@ -94,6 +94,13 @@ pub(crate) fn generic_params(
             p.weights = Some(w.into());
             continue;
         }
+        if key == "opening_seed" {
+            // the batch's opening seed (a 63-bit int, `GameSpec.opening_seed`): exact, never a float
+            let s: i128 = v.extract().map_err(|e| bad(format!("opening_seed: an integer: {e}")))?;
+            let plies = p.opening.map_or(0, |(n, _)| n);
+            p.opening = Some((plies, s));
+            continue;
+        }
         let f: f64 = v.extract().map_err(|e| bad(format!("agent parameter {key}: {e}")))?;
         if !f.is_finite() || f < 0.0 {
             return Err(bad(format!("agent parameter {key}={f} must be a finite number >= 0")));
@@ -111,6 +118,7 @@ pub(crate) fn generic_params(
             "reply" => p.reply = Some((f as u32).min(3)),
             "odds" => p.odds = Some((f as u32).min(1)),
             "prior" => p.prior = Some((f as u32).min(1)),
+            "opening" => p.opening = Some(((f as u32).min(10_000), p.opening.map_or(0, |(_, s)| s))),
             "epsilon" => p.epsilon = Some(f.min(1.0)),
             _ => return Err(bad(format!("unknown agent parameter {key:?}"))),
         }

@@ -176,7 +176,8 @@ fn tables_of(rules: &Bound<'_, PyDict>) -> PyResult<Arc<Tables>> {
 fn agent_of(name: &str, params: Option<&Bound<'_, PyDict>>, seed: Vec<u32>) -> PyResult<Box<dyn Agent<State>>> {
     let p = super::generic_params("pole", params)?;
     if name == "turtle" {
-        return Ok(Box::new(crate::pole::turtle::Turtle::new(PyRandom::from_key(&seed))));
+        let turtle: Box<dyn Agent<State>> = Box::new(crate::pole::turtle::Turtle::new(PyRandom::from_key(&seed)));
+        return Ok(generic::with_opening(turtle, &p));
     }
     generic::make::<State>(name, PyRandom::from_key(&seed), &p)
         .ok_or_else(|| bad(format!("no native agent {name:?}; known: {:?} and turtle", generic::NAMES)))

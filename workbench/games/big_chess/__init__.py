@@ -188,6 +188,7 @@ class BigChess(GameDef):
     commands = {"cards": GameCommand("big chess cards: cost (under --rules) and patterns per level", _cards_command)}
     headline_grid = {"start": ("deployed",)}  # the skill-trace question: the first seat, armies deployed (docs/strength.md)
     skill_trace = "alphabeta:depth=4,nodes=128..4096"  # ... at these doubling budgets (each stronger: docs/strength.md)
+    headline_opening = 2  # ... each game after one random decision a side, the same at every rung (docs/balance.md)
     heat_layers = ("threat", "attack", "team_attack", "control", "buy")
     evaluation_unit = "infantry units"
     glyph_words = {"L#": "a level the piece has gained", "t#": "trophies (pieces taken)", "$#": "its player's treasury",

@@ -324,12 +324,14 @@ def event_rows(plies: list[tuple], game_id: int, players: tuple[str, ...]) -> li
 
 
 def play_game(state: PoleState, agents: list[str], agent_seeds: list[int], chance_seed: int, max_plies: int,
-              events: bool, game_id: int = 0) -> tuple[PoleState, list[dict[str, Any]], list[int]]:
+              events: bool, game_id: int = 0, opening: dict[str, Any] | None = None,
+              ) -> tuple[PoleState, list[dict[str, Any]], list[int]]:
     """One whole game in Rust with the GIL released, from ``state``: the final state (a Python
     ``PoleState`` of the native fields), the events rows (when asked) and the mover's legal counts.
 
     The same game as ``protocol_play``'s Python loop: agents seeded ``random.Random(seed)``, dice
-    drawn by ``sample_outcome`` from ``random.Random(chance_seed)``.
+    drawn by ``sample_outcome`` from ``random.Random(chance_seed)``; ``opening``: a batch's random opening as
+    every seat's core reads it (``core.agents.opening_params``).
     """
     from workbench.core.agents import parse_agent_spec
 
@@ -338,7 +340,7 @@ def play_game(state: PoleState, agents: list[str], agent_seeds: list[int], chanc
     seats = []
     for spec, seed in zip(agents, agent_seeds, strict=True):
         base, params = parse_agent_spec(spec)
-        seats.append((base, agent_params(params), seed_key(seed)))
+        seats.append((base, {**agent_params(params), **(opening or {})}, seed_key(seed)))
     start_ply = len(state.history)
     fields, plies, n_legal = _core.play_game(rules_dict(state.cfg.rules), fields_of(state), seats,
                                              seed_key(chance_seed), max_plies, events)
@@ -363,8 +365,10 @@ def native_play(spec: Any, game: Any, rules: Rules, seat_agents: list[str]) -> t
         protocol_agent(a, game, rules, 0)
     start = game.new_initial_state(rules, spec.seed)
     seeds = [derive(f"{spec.game}-agent", spec.seed, i) for i in range(len(seat_agents))]
+    from workbench.core.agents import opening_params
+
     return play_game(start, seat_agents, seeds, derive(f"{spec.game}-chance", spec.seed), spec.max_plies, spec.events,
-                     spec.game_id)
+                     spec.game_id, opening_params(spec.opening, spec.opening_seed))
 
 
 def play_barred(start: PoleState, seats: Any, masks: Any, n_classes: int, chance_seed: int,

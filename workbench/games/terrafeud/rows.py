@@ -538,6 +538,9 @@ def check_cell(spec: Any, seats: SeatAgents) -> None:
     """A cell's first game builds (terrain hexes, a ``start=`` scenario, ...), and no agent is stranded by a
     start the native core cannot hold: where it cannot, a native agent searches with its Python twin (said
     once, here, before any game); an agent pinned to ``engine=native`` cannot, so the batch is refused."""
+    if spec.opening:  # its own row writer and tuned native agents play from the start only
+        raise ValueError(f"opening={spec.opening}: TerraFeud's games are played by its own row writer, which has no "
+                         "random opening; play it without --opening")
     game = make_game(spec.rules, seed=spec.seed)
     start = game.new_initial_state()
     if not native.available() or native.supports(start):

@@ -49,15 +49,70 @@ pub struct Params {
     pub epsilon: Option<f64>,
     /// `eval=NAME`: learned weights of the game's features (resolved by name in Python).
     pub weights: Option<std::sync::Arc<[f64]>>,
+    /// A batch's random opening (`GameSpec.opening`, not an agent parameter a user writes): `(plies,
+    /// seed)`, every decision before ply `plies` drawn uniformly by [`Opening`].
+    pub opening: Option<(u32, i128)>,
 }
 
 /// A generic agent by name with its `random.Random(seed)` stream; `None` for an unknown name.
 pub fn make<G: Game + 'static>(name: &str, rng: PyRandom, p: &Params) -> Option<Box<dyn Agent<G>>> {
     let agent = make_plain::<G>(name, rng, p)?;
-    Some(match &p.weights {
+    let agent: Box<dyn Agent<G>> = match &p.weights {
         Some(w) => Box::new(Weighted { inner: agent, weights: w.clone() }),
         None => agent,
-    })
+    };
+    Some(with_opening(agent, p))
+}
+
+/// `agent` behind the batch's random opening when `p` asks for one (`Params::opening`), else `agent`.
+pub fn with_opening<G: Game + 'static>(agent: Box<dyn Agent<G>>, p: &Params) -> Box<dyn Agent<G>> {
+    match p.opening {
+        Some((plies, seed)) if plies > 0 => {
+            Box::new(Opening { inner: agent, plies: plies as usize, seed, buf: Vec::new() })
+        }
+        _ => agent,
+    }
+}
+
+/// A fixed random opening (`workbench.core.agents.Opening`): a decision at ply `m < plies` (`move_number`,
+/// chance plies counted) is `random.Random(seed + m).choice(legal)`, the pick of `random` seeded so; every
+/// seat holds the same `seed`, so the opening is the batch's (the same for agents swapped between seats), not
+/// an agent's. From ply `plies` on the agent plays.
+pub struct Opening<G: Game> {
+    pub inner: Box<dyn Agent<G>>,
+    pub plies: usize,
+    pub seed: i128,
+    buf: Vec<u32>,
+}
+
+impl<G: Game> Opening<G> {
+    fn stream(&self, state: &G) -> Option<PyRandom> {
+        let m = state.move_number();
+        (m < self.plies).then(|| PyRandom::new(self.seed + m as i128))
+    }
+}
+
+impl<G: Game> Agent<G> for Opening<G> {
+    fn select_action(&mut self, state: &mut G) -> u32 {
+        match self.stream(state) {
+            Some(mut rng) => state.random_action(&mut rng, &mut self.buf),
+            None => self.inner.select_action(state),
+        }
+    }
+
+    fn select_among(&mut self, state: &mut G, legal: &[u32]) -> u32 {
+        match self.stream(state) {
+            Some(mut rng) => match rng.choice(legal) {
+                Some(&a) => a,
+                None => state.random_action(&mut rng, &mut self.buf),
+            },
+            None => self.inner.select_among(state, legal),
+        }
+    }
+
+    fn stats(&self) -> (f64, u64) {
+        self.inner.stats()
+    }
 }
 
 /// An agent searching with learned weights (`eval=NAME`): the state's evaluation is their weighted
