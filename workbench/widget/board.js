@@ -854,8 +854,11 @@ function render({ model, el: root }) {
   }
 
   function choice(b, label, parent = buttons) {
+    // the hint's words after its notation (the button shows the notation already); a choice the game names (a
+    // promotion's label) keeps its own words, its sentence on hover
+    const said = (b.hint || "").startsWith(`${b.text}: `) ? b.hint.slice(b.text.length + 2) : (b.hint || "");
     const btn = el("button", { class: A("choice", "gb-btn gb-choice"), title: b.hint || b.text, "data-text": b.text }, parent,
-      b.hint && b.hint !== b.text ? `${label} — ${b.hint.replace(/ \(.*\)$/, "").slice(0, 80)}` : label);
+      said && said !== b.text && !b.label ? `${label} — ${said.replace(/ \(.*\)$/, "").slice(0, 80)}` : label);
     btn.addEventListener("click", () => model.send({ type: "choose", index: b.index }));
     btn.addEventListener("mouseenter", () => { hover.textContent = b.hint || b.text; });
   }
