@@ -1,5 +1,6 @@
 """Every test may import the helpers of ``tests/`` (``nbhelp``, ``tinygame``, ``browser``) by name, and the
-browser tests, here in ``browser/`` and in a game's folder (``games/terrafeud/``), share one Chromium."""
+browser tests (``browser/``: the one board's suite, TerraFeud's own part included, and the served page) share
+one Chromium."""
 
 import os
 import sys

@@ -100,6 +100,19 @@ def test_export_svg_draws_the_position_on_its_own_board() -> None:
     assert svg.startswith("<svg") and svg.count('data-cell="') == 49
 
 
+def test_export_svg_of_a_game_without_cells_draws_its_observation_in_dark_text() -> None:
+    """A text-only board's picture holds its observation, every row a dark ``<text>`` (it was a title over nothing)."""
+    import xml.etree.ElementTree as ET
+
+    c = GameBoardController(games.get("openspiel:tic_tac_toe"))
+    c.choose(4)
+    tree = ET.fromstring(c.export_svg())
+    rows = [t for t in tree.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "observation"]
+    assert [t.text for t in rows] == c.state.observation_string().splitlines() and "x" in rows[1].text
+    assert all(t.get("fill") == "#1a1a1a" for t in rows)  # dark on the white ground
+    assert float(tree.get("width")) >= 7 * len(f"{c.game.title}: {c.status()}")  # the title fits
+
+
 def test_an_openspiel_game_without_cells_plays_by_buttons_over_its_observation() -> None:
     c = GameBoardController(games.get("openspiel:tic_tac_toe"))
     assert c.geometry()["cells"] == []

@@ -1,6 +1,5 @@
 """Shared browser helpers: pages that reach 127.0.0.1 only, pixel counts of screenshots. The ``browser``
-fixture (Debian's Chromium through Playwright) is in ``tests/conftest.py``: one for the browser tests here and
-TerraFeud's in ``tests/games/terrafeud/``."""
+fixture (Debian's Chromium through Playwright) is in ``tests/conftest.py``: one for every browser test."""
 
 from __future__ import annotations
 

@@ -1,10 +1,12 @@
 """The general board in Debian's Chromium, judged on what the page shows (visible text and pixels).
 
-One Voila server, one page, eight boards: Pole from a scenario (buy a card, attack with the odds on the target,
+One Voila server, one page, fourteen boards: Pole from a scenario (buy a card, attack with the odds on the target,
 the dice said as hit or miss, undo across them), The Cursed Lands new and from a combat scenario (production,
 a tile, a move, an attack, end turn, AP and decks), big chess (2- and 4-player setup by cards, a purchase on a
 blue-cross cell next to the King, a 7x7 scenario on its own board), TerraFeud on the general board, and
-OpenSpiel's tic-tac-toe over its observation string. TerraFeud's Order button on an uploaded scenario, Evaluate
+OpenSpiel's tic-tac-toe over its observation string, a Pole batch, and TerraFeud's own part (``HexBoard(seed=0)``, a
+tactics position, a checkmate loaded by ``load_scenario``, a threatened feudal: the checks of its two former suites
+that only its rules have). TerraFeud's Order button on an uploaded scenario, Evaluate
 with its declared analysis agent and an agent's own score in the move list; the editor's units with hit points
 and a chosen seat's piece with its facing; the old board's defects (badges explained, Red red, a heat scale, no
 badge over a letter, prices in the rule diff). The same checks run for every game: coordinates visible (a
@@ -15,8 +17,15 @@ the record downloaded, a new game from the game's own notation in the info colou
 a lit target hovered: the game's preview words, its odds or its death marks, nothing played) for every game with
 cells, and attacker lines drawn only by a game that declares them; then every game's board following the Dark
 theme (colours read from the page change) and the Dark theme's text at WCAG AA contrast, measured on screenshot pixels;
-last, JupyterLab itself, one board per game, switched from Light to Dark by its own menu, every board following. Every request that does not go to
-127.0.0.1 is blocked and recorded; there must be none.
+last, JupyterLab itself, one board per game, switched from Light to Dark by its own menu, every board following.
+Ported from TerraFeud's suites, for every game where its declarations say the feature applies: a piece's first click
+selects, Esc and a second click clear it, a drag plays it, the move list and keys step (three fast ←), a variation
+promoted, an arrow drawn, the board scaling; message levels, an agent's seat turning the board, heat layers, every
+rule in the new-game panel, fresh seeds, the editor's erase/Cancel/Clear, the scenario download and the older class
+names. Every text the board draws (panel, messages, legend, move list, coordinates, badges, cards, the editor's
+palette) at WCAG AA in Voila Light and Dark and JupyterLab Light and Dark (``contrast.js``: colours as the page
+computes them, each text on what it is drawn on). Every request that does not go to 127.0.0.1 is blocked and
+recorded; there must be none.
 """
 
 from __future__ import annotations
@@ -48,11 +57,26 @@ bcs.load_scenario("bc-21d-elimination-four-players.yaml")
 tf = Board("terrafeud")
 ttt = Board("openspiel:tic_tac_toe")
 bat = Board.from_batch({batch!r})
-for b in (pole, cl, clx, bc2, bc4, army, bcs, tf, ttt, bat):
+# TerraFeud's own part: the board under its first name (the hidden checks' ``HexBoard``, ``load_scenario`` with a
+# path, ``data-hex``), a tactics position and a threatened feudal built in Python, a checkmate from its rulebook
+from workbench.widget import HexBoard
+from workbench.games.terrafeud.engine import make_game, parse_hex
+from workbench.games.terrafeud.engine.pieces import parse_letter
+from workbench.games.terrafeud.state import TerraFeudState
+P = lambda d: {{parse_hex(h): parse_letter(p) for h, p in d.items()}}
+plain = make_game("hill=false,swamp=false")
+S = lambda d, **kw: TerraFeudState(plain.state_from_pieces(P(d), to_move=0, **kw))
+hx = HexBoard(seed=0)
+tac = HexBoard(S({{"f3": "F", "f11": "f", "f2": "I", "e3": "I", "g3": "I", "d1": "K", "d4": "i", "h6": "a", "h4": "A",
+                  "i8": "c"}}), seed=0)
+mate = HexBoard(seed=0)
+mate.load_scenario({mate!r})
+threat = HexBoard(S({{"f1": "F", "l6": "f", "e9": "I", "f5": "k"}}, destroyed=[[4, 5], []]), seed=0)
+for b in (pole, cl, clx, bc2, bc4, army, bcs, tf, ttt, bat, hx, tac, mate, threat):
     display(b)
 """
-POLE, CL, CLX, BC2, BC4, ARMY, BCS, TF, TTT, BAT = range(10)
-N_BOARDS = 10
+POLE, CL, CLX, BC2, BC4, ARMY, BCS, TF, TTT, BAT, HX, TAC, MATE, THREAT = range(14)
+N_BOARDS = 14
 EVERY_GAME = [POLE, CL, BC4, BCS, TF, TTT]
 
 
@@ -64,8 +88,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NotebookServer]
     batch = tmp / "pole.parquet"  # a batch with events: its games open on the board (Board.from_batch, the picker)
     simulate([{"max_turns": 12}], "greedy", "greedy", 3, seed=3, workers=0, events=True, out=batch, progress=False,
              game="pole")
-    srv = NotebookServer(write_notebook(tmp / "boards.ipynb", BOARDS.format(batch=str(batch))), tmp, app="voila",
-                         extra=("--template=workbench",))
+    mate = Path(__file__).resolve().parents[2] / "scenarios" / "terrafeud" / "rulebook" / "checkmate.yaml"
+    srv = NotebookServer(write_notebook(tmp / "boards.ipynb", BOARDS.format(batch=str(batch), mate=str(mate))), tmp,
+                         app="voila", extra=("--template=workbench",))
     srv.batch = batch
     srv.start()
     try:
@@ -98,7 +123,10 @@ def board(page, i: int):  # noqa: ANN001, ANN201
 
 
 def wait_text(loc, text: str, timeout: float = 20_000) -> None:  # noqa: ANN001
-    loc.page.wait_for_function("([el, t]) => el.textContent.includes(t)", arg=[loc.element_handle(), text], timeout=timeout)
+    try:
+        loc.page.wait_for_function("([el, t]) => el.textContent.includes(t)", arg=[loc.element_handle(), text], timeout=timeout)
+    except Exception:  # playwright's TimeoutError: say what it shows instead
+        pytest.fail(f"waited {timeout / 1000:.0f} s for {text!r}; it shows {loc.inner_text()!r}")
 
 
 def changed(b, action) -> None:  # noqa: ANN001
@@ -111,7 +139,7 @@ def changed(b, action) -> None:  # noqa: ANN001
 
 
 def click_cell(b, name: str) -> None:  # noqa: ANN001
-    changed(b, lambda: b.locator(f'polygon[data-cell="{name}"]').click(force=True))
+    changed(b, lambda: b.locator(f'polygon.gb-cell[data-cell="{name}"]').click(force=True))
 
 
 def shot(b, name: str) -> bytes:  # noqa: ANN001
@@ -140,6 +168,68 @@ def contrast_of(png: bytes) -> float:
     far = lum.reshape(-1)[np.argsort(np.abs(lum.reshape(-1) - g))[-20:]].mean()  # the text's core pixels
     hi, lo = max(g, far), min(g, far)
     return float((hi + 0.05) / (lo + 0.05))
+
+
+EVERY_TEXT = (Path(__file__).with_name("contrast.js")).read_text()
+
+
+def every_text(b) -> list[tuple[str, float, list[int], list[int]]]:  # noqa: ANN001
+    """Every text the board draws now (its legend and tools opened): (class and words, WCAG contrast, colour, ground),
+    the colours as the page computes them, each text on what it is drawn on (``contrast.js``)."""
+    opened = []
+    for part in ("details.gb-legend", "details.gb-tools"):
+        d = b.locator(part)
+        if not d.evaluate("e => e.open"):
+            d.locator("> summary").click()
+            opened.append(d)
+    try:
+        return [tuple(t) for t in b.evaluate(EVERY_TEXT)]  # type: ignore[misc]
+    finally:
+        for d in opened:
+            d.locator("> summary").click()
+
+
+def assert_aa(b, where: str, kinds: set[str] | None = None) -> set[str]:  # noqa: ANN001
+    """Every text of the board at WCAG AA (4.5:1); the kinds of text measured (their first class) added to ``kinds``."""
+    texts = every_text(b)
+    bad = [t for t in texts if t[1] < 4.5]
+    assert texts and not bad, (where, len(texts), bad[:8])
+    seen = {k for t in texts for k in t[0].split(":")[0].split()}
+    if kinds is not None:
+        kinds |= seen
+    return seen
+
+
+def measure_every_state(b, where: str) -> set[str]:  # noqa: ANN001
+    """The board's texts at WCAG AA as it stands, with a refused click's warning, with a cell's cards or choices
+    offered, and with the editor's palette open: the kinds of text measured."""
+    kinds: set[str] = set()
+    assert_aa(b, where + " as it stands", kinds)
+    if b.locator("polygon.gb-cell").count():
+        unlit = b.evaluate("(el) => [...el.querySelectorAll('polygon.gb-cell:not(.gb-lit)')].map(p => p.dataset.cell)")
+        if unlit:
+            click_cell(b, unlit[-1])
+            assert_aa(b, where + " after a refused click", kinds)
+        lit = b.evaluate("(el) => [...el.querySelectorAll('polygon.gb-lit')].map(p => p.dataset.cell)")
+        for cell in lit[:3]:  # a cell that offers cards or choices (a purchase, a production)
+            n = b.locator(".gb-move").count()
+            click_cell(b, cell)
+            if b.locator(".gb-move").count() > n:
+                changed(b, b.locator('.gb-btn[data-action="undo"]').click)
+                continue
+            if b.locator(".gb-card, .gb-choice").count():
+                assert_aa(b, where + " with choices offered", kinds)
+                break
+            b.focus()
+            changed(b, lambda: b.page.keyboard.press("Escape"))
+        b.focus()
+        b.page.keyboard.press("Escape")
+    edit = b.locator('button[data-action="edit"]')
+    if edit.count() and edit.is_visible() and edit.is_enabled():
+        changed(b, lambda: b.locator('button[data-action="edit"]').click())
+        assert_aa(b, where + " in the editor", kinds)
+        changed(b, lambda: b.locator('button[data-action="edit_cancel"]').click())
+    return kinds
 
 
 def test_pole_buy_attack_odds_dice_and_undo(page) -> None:  # noqa: ANN001
@@ -508,6 +598,7 @@ def test_every_game_coordinates_legend_and_panel_beside_at_900(page, index: int)
         without = b.locator(".gb-svgbox").screenshot()
         b.locator(".gb-coords-toggle").check()
         assert differing_pixels(with_coords, without) > cells * 3  # every cell's name is drawn, and visible
+        assert b.locator(".gb-coord").count() == cells and b.locator(".gb-coord").first.is_visible()
     else:
         assert "|" in b.locator(".gb-observation").inner_text() or "." in b.locator(".gb-observation").inner_text()
     # the legend explains every colour drawn: each seat owning a piece and each terrain on the board
@@ -524,18 +615,29 @@ def test_every_game_coordinates_legend_and_panel_beside_at_900(page, index: int)
     for k in range(terrain.count()):
         assert colour_pixels(png, hex_rgb(terrain.nth(k).get_attribute("data-colour")), 12) > 30
     b.locator(".gb-legend summary").click()
-    # at 900 px the panel sits beside the board: message and Undo in sight
-    page.set_viewport_size({"width": 900, "height": 900})
-    try:
-        b.scroll_into_view_if_needed()
-        board_box = b.locator(".gb-svgbox").bounding_box()
-        for part in (".gb-message", '.gb-btn[data-action="undo"]', ".gb-moves"):
-            box = b.locator(part).bounding_box()
-            assert box["x"] >= board_box["x"] + board_box["width"] - 2, (index, part, box, board_box)
-            assert box["y"] < board_box["y"] + max(board_box["height"], 200), (index, part)
-        shot(b, f"board-900-{index}")
-    finally:
-        page.set_viewport_size({"width": 1300, "height": 1100})
+    # at 900 and 800 px the panel sits beside the board: status, message, Undo and the move list in sight
+    for width in (900, 800):
+        page.set_viewport_size({"width": width, "height": 900})
+        try:
+            assert_panel_beside(b, index, width)
+            if width == 900:
+                shot(b, f"board-900-{index}")
+        finally:
+            page.set_viewport_size({"width": 1300, "height": 1100})
+
+
+def assert_panel_beside(b, index: int, width: int) -> None:  # noqa: ANN001
+    """The panel's status, message, Undo and move list are right of the board (a board of cells) or of the
+    observation, and start above the board's bottom: in sight without scrolling past the board."""
+    b.scroll_into_view_if_needed()
+    board_box = b.locator(".gb-svgbox").bounding_box()
+    for part in (".gb-status", ".gb-message", '.gb-btn[data-action="undo"]', ".gb-moves"):
+        box = b.locator(part).bounding_box()
+        if part == ".gb-status":  # the status line heads the board and the panel: above the board, never below
+            assert box["y"] + box["height"] <= board_box["y"] + 5, (index, width, part, box, board_box)
+            continue
+        assert box["x"] >= board_box["x"] + board_box["width"] - 2, (index, width, part, box, board_box)
+        assert box["y"] < board_box["y"] + max(board_box["height"], 200), (index, width, part)
 
 
 def test_a_batch_game_on_the_board_by_its_picker_and_the_scenario_picker_with_verdicts(page, server) -> None:  # noqa: ANN001
@@ -654,6 +756,7 @@ def test_every_game_flip_evaluation_keys_editor_copy_paste_record_and_new_game(p
     wait_text(b.locator(".gb-message"), f"{len(saved['actions'])} actions loaded")
     assert "gb-info" in b.locator(".gb-message").get_attribute("class")
     assert b.locator(".gb-move").count() == played > moves
+    assert b.locator(".gb-gpoint").count() == (played if played >= 2 else 0)  # each move's evaluation on the graph
     # Export SVG (the drawing with its own style) and Export PNG (a 1200-pixel picture of it), made in the page
     import io
     import xml.etree.ElementTree as ET
@@ -676,6 +779,10 @@ def test_every_game_flip_evaluation_keys_editor_copy_paste_record_and_new_game(p
         drawn = [t.text or "" for t in tree.iter("{http://www.w3.org/2000/svg}text")]
         assert rows and all(r in drawn for r in rows), (rows, drawn)
         assert len(picture.convert("RGB").getcolors(1 << 16) or []) > 1, "a blank picture"
+        import numpy as np
+
+        dark = int((np.asarray(picture.convert("L")) < 80).sum())
+        assert dark > 500, dark  # its rows drawn in dark text on the white ground
     changed(b, lambda: b.locator('.gb-btn[data-action="copy"]', has_text="Copy position").click())
     page.wait_for_function("(el) => el.querySelector('.gb-clip').value.startsWith('{')", arg=b.element_handle())
     changed(b, lambda: b.locator('.gb-btn[data-action="paste"]').click())
@@ -818,6 +925,18 @@ def test_dark_theme_text_at_wcag_aa_contrast(browser, server: NotebookServer, pa
             for part in (".gb-status", ".gb-title", '.gb-btn[data-action="evaluate"]'):  # (a disabled Undo is exempt)
                 ratio = contrast_of(g.locator(part).first.screenshot())
                 assert ratio >= 4.5, (index, part, ratio)
+            # every text the board draws, as computed by the page: an agent's move in the list, a refused click,
+            # choices offered, the editor's palette
+            changed(g, g.locator('.gb-btn[data-action="agent_move"]').click)
+            pg.wait_for_function("(el) => el.querySelectorAll('.gb-move').length > 0", arg=g.element_handle(), timeout=45_000)
+            kinds = measure_every_state(g, f"Voila Dark, board {index}")
+            assert {"gb-status", "gb-message", "gb-legend-row", "gb-move-text"} <= kinds, (index, kinds)
+            for width in (900, 800):  # the panel beside the board in Dark too
+                pg.set_viewport_size({"width": width, "height": 900})
+                try:
+                    assert_panel_beside(g, index, width)
+                finally:
+                    pg.set_viewport_size({"width": 1300, "height": 1100})
         assert not pg.blocked and not pg.errors, (pg.blocked, pg.errors)
     finally:
         pg.close()
@@ -827,7 +946,7 @@ LAB_BOARDS = """
 from workbench.widget import Board
 from IPython.display import display
 for name in ("pole", "cursed-lands", "big-chess", "terrafeud", "openspiel:tic_tac_toe"):
-    display(Board(name))
+    display(Board(name, seed=0))
 """
 
 
@@ -850,6 +969,9 @@ def test_jupyterlab_light_dark_switch_every_game_follows(browser, tmp_path: Path
         assert pg.evaluate("() => document.body.dataset.jpThemeLight") == "true"
         roots = pg.locator(".gb-root")
         light = [roots.nth(i).evaluate(THEMED) for i in range(5)]
+        for i in range(5):  # every text of every board at WCAG AA in JupyterLab Light
+            roots.nth(i).scroll_into_view_if_needed()
+            assert_aa(roots.nth(i), f"JupyterLab Light, board {i}")
         pg.locator(".lm-MenuBar-itemLabel", has_text="Settings").first.click()
         pg.locator(".lm-Menu-itemLabel", has_text="Theme").first.hover()
         pg.locator(".lm-Menu-itemLabel", has_text="JupyterLab Dark").first.click()
@@ -861,8 +983,618 @@ def test_jupyterlab_light_dark_switch_every_game_follows(browser, tmp_path: Path
             assert all(a != b for a, b in zip(light[i], dark, strict=True) if a), (i, light[i], dark)
             assert luminance(dark[0]) < 0.3 < luminance(light[i][0]), (i, light[i][0], dark[0])
             assert luminance(dark[1]) > 0.5 > luminance(light[i][1]), (i, light[i][1], dark[1])
+            roots.nth(i).scroll_into_view_if_needed()
+            assert_aa(roots.nth(i), f"JupyterLab Dark, board {i}")  # and every text at WCAG AA
+        # an 800 px window (the notebook leaves each board ~500 px): the panel's status, message and moves beside
+        # or above each board, never below it; a click on TerraFeud's knight reaches the kernel and plays it
+        pg.set_viewport_size({"width": 800, "height": 900})
+        pg.wait_for_timeout(300)
+        for i in range(5):
+            r = roots.nth(i)
+            r.scroll_into_view_if_needed()
+            board_box = r.locator(".gb-svgbox").bounding_box()
+            for part in (".gb-status", ".gb-message", ".gb-moves"):
+                box = r.locator(part).bounding_box()
+                beside = box["x"] >= board_box["x"] + board_box["width"] - 5
+                above = box["y"] + box["height"] <= board_box["y"] + 5
+                assert beside or above, (i, part, box, board_box)
+        tf = roots.nth(3)
+        tf.scroll_into_view_if_needed()
+        changed(tf, lambda: tf.locator('polygon.tf-hex[data-hex="f3"]').click())
+        tf.locator('.tf-target[data-hex="f5"][data-target="move"]').wait_for()
+        changed(tf, lambda: tf.locator('polygon.tf-hex[data-hex="f5"]').click())
+        tf.locator('.tf-piece[data-hex="f5"][data-piece="K"]').wait_for()
+        assert tf.locator(".tf-moves .tf-move-text").all_inner_texts() == ["f3-f5"]
+        assert_aa(tf, "JupyterLab Dark at 800 px, after a move")
         assert not pg.errors, pg.errors
         assert not [u for kind, u in pg.blocked if kind not in ("stylesheet", "font", "image")], pg.blocked
     finally:
         pg.close()
         srv.stop()
+
+
+# ------------------------------------------------------------------ checks ported from TerraFeud's own suites, every game
+# (tests/games/terrafeud/test_hexboard_browser.py and test_board_ported_browser.py, folded in here: what they checked of
+# the board now runs for every game where the game's declarations say it applies; TerraFeud's own rules stay below)
+
+
+def tools_open(b, on: bool = True) -> None:  # noqa: ANN001
+    """Open (or close) the panel's tools (new game, agents, heat, diff, scenarios, files)."""
+    t = b.locator("details.gb-tools")
+    if t.evaluate("e => e.open") != on:
+        t.locator("> summary").click()
+
+
+def position(b, game: str):  # noqa: ANN001, ANN201
+    """The board's position as the game reads it: the page's Copy position, read back by ``state_from_dict``."""
+    import json
+
+    from workbench.games import get
+
+    tools_open(b)
+    clip = b.locator(".gb-clip")
+    clip.fill("")
+    b.locator('.gb-btn[data-action="copy"]', has_text="Copy position").click()
+    b.page.wait_for_function("(el) => el.querySelector('.gb-clip').value.startsWith('{')", arg=b.element_handle(),
+                             timeout=30_000)
+    text = clip.input_value()
+    tools_open(b, False)
+    return get(game).state_from_dict(json.loads(text))
+
+
+def click_plan(state, game: str, avoid: tuple[str, ...] = (), avoid_cells: tuple[str, ...] = ()  # noqa: ANN001
+               ) -> tuple[str, list[str], str]:
+    """How a person plays some legal action here, from the game's own ``action_cells``: ("pair", [piece, target],
+    text) for a piece then its destination (the first click only selects); ("cell", [cell], text) for a cell that
+    offers a choice (cards, facings); ("button", [], text) for an action without cells (a choice button)."""
+    from collections import Counter
+
+    from workbench.games import get
+
+    g = get(game)
+    names = {c.id: c.name for c in g.state_layout(state).cells}
+    acts = [(tuple(state.action_cells(a)), state.action_to_string(a)) for a in state.legal_actions()]
+    acts = [(c, t) for c, t in acts if t not in avoid and not (c and names[c[0]] in avoid_cells)]
+    singles = {c[0] for c, _ in acts if len(c) == 1}
+    pairs = Counter(c[:2] for c, _ in acts if len(c) >= 2)
+    for c, t in acts:
+        if len(c) == 2 and pairs[c] == 1 and c[0] not in singles:
+            return "pair", [names[c[0]], names[c[1]]], t
+    starts = Counter(c[0] for c, _ in acts if c)
+    for c, t in acts:
+        if len(c) == 1 and starts[c[0]] > 1:
+            return "cell", [names[c[0]]], t
+    for c, t in acts:
+        if not c:
+            return "button", [], t
+    raise AssertionError(f"{game}: no action a person can click here")
+
+
+def moves_of(b) -> int:  # noqa: ANN001
+    return b.locator(".gb-move").count()
+
+
+def play_planned(b, plan: tuple[str, list[str], str]) -> str:  # noqa: ANN001
+    """Play a ``click_plan`` by clicks (a pair: piece, then target; a cell: it, then its first card or choice); the
+    move list's text of what was played."""
+    kind, cells, text = plan
+    n = moves_of(b)
+    if kind == "pair":
+        click_cell(b, cells[0])
+        click_cell(b, cells[1])
+    elif kind == "button":
+        changed(b, b.locator(f'.gb-choice[data-text="{text}"]').first.click)
+    else:
+        click_cell(b, cells[0])
+        for _ in range(4):  # a card, then maybe its facing
+            if moves_of(b) > n:
+                break
+            offer = b.locator(".gb-card, .gb-choice")
+            changed(b, offer.first.click)
+    b.page.wait_for_function("([el, n]) => el.querySelectorAll('.gb-move').length > n", arg=[b.element_handle(), n])
+    return b.locator(".gb-current .gb-move-text").inner_text()
+
+
+def drag(page, b, a: str, c: str, button: str = "left") -> None:  # noqa: ANN001
+    """Press on cell ``a``, move to cell ``c`` in steps, release (a right-drag draws an arrow)."""
+    p, q = (b.locator(f'polygon.gb-cell[data-cell="{n}"]') for n in (a, c))
+    p.scroll_into_view_if_needed()
+    pa, pc = p.bounding_box(), q.bounding_box()
+    page.mouse.move(pa["x"] + pa["width"] / 2, pa["y"] + pa["height"] / 2)
+    page.mouse.down(button=button)
+    page.mouse.move(pc["x"] + pc["width"] / 2, pc["y"] + pc["height"] / 2, steps=6)
+    page.mouse.up(button=button)
+
+
+@pytest.mark.parametrize("index", EVERY_GAME)
+def test_every_game_clicks_drag_escape_move_list_keys_variation_arrow_and_scaling(page, index: int) -> None:  # noqa: ANN001
+    """What TerraFeud's suites checked on its knight, for every game, on an action the game's ``action_cells`` say
+    is clicked: a piece's first click selects it (nothing played, its target lit), Esc clears the selection and so
+    does a second click on it, dragging the piece to its target plays it (a cell that offers cards shows them
+    instead, Esc clears them; a game without cells plays by its choice buttons); the played move is named in the
+    list and its cells marked as the last move; a click on a move in the list goes back to it ("after ..."), → plays
+    it again ("redone ..."), three fast ← land three moves back and End at the end; another action there starts a
+    variation that Promote makes the main line; a right-drag draws an arrow; the board scales with the page."""
+    game = GAME_OF[index]
+    b = board(page, index)
+    b.scroll_into_view_if_needed()
+    tools_open(b)
+    b.locator(".gb-rules").fill("")
+    changed(b, b.locator('.gb-btn[data-action="new_game"]').click)  # a fresh start of this game (its rules kept)
+    tools_open(b, False)
+    cells = b.locator("polygon.gb-cell").count()
+    first = click_plan(position(b, game), game)
+    kind, at, text = first
+    n = moves_of(b)
+    if kind == "pair":
+        click_cell(b, at[0])
+        assert b.locator(f'polygon.gb-sel[data-cell="{at[0]}"]').count() == 1 and moves_of(b) == n
+        assert b.locator(f'polygon.gb-lit[data-cell="{at[1]}"]').count() == 1, (game, at)
+        b.focus()
+        changed(b, lambda: page.keyboard.press("Escape"))
+        assert b.locator("polygon.gb-sel").count() == 0
+        click_cell(b, at[0])
+        click_cell(b, at[0])  # the selected cell clicked again: the selection ends
+        assert b.locator("polygon.gb-sel").count() == 0 and "selection cleared" in b.locator(".gb-message").inner_text()
+        changed(b, lambda: drag(page, b, at[0], at[1]))  # the piece dragged to its target plays it
+        page.wait_for_function("([el, n]) => el.querySelectorAll('.gb-move').length > n", arg=[b.element_handle(), n])
+        assert b.locator(".gb-lastline").count() == 1  # the last move's line from its piece to its target
+    elif kind == "cell":
+        click_cell(b, at[0])
+        assert b.locator(".gb-card, .gb-choice").count() >= 2 and moves_of(b) == n, game  # the cell offers choices
+        b.focus()
+        changed(b, lambda: page.keyboard.press("Escape"))
+        assert b.locator(".gb-card").count() == 0 and moves_of(b) == n
+        play_planned(b, first)
+    else:
+        play_planned(b, first)
+    assert text in b.locator(".gb-move-text").nth(n).inner_text() or kind == "cell", (game, text)
+    if cells:
+        assert b.locator(".gb-lastcell").count() >= 1  # its cells marked as the last move
+    second = click_plan(position(b, game), game)
+    played = play_planned(b, second)
+    play_planned(b, click_plan(position(b, game), game))
+    total = moves_of(b)
+    # the move list: a click on the first move goes back to it; → plays the next again
+    changed(b, b.locator(".gb-move").first.click)
+    assert "after " in b.locator(".gb-message").inner_text() and b.locator(".gb-future").count() == total - 1
+    b.focus()
+    changed(b, lambda: page.keyboard.press("ArrowRight"))
+    assert "redone" in b.locator(".gb-message").inner_text()
+    changed(b, lambda: page.keyboard.press("End"))
+    for _ in range(3):  # keys queue: three fast ← land three moves back
+        page.keyboard.press("ArrowLeft")
+    page.wait_for_function("([el, n]) => el.querySelectorAll('.gb-future').length === n", arg=[b.element_handle(), 3])
+    assert "undone" in b.locator(".gb-message").inner_text()
+    changed(b, lambda: page.keyboard.press("End"))
+    page.wait_for_function("(el) => el.querySelectorAll('.gb-future').length === 0", arg=b.element_handle())
+    # a variation: back to the first move, another action than the main line's second; Promote makes it the main line
+    changed(b, b.locator(".gb-move").first.click)
+    other = click_plan(position(b, game), game, avoid=(second[2], played),
+                       avoid_cells=tuple(second[1][:1]) if second[0] == "cell" else ())
+    branch = play_planned(b, other)
+    variation = b.locator(".gb-variation")
+    page.wait_for_function("(el) => el.querySelector('.gb-variation')", arg=b.element_handle())
+    main = " ".join(b.locator(".gb-turnrow:not(.gb-variation)").all_inner_texts())
+    assert played in main and branch in variation.first.inner_text(), (game, main, played, branch)
+    changed(b, b.locator('.gb-btn[data-action="promote"]').click)
+    page.wait_for_function("([el, t, u]) => [...el.querySelectorAll('.gb-turnrow:not(.gb-variation)')].some(r => "
+                           "r.textContent.includes(t)) && [...el.querySelectorAll('.gb-variation')].some(r => r.textContent.includes(u))",
+                           arg=[b.element_handle(), branch, played])
+    if cells:  # a right-drag draws an arrow; the board scales with the page
+        names = b.evaluate("(el) => [...el.querySelectorAll('polygon.gb-cell')].map(p => p.dataset.cell)")
+        arrows = b.locator(".gb-arrow").count()
+        drag(page, b, names[0], names[len(names) // 2], button="right")
+        page.wait_for_function("([el, n]) => el.querySelectorAll('.gb-arrow').length > n", arg=[b.element_handle(), arrows])
+        wide = b.locator(".gb-svgbox").bounding_box()["width"]
+        page.set_viewport_size({"width": 700, "height": 1100})
+        try:
+            page.wait_for_function("([el, w]) => el.querySelector('.gb-svgbox').getBoundingClientRect().width < w",
+                                   arg=[b.element_handle(), wide])
+        finally:
+            page.set_viewport_size({"width": 1300, "height": 1100})
+
+
+ALWAYS_DRAWN = ("root", "svg", "cell", "coord", "status", "message", "moves", "undo", "legend")  # parts on every board
+
+
+@pytest.mark.parametrize("index", EVERY_GAME)
+def test_every_game_message_levels_agent_side_heat_rules_fresh_seed_editor_and_older_names(page, index: int) -> None:  # noqa: ANN001
+    """What TerraFeud's suites checked of its panel, for every game: a refused click is said in the warning style and
+    an agent's move in the info style (different grounds); an agent set on the first seat plays it ("played"), and a
+    person left with the second seat of two sees the board turned to their side until "Human" gives the seat back
+    ("people move every seat"); each heat layer a game declares is drawn with its name in the legend; the new-game
+    panel offers every rule of the game's spec set to the rules in play, and two new games without a seed get fresh
+    seeds; the legend names every seat; the editor (where the game declares pieces) erases a piece, Cancel restores
+    it, Clear empties the board; Download scenario (where the game writes scenarios) gives a file with its checks;
+    and the older class names a game declares (``GameDef.board_aliases``) are on its board."""
+    from workbench.core.protocol import GameDef
+    from workbench.games import get
+
+    g = get(GAME_OF[index])
+    b = board(page, index)
+    b.scroll_into_view_if_needed()
+    state = position(b, GAME_OF[index])
+    labels = list(g.state_info(state).labels)
+    root_classes = (b.get_attribute("class") or "").split()
+    for part, cls in g.board_aliases.items():  # the older names of the parts every board draws
+        if part in ALWAYS_DRAWN and (part != "coord" or b.locator("polygon.gb-cell").count()):
+            assert cls in root_classes if part == "root" else b.locator(f".{cls}").count() >= 1, (part, cls)
+    from workbench.core.rulespec import format_value
+
+    fields = [p for p in g.spec.params if p.kind != "path"]
+    now = (g.state_rules(state) or g.rules()).to_dict()
+
+    def valid(name: str, x: object) -> bool:
+        try:
+            g.spec.make({**now, name: x})
+        except ValueError:  # a combination its rules refuse (big chess's army start on four seats)
+            return False
+        return True
+
+    pick = next(((p, x) for p in fields if p.kind == "choice" for x in p.choices
+                 if x != now.get(p.name, p.default) and valid(p.name, x)), None)
+    if pick is not None:  # the rule diff: a declared rule set to another of its choices, the legal actions compared
+        rule, value = pick[0], format_value(pick[1])
+        tools_open(b)
+        b.locator(".gb-diffin").fill(f"{rule.name}={value}")
+        changed(b, b.locator('.gb-btn[data-action="compare"]').click)
+        try:
+            wait_text(b.locator(".gb-diff"), "legal actions", timeout=45_000)
+        except BaseException:  # say what the board said instead
+            pytest.fail(f"{g.name}: no diff; the board says {b.locator('.gb-message').inner_text()!r}")
+        assert f"{rule.name}={value}" in b.locator(".gb-diff").inner_text()
+        tools_open(b, False)
+    cells = b.locator("polygon.gb-cell").count()
+    warn_bg = None
+    if cells:  # a refused click: the reason, in the warning style
+        unlit = b.evaluate("(el) => [...el.querySelectorAll('polygon.gb-cell:not(.gb-lit)')].map(p => p.dataset.cell)")
+        click_cell(b, unlit[-1])
+        assert "gb-warn" in b.locator(".gb-message").get_attribute("class"), b.locator(".gb-message").inner_text()
+        warn_bg = b.locator(".gb-message").evaluate("e => getComputedStyle(e).backgroundColor")
+    tools_open(b)
+    flips = cells and len(labels) == 2
+    y0 = b.locator("polygon.gb-cell").first.bounding_box()["y"] if cells else 0
+    b.locator(".gb-seat").select_option("0")
+    b.locator(".gb-spec").fill("greedy")
+    changed(b, lambda: b.locator(".gb-btn", has_text="Set agent").click())
+    if state.current_player() == 0:
+        wait_text(b.locator(".gb-message"), "played", timeout=45_000)
+        assert "gb-warn" not in b.locator(".gb-message").get_attribute("class")
+        if warn_bg is not None:
+            assert b.locator(".gb-message").evaluate("e => getComputedStyle(e).backgroundColor") != warn_bg
+    if flips:  # the person holds the second seat: their side at the bottom
+        page.wait_for_function("(el) => el.classList.contains('gb-flipped')", arg=b.element_handle())
+        assert b.locator("polygon.gb-cell").first.bounding_box()["y"] != y0
+    page.wait_for_function("(el) => !el.querySelector('.gb-busy').textContent.trim()", arg=b.element_handle(),
+                           timeout=45_000)  # the agent's turn done
+    changed(b, lambda: b.locator(".gb-btn", has_text="Human").click())
+    try:
+        wait_text(b.locator(".gb-message"), "people move every seat", timeout=45_000)
+    except Exception:  # playwright's TimeoutError: say what the board said instead
+        pytest.fail(f"{g.name}: Human said {b.locator('.gb-message').inner_text()!r}")
+    if flips:
+        page.wait_for_function("(el) => !el.classList.contains('gb-flipped')", arg=b.element_handle())
+    for layer in g.heat_layers[:2]:  # the declared heat layers, drawn with their name and scale in the legend
+        b.locator(".gb-heat-seat").select_option("0")
+        b.locator(".gb-heat").select_option(layer)
+        page.wait_for_function("([el, l]) => (el.querySelector('.gb-legend-heat') || {textContent: ''}).textContent.includes(l)",
+                               arg=[b.element_handle(), layer])
+        scale = [float(x) for x in b.locator(".gb-legend-heat").get_attribute("data-scale").split(",")]
+        if max(map(abs, scale)) > 0:  # a layer with values here draws its cells
+            b.locator(".gb-heatcell").first.wait_for(state="attached")
+    if g.heat_layers:
+        b.locator(".gb-heat").select_option("")
+        page.wait_for_function("(el) => !el.querySelector('.gb-legend-heat')", arg=b.element_handle())
+    # every rule of the spec (but those naming a file), set to the rules in play
+    b.locator("button.gb-rule-toggle").click()
+    assert b.locator(".gb-rule-field").count() == len(fields), [p.name for p in fields]
+    now = g.state_rules(state) or g.rules()
+    for p in fields[:6]:
+        value = now.to_dict().get(p.name, p.default)
+        assert b.locator(f".gb-rule-{p.name}").input_value() == format_value(p.default if value is None else value), p.name
+    b.locator("button.gb-rule-toggle").click()
+    seeds = set()
+    for _ in range(2):  # a new game without a seed rolls a fresh one
+        changed(b, b.locator('.gb-btn[data-action="new_game"]').click)
+        wait_text(b.locator(".gb-message"), "new game, seed")
+        seeds.add(b.locator(".gb-message").inner_text().split("seed ")[1].split(",")[0])
+    assert len(seeds) == 2, seeds
+    if type(g).dump_scenario is not GameDef.dump_scenario:  # the position as a scenario file of the game
+        with page.expect_download() as dl:
+            b.locator('.gb-btn[data-action="download"]', has_text="Download scenario").click()
+        text = Path(dl.value.path()).read_text(encoding="utf-8")
+        assert "title:" in text and "checks:" in text, text[:200]
+    tools_open(b, False)
+    state = position(b, GAME_OF[index])  # the new game's seats
+    b.locator(".gb-legend summary").click()
+    legend = b.locator(".gb-legend").text_content()
+    labels = list(g.state_info(state).labels)
+    assert all(label in legend for label in labels) or not cells, (labels, legend[:300])
+    b.locator(".gb-legend summary").click()
+    if cells and g.edit_pieces(g.edit_form(state)):  # the editor: erase a piece, Cancel, Clear
+        pieces = b.evaluate("(el) => [...el.querySelectorAll('.gb-piece')].map(p => p.dataset.cell)")
+        changed(b, lambda: b.locator('button[data-action="edit"]').click())
+        if pieces:
+            changed(b, lambda: b.locator('.gb-edit-piece[data-piece=""]').click())
+            for piece in pieces[:8]:  # the first the game lets the editor take off (a castle may stay: its rule)
+                click_cell(b, piece)
+                if b.locator(f'.gb-piece[data-cell="{piece}"]').count() == 0:
+                    break
+            assert b.locator(f'.gb-piece[data-cell="{piece}"]').count() == 0, (pieces, b.locator(".gb-message").inner_text())
+            changed(b, lambda: b.locator('button[data-action="edit_cancel"]').click())
+            b.locator(f'.gb-piece[data-cell="{piece}"]').wait_for(state="attached")
+            changed(b, lambda: b.locator('button[data-action="edit"]').click())
+            changed(b, lambda: b.locator('button[data-action="edit_clear"]').click())  # all the game lets go
+            page.wait_for_function("([el, n, c]) => el.querySelectorAll('.gb-piece').length < n && "
+                                   "!el.querySelector(`.gb-piece[data-cell='${c}']`)", arg=[b.element_handle(), len(pieces), piece])
+        changed(b, lambda: b.locator('button[data-action="edit_cancel"]').click())
+        assert b.locator(".gb-edit-piece").count() == 0
+
+
+# ------------------------------------------------------------------ TerraFeud's own checks (its rules, its first name)
+
+
+def hexes(b, h: str):  # noqa: ANN001, ANN201
+    return b.locator(f'polygon.tf-hex[data-hex="{h}"]')
+
+
+def hex_shot(b, h: str, pad: float = 4) -> bytes:  # noqa: ANN001
+    """A fixed-size screenshot around hex ``h``'s centre (two shots compare)."""
+    box = hexes(b, h).bounding_box()
+    x, y, half = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, 20 + pad
+    return b.page.screenshot(clip={"x": max(0.0, x - half), "y": max(0.0, y - half), "width": 2 * half, "height": 2 * half})
+
+
+def test_hexboard_plays_the_knight_by_clicks_says_why_not_and_undoes(page) -> None:  # noqa: ANN001
+    """``HexBoard(seed=0)``, the board's first name (TerraFeud's hidden checks): its cells carry ``data-hex``, a click
+    on the knight f3 lights f5 (a move) and f7 (a stop), f5 plays it in Python, an illegal click says the engine's
+    reason, Undo takes it back; its older class names are all there."""
+    from workbench.games.terrafeud.engine import new_game
+
+    b = board(page, HX)
+    b.scroll_into_view_if_needed()
+    assert page.locator(".tf-root").count() == 5  # the four TerraFeud boards of this page and TerraFeud's Board
+    assert hexes(b, "a1").count() == 1 and b.locator("polygon.tf-hex[data-hex]").count() == 91
+    assert b.locator(".tf-coord").count() >= 40 and b.locator(".tf-legend").count() == 1 and b.locator("svg.tf-svg").count() == 1
+    assert b.locator(".tf-piece").count() == len(new_game(seed=0).pieces())
+    assert b.locator(".tf-status").get_attribute("data-to-move") == "white"
+    changed(b, lambda: hexes(b, "f3").click())
+    b.locator('polygon.tf-hex.tf-selected[data-hex="f3"]').wait_for()
+    b.locator('.tf-target[data-hex="f5"][data-target="move"]').wait_for()
+    assert b.locator('.tf-target[data-hex="f7"]').get_attribute("data-target") == "stop"
+    changed(b, lambda: hexes(b, "f5").click())
+    b.locator('.tf-piece[data-hex="f5"][data-piece="K"]').wait_for()
+    assert b.locator('.tf-piece[data-hex="f3"]').count() == 0 and b.locator(".tf-target").count() == 0
+    assert b.locator(".tf-status").get_attribute("data-to-move") == "black"
+    assert b.locator(".tf-moves .tf-move-text").all_inner_texts() == ["f3-f5"]
+    changed(b, lambda: hexes(b, "f5").click())  # the white knight, with Black to move: the engine's reason
+    wait_text(b.locator(".tf-message"), "white piece")
+    changed(b, b.locator("button.tf-btn-undo").click)
+    b.locator('.tf-piece[data-hex="f3"][data-piece="K"]').wait_for()
+    assert b.locator(".tf-move:not(.tf-future)").count() == 0 and b.locator(".tf-move.tf-future").count() == 1
+
+
+def test_terrafeud_attack_castling_order_step_and_archer_marker_are_drawn(page) -> None:  # noqa: ANN001
+    """TerraFeud's marks on occupied hexes are visible (an attack, a castling), the Order's first step stays drawn
+    while its next infantry are lit, and an archer's marker shows on the marked piece until its overlay is off;
+    its editor's palette names TerraFeud's pieces."""
+    b = board(page, TAC)
+    b.scroll_into_view_if_needed()
+    before = hex_shot(b, "d4")
+    click_cell(b, "d1")  # the knight: an attack on the black infantryman on d4
+    b.locator('.tf-target[data-hex="d4"][data-target="attack"]').wait_for()
+    assert differing_pixels(before, hex_shot(b, "d4")) > 60, "the attack mark on an occupied hex is not visible"
+    before = hex_shot(b, "f2")
+    click_cell(b, "f3")  # the feudal: castling with the infantryman on f2
+    b.locator('.tf-target[data-hex="f2"][data-target="castle"]').wait_for()
+    assert differing_pixels(before, hex_shot(b, "f2")) > 60, "the castling mark is not visible"
+    b.focus()
+    changed(b, lambda: page.keyboard.press("Escape"))
+    click_cell(b, "e3")
+    click_cell(b, "e4")  # the Order's first step is drawn (both cells selected) while the next infantryman is picked
+    b.locator('polygon.tf-hex.tf-selected[data-hex="e4"]').wait_for()
+    assert b.locator('polygon.tf-hex.tf-selected[data-hex="e3"]').count() == 1
+    b.locator('.gb-target[data-cell="g3"]').wait_for()
+    b.locator('.gb-target[data-cell="f2"]').wait_for()
+    click_cell(b, "e4")
+    assert b.locator(".tf-selected").count() == 0
+    click_cell(b, "h4")
+    click_cell(b, "h6")  # the archer marks the black archer: the marker shows on the piece
+    b.locator('.gb-markring[data-mark="marked-white"][data-cell="h6"]').wait_for()
+    with_marker = hex_shot(b, "h6", pad=12)
+    tools_open(b)
+    b.locator('input.gb-overlay[data-overlay="markers"]').uncheck()
+    page.wait_for_function("(el) => !el.querySelector('.gb-markring[data-mark=\"marked-white\"]')", arg=b.element_handle())
+    assert differing_pixels(with_marker, hex_shot(b, "h6", pad=12)) > 20, "the archer marker is hidden under the piece"
+    b.locator('input.gb-overlay[data-overlay="markers"]').check()
+    tools_open(b, False)
+    changed(b, lambda: b.locator('button[data-action="edit"]').click())
+    titles = b.locator(".gb-edit-piece").evaluate_all("els => els.map((e) => e.title).join('|')")
+    assert "White knight" in titles and "Black archer" in titles
+    changed(b, lambda: b.locator('button[data-action="edit_cancel"]').click())
+
+
+def test_terrafeud_checkmate_threat_promotion_and_its_rules_terrain_and_picker(page) -> None:  # noqa: ANN001
+    """A checkmate loaded by ``load_scenario`` (a path, from the notebook): the status says who won, the mated feudal is
+    ringed, explained in the legend, its attackers drawn; a threatened feudal's status, ring and attacker line, and a
+    promotion by named buttons; a new game typed with TerraFeud's rules shows them in the title, the status says who
+    owns the terrain, the rule fields hold them, and each new game without a seed rolls fresh terrain; the scenario
+    picker plays a rulebook case (castling-swap: PASS) and End steps through its play."""
+    b = board(page, MATE)
+    b.scroll_into_view_if_needed()
+    status = b.locator(".tf-status").inner_text()
+    assert "to move" not in status and "Black won (checkmate)" in status
+    ring = b.locator('.gb-markring[data-mark="mated"][data-cell="a1"]')
+    ring.wait_for(state="attached")
+    assert ring.get_attribute("stroke") not in (None, "", "none")
+    b.locator(".gb-legend summary").click()
+    assert "the feudal lost (checkmate)" in b.locator(".gb-legend").text_content()
+    b.locator(".gb-legend summary").click()
+    b.locator('.gb-attacker-line[data-to="a1"]').first.wait_for(state="attached")
+    t = board(page, THREAT)
+    t.scroll_into_view_if_needed()
+    assert "white feudal under threat" in t.locator(".tf-status").inner_text()
+    t.locator('.gb-markring[data-mark="threatened"][data-cell="f1"]').wait_for(state="attached")
+    t.locator('.gb-attacker-line[data-from="f5"][data-to="f1"]').wait_for(state="attached")
+    click_cell(t, "e9")
+    click_cell(t, "e10")
+    named = sorted(x.split(" — ")[0] for x in t.locator(".gb-choice").all_inner_texts())  # (then what it does)
+    assert named == ["promote to A archer", "promote to C cavalry"], named
+    changed(t, t.locator(".gb-choice", has_text="archer").click)
+    t.locator('.tf-piece[data-hex="e10"][data-piece="A"]').wait_for()
+    b = board(page, HX)  # TerraFeud's rules typed in the page: the title, the terrain's owners, the rule fields
+    b.scroll_into_view_if_needed()
+    tools_open(b)
+    b.locator(".gb-rules").fill("season=winter,castling=sacrifice")
+    b.locator('input[placeholder="seed"]').fill("5")  # a seed whose terrain White owns
+    changed(b, b.locator('.gb-btn[data-action="new_game"]').click)
+    wait_text(b.locator(".gb-title"), "castling=sacrifice")
+    assert "season=winter" in b.locator(".gb-title").inner_text()
+    status = b.locator(".tf-status").inner_text()
+    assert "season winter" in status and "hill: white" in status and "swamp: white" in status  # who owns the terrain
+    b.locator("button.gb-rule-toggle").click()
+    assert b.locator("select.gb-rule-season").input_value() == "winter"
+    assert b.locator("select.gb-rule-castling").input_value() == "sacrifice" and b.locator(".gb-rule-field").count() >= 20
+    b.locator("button.gb-rule-toggle").click()
+    b.locator(".gb-rules").fill("")
+    b.locator('input[placeholder="seed"]').fill("")
+    seen = [status]
+    for _ in range(2):  # a new game without a seed rolls fresh terrain, under the rules in the form
+        changed(b, b.locator('.gb-btn[data-action="new_game"]').click)
+        seen.append(b.locator(".tf-status").inner_text())
+    assert all("season winter" in x for x in seen) and len(set(seen)) == 3, seen
+    b.locator(".gb-legend summary").click()
+    legend = b.locator(".gb-legend").text_content()
+    assert all(w in legend for w in ("White", "Black", "hill", "swamp", "bridge", "ford")), legend
+    b.locator(".gb-legend summary").click()
+    b.locator("button", has_text="List scenarios").click()
+    b.locator('.gb-picker option[value="rulebook/castling-swap.yaml"]').wait_for(state="attached", timeout=60_000)
+    b.locator(".gb-picker").select_option("rulebook/castling-swap.yaml")
+    wait_text(b.locator(".gb-check"), "PASS")
+    assert "f1<>f2" in b.locator(".gb-check").inner_text()
+    b.focus()
+    page.keyboard.press("End")  # the check's play, stepped: the feudal has castled
+    b.locator('.tf-piece[data-hex="f2"][data-piece="F"]').wait_for()
+    tools_open(b, False)
+
+
+def test_terrafeud_coordinated_attack_deaths_marked_and_the_exact_reason_draws_its_blocking_hex(page) -> None:  # noqa: ANN001
+    """Rulebook scenarios uploaded through the page: the coordinated attack's deaths previewed (visible), then marked
+    after it, the move saying what it did and the result; the cavalry stopped in a zone: the reason on hover, and on
+    a click in the message with the blocking hexes drawn."""
+    b = board(page, HX)
+    b.scroll_into_view_if_needed()
+    rulebook = ROOT / "scenarios" / "terrafeud" / "rulebook"
+    tools_open(b)
+    b.locator(".gb-upload-kind").select_option("scenario")
+    b.locator(".gb-upload").set_input_files(str(rulebook / "coordinated-attack-kills-feudal.yaml"))
+    wait_text(b.locator(".gb-message"), "coordinated-attack-kills-feudal.yaml", timeout=45_000)
+    tools_open(b, False)
+    click_cell(b, "e3")
+    b.locator('.tf-target[data-hex="e4"]').wait_for()
+    before = hex_shot(b, "d4")
+    hexes(b, "e4").hover(force=True)
+    wait_text(b.locator(".gb-hover"), "black feudal on d4 dies")
+    b.locator('.gb-preview-death[data-cell="d4"]').wait_for(state="attached")
+    assert b.locator('.gb-preview-death[data-cell="c3"]').count() == 1
+    assert differing_pixels(before, hex_shot(b, "d4")) > 40
+    click_cell(b, "e4")
+    b.locator('.gb-died[data-died="d4"]').wait_for(state="attached")
+    assert b.locator('.gb-died[data-died="c3"]').count() == 1
+    page.mouse.move(1, 1)
+    assert "black feudal on d4 dies" in b.locator(".gb-current").get_attribute("title")
+    assert "White won" in b.locator(".gb-result").inner_text()
+    tools_open(b)
+    b.locator(".gb-upload").set_input_files(str(rulebook / "cavalry-stopped-in-zone.yaml"))
+    wait_text(b.locator(".gb-message"), "cavalry-stopped-in-zone.yaml", timeout=45_000)
+    tools_open(b, False)
+    click_cell(b, "f4")
+    b.locator('.tf-target[data-hex="e4"]').wait_for()
+    hexes(b, "d5").hover(force=True)  # hovering an unlit hex explains it in one line
+    wait_text(b.locator(".gb-hover"), "zone of the black pikeman on d4")
+    before = hex_shot(b, "e4", pad=10)
+    click_cell(b, "d5")
+    wait_text(b.locator(".tf-message"), "f4-d5: the gallop stops on e4: it is in the zone of the black pikeman on d4")
+    b.locator('.gb-why-block[data-cell="e4"]').wait_for(state="attached")
+    assert b.locator('.gb-why-block[data-cell="d4"]').count() == 1
+    page.mouse.move(1, 1)
+    assert differing_pixels(before, hex_shot(b, "e4", pad=10)) > 40, "the blocking hex is not drawn"
+
+
+@pytest.mark.parametrize("index", EVERY_GAME)
+def test_every_text_of_every_game_at_wcag_aa_in_voila_light(page, index: int) -> None:  # noqa: ANN001
+    """WCAG AA (4.5:1) for every text the board draws in Voila's Light theme: its panel, messages (a refused click's
+    warning too), legend, move list, coordinates on every cell's ground, badges, cards and the editor's palette."""
+    b = board(page, index)
+    b.scroll_into_view_if_needed()
+    if not b.locator(".gb-move").count():  # a move in the list to measure
+        changed(b, b.locator('.gb-btn[data-action="agent_move"]').click)
+        page.wait_for_function("(el) => el.querySelectorAll('.gb-move').length > 0", arg=b.element_handle(), timeout=45_000)
+    kinds = measure_every_state(b, f"Voila Light, board {index}")
+    needed = {"gb-title", "gb-status", "gb-message", "gb-btn", "gb-legend-row", "gb-move-text", "gb-turnno"}
+    if b.locator("polygon.gb-cell").count():
+        needed.add("gb-coord")
+    assert needed <= kinds, (index, needed - kinds, kinds)
+
+
+SCENARIO_OF = {GAME_AT[i]: PREVIEW[i][0] for i in PREVIEW}  # a rulebook position with pieces, marks and badges
+
+
+@pytest.mark.parametrize("index", EVERY_GAME)
+def test_every_game_legend_explains_every_mark_badge_overlay_and_heat_layer(page, index: int) -> None:  # noqa: ANN001
+    """The legend explains every colour drawn, for every game and every layer it declares: on a rulebook position,
+    each ring a mark draws has its legend row in the ring's colour (found in the legend's screenshot), with each of
+    the game's overlays switched on in turn; badges drawn have their rows; and each declared heat layer, switched on in
+    turn, has its row with its name, its seat and its scale."""
+    from workbench.games import get
+
+    g = get(GAME_OF[index])
+    b = board(page, index)
+    b.scroll_into_view_if_needed()
+    if g.name in SCENARIO_OF:
+        tools_open(b)
+        b.locator(".gb-upload-kind").select_option("scenario")
+        b.locator(".gb-upload").set_input_files(str(ROOT / "scenarios" / SCENARIO_OF[g.name]))
+        wait_text(b.locator(".gb-message"), Path(SCENARIO_OF[g.name]).name, timeout=45_000)
+        tools_open(b, False)
+    b.locator(".gb-legend summary").click()
+    checked = {"marks": 0, "badges": 0, "heat": 0}
+
+    def explained(where: str) -> None:
+        rings = b.evaluate("(el) => [...new Map([...el.querySelectorAll('.gb-markring[data-mark]')].map(r => "
+                           "[r.dataset.mark, r.getAttribute('stroke')])).entries()]")
+        png = b.locator(".gb-legend").screenshot()
+        for mark, colour in rings:
+            row = b.locator(f'.gb-legend-mark[data-colour="{colour}"]')
+            assert row.count() >= 1 and mark in " ".join(row.all_inner_texts()), (g.name, where, mark, colour)
+            assert colour_pixels(png, hex_rgb(colour), 12) > 10, (g.name, where, mark, colour)
+            checked["marks"] += 1
+        if b.locator(".gb-badge").count():
+            assert b.locator(".gb-legend-badge").count() >= 1, (g.name, where)
+            checked["badges"] += 1
+
+    explained("the position")
+    for name, _words in g.overlays:  # each layer the game declares, on in turn
+        box = b.locator(f'input.gb-overlay[data-overlay="{name}"]')
+        was = box.is_checked()
+        changed(b, lambda box=box: box.click())
+        explained(f"overlay {name} {'off' if was else 'on'}")
+        changed(b, lambda box=box: box.click())
+    if g.heat_layers:
+        tools_open(b)
+        b.locator(".gb-heat-seat").select_option("0")
+        for layer in g.heat_layers:
+            b.locator(".gb-heat").select_option(layer)
+            page.wait_for_function("([el, l]) => (el.querySelector('.gb-legend-heat') || {textContent: ''}).textContent"
+                                   ".includes(l + ' for')", arg=[b.element_handle(), layer])
+            row = b.locator(".gb-legend-heat")
+            assert "…" in row.inner_text() and len(row.get_attribute("data-scale").split(",")) == 2, (g.name, layer)
+            checked["heat"] += 1
+        b.locator(".gb-heat").select_option("")
+        page.wait_for_function("(el) => !el.querySelector('.gb-legend-heat')", arg=b.element_handle())
+        tools_open(b, False)
+    b.locator(".gb-legend summary").click()
+    assert checked["heat"] == len(g.heat_layers)
+    if b.locator("polygon.gb-cell").count():  # a rulebook position: something beyond seats and terrain explained
+        assert checked["marks"] + checked["badges"] >= 1 or g.name not in SCENARIO_OF, (g.name, checked)

@@ -86,6 +86,8 @@ def board_svg(game: GameDef, state: State, rules: Any = None, heat: Mapping[int,
     move, a death). Every cell element carries ``data-cell`` with its name, as the board's page does.
     """
     layout = game.state_layout(state)  # the position's own board (a scenario's 7x7 big chess board)
+    if not layout.cells:  # a game without cells (many OpenSpiel games): its observation text, as its board shows it
+        return _text_svg(state.observation_string(), title, margin)
     colours = _terrain_colours(game)
     glyphs = _glyphs_on(layout, state)
     labels = game.state_info(state).labels
@@ -138,6 +140,26 @@ def board_svg(game: GameDef, state: State, rules: Any = None, heat: Mapping[int,
                        f'fill="#7b241c">{html.escape(badge)}</text>')
     if title:
         out.append("</g>")
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _text_svg(text: str, title: str, margin: float) -> str:
+    """A text-only position as a picture: one dark monospace ``<text>`` per row of its observation, on white, so a
+    rulebook's picture of it is not blank."""
+    rows = text.splitlines() or [""]
+    line, char = 20.0, 9.6  # 16 px monospace: row height and advance
+    width = max(len(title) * 7.0 if title else 0.0, max(len(r) for r in rows) * char) + 2 * margin
+    top = margin + (18 if title else 0)
+    height = top + line * len(rows) + margin
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+           f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
+           f'<rect width="{width:.0f}" height="{height:.0f}" fill="#ffffff"/>']
+    if title:
+        out.append(f'<text x="{margin}" y="14" font-size="13" fill="#1a1a1a">{html.escape(title)}</text>')
+    for k, row in enumerate(rows):
+        out.append(f'<text class="observation" x="{margin}" y="{top + line * (k + 0.8):.1f}" font-size="16" '
+                   f'font-family="monospace" fill="#1a1a1a" xml:space="preserve">{html.escape(row)}</text>')
     out.append("</svg>")
     return "".join(out)
 

@@ -25,6 +25,18 @@ function el(tag, attrs = {}, parent = null, text = null, ns = null) {
 }
 const sv = (tag, attrs, parent, text = null) => el(tag, attrs, parent, text, SVG);
 
+function inkOn(colour) {
+  // black or white, whichever is farther in WCAG contrast from a "#rgb"/"#rrggbb" ground (at least 4.58:1 on any
+  // ground); "" when the colour is not one of those (the stylesheet's theme colour then)
+  const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour || "");
+  if (!m) return "";
+  const h = m[1].length === 3 ? [...m[1]].map((c) => c + c).join("") : m[1];
+  const lin = [0, 2, 4].map((i) => { const v = parseInt(h.slice(i, i + 2), 16) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+  const l = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
+  return (l + 0.05) * (l + 0.05) > 1.05 * 0.05 ? "#000" : "#fff";
+}
+
 function heatColour(v) {
   // blue (negative) .. transparent .. red (positive); |v| <= 1
   const a = Math.min(1, Math.abs(v)) * 0.65;
@@ -302,8 +314,8 @@ function render({ model, el: root }) {
       if (geo.shape.startsWith("hex")) poly.setAttribute("data-hex", c.name);  // as TerraFeud's board names its cells
       sv("title", {}, poly, c.name);
       const [x, y] = P(c.x, c.y);
-      cellEls[c.name] = { poly, c, x, y };
-      sv("text", { x: x - s * 0.82, y: y - s * 0.5, "font-size": s * 0.34, class: A("coord", "gb-coord") }, coords, c.name);
+      const coord = sv("text", { x: x - s * 0.82, y: y - s * 0.5, "font-size": s * 0.34, class: A("coord", "gb-coord") }, coords, c.name);
+      cellEls[c.name] = { poly, c, x, y, coord };
     }
     coords.style.display = coordIn.checked ? "" : "none";
     const cellAt = (ev) => {
@@ -562,7 +574,9 @@ function render({ model, el: root }) {
       const cls = A("cell", `gb-cell t-${g.terrain || "none"}`) + (lit.has(g.cell) ? " gb-lit" : "")
         + (sel.has(g.cell) ? " " + A("selected", "gb-sel") : "");
       if (ce.cls !== cls) { ce.poly.setAttribute("class", cls); ce.cls = cls; }
-      if (ce.fill !== (fill || "")) { ce.poly.style.fill = fill || ""; ce.fill = fill || ""; }
+      if (ce.fill !== (fill || "")) {  // the cell's name in black or white on its terrain (WCAG AA), else the theme's text
+        ce.poly.style.fill = fill || ""; ce.fill = fill || ""; ce.coord.style.fill = inkOn(fill);
+      }
       for (const m of g.marks.slice(0, 2)) used.marks.add(m);
       if (g.piece) used.seats.add(g.owner);
       drawn.add(g.cell);
@@ -840,8 +854,11 @@ function render({ model, el: root }) {
   }
 
   function choice(b, label, parent = buttons) {
+    // the hint's words after its notation (the button shows the notation already); a choice the game names (a
+    // promotion's label) keeps its own words, its sentence on hover
+    const said = (b.hint || "").startsWith(`${b.text}: `) ? b.hint.slice(b.text.length + 2) : (b.hint || "");
     const btn = el("button", { class: A("choice", "gb-btn gb-choice"), title: b.hint || b.text, "data-text": b.text }, parent,
-      b.hint && b.hint !== b.text ? `${label} — ${b.hint.replace(/ \(.*\)$/, "").slice(0, 80)}` : label);
+      said && said !== b.text && !b.label ? `${label} — ${said.replace(/ \(.*\)$/, "").slice(0, 80)}` : label);
     btn.addEventListener("click", () => model.send({ type: "choose", index: b.index }));
     btn.addEventListener("mouseenter", () => { hover.textContent = b.hint || b.text; });
   }
