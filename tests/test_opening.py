@@ -104,7 +104,9 @@ def test_repeats_of_planted_tables_and_the_trace_warns() -> None:
                          "agent_black": f"mcts:iterations={budget}"})
     t = trace(pd.DataFrame(rows))
     assert [r.repeats for r in t.rungs] == [38, 0, 0, 0]
-    assert "38 of 40 at mcts:iterations=1" in t.sentence() and "fewer independent games" in t.sentence()
+    assert "38 of 40 at mcts:iterations=1" in t.sentence() and "too narrow" in t.sentence()
+    assert "--opening" in t.sentence()
+    assert "--opening" not in trace(pd.DataFrame(rows).assign(opening=2)).sentence()  # it has one already
     assert "Games repeat" not in trace(pd.DataFrame(rows[40:])).sentence()
 
 
