@@ -92,6 +92,8 @@ def test_repeats_of_planted_tables_and_the_trace_warns() -> None:
     games = pd.DataFrame({"game_id": range(6), "cell": "default", "agent_a": "x", "plies": [5, 5, 5, 7, 8, 9],
                           "winner": ["a", "a", "a", "b", "a", "b"], "seed": range(6)})
     assert repeated_rows(games) == Repeats(6, 2, 3)
+    by_figures = repeated_rows(games).sentence("in length, result and every counter")
+    assert "2 of 6 games equal an earlier game" in by_figures and "can tie" in by_figures  # a bound, not copies
     events = pd.DataFrame({"game_id": [0, 0, 1, 1, 2], "ply": [1, 2, 2, 1, 1], "action": ["p", "q", "q", "p", "p"]})
     assert repeated_lines(games.iloc[:3], events) == Repeats(3, 1, 2)  # by ply order, not row order
     assert "No game of 4" in Repeats(4, 0, 1).sentence()
@@ -104,7 +106,9 @@ def test_repeats_of_planted_tables_and_the_trace_warns() -> None:
                          "agent_black": f"mcts:iterations={budget}"})
     t = trace(pd.DataFrame(rows))
     assert [r.repeats for r in t.rungs] == [38, 0, 0, 0]
-    assert "38 of 40 at mcts:iterations=1" in t.sentence() and "fewer independent games" in t.sentence()
+    assert "38 of 40 at mcts:iterations=1" in t.sentence() and "too narrow" in t.sentence()
+    assert "--opening" in t.sentence()
+    assert "--opening" not in trace(pd.DataFrame(rows).assign(opening=2)).sentence()  # it has one already
     assert "Games repeat" not in trace(pd.DataFrame(rows[40:])).sentence()
 
 

@@ -102,6 +102,7 @@ class Trace:
     verdict: str  # grows | shrinks | flips | stable | undecided
     games_needed: int | None  # per rung, for an undecided trace
     stable_points: float = STABLE_POINTS
+    opening: int = 0  # plies of fixed random opening the games began with (the table's ``opening`` column)
 
     def sentence(self) -> str:
         """The verdict in words, with the budgets measured and nothing beyond them."""
@@ -133,9 +134,10 @@ class Trace:
         if not hit:
             return ""
         shown = ", ".join(f"{r.repeats} of {r.games} at {r.agent}" for r in hit)
-        return (f" Games repeat one another ({shown}: equal in length, result and every counter), so those rungs "
-                "hold fewer independent games than counted and their intervals, and the trend's, are too narrow; "
-                "a random opening (trace --opening K) makes the games differ.")
+        remedy = "" if self.opening else "; a random opening (trace --opening K) makes the games differ"
+        return (f" Games repeat one another ({shown}: equal in length, result and every counter to an earlier game "
+                "of their rung, which short games can be without being copies); the intervals count every game as "
+                f"independent, so where the copies are many they are too narrow{remedy}.")
 
 
 def _length(g: pd.DataFrame) -> tuple[float, float, float]:
@@ -196,7 +198,8 @@ def trace(games: pd.DataFrame, stable_points: float = STABLE_POINTS) -> Trace:
         agent = str(g[AGENT_OF].iloc[0]) if AGENT_OF in g.columns else f"budget {b:g}"
         rungs.append(Rung(b, agent, n, d, k / d if d else math.nan, al, ah, d / n if n else math.nan, dl, dh,
                           med, ml, mh, sig, sl, sh, counts=counts, repeats=repeated_rows(g).repeats))
-    return Trace(question, rungs, *fit(rungs, stable_points), stable_points)
+    opening = int(usable["opening"].fillna(0).max()) if "opening" in usable.columns else 0
+    return Trace(question, rungs, *fit(rungs, stable_points), stable_points, opening)
 
 
 def fit(rungs: list[Rung], stable_points: float = STABLE_POINTS) -> tuple[float, float, float, str, int | None]:

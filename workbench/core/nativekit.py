@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib
 import random
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, ClassVar
 
 from .agents import NativeTwin, native_agent_specs, native_params, opening_params, protocol_agent
@@ -114,6 +114,10 @@ class MirroredState(State):
 
     def attackers(self) -> list[tuple[int, int, int]]:
         return list(self.python().attackers())
+
+    def click_step(self, cells: Sequence[int]) -> tuple[list[int], list[Any]] | None:
+        got: tuple[list[int], list[Any]] | None = self.python().click_step(cells)
+        return got
 
     def attack_lines(self) -> list[tuple[int, int, int]]:
         return list(self.python().attack_lines())

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .classes import ActionClasses, Archetype
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 
 CHANCE = -1  # OpenSpiel's kChancePlayerId
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
+# legal actions beyond which a list is not walked to build a click (``State.click_step``) or a board's view
+CLICK_STEP_LIMIT = 20_000
 
 
 class IllegalAction(ValueError):
@@ -381,6 +384,31 @@ class State:
         """Every legal action with its click cells (``action_cells``), in ``legal_actions`` order: what a board asks
         of each new position. A game with thousands of actions (big chess's setup) may answer it in one pass."""
         return [(a, tuple(self.action_cells(a))) for a in self.legal_actions()]
+
+    def click_step(self, cells: Sequence[int]) -> tuple[list[int], list[Any]] | None:
+        """One step of building an action by clicks: after the click sequence ``cells``, the cells a next click may
+        pick and the legal actions ``cells`` completes (several: the board offers them as buttons); ([], []) when
+        no legal action starts with ``cells``. A board asks it where the legal list is too long to walk
+        (CLICK_STEP_LIMIT; The Cursed Lands' 483,840 camps), so a game with such a list answers from its actions'
+        structure. The default reads ``legal_action_cells``, and gives None (no builder) beyond the limit."""
+        legal = self.legal_actions()
+        try:
+            count = len(legal)
+        except TypeError:
+            count = sum(1 for _ in islice(legal, CLICK_STEP_LIMIT + 1))
+        if count > CLICK_STEP_LIMIT:
+            return None
+        seq, n = tuple(cells), len(cells)
+        nxt: dict[int, None] = {}
+        done: list[Any] = []
+        for a, picks in self.legal_action_cells():
+            if tuple(picks[:n]) != seq:
+                continue
+            if len(picks) > n:
+                nxt[picks[n]] = None
+            elif n:
+                done.append(a)
+        return list(nxt), done
 
     def action_effects(self, action: Any) -> dict[str, Any]:
         """What ``action`` would change: ``{"removed": [cells], "marks": [cells], "text": str, "ends": bool}``; ``text``

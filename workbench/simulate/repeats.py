@@ -39,9 +39,17 @@ class Repeats:
         return self.games - self.repeats
 
     def sentence(self, how: str = "move for move") -> str:
-        """"16 of 100 games repeat an earlier game move for move (the largest group: 9 equal games) ..."."""
+        """"16 of 100 games repeat an earlier game move for move (the largest group: 9 equal games) ...";
+        ``how`` other than the exact count's ("in length, result and every counter") says that distinct games
+        can tie on those figures, so it claims an upper bound on the copies, not copies."""
         if not self.repeats:
             return f"No game of {self.games} repeats another {how}."
+        if how != "move for move":
+            return (f"{self.repeats} of {self.games} games equal an earlier game {how} (the largest group: "
+                    f"{self.largest} games). Copies of one game would look so, but distinct games can tie on these "
+                    "figures, short ones especially; simulate --events counts the exact copies. Where copies are "
+                    "many, intervals that count every game as independent are too narrow; a random opening "
+                    "(simulate --opening K) makes games differ.")
         return (f"{self.repeats} of {self.games} games repeat an earlier game {how} (the largest group: "
                 f"{self.largest} equal games), so the batch holds {self.distinct} distinct games, and intervals "
                 "that count every game as independent are too narrow. A random opening (simulate --opening K) "

@@ -639,7 +639,7 @@ function render({ model, el: root }) {
     if (changed(linesBox, v.lines)) drawLines(v);
     mainBtn.disabled = !!v.is_main;
     if (changed(graph, v.eval)) drawEval(v);
-    if (changed(buttons, v.buttons, v.palette, v.pattern)) drawButtons(v);
+    if (changed(buttons, v.buttons, v.palette, v.pattern, v.actions)) drawButtons(v);
     drawMoves(v);
     if (changed(diffBox, v.diff)) drawDiff(v);
     drawCatalog();
@@ -792,6 +792,8 @@ function render({ model, el: root }) {
     buttons.innerHTML = "";
     cardsBox.innerHTML = "";
     let list = v.buttons || [];
+    // more legal actions than a view lists (the board's declared cap): how many, and how one is chosen
+    if (v.actions && v.actions.words) el("div", { class: "gb-many-actions" }, buttons, v.actions.words);
     const cards = v.palette || [];
     if (cards.length) {
       // purchases as cards: the King first, then by price; one click plays a card with a single choice

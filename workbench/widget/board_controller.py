@@ -19,11 +19,12 @@ import math
 import random
 import re
 from collections import OrderedDict
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from workbench.core import palette
-from workbench.core.protocol import CHANCE, AgentCaps, GameDef, Glyph, IllegalAction, State
+from workbench.core.protocol import CHANCE, CLICK_STEP_LIMIT, AgentCaps, GameDef, Glyph, IllegalAction, State
 
 from .common import AGENT_SECONDS, SCENARIO_ROOT, WidgetError, _entry, _short, _verdict_of, capped_agent_spec
 from .tree import SNAPSHOT_EVERY, VariationTree
@@ -41,6 +42,9 @@ MAX_RECORD_MOVES = 20_000
 SWING = 1.0  # an evaluation change of one unit of the game (an infantryman, a coin) marks the move on the graph
 LINE_SECONDS = 1.0  # each best line's search clock (continuous analysis)
 HERE_KEPT = 16  # positions whose legal actions and their click index are kept (an undo or redo finds them)
+# legal actions one view may touch: beyond it (The Cursed Lands' setup lists 483,840 camps lazily) the board never
+# walks the list; clicks go through the game's ``State.click_step`` and typed notation through the move box
+MAX_VIEW_ACTIONS = CLICK_STEP_LIMIT
 
 Pair = tuple[Any, tuple[int, ...]]
 
@@ -50,10 +54,14 @@ class _Here:
     their click cells, an index by first cell (a click or a view looks at one cell's actions, not all 5,696 of big
     chess's four-player setup), the mode subsets, the free actions (buttons) and the seats offered."""
 
-    __slots__ = ("pairs", "cells_of", "modes", "offered", "lines", "attackers", "_first", "_free")
+    __slots__ = ("pairs", "total", "exact", "cells_of", "modes", "offered", "lines", "attackers", "_first", "_free")
 
-    def __init__(self, pairs: list[Pair]) -> None:
+    def __init__(self, pairs: list[Pair], total: int | None = None, exact: bool = True) -> None:
         self.pairs = pairs
+        # how many legal actions there are (at least, when not ``exact``); more than ``pairs`` holds when the list
+        # was too long to walk (MAX_VIEW_ACTIONS)
+        self.total = len(pairs) if total is None else total
+        self.exact = exact
         try:
             self.cells_of: dict[Any, tuple[int, ...]] = dict(pairs)
         except TypeError:  # an unhashable action: the others kept, it is asked again when needed
@@ -98,6 +106,26 @@ class _Here:
         if got is None:
             got = self._free[mode] = [a for a, cells in pairs if not cells]
         return got
+
+
+def _bounded_len(legal: Any) -> tuple[int, bool]:
+    """The number of legal actions and whether it is exact, read without walking more than MAX_VIEW_ACTIONS + 1 of
+    them: a lazy sequence answers ``len``; an iterator without one is counted up to the cap + 1 ("more than")."""
+    try:
+        return len(legal), True
+    except TypeError:
+        n = sum(1 for _ in islice(legal, MAX_VIEW_ACTIONS + 1))
+        return n, n <= MAX_VIEW_ACTIONS
+
+
+def _refuse_too_many(what: str, st: State) -> None:
+    """A clear refusal, before any walk, of a request that would go through every legal action of a list longer
+    than MAX_VIEW_ACTIONS (a bounded cost whatever the game's list)."""
+    count, exact = _bounded_len(st.legal_actions())
+    if count > MAX_VIEW_ACTIONS:
+        many = f"{count:,}" if exact else f"more than {MAX_VIEW_ACTIONS:,}"
+        raise WidgetError(f"{what}: {many} legal actions here, too many to go through one by one (over "
+                          f"{MAX_VIEW_ACTIONS:,}); play one by clicks or in the move box first")
 
 
 def player_colours(labels: Any) -> list[str]:
@@ -191,6 +219,7 @@ class GameBoardController:
         self.mode = ""  # a multi-step action's mode (``GameDef.action_modes``: TerraFeud's Order), at ``_mode_at``
         self._mode_at: Any = None
         self._heres: OrderedDict[Any, _Here] = OrderedDict()  # per position: legal actions, click index (HERE_KEPT)
+        self._stepped: tuple[Any, tuple[list[int], list[Any]]] | None = None  # the last ``click_step`` asked, by place
         self._serial = 0  # the tree's number: a new game or scenario starts a new one
         self._new_root(state if state is not None else game.new_initial_state(self.rules, seed=self.seed))
 
@@ -449,8 +478,9 @@ class GameBoardController:
         here = self._heres.get(key)
         if here is None:
             st = self.state
-            pairs = [] if st.is_terminal() or st.current_player() == CHANCE else list(st.legal_action_cells())
-            here = self._heres[key] = _Here(pairs)
+            total, exact = (0, True) if st.is_terminal() or st.current_player() == CHANCE else _bounded_len(st.legal_actions())
+            pairs = list(st.legal_action_cells()) if 0 < total <= MAX_VIEW_ACTIONS else []
+            here = self._heres[key] = _Here(pairs, total, exact)
             while len(self._heres) > HERE_KEPT:
                 self._heres.popitem(last=False)
         else:
@@ -494,6 +524,9 @@ class GameBoardController:
             self.selection, self.choices = [], []
             self.message, self.level = "selection cleared", "info"
             return
+        if self._capped():
+            self._click_step(cell)
+            return
         index = self._index()[0]
         seq = [*self.selection, cell]
         tseq = tuple(seq)
@@ -528,6 +561,55 @@ class GameBoardController:
             self.message = f"{self._mode_words(mode)[0]}: {picked} (click {len(seq) + 1} of {longest}: a lit cell)"
         if complete and longer:
             self.message += ", or click a lit cell"
+
+    def _capped(self) -> bool:
+        """More legal actions here than a view walks (MAX_VIEW_ACTIONS), outside a mode and the editor."""
+        return not self.editing and not self.active_mode() and self._here().total > MAX_VIEW_ACTIONS
+
+    def _step(self, seq: list[int]) -> tuple[list[int], list[Any]]:
+        """The game's click builder (``State.click_step``) after ``seq``: the next cells and the completed actions,
+        each bounded (MAX_CHOICES); ([], []) when the game builds none by clicks."""
+        key = (self._serial, self.node.id, self.state.move_number(), tuple(seq))
+        if self._stepped is not None and self._stepped[0] == key:
+            return self._stepped[1]
+        try:
+            got = self.state.click_step(list(seq))
+        except Exception:  # noqa: BLE001 - a game's builder failing leaves the move box, never breaks the board
+            got = None
+        nxt, done = got if got is not None else ([], [])
+        out = ([c for c in list(nxt)[:len(self.names)] if isinstance(c, int) and 0 <= c < len(self.names)],
+               list(done)[:MAX_CHOICES])
+        self._stepped = (key, out)
+        return out
+
+    def _click_step(self, cell: int) -> None:
+        """A click where the legal list is too long to walk: one step of the game's builder (``State.click_step``),
+        playing the action when the clicks complete exactly one, else offering the completed ones as buttons."""
+        seq = [*self.selection, cell]
+        nxt, done = self._step(seq)
+        picked = "-".join(self.names[c] for c in seq)
+        if not nxt and not done:
+            self.level = "warn"
+            try:
+                exact = self.state.explain_cells(list(seq))
+            except Exception:  # noqa: BLE001 - a game's explainer failing must not hide the generic answer
+                exact = None
+            if exact and exact.get("text"):
+                self.message = _short(str(exact["text"]))
+            elif self._step([])[0] or self.selection:
+                self.message = f"{picked}: no legal action picks these cells (lit cells do)"
+            else:
+                self.message = self.actions_words()
+            return
+        if len(done) == 1 and not nxt:
+            self.message = ""
+            self._play(done[0])
+            self.message = f"played {self._last_decision_text()}" + (f"; then {self.message}" if self.message.startswith("roll") else "")
+            self.level = "info"
+            return
+        self.selection, self.choices, self.level = seq, done, "info"
+        self.message = (f"{picked}: choose one of {len(done)} below" + (", or click a lit cell" if nxt else "")
+                        if done else f"{picked} selected (click {len(seq) + 1}: a lit cell)")
 
     def _why_not(self, seq: list[int]) -> str:
         """The game's own reason for a click on an unlit cell: its exact one for these cells (``explain_cells``,
@@ -602,12 +684,16 @@ class GameBoardController:
         else:
             cell = self.ids[name]
             seq = [*self.selection, cell]
-            index = self._index()[0]
+            index = {} if self._capped() else self._index()[0]
             tseq = tuple(seq)
             matching = [a for a, cells in index.get(seq[0], ()) if cells[:len(seq)] == tseq]
             if not matching and self.selection:
                 matching = [a for a, _ in index.get(cell, ())]
-            if matching:
+            if self._capped() and cell in self._step(self.selection)[0]:
+                nxt, done = self._step(seq)
+                text = (str(self._effects(done[0]).get("text") or st.action_to_string(done[0])) if len(done) == 1 and not nxt
+                        else f"{name}: click {len(seq)}" + (f", {len(done)} actions complete here" if done else ""))
+            elif matching:
                 complete = [a for a in matching if len(self._cells(a)) == len(seq)]
                 if len(complete) == 1 and len(matching) == 1:
                     text = str(self._effects(complete[0]).get("text") or st.action_to_string(complete[0]))
@@ -763,7 +849,7 @@ class GameBoardController:
             self.message, self.level = "pasted position: a new start (Copy it to keep it)", "info"
             return
         lines = [x.strip() for x in text.splitlines() if x.strip()]
-        if len(lines) == 1 and " " in lines[0]:
+        if len(lines) == 1 and " " in lines[0] and not self._one_action(lines[0]):
             lines = lines[0].split()
         if len(lines) > MAX_RECORD_MOVES:
             raise WidgetError(f"at most {MAX_RECORD_MOVES} pasted moves")
@@ -774,6 +860,17 @@ class GameBoardController:
             self.goto(start.id)
             raise
         self.message, self.level = f"pasted {len(lines)} moves", "info"
+
+    def _one_action(self, line: str) -> bool:
+        """Whether ``line`` is one legal action here, spaces and all (The Cursed Lands' ``camp castle=e1 ...``)."""
+        st = self.state
+        if st.is_terminal() or st.current_player() == CHANCE:
+            return False
+        try:
+            st.string_to_action(line)
+        except Exception:  # noqa: BLE001 - not one action: the line is read as several
+            return False
+        return True
 
     def scenario_text(self) -> str:
         """The position as a scenario file of this game (``GameDef.dump_scenario``), for the rulebook's cases."""
@@ -836,6 +933,7 @@ class GameBoardController:
         st = (state if state is not None else self.state).clone()
         if st.is_terminal() or st.current_player() == CHANCE:
             return []
+        _refuse_too_many("analysis", st)
         legal = list(st.legal_actions())
         me = st.current_player()
         spec = self.analysis_spec(depth, LINE_SECONDS)
@@ -1656,6 +1754,9 @@ class GameBoardController:
         except ValueError as exc:
             raise WidgetError(_short(str(exc))) from None
         other = self._rebuilt(variant)
+        for st in (self.state, other):
+            if not (st.is_terminal() or st.current_player() == CHANCE):
+                _refuse_too_many("compare", st)
         now = {self.state.action_to_string(a) for a in self._legal()}
         if other.is_terminal() or other.current_player() == CHANCE:
             then: set[str] = set()
@@ -1802,7 +1903,7 @@ class GameBoardController:
         here = self._here()
         if here.offered is not None:
             return here.offered
-        everything = len(here.pairs)
+        everything = here.total
         out = [p]
         for q in range(self.info().num_players):
             if q == p:
@@ -1857,6 +1958,8 @@ class GameBoardController:
         longer: set[int] = set()  # lit cells from which some action goes on
         if self.editing:
             pass
+        elif self._capped():  # too many actions to walk: the game's own builder lights the next clicks
+            lit = {c: [] for c in self._step(self.selection)[0]}
         elif not n:  # the position's own lit cells, kept with its actions (read here, never changed)
             _, lit, longer = self._index()
         else:
@@ -1960,8 +2063,27 @@ class GameBoardController:
             "palette": self._cards(buttons), "editor": self._editor_view(), "targets": targets,
             "to_move_name": info.players[p] if 0 <= p < len(info.players) else "", "overlays": sorted(self.overlays),
             "blocks": list(self.blocks), "attack_lines": self._attack_lines(), "modes": self._modes_view(),
-            "attackers": self._attackers(),
+            "attackers": self._attackers(), "actions": self._actions_view(),
         }
+
+    def actions_words(self) -> str:
+        """How many legal actions there are when too many to list (MAX_VIEW_ACTIONS), and how one is chosen; ""
+        when the board lists them all."""
+        if self.editing:
+            return ""
+        here = self._here()
+        if here.total <= MAX_VIEW_ACTIONS:
+            return ""
+        many = f"{here.total:,}" if here.exact else f"more than {MAX_VIEW_ACTIONS:,}"
+        clicks = "build one by clicking lit cells, or " if self._step(list(self.selection))[0] or self.selection else ""
+        return (f"{many} legal actions, too many to list as buttons (over {MAX_VIEW_ACTIONS:,}): {clicks}type one in "
+                "the game's notation in the copy-and-paste box and press Paste")
+
+    def _actions_view(self) -> dict[str, Any]:
+        """The number of legal actions here, how many the view lists, and the words shown when it cannot list them."""
+        here = self._here()
+        return {"total": here.total, "listed": len(here.pairs), "capped": here.total > MAX_VIEW_ACTIONS,
+                "words": self.actions_words()}
 
     def _attack_lines(self) -> list[list[str]]:
         """Attacker lines the game draws (``State.attack_lines``: TerraFeud's attackers of a threatened feudal),

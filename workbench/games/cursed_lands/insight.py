@@ -7,16 +7,18 @@ re-deriving a rule, so a toggle changes these pictures exactly as it changes pla
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
+from itertools import product
 from typing import Any
 
 from workbench.core.protocol import Glyph
 
 from . import actions as act
 from .deck import CODE_NAMES, FOREST, HILL, LETTERS, MOUNTAIN, PLAIN, VOID
-from .geometry import DISTANCE, HEX_NAMES, NEIGHBOURS, NUM_HEXES, RAYS, WITHIN
+from .geometry import DISTANCE, HEX_NAMES, NEIGHBOURS, NUM_HEXES, RAYS, SIZE, WITHIN, column, hex_of
 from .rules import DWARVES, ELVES, FACTIONS, KIND_WORDS, KINDS, ORCS, RANGED, SIDES
-from .state import ACTIVATED, CAMP_CASTLE, CAMP_FLAG, CAMP_FREE, CASTLE, FRESH, CursedState
+from .state import ACTIVATED, CAMP_CASTLE, CAMP_FLAG, CAMP_FREE, CAMP_ROWS, CASTLE, FRESH, CursedState
 
 # Evaluation weights, in "castle HP" units (the terms are documented in ``evaluate`` and docs/rulings.md).
 W_CASTLE = 3.0  # one castle HP: the win condition, so it dominates
@@ -346,6 +348,37 @@ def action_cells(st: CursedState, a: int) -> list[int]:
     if kind == "tile":
         return [t]
     return []
+
+
+CAMP_CLICKS = ("castle", "C flag", "S flag", "A flag", "R flag")  # the first five clicks of a camp, in notation order
+
+
+def camp_step(st: CursedState, cells: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The setup phase's camp built by clicks on the side's camp row (C45): the castle, the flags in notation
+    order (C, S, A, R: five different hexes), then ``starting_units`` different hexes other than the castle's;
+    the camps those clicks complete are one per choice of the units' kinds (4^n, by button). Returns the next
+    clickable hexes and the completed camps, in canonical order; ([], []) for a click off the rules."""
+    r = CAMP_ROWS[st.to_move]
+    n = st.starting_units
+    row_hexes = [hex_of(c, r) for c in range(SIZE)]
+    seq = list(cells)
+    if any(h not in row_hexes for h in seq) or len(seq) > 5 + n:
+        return [], []
+    head, units = seq[:5], seq[5:]
+    if len(set(head)) != len(head) or len(set(units)) != len(units) or (units and head[0] in units):
+        return [], []
+    if len(seq) < 5:
+        return [h for h in row_hexes if h not in head], []
+    if len(seq) < 5 + n:
+        return [h for h in row_hexes if h != head[0] and h not in units], []
+    castle = column(head[0])
+    flags = [0] * 4
+    for k, h in zip(act.CAMP_KIND_ORDER, head[1:], strict=True):
+        flags[k] = column(h)
+    cols = [column(h) for h in units]
+    done = sorted(act.camp_action(castle, flags, list(zip(cols, kinds, strict=True)), n)
+                  for kinds in product(range(len(KINDS)), repeat=n))
+    return [], done
 
 
 def attackers(st: CursedState) -> list[tuple[int, int, int]]:

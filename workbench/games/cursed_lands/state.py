@@ -11,6 +11,7 @@ Deliberately left out: drawing, agents, tables (other layers do them over the pr
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from workbench.core.protocol import TERMINAL, IllegalAction, State
@@ -1006,6 +1007,15 @@ class CursedState(State):
         from .insight import action_cells
 
         return action_cells(self, action)
+
+    def click_step(self, cells: Sequence[int]) -> tuple[list[int], list[int]] | None:
+        """A camp built by clicks in the setup phase (C45): castle, flags C S A R, then the starting units' hexes,
+        the units' kinds chosen by button; in play, the default (every action's click cells)."""
+        if self.phase != "setup" or self.is_terminal():
+            return super().click_step(cells)
+        from .insight import camp_step
+
+        return camp_step(self, cells)
 
     def attackers(self) -> list[tuple[int, int, int]]:
         """Every attack a unit could make on its side's next activation (``insight.attackers``)."""
