@@ -588,7 +588,7 @@ def test_old_board_defects_badges_explained_red_is_red_heat_scale_no_overlap_and
 
 
 @pytest.mark.parametrize("index", EVERY_GAME)
-def test_every_game_coordinates_legend_and_panel_beside_at_900(page, index: int) -> None:  # noqa: ANN001
+def test_every_game_coordinates_and_a_legend_entry_for_every_colour(page, index: int) -> None:  # noqa: ANN001
     b = board(page, index)
     b.scroll_into_view_if_needed()
     cells = b.locator("polygon.gb-cell").count()
@@ -615,13 +615,19 @@ def test_every_game_coordinates_legend_and_panel_beside_at_900(page, index: int)
     for k in range(terrain.count()):
         assert colour_pixels(png, hex_rgb(terrain.nth(k).get_attribute("data-colour")), 12) > 30
     b.locator(".gb-legend summary").click()
-    # at 900 and 800 px the panel sits beside the board: status, message, Undo and the move list in sight
+
+
+def test_every_game_panel_beside_the_board_at_900_and_800(page) -> None:  # noqa: ANN001
+    """At 900 and 800 px the panel sits beside every game's board: status, message, Undo and the move list in sight
+    (one resize per width for all the boards)."""
     for width in (900, 800):
         page.set_viewport_size({"width": width, "height": 900})
         try:
-            assert_panel_beside(b, index, width)
-            if width == 900:
-                shot(b, f"board-900-{index}")
+            for index in EVERY_GAME:
+                b = board(page, index)
+                assert_panel_beside(b, index, width)
+                if width == 900:
+                    shot(b, f"board-900-{index}")
         finally:
             page.set_viewport_size({"width": 1300, "height": 1100})
 
@@ -931,12 +937,10 @@ def test_dark_theme_text_at_wcag_aa_contrast(browser, server: NotebookServer, pa
             pg.wait_for_function("(el) => el.querySelectorAll('.gb-move').length > 0", arg=g.element_handle(), timeout=45_000)
             kinds = measure_every_state(g, f"Voila Dark, board {index}")
             assert {"gb-status", "gb-message", "gb-legend-row", "gb-move-text"} <= kinds, (index, kinds)
-            for width in (900, 800):  # the panel beside the board in Dark too
-                pg.set_viewport_size({"width": width, "height": 900})
-                try:
-                    assert_panel_beside(g, index, width)
-                finally:
-                    pg.set_viewport_size({"width": 1300, "height": 1100})
+        for width in (900, 800):  # the panel beside every board in Dark too (one resize per width)
+            pg.set_viewport_size({"width": width, "height": 900})
+            for index in EVERY_GAME:
+                assert_panel_beside(board(pg, index), index, width)
         assert not pg.blocked and not pg.errors, (pg.blocked, pg.errors)
     finally:
         pg.close()
