@@ -1602,3 +1602,30 @@ def test_every_game_legend_explains_every_mark_badge_overlay_and_heat_layer(page
     assert checked["heat"] == len(g.heat_layers)
     if b.locator("polygon.gb-cell").count():  # a rulebook position: something beyond seats and terrain explained
         assert checked["marks"] + checked["badges"] >= 1 or g.name not in SCENARIO_OF, (g.name, checked)
+
+
+def test_a_legal_list_too_long_to_list_is_counted_and_built_by_clicks(page) -> None:  # noqa: ANN001
+    """The Cursed Lands' setup phase (483,840 camps): the panel says how many and how one is chosen, no button is
+    drawn, and a camp is built by clicks on the lit camp row, its unit's kind by button (``State.click_step``)."""
+    b = board(page, CL)
+    b.scroll_into_view_if_needed()
+    b.locator(".gb-tools > summary").click()
+    b.locator(".gb-rules").fill("setup_phase=true")
+    changed(b, b.locator('.gb-btn[data-action="new_game"]').click)
+    b.locator(".gb-tools > summary").click()
+    wait_text(b.locator(".gb-many-actions"), "483,840 legal actions")
+    assert b.locator(".gb-choice").count() == 0
+    lit = "(el) => [...el.querySelectorAll('polygon.gb-lit')].map(p => p.dataset.cell).sort()"
+    assert b.evaluate(lit) == [f"{c}1" for c in "abcdefghi"]
+    for name in ("e1", "b1", "d1", "f1", "h1"):
+        click_cell(b, name)
+    assert "the hex of starting unit 1 of 1" in b.locator(".gb-message").inner_text()
+    click_cell(b, "c1")
+    assert b.locator(".gb-choice").count() == 4
+    changed(b, b.locator('.gb-choice[data-text="camp castle=e1 C=b1 S=d1 A=f1 R=h1 unit=S@c1"]').click)
+    wait_text(b.locator(".gb-moves"), "camp castle=e1")
+    assert b.evaluate(lit) == [f"{c}9" for c in "abcdefghi"]  # Player 2's camp row
+    b.locator(".gb-tools > summary").click()
+    b.locator(".gb-rules").fill("")
+    changed(b, b.locator('.gb-btn[data-action="new_game"]').click)
+    b.locator(".gb-tools > summary").click()
