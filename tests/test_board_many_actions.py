@@ -53,7 +53,8 @@ def test_the_first_setup_view_touches_no_camp_and_says_how_many(no_walk: list[in
     v = b.view
     assert v["actions"] == {"total": 483_840, "listed": 0, "capped": True, "words": v["actions"]["words"]}
     assert v["actions"]["words"].startswith("483,840 legal actions, too many to list as buttons (over 20,000)")
-    assert "clicking lit cells" in v["actions"]["words"] and "notation" in v["actions"]["words"]
+    assert "clicking lit cells (next: the castle's hex on row 1)" in v["actions"]["words"]
+    assert "notation" in v["actions"]["words"]
     assert v["buttons"] == [] and no_walk == []
     # the camp row of the side to move is lit: the castle is the first click
     assert v["lit"] == [hex_name(hex_of(c, 1)) for c in range(9)]
@@ -68,6 +69,8 @@ def test_a_camp_is_built_by_clicks_through_the_page_messages(no_walk: list[int])
     for k, name in enumerate(row):
         v = send(b, type="click", cell=name)
         assert v["selection"] == row[:k + 1] and v["level"] == "info"
+        assert v["message"].endswith(["the C flag's hex on row 1", "the S flag's hex on row 1", "the A flag's hex on row 1",
+                                      "the R flag's hex on row 1", "the hex of starting unit 1 of 1 (not the castle's)"][k])
         if k < 4:  # the castle and the flags are five different hexes
             assert sorted(v["lit"]) == sorted(h for h in (hex_name(hex_of(c_, 1)) for c_ in range(9)) if h not in row[:k + 1])
     # the starting unit goes on any camp hex but the castle's (flags included)
@@ -97,7 +100,7 @@ def test_a_camp_is_built_by_clicks_through_the_page_messages(no_walk: list[int])
 def test_a_hover_and_a_refusal_are_bounded_too(no_walk: list[int]) -> None:
     b = setup_board()
     c = b.controller
-    assert c.hover_reason("e1") == "e1: click 1"
+    assert c.hover_reason("e1") == "e1: click 1, the castle's hex on row 1"
     assert "no legal action starts on this cell" in c.hover_reason("e5")
     v = send(b, type="click", cell="e5")
     assert v["level"] == "warn" and v["selection"] == []
@@ -123,16 +126,16 @@ def test_every_camp_is_reachable_by_its_clicks() -> None:
         castle, flags, units = act.decode_camp(a, 1)
         clicks = [hex_of(castle, 1), *(hex_of(flags[k], 1) for k in act.CAMP_KIND_ORDER), *(hex_of(u, 1) for u, _ in units)]
         for k in range(len(clicks)):
-            nxt, done = st.click_step(clicks[:k])
-            assert clicks[k] in nxt and done == []
-        nxt, done = st.click_step(clicks)
+            nxt, done, words = st.click_step(clicks[:k])
+            assert clicks[k] in nxt and done == [] and words
+        nxt, done, _ = st.click_step(clicks)
         assert nxt == [] and a in done and len(done) == 4 and all(x in legal for x in done)
     # the counts: 9 castles x 8 x 7 x 6 x 5 flags x 8 unit hexes x 4 kinds
     assert len(st.click_step([])[0]) == 9 and len(st.click_step([hex_of(4, 1)] * 1)[0]) == 8
     head = [hex_of(c, 1) for c in (4, 1, 3, 5, 7)]
     assert 9 * 8 * 7 * 6 * 5 * len(st.click_step(head)[0]) * len(st.click_step([*head, hex_of(0, 1)])[1]) == len(legal)
-    assert st.click_step([hex_of(4, 1), hex_of(4, 1)]) == ([], [])  # a hex twice
-    assert st.click_step([*head, hex_of(4, 1)]) == ([], [])  # the unit on the castle
+    assert st.click_step([hex_of(4, 1), hex_of(4, 1)])[:2] == ([], [])  # a hex twice
+    assert st.click_step([*head, hex_of(4, 1)])[:2] == ([], [])  # the unit on the castle
 
 
 def test_the_default_click_step_is_the_boards_own_index_for_a_short_list() -> None:
@@ -140,12 +143,12 @@ def test_the_default_click_step_is_the_boards_own_index_for_a_short_list() -> No
     g = get("big-chess")
     c = GameBoardController(g, rules=g.spec.defaults().replace(start="deployed"), seed=3)
     st = c.state
-    nxt, done = st.click_step([])
+    nxt, done, _ = st.click_step([])
     assert sorted(c.names[x] for x in nxt) == sorted(c.view()["lit"]) and done == []
     target = next(a for a in st.legal_actions() if len(st.action_cells(a)) == 2)
     first, last = st.action_cells(target)
     assert first in nxt
-    nxt, done = st.click_step([first])
+    nxt, done, _ = st.click_step([first])
     c.click(c.names[first])
     assert sorted(c.names[x] for x in nxt) == sorted(c.view()["lit"]) and last in nxt
     assert target in st.click_step([first, last])[1] and st.click_step([first, last])[0] == []

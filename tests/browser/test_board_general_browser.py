@@ -588,7 +588,7 @@ def test_old_board_defects_badges_explained_red_is_red_heat_scale_no_overlap_and
 
 
 @pytest.mark.parametrize("index", EVERY_GAME)
-def test_every_game_coordinates_legend_and_panel_beside_at_900(page, index: int) -> None:  # noqa: ANN001
+def test_every_game_coordinates_and_a_legend_entry_for_every_colour(page, index: int) -> None:  # noqa: ANN001
     b = board(page, index)
     b.scroll_into_view_if_needed()
     cells = b.locator("polygon.gb-cell").count()
@@ -615,13 +615,19 @@ def test_every_game_coordinates_legend_and_panel_beside_at_900(page, index: int)
     for k in range(terrain.count()):
         assert colour_pixels(png, hex_rgb(terrain.nth(k).get_attribute("data-colour")), 12) > 30
     b.locator(".gb-legend summary").click()
-    # at 900 and 800 px the panel sits beside the board: status, message, Undo and the move list in sight
+
+
+def test_every_game_panel_beside_the_board_at_900_and_800(page) -> None:  # noqa: ANN001
+    """At 900 and 800 px the panel sits beside every game's board: status, message, Undo and the move list in sight
+    (one resize per width for all the boards)."""
     for width in (900, 800):
         page.set_viewport_size({"width": width, "height": 900})
         try:
-            assert_panel_beside(b, index, width)
-            if width == 900:
-                shot(b, f"board-900-{index}")
+            for index in EVERY_GAME:
+                b = board(page, index)
+                assert_panel_beside(b, index, width)
+                if width == 900:
+                    shot(b, f"board-900-{index}")
         finally:
             page.set_viewport_size({"width": 1300, "height": 1100})
 
@@ -931,12 +937,10 @@ def test_dark_theme_text_at_wcag_aa_contrast(browser, server: NotebookServer, pa
             pg.wait_for_function("(el) => el.querySelectorAll('.gb-move').length > 0", arg=g.element_handle(), timeout=45_000)
             kinds = measure_every_state(g, f"Voila Dark, board {index}")
             assert {"gb-status", "gb-message", "gb-legend-row", "gb-move-text"} <= kinds, (index, kinds)
-            for width in (900, 800):  # the panel beside the board in Dark too
-                pg.set_viewport_size({"width": width, "height": 900})
-                try:
-                    assert_panel_beside(g, index, width)
-                finally:
-                    pg.set_viewport_size({"width": 1300, "height": 1100})
+        for width in (900, 800):  # the panel beside every board in Dark too (one resize per width)
+            pg.set_viewport_size({"width": width, "height": 900})
+            for index in EVERY_GAME:
+                assert_panel_beside(board(pg, index), index, width)
         assert not pg.blocked and not pg.errors, (pg.blocked, pg.errors)
     finally:
         pg.close()
@@ -1598,3 +1602,30 @@ def test_every_game_legend_explains_every_mark_badge_overlay_and_heat_layer(page
     assert checked["heat"] == len(g.heat_layers)
     if b.locator("polygon.gb-cell").count():  # a rulebook position: something beyond seats and terrain explained
         assert checked["marks"] + checked["badges"] >= 1 or g.name not in SCENARIO_OF, (g.name, checked)
+
+
+def test_a_legal_list_too_long_to_list_is_counted_and_built_by_clicks(page) -> None:  # noqa: ANN001
+    """The Cursed Lands' setup phase (483,840 camps): the panel says how many and how one is chosen, no button is
+    drawn, and a camp is built by clicks on the lit camp row, its unit's kind by button (``State.click_step``)."""
+    b = board(page, CL)
+    b.scroll_into_view_if_needed()
+    b.locator(".gb-tools > summary").click()
+    b.locator(".gb-rules").fill("setup_phase=true")
+    changed(b, b.locator('.gb-btn[data-action="new_game"]').click)
+    b.locator(".gb-tools > summary").click()
+    wait_text(b.locator(".gb-many-actions"), "483,840 legal actions")
+    assert b.locator(".gb-choice").count() == 0
+    lit = "(el) => [...el.querySelectorAll('polygon.gb-lit')].map(p => p.dataset.cell).sort()"
+    assert b.evaluate(lit) == [f"{c}1" for c in "abcdefghi"]
+    for name in ("e1", "b1", "d1", "f1", "h1"):
+        click_cell(b, name)
+    assert "the hex of starting unit 1 of 1" in b.locator(".gb-message").inner_text()
+    click_cell(b, "c1")
+    assert b.locator(".gb-choice").count() == 4
+    changed(b, b.locator('.gb-choice[data-text="camp castle=e1 C=b1 S=d1 A=f1 R=h1 unit=S@c1"]').click)
+    wait_text(b.locator(".gb-moves"), "camp castle=e1")
+    assert b.evaluate(lit) == [f"{c}9" for c in "abcdefghi"]  # Player 2's camp row
+    b.locator(".gb-tools > summary").click()
+    b.locator(".gb-rules").fill("")
+    changed(b, b.locator('.gb-btn[data-action="new_game"]').click)
+    b.locator(".gb-tools > summary").click()

@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any, ClassVar
 
 from .agents import NativeTwin, native_agent_specs, native_params, opening_params, protocol_agent
-from .protocol import GameDef, IllegalAction, State
+from .protocol import ClickStep, GameDef, IllegalAction, State
 from .rows import GameResult, base_row, close_row, derive, error_row, finish_row, seat_agents
 from .rulespec import Rules
 
@@ -115,8 +115,8 @@ class MirroredState(State):
     def attackers(self) -> list[tuple[int, int, int]]:
         return list(self.python().attackers())
 
-    def click_step(self, cells: Sequence[int]) -> tuple[list[int], list[Any]] | None:
-        got: tuple[list[int], list[Any]] | None = self.python().click_step(cells)
+    def click_step(self, cells: Sequence[int]) -> ClickStep | None:
+        got: ClickStep | None = self.python().click_step(cells)
         return got
 
     def attack_lines(self) -> list[tuple[int, int, int]]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from .classes import ActionClasses, Archetype
 
@@ -31,6 +31,15 @@ CHANCE = -1  # OpenSpiel's kChancePlayerId
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
 # legal actions beyond which a list is not walked to build a click (``State.click_step``) or a board's view
 CLICK_STEP_LIMIT = 20_000
+
+
+class ClickStep(NamedTuple):
+    """One step of an action built by clicks (``State.click_step``): the cells a next click may pick, the legal
+    actions the clicks so far complete, and what the next click picks in the game's words ("the C flag")."""
+
+    cells: list[int]
+    done: list[Any]
+    words: str = ""
 
 
 class IllegalAction(ValueError):
@@ -385,10 +394,10 @@ class State:
         of each new position. A game with thousands of actions (big chess's setup) may answer it in one pass."""
         return [(a, tuple(self.action_cells(a))) for a in self.legal_actions()]
 
-    def click_step(self, cells: Sequence[int]) -> tuple[list[int], list[Any]] | None:
+    def click_step(self, cells: Sequence[int]) -> ClickStep | None:
         """One step of building an action by clicks: after the click sequence ``cells``, the cells a next click may
-        pick and the legal actions ``cells`` completes (several: the board offers them as buttons); ([], []) when
-        no legal action starts with ``cells``. A board asks it where the legal list is too long to walk
+        pick and the legal actions ``cells`` completes (several: the board offers them as buttons), and what the
+        next click picks in words; no cells and no actions when no legal action starts with ``cells``. A board asks it where the legal list is too long to walk
         (CLICK_STEP_LIMIT; The Cursed Lands' 483,840 camps), so a game with such a list answers from its actions'
         structure. The default reads ``legal_action_cells``, and gives None (no builder) beyond the limit."""
         legal = self.legal_actions()
@@ -408,7 +417,7 @@ class State:
                 nxt[picks[n]] = None
             elif n:
                 done.append(a)
-        return list(nxt), done
+        return ClickStep(list(nxt), done)
 
     def action_effects(self, action: Any) -> dict[str, Any]:
         """What ``action`` would change: ``{"removed": [cells], "marks": [cells], "text": str, "ends": bool}``; ``text``

@@ -219,7 +219,7 @@ class GameBoardController:
         self.mode = ""  # a multi-step action's mode (``GameDef.action_modes``: TerraFeud's Order), at ``_mode_at``
         self._mode_at: Any = None
         self._heres: OrderedDict[Any, _Here] = OrderedDict()  # per position: legal actions, click index (HERE_KEPT)
-        self._stepped: tuple[Any, tuple[list[int], list[Any]]] | None = None  # the last ``click_step`` asked, by place
+        self._stepped: tuple[Any, tuple[list[int], list[Any], str]] | None = None  # the last ``click_step`` asked, by place
         self._serial = 0  # the tree's number: a new game or scenario starts a new one
         self._new_root(state if state is not None else game.new_initial_state(self.rules, seed=self.seed))
 
@@ -566,9 +566,9 @@ class GameBoardController:
         """More legal actions here than a view walks (MAX_VIEW_ACTIONS), outside a mode and the editor."""
         return not self.editing and not self.active_mode() and self._here().total > MAX_VIEW_ACTIONS
 
-    def _step(self, seq: list[int]) -> tuple[list[int], list[Any]]:
-        """The game's click builder (``State.click_step``) after ``seq``: the next cells and the completed actions,
-        each bounded (MAX_CHOICES); ([], []) when the game builds none by clicks."""
+    def _step(self, seq: list[int]) -> tuple[list[int], list[Any], str]:
+        """The game's click builder (``State.click_step``) after ``seq``: the next cells, the completed actions
+        (at most MAX_CHOICES) and what the next click picks; nothing when the game builds none by clicks."""
         key = (self._serial, self.node.id, self.state.move_number(), tuple(seq))
         if self._stepped is not None and self._stepped[0] == key:
             return self._stepped[1]
@@ -576,9 +576,9 @@ class GameBoardController:
             got = self.state.click_step(list(seq))
         except Exception:  # noqa: BLE001 - a game's builder failing leaves the move box, never breaks the board
             got = None
-        nxt, done = got if got is not None else ([], [])
+        nxt, done, words = got if got is not None else ([], [], "")
         out = ([c for c in list(nxt)[:len(self.names)] if isinstance(c, int) and 0 <= c < len(self.names)],
-               list(done)[:MAX_CHOICES])
+               list(done)[:MAX_CHOICES], _short(str(words or ""), 120))
         self._stepped = (key, out)
         return out
 
@@ -586,7 +586,7 @@ class GameBoardController:
         """A click where the legal list is too long to walk: one step of the game's builder (``State.click_step``),
         playing the action when the clicks complete exactly one, else offering the completed ones as buttons."""
         seq = [*self.selection, cell]
-        nxt, done = self._step(seq)
+        nxt, done, words = self._step(seq)
         picked = "-".join(self.names[c] for c in seq)
         if not nxt and not done:
             self.level = "warn"
@@ -609,7 +609,7 @@ class GameBoardController:
             return
         self.selection, self.choices, self.level = seq, done, "info"
         self.message = (f"{picked}: choose one of {len(done)} below" + (", or click a lit cell" if nxt else "")
-                        if done else f"{picked} selected (click {len(seq) + 1}: a lit cell)")
+                        if done else f"{picked} selected; click {len(seq) + 1}: {words or 'a lit cell'}")
 
     def _why_not(self, seq: list[int]) -> str:
         """The game's own reason for a click on an unlit cell: its exact one for these cells (``explain_cells``,
@@ -690,9 +690,11 @@ class GameBoardController:
             if not matching and self.selection:
                 matching = [a for a, _ in index.get(cell, ())]
             if self._capped() and cell in self._step(self.selection)[0]:
-                nxt, done = self._step(seq)
+                picks = self._step(self.selection)[2]
+                nxt, done, _ = self._step(seq)
                 text = (str(self._effects(done[0]).get("text") or st.action_to_string(done[0])) if len(done) == 1 and not nxt
-                        else f"{name}: click {len(seq)}" + (f", {len(done)} actions complete here" if done else ""))
+                        else f"{name}: click {len(seq)}" + (f", {picks}" if picks else "")
+                        + (f"; {len(done)} actions complete here" if done else ""))
             elif matching:
                 complete = [a for a in matching if len(self._cells(a)) == len(seq)]
                 if len(complete) == 1 and len(matching) == 1:
@@ -2075,7 +2077,9 @@ class GameBoardController:
         if here.total <= MAX_VIEW_ACTIONS:
             return ""
         many = f"{here.total:,}" if here.exact else f"more than {MAX_VIEW_ACTIONS:,}"
-        clicks = "build one by clicking lit cells, or " if self._step(list(self.selection))[0] or self.selection else ""
+        step = self._step(list(self.selection))
+        clicks = (f"build one by clicking lit cells{f' (next: {step[2]})' if step[2] else ''}, or "
+                  if step[0] or self.selection else "")
         return (f"{many} legal actions, too many to list as buttons (over {MAX_VIEW_ACTIONS:,}): {clicks}type one in "
                 "the game's notation in the copy-and-paste box and press Paste")
 

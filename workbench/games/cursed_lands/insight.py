@@ -12,7 +12,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
-from workbench.core.protocol import Glyph
+from workbench.core.protocol import ClickStep, Glyph
 
 from . import actions as act
 from .deck import CODE_NAMES, FOREST, HILL, LETTERS, MOUNTAIN, PLAIN, VOID
@@ -353,24 +353,26 @@ def action_cells(st: CursedState, a: int) -> list[int]:
 CAMP_CLICKS = ("castle", "C flag", "S flag", "A flag", "R flag")  # the first five clicks of a camp, in notation order
 
 
-def camp_step(st: CursedState, cells: Sequence[int]) -> tuple[list[int], list[int]]:
+def camp_step(st: CursedState, cells: Sequence[int]) -> ClickStep:
     """The setup phase's camp built by clicks on the side's camp row (C45): the castle, the flags in notation
     order (C, S, A, R: five different hexes), then ``starting_units`` different hexes other than the castle's;
     the camps those clicks complete are one per choice of the units' kinds (4^n, by button). Returns the next
-    clickable hexes and the completed camps, in canonical order; ([], []) for a click off the rules."""
+    clickable hexes, the completed camps in canonical order and what the next click picks; nothing for a click
+    off the rules."""
     r = CAMP_ROWS[st.to_move]
     n = st.starting_units
     row_hexes = [hex_of(c, r) for c in range(SIZE)]
     seq = list(cells)
     if any(h not in row_hexes for h in seq) or len(seq) > 5 + n:
-        return [], []
+        return ClickStep([], [])
     head, units = seq[:5], seq[5:]
     if len(set(head)) != len(head) or len(set(units)) != len(units) or (units and head[0] in units):
-        return [], []
+        return ClickStep([], [])
     if len(seq) < 5:
-        return [h for h in row_hexes if h not in head], []
+        return ClickStep([h for h in row_hexes if h not in head], [], f"the {CAMP_CLICKS[len(seq)]}'s hex on row {r}")
     if len(seq) < 5 + n:
-        return [h for h in row_hexes if h != head[0] and h not in units], []
+        return ClickStep([h for h in row_hexes if h != head[0] and h not in units], [],
+                         f"the hex of starting unit {len(units) + 1} of {n} (not the castle's)")
     castle = column(head[0])
     flags = [0] * 4
     for k, h in zip(act.CAMP_KIND_ORDER, head[1:], strict=True):
@@ -378,7 +380,7 @@ def camp_step(st: CursedState, cells: Sequence[int]) -> tuple[list[int], list[in
     cols = [column(h) for h in units]
     done = sorted(act.camp_action(castle, flags, list(zip(cols, kinds, strict=True)), n)
                   for kinds in product(range(len(KINDS)), repeat=n))
-    return [], done
+    return ClickStep([], done, "the starting units' kinds (a button)")
 
 
 def attackers(st: CursedState) -> list[tuple[int, int, int]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from workbench.core.protocol import TERMINAL, IllegalAction, State
+from workbench.core.protocol import TERMINAL, ClickStep, IllegalAction, State
 from workbench.core.rulespec import Rules
 
 from . import actions as act
@@ -1008,7 +1008,7 @@ class CursedState(State):
 
         return action_cells(self, action)
 
-    def click_step(self, cells: Sequence[int]) -> tuple[list[int], list[int]] | None:
+    def click_step(self, cells: Sequence[int]) -> ClickStep | None:
         """A camp built by clicks in the setup phase (C45): castle, flags C S A R, then the starting units' hexes,
         the units' kinds chosen by button; in play, the default (every action's click cells)."""
         if self.phase != "setup" or self.is_terminal():
