@@ -491,9 +491,16 @@ def test_clicks_arrive_as_patches_and_a_lost_one_brings_the_whole_view(page) -> 
     for step in range(3):
         lit = b.locator("polygon.gb-lit")
         changed(b, lambda lit=lit, step=step: lit.nth(step % lit.count()).click(force=True))
+    # the clicks may end with a piece selected; cancel it first (a patch too), so the lost Escape below changes only
+    # the message, whichever cells the clicks hit
+    seq = page.evaluate("(el) => el.gbView().seq", h)
+    b.locator('.gb-btn[data-action="flip"]').focus()
+    page.keyboard.press("Escape")
+    page.wait_for_function("([el, s]) => el.gbView().seq > s", arg=[h, seq], timeout=45_000)
     after = stats()
-    assert after["patches"] >= before["patches"] + 3 and after["fulls"] == before["fulls"] and after["asked"] == before["asked"]
+    assert after["patches"] >= before["patches"] + 4 and after["fulls"] == before["fulls"] and after["asked"] == before["asked"]
     built = page.evaluate("(el) => el.gbView()", h)
+    assert not built["targets"], "nothing is selected after a cancel"
     page.evaluate("(el) => el.gbForget()", h)
     b.locator('.gb-btn[data-action="flip"]').focus()
     page.keyboard.press("Escape")  # a cancel: its patch cannot apply to the forgotten view
@@ -512,7 +519,9 @@ def test_clicks_arrive_as_patches_and_a_lost_one_brings_the_whole_view(page) -> 
     assert page.evaluate(DRAWN, h) == drawn
     lit = b.locator("polygon.gb-lit")
     changed(b, lambda: lit.nth(0).click(force=True))
-    assert stats()["patches"] == after["patches"] + 1 and stats()["asked"] == after["asked"] + 1
+    resumed = stats()  # the click's patch, and a hover's when the pointer crosses a piece on the way
+    assert resumed["patches"] >= after["patches"] + 1 and resumed["asked"] == after["asked"] + 1
+    assert resumed["fulls"] == after["fulls"] + 1
 
 
 def test_editor_places_units_with_hit_points_and_a_chosen_seats_piece_with_its_facing(page) -> None:  # noqa: ANN001
