@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "workbench"
@@ -115,20 +116,27 @@ def _game_reaches_out(graph: dict[str, set[str]]) -> list[str]:
     return bad
 
 
+def _probe_graph(where: tuple[str, ...], text: str, check: Any) -> tuple[list[str], list[str]]:
+    """``check`` run on the import graph with a probe module written in ``where`` (removed again): what it finds of
+    the probe (which proves the check sees such imports) and what it finds elsewhere (real breaches)."""
+    probe = PACKAGE.joinpath(*where, "_layering_probe.py")
+    probe.write_text(text)
+    try:
+        found = check(import_graph())
+    finally:
+        probe.unlink()
+    prefix = "workbench." + ".".join(where) + "._layering_probe "
+    return [b for b in found if b.startswith(prefix)], [b for b in found if not b.startswith(prefix)]
+
+
 def test_a_game_imports_core_and_itself_only() -> None:
     """A game declares; the tools read the declaration: a game's package imports ``workbench.core``, its own
     modules and the native extension, never a tool, a command, the registry or another game (``layers.json``).
     A probe module that imports simulate and another game inside a function is caught (one graph for both)."""
-    probe = PACKAGE / "games" / "pole" / "_layering_probe.py"
-    probe.write_text("def f():\n    from workbench.simulate import simulate\n    from ..big_chess import GAME\n")
-    try:
-        found = _game_reaches_out(import_graph())
-    finally:
-        probe.unlink()
-    caught = [b for b in found if b.startswith("workbench.games.pole._layering_probe ")]
+    caught, bad = _probe_graph(("games", "pole"), "def f():\n    from workbench.simulate import simulate\n"
+                               "    from ..big_chess import GAME\n", _game_reaches_out)
     assert caught == ["workbench.games.pole._layering_probe -> workbench.games.big_chess",
                       "workbench.games.pole._layering_probe -> workbench.simulate"], caught
-    bad = [b for b in found if b not in caught]
     assert not bad, "games importing beyond core and themselves:\n" + "\n".join(bad)
 
 
@@ -436,16 +444,10 @@ def _runs_up(graph: dict[str, set[str]]) -> list[str]:
 def test_no_import_runs_up_the_layers() -> None:
     """Nothing below the commands imports a command, and no tool imports a tool above it (``layers.json``'s "never"
     pairs): a probe in ``balance`` that imports tune and the perft command inside a function is caught."""
-    probe = PACKAGE / "balance" / "_layering_probe.py"
-    probe.write_text("def f():\n    from workbench.tune import tune\n    from workbench import perft\n")
-    try:
-        found = _runs_up(import_graph())
-    finally:
-        probe.unlink()
-    caught = [b for b in found if b.startswith("workbench.balance._layering_probe ")]
+    caught, bad = _probe_graph(("balance",), "def f():\n    from workbench.tune import tune\n    from workbench import perft\n",
+                               _runs_up)
     assert caught == ["workbench.balance._layering_probe -> workbench.perft (a command)",
                       "workbench.balance._layering_probe -> workbench.tune (tune builds on balance)"], caught
-    bad = [b for b in found if b not in caught]
     assert not bad, "imports that run back up the layers:\n" + "\n".join(bad)
 
 
